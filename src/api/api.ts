@@ -1,0 +1,95 @@
+// The calls of spec §7 with validated responses. Each returns data or throws HttpError / ResponseShapeError.
+import * as z from 'zod/mini';
+import type { Wretch } from 'wretch';
+import { createHttpClient, type HttpReporter, type SessionGate } from './http';
+import { HttpError, ResponseShapeError } from './errors';
+import {
+  currentUserSchema,
+  inviteValidationSchema,
+  loginResponseSchema,
+  refreshResponseSchema,
+  workspaceSchema,
+  type CurrentUser,
+  type Workspace,
+} from './schemas';
+
+export type VendorType = 'google' | 'microsoft';
+
+async function send<S extends z.ZodMiniType>(
+  client: Wretch,
+  path: string,
+  schema: S,
+  init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> },
+): Promise<z.infer<S>> {
+  let request = client.url(path);
+  if (init.headers) request = request.headers(init.headers);
+  const chain = init.method === 'GET' ? request.get() : request.json(init.body ?? {}).post();
+  const payload: unknown = await chain
+    .json()
+    .catch((error: unknown) => {
+      throw toHttpError(error, init.method);
+    });
+  const parsed = z.safeParse(schema, payload);
+  if (!parsed.success) {
+    throw new ResponseShapeError(
+      path,
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+function toHttpError(error: unknown, method: string): unknown {
+  if (error instanceof HttpError || error instanceof ResponseShapeError) return error;
+  const wretchError = error as { status?: unknown; url?: unknown; text?: unknown };
+  if (typeof wretchError.status === 'number') {
+    return new HttpError(
+      method,
+      String(wretchError.url ?? ''),
+      wretchError.status,
+      typeof wretchError.text === 'string' ? wretchError.text.slice(0, 1000) : '',
+    );
+  }
+  return error;
+}
+
+export interface ApiOptions {
+  apiBaseUrl: string;
+  reporter: HttpReporter;
+  gate: SessionGate;
+  /** Called when users/me still answers 401 after the refresh rounds (spec §4, the workspaceCreation rule). */
+  onMeUnauthorized?: () => void;
+  fetch?: typeof fetch;
+}
+
+export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch }: ApiOptions) {
+  const internal = createHttpClient({ baseUrl: apiBaseUrl, reporter, gate, fetch });
+  // The refresh call goes through a client without the 401 handling, so a failing refresh cannot recurse.
+  const auth = createHttpClient({ baseUrl: apiBaseUrl, reporter, fetch });
+
+  return {
+    login: (oauthToken: string, vendorType: VendorType) =>
+      send(internal, 'auth/login', loginResponseSchema, {
+        method: 'POST',
+        body: { oauth_token: oauthToken, vendor_type: vendorType },
+      }),
+    refresh: (refreshToken: string) =>
+      send(auth, 'auth/refresh', refreshResponseSchema, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${refreshToken}` },
+      }),
+    getMe: (): Promise<CurrentUser> =>
+      send(internal, 'users/me', currentUserSchema, { method: 'GET' }).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 401) onMeUnauthorized?.();
+        throw error;
+      }),
+    getWorkspace: (workspaceId: string): Promise<Workspace> =>
+      send(internal, `workspaces/${encodeURIComponent(workspaceId)}`, workspaceSchema, { method: 'GET' }),
+    validateInvite: (token: string) =>
+      send(internal, 'user/me/invite', inviteValidationSchema, { method: 'POST', body: { token } }),
+    joinWithCode: (code: string) =>
+      send(internal, 'user/me/join', inviteValidationSchema, { method: 'POST', body: { code } }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

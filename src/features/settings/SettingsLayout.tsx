@@ -1,0 +1,19 @@
+import { Outlet, useParams } from '@tanstack/react-router';
+import { SectionNav } from '../../components/SectionNav';
+
+const LINKS = [
+  { to: '/workspace/$workspaceId/settings/general', label: 'General' },
+  { to: '/workspace/$workspaceId/settings/member', label: 'Members' },
+  { to: '/workspace/$workspaceId/settings/plan', label: 'Plan' },
+  { to: '/workspace/$workspaceId/settings/billing', label: 'Billing' },
+];
+
+export function SettingsLayout() {
+  const { workspaceId = '' } = useParams({ strict: false });
+  return (
+    <>
+      <SectionNav label="Settings" workspaceId={workspaceId} links={LINKS} />
+      <Outlet />
+    </>
+  );
+}

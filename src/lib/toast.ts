@@ -1,0 +1,17 @@
+// Toasts (spec §2, §9). The same message is never stacked twice: its text is its toast id.
+import { toast as toastify } from 'react-toastify';
+
+export type ToastType = 'success' | 'info' | 'warning' | 'error' | 'loading';
+
+export const TOAST_DURATION_MS = 3000;
+
+export function showToast(type: ToastType, message: string): void {
+  const toastId = `${type}:${message}`;
+  if (toastify.isActive(toastId)) return;
+  if (type === 'loading') toastify.loading(message, { toastId });
+  else toastify[type](message, { toastId });
+}
+
+export function dismissToast(type: ToastType, message: string): void {
+  toastify.dismiss(`${type}:${message}`);
+}

@@ -1,0 +1,72 @@
+// The /invite?token flow (spec §2): validate when signed in, otherwise send the token on to /login.
+import { assign, fromPromise, setup } from 'xstate';
+
+export type InviteOutcome =
+  | { kind: 'login'; notice: 'invalidInviteToken' }
+  | { kind: 'login'; notice: 'loginRequired'; token: string }
+  | { kind: 'workspace'; workspaceId: string };
+
+export interface InviteInput {
+  token: string | null;
+  isLoggedIn: boolean;
+}
+
+interface InviteContext extends InviteInput {
+  outcome: InviteOutcome;
+}
+
+export const inviteMachine = setup({
+  types: { input: {} as InviteInput, context: {} as InviteContext, output: {} as InviteOutcome },
+  actors: {
+    validateInvite: fromPromise<{ workspaceId: string }, { token: string }>(async () => {
+      throw new Error('validateInvite is not provided');
+    }),
+  },
+  guards: {
+    isTokenMissing: ({ context }) => !context.token,
+    isSignedOut: ({ context }) => !context.isLoggedIn,
+  },
+  actions: {
+    decideInvalidToken: assign({ outcome: { kind: 'login', notice: 'invalidInviteToken' } as InviteOutcome }),
+    decideLoginRequired: assign({
+      outcome: ({ context }) => ({ kind: 'login' as const, notice: 'loginRequired' as const, token: context.token ?? '' }),
+    }),
+    decideWorkspace: assign({
+      outcome: ({ event }) => ({
+        kind: 'workspace' as const,
+        workspaceId: (event as unknown as { output: { workspaceId: string } }).output.workspaceId,
+      }),
+    }),
+  },
+}).createMachine({
+  id: 'invite',
+  description: 'Opening an invite link.',
+  context: ({ input }) => ({ ...input, outcome: { kind: 'login', notice: 'invalidInviteToken' } }),
+  initial: 'start',
+  output: ({ context }) => context.outcome,
+  states: {
+    start: {
+      always: [
+        { guard: 'isTokenMissing', target: 'tokenMissing' },
+        { guard: 'isSignedOut', target: 'loginRequired' },
+        { target: 'validating' },
+      ],
+    },
+    validating: {
+      invoke: {
+        src: 'validateInvite',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: { target: 'accepted' },
+        onError: { target: 'rejected' },
+      },
+    },
+    tokenMissing: { type: 'final', entry: 'decideInvalidToken', description: "'Invalid invite token', go to /login." },
+    loginRequired: {
+      type: 'final',
+      entry: 'decideLoginRequired',
+      description: "'Login required', go to /login carrying the token.",
+    },
+    accepted: { type: 'final', entry: 'decideWorkspace', description: 'Go to /workspace/{workspaceId}.' },
+    rejected: { type: 'final', entry: 'decideInvalidToken', description: "'Invalid invite token', go to /login." },
+  },
+});

@@ -1,0 +1,49 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { InspectionEvent } from 'xstate';
+import { parseConfig } from './config';
+import { installValidationMessages } from './lib/validation-messages';
+import { ConfigErrorScreen } from './components/ConfigErrorScreen';
+import { App, createApp } from './app';
+import './styles.css';
+
+installValidationMessages();
+
+async function start() {
+  const root = createRoot(document.getElementById('root') as HTMLElement);
+  const parsed = parseConfig(import.meta.env);
+  if (!parsed.ok) {
+    root.render(<ConfigErrorScreen problems={parsed.problems} />);
+    return;
+  }
+  const config = parsed.config;
+
+  let inspect: ((event: InspectionEvent) => void) | undefined;
+  if (import.meta.env.DEV && config.VITE_INSPECT === 'true') {
+    const { createBrowserInspector } = await import('@statelyai/inspect');
+    const inspector = createBrowserInspector();
+    inspect = (event) => inspector.inspect.next?.(event);
+  }
+
+  const app = createApp(config, { inspect });
+  app.session.listenToOtherTabs(window);
+  // End-to-end builds only (VITE_E2E=true): lets browser tests drive the real API client. Compiled out otherwise.
+  if (import.meta.env.VITE_E2E === 'true') Object.assign(window, { __murmur: app });
+  root.render(
+    <StrictMode>
+      <App app={app} />
+    </StrictMode>,
+  );
+
+  // Error reporting loads after the first render so it costs nothing on the first load (spec §1 sampling).
+  if (config.VITE_SENTRY_DSN) {
+    const load = () =>
+      void import('./lib/sentry').then(({ startSentry }) =>
+        app.reporter.attach(startSentry(config.VITE_SENTRY_DSN, app.router)),
+      );
+    if ('requestIdleCallback' in window) window.requestIdleCallback(load, { timeout: 3000 });
+    else setTimeout(load, 1000);
+  }
+}
+
+void start();

@@ -1,0 +1,8 @@
+import { createFileRoute, redirect } from '@tanstack/react-router';
+
+// Spec §2: / always redirects to /login.
+export const Route = createFileRoute('/')({
+  beforeLoad: () => {
+    throw redirect({ to: '/login', search: {} });
+  },
+});

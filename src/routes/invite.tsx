@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { inviteGuard, tokenSearch } from './-guards';
+
+// The guard always redirects: to the invited workspace, or to /login with a notice.
+export const Route = createFileRoute('/invite')({
+  validateSearch: tokenSearch,
+  beforeLoad: ({ context, search, preload }) => inviteGuard(context, search.token, preload),
+});

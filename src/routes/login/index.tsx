@@ -1,0 +1,9 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { loginGuard, tokenSearch } from '../-guards';
+import { LoginPage } from '../../features/auth/LoginPage';
+
+export const Route = createFileRoute('/login/')({
+  validateSearch: tokenSearch,
+  beforeLoad: ({ context, search, preload }) => loginGuard(context, search.token, preload),
+  component: LoginPage,
+});

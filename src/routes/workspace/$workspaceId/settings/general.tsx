@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { GeneralSettingsPage } from '../../../../features/settings/pages';
+
+export const Route = createFileRoute('/workspace/$workspaceId/settings/general')({
+  component: GeneralSettingsPage,
+});

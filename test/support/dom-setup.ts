@@ -1,0 +1,3 @@
+import { installValidationMessages } from '../../src/lib/validation-messages';
+
+installValidationMessages();
