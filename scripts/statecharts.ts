@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { StateMachine, type AnyStateMachine } from 'xstate';
-import { renderIndex, renderMachineDoc, type IndexEntry, type MachineEntry } from './statecharts-render.js';
+import { renderIndex, renderMachineDoc, type IndexEntry, type MachineEntry } from './statecharts-render';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUFFIX = '.machine.ts';
@@ -17,7 +17,13 @@ const INDEX = 'README.md';
 function isMachine(value: unknown): value is AnyStateMachine {
   if (value instanceof StateMachine) return true;
   // Duck-typed too, in case a machine file resolves a second copy of xstate.
-  return typeof value === 'object' && value !== null && 'root' in value && 'config' in value && 'definition' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'root' in value &&
+    'config' in value &&
+    'definition' in value
+  );
 }
 
 /** Repo-relative posix path when inside the repo, else absolute. */
@@ -41,12 +47,17 @@ async function loadMachines(file: string): Promise<MachineEntry[]> {
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new Error(`could not import ${display(file)}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `could not import ${display(file)}: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   // `default` last so a machine exported both ways is documented under its name.
-  const names = Object.keys(mod).sort((a, b) => Number(a === 'default') - Number(b === 'default') || a.localeCompare(b));
+  const names = Object.keys(mod).sort(
+    (a, b) => Number(a === 'default') - Number(b === 'default') || a.localeCompare(b),
+  );
   const seen = new Set<unknown>();
   const entries: MachineEntry[] = [];
   for (const exportName of names) {
@@ -64,7 +75,10 @@ async function prettify(path: string, markdown: string): Promise<string> {
   return format(markdown, { ...config, filepath: path });
 }
 
-async function generate(dir: string, out: string): Promise<{ files: Map<string, string>; machineCount: number }> {
+async function generate(
+  dir: string,
+  out: string,
+): Promise<{ files: Map<string, string>; machineCount: number }> {
   const files = new Map<string, string>();
   const index: IndexEntry[] = [];
   for (const name of await listMachineFiles(dir)) {
@@ -138,7 +152,8 @@ async function main(): Promise<number> {
     console.error(`statecharts: ${display(out)} is out of date with ${display(dir)}:`);
     for (const name of stale) console.error(`  stale:   ${display(join(out, name))}`);
     for (const name of missing) console.error(`  missing: ${display(join(out, name))}`);
-    for (const name of extra) console.error(`  extra:   ${display(join(out, name))} (no machine produces it)`);
+    for (const name of extra)
+      console.error(`  extra:   ${display(join(out, name))} (no machine produces it)`);
     console.error('Run `npm run statecharts` to update.');
     return 1;
   }

@@ -24,11 +24,9 @@ async function send<S extends z.ZodMiniType>(
   let request = client.url(path);
   if (init.headers) request = request.headers(init.headers);
   const chain = init.method === 'GET' ? request.get() : request.json(init.body ?? {}).post();
-  const payload: unknown = await chain
-    .json()
-    .catch((error: unknown) => {
-      throw toHttpError(error, init.method);
-    });
+  const payload: unknown = await chain.json().catch((error: unknown) => {
+    throw toHttpError(error, init.method);
+  });
   const parsed = z.safeParse(schema, payload);
   if (!parsed.success) {
     throw new ResponseShapeError(

@@ -85,7 +85,9 @@ export function createSession(deps: SessionDeps) {
       if (!actor.getSnapshot().matches('signedIn')) return 'passThrough';
       actor.send({ type: 'REQUEST.UNAUTHORIZED', url });
       const snapshot = await settled();
-      return snapshot.matches('signedIn') && snapshot.context.lastRefresh === 'refreshed' ? 'retry' : 'passThrough';
+      return snapshot.matches('signedIn') && snapshot.context.lastRefresh === 'refreshed'
+        ? 'retry'
+        : 'passThrough';
     },
     succeeded(url) {
       actor.send({ type: 'REQUEST.SUCCEEDED', url });
@@ -108,7 +110,10 @@ export function createSession(deps: SessionDeps) {
     logout: () => actor.send({ type: 'LOGOUT' }),
     /** The me call came back 401 after the refresh rounds: the spec's workspace-creation rule. */
     meUnauthorized: () =>
-      actor.send({ type: 'ME.UNAUTHORIZED', workspaceCreation: storage.getItem(WORKSPACE_CREATION_KEY) !== null }),
+      actor.send({
+        type: 'ME.UNAUTHORIZED',
+        workspaceCreation: storage.getItem(WORKSPACE_CREATION_KEY) !== null,
+      }),
     listenToOtherTabs: (target: Window) => {
       target.addEventListener('storage', onStorage);
       return () => target.removeEventListener('storage', onStorage);

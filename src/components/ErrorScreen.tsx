@@ -28,6 +28,10 @@ export function ErrorView({ title, description, error }: ErrorViewProps) {
 /** The route error component: unexpected route errors show the spec's title and description. */
 export function ErrorScreen({ error }: ErrorComponentProps) {
   return (
-    <ErrorView title={messages.unexpectedErrorTitle} description={messages.unexpectedErrorDescription} error={error} />
+    <ErrorView
+      title={messages.unexpectedErrorTitle}
+      description={messages.unexpectedErrorDescription}
+      error={error}
+    />
   );
 }

@@ -6,7 +6,15 @@ export interface SectionLink {
 }
 
 /** Tabs between the children of a section (insight dashboards, settings pages). */
-export function SectionNav({ label, workspaceId, links }: { label: string; workspaceId: string; links: SectionLink[] }) {
+export function SectionNav({
+  label,
+  workspaceId,
+  links,
+}: {
+  label: string;
+  workspaceId: string;
+  links: SectionLink[];
+}) {
   return (
     <nav className="section-nav" aria-label={label}>
       {links.map((link) => (

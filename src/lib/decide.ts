@@ -1,5 +1,12 @@
 // Runs a decision statechart to its final state and returns its output; route guards await this.
-import { createActor, waitFor, type AnyStateMachine, type InputFrom, type InspectionEvent, type OutputFrom } from 'xstate';
+import {
+  createActor,
+  waitFor,
+  type AnyStateMachine,
+  type InputFrom,
+  type InspectionEvent,
+  type OutputFrom,
+} from 'xstate';
 
 export const DECISION_TIMEOUT_MS = 70_000;
 

@@ -5,6 +5,10 @@ export function readLastWorkspace(userId: string, storage: Storage = localStorag
   return storage.getItem(lastWorkspaceKey(userId));
 }
 
-export function rememberLastWorkspace(userId: string, workspaceId: string, storage: Storage = localStorage): void {
+export function rememberLastWorkspace(
+  userId: string,
+  workspaceId: string,
+  storage: Storage = localStorage,
+): void {
   storage.setItem(lastWorkspaceKey(userId), workspaceId);
 }

@@ -23,7 +23,10 @@ export function readTokens(storage: Storage = localStorage): TokenRead {
   }
   const result = z.safeParse(storedTokensSchema, parsed);
   if (!result.success) {
-    return { ok: false, error: new CorruptTokensError(`Stored ${AUTH_TOKENS_KEY} must have two string fields`) };
+    return {
+      ok: false,
+      error: new CorruptTokensError(`Stored ${AUTH_TOKENS_KEY} must have two string fields`),
+    };
   }
   return { ok: true, tokens: result.data };
 }

@@ -29,7 +29,11 @@ export const inviteMachine = setup({
   actions: {
     decideInvalidToken: assign({ outcome: { kind: 'login', notice: 'invalidInviteToken' } as InviteOutcome }),
     decideLoginRequired: assign({
-      outcome: ({ context }) => ({ kind: 'login' as const, notice: 'loginRequired' as const, token: context.token ?? '' }),
+      outcome: ({ context }) => ({
+        kind: 'login' as const,
+        notice: 'loginRequired' as const,
+        token: context.token ?? '',
+      }),
     }),
     decideWorkspace: assign({
       outcome: ({ event }) => ({
@@ -54,19 +58,28 @@ export const inviteMachine = setup({
     },
     validating: {
       invoke: {
+        id: 'validateInvite',
         src: 'validateInvite',
         input: ({ context }) => ({ token: context.token ?? '' }),
         onDone: { target: 'accepted' },
         onError: { target: 'rejected' },
       },
     },
-    tokenMissing: { type: 'final', entry: 'decideInvalidToken', description: "'Invalid invite token', go to /login." },
+    tokenMissing: {
+      type: 'final',
+      entry: 'decideInvalidToken',
+      description: "'Invalid invite token', go to /login.",
+    },
     loginRequired: {
       type: 'final',
       entry: 'decideLoginRequired',
       description: "'Login required', go to /login carrying the token.",
     },
     accepted: { type: 'final', entry: 'decideWorkspace', description: 'Go to /workspace/{workspaceId}.' },
-    rejected: { type: 'final', entry: 'decideInvalidToken', description: "'Invalid invite token', go to /login." },
+    rejected: {
+      type: 'final',
+      entry: 'decideInvalidToken',
+      description: "'Invalid invite token', go to /login.",
+    },
   },
 });

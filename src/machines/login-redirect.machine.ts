@@ -43,7 +43,8 @@ export const loginRedirectMachine = setup({
     isLoggedIn: ({ context }) => context.isLoggedIn,
     hasInviteToken: ({ context }) => Boolean(context.inviteToken),
     lastUsedStillMember: ({ context }) =>
-      context.user?.lastWorkspaceId != null && context.user.workspaceIds.includes(context.user.lastWorkspaceId),
+      context.user?.lastWorkspaceId != null &&
+      context.user.workspaceIds.includes(context.user.lastWorkspaceId),
     hasAnyWorkspace: ({ context }) => (context.user?.workspaceIds.length ?? 0) > 0,
   },
   actions: {
@@ -77,7 +78,8 @@ export const loginRedirectMachine = setup({
   },
 }).createMachine({
   id: 'loginRedirect',
-  description: 'Where /login/ sends a visitor: the login screen, an invited workspace, the last-used or first one, or creation.',
+  description:
+    'Where /login/ sends a visitor: the login screen, an invited workspace, the last-used or first one, or creation.',
   context: ({ input }) => ({ ...input, user: null, decision: { kind: 'showLogin' } }),
   initial: 'start',
   output: ({ context }) => context.decision,
@@ -87,6 +89,7 @@ export const loginRedirectMachine = setup({
     },
     loadingUser: {
       invoke: {
+        id: 'loadUser',
         src: 'loadUser',
         onDone: [
           { guard: 'hasInviteToken', target: 'validatingInvite', actions: 'assignUser' },
@@ -97,6 +100,7 @@ export const loginRedirectMachine = setup({
     },
     validatingInvite: {
       invoke: {
+        id: 'validateInvite',
         src: 'validateInvite',
         input: ({ context }) => ({ token: context.inviteToken ?? '' }),
         onDone: { target: 'invitedWorkspace' },

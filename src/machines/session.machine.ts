@@ -85,7 +85,8 @@ export const sessionMachine = setup({
       lastRefresh: 'none' as const,
     }),
     assignTokensFromElsewhere: assign({
-      tokens: ({ event, context }) => (event.type === 'TOKENS.CHANGED_ELSEWHERE' ? event.tokens : context.tokens),
+      tokens: ({ event, context }) =>
+        event.type === 'TOKENS.CHANGED_ELSEWHERE' ? event.tokens : context.tokens,
     }),
     assignRefreshedTokens: assign({
       tokens: ({ context, event }) => {
@@ -190,6 +191,7 @@ export const sessionMachine = setup({
             'REQUEST.UNAUTHORIZED': { actions: 'countRetry' },
           },
           invoke: {
+            id: 'refreshTokens',
             src: 'refreshTokens',
             onDone: { target: 'active', actions: ['assignRefreshedTokens', 'persistTokens'] },
             onError: [

@@ -28,6 +28,8 @@ export interface WorkspaceGuardInput {
   cachedWorkspace: GuardWorkspace | null;
   /** True when the router is only preloading (hover): no side effects then. */
   preload: boolean;
+  /** True when the address only redirects to a child page (e.g. /insight → /insight/overview): that page is viewed. */
+  redirecting: boolean;
 }
 
 interface WorkspaceGuardContext extends WorkspaceGuardInput {
@@ -63,6 +65,7 @@ export const workspaceGuardMachine = setup({
       context.workspace?.plan_expired_at != null && context.workspace.plan_expired_at * 1000 < Date.now(),
     isOwner: ({ context }) => context.workspace?.privilege === 'owner',
     isPreload: ({ context }) => context.preload,
+    isRedirectOnly: ({ context }) => context.redirecting,
   },
   actions: {
     useCachedWorkspace: assign({ workspace: ({ context }) => context.cachedWorkspace }),
@@ -92,7 +95,8 @@ export const workspaceGuardMachine = setup({
         {
           guard: 'skipsChecks',
           target: 'allowedWithoutChecks',
-          description: '1. The internal id and the pages plan-required, invalid-workspace and checkout skip all checks.',
+          description:
+            '1. The internal id and the pages plan-required, invalid-workspace and checkout skip all checks.',
         },
         { target: 'fetchingSession' },
       ],
@@ -100,6 +104,7 @@ export const workspaceGuardMachine = setup({
     fetchingSession: {
       description: '2. The user session is fetched.',
       invoke: {
+        id: 'fetchSession',
         src: 'fetchSession',
         onDone: { target: 'checkingCache' },
         onError: { target: 'toLogin' },
@@ -114,6 +119,7 @@ export const workspaceGuardMachine = setup({
     },
     loadingWorkspace: {
       invoke: {
+        id: 'loadWorkspace',
         src: 'loadWorkspace',
         input: ({ context }) => ({ workspaceId: context.workspaceId }),
         onDone: { target: 'checkingPlan', actions: 'assignWorkspace' },
@@ -124,11 +130,17 @@ export const workspaceGuardMachine = setup({
       },
     },
     checkingPlan: {
-      description: '4. An expired plan sends an owner to plan-required and any other role to invalid-workspace.',
+      description:
+        '4. An expired plan sends an owner to plan-required and any other role to invalid-workspace.',
       always: [
         { guard: and(['isPlanExpired', 'isOwner']), target: 'planRequired' },
         { guard: 'isPlanExpired', target: 'invalidWorkspace' },
-        { guard: 'isPreload', target: 'allowed' },
+        { guard: 'isPreload', target: 'allowed', description: 'A hover preload: no side effects.' },
+        {
+          guard: 'isRedirectOnly',
+          target: 'allowed',
+          description: 'The address redirects to a child page; the page view is sent for that page.',
+        },
         {
           target: 'allowed',
           actions: ['trackPageView', 'rememberLastWorkspace'],

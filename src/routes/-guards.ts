@@ -90,6 +90,15 @@ export function workspacePage(pathname: string, workspaceId: string): string | n
   return pathname.slice(prefix.length).split('/')[0] || null;
 }
 
+/** Addresses inside a workspace whose index route only redirects to a child page. */
+const REDIRECT_ONLY_SECTIONS = new Set(['insight', 'settings']);
+
+export function isRedirectOnlyAddress(pathname: string, workspaceId: string): boolean {
+  const prefix = `/workspace/${encodeURIComponent(workspaceId)}`;
+  const segments = pathname.slice(prefix.length).split('/').filter(Boolean);
+  return segments.length === 0 || (segments.length === 1 && REDIRECT_ONLY_SECTIONS.has(segments[0]!));
+}
+
 export async function workspaceGuard(
   context: RouterContext,
   workspaceId: string,
@@ -127,6 +136,7 @@ export async function workspaceGuard(
       internalWorkspaceId: context.config.VITE_INTERNAL_WORKSPACE_ID,
       cachedWorkspace: cached ?? null,
       preload,
+      redirecting: isRedirectOnlyAddress(pathname, workspaceId),
     },
     context.inspect,
   );

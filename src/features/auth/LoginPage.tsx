@@ -18,7 +18,12 @@ export function LoginPage() {
         <h1 id="login-title">Sign in to Murmur</h1>
         <p className="muted">Social-media insights for your team.</p>
         <div className="login-actions">
-          <button type="button" className="button provider" disabled={!googleReady} aria-describedby="google-status">
+          <button
+            type="button"
+            className="button provider"
+            disabled={!googleReady}
+            aria-describedby="google-status"
+          >
             Sign in with Google
           </button>
           {microsoftReady ? (

@@ -5,7 +5,9 @@ export function GeneralSettingsPage() {
 }
 
 export function MemberSettingsPage() {
-  return <PageFrame title="Members" description="Who belongs to this workspace, their roles, and invitations." />;
+  return (
+    <PageFrame title="Members" description="Who belongs to this workspace, their roles, and invitations." />
+  );
 }
 
 export function PlanSettingsPage() {

@@ -1,0 +1,81 @@
+// A local HTTP server for tests of the real API client: each test sets a handler; calls are recorded.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A reply, or 'drop' to destroy the socket (a network failure as the browser sees it). */
+export type FakeReply = { status: number; body?: unknown; delayMs?: number } | 'drop';
+export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeHttp {
+  url: string;
+  calls: FakeRequest[];
+  handle: FakeHandler;
+  count(method: string, path: string): number;
+  close(): Promise<void>;
+}
+
+export async function startFakeHttp(): Promise<FakeHttp> {
+  const fake = {
+    url: '',
+    calls: [] as FakeRequest[],
+    handle: (() => ({ status: 404, body: { error: 'no handler' } })) as FakeHandler,
+    count: (method: string, path: string) =>
+      fake.calls.filter((c) => c.method === method && c.path === path).length,
+    close: () => Promise.resolve(),
+  };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const request: FakeRequest = {
+        method: req.method ?? 'GET',
+        path: new URL(req.url ?? '/', 'http://x').pathname,
+        headers: req.headers,
+        body,
+      };
+      fake.calls.push(request);
+      void Promise.resolve(fake.handle(request)).then(async (reply) => {
+        if (reply === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+        const text =
+          reply.body === undefined
+            ? ''
+            : typeof reply.body === 'string'
+              ? reply.body
+              : JSON.stringify(reply.body);
+        res.writeHead(reply.status, {
+          'content-type': typeof reply.body === 'string' ? 'text/plain' : 'application/json',
+          'access-control-allow-origin': '*',
+        });
+        res.end(text);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}
+
+/** An unsigned JWT-shaped token with the given expiry (the SPA reads exp; it never verifies). */
+export function fakeJwt(expSeconds: number, sub = 'user-1'): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ sub, exp: expSeconds })}.signature`;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
