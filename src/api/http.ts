@@ -78,8 +78,10 @@ const retries = retry({
   maxAttempts: HTTP_RETRY_LIMIT,
   delayTimer: 250,
   retryOnNetworkError: true,
+  // After the last attempt the final 5xx response goes on to the error handling, not a bare rejection.
+  resolveWithLatestResponse: true,
   // Spec: automatic retry limit 3 — for network errors and 5xx only, and only where repeating is safe.
-  until: (response) => response !== undefined && response.status < 500,
+  until: (response) => response != null && response.status < 500,
   skip: (_url, opts) => !IDEMPOTENT.has((opts.method ?? 'GET').toUpperCase()),
 });
 
