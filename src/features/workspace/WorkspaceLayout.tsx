@@ -13,14 +13,14 @@ const NAV = [
 /** The frame of every page inside a workspace: the workspace, the user, and the navigation between pages. */
 export function WorkspaceLayout() {
   const { workspaceId = '' } = useParams({ strict: false });
-  const { api, session, queryClient, reporter } = useApp();
+  const { api, session, queryClient } = useApp();
   const navigate = useNavigate();
   const workspace = useQuery({ ...workspaceQuery(api, workspaceId), enabled: session.isLoggedIn() });
   const me = useQuery({ ...meQuery(api), enabled: session.isLoggedIn() });
 
   const signOut = () => {
+    // The session's LOGOUT removes the tokens and clears the error-reporting user (spec §4).
     session.logout();
-    reporter.setUser(null);
     queryClient.clear();
     void navigate({ to: '/login', search: {} });
   };
