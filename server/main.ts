@@ -1,0 +1,53 @@
+// `npm start`: the whole product on one port — the SPA, the internal API and PostgreSQL (embedded by default).
+import { resolve } from 'node:path';
+import { loadServerConfig } from './config';
+import { openDatabase } from './db/database';
+import { buildApp } from './app';
+import { ensureSpaBuild } from './spa-build';
+
+const root = resolve(import.meta.dirname, '..');
+
+async function main() {
+  const config = loadServerConfig();
+  const spaDir = resolve(root, 'dist');
+  const connectOrigins = await ensureSpaBuild(root, spaDir);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: resolve(root, config.DATA_DIR),
+    embeddedPort: config.EMBEDDED_PG_PORT,
+  });
+  console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  const app = await buildApp({
+    db: database.db,
+    config,
+    spaDir,
+    connectOrigins,
+    logger: config.APP_ENV !== 'local',
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' ? 'localhost' : config.HOST;
+  console.log(`Murmur is running at http://${host}:${config.PORT}/  (API docs: /api/docs)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

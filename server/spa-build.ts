@@ -1,0 +1,35 @@
+// Builds the SPA when its build is missing or older than its sources, so `npm start` always serves current code.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function newestMtime(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(stats.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+export function spaBuildIsStale(root: string, dist: string): boolean {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return true;
+  const sources = ['src', 'public', 'index.html', 'vite.config.ts', '.env', '.env.local', 'package-lock.json']
+    .map((p) => join(root, p))
+    .filter(existsSync);
+  return Math.max(...sources.map(newestMtime)) > statSync(index).mtimeMs;
+}
+
+/** Builds when stale; returns the origins the SPA's build-time config calls. */
+export async function ensureSpaBuild(root: string, dist: string): Promise<string[]> {
+  const { build, loadEnv } = await import('vite');
+  if (spaBuildIsStale(root, dist)) {
+    console.log('Building the web app…');
+    await build({ root, logLevel: 'warn' });
+  }
+  const env = loadEnv('production', root, 'VITE_');
+  return [
+    ...new Set(
+      [env.VITE_API_BASE_URL, env.VITE_SOCIAL_API_BASE_URL, env.VITE_PAYMENT_SERVER_URL, env.VITE_SENTRY_DSN]
+        .filter((u): u is string => Boolean(u))
+        .map((u) => new URL(u).origin),
+    ),
+  ];
+}
