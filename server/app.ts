@@ -14,10 +14,14 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Db } from './db/database';
 import type { ServerConfig } from './config';
+import type { AccessTokens } from './auth/access-token';
+import { authenticate } from './auth/authenticate';
+import { registerApiRoutes } from './routes';
 
 export interface AppDeps {
   db: Db;
   config: ServerConfig;
+  accessTokens: AccessTokens;
   /** The SPA's build; omitted in API-only tests. */
   spaDir?: string;
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
@@ -109,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authenticate, { accessTokens: deps.accessTokens });
+  await registerApiRoutes(app);
 
   // Unknown API paths answer JSON, never the SPA's index.html.
   app.setNotFoundHandler((request, reply) => {

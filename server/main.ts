@@ -4,6 +4,8 @@ import { loadServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
+import { createAccessTokens } from './auth/access-token';
+import { loadSigningKey } from './auth/signing-key';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -17,8 +19,11 @@ async function main() {
     embeddedPort: config.EMBEDDED_PG_PORT,
   });
   console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, resolve(root, config.DATA_DIR));
+  const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({
     db: database.db,
+    accessTokens,
     config,
     spaDir,
     connectOrigins,

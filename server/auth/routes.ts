@@ -1,0 +1,4 @@
+// The auth domain's routes (issue 3); registered under /api by server/routes.ts.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+export const authRoutes: FastifyPluginAsyncZod = async () => {};

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from '../support/server-harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer();
+});
+afterAll(() => server.close());
+
+describe('server basics', () => {
+  it('answers unknown API paths with JSON 404, never the SPA', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/no/such/thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it('sends the security headers, including a CSP without inline scripts', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/no/such/thing' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('serves the OpenAPI document', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ openapi: expect.stringMatching(/^3\./) });
+  });
+
+  it('rejects a forged access token', async () => {
+    const user = await server.createUser();
+    expect(await server.accessTokens.verify(user.token)).toBe(user.id);
+    expect(await server.accessTokens.verify(`${user.token}x`)).toBeNull();
+    expect(await server.accessTokens.verify('not.a.jwt')).toBeNull();
+  });
+});

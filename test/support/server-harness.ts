@@ -1,0 +1,42 @@
+// A fresh database and a built app per test file, plus helpers to make users and their tokens.
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadServerConfig, type ServerConfig } from '../../server/config';
+import { connect, ensureDatabase } from '../../server/db/database';
+import { users } from '../../server/db/schema';
+import { createAccessTokens } from '../../server/auth/access-token';
+
+export async function createTestServer(env: Record<string, string> = {}) {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const adminUrl = inject('pgAdminUrl');
+  await ensureDatabase(adminUrl, name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await connect(url.toString());
+  const config: ServerConfig = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false', ...env });
+  const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  const app: FastifyInstance = await buildApp({ db: database.db, config, accessTokens });
+  await app.ready();
+
+  return {
+    app,
+    db: database.db,
+    config,
+    accessTokens,
+    async createUser(fields: { email?: string; firstName?: string; isStaff?: boolean } = {}) {
+      const [user] = await database.db
+        .insert(users)
+        .values({ email: fields.email ?? `${randomBytes(4).toString('hex')}@example.com`, ...fields })
+        .returning();
+      return { ...user!, token: await accessTokens.sign(user!.id) };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export type TestServer = Awaited<ReturnType<typeof createTestServer>>;
