@@ -1,6 +1,7 @@
 // Wires the long-lived pieces once: reporter, session actor, API, query client, analytics, router.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider, type RouterHistory } from '@tanstack/react-router';
+import { parseSearch, stringifySearch } from './lib/search-params';
 import type { InspectionEvent } from 'xstate';
 import { routeTree } from './routeTree.gen';
 import type { AppConfig } from './config';
@@ -58,6 +59,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}) {
       analytics: createAnalytics(options.analytics ?? domEventTransport),
       inspect: options.inspect,
     },
+    parseSearch,
+    stringifySearch,
     defaultPreload: 'intent',
     defaultErrorComponent: ErrorScreen,
     defaultNotFoundComponent: NotFound,

@@ -155,7 +155,7 @@ export async function workspaceGuard(
 }
 
 /** Search params carrying an invite token: anything but a non-empty string is dropped, never a crash. */
-export function tokenSearch(search: Record<string, unknown>): { token?: string } {
+export function tokenSearch(search: { token?: unknown }): { token?: string } {
   const token = search.token;
   return typeof token === 'string' && token.length > 0 && token.length <= 512 ? { token } : {};
 }

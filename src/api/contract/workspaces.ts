@@ -1,0 +1,91 @@
+// Request and response shapes of the users, workspaces and members endpoints, shared by the SPA and the server.
+// Response shapes avoid transforms: the server encodes responses through them.
+import * as z from 'zod/mini';
+import { privilegeSchema } from '../schemas';
+
+export type Privilege = z.infer<typeof privilegeSchema>;
+
+/** Languages a workspace can analyse in; the wizard's language step offers these. */
+export const workspaceLanguages = ['en', 'ko', 'ja', 'zh', 'es', 'fr', 'de', 'pt', 'it'] as const;
+export const workspaceLanguageSchema = z.enum(workspaceLanguages);
+export type WorkspaceLanguage = z.infer<typeof workspaceLanguageSchema>;
+
+export const WORKSPACE_NAME_MAX = 80;
+export const PERSON_NAME_MAX = 80;
+
+export const workspaceNameSchema = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(WORKSPACE_NAME_MAX));
+export const personNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(PERSON_NAME_MAX));
+
+/** Timestamps cross the API as unix seconds (spec §3: plan_expired_at), null when there is none. */
+const unixSeconds = z.int();
+
+// Requests.
+
+export const updateProfileBodySchema = z.object({
+  first_name: z.optional(personNameSchema),
+  last_name: z.optional(personNameSchema),
+});
+export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
+
+export const createWorkspaceBodySchema = z.object({
+  name: workspaceNameSchema,
+  language: workspaceLanguageSchema,
+  first_name: z.optional(personNameSchema),
+  last_name: z.optional(personNameSchema),
+});
+export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBodySchema>;
+
+export const updateWorkspaceBodySchema = z.object({
+  name: z.optional(workspaceNameSchema),
+  language: z.optional(workspaceLanguageSchema),
+});
+export type UpdateWorkspaceBody = z.infer<typeof updateWorkspaceBodySchema>;
+
+/** Workspace ids are text: generated UUIDs, or the configured internal id. */
+export const workspaceIdSchema = z.string().check(z.minLength(1), z.maxLength(200));
+export const workspaceParamsSchema = z.object({ id: workspaceIdSchema });
+export const memberParamsSchema = z.object({ id: workspaceIdSchema, userId: z.uuid() });
+
+export const updateMemberBodySchema = z.object({ privilege: privilegeSchema });
+export type UpdateMemberBody = z.infer<typeof updateMemberBodySchema>;
+
+// Responses.
+
+export const workspaceResponseSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  plan: z.string(),
+  plan_expired_at: z.nullable(unixSeconds),
+  privilege: privilegeSchema,
+});
+export type WorkspaceResponse = z.infer<typeof workspaceResponseSchema>;
+
+export const currentUserResponseSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.nullable(z.string()),
+  last_name: z.nullable(z.string()),
+  workspaces: z.array(workspaceResponseSchema),
+});
+export type CurrentUserResponse = z.infer<typeof currentUserResponseSchema>;
+
+export const memberResponseSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  first_name: z.nullable(z.string()),
+  last_name: z.nullable(z.string()),
+  privilege: privilegeSchema,
+  joined_at: unixSeconds,
+});
+export type MemberResponse = z.infer<typeof memberResponseSchema>;
+export const memberListResponseSchema = z.array(memberResponseSchema);
+
+/** Every error body: a stable code for programs, a sentence for people, field errors on a 400. */
+export const errorResponseSchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+});
