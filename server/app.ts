@@ -17,6 +17,7 @@ import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
 import { registerApiRoutes } from './routes';
+import { ApiError } from './errors';
 
 export interface AppDeps {
   db: Db;
@@ -92,6 +93,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           message: issue.message,
         })),
       });
+    }
+    // Our own errors carry their status, 5xx included (e.g. 503 when a sign-in vendor is unreachable).
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send({ error: error.code, message: error.message });
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply

@@ -13,6 +13,25 @@ const int = (fallback: number, min: number, max: number) =>
     ),
     fallback,
   );
+/** Unset and empty mean the same, as `KEY=` in an env file. */
+const optionalText = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => (v ? v : undefined)),
+);
+/** A comma-separated list; blanks are dropped, and an empty list is refused rather than silently matching nothing. */
+const list = (fallback: string) =>
+  z.pipe(
+    z.pipe(
+      z._default(z.string(), fallback),
+      z.transform((v) =>
+        v
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ),
+    z.array(z.string()).check(z.minLength(1, { error: 'Must list at least one value' })),
+  );
 
 export const serverConfigSchema = z.object({
   APP_ENV: z._default(z.enum(['local', 'dev', 'qa', 'prod']), 'local'),
@@ -30,6 +49,27 @@ export const serverConfigSchema = z.object({
   INTERNAL_WORKSPACE_ID: z._default(z.string().check(z.minLength(1)), 'internal'),
   /** Comma-separated e-mail addresses of staff accounts (the internal workspace is theirs). */
   STAFF_EMAILS: z._default(z.string(), ''),
+  /**
+   * Sign-in vendors. Each is verified against its JWKS; pointing the URLs, issuers and client id at another OpenID
+   * provider (the development one) makes it stand in for that vendor. A vendor without a client id is switched off.
+   */
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
+  /** Google documents both spellings of its issuer. */
+  GOOGLE_ISSUERS: list('accounts.google.com,https://accounts.google.com'),
+  MICROSOFT_CLIENT_ID: optionalText,
+  MICROSOFT_JWKS_URL: z._default(z.url(), 'https://login.microsoftonline.com/common/discovery/v2.0/keys'),
+  /** `{tid}` stands for the token's own tenant claim; a template without it is one fixed issuer. */
+  MICROSOFT_ISSUER_TEMPLATE: z._default(
+    z.string().check(z.minLength(1)),
+    'https://login.microsoftonline.com/{tid}/v2.0',
+  ),
+  /** How long a sign-in nonce stays usable: the time a person may take in the vendor's sign-in window. */
+  LOGIN_NONCE_TTL_SECONDS: int(600, 60, 3600),
+  /** Per client IP and minute, for each of auth/nonce and auth/login. */
+  LOGIN_RATE_LIMIT_PER_MINUTE: int(10, 1, 100_000),
+  /** Per client IP and minute, for auth/refresh and auth/logout; higher, as a shared IP carries many sessions. */
+  REFRESH_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   SAVED_QUERY_LIMIT: int(25, 1, 10_000),
   DEV_OIDC: bool,
 });

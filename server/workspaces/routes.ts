@@ -1,4 +1,122 @@
-// The workspaces domain's routes (issue 3); registered under /api by server/routes.ts.
+// The workspaces domain's routes; registered under /api by server/routes.ts. Members live in ./members.ts.
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { memberships, users, workspaces } from '../db/schema';
+import { unauthorized } from '../errors';
+import {
+  createWorkspaceBodySchema,
+  updateWorkspaceBodySchema,
+  workspaceParamsSchema,
+  workspaceResponseSchema,
+} from '../../src/api/contract/workspaces';
+import { ensureInternalWorkspace, resolveWorkspaceAccess, toWorkspaceResponse } from './access';
+import { canEditWorkspace } from './permissions';
+import { denied } from './errors';
+import { bearer, errorResponses } from './openapi';
+import { memberRoutes } from './members';
 
-export const workspaceRoutes: FastifyPluginAsyncZod = async () => {};
+const DAY_MS = 24 * 60 * 60 * 1000;
+const tags = ['workspaces'];
+
+export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+
+  app.addHook('onReady', () => ensureInternalWorkspace(db, config));
+  // onRequest rather than preHandler: a signed-out caller learns nothing, not even that their body was invalid.
+  app.addHook('onRequest', app.requireUser);
+
+  app.post(
+    '/workspaces',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Create a workspace on a trial, with the caller as its owner',
+        body: createWorkspaceBodySchema,
+        response: { 201: workspaceResponseSchema, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const { name, language, first_name, last_name } = request.body;
+      const workspace = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(workspaces)
+          .values({
+            name,
+            language,
+            plan: 'trial',
+            planExpiredAt: new Date(Date.now() + config.TRIAL_DAYS * DAY_MS),
+          })
+          .returning();
+        const names = {
+          ...(first_name !== undefined && { firstName: first_name }),
+          ...(last_name !== undefined && { lastName: last_name }),
+        };
+        // Also proves the account still exists before it becomes an owner; otherwise everything rolls back.
+        const [owner] =
+          Object.keys(names).length > 0
+            ? await tx
+                .update(users)
+                .set(names)
+                .where(eq(users.id, request.userId))
+                .returning({ id: users.id })
+            : await tx.select({ id: users.id }).from(users).where(eq(users.id, request.userId));
+        if (!owner) throw unauthorized();
+        await tx
+          .insert(memberships)
+          .values({ workspaceId: created!.id, userId: owner.id, privilege: 'owner' });
+        return created!;
+      });
+      return reply.status(201).send(toWorkspaceResponse(workspace, 'owner'));
+    },
+  );
+
+  app.get(
+    '/workspaces/:id',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: "A workspace with the caller's privilege in it",
+        params: workspaceParamsSchema,
+        response: { 200: workspaceResponseSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
+      return toWorkspaceResponse(access.workspace, access.privilege);
+    },
+  );
+
+  app.patch(
+    '/workspaces/:id',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Rename a workspace or change its language (owners and managers)',
+        params: workspaceParamsSchema,
+        body: updateWorkspaceBodySchema,
+        response: { 200: workspaceResponseSchema, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
+      if (!canEditWorkspace(access.privilege)) {
+        throw denied('forbidden', 'Only owners and managers can change workspace settings.');
+      }
+      const { name, language } = request.body;
+      if (name === undefined && language === undefined) {
+        return toWorkspaceResponse(access.workspace, access.privilege);
+      }
+      const [updated] = await db
+        .update(workspaces)
+        .set({ ...(name !== undefined && { name }), ...(language !== undefined && { language }) })
+        .where(eq(workspaces.id, access.workspace.id))
+        .returning();
+      return toWorkspaceResponse(updated!, access.privilege);
+    },
+  );
+
+  await app.register(memberRoutes);
+};

@@ -1,0 +1,96 @@
+// Opaque refresh tokens (RFC 9700 §4.14.2): random, stored only as SHA-256 hashes, one family per sign-in, rotated on
+// every use. Presenting a token that was already rotated means two parties hold the family: all of it is revoked.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { refreshTokens } from '../db/schema';
+
+/** The database or a transaction on it: callers decide what a write belongs to. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** 32 random bytes in base64url, as handed out; anything else is rejected without touching the database. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export const isWellFormed = (token: string | null): token is string =>
+  token !== null && TOKEN_SHAPE.test(token);
+
+async function insertToken(
+  tx: DbOrTx,
+  row: { familyId: string; userId: string; expiresAt: Date | ReturnType<typeof sql> },
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await tx.insert(refreshTokens).values({ ...row, tokenHash: hash(token) });
+  return token;
+}
+
+/** Starts a family for a new sign-in; its end is fixed now and never moves. */
+export function startFamily(tx: DbOrTx, userId: string, lifetimeDays: number): Promise<string> {
+  return insertToken(tx, {
+    familyId: randomUUID(),
+    userId,
+    expiresAt: sql`now() + make_interval(days => ${lifetimeDays})`,
+  });
+}
+
+export type RotationResult =
+  | { outcome: 'rotated'; userId: string; refreshToken: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'reused' };
+
+async function revokeFamily(tx: DbOrTx, familyId: string) {
+  await tx
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/**
+ * Swaps a live token for a new one in the same family. The row lock makes a second, concurrent use of the same token
+ * wait and then see it rotated, so at most one of them succeeds. A reuse commits the family's revocation.
+ */
+export function rotate(db: Db, token: string): Promise<RotationResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        id: refreshTokens.id,
+        familyId: refreshTokens.familyId,
+        userId: refreshTokens.userId,
+        expiresAt: refreshTokens.expiresAt,
+        rotatedAt: refreshTokens.rotatedAt,
+        revokedAt: refreshTokens.revokedAt,
+        expired: sql<boolean>`${refreshTokens.expiresAt} <= now()`,
+      })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hash(token)))
+      .for('update');
+    if (!row || row.revokedAt || row.expired) return { outcome: 'invalid' };
+    if (row.rotatedAt) {
+      await revokeFamily(tx, row.familyId);
+      return { outcome: 'reused' };
+    }
+    await tx
+      .update(refreshTokens)
+      .set({ rotatedAt: sql`now()` })
+      .where(eq(refreshTokens.id, row.id));
+    const refreshToken = await insertToken(tx, {
+      familyId: row.familyId,
+      userId: row.userId,
+      expiresAt: row.expiresAt,
+    });
+    return { outcome: 'rotated', userId: row.userId, refreshToken };
+  });
+}
+
+/** Ends the sign-in the token belongs to; a token that matches nothing changes nothing. */
+export async function revokeFamilyOf(db: Db, token: string): Promise<void> {
+  const family = db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hash(token)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)));
+}

@@ -1,0 +1,15 @@
+// Why an invite or join code was refused; the SPA shows 'Invalid invite token' for all of them (spec §8).
+import { ApiError } from '../errors';
+
+export const inviteInvalid = () => new ApiError(404, 'invite_invalid', 'This invite link is not valid.');
+export const inviteRevoked = () => new ApiError(410, 'invite_revoked', 'This invite link has been revoked.');
+export const inviteExpired = () => new ApiError(410, 'invite_expired', 'This invite link has expired.');
+export const inviteUsedUp = () =>
+  new ApiError(410, 'invite_used_up', 'This invite link has been used as often as it allows.');
+export const inviteNotFound = () =>
+  new ApiError(404, 'invite_not_found', 'No such invite in this workspace.');
+export const joinCodeInvalid = () => new ApiError(404, 'join_code_invalid', 'This join code is not valid.');
+export const staffOnly = () =>
+  new ApiError(403, 'staff_only', 'Only staff accounts can join the internal workspace.');
+export const rateLimited = (after: string) =>
+  new ApiError(429, 'rate_limited', `Too many attempts. Try again in ${after}.`);

@@ -1,0 +1,13 @@
+// The workspace domain's error values; codes are stable, the SPA may branch on them.
+import { ApiError } from '../errors';
+
+/** Non-members get the same answer as for a workspace that does not exist, so ids reveal nothing. */
+export const workspaceNotFound = () =>
+  new ApiError(404, 'workspace_not_found', 'This workspace does not exist or you are not a member of it.');
+
+export const memberNotFound = () => new ApiError(404, 'member_not_found', 'This person is not a member.');
+
+export const denied = (code: string, message: string) => new ApiError(403, code, message);
+
+export const lastOwner = () =>
+  new ApiError(409, 'last_owner', 'A workspace needs at least one owner: make someone else an owner first.');

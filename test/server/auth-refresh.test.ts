@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { refreshTokens } from '../../server/db/schema';
+import { createTestServer, type TestServer } from '../support/server-harness';
+import { bearer, login, startFakeVendors, type FakeVendors } from './auth-fixtures';
+
+interface Pair {
+  access_token: string;
+  refresh_token: string;
+}
+
+let server: TestServer;
+let vendors: FakeVendors;
+
+beforeAll(async () => {
+  vendors = await startFakeVendors();
+  server = await createTestServer({
+    ...vendors.env,
+    REFRESH_TOKEN_LIFETIME_DAYS: '30',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    REFRESH_RATE_LIMIT_PER_MINUTE: '10000',
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await vendors.close();
+});
+
+async function signIn(): Promise<Pair> {
+  const res = await login(server.app, vendors, 'google');
+  expect(res.statusCode).toBe(200);
+  return res.json<Pair>();
+}
+
+const refresh = (headers: Record<string, string> = {}) =>
+  server.app.inject({ method: 'POST', url: '/api/auth/refresh', headers });
+const logout = (headers: Record<string, string> = {}) =>
+  server.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
+const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+function expectInvalid(res: Awaited<ReturnType<typeof refresh>>) {
+  expect(res.statusCode).toBe(401);
+  expect(res.json()).toMatchObject({ error: 'invalid_refresh_token' });
+}
+
+describe('auth/refresh', () => {
+  it('stores refresh tokens only as hashes', async () => {
+    const { refresh_token } = await signIn();
+    const rows = await server.db.select().from(refreshTokens);
+    expect(rows.some((row) => row.tokenHash === refresh_token)).toBe(false);
+    expect(rows.some((row) => row.tokenHash === sha256(refresh_token))).toBe(true);
+  });
+
+  it('rotates: the new pair works, for the same user', async () => {
+    const first = await signIn();
+    const res = await refresh(bearer(first.refresh_token));
+    expect(res.statusCode).toBe(200);
+    const second = res.json<Pair>();
+    expect(Object.keys(second).sort()).toEqual(['access_token', 'refresh_token']);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await server.accessTokens.verify(second.access_token)).toBe(
+      await server.accessTokens.verify(first.access_token),
+    );
+    expect((await refresh(bearer(second.refresh_token))).statusCode).toBe(200);
+  });
+
+  it('treats reuse of a rotated token as theft and revokes the whole sign-in', async () => {
+    const first = await signIn();
+    const second = (await refresh(bearer(first.refresh_token))).json<Pair>();
+    expectInvalid(await refresh(bearer(first.refresh_token)));
+    expectInvalid(await refresh(bearer(second.refresh_token)));
+    const family = await server.db
+      .select({ revokedAt: refreshTokens.revokedAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(second.refresh_token)));
+    expect(family[0]?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it('leaves other sign-ins of the same person alone when one is revoked', async () => {
+    const a = await signIn();
+    const b = await signIn();
+    await logout(bearer(a.refresh_token));
+    expect((await refresh(bearer(b.refresh_token))).statusCode).toBe(200);
+  });
+
+  it('never extends the sign-in past its absolute end', async () => {
+    const first = await signIn();
+    const [before] = await server.db
+      .select({ expiresAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(first.refresh_token)));
+    const days = (before!.expiresAt.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    const second = (await refresh(bearer(first.refresh_token))).json<Pair>();
+    const [after] = await server.db
+      .select({ expiresAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(second.refresh_token)));
+    expect(after!.expiresAt.getTime()).toBe(before!.expiresAt.getTime());
+  });
+
+  it('rejects a token whose sign-in has reached its end', async () => {
+    const first = await signIn();
+    const [row] = await server.db
+      .select({ familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(first.refresh_token)));
+    await server.db
+      .update(refreshTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(refreshTokens.familyId, row!.familyId));
+    expectInvalid(await refresh(bearer(first.refresh_token)));
+  });
+
+  it('rejects missing, malformed and unknown tokens, and access tokens', async () => {
+    const { access_token } = await signIn();
+    expectInvalid(await refresh());
+    expectInvalid(await refresh({ authorization: 'Basic abc' }));
+    expectInvalid(await refresh(bearer('short')));
+    expectInvalid(await refresh(bearer('A'.repeat(43))));
+    expectInvalid(await refresh(bearer(access_token)));
+  });
+
+  it('lets exactly one of several concurrent refreshes with the same token succeed', async () => {
+    const { refresh_token } = await signIn();
+    // Open several pooled connections first; otherwise the first refresh finishes while the others still connect,
+    // and the race under test never happens.
+    await Promise.all(Array.from({ length: 8 }, () => server.db.execute(sql`select pg_sleep(0.05)`)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => refresh(bearer(refresh_token))));
+    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+  });
+});
+
+describe('auth/logout', () => {
+  it('revokes the sign-in, including tokens already rotated into it', async () => {
+    const first = await signIn();
+    const second = (await refresh(bearer(first.refresh_token))).json<Pair>();
+    const res = await logout(bearer(first.refresh_token));
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expectInvalid(await refresh(bearer(second.refresh_token)));
+  });
+
+  it('answers 204 every time, known token or not', async () => {
+    const { refresh_token } = await signIn();
+    expect((await logout(bearer(refresh_token))).statusCode).toBe(204);
+    expect((await logout(bearer(refresh_token))).statusCode).toBe(204);
+    expect((await logout(bearer('B'.repeat(43)))).statusCode).toBe(204);
+    expect((await logout()).statusCode).toBe(204);
+  });
+});
