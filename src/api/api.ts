@@ -15,18 +15,33 @@ import {
 
 export type VendorType = 'google' | 'microsoft';
 
-async function send<S extends z.ZodMiniType>(
-  client: Wretch,
-  path: string,
-  schema: S,
-  init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> },
-): Promise<z.infer<S>> {
+export interface SendInit {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+async function send<S extends z.ZodMiniType>(client: Wretch, path: string, schema: S, init: SendInit): Promise<z.infer<S>> {
   let request = client.url(path);
   if (init.headers) request = request.headers(init.headers);
-  const chain = init.method === 'GET' ? request.get() : request.json(init.body ?? {}).post();
-  const payload: unknown = await chain.json().catch((error: unknown) => {
+  const chain =
+    init.method === 'GET'
+      ? request.get()
+      : init.method === 'DELETE'
+        ? request.delete()
+        : init.method === 'PATCH'
+          ? request.json(init.body ?? {}).patch()
+          : request.json(init.body ?? {}).post();
+  // Read as text so that an empty body (204) parses as undefined instead of failing as JSON.
+  const text = await chain.text().catch((error: unknown) => {
     throw toHttpError(error, init.method);
   });
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new ResponseShapeError(path, ['(body): not JSON']);
+  }
   const parsed = z.safeParse(schema, payload);
   if (!parsed.success) {
     throw new ResponseShapeError(
@@ -66,6 +81,10 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
   const auth = createHttpClient({ baseUrl: apiBaseUrl, reporter, fetch });
 
   return {
+    /** The internal API's client (token, refresh, retries, reporting), for feature call modules. */
+    http: internal,
+    /** Parses a response with its schema; feature call modules use it like the calls below. */
+    send: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) => send(internal, path, schema, init),
     login: (oauthToken: string, vendorType: VendorType) =>
       send(internal, 'auth/login', loginResponseSchema, {
         method: 'POST',
