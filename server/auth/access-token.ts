@@ -11,7 +11,11 @@ export interface AccessTokens {
   verify(token: string): Promise<string | null>;
 }
 
+/** Verified tokens kept until they expire, so a busy client costs one signature check per token, not per request. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessTokens {
+  const verified = new Map<string, { userId: string; expiresAtMs: number }>();
   return {
     sign: (userId) =>
       new SignJWT({})
@@ -24,13 +28,22 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessT
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(key),
     async verify(token) {
+      const cached = verified.get(token);
+      if (cached) {
+        if (cached.expiresAtMs > Date.now()) return cached.userId;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, key, {
           issuer: ISSUER,
           audience: AUDIENCE,
           algorithms: ['HS256'],
         });
-        return typeof payload.sub === 'string' ? payload.sub : null;
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+        verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
+        return payload.sub;
       } catch {
         return null;
       }

@@ -89,6 +89,9 @@ export async function ensureDatabase(adminUrl: string, name: string) {
 
 export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
+  // replaces it on the next query.
+  pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const safe = new URL(url);
