@@ -18,6 +18,7 @@ import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
 import { registerApiRoutes } from './routes';
 import { ApiError } from './errors';
+import { devOidc } from './dev-oidc/plugin';
 
 export interface AppDeps {
   db: Db;
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
   connectOrigins?: string[];
   logger?: boolean;
+  /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
+  dataDir?: string;
 }
 
 declare module 'fastify' {
@@ -120,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(authenticate, { accessTokens: deps.accessTokens });
   await registerApiRoutes(app);
+  // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP.
+  if (deps.config.DEV_OIDC) await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir });
 
   // Unknown API paths answer JSON, never the SPA's index.html.
   app.setNotFoundHandler((request, reply) => {

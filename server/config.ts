@@ -1,10 +1,7 @@
 // Server configuration from the environment, validated once; a bad value names its key and the server does not start.
 import * as z from 'zod/mini';
+import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../src/api/contract/dev-oidc';
 
-const bool = z.pipe(
-  z.optional(z.enum(['true', 'false', '1', '0', ''])),
-  z.transform((v) => v === 'true' || v === '1'),
-);
 const int = (fallback: number, min: number, max: number) =>
   z._default(
     z.pipe(
@@ -13,11 +10,20 @@ const int = (fallback: number, min: number, max: number) =>
     ),
     fallback,
   );
+/** Unset or empty: undefined, so a default can depend on other keys. */
+const optionalBool = z.pipe(
+  z.optional(z.enum(['true', 'false', '1', '0', ''])),
+  z.transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1')),
+);
 /** Unset and empty mean the same, as `KEY=` in an env file. */
 const optionalText = z.pipe(
   z.optional(z.string()),
   z.transform((v) => (v ? v : undefined)),
 );
+const isDevIssuer = (value: string) => {
+  const url = URL.parse(value);
+  return url !== null && /^https?:$/.test(url.protocol) && url.pathname === DEV_OIDC_PATH && !url.search;
+};
 /** A comma-separated list; blanks are dropped, and an empty list is refused rather than silently matching nothing. */
 const list = (fallback: string) =>
   z.pipe(
@@ -71,14 +77,69 @@ export const serverConfigSchema = z.object({
   /** Per client IP and minute, for auth/refresh and auth/logout; higher, as a shared IP carries many sessions. */
   REFRESH_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   SAVED_QUERY_LIMIT: int(25, 1, 10_000),
-  DEV_OIDC: bool,
+  /**
+   * The bundled development OpenID provider under /oidc. Unset: on for APP_ENV local and dev, off for qa and prod;
+   * `true` or `false` decides regardless of APP_ENV.
+   */
+  DEV_OIDC: optionalBool,
+  /** The development provider's issuer (the server's public origin + /oidc); default http://localhost:PORT/oidc. */
+  DEV_OIDC_ISSUER: z.pipe(
+    optionalText,
+    z.optional(
+      z
+        .url()
+        .check(z.refine(isDevIssuer, { error: `Must be an http(s) URL whose path is ${DEV_OIDC_PATH}` })),
+    ),
+  ),
 });
 
-export type ServerConfig = z.infer<typeof serverConfigSchema>;
+type ParsedConfig = z.infer<typeof serverConfigSchema>;
+
+export type ServerConfig = Omit<ParsedConfig, 'DEV_OIDC' | 'DEV_OIDC_ISSUER'> & {
+  /** Whether the development provider is mounted (resolved from DEV_OIDC and APP_ENV). */
+  DEV_OIDC: boolean;
+  DEV_OIDC_ISSUER: string;
+};
+
+/**
+ * With the development provider on, a vendor without a client id of its own is pointed at the provider: its client,
+ * its key set and its issuer. The sign-in code path stays the production one; only the URLs differ.
+ */
+function resolveDevOidc(parsed: ParsedConfig): ServerConfig {
+  const enabled = parsed.DEV_OIDC ?? (parsed.APP_ENV === 'local' || parsed.APP_ENV === 'dev');
+  const issuer = parsed.DEV_OIDC_ISSUER ?? `http://localhost:${parsed.PORT}${DEV_OIDC_PATH}`;
+  const config: ServerConfig = { ...parsed, DEV_OIDC: enabled, DEV_OIDC_ISSUER: issuer };
+  if (!enabled) return config;
+  const jwks = `${issuer}/jwks`;
+  if (!parsed.GOOGLE_CLIENT_ID) {
+    Object.assign(config, {
+      GOOGLE_CLIENT_ID: DEV_OIDC_CLIENT_IDS.google,
+      GOOGLE_JWKS_URL: jwks,
+      GOOGLE_ISSUERS: [issuer],
+    });
+  }
+  if (!parsed.MICROSOFT_CLIENT_ID) {
+    Object.assign(config, {
+      MICROSOFT_CLIENT_ID: DEV_OIDC_CLIENT_IDS.microsoft,
+      MICROSOFT_JWKS_URL: jwks,
+      // A fixed issuer: the provider is one tenant, named by the tid claim it adds for this client.
+      MICROSOFT_ISSUER_TEMPLATE: issuer,
+    });
+  }
+  return config;
+}
 
 export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const result = z.safeParse(serverConfigSchema, env);
-  if (result.success) return result.data;
+  if (result.success) {
+    // The development provider signs anyone in as anyone (any e-mail, staff included): never in production.
+    if (result.data.APP_ENV === 'prod' && result.data.DEV_OIDC === true) {
+      throw new Error(
+        'Invalid server configuration:\n  DEV_OIDC: the development sign-in provider cannot run with APP_ENV=prod',
+      );
+    }
+    return resolveDevOidc(result.data);
+  }
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);
 }

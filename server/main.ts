@@ -6,6 +6,7 @@ import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
 import { loadSigningKey } from './auth/signing-key';
+import { seedDevData } from './seed';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -19,7 +20,8 @@ async function main() {
     embeddedPort: config.EMBEDDED_PG_PORT,
   });
   console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
-  const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, resolve(root, config.DATA_DIR));
+  const dataDir = resolve(root, config.DATA_DIR);
+  const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({
     db: database.db,
@@ -28,6 +30,7 @@ async function main() {
     spaDir,
     connectOrigins,
     logger: config.APP_ENV !== 'local',
+    dataDir,
   });
 
   let stopping = false;
@@ -43,13 +46,18 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
+    if ((await seedDevData(database.db, config)).createdWorkspace) {
+      console.log('Development data: demo accounts and the "Murmur Demo" workspace were created.');
+    }
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
+    await app.close();
     await database.close();
     throw error;
   }
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' ? 'localhost' : config.HOST;
   console.log(`Murmur is running at http://${host}:${config.PORT}/  (API docs: /api/docs)`);
+  if (config.DEV_OIDC) console.log(`Development sign-in (OpenID provider): ${config.DEV_OIDC_ISSUER}`);
 }
 
 main().catch((error: unknown) => {

@@ -27,7 +27,14 @@ export async function ensureSpaBuild(root: string, dist: string): Promise<string
   const env = loadEnv('production', root, 'VITE_');
   return [
     ...new Set(
-      [env.VITE_API_BASE_URL, env.VITE_SOCIAL_API_BASE_URL, env.VITE_PAYMENT_SERVER_URL, env.VITE_SENTRY_DSN]
+      [
+        env.VITE_API_BASE_URL,
+        env.VITE_SOCIAL_API_BASE_URL,
+        env.VITE_PAYMENT_SERVER_URL,
+        env.VITE_SENTRY_DSN,
+        // The development OpenID provider: discovery and the code exchange are fetched by the SPA.
+        env.VITE_DEV_OIDC_ISSUER,
+      ]
         .filter((u): u is string => Boolean(u))
         .map((u) => new URL(u).origin),
     ),

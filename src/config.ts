@@ -13,6 +13,8 @@ export const configSchema = z.object({
   VITE_INTERNAL_WORKSPACE_ID: z._default(z.string(), ''),
   VITE_GOOGLE_CLIENT_ID: z._default(z.string(), ''),
   VITE_MICROSOFT_CLIENT_ID: z._default(z.string(), ''),
+  /** The server's development OpenID provider (local and dev only); empty uses the real vendors. */
+  VITE_DEV_OIDC_ISSUER: z._default(optionalUrl, ''),
   VITE_INSPECT: z._default(z.string(), 'false'),
   /** 'true' only in end-to-end test builds: exposes the app to browser tests. */
   VITE_E2E: z._default(z.string(), 'false'),

@@ -14,6 +14,7 @@ import { Route as InviteRouteImport } from './routes/invite'
 import { Route as ScrapingRouteImport } from './routes/scraping'
 import { Route as CheckoutReturnRouteImport } from './routes/checkout/return'
 import { Route as LoginIndexRouteImport } from './routes/login/index'
+import { Route as LoginCallbackRouteImport } from './routes/login/callback'
 import { Route as LoginMicrosoftRouteImport } from './routes/login/microsoft'
 import { Route as WorkspaceWorkspaceIdRouteRouteImport } from './routes/workspace/$workspaceId/route'
 import { Route as WorkspaceCreateRouteRouteImport } from './routes/workspace/create/route'
@@ -66,6 +67,11 @@ const CheckoutReturnRoute = CheckoutReturnRouteImport.update({
 const LoginIndexRoute = LoginIndexRouteImport.update({
   id: '/login/',
   path: '/login/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LoginCallbackRoute = LoginCallbackRouteImport.update({
+  id: '/login/callback',
+  path: '/login/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginMicrosoftRoute = LoginMicrosoftRouteImport.update({
@@ -238,6 +244,7 @@ export interface FileRoutesByFullPath {
   '/workspace/$workspaceId': typeof WorkspaceWorkspaceIdRouteRouteWithChildren
   '/workspace/create': typeof WorkspaceCreateRouteRouteWithChildren
   '/checkout/return': typeof CheckoutReturnRoute
+  '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login/': typeof LoginIndexRoute
   '/workspace/$workspaceId/insight': typeof WorkspaceWorkspaceIdInsightRouteRouteWithChildren
@@ -271,6 +278,7 @@ export interface FileRoutesByTo {
   '/invite': typeof InviteRoute
   '/scraping': typeof ScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
+  '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login': typeof LoginIndexRoute
   '/workspace/$workspaceId/checkout': typeof WorkspaceWorkspaceIdCheckoutRoute
@@ -305,6 +313,7 @@ export interface FileRoutesById {
   '/workspace/$workspaceId': typeof WorkspaceWorkspaceIdRouteRouteWithChildren
   '/workspace/create': typeof WorkspaceCreateRouteRouteWithChildren
   '/checkout/return': typeof CheckoutReturnRoute
+  '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login/': typeof LoginIndexRoute
   '/workspace/$workspaceId/insight': typeof WorkspaceWorkspaceIdInsightRouteRouteWithChildren
@@ -342,6 +351,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId'
     | '/workspace/create'
     | '/checkout/return'
+    | '/login/callback'
     | '/login/microsoft'
     | '/login/'
     | '/workspace/$workspaceId/insight'
@@ -375,6 +385,7 @@ export interface FileRouteTypes {
     | '/invite'
     | '/scraping'
     | '/checkout/return'
+    | '/login/callback'
     | '/login/microsoft'
     | '/login'
     | '/workspace/$workspaceId/checkout'
@@ -408,6 +419,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId'
     | '/workspace/create'
     | '/checkout/return'
+    | '/login/callback'
     | '/login/microsoft'
     | '/login/'
     | '/workspace/$workspaceId/insight'
@@ -444,6 +456,7 @@ export interface RootRouteChildren {
   WorkspaceWorkspaceIdRouteRoute: typeof WorkspaceWorkspaceIdRouteRouteWithChildren
   WorkspaceCreateRouteRoute: typeof WorkspaceCreateRouteRouteWithChildren
   CheckoutReturnRoute: typeof CheckoutReturnRoute
+  LoginCallbackRoute: typeof LoginCallbackRoute
   LoginMicrosoftRoute: typeof LoginMicrosoftRoute
   LoginIndexRoute: typeof LoginIndexRoute
 }
@@ -483,6 +496,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login/'
       preLoaderRoute: typeof LoginIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/login/callback': {
+      id: '/login/callback'
+      path: '/login/callback'
+      fullPath: '/login/callback'
+      preLoaderRoute: typeof LoginCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login/microsoft': {
@@ -804,6 +824,7 @@ const rootRouteChildren: RootRouteChildren = {
   WorkspaceWorkspaceIdRouteRoute: WorkspaceWorkspaceIdRouteRouteWithChildren,
   WorkspaceCreateRouteRoute: WorkspaceCreateRouteRouteWithChildren,
   CheckoutReturnRoute: CheckoutReturnRoute,
+  LoginCallbackRoute: LoginCallbackRoute,
   LoginMicrosoftRoute: LoginMicrosoftRoute,
   LoginIndexRoute: LoginIndexRoute,
 }

@@ -2,7 +2,8 @@
 import * as z from 'zod/mini';
 import type { Wretch } from 'wretch';
 import { createHttpClient, type HttpReporter, type SessionGate } from './http';
-import { HttpError, ResponseShapeError } from './errors';
+import { BODY_EXCERPT_LENGTH, HttpError, ResponseShapeError } from './errors';
+import { nonceResponseSchema } from './contract/auth';
 import {
   currentUserSchema,
   inviteValidationSchema,
@@ -21,7 +22,12 @@ export interface SendInit {
   headers?: Record<string, string>;
 }
 
-async function send<S extends z.ZodMiniType>(client: Wretch, path: string, schema: S, init: SendInit): Promise<z.infer<S>> {
+async function send<S extends z.ZodMiniType>(
+  client: Wretch,
+  path: string,
+  schema: S,
+  init: SendInit,
+): Promise<z.infer<S>> {
   let request = client.url(path);
   if (init.headers) request = request.headers(init.headers);
   const chain =
@@ -54,13 +60,14 @@ async function send<S extends z.ZodMiniType>(client: Wretch, path: string, schem
 
 function toHttpError(error: unknown, method: string): unknown {
   if (error instanceof HttpError || error instanceof ResponseShapeError) return error;
-  const wretchError = error as { status?: unknown; url?: unknown; text?: unknown };
+  // wretch 3 puts the response body of a failed request in `message`.
+  const wretchError = error as { status?: unknown; url?: unknown; message?: unknown };
   if (typeof wretchError.status === 'number') {
     return new HttpError(
       method,
       String(wretchError.url ?? ''),
       wretchError.status,
-      typeof wretchError.text === 'string' ? wretchError.text.slice(0, 1000) : '',
+      typeof wretchError.message === 'string' ? wretchError.message.slice(0, BODY_EXCERPT_LENGTH) : '',
     );
   }
   return error;
@@ -84,7 +91,10 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
     /** The internal API's client (token, refresh, retries, reporting), for feature call modules. */
     http: internal,
     /** Parses a response with its schema; feature call modules use it like the calls below. */
-    send: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) => send(internal, path, schema, init),
+    send: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) =>
+      send(internal, path, schema, init),
+    /** Starts a sign-in: a single-use nonce the vendor must sign into the ID token posted to login. */
+    nonce: () => send(auth, 'auth/nonce', nonceResponseSchema, { method: 'POST' }),
     login: (oauthToken: string, vendorType: VendorType) =>
       send(internal, 'auth/login', loginResponseSchema, {
         method: 'POST',
@@ -95,6 +105,12 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
         method: 'POST',
         headers: { Authorization: `Bearer ${refreshToken}` },
       }),
+    /** Ends the sign-in the refresh token belongs to (204 whether or not the server knew it). */
+    logout: (refreshToken: string) =>
+      send(auth, 'auth/logout', z.unknown(), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${refreshToken}` },
+      }).then(() => undefined),
     getMe: (): Promise<CurrentUser> =>
       send(internal, 'users/me', currentUserSchema, { method: 'GET' }).catch((error: unknown) => {
         if (error instanceof HttpError && error.status === 401) onMeUnauthorized?.();

@@ -34,6 +34,7 @@ async function visit(url: string) {
       VITE_INTERNAL_WORKSPACE_ID: 'internal',
       VITE_GOOGLE_CLIENT_ID: '',
       VITE_MICROSOFT_CLIENT_ID: '',
+      VITE_DEV_OIDC_ISSUER: '',
       VITE_INSPECT: 'false',
       VITE_E2E: 'false',
     },

@@ -39,3 +39,17 @@ describe('server basics', () => {
     expect(await server.accessTokens.verify('not.a.jwt')).toBeNull();
   });
 });
+
+describe('configuration', () => {
+  it('refuses the development sign-in provider in production', async () => {
+    const { loadServerConfig } = await import('../../server/config');
+    expect(() => loadServerConfig({ APP_ENV: 'prod', DEV_OIDC: 'true' })).toThrow(/DEV_OIDC/);
+    expect(loadServerConfig({ APP_ENV: 'prod' }).DEV_OIDC).toBe(false);
+    expect(loadServerConfig({ APP_ENV: 'local' }).DEV_OIDC).toBe(true);
+  });
+
+  it('names a bad key', async () => {
+    const { loadServerConfig } = await import('../../server/config');
+    expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});

@@ -1,14 +1,18 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useApp } from '../../components/use-app';
+import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-sign-in';
 
 /**
- * The login screen. Signing in posts a vendor ID token to auth/login; the vendor flows themselves
- * (Google Identity Services, Microsoft, the development OpenID provider) are wired with the server.
+ * The login screen. A button loads the sign-in code on demand; the vendor (or, in local and dev builds, the server's
+ * development OpenID provider standing in for it) returns an ID token that auth/login turns into a session.
  */
 export function LoginPage() {
   const { config } = useApp();
-  const googleReady = config.VITE_GOOGLE_CLIENT_ID !== '';
-  const microsoftReady = config.VITE_MICROSOFT_CLIENT_ID !== '';
+  const { token } = useSearch({ strict: false });
+  const inviteToken = typeof token === 'string' ? token : null;
+  const { busy, error, start } = useSignIn(inviteToken);
+  const googleReady = signInMethod(config, 'google') !== null;
+  const microsoftReady = signInMethod(config, 'microsoft') !== null;
   return (
     <main className="login-screen" aria-labelledby="login-title">
       <div className="login-card">
@@ -21,13 +25,19 @@ export function LoginPage() {
           <button
             type="button"
             className="button provider"
-            disabled={!googleReady}
-            aria-describedby="google-status"
+            disabled={!googleReady || busy !== null}
+            aria-describedby={googleReady ? undefined : 'google-status'}
+            onClick={() => start('google')}
           >
             Sign in with Google
           </button>
           {microsoftReady ? (
-            <Link to="/login/microsoft" className="button provider">
+            <Link
+              to="/login/microsoft"
+              search={inviteToken ? { token: inviteToken } : {}}
+              className="button provider"
+              disabled={busy !== null}
+            >
               Sign in with Microsoft
             </Link>
           ) : (
@@ -36,6 +46,12 @@ export function LoginPage() {
             </button>
           )}
         </div>
+        <SignInStatus busy={busy} error={error} />
+        {usesDevProvider(config) ? (
+          <p className="muted small">
+            Development sign-in: you will pick a demo account or sign in as a new person, without a password.
+          </p>
+        ) : null}
         {!googleReady ? (
           <p id="google-status" className="muted small">
             Google sign-in is not configured for this deployment.

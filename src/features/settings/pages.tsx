@@ -1,14 +1,6 @@
 import { PageFrame } from '../../components/PageFrame';
 
-export function GeneralSettingsPage() {
-  return <PageFrame title="General" description="The workspace's name and content language." />;
-}
-
-export function MemberSettingsPage() {
-  return (
-    <PageFrame title="Members" description="Who belongs to this workspace, their roles, and invitations." />
-  );
-}
+// General and Members live in their own modules (GeneralSettingsPage.tsx, MembersPage.tsx).
 
 export function PlanSettingsPage() {
   return <PageFrame title="Plan" description="Your plan, its limits and what you use of them." />;

@@ -1,26 +1,28 @@
 import { Outlet, useLocation } from '@tanstack/react-router';
+import { STEPS, WizardProvider } from './wizard-state';
 
-const STEPS = [
-  { segment: 'name', label: 'Name' },
-  { segment: 'language', label: 'Language' },
-  { segment: 'user-info', label: 'About you' },
-] as const;
-
-/** The workspace-creation wizard frame: its steps in order, the current one marked. */
+/** The workspace-creation wizard frame: its steps in order, the current one marked, and the draft they share. */
 export function WorkspaceCreationLayout() {
   const { pathname } = useLocation();
   const current = STEPS.findIndex((step) => pathname.endsWith(`/${step.segment}`));
   return (
-    <main className="standalone" aria-labelledby="create-title">
+    <main className="standalone wizard" aria-labelledby="create-title">
       <h1 id="create-title">Create a workspace</h1>
       <ol className="steps" aria-label="Steps">
         {STEPS.map((step, index) => (
-          <li key={step.segment} aria-current={index === current ? 'step' : undefined}>
+          <li
+            key={step.segment}
+            aria-current={index === current ? 'step' : undefined}
+            data-done={index < current ? '' : undefined}
+          >
             {step.label}
+            {index < current ? <span className="visually-hidden"> (done)</span> : null}
           </li>
         ))}
       </ol>
-      <Outlet />
+      <WizardProvider>
+        <Outlet />
+      </WizardProvider>
     </main>
   );
 }

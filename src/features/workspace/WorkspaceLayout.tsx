@@ -19,6 +19,9 @@ export function WorkspaceLayout() {
   const me = useQuery({ ...meQuery(api), enabled: session.isLoggedIn() });
 
   const signOut = () => {
+    // Best effort: the server ends this sign-in's refresh tokens; signing out here never waits for it or fails on it.
+    const refreshToken = session.actor.getSnapshot().context.tokens?.refresh_token;
+    if (refreshToken) void api.logout(refreshToken).catch(() => undefined);
     // The session's LOGOUT removes the tokens and clears the error-reporting user (spec §4).
     session.logout();
     queryClient.clear();

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { MemberSettingsPage } from '../../../../features/settings/pages';
+import { MemberSettingsPage } from '../../../../features/settings/MembersPage';
 
 export const Route = createFileRoute('/workspace/$workspaceId/settings/member')({
   component: MemberSettingsPage,

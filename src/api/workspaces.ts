@@ -1,0 +1,136 @@
+// Calls of the workspaces, members, invites and join-code endpoints, then their queryOptions. Request bodies and
+// responses use the contract the server validates with (./contract), so both sides agree on every shape.
+import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import type { Api, SendInit } from './api';
+import { HttpError } from './errors';
+import {
+  createdInviteResponseSchema,
+  inviteListResponseSchema,
+  joinCodeResponseSchema,
+  joinedWorkspaceResponseSchema,
+  normalizeJoinCode,
+  type CreateInviteBody,
+} from './contract/invites';
+import {
+  errorResponseSchema,
+  memberListResponseSchema,
+  memberResponseSchema,
+  workspaceResponseSchema,
+  type CreateWorkspaceBody,
+  type Privilege,
+  type UpdateWorkspaceBody,
+} from './contract/workspaces';
+
+/** 204 answers have an empty body, which the API client reads as undefined. */
+const noContent = z.undefined();
+
+/** Every call goes through `api.send`: the session's token handling, retries, reporting and schema checks. */
+const send = <S extends z.ZodMiniType>(api: Api, path: string, schema: S, init: SendInit) =>
+  api.send(path, schema, init);
+
+const workspacePath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}`;
+
+export const createWorkspace = (api: Api, body: CreateWorkspaceBody) =>
+  send(api, 'workspaces', workspaceResponseSchema, { method: 'POST', body });
+
+export const updateWorkspace = (api: Api, workspaceId: string, body: UpdateWorkspaceBody) =>
+  send(api, workspacePath(workspaceId), workspaceResponseSchema, { method: 'PATCH', body });
+
+export const joinWithCode = (api: Api, code: string) =>
+  send(api, 'user/me/join', joinedWorkspaceResponseSchema, {
+    method: 'POST',
+    body: { code: normalizeJoinCode(code) },
+  });
+
+export const listMembers = (api: Api, workspaceId: string) =>
+  send(api, `${workspacePath(workspaceId)}/members`, memberListResponseSchema, { method: 'GET' });
+
+export const updateMember = (api: Api, workspaceId: string, userId: string, privilege: Privilege) =>
+  send(api, `${workspacePath(workspaceId)}/members/${encodeURIComponent(userId)}`, memberResponseSchema, {
+    method: 'PATCH',
+    body: { privilege },
+  });
+
+export const removeMember = (api: Api, workspaceId: string, userId: string) =>
+  send(api, `${workspacePath(workspaceId)}/members/${encodeURIComponent(userId)}`, noContent, {
+    method: 'DELETE',
+  });
+
+export const leaveWorkspace = (api: Api, workspaceId: string) =>
+  send(api, `${workspacePath(workspaceId)}/leave`, noContent, { method: 'POST' });
+
+export const listInvites = (api: Api, workspaceId: string) =>
+  send(api, `${workspacePath(workspaceId)}/invites`, inviteListResponseSchema, { method: 'GET' });
+
+export const createInvite = (api: Api, workspaceId: string, body: CreateInviteBody) =>
+  send(api, `${workspacePath(workspaceId)}/invites`, createdInviteResponseSchema, { method: 'POST', body });
+
+export const revokeInvite = (api: Api, workspaceId: string, inviteId: string) =>
+  send(api, `${workspacePath(workspaceId)}/invites/${encodeURIComponent(inviteId)}`, noContent, {
+    method: 'DELETE',
+  });
+
+export const getJoinCode = (api: Api, workspaceId: string) =>
+  send(api, `${workspacePath(workspaceId)}/join-code`, joinCodeResponseSchema, { method: 'GET' });
+
+export const rotateJoinCode = (api: Api, workspaceId: string) =>
+  send(api, `${workspacePath(workspaceId)}/join-code/rotate`, joinCodeResponseSchema, { method: 'POST' });
+
+// Query options. Keys sit under ['workspaces', id] so dropping a workspace drops everything cached about it.
+
+export const membersQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'members'] as const,
+    queryFn: () => listMembers(api, workspaceId),
+    staleTime: 30_000,
+  });
+
+export const invitesQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'invites'] as const,
+    queryFn: () => listInvites(api, workspaceId),
+    staleTime: 30_000,
+  });
+
+export const joinCodeQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'join-code'] as const,
+    queryFn: () => getJoinCode(api, workspaceId),
+    staleTime: 60_000,
+  });
+
+// Error bodies.
+
+export interface ApiProblem {
+  status: number | null;
+  /** The server's stable code ('last_owner', 'join_code_invalid', …), or null when the body had none. */
+  code: string | null;
+  /** A sentence for people. */
+  message: string;
+  /** Field errors of a 400, keyed by the field's path ('name', 'first_name', …). */
+  fields: Record<string, string>;
+}
+
+const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
+const GENERIC = 'Something went wrong. Please try again.';
+
+/** What a failed call means for the person using the page: the server's code, sentence and field errors. */
+export function apiProblem(error: unknown): ApiProblem {
+  if (!(error instanceof HttpError)) {
+    const offline =
+      error instanceof TypeError || (error instanceof Error && /fetch|network/i.test(error.message));
+    return { status: null, code: null, message: offline ? UNREACHABLE : GENERIC, fields: {} };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(error.bodyExcerpt);
+  } catch {
+    body = undefined;
+  }
+  const parsed = z.safeParse(errorResponseSchema, body);
+  if (!parsed.success) return { status: error.status, code: null, message: GENERIC, fields: {} };
+  const fields: Record<string, string> = {};
+  for (const field of parsed.data.fields ?? []) fields[field.path] ??= field.message;
+  return { status: error.status, code: parsed.data.error, message: parsed.data.message, fields };
+}

@@ -1,0 +1,94 @@
+// The login screens' sign-in controls, kept light and free of SDKs: which sign-in each button performs (from the
+// build-time configuration alone), the buttons' behaviour and the status line. The sign-in code itself (./sign-in)
+// loads only when a button is pressed.
+import { useEffect, useState } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import type { VendorType } from '../../api/api';
+import type { AppConfig } from '../../config';
+import { useApp } from '../../components/use-app';
+import { signInErrorMessage } from './sign-in-error';
+
+export type SignInMethod = 'devProvider' | 'vendor';
+
+/** The development OpenID provider stands in for both vendors in local and dev builds that name it. */
+export const usesDevProvider = (config: AppConfig): boolean =>
+  (config.VITE_APP_ENV === 'local' || config.VITE_APP_ENV === 'dev') && config.VITE_DEV_OIDC_ISSUER !== '';
+
+export const vendorClientId = (config: AppConfig, vendor: VendorType): string =>
+  vendor === 'google' ? config.VITE_GOOGLE_CLIENT_ID : config.VITE_MICROSOFT_CLIENT_ID;
+
+/** How signing in with this vendor works here, or null when this deployment has no way to. */
+export function signInMethod(config: AppConfig, vendor: VendorType): SignInMethod | null {
+  if (usesDevProvider(config)) return 'devProvider';
+  return vendorClientId(config, vendor) !== '' ? 'vendor' : null;
+}
+
+export const vendorLabel = (vendor: VendorType) => (vendor === 'google' ? 'Google' : 'Microsoft');
+
+export interface SignInState {
+  /** The vendor whose sign-in is under way. */
+  busy: VendorType | null;
+  error: string | null;
+}
+
+/** After signing in: /login decides where the person goes (the invite's workspace, last-used, first, creation). */
+export function useContinueAfterSignIn() {
+  const router = useRouter();
+  const { queryClient } = useApp();
+  return (inviteToken: string | null) => {
+    queryClient.clear();
+    return router.navigate({
+      to: '/login',
+      search: inviteToken ? { token: inviteToken } : {},
+      replace: true,
+    });
+  };
+}
+
+export function useSignIn(inviteToken: string | null) {
+  const { api, session, config } = useApp();
+  const continueAfterSignIn = useContinueAfterSignIn();
+  const [state, setState] = useState<SignInState>({ busy: null, error: null });
+
+  // Coming back with the browser's Back button from the provider restores this page as it was left: busy.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setState({ busy: null, error: null });
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  const start = async (vendor: VendorType) => {
+    setState({ busy: vendor, error: null });
+    try {
+      const { startSignIn } = await import('./sign-in');
+      const outcome = await startSignIn({ api, session, config }, vendor, inviteToken);
+      // While redirecting the page stays busy until the browser leaves it.
+      if (outcome.kind === 'signedIn') await continueAfterSignIn(outcome.inviteToken);
+    } catch (error) {
+      setState({ busy: null, error: signInErrorMessage(error) });
+    }
+  };
+
+  return { ...state, start: (vendor: VendorType) => void start(vendor) };
+}
+
+/** Announces a sign-in under way politely and a failed one at once. */
+export function SignInStatus({ busy, error }: SignInState) {
+  if (!busy && !error) return null;
+  return (
+    <>
+      {busy ? (
+        <p className="muted small" role="status">
+          Signing in with {vendorLabel(busy)}…
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+// The workspace's name and content language: owners and managers edit them, viewers read them.
+import { useRef, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import {
+  updateWorkspaceBodySchema,
+  workspaceLanguageSchema,
+  type UpdateWorkspaceBody,
+  type WorkspaceLanguage,
+} from '../../api/contract/workspaces';
+import type { Workspace } from '../../api/schemas';
+import { meQuery, workspaceQuery } from '../../api/queries';
+import { apiProblem, updateWorkspace } from '../../api/workspaces';
+import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
+import { PageFrame, Pending } from '../../components/PageFrame';
+import { useApp } from '../../components/use-app';
+import { languageLabel, languageOptions } from '../../lib/languages';
+import { showToast } from '../../lib/toast';
+import { canManageMembers } from './member-rules';
+import { useWorkspace } from './use-workspace';
+
+const languageOf = (workspace: Workspace): WorkspaceLanguage | '' => {
+  const parsed = z.safeParse(workspaceLanguageSchema, workspace.language);
+  return parsed.success ? parsed.data : '';
+};
+
+export function GeneralSettingsPage() {
+  const { workspace } = useWorkspace();
+  return (
+    <PageFrame title="General" description="The workspace's name and content language.">
+      {workspace.data ? (
+        canManageMembers(workspace.data.privilege) ? (
+          <GeneralForm key={workspace.data.id} workspace={workspace.data} />
+        ) : (
+          <ReadOnlyGeneral workspace={workspace.data} />
+        )
+      ) : workspace.isError ? (
+        <FormError message={apiProblem(workspace.error).message} />
+      ) : (
+        <Pending />
+      )}
+    </PageFrame>
+  );
+}
+
+function ReadOnlyGeneral({ workspace }: { workspace: Workspace }) {
+  const language = languageOf(workspace);
+  return (
+    <>
+      <dl className="details">
+        <dt>Name</dt>
+        <dd>{workspace.name ?? workspace.id}</dd>
+        <dt>Content language</dt>
+        <dd>{language ? languageLabel(language) : 'Not set'}</dd>
+      </dl>
+      <p className="muted small">Only owners and managers can change these settings.</p>
+    </>
+  );
+}
+
+type Errors = Partial<Record<'name' | 'language', string>>;
+
+function GeneralForm({ workspace }: { workspace: Workspace }) {
+  const { api, queryClient } = useApp();
+  const [name, setName] = useState(workspace.name ?? '');
+  const [language, setLanguage] = useState(languageOf(workspace));
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const languageRef = useRef<HTMLSelectElement>(null);
+
+  const focusFirst = (next: Errors) => {
+    if (next.name) nameRef.current?.focus();
+    else if (next.language) languageRef.current?.focus();
+  };
+
+  const save = useMutation({
+    mutationFn: (body: UpdateWorkspaceBody) => updateWorkspace(api, workspace.id, body),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(workspaceQuery(api, workspace.id).queryKey, updated);
+      await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey });
+      showToast('success', 'Workspace settings saved');
+    },
+    onError: (error) => {
+      const problem = apiProblem(error);
+      const next: Errors = { name: problem.fields.name, language: problem.fields.language };
+      const matched = Boolean(next.name ?? next.language);
+      setErrors(next);
+      setFormError(matched ? null : problem.message);
+      focusFirst(next);
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (save.isPending) return;
+    const parsed = z.safeParse(updateWorkspaceBodySchema, {
+      name,
+      language: language || undefined,
+    });
+    if (!parsed.success) {
+      const next = fieldMessages(parsed.error.issues) as Errors;
+      setErrors(next);
+      setFormError(null);
+      focusFirst(next);
+      return;
+    }
+    setErrors({});
+    setFormError(null);
+    save.mutate(parsed.data);
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate aria-busy={save.isPending || undefined}>
+      <TextField
+        ref={nameRef}
+        label="Workspace name"
+        value={name}
+        onChange={(value) => {
+          setName(value);
+          setErrors((previous) => ({ ...previous, name: undefined }));
+        }}
+        error={errors.name}
+        autoComplete="organization"
+      />
+      <div className="field">
+        <label htmlFor="workspace-language">Content language</label>
+        <select
+          ref={languageRef}
+          id="workspace-language"
+          className="input"
+          value={language}
+          onChange={(event) => {
+            setLanguage(event.target.value as WorkspaceLanguage);
+            setErrors((previous) => ({ ...previous, language: undefined }));
+          }}
+          aria-invalid={errors.language ? true : undefined}
+          aria-describedby={errors.language ? 'workspace-language-error' : undefined}
+        >
+          {language === '' ? <option value="">Choose a language</option> : null}
+          {languageOptions.map((option) => (
+            <option key={option.code} value={option.code}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <FieldError id="workspace-language-error" message={errors.language} />
+      </div>
+      <FormError message={formError} />
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+// The workspace's join code: people type it on the workspace-creation page to join as viewers. Rotating it makes the
+// old code stop working at once (members who joined with it stay).
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { apiProblem, joinCodeQuery, rotateJoinCode } from '../../api/workspaces';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CopyField } from '../../components/CopyField';
+import { FormError } from '../../components/Field';
+import { Pending } from '../../components/PageFrame';
+import { useApp } from '../../components/use-app';
+import { showToast } from '../../lib/toast';
+
+export function JoinCodePanel({ workspaceId }: { workspaceId: string }) {
+  const { api, queryClient } = useApp();
+  const joinCode = useQuery(joinCodeQuery(api, workspaceId));
+  const [confirming, setConfirming] = useState(false);
+
+  const rotate = useMutation({
+    mutationFn: () => rotateJoinCode(api, workspaceId),
+    onSuccess: (fresh) => {
+      queryClient.setQueryData(joinCodeQuery(api, workspaceId).queryKey, fresh);
+      setConfirming(false);
+      showToast('success', 'New join code created');
+    },
+  });
+
+  return (
+    <section className="settings-section" aria-labelledby="join-code-title">
+      <h2 id="join-code-title">Join code</h2>
+      <p className="muted small">
+        People who sign in can join this workspace as viewers with this code. Rotate it if it reached the
+        wrong people.
+      </p>
+      {joinCode.isPending ? (
+        <Pending label="Loading the join code…" />
+      ) : joinCode.isError ? (
+        <FormError message={`Could not load the join code. ${apiProblem(joinCode.error).message}`} />
+      ) : (
+        <div className="join-code">
+          <CopyField label="Join code" value={joinCode.data.code} />
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              rotate.reset();
+              setConfirming(true);
+            }}
+          >
+            Rotate code
+          </button>
+        </div>
+      )}
+      {confirming ? (
+        <ConfirmDialog
+          title="Rotate the join code?"
+          confirmLabel="Rotate"
+          pendingLabel="Rotating…"
+          destructive
+          pending={rotate.isPending}
+          error={rotate.isError ? apiProblem(rotate.error).message : null}
+          onConfirm={() => rotate.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          The current code stops working at once. People who already joined stay members.
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+// Settings › Members: who belongs to the workspace and their roles, invite links, the join code, and leaving.
+// Viewers see a read-only list; owners and managers get the controls their privilege allows (./member-rules.ts).
+import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Privilege } from '../../api/contract/workspaces';
+import { meQuery } from '../../api/queries';
+import { apiProblem, leaveWorkspace, membersQuery } from '../../api/workspaces';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormError } from '../../components/Field';
+import { PageFrame, Pending } from '../../components/PageFrame';
+import { useApp } from '../../components/use-app';
+import { showToast } from '../../lib/toast';
+import { InviteLinks } from './InviteLinks';
+import { JoinCodePanel } from './JoinCodePanel';
+import { MemberList } from './MemberList';
+import { canLeave, canManageMembers } from './member-rules';
+import { useWorkspace } from './use-workspace';
+
+export function MemberSettingsPage() {
+  const { api } = useApp();
+  const { workspaceId, workspace, me } = useWorkspace();
+  const members = useQuery(membersQuery(api, workspaceId));
+
+  const privilege = workspace.data?.privilege;
+  const ownerCount = members.data?.filter((member) => member.privilege === 'owner').length ?? 0;
+  const manages = privilege ? canManageMembers(privilege) : false;
+
+  return (
+    <PageFrame title="Members" description="Who belongs to this workspace, their roles, and invitations.">
+      <section className="settings-section" aria-labelledby="people-title">
+        <h2 id="people-title">People</h2>
+        {members.isPending || !privilege ? (
+          <Pending label="Loading members…" />
+        ) : members.isError ? (
+          <div className="section-error">
+            <FormError message={`Could not load the members. ${apiProblem(members.error).message}`} />
+            <button type="button" className="button" onClick={() => void members.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <MemberList
+            workspaceId={workspaceId}
+            members={members.data}
+            actor={privilege}
+            selfId={me.data?.id ?? null}
+            ownerCount={ownerCount}
+          />
+        )}
+        {privilege && !manages ? (
+          <p className="muted small">Only owners and managers can change roles or invite people.</p>
+        ) : null}
+      </section>
+      {privilege && manages ? (
+        <>
+          <InviteLinks workspaceId={workspaceId} actor={privilege} />
+          <JoinCodePanel workspaceId={workspaceId} />
+        </>
+      ) : null}
+      {privilege && members.data ? (
+        <LeaveWorkspace
+          workspaceId={workspaceId}
+          workspaceName={workspace.data?.name ?? workspaceId}
+          self={privilege}
+          ownerCount={ownerCount}
+        />
+      ) : null}
+      {me.isError ? <FormError message={apiProblem(me.error).message} /> : null}
+    </PageFrame>
+  );
+}
+
+function LeaveWorkspace({
+  workspaceId,
+  workspaceName,
+  self,
+  ownerCount,
+}: {
+  workspaceId: string;
+  workspaceName: string;
+  self: Privilege;
+  ownerCount: number;
+}) {
+  const { api, queryClient } = useApp();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const allowed = canLeave(self, ownerCount);
+
+  const leave = useMutation({
+    mutationFn: () => leaveWorkspace(api, workspaceId),
+    onSuccess: async () => {
+      setConfirming(false);
+      // The login decision must see the new list of workspaces, so it picks another one (or creation).
+      await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey, refetchType: 'none' });
+      showToast('success', `You left ${workspaceName}`);
+      await navigate({ to: '/login', search: {} });
+      // Only once its pages are gone, so they do not fetch it again: nothing about this workspace stays cached.
+      queryClient.removeQueries({ queryKey: ['workspaces', workspaceId] });
+    },
+  });
+
+  return (
+    <section className="settings-section danger-zone" aria-labelledby="leave-title">
+      <h2 id="leave-title">Leave workspace</h2>
+      <p id="leave-description" className="muted small">
+        {allowed
+          ? 'You lose access at once. Someone will have to invite you again to come back.'
+          : 'You are the only owner. Make someone else an owner before you leave.'}
+      </p>
+      <button
+        type="button"
+        className="button danger"
+        disabled={!allowed}
+        aria-describedby="leave-description"
+        onClick={() => {
+          leave.reset();
+          setConfirming(true);
+        }}
+      >
+        Leave workspace
+      </button>
+      {confirming ? (
+        <ConfirmDialog
+          title={`Leave ${workspaceName}?`}
+          confirmLabel="Leave"
+          pendingLabel="Leaving…"
+          destructive
+          pending={leave.isPending}
+          error={leave.isError ? apiProblem(leave.error).message : null}
+          onConfirm={() => leave.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          You lose access to its saved queries and dashboards at once.
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+// Sign-in end to end against the REAL server: the SPA's buttons, the development OpenID provider's page (authorization
+// code + PKCE, nonce from auth/nonce), /login/callback, auth/login and the login decision, in Chromium.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { demoUserIds } from '../../server/seed';
+import { AUTH_TOKENS_KEY, launchBrowser, newTestPage, readStorage, type TestPage } from './browser';
+import { waitForHeading, waitForPath } from './harness';
+import { startRealServer, type RealServer } from './real-server';
+
+const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
+
+let server: RealServer;
+let browser: Browser;
+let current: TestPage;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
+});
+afterAll(async () => {
+  await Promise.allSettled([browser?.close(), server?.close()]);
+});
+beforeEach(async () => {
+  current = await newTestPage(browser, server.origin);
+});
+afterEach(async () => {
+  await current.context.close();
+});
+
+/** On the provider's page: signs in as a new person. */
+async function signInAsNewPerson(page: Page, person: { first: string; last: string; email: string }) {
+  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+  await waitForHeading(page, 'Sign in as a new person');
+  await page.getByLabel('First name').fill(person.first);
+  await page.getByLabel('Last name').fill(person.last);
+  await page.getByLabel('E-mail address').fill(person.email);
+  await page.getByRole('button', { name: 'Sign in as this person' }).click();
+}
+
+async function storedRefreshToken(page: Page): Promise<string> {
+  const raw = await readStorage(page, AUTH_TOKENS_KEY);
+  expect(raw).not.toBeNull();
+  return (JSON.parse(raw!) as { refresh_token: string }).refresh_token;
+}
+
+describe('sign-in through the development OpenID provider (real server)', () => {
+  it('a new person signs in with "Sign in with Google" and lands on workspace creation', async () => {
+    const { page } = current;
+    await page.goto('/login');
+    await waitForHeading(page, 'Sign in to Murmur');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await signInAsNewPerson(page, { first: 'Nia', last: 'Newcomer', email: 'nia@example.com' });
+
+    await waitForPath(page, '/workspace/create/name');
+    expect(await storedRefreshToken(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Nothing of the sign-in is left behind: no pending PKCE verifier, no code in the history entry.
+    expect(await page.evaluate(() => window.sessionStorage.getItem('murmur_pending_sign_in'))).toBeNull();
+    expect(page.url()).not.toContain('code=');
+  });
+
+  it('an invited person signs in on the Microsoft screen, lands in the invited workspace, and signs out', async () => {
+    const { page } = current;
+    const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/workspaces/demo/invites',
+      headers: { authorization: `Bearer ${await server.accessTokens.sign(anaId)}` },
+      payload: { privilege: 'viewer' },
+    });
+    expect(created.statusCode).toBe(201);
+    const { token } = created.json<{ token: string }>();
+
+    await page.goto(`/invite?token=${token}`);
+    await waitForPath(page, `/login?token=${token}`);
+    await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+    await waitForPath(page, `/login/microsoft?token=${token}`);
+    await page.getByRole('button', { name: 'Continue with Microsoft' }).click();
+    await signInAsNewPerson(page, { first: 'Ivo', last: 'Invited', email: 'ivo@example.com' });
+
+    await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo/'));
+    const refreshToken = await storedRefreshToken(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await waitForPath(page, '/login');
+    await expect
+      .poll(async () => {
+        const refreshed = await server.app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          headers: { authorization: `Bearer ${refreshToken}` },
+        });
+        return refreshed.statusCode;
+      })
+      .toBe(401);
+  });
+
+  it('cancelling at the provider shows why, with a way back to the login screen', async () => {
+    const { page } = current;
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+    await page.getByRole('button', { name: 'Cancel and return to Murmur' }).click();
+
+    await waitForHeading(page, 'Sign-in failed');
+    await page.getByText('The sign-in was cancelled.').waitFor();
+    expect(page.url()).not.toContain('error=');
+    await page.getByRole('link', { name: 'Back to sign-in' }).click();
+    await waitForPath(page, '/login');
+    await waitForHeading(page, 'Sign in to Murmur');
+  });
+});
