@@ -26,6 +26,8 @@ export interface AppDeps {
   accessTokens: AccessTokens;
   /** The SPA's build; omitted in API-only tests. */
   spaDir?: string;
+  /** Origins allowed to call the API from another origin (Vite's dev server in `npm run dev`); none otherwise. */
+  corsOrigins?: string[];
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
   connectOrigins?: string[];
   logger?: boolean;
@@ -121,6 +123,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  if (deps.corsOrigins?.length) {
+    const { default: cors } = await import('@fastify/cors');
+    await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
+  }
   await app.register(authenticate, { accessTokens: deps.accessTokens });
   await registerApiRoutes(app);
   // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP.

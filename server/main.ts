@@ -1,4 +1,5 @@
 // `npm start`: the whole product on one port — the SPA, the internal API and PostgreSQL (embedded by default).
+// `npm run dev` (scripts/dev.ts) starts the same server without the SPA build, beside Vite's dev server.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { openDatabase } from './db/database';
@@ -10,10 +11,17 @@ import { seedDevData } from './seed';
 
 const root = resolve(import.meta.dirname, '..');
 
-async function main() {
+export interface StartOptions {
+  /** Serve the SPA's production build (npm start); false when Vite serves it (npm run dev). */
+  serveSpa: boolean;
+  /** Origins allowed to call the API cross-origin (Vite's dev server). */
+  corsOrigins?: string[];
+}
+
+export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   const config = loadServerConfig();
-  const spaDir = resolve(root, 'dist');
-  const connectOrigins = await ensureSpaBuild(root, spaDir);
+  const spaDir = serveSpa ? resolve(root, 'dist') : undefined;
+  const connectOrigins = spaDir ? await ensureSpaBuild(root, spaDir) : [];
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: resolve(root, config.DATA_DIR),
@@ -31,6 +39,7 @@ async function main() {
     connectOrigins,
     logger: config.APP_ENV !== 'local',
     dataDir,
+    corsOrigins,
   });
 
   let stopping = false;
@@ -56,11 +65,17 @@ async function main() {
     throw error;
   }
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' ? 'localhost' : config.HOST;
-  console.log(`Murmur is running at http://${host}:${config.PORT}/  (API docs: /api/docs)`);
+  console.log(
+    spaDir
+      ? `Murmur is running at http://${host}:${config.PORT}/  (API docs: /api/docs)`
+      : `Murmur API at http://${host}:${config.PORT}/api/  (docs: /api/docs)`,
+  );
   if (config.DEV_OIDC) console.log(`Development sign-in (OpenID provider): ${config.DEV_OIDC_ISSUER}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(`Murmur could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  startServer({ serveSpa: true }).catch((error: unknown) => {
+    console.error(`Murmur could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
