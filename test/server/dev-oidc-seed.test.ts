@@ -94,7 +94,7 @@ describe('seedDevData', () => {
 });
 
 describe('where the development provider exists', () => {
-  it('is on by default in local and dev, off in qa and prod, and DEV_OIDC decides when set', () => {
+  it('is on by default in local and dev, off in qa and prod, DEV_OIDC decides when set, never in prod', () => {
     const on = (env: Record<string, string>) => loadServerConfig(env).DEV_OIDC;
     expect([on({}), on({ APP_ENV: 'dev' }), on({ APP_ENV: 'qa' }), on({ APP_ENV: 'prod' })]).toEqual([
       true,
@@ -102,7 +102,7 @@ describe('where the development provider exists', () => {
       false,
       false,
     ]);
-    expect(on({ APP_ENV: 'prod', DEV_OIDC: 'true' })).toBe(true);
+    expect(() => on({ APP_ENV: 'prod', DEV_OIDC: 'true' })).toThrow(/cannot run with APP_ENV=prod/);
     expect(on({ APP_ENV: 'local', DEV_OIDC: 'false' })).toBe(false);
   });
 
