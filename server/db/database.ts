@@ -5,7 +5,10 @@ import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as schema from './schema';
+import * as accountSchema from './schema';
+import * as socialSchema from './social-schema';
+
+const schema = { ...accountSchema, ...socialSchema };
 
 export type Db = NodePgDatabase<typeof schema>;
 

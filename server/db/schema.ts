@@ -53,6 +53,8 @@ export const workspaces = pgTable('workspaces', {
   /** Null means the plan does not expire. */
   planExpiredAt: timestamp('plan_expired_at', { withTimezone: true }),
   isInternal: boolean('is_internal').notNull().default(false),
+  /** IANA time zone every chart and export of the workspace is stated in. */
+  timeZone: text('time_zone').notNull().default('UTC'),
   createdAt: createdAt(),
 });
 

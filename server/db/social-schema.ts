@@ -1,0 +1,132 @@
+// The social corpus (profiles, posts) and saved queries. Migrations in server/db/migrations are generated from this
+// file and schema.ts; the pg_trgm extension is created by a hand-written migration before these tables.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users, workspaces } from './schema';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const PLATFORMS = ['x', 'instagram', 'tiktok', 'youtube', 'facebook', 'reddit'] as const;
+export const POST_KINDS = ['original', 'reply', 'repost', 'quote'] as const;
+export const MEDIA_TYPES = ['text', 'image', 'video', 'link'] as const;
+export const SENTIMENT_LABELS = ['positive', 'neutral', 'negative'] as const;
+
+export const platform = pgEnum('platform', PLATFORMS);
+export const postKind = pgEnum('post_kind', POST_KINDS);
+export const mediaType = pgEnum('media_type', MEDIA_TYPES);
+export const sentimentLabel = pgEnum('sentiment_label', SENTIMENT_LABELS);
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    platform: platform('platform').notNull(),
+    externalId: text('external_id').notNull(),
+    handle: text('handle').notNull(),
+    displayName: text('display_name').notNull(),
+    followers: integer('followers').notNull().default(0),
+    following: integer('following').notNull().default(0),
+    verified: boolean('verified').notNull().default(false),
+    bio: text('bio').notNull().default(''),
+    /** ISO 3166-1 alpha-2, upper case; null when unknown. */
+    country: text('country'),
+    /** BCP 47 primary language subtag (en, ko, ja, es, …); null when unknown. */
+    language: text('language'),
+    avatarUrl: text('avatar_url'),
+  },
+  (t) => [
+    uniqueIndex('profiles_platform_external_idx').on(t.platform, t.externalId),
+    index('profiles_handle_idx').on(sql`lower(${t.handle})`),
+  ],
+);
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    platform: platform('platform').notNull(),
+    externalId: text('external_id').notNull(),
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    language: text('language'),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    kind: postKind('kind').notNull().default('original'),
+    media: mediaType('media').notNull().default('text'),
+    likes: integer('likes').notNull().default(0),
+    comments: integer('comments').notNull().default(0),
+    shares: integer('shares').notNull().default(0),
+    views: bigint('views', { mode: 'number' }),
+    url: text('url'),
+    /** Lower case, without '#'. */
+    hashtags: text('hashtags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Lower case, without '@'. */
+    mentions: text('mentions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Registrable host names of links, lower case. */
+    domains: text('domains')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Lexicon score normalised to [-1, 1]; an estimate, computed on import. */
+    sentiment: real('sentiment').notNull().default(0),
+    sentimentLabel: sentimentLabel('sentiment_label').notNull().default('neutral'),
+    /** Likes + comments + shares: the engagement every dashboard counts. */
+    engagement: integer('engagement')
+      .notNull()
+      .generatedAlwaysAs(sql`likes + comments + shares`),
+    /** Language-neutral full-text vector ('simple' keeps every word; stemming would differ per language). */
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, text)`),
+  },
+  (t) => [
+    uniqueIndex('posts_platform_external_idx').on(t.platform, t.externalId),
+    index('posts_posted_at_idx').on(t.postedAt),
+    index('posts_author_posted_idx').on(t.authorId, t.postedAt),
+    index('posts_search_idx').using('gin', t.search),
+    index('posts_hashtags_idx').using('gin', t.hashtags),
+    index('posts_mentions_idx').using('gin', t.mentions),
+    index('posts_text_trgm_idx').using('gin', sql`${t.text} gin_trgm_ops`),
+  ],
+);
+
+export const savedQueries = pgTable(
+  'saved_queries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: text('query').notNull(),
+    /** { platforms?: string[], languages?: string[], from?: ISO date, to?: ISO date } */
+    filters: jsonb('filters')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('saved_queries_workspace_idx').on(t.workspaceId)],
+);
