@@ -4,6 +4,9 @@ import { authRoutes } from './auth/routes';
 import { userRoutes } from './users/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
+import { queryRoutes } from './social/query/routes';
+import { discoverRoutes } from './social/discover/routes';
+import { insightRoutes } from './social/insights/routes';
 
 export async function registerApiRoutes(app: FastifyInstance) {
   await app.register(
@@ -14,5 +17,14 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
     },
     { prefix: '/api' },
+  );
+  // The social API: its own base URL in the SPA's config (VITE_SOCIAL_API_BASE_URL), so it can be deployed apart.
+  await app.register(
+    async (social) => {
+      await social.register(queryRoutes);
+      await social.register(discoverRoutes);
+      await social.register(insightRoutes);
+    },
+    { prefix: '/social' },
   );
 }
