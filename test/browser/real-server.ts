@@ -11,14 +11,19 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadServerConfig } from '../../server/config';
-import { connect, ensureDatabase, startEmbeddedPostgres } from '../../server/db/database';
+import {
+  connect,
+  ensureDatabase,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from '../../server/db/database';
 import { createAccessTokens } from '../../server/auth/access-token';
+import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -89,9 +94,19 @@ async function buildSpa(env: Record<string, string>): Promise<void> {
 
 export interface RealServer {
   origin: string;
+  /** The running app; a new instance after restart(). */
   app: FastifyInstance;
   accessTokens: ReturnType<typeof createAccessTokens>;
+  /** The database of the running app; a new pool after restart(). */
   db: Awaited<ReturnType<typeof connect>>['db'];
+  /** DATA_DIR of this server: PostgreSQL's files (pg/), the access-token signing key, the provider's keys. */
+  dataDir: string;
+  /**
+   * Stops the app, its connection pool and the embedded PostgreSQL as `npm start` does on Ctrl-C, then starts them again
+   * on the same data directory and ports as `npm start` would (migrations and the dev seed run again). The dev
+   * provider's sessions are in memory and do not survive; users, workspaces and refresh tokens do.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,28 +115,24 @@ export async function startRealServer(port: number): Promise<RealServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'murmur-real-e2e-'));
   // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
   chmodSync(dir, 0o755);
-  const [, postgres] = await Promise.all([
-    buildSpa(spaEnv(origin)),
-    startEmbeddedPostgres(path.join(dir, 'pg'), 55_000 + Math.floor(Math.random() * 500)),
-  ]);
-  const stops: (() => Promise<unknown>)[] = [
-    () => postgres.stop(),
-    async () => rmSync(dir, { recursive: true, force: true }),
-  ];
-  const close = async () => {
-    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
-  };
-  try {
-    await ensureDatabase(postgres.urlFor('postgres'), 'murmur');
-    const database = await connect(postgres.urlFor('murmur'));
-    stops.push(() => database.close());
-    const config = loadServerConfig({
-      APP_ENV: 'local',
-      PORT: String(port),
-      DEV_OIDC_ISSUER: `${origin}/oidc`,
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    });
-    const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  const pgDir = path.join(dir, 'pg');
+  const pgPort = 55_000 + Math.floor(Math.random() * 500);
+  const config = loadServerConfig({
+    APP_ENV: 'local',
+    PORT: String(port),
+    DEV_OIDC_ISSUER: `${origin}/oidc`,
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+  });
+  // Like `npm start`: the signing key lives in DATA_DIR, so access tokens stay valid across a restart.
+  const accessTokens = createAccessTokens(loadSigningKey(undefined, dir), config.ACCESS_TOKEN_TTL_SECONDS);
+
+  let postgres: EmbeddedServer | undefined;
+  /** Stops what runs on top of PostgreSQL: the app, then its connection pool. */
+  let stopApp: () => Promise<void> = async () => undefined;
+
+  const startApp = async (pg: EmbeddedServer) => {
+    await ensureDatabase(pg.urlFor('postgres'), 'murmur');
+    const database = await connect(pg.urlFor('murmur'));
     const app = await buildApp({
       db: database.db,
       config,
@@ -129,12 +140,51 @@ export async function startRealServer(port: number): Promise<RealServer> {
       spaDir: DIST_DIR,
       connectOrigins: [origin],
       dataDir: dir,
+    }).catch(async (error: unknown) => {
+      await database.close().catch(() => undefined);
+      throw error;
     });
-    stops.push(() => app.close());
+    stopApp = async () => {
+      stopApp = async () => undefined;
+      await app.close().catch(() => undefined);
+      await database.close().catch(() => undefined);
+    };
     await seedDevData(database.db, config);
     await app.listen({ host: '127.0.0.1', port });
-    return { origin, app, accessTokens, db: database.db, close };
+    return { app, db: database.db };
+  };
+
+  const stopAll = async () => {
+    await stopApp();
+    const running = postgres;
+    postgres = undefined;
+    await running?.stop().catch(() => undefined);
+  };
+  const close = async () => {
+    await stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  // Kept as soon as it runs, so that a failed build still stops it.
+  const pgStarting = startEmbeddedPostgres(pgDir, pgPort).then((started) => (postgres = started));
+  try {
+    const [, pg] = await Promise.all([buildSpa(spaEnv(origin)), pgStarting]);
+    const started = await startApp(pg);
+    const server: RealServer = {
+      origin,
+      ...started,
+      accessTokens,
+      dataDir: dir,
+      close,
+      async restart() {
+        await stopAll();
+        postgres = await startEmbeddedPostgres(pgDir, pgPort);
+        Object.assign(server, await startApp(postgres));
+      },
+    };
+    return server;
   } catch (error) {
+    await pgStarting.catch(() => undefined);
     await close();
     throw error;
   }

@@ -7,9 +7,36 @@ import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-si
  * development OpenID provider standing in for it) returns an ID token that auth/login turns into a session.
  */
 export function LoginPage() {
-  const { config } = useApp();
+  const { config, session } = useApp();
   const { token } = useSearch({ strict: false });
   const inviteToken = typeof token === 'string' ? token : null;
+  return <SignInCard config={config} inviteToken={inviteToken} signedIn={session.isLoggedIn()} />;
+}
+
+/**
+ * Signed in but on the login screen (a rejected invite token stays on login; or the account lookup failed): the
+ * screen says so and offers the way on; signing in again simply replaces the session.
+ */
+function SignedInNotice() {
+  return (
+    <div className="signed-in-notice" role="status">
+      <p>You are already signed in.</p>
+      <Link to="/login" search={{}} className="button primary" reloadDocument>
+        Continue to your workspaces
+      </Link>
+    </div>
+  );
+}
+
+function SignInCard({
+  config,
+  inviteToken,
+  signedIn,
+}: {
+  config: ReturnType<typeof useApp>['config'];
+  inviteToken: string | null;
+  signedIn: boolean;
+}) {
   const { busy, error, start } = useSignIn(inviteToken);
   const googleReady = signInMethod(config, 'google') !== null;
   const microsoftReady = signInMethod(config, 'microsoft') !== null;
@@ -21,6 +48,7 @@ export function LoginPage() {
         </p>
         <h1 id="login-title">Sign in to Murmur</h1>
         <p className="muted">Social-media insights for your team.</p>
+        {signedIn ? <SignedInNotice /> : null}
         <div className="login-actions">
           <button
             type="button"
