@@ -44,14 +44,40 @@ declare module 'fastify' {
 /** Where each API lives, as the SPA's build-time config names them. */
 export const API_PREFIX = '/api';
 
-function contentSecurityPolicy(connectOrigins: string[]): string {
+/** The sign-in vendors whose browser SDKs the SPA loads in production (not when the dev provider stands in). */
+export interface VendorSdks {
+  google: boolean;
+  microsoft: boolean;
+}
+
+export function vendorSdks(config: ServerConfig): VendorSdks {
+  return {
+    google: !config.DEV_OIDC && Boolean(config.GOOGLE_CLIENT_ID),
+    microsoft: !config.DEV_OIDC && Boolean(config.MICROSOFT_CLIENT_ID),
+  };
+}
+
+const GOOGLE_GSI = 'https://accounts.google.com/gsi/';
+const MICROSOFT_LOGIN = 'https://login.microsoftonline.com';
+
+export function contentSecurityPolicy(connectOrigins: string[], sdks: VendorSdks): string {
+  const script = ["'self'", ...(sdks.google ? [`${GOOGLE_GSI}client`] : [])];
+  const style = ["'self'", "'unsafe-inline'", ...(sdks.google ? [`${GOOGLE_GSI}style`] : [])];
+  const connect = [
+    "'self'",
+    ...connectOrigins,
+    ...(sdks.google ? [GOOGLE_GSI] : []),
+    ...(sdks.microsoft ? [MICROSOFT_LOGIN] : []),
+  ];
+  const frame = sdks.google ? [GOOGLE_GSI] : ["'none'"];
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${script.join(' ')}`,
     // react-toastify injects its stylesheet at run time.
-    "style-src 'self' 'unsafe-inline'",
+    `style-src ${style.join(' ')}`,
     "img-src 'self' data: https:",
-    `connect-src 'self' ${connectOrigins.join(' ')}`.trim(),
+    `connect-src ${connect.join(' ')}`,
+    `frame-src ${frame.join(' ')}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -76,11 +102,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const csp = contentSecurityPolicy(deps.connectOrigins ?? []);
+  const sdks = vendorSdks(deps.config);
+  const csp = contentSecurityPolicy(deps.connectOrigins ?? [], sdks);
+  // MSAL's sign-in popup reports back to its opener, which `same-origin` would cut off.
+  const openerPolicy = sdks.microsoft ? 'same-origin-allow-popups' : 'same-origin';
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-opener-policy', 'same-origin');
+    reply.header('cross-origin-opener-policy', openerPolicy);
     reply.header('content-security-policy', csp);
     if (deps.config.APP_ENV === 'prod') {
       reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');

@@ -68,3 +68,30 @@ describe('embedded PostgreSQL in a process', () => {
     expect(child.status).toBe(3);
   });
 });
+
+describe('content security policy per sign-in vendor', () => {
+  it('stays closed with the dev provider and opens exactly what Google Identity Services and MSAL need', async () => {
+    const { contentSecurityPolicy } = await import('../../server/app');
+    const closed = contentSecurityPolicy([], { google: false, microsoft: false });
+    expect(closed).toContain("script-src 'self';");
+    expect(closed).toContain("frame-src 'none'");
+    const vendors = contentSecurityPolicy([], { google: true, microsoft: true });
+    expect(vendors).toContain("script-src 'self' https://accounts.google.com/gsi/client;");
+    expect(vendors).toContain('frame-src https://accounts.google.com/gsi/');
+    expect(vendors).toContain('https://login.microsoftonline.com');
+    expect(vendors).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+
+  it('lets the MSAL popup talk to its opener only when Microsoft sign-in is configured', async () => {
+    const prod = await createTestServer({ APP_ENV: 'prod', MICROSOFT_CLIENT_ID: 'ms-client' });
+    try {
+      const res = await prod.app.inject({ method: 'GET', url: '/api/nothing' });
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    } finally {
+      await prod.close();
+    }
+    const res = await server.app.inject({ method: 'GET', url: '/api/nothing' });
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+});
