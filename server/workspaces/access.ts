@@ -38,24 +38,21 @@ export const isInternalWorkspace = (
   config: ServerConfig,
 ) => workspace.isInternal || workspace.id === config.INTERNAL_WORKSPACE_ID;
 
-/**
- * One query for the workspace, the caller's membership and staff flag. With `lock`, the workspace row stays locked
- * until the transaction ends, which serialises membership changes (the last-owner rule depends on it).
- */
-export async function resolveWorkspaceAccess(
-  db: Executor,
-  config: ServerConfig,
-  workspaceId: string,
-  userId: string,
-  options: { lock?: boolean } = {},
-): Promise<WorkspaceAccess> {
-  const query = db
+function accessQuery(db: Executor, workspaceId: unknown, userId: unknown) {
+  return db
     .select({ workspace: workspaces, privilege: memberships.privilege, isStaff: users.isStaff })
     .from(workspaces)
-    .leftJoin(memberships, and(eq(memberships.workspaceId, workspaces.id), eq(memberships.userId, userId)))
-    .leftJoin(users, eq(users.id, userId))
-    .where(eq(workspaces.id, workspaceId));
-  const [row] = options.lock ? await query.for('update', { of: workspaces }) : await query;
+    .leftJoin(
+      memberships,
+      and(eq(memberships.workspaceId, workspaces.id), eq(memberships.userId, userId as string)),
+    )
+    .leftJoin(users, eq(users.id, userId as string))
+    .where(eq(workspaces.id, workspaceId as string));
+}
+
+type AccessRow = { workspace: WorkspaceRow; privilege: Privilege | null; isStaff: boolean | null };
+
+function toAccess(row: AccessRow | undefined, config: ServerConfig): WorkspaceAccess {
   if (!row) throw workspaceNotFound();
   if (isInternalWorkspace(row.workspace, config)) {
     // Staff only, members or not; a former staff member keeps no access through an old membership.
@@ -68,6 +65,34 @@ export async function resolveWorkspaceAccess(
   }
   if (!row.privilege) throw workspaceNotFound();
   return { workspace: row.workspace, privilege: row.privilege, isMember: true };
+}
+
+/**
+ * The read-only access check of every workspace request, as a named prepared statement (parsed and planned once per
+ * connection): it sits on the hottest path after users/me.
+ */
+export function prepareWorkspaceAccess(db: Executor, config: ServerConfig) {
+  const statement = accessQuery(db, sql.placeholder('workspaceId'), sql.placeholder('userId')).prepare(
+    'workspace_access',
+  );
+  return async (workspaceId: string, userId: string) =>
+    toAccess((await statement.execute({ workspaceId, userId }))[0], config);
+}
+
+/**
+ * One query for the workspace, the caller's membership and staff flag. With `lock`, the workspace row stays locked
+ * until the transaction ends, which serialises membership changes (the last-owner rule depends on it).
+ */
+export async function resolveWorkspaceAccess(
+  db: Executor,
+  config: ServerConfig,
+  workspaceId: string,
+  userId: string,
+  options: { lock?: boolean } = {},
+): Promise<WorkspaceAccess> {
+  const query = accessQuery(db, workspaceId, userId);
+  const [row] = options.lock ? await query.for('update', { of: workspaces }) : await query;
+  return toAccess(row, config);
 }
 
 /** Idempotent: the internal workspace exists from the first start on, with no plan expiry. */

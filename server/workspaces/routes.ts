@@ -9,7 +9,12 @@ import {
   workspaceParamsSchema,
   workspaceResponseSchema,
 } from '../../src/api/contract/workspaces';
-import { ensureInternalWorkspace, resolveWorkspaceAccess, toWorkspaceResponse } from './access';
+import {
+  ensureInternalWorkspace,
+  prepareWorkspaceAccess,
+  resolveWorkspaceAccess,
+  toWorkspaceResponse,
+} from './access';
 import { canEditWorkspace } from './permissions';
 import { denied } from './errors';
 import { bearer, errorResponses } from './openapi';
@@ -20,6 +25,7 @@ const tags = ['workspaces'];
 
 export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  const workspaceAccess = prepareWorkspaceAccess(db, config);
 
   app.addHook('onReady', () => ensureInternalWorkspace(db, config));
   // onRequest rather than preHandler: a signed-out caller learns nothing, not even that their body was invalid.
@@ -83,7 +89,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
+      const access = await workspaceAccess(request.params.id, request.userId);
       return toWorkspaceResponse(access.workspace, access.privilege);
     },
   );
