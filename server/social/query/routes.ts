@@ -1,4 +1,66 @@
 // The social API's query routes (issue 4); registered under /social by server/routes.ts.
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  validateQueryBodySchema,
+  validateQueryResponseSchema,
+  type ValidateQueryResponse,
+} from '../../../src/api/contract/social-query';
+import { ApiError } from '../../errors';
+import { resolveWorkspaceAccess } from '../../workspaces/access';
+import { bearer, errorResponses } from '../../workspaces/openapi';
+import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 
-export const queryRoutes: FastifyPluginAsyncZod = async () => {};
+const tags = ['social'];
+/** Per account: validate runs while a person types (the SPA debounces), so this is generous but bounded. */
+export const VALIDATE_PER_MINUTE = 120;
+
+export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+
+  await app.register(rateLimit, { global: false });
+  // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
+  app.addHook('onRequest', app.requireUser);
+
+  app.post(
+    '/query/validate',
+    {
+      config: {
+        rateLimit: {
+          max: VALIDATE_PER_MINUTE,
+          timeWindow: '1 minute',
+          // requireUser (this plugin's onRequest hook) has run before the route's own hooks.
+          keyGenerator: (request: { userId: string }) => `query-validate|${request.userId}`,
+          errorResponseBuilder: (_request: unknown, context: { statusCode: number; after: string }) =>
+            new ApiError(
+              context.statusCode,
+              'rate_limited',
+              `Too many requests. Try again in ${context.after}.`,
+            ),
+        },
+      },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Check a query and count the posts it matches',
+        description:
+          'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
+          'column; otherwise the canonical text of the query and how many posts match it (bounded in cost).',
+        body: validateQueryBodySchema,
+        response: { 200: validateQueryResponseSchema, ...errorResponses(400, 404, 429) },
+      },
+    },
+    async (request): Promise<ValidateQueryResponse> => {
+      await resolveWorkspaceAccess(db, config, request.body.workspace_id, request.userId);
+      const parsed = parseQuery(request.body.query);
+      if (!parsed.ok) return { valid: false, errors: parsed.errors };
+      const count = await countMatches(db, compileQuery(parsed.ast));
+      return {
+        valid: true,
+        normalized: printQuery(parsed.ast),
+        matches: count.matches,
+        matches_capped: count.capped,
+      };
+    },
+  );
+};

@@ -1,0 +1,77 @@
+// The query language's syntax tree. Trees from the parser are canonical: an `and` has no `and` operand, an `or` no
+// `or` operand, and leaf values are stored the way they are compared (see each type).
+
+export const QUERY_FIELDS = ['author', 'platform', 'lang', 'country'] as const;
+export type QueryField = (typeof QUERY_FIELDS)[number];
+
+/** A word, matched through the full-text vector (or as a substring, see terms.ts). Kept as typed. */
+export interface TermNode {
+  type: 'term';
+  value: string;
+}
+
+/** Words in this order, next to each other. Whitespace collapsed to single spaces, trimmed. */
+export interface PhraseNode {
+  type: 'phrase';
+  value: string;
+}
+
+/** Words starting with `prefix` (written `prefix*`). */
+export interface WildcardNode {
+  type: 'wildcard';
+  prefix: string;
+}
+
+/** A hashtag of the post, lower case, without '#'. */
+export interface HashtagNode {
+  type: 'hashtag';
+  value: string;
+}
+
+/** An account mentioned in the post, lower case, without '@'. */
+export interface MentionNode {
+  type: 'mention';
+  value: string;
+}
+
+/**
+ * A filter: author (the author's handle, lower case, no '@'), platform (one of PLATFORMS), lang (the post's language,
+ * lower case) or country (the author's country, upper case).
+ */
+export interface FieldNode {
+  type: 'field';
+  field: QueryField;
+  value: string;
+}
+
+export interface NotNode {
+  type: 'not';
+  operand: QueryNode;
+}
+
+export interface AndNode {
+  type: 'and';
+  /** Two or more. */
+  operands: QueryNode[];
+}
+
+export interface OrNode {
+  type: 'or';
+  /** Two or more. */
+  operands: QueryNode[];
+}
+
+/** What NEAR/n can join: words, phrases and wildcards, or an OR of them. */
+export type ProximityLeaf = TermNode | PhraseNode | WildcardNode;
+export type ProximityOperand = ProximityLeaf | { type: 'or'; operands: ProximityLeaf[] };
+
+/** `left` and `right` at most `distance` word positions apart, in either order. */
+export interface NearNode {
+  type: 'near';
+  distance: number;
+  left: ProximityOperand;
+  right: ProximityOperand;
+}
+
+export type LeafNode = TermNode | PhraseNode | WildcardNode | HashtagNode | MentionNode | FieldNode;
+export type QueryNode = LeafNode | NotNode | AndNode | OrNode | NearNode;

@@ -1,0 +1,113 @@
+// Splits query text into tokens: parentheses, "phrases", the upper-case operators AND, OR, NOT and NEAR/n, and words
+// (everything else up to whitespace, a parenthesis or a quote). Columns are 1-based UTF-16 code-unit offsets.
+import { QUERY_LIMITS } from '../../../src/api/contract/social-query';
+import { QuerySyntaxError } from './errors';
+
+interface TokenBase {
+  column: number;
+  length: number;
+}
+
+export type Token =
+  | (TokenBase & { kind: 'word'; text: string })
+  /** `text` is what is between the quotes, as typed. */
+  | (TokenBase & { kind: 'phrase'; text: string })
+  | NearToken
+  | (TokenBase & { kind: 'and' | 'or' | 'not' })
+  | (TokenBase & { kind: 'lparen' | 'rparen' | 'eof' });
+
+export type NearToken = TokenBase & { kind: 'near'; distance: number };
+export type OperatorToken = NearToken | (TokenBase & { kind: 'and' | 'or' | 'not' });
+
+/** How an operator token is written, for messages. */
+export const operatorText = (token: OperatorToken) =>
+  token.kind === 'near' ? `NEAR/${token.distance}` : token.kind.toUpperCase();
+
+const WHITESPACE = /\s/;
+const WORD_END = /[\s()"]/;
+const NEAR = /^NEAR(?:\/|$)/;
+const NEAR_DISTANCE = /^NEAR\/(\d{1,2})$/;
+
+const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Control characters (NUL included: PostgreSQL text cannot hold it) and unpaired UTF-16 surrogates are refused before
+ * anything else; tabs and line breaks are whitespace.
+ */
+function checkCharacters(text: string) {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i += 1;
+        continue;
+      }
+    }
+    const isControl = (code < 0x20 || (code >= 0x7f && code <= 0x9f)) && !WHITESPACE.test(text[i]!);
+    const isLoneSurrogate = code >= 0xd800 && code <= 0xdfff;
+    if (isControl || isLoneSurrogate) {
+      throw new QuerySyntaxError(`Invalid character ${hex(code)} at column ${i + 1}`, i + 1, 1);
+    }
+  }
+}
+
+function operator(word: string, column: number): Token | null {
+  const base = { column, length: word.length };
+  if (word === 'AND') return { ...base, kind: 'and' };
+  if (word === 'OR') return { ...base, kind: 'or' };
+  if (word === 'NOT') return { ...base, kind: 'not' };
+  if (!NEAR.test(word)) return null;
+  const distance = Number(NEAR_DISTANCE.exec(word)?.[1] ?? Number.NaN);
+  const { minNearDistance: min, maxNearDistance: max } = QUERY_LIMITS;
+  if (!(distance >= min && distance <= max)) {
+    throw new QuerySyntaxError(
+      `NEAR needs a distance from ${min} to ${max}, as in NEAR/3, at column ${column}`,
+      column,
+      word.length,
+    );
+  }
+  return { ...base, kind: 'near', distance };
+}
+
+export function tokenize(text: string): Token[] {
+  if (text.length > QUERY_LIMITS.maxLength) {
+    throw new QuerySyntaxError(
+      `The query is too long: ${text.length} characters, at most ${QUERY_LIMITS.maxLength}`,
+      QUERY_LIMITS.maxLength + 1,
+      text.length - QUERY_LIMITS.maxLength,
+    );
+  }
+  checkCharacters(text);
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i]!;
+    const column = i + 1;
+    if (WHITESPACE.test(char)) {
+      i += 1;
+    } else if (char === '(' || char === ')') {
+      tokens.push({ kind: char === '(' ? 'lparen' : 'rparen', column, length: 1 });
+      i += 1;
+    } else if (char === '"') {
+      const end = text.indexOf('"', i + 1);
+      if (end < 0) {
+        throw new QuerySyntaxError(
+          `Missing closing quote for the phrase that starts at column ${column}`,
+          column,
+          text.length - i,
+        );
+      }
+      tokens.push({ kind: 'phrase', text: text.slice(i + 1, end), column, length: end - i + 1 });
+      i = end + 1;
+    } else {
+      let end = i + 1;
+      while (end < text.length && !WORD_END.test(text[end]!)) end += 1;
+      const word = text.slice(i, end);
+      tokens.push(operator(word, column) ?? { kind: 'word', text: word, column, length: word.length });
+      i = end;
+    }
+  }
+  tokens.push({ kind: 'eof', column: text.length + 1, length: 0 });
+  return tokens;
+}

@@ -1,0 +1,137 @@
+// What a word or phrase of a query means: a term, a trailing wildcard, a #hashtag, an @mention or a field filter,
+// and whether it is matched through the full-text vector or as a substring of the post's text.
+import { PLATFORMS } from '../../db/social-schema';
+import { QUERY_LIMITS } from '../../../src/api/contract/social-query';
+import { QUERY_FIELDS, type LeafNode, type PhraseNode, type QueryField } from './ast';
+import { QuerySyntaxError } from './errors';
+
+/**
+ * - `words`: through the full-text vector (to_tsvector('simple', text)): whole words, case-insensitive.
+ * - `substring`: case-insensitive substring of the text (ILIKE, trigram index), for scripts written without spaces
+ *   between words, which the 'simple' parser cannot split (Chinese, Japanese, Korean, Thai: Korean attaches particles
+ *   to words), and for words made only of emoji or other non-ASCII symbols, which the parser drops.
+ * - `none`: only ASCII punctuation, which matches nothing: refused.
+ */
+export type MatchMode = 'words' | 'substring' | 'none';
+
+const UNSPACED_SCRIPT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const NON_ASCII = /\P{ASCII}/u;
+
+export function matchMode(text: string): MatchMode {
+  if (UNSPACED_SCRIPT.test(text)) return 'substring';
+  if (LETTER_OR_DIGIT.test(text)) return 'words';
+  return NON_ASCII.test(text) ? 'substring' : 'none';
+}
+
+const HASHTAG = /^[\p{L}\p{N}\p{M}_]+$/u;
+const HANDLE = /^[\p{L}\p{N}\p{M}_.-]+$/u;
+const FIELD = /^([A-Za-z]+):/;
+const LANGUAGE = /^[A-Za-z]{2,3}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+/** `site:` is the name some tools use for the platform. */
+const FIELD_ALIASES: Record<string, QueryField> = { site: 'platform' };
+const FIELD_LIST = QUERY_FIELDS.map((field) => `${field}:`).join(', ');
+
+const fail = (message: string, column: number, length: number): never => {
+  throw new QuerySyntaxError(message, column, length);
+};
+
+const nothingToSearch = (what: string, column: number, length: number) =>
+  fail(
+    `Nothing to search for in ${what} at column ${column} (combine terms with AND, OR, NOT in upper case)`,
+    column,
+    length,
+  );
+
+function noWildcard(word: string, column: number) {
+  if (word.endsWith('*')) {
+    fail(`A wildcard works on words only, not on "${word}" at column ${column}`, column, word.length);
+  }
+}
+
+function fieldValue(field: QueryField, raw: string, column: number): string {
+  const invalid = (what: string, hint: string) =>
+    fail(`Invalid ${what} "${raw}" at column ${column} (${hint})`, column, raw.length);
+  switch (field) {
+    case 'author': {
+      const handle = raw.startsWith('@') ? raw.slice(1) : raw;
+      return HANDLE.test(handle)
+        ? handle.toLowerCase()
+        : invalid('author', 'a handle: letters, digits, _ . -');
+    }
+    case 'platform': {
+      const platform = raw.toLowerCase();
+      return (PLATFORMS as readonly string[]).includes(platform)
+        ? platform
+        : invalid('platform', `one of ${PLATFORMS.join(', ')}`);
+    }
+    case 'lang':
+      return LANGUAGE.test(raw) ? raw.toLowerCase() : invalid('language', 'a code such as en, ko, ja or es');
+    case 'country':
+      return COUNTRY.test(raw)
+        ? raw.toUpperCase()
+        : invalid('country', 'a two-letter code such as US, KR or JP');
+  }
+}
+
+function fieldNode(word: string, name: string, column: number): LeafNode {
+  const key = name.toLowerCase();
+  const field = FIELD_ALIASES[key] ?? QUERY_FIELDS.find((known) => known === key);
+  if (!field)
+    return fail(`Unknown field "${name}:" at column ${column} (use ${FIELD_LIST})`, column, name.length + 1);
+  const raw = word.slice(name.length + 1);
+  const valueColumn = column + name.length + 1;
+  if (raw === '') return fail(`Expected a value after "${name}:" at column ${column}`, column, word.length);
+  noWildcard(word, column);
+  return { type: 'field', field, value: fieldValue(field, raw, valueColumn) };
+}
+
+function tagNode(word: string, column: number): LeafNode {
+  const isHashtag = word.startsWith('#');
+  const body = word.slice(1);
+  const what = isHashtag ? 'hashtag' : 'mention';
+  if (body === '') return fail(`Expected a ${what} after "${word}" at column ${column}`, column, 1);
+  noWildcard(word, column);
+  if (!(isHashtag ? HASHTAG : HANDLE).test(body)) {
+    const allowed = isHashtag ? 'letters, digits and _' : 'letters, digits, _ . -';
+    return fail(`Invalid ${what} "${word}" at column ${column} (${allowed} only)`, column, word.length);
+  }
+  return { type: isHashtag ? 'hashtag' : 'mention', value: body.toLowerCase() };
+}
+
+function wildcardNode(word: string, column: number): LeafNode {
+  const star = word.indexOf('*');
+  if (star !== word.length - 1) {
+    return fail(`"*" can only end a word, at column ${column + star}`, column + star, 1);
+  }
+  const prefix = word.slice(0, -1);
+  const min = QUERY_LIMITS.minWildcardPrefix;
+  if ([...prefix].length < min) {
+    return fail(
+      `A wildcard needs at least ${min} characters before "*", at column ${column}`,
+      column,
+      word.length,
+    );
+  }
+  if (matchMode(prefix) === 'none') nothingToSearch(`"${word}"`, column, word.length);
+  return { type: 'wildcard', prefix };
+}
+
+/** A word token (not an operator) as a leaf of the tree, or a QuerySyntaxError saying what is wrong with it. */
+export function wordNode(word: string, column: number): LeafNode {
+  if (word.startsWith('#') || word.startsWith('@')) return tagNode(word, column);
+  const field = FIELD.exec(word);
+  if (field) return fieldNode(word, field[1]!, column);
+  if (word.includes('*')) return wildcardNode(word, column);
+  if (matchMode(word) === 'none') nothingToSearch(`"${word}"`, column, word.length);
+  return { type: 'term', value: word };
+}
+
+/** A phrase token's text as a leaf: whitespace collapsed. */
+export function phraseNode(text: string, column: number, length: number): PhraseNode {
+  const value = text.trim().split(/\s+/).join(' ');
+  if (value === '') fail(`Empty phrase at column ${column}`, column, length);
+  if (matchMode(value) === 'none') nothingToSearch('the phrase', column, length);
+  return { type: 'phrase', value };
+}

@@ -1,0 +1,57 @@
+// The query language's limits and the body and answer of POST /social/query/validate, shared by the SPA and the
+// server. The language itself (parser, printer, SQL) lives in server/social/query.
+import * as z from 'zod/mini';
+import { workspaceIdSchema } from './workspaces';
+
+/** What a query may contain; the parser names the limit in its error message. */
+export const QUERY_LIMITS = {
+  /** Characters as JavaScript counts them (UTF-16 code units). */
+  maxLength: 1000,
+  /** Words, phrases, wildcards, hashtags, mentions and field filters together. */
+  maxTerms: 50,
+  /** Parentheses inside parentheses. */
+  maxDepth: 10,
+  minNearDistance: 1,
+  maxNearDistance: 20,
+  /** Characters before the `*` of a trailing wildcard. */
+  minWildcardPrefix: 2,
+} as const;
+
+/** validate counts matching posts up to this many, then answers with matches_capped. */
+export const QUERY_MATCH_COUNT_CAP = 100_000;
+
+export const validateQueryBodySchema = z.object({
+  workspace_id: workspaceIdSchema,
+  /** Any text: a query that is too long or malformed is a normal answer (valid: false), not a 400. */
+  query: z.string(),
+});
+export type ValidateQueryBody = z.infer<typeof validateQueryBodySchema>;
+
+/** Where a query is wrong: column is 1-based (UTF-16 code units, as a textarea's selection counts them). */
+export const queryErrorSchema = z.object({
+  message: z.string(),
+  column: z.int().check(z.gte(1)),
+  length: z.int().check(z.gte(0)),
+});
+export type QueryError = z.infer<typeof queryErrorSchema>;
+
+export const validQueryResponseSchema = z.object({
+  valid: z.literal(true),
+  /** The query as the server understood it: explicit AND, canonical field values, only needed parentheses. */
+  normalized: z.string(),
+  /** Matching posts, at most QUERY_MATCH_COUNT_CAP; null when counting took too long. */
+  matches: z.nullable(z.int()),
+  /** True when there are more than QUERY_MATCH_COUNT_CAP matches (matches is then the cap). */
+  matches_capped: z.boolean(),
+});
+
+export const invalidQueryResponseSchema = z.object({
+  valid: z.literal(false),
+  errors: z.array(queryErrorSchema),
+});
+
+export const validateQueryResponseSchema = z.discriminatedUnion('valid', [
+  validQueryResponseSchema,
+  invalidQueryResponseSchema,
+]);
+export type ValidateQueryResponse = z.infer<typeof validateQueryResponseSchema>;

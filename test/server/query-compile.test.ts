@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileQuery, countMatches, parseQuery } from '../../server/social/query/index';
+import { createTestServer, type TestServer } from '../support/server-harness';
+import { ALL, except, insertCorpus, matching } from './query-corpus.fixtures';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer();
+  await insertCorpus(server);
+});
+afterAll(() => server.close());
+
+const COFFEE = ['better', 'decaf', 'flat', 'love', 'shop'];
+
+describe('each construct matches exactly the expected posts', () => {
+  it.each<[string, string[]]>([
+    ['coffee', COFFEE],
+    ['COFFEE', COFFEE],
+    ['coffee tea', ['better', 'love']],
+    ['coffee AND tea', ['better', 'love']],
+    ['coffee OR tea', ['better', 'decaf', 'fire', 'flat', 'love', 'shop']],
+    ['coffee NOT decaf', ['better', 'flat', 'love', 'shop']],
+    ['NOT coffee', except(...COFFEE)],
+    ['"flat white"', ['flat']],
+    ['"FLAT   white"', ['flat']],
+    ['"white flat"', []],
+    ['barist*', ['vax']],
+    ['coff*', COFFEE],
+    ['#coffee', ['flat', 'love']],
+    ['#COFFEE', ['flat', 'love']],
+    ['@starbucks', ['love']],
+    ['@Alice', ['fire']],
+    ['author:alice', ['better', 'flat', 'love', 'shop']],
+    ['author:@BOB.KIM', ['fire', 'seoul']],
+    ['platform:instagram', ['fire', 'seoul']],
+    ['site:TikTok', ['cafe', 'vax']],
+    ['lang:es', ['cafe', 'vax']],
+    ['NOT lang:en', ['cafe', 'decaf', 'seoul', 'tokyo', 'vax']],
+    ['country:kr', ['fire', 'seoul']],
+    ['NOT country:US', except('better', 'flat', 'love', 'shop')],
+    ['coffee NEAR/4 house', ['shop']],
+    ['coffee NEAR/3 house', []],
+    ['house NEAR/4 coffee', ['shop']],
+    ['tea NEAR/5 coffee', ['better', 'love']],
+    ['tea NEAR/4 coffee', ['love']],
+    ['coffee NEAR/2 tea', ['love']],
+    ['coffee NEAR/1 tea', []],
+    ['("flat white" OR decaf) NEAR/4 coffee', ['decaf', 'flat']],
+    ['("flat white" OR decaf) NEAR/3 coffee', ['decaf']],
+    ['coff* NEAR/1 shop', ['shop']],
+    ['NOT (coffee NEAR/1 shop) coffee', ['better', 'decaf', 'flat', 'love']],
+    ['東京', ['tokyo']],
+    ['ラーメン', ['tokyo']],
+    ['"東京タワー"', ['tokyo']],
+    ['東京*', ['tokyo']],
+    ['서울', ['seoul']],
+    ['커피', ['seoul']],
+    ['#東京', ['tokyo']],
+    ['#커피', ['seoul']],
+    ['café', ['cafe']],
+    ['CAFÉ', ['cafe']],
+    ['cafe', []],
+    ['🔥', ['fire']],
+    ["don't", ['decaf']],
+    ["it's", ['decaf']],
+    ['covid-19', ['vax']],
+    ['(coffee OR tea) platform:x NOT #coffee', ['better', 'shop']],
+    ['coffee tea OR 東京', ['better', 'love', 'tokyo']],
+  ])('%s', async (query, expected) => {
+    expect(await matching(server, query)).toEqual(expected);
+  });
+});
+
+// Every field of the language with SQL (and tsquery, and LIKE) look-alikes: each is a syntax error or a safe literal
+// that matches exactly what its text says.
+const INJECTIONS: Array<[string, string[] | 'error']> = [
+  ["'; DROP TABLE posts; --", 'error'],
+  ['"\'; DROP TABLE posts; --"', ['inject']],
+  ["a') OR 1=1 --", 'error'],
+  ['"a\') OR 1=1 --"', ['inject']],
+  ["x' OR 'x'='x", []],
+  ["O'Reilly\\", []],
+  ['back\\slash', ['inject']],
+  ['"back\\slash"', ['inject']],
+  ['\\', 'error'],
+  ["'", 'error'],
+  ['100%', ['inject']],
+  ['"100%"', ['inject']],
+  ['%', 'error'],
+  ['_', 'error'],
+  ['"%_"', 'error'],
+  ['under_score', ['inject']],
+  ['a&b !a a<->b a|b', []],
+  ["it'*", ['decaf']],
+  ["O'Re*", []],
+  ['ab\\*', []],
+  ['a|b:*', []],
+  ['%%*', 'error'],
+  ["#coffee'--", 'error'],
+  ['#%', 'error'],
+  ['#_', []],
+  ['@%', 'error'],
+  ["@'--", 'error'],
+  ['@_____', []],
+  ['author:_____', []],
+  ["author:'--", 'error'],
+  ['author:%', 'error'],
+  ["author:x')--", 'error'],
+  ["platform:x';--", 'error'],
+  ['platform:%', 'error'],
+  ['lang:e%', 'error'],
+  ["lang:'", 'error'],
+  ['country:_S', 'error'],
+  ["country:'", 'error'],
+  ['東京%', []],
+  ['東_', []],
+  ['東京\\', []],
+  ['🔥%', []],
+  ['🔥_', []],
+  ['"東京 %"', []],
+  ['東京タワー\\*', []],
+  ['a\u0000b', 'error'],
+  ['"a\u0000"', 'error'],
+  ['#a\u0000', 'error'],
+  ['author:a\u0000', 'error'],
+  ["x'y NEAR/2 a\\b", []],
+  ["it's NEAR/3 pointless", ['decaf']],
+  ["'a|b' NEAR/2 !c", []],
+  ['1:2 NEAR/1 a&b:*', []],
+  ["(it' OR \\x) NEAR/20 'x'", []],
+];
+
+describe('SQL injection through every field', () => {
+  it.each(INJECTIONS)('%j', async (query, expected) => {
+    const parsed = parseQuery(query);
+    if (expected === 'error') {
+      expect(parsed.ok).toBe(false);
+      return;
+    }
+    expect(await matching(server, query)).toEqual(expected);
+  });
+
+  it('leaves the posts table and its rows in place', async () => {
+    const result = await server.db.execute<{ posts: string | null; n: number }>(
+      sql`SELECT to_regclass('public.posts')::text AS posts, (SELECT count(*)::int FROM posts) AS n`,
+    );
+    expect(result.rows[0]).toEqual({ posts: 'posts', n: ALL.length });
+  });
+});
+
+describe('counting', () => {
+  it('counts the matches', async () => {
+    const parsed = parseQuery('coffee OR tea');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(await countMatches(server.db, compileQuery(parsed.ast))).toEqual({ matches: 6, capped: false });
+    expect(await countMatches(server.db, compileQuery(parsed.ast), { cap: 6 })).toEqual({
+      matches: 6,
+      capped: false,
+    });
+    expect(await countMatches(server.db, compileQuery(parsed.ast), { cap: 2 })).toEqual({
+      matches: 2,
+      capped: true,
+    });
+  });
+
+  it('gives up after the statement timeout, and the timeout stays inside its transaction', async () => {
+    const slow = sql`pg_sleep(0.2) IS NOT NULL`;
+    expect(await countMatches(server.db, slow, { timeoutMs: 20 })).toEqual({ matches: null, capped: false });
+    const settings = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        server.db.execute<{ t: string }>(sql`SELECT current_setting('statement_timeout') AS t`),
+      ),
+    );
+    expect(settings.map((result) => result.rows[0]!.t)).toEqual(Array(10).fill('0'));
+  });
+
+  it('lets other database errors through', async () => {
+    await expect(countMatches(server.db, sql`1/0 = 1`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,132 @@
+import * as z from 'zod/mini';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateQueryResponseSchema } from '../../src/api/contract/social-query';
+import { VALIDATE_PER_MINUTE } from '../../server/social/query/routes';
+import { createTestServer, type TestServer } from '../support/server-harness';
+import { createWorkspace, type Person } from './workspaces.fixtures';
+import { insertCorpus } from './query-corpus.fixtures';
+
+let server: TestServer;
+let viewer: Person;
+let outsider: Person;
+let workspaceId: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await insertCorpus(server);
+  [viewer, outsider] = await Promise.all([server.createUser(), server.createUser()]);
+  workspaceId = (await createWorkspace(server, [[viewer, 'viewer']])).id;
+});
+afterAll(() => server.close());
+
+const validate = (person: Person | null, payload: object) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/social/query/validate',
+    headers: person ? { authorization: `Bearer ${person.token}` } : {},
+    payload,
+  });
+
+describe('POST /social/query/validate', () => {
+  it('answers a valid query with its canonical text and the number of matching posts', async () => {
+    const res = await validate(viewer, {
+      workspace_id: workspaceId,
+      query: 'coffee tea OR Platform:Instagram',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(z.safeParse(validateQueryResponseSchema, body).success).toBe(true);
+    expect(body).toEqual({
+      valid: true,
+      normalized: 'coffee AND tea OR platform:instagram',
+      matches: 4,
+      matches_capped: false,
+    });
+  });
+
+  it('counts zero matches', async () => {
+    const res = await validate(viewer, { workspace_id: workspaceId, query: '"no such phrase"' });
+    expect(res.json()).toEqual({
+      valid: true,
+      normalized: '"no such phrase"',
+      matches: 0,
+      matches_capped: false,
+    });
+  });
+
+  it('answers an invalid query with 200 and its errors, each with a column', async () => {
+    for (const [query, error] of [
+      ['(coffee OR tea))', { message: 'Unexpected ")" at column 16', column: 16, length: 1 }],
+      [
+        'a "flat',
+        { message: 'Missing closing quote for the phrase that starts at column 3', column: 3, length: 5 },
+      ],
+      [
+        'platform:myspace',
+        {
+          message:
+            'Invalid platform "myspace" at column 10 (one of x, instagram, tiktok, youtube, facebook, reddit)',
+          column: 10,
+          length: 7,
+        },
+      ],
+      ['', { message: 'The query is empty', column: 1, length: 0 }],
+      ["'; DROP TABLE posts; --", expect.objectContaining({ column: 1, length: 2 })],
+      ['x'.repeat(5000), expect.objectContaining({ column: 1001, length: 4000 })],
+    ] as const) {
+      const res = await validate(viewer, { workspace_id: workspaceId, query });
+      expect(res.statusCode).toBe(200);
+      expect(z.safeParse(validateQueryResponseSchema, res.json()).success).toBe(true);
+      expect(res.json()).toEqual({ valid: false, errors: [error] });
+    }
+  });
+
+  it('refuses a malformed body with 400', async () => {
+    for (const payload of [
+      { workspace_id: workspaceId },
+      { workspace_id: workspaceId, query: 3 },
+      { query: 'a' },
+    ]) {
+      const res = await validate(viewer, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request' });
+    }
+  });
+
+  it('requires sign-in, before looking at the body', async () => {
+    const res = await validate(null, { workspace_id: workspaceId, query: 'coffee' });
+    expect(res.statusCode).toBe(401);
+    expect((await validate(null, {})).statusCode).toBe(401);
+  });
+
+  it('answers 404 to someone outside the workspace, and for a workspace that does not exist', async () => {
+    const res = await validate(outsider, { workspace_id: workspaceId, query: 'coffee' });
+    expect(res.statusCode).toBe(404);
+    const missing = await validate(viewer, { workspace_id: 'no-such-workspace', query: 'coffee' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual(res.json());
+  });
+
+  it('is in the OpenAPI document, with both answers', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const operation = doc.paths['/social/query/validate'].post;
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(JSON.stringify(operation.responses['200'])).toContain('matches_capped');
+    expect(JSON.stringify(operation.responses['200'])).toContain('errors');
+  });
+
+  it('limits how often one account may call it', async () => {
+    const typist = await server.createUser();
+    const team = await createWorkspace(server, [[typist, 'viewer']]);
+    const payload = { workspace_id: team.id, query: 'NOT' };
+    const statuses: number[] = [];
+    for (let i = 0; i <= VALIDATE_PER_MINUTE; i += 1)
+      statuses.push((await validate(typist, payload)).statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(VALIDATE_PER_MINUTE);
+    expect(statuses.at(-1)).toBe(429);
+    const limited = await validate(typist, payload);
+    expect(limited.json()).toMatchObject({ error: 'rate_limited' });
+    // Per account: someone else is not affected.
+    expect((await validate(viewer, { workspace_id: workspaceId, query: 'a' })).statusCode).toBe(200);
+  });
+});
