@@ -4,6 +4,7 @@ import { authRoutes } from './auth/routes';
 import { userRoutes } from './users/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
+import { savedQueryRoutes } from './saved-queries/routes';
 import { queryRoutes } from './social/query/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
@@ -15,6 +16,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(userRoutes);
       await api.register(workspaceRoutes);
       await api.register(inviteRoutes);
+      await api.register(savedQueryRoutes);
     },
     { prefix: '/api' },
   );

@@ -108,6 +108,8 @@ export const posts = pgTable(
     index('posts_hashtags_idx').using('gin', t.hashtags),
     index('posts_mentions_idx').using('gin', t.mentions),
     index('posts_text_trgm_idx').using('gin', sql`${t.text} gin_trgm_ops`),
+    /** Discover's engagement sort: ORDER BY engagement DESC, id DESC with a keyset on (engagement, id). */
+    index('posts_engagement_idx').on(t.engagement, t.id),
   ],
 );
 
@@ -128,5 +130,9 @@ export const savedQueries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('saved_queries_workspace_idx').on(t.workspaceId)],
+  (t) => [
+    index('saved_queries_workspace_idx').on(t.workspaceId),
+    /** Names are unique in a workspace regardless of case (409 name_taken). */
+    uniqueIndex('saved_queries_workspace_name_idx').on(t.workspaceId, sql`lower(${t.name})`),
+  ],
 );

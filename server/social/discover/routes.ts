@@ -1,4 +1,80 @@
-// The social API's discover routes (issue 4); registered under /social by server/routes.ts.
+// The social API's discover routes (issue 4); registered under /social by server/routes.ts. An ad-hoc search: any
+// member of the workspace may run it; "Save as query" posts the same query and filters to the internal API's
+// POST /api/workspaces/{id}/saved-queries.
+import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  discoverBodySchema,
+  discoverResponseSchema,
+  type DiscoverResponse,
+} from '../../../src/api/contract/discover';
+import { invalidQueryErrorSchema } from '../../../src/api/contract/saved-queries';
+import { errorResponseSchema } from '../../../src/api/contract/workspaces';
+import { prepareWorkspaceAccess } from '../../workspaces/access';
+import { bearer, errorResponses } from '../../workspaces/openapi';
+import { resolveScope, scopeWhere } from '../scope';
+import { printQuery } from '../query/index';
+import { invalidQueryErrorHandler, parseOrThrow } from './invalid-query';
+import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
+import { searchPosts } from './search';
+import { countedSentence, usableTimeZone } from './counted';
 
-export const discoverRoutes: FastifyPluginAsyncZod = async () => {};
+const tags = ['social'];
+
+export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+  const workspaceAccess = prepareWorkspaceAccess(db, config);
+
+  // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
+  app.addHook('onRequest', app.requireUser);
+  app.setErrorHandler(invalidQueryErrorHandler);
+
+  app.post(
+    '/discover',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary:
+          'Search posts by query and filters, newest or most engaging first, one page at a time; to save the ' +
+          'search, post the same query and filters to POST /api/workspaces/{id}/saved-queries',
+        description:
+          'Keyset pagination: pass next_cursor back with the same query, filters and sort (a cursor from another ' +
+          'search, or altered, is 400 invalid_cursor). Every page searches the date range of the first (default: ' +
+          'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
+          'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
+          'than 5 s is cancelled (503 search_timeout).',
+        body: discoverBodySchema,
+        response: {
+          200: discoverResponseSchema,
+          ...errorResponses(404),
+          400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
+          503: errorResponseSchema,
+        },
+      },
+    },
+    async (request): Promise<DiscoverResponse> => {
+      const { workspace_id, query, filters, sort, limit } = request.body;
+      const { workspace } = await workspaceAccess(workspace_id, request.userId);
+      const ast = parseOrThrow(query);
+      const normalized = printQuery(ast);
+      const fingerprint = searchFingerprint(normalized, filters, sort);
+      const cursor = request.body.cursor ? decodeCursor(request.body.cursor, sort, fingerprint) : null;
+      // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
+      const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
+      const result = await searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit });
+      const range = { from: scope.from.toISOString(), to: scope.to.toISOString() };
+      const timeZone = usableTimeZone(workspace.timeZone);
+      return {
+        posts: result.posts,
+        next_cursor: result.next
+          ? encodeCursor({ v: 1, s: sort, ...result.next, ...range, h: fingerprint })
+          : null,
+        profiles: result.profiles,
+        time_zone: timeZone,
+        range,
+        counted: countedSentence(scope, normalized, sort, timeZone),
+      };
+    },
+  );
+};

@@ -1,0 +1,2 @@
+CREATE INDEX "posts_engagement_idx" ON "posts" USING btree ("engagement","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "saved_queries_workspace_name_idx" ON "saved_queries" USING btree ("workspace_id",lower("name"));

@@ -1,0 +1,190 @@
+// Saved queries of a workspace (issue 4): every member reads them, owners and managers write them, at most
+// SAVED_QUERY_LIMIT per workspace. Registered under /api by server/routes.ts. Names are unique per workspace
+// regardless of case (a unique index on lower(name); 409 name_taken).
+import { and, eq, sql } from 'drizzle-orm';
+import * as z from 'zod/mini';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { savedQueries } from '../db/social-schema';
+import { prepareWorkspaceAccess, resolveWorkspaceAccess, type WorkspaceAccess } from '../workspaces/access';
+import { canEditWorkspace } from '../workspaces/permissions';
+import { denied } from '../workspaces/errors';
+import { bearer, errorResponses } from '../workspaces/openapi';
+import { invalidQueryErrorHandler, parseOrThrow } from '../social/discover/invalid-query';
+import {
+  createSavedQueryBodySchema,
+  invalidQueryErrorSchema,
+  savedQueryListResponseSchema,
+  savedQueryParamsSchema,
+  savedQueryResponseSchema,
+  updateSavedQueryBodySchema,
+} from '../../src/api/contract/saved-queries';
+import { errorResponseSchema, workspaceParamsSchema } from '../../src/api/contract/workspaces';
+import {
+  countSavedQueries,
+  findSavedQuery,
+  guardName,
+  limitReached,
+  listSavedQueries,
+  savedQueryNotFound,
+  toSavedQueryResponse,
+} from './store';
+
+const tags = ['saved queries'];
+const noContent = z.null();
+/** A 400 is either a query that does not parse (with positions) or an invalid request body. */
+const badRequest = z.union([invalidQueryErrorSchema, errorResponseSchema]);
+
+function requireEditor(access: WorkspaceAccess) {
+  if (!canEditWorkspace(access.privilege)) {
+    throw denied('forbidden', 'Only owners and managers can change saved queries.');
+  }
+}
+
+export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+  const workspaceAccess = prepareWorkspaceAccess(db, config);
+
+  app.addHook('onRequest', app.requireUser);
+  app.setErrorHandler(invalidQueryErrorHandler);
+
+  app.get(
+    '/workspaces/:id/saved-queries',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The workspace's saved queries, newest first, with their number against the plan's limit",
+        params: workspaceParamsSchema,
+        response: { 200: savedQueryListResponseSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { workspace } = await workspaceAccess(request.params.id, request.userId);
+      const rows = await listSavedQueries(db, workspace.id);
+      return {
+        saved_queries: rows.map(toSavedQueryResponse),
+        usage: { count: rows.length, limit: config.SAVED_QUERY_LIMIT },
+      };
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/saved-queries/:queryId',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'One saved query',
+        params: savedQueryParamsSchema,
+        response: { 200: savedQueryResponseSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { workspace } = await workspaceAccess(request.params.id, request.userId);
+      return toSavedQueryResponse(await findSavedQuery(db, workspace.id, request.params.queryId));
+    },
+  );
+
+  app.post(
+    '/workspaces/:id/saved-queries',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary:
+          'Save a query (owners and managers); "Save as query" in discover posts its query and filters here',
+        description:
+          'The query must parse (400 invalid_query lists each error with its 1-based column); it is stored as ' +
+          "typed and answered with its canonical text. A workspace holds at most its plan's number of saved " +
+          'queries (409 saved_query_limit); names are unique in a workspace regardless of case (409 name_taken).',
+        params: workspaceParamsSchema,
+        body: createSavedQueryBodySchema,
+        response: { 201: savedQueryResponseSchema, ...errorResponses(403, 404, 409), 400: badRequest },
+      },
+    },
+    async (request, reply) => {
+      const { name, query, filters } = request.body;
+      const row = await db.transaction(async (tx) => {
+        // The workspace row stays locked until commit: concurrent creates count one after another.
+        const access = await resolveWorkspaceAccess(tx, config, request.params.id, request.userId, {
+          lock: true,
+        });
+        requireEditor(access);
+        parseOrThrow(query);
+        if ((await countSavedQueries(tx, access.workspace.id)) >= config.SAVED_QUERY_LIMIT) {
+          throw limitReached(config.SAVED_QUERY_LIMIT);
+        }
+        return guardName(name, async () => {
+          const [created] = await tx
+            .insert(savedQueries)
+            .values({ workspaceId: access.workspace.id, name, query, filters, createdBy: request.userId })
+            .returning();
+          return created!;
+        });
+      });
+      return reply.status(201).send(toSavedQueryResponse(row));
+    },
+  );
+
+  app.patch(
+    '/workspaces/:id/saved-queries/:queryId',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Rename a saved query or change its query or filters (owners and managers)',
+        params: savedQueryParamsSchema,
+        body: updateSavedQueryBodySchema,
+        response: { 200: savedQueryResponseSchema, ...errorResponses(403, 404, 409), 400: badRequest },
+      },
+    },
+    async (request) => {
+      const { id, queryId } = request.params;
+      const access = await resolveWorkspaceAccess(db, config, id, request.userId);
+      requireEditor(access);
+      const { name, query, filters } = request.body;
+      if (query !== undefined) parseOrThrow(query);
+      if (name === undefined && query === undefined && filters === undefined) {
+        return toSavedQueryResponse(await findSavedQuery(db, access.workspace.id, queryId));
+      }
+      const [updated] = await guardName(name, () =>
+        db
+          .update(savedQueries)
+          .set({
+            ...(name !== undefined && { name }),
+            ...(query !== undefined && { query }),
+            ...(filters !== undefined && { filters }),
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(savedQueries.workspaceId, access.workspace.id), eq(savedQueries.id, queryId)))
+          .returning(),
+      );
+      if (!updated) throw savedQueryNotFound();
+      return toSavedQueryResponse(updated);
+    },
+  );
+
+  app.delete(
+    '/workspaces/:id/saved-queries/:queryId',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Delete a saved query (owners and managers)',
+        params: savedQueryParamsSchema,
+        response: { 204: noContent, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { id, queryId } = request.params;
+      const access = await resolveWorkspaceAccess(db, config, id, request.userId);
+      requireEditor(access);
+      const [deleted] = await db
+        .delete(savedQueries)
+        .where(and(eq(savedQueries.workspaceId, access.workspace.id), eq(savedQueries.id, queryId)))
+        .returning({ id: savedQueries.id });
+      if (!deleted) throw savedQueryNotFound();
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,92 @@
+// Saved queries in the database: rows to responses, the plan limit and the per-workspace unique name.
+import { and, count, desc, eq } from 'drizzle-orm';
+import { savedQueries } from '../db/social-schema';
+import { ApiError } from '../errors';
+import type { Executor } from '../workspaces/access';
+import { toUnixSeconds } from '../workspaces/access';
+import { printQuery } from '../social/query/index';
+import { parseOrThrow } from '../social/discover/invalid-query';
+import type { SavedQuery, SavedQueryFilters } from '../../src/api/contract/saved-queries';
+
+type Row = typeof savedQueries.$inferSelect;
+
+/** The unique index on (workspace_id, lower(name)): names are unique per workspace, regardless of case. */
+const NAME_INDEX = 'saved_queries_workspace_name_idx';
+
+export const savedQueryNotFound = () =>
+  new ApiError(404, 'saved_query_not_found', 'This saved query does not exist in this workspace.');
+
+export const nameTaken = (name: string) =>
+  new ApiError(409, 'name_taken', `This workspace already has a saved query named "${name}".`);
+
+export const limitReached = (limit: number) =>
+  new ApiError(
+    409,
+    'saved_query_limit',
+    `This workspace has reached its limit of ${limit} saved ${limit === 1 ? 'query' : 'queries'}.`,
+  );
+
+export function toSavedQueryResponse(row: Row): SavedQuery {
+  // Stored text always parsed when it was saved; should the language ever tighten, the text is shown as it is.
+  let normalized = row.query;
+  try {
+    normalized = printQuery(parseOrThrow(row.query));
+  } catch {
+    // Keep the stored text.
+  }
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    name: row.name,
+    query: row.query,
+    normalized,
+    filters: row.filters as SavedQueryFilters,
+    created_by: row.createdBy,
+    created_at: toUnixSeconds(row.createdAt),
+    updated_at: toUnixSeconds(row.updatedAt),
+  };
+}
+
+/** PostgreSQL's unique_violation on the name index; drizzle wraps driver errors in `cause`. */
+function isNameConflict(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code, constraint } = current as Error & { code?: unknown; constraint?: unknown };
+    if (code === '23505' && constraint === NAME_INDEX) return true;
+  }
+  return false;
+}
+
+/** Runs a write, turning a clash on the unique name into 409 name_taken. */
+export async function guardName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (name !== undefined && isNameConflict(error)) throw nameTaken(name);
+    throw error;
+  }
+}
+
+export async function countSavedQueries(db: Executor, workspaceId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(savedQueries)
+    .where(eq(savedQueries.workspaceId, workspaceId));
+  return row?.n ?? 0;
+}
+
+export function listSavedQueries(db: Executor, workspaceId: string) {
+  return db
+    .select()
+    .from(savedQueries)
+    .where(eq(savedQueries.workspaceId, workspaceId))
+    .orderBy(desc(savedQueries.createdAt), desc(savedQueries.id));
+}
+
+export async function findSavedQuery(db: Executor, workspaceId: string, queryId: string): Promise<Row> {
+  const [row] = await db
+    .select()
+    .from(savedQueries)
+    .where(and(eq(savedQueries.workspaceId, workspaceId), eq(savedQueries.id, queryId)));
+  if (!row) throw savedQueryNotFound();
+  return row;
+}

@@ -1,0 +1,74 @@
+// Saved queries of a workspace (internal API): request and response shapes shared by the SPA and the server.
+// "Save as query" in discover posts the same query text and filters to the create endpoint.
+import * as z from 'zod/mini';
+import { queryFiltersSchema } from './social-scope';
+import { queryErrorSchema } from './social-query';
+import { workspaceIdSchema } from './workspaces';
+
+export const SAVED_QUERY_NAME_MAX = 100;
+
+/** Trimmed, 1 to 100 characters; unique in its workspace regardless of case. */
+export const savedQueryNameSchema = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(SAVED_QUERY_NAME_MAX));
+
+/** The filters as stored: the scope's filters, with unknown keys refused rather than silently dropped. */
+export const savedQueryFiltersSchema = z.strictObject(queryFiltersSchema.shape);
+export type SavedQueryFilters = z.infer<typeof savedQueryFiltersSchema>;
+
+/**
+ * The query text is any string here: one that does not parse is answered with 400 `invalid_query` and the parser's
+ * errors (each with a 1-based column), the same errors POST /social/query/validate gives.
+ */
+export const createSavedQueryBodySchema = z.strictObject({
+  name: savedQueryNameSchema,
+  query: z.string(),
+  filters: z._default(savedQueryFiltersSchema, {}),
+});
+export type CreateSavedQueryBody = z.input<typeof createSavedQueryBodySchema>;
+
+/** Any of the fields; filters, when given, replace the stored filters as a whole. */
+export const updateSavedQueryBodySchema = z.strictObject({
+  name: z.optional(savedQueryNameSchema),
+  query: z.optional(z.string()),
+  filters: z.optional(savedQueryFiltersSchema),
+});
+export type UpdateSavedQueryBody = z.input<typeof updateSavedQueryBodySchema>;
+
+export const savedQueryParamsSchema = z.object({ id: workspaceIdSchema, queryId: z.uuid() });
+
+export const savedQueryResponseSchema = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  name: z.string(),
+  /** As typed. */
+  query: z.string(),
+  /** The canonical text (printQuery): explicit AND, canonical field values, only needed parentheses. */
+  normalized: z.string(),
+  filters: queryFiltersSchema,
+  /** Null once the author's account is deleted. */
+  created_by: z.nullable(z.string()),
+  /** Unix seconds, as every internal-API timestamp. */
+  created_at: z.int(),
+  updated_at: z.int(),
+});
+export type SavedQuery = z.infer<typeof savedQueryResponseSchema>;
+
+/** How many saved queries the workspace has against its plan's limit, shown before the limit bites. */
+export const savedQueryUsageSchema = z.object({ count: z.int(), limit: z.int() });
+export type SavedQueryUsage = z.infer<typeof savedQueryUsageSchema>;
+
+export const savedQueryListResponseSchema = z.object({
+  /** Newest first. */
+  saved_queries: z.array(savedQueryResponseSchema),
+  usage: savedQueryUsageSchema,
+});
+export type SavedQueryList = z.infer<typeof savedQueryListResponseSchema>;
+
+/** 400 for a query that does not parse: where each error is, as the query editor highlights it. */
+export const invalidQueryErrorSchema = z.object({
+  error: z.literal('invalid_query'),
+  message: z.string(),
+  errors: z.array(queryErrorSchema),
+});
+export type InvalidQueryError = z.infer<typeof invalidQueryErrorSchema>;
