@@ -77,6 +77,8 @@ export const serverConfigSchema = z.object({
   /** Per client IP and minute, for auth/refresh and auth/logout; higher, as a shared IP carries many sessions. */
   REFRESH_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   SAVED_QUERY_LIMIT: int(25, 1, 10_000),
+  /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
+  CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**
    * The bundled development OpenID provider under /oidc. Unset: on for APP_ENV local and dev, off for qa and prod;
    * `true` or `false` decides regardless of APP_ENV.

@@ -7,7 +7,7 @@ import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
 import { loadSigningKey } from './auth/signing-key';
-import { seedDevData } from './seed';
+import { seedDemoCorpus, seedDevData } from './seed';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -57,6 +57,13 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   try {
     if ((await seedDevData(database.db, config)).createdWorkspace) {
       console.log('Development data: demo accounts and the "Murmur Demo" workspace were created.');
+    }
+    const demo = await seedDemoCorpus(database.pool, config);
+    if (demo.seeded) {
+      console.log(
+        `Demo corpus: ${demo.posts.toLocaleString('en-US')} synthetic posts by ${demo.profiles.toLocaleString('en-US')} ` +
+          `profiles loaded in ${(demo.elapsedMs / 1000).toFixed(1)} s (CORPUS_DEMO_POSTS=0 turns this off).`,
+      );
     }
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {

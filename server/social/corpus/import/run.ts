@@ -1,0 +1,158 @@
+// Imports an NDJSON or CSV file into the corpus: streams it, validates each row, upserts good rows in batches (one
+// transaction each) and collects the bad ones with their line and reason.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type pg from 'pg';
+import { coerceCsvRecord, normaliseRow, type ImportRow } from './normalise';
+import { FileFormatError, readCsv, readNdjson, type SourceRecord } from './read';
+import { validateRow } from './schema';
+import { writeBatch, type BatchResult } from './write';
+
+export type ImportFormat = 'ndjson' | 'csv';
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+  raw?: string;
+}
+
+export interface ImportOptions {
+  format?: ImportFormat;
+  /** Rows per transaction (default 1,000). */
+  batchSize?: number;
+  onRejected?: (row: RejectedRow) => void;
+  /** Bytes read so far, of the file's size. */
+  onProgress?: (bytes: number, size: number) => void;
+}
+
+export interface ImportSummary {
+  /** Rows read (good and bad; blank lines are not rows). */
+  rows: number;
+  inserted: number;
+  updated: number;
+  /** Rows identical to what is stored (a repeated import), or repeated within the file. */
+  unchanged: number;
+  rejected: number;
+  elapsedMs: number;
+}
+
+/** The file could not be read at all (missing, unreadable, unknown format, unusable header): exit code 1. */
+export class ImportFileError extends Error {}
+
+export function formatOf(path: string, given?: string): ImportFormat {
+  const format = (given ?? extname(path).slice(1)).toLowerCase();
+  if (format === 'ndjson' || format === 'jsonl' || format === 'json') return 'ndjson';
+  if (format === 'csv') return 'csv';
+  throw new ImportFileError(
+    given
+      ? `Unknown format "${given}": use ndjson or csv`
+      : `Cannot tell the format of ${path} from its extension: use .ndjson/.jsonl or .csv, or pass --format`,
+  );
+}
+
+function dbMessage(error: unknown): string {
+  const e = error as { message?: string; detail?: string };
+  return `could not be stored: ${e.message ?? String(error)}${e.detail ? ` (${e.detail})` : ''}`;
+}
+
+export async function importCorpus(
+  pool: pg.Pool,
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const started = performance.now();
+  const format = formatOf(path, options.format);
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new ImportFileError(`${path} is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof ImportFileError) throw error;
+    throw new ImportFileError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const summary: ImportSummary = {
+    rows: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    elapsedMs: 0,
+  };
+  const reject = (row: RejectedRow) => {
+    summary.rejected++;
+    options.onRejected?.(row);
+  };
+  const batchSize = Math.max(1, options.batchSize ?? 1_000);
+  const client = await pool.connect();
+  let batch: ImportRow[] = [];
+  const add = (result: BatchResult, rows: number) => {
+    summary.inserted += result.inserted;
+    summary.updated += result.updated;
+    // Rows repeated within a batch count as unchanged (the last one is stored).
+    summary.unchanged += rows - result.inserted - result.updated;
+  };
+  /** Stores rows; a batch PostgreSQL refuses is retried row by row to find the bad rows and keep the others. */
+  const write = async (rows: ImportRow[]) => {
+    try {
+      add(await writeBatch(client, rows), rows.length);
+    } catch {
+      for (const row of rows) {
+        try {
+          add(await writeBatch(client, [row]), 1);
+        } catch (error) {
+          reject({ line: row.line, reason: dbMessage(error) });
+        }
+      }
+    }
+  };
+  // One batch is written while the next is read and validated (the database and this process work in parallel).
+  let inflight: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    await inflight;
+    const rows = batch;
+    batch = [];
+    inflight = rows.length > 0 ? write(rows) : Promise.resolve();
+  };
+  try {
+    const records: AsyncGenerator<SourceRecord> = format === 'csv' ? readCsv(stream) : readNdjson(stream);
+    for await (const record of records) {
+      summary.rows++;
+      if (record.error !== undefined) {
+        reject({ line: record.line, reason: record.error, raw: record.raw });
+        continue;
+      }
+      const value =
+        format === 'csv' ? coerceCsvRecord(record.value as Record<string, string | undefined>) : record.value;
+      const validated = validateRow(value);
+      if (!validated.ok) {
+        reject({ line: record.line, reason: validated.reasons.join('; '), raw: record.raw });
+        continue;
+      }
+      batch.push(normaliseRow(validated.row, record.line));
+      if (batch.length >= batchSize) {
+        await flush();
+        options.onProgress?.(stream.bytesRead, size);
+      }
+    }
+    await flush();
+    await inflight;
+    options.onProgress?.(size, size);
+  } catch (error) {
+    if (error instanceof FileFormatError || (error as { cause?: unknown }).cause instanceof FileFormatError) {
+      throw new ImportFileError(error instanceof FileFormatError ? error.message : (error as Error).message);
+    }
+    if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall) {
+      throw new ImportFileError(`Cannot read ${path}: ${(error as Error).message}`);
+    }
+    throw error;
+  } finally {
+    stream.destroy();
+    await inflight.catch(() => {});
+    client.release();
+  }
+  summary.elapsedMs = performance.now() - started;
+  return summary;
+}

@@ -1,0 +1,145 @@
+// Stores a batch of rows in one transaction: profiles then posts, each keyed by (platform, external_id). A field a
+// row leaves out keeps the stored value (or the column default for a new row); a field it gives replaces it — so a
+// re-import updates counts and changes nothing else.
+import type pg from 'pg';
+import type { ImportRow } from './normalise';
+
+export interface BatchResult {
+  inserted: number;
+  /** Posts that existed and changed. */
+  updated: number;
+  /** Posts that existed and are identical to their row (another import of the same file). */
+  unchanged: number;
+}
+
+/** The last row per key wins (ON CONFLICT cannot touch one row twice in a statement). */
+function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  const map = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    map.delete(k);
+    map.set(k, row);
+  }
+  return [...map.values()];
+}
+
+const PROFILE_RECORD = `r(platform platform, external_id text, handle text, display_name text, followers int,
+  following int, verified boolean, bio text, country text, language text, avatar_url text)`;
+
+const UPSERT_PROFILES = `
+WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS ${PROFILE_RECORD}),
+updated AS (
+  UPDATE profiles p SET handle = r.handle,
+    display_name = coalesce(r.display_name, p.display_name), followers = coalesce(r.followers, p.followers),
+    following = coalesce(r.following, p.following), verified = coalesce(r.verified, p.verified),
+    bio = coalesce(r.bio, p.bio), country = coalesce(r.country, p.country),
+    language = coalesce(r.language, p.language), avatar_url = coalesce(r.avatar_url, p.avatar_url)
+  FROM r WHERE p.platform = r.platform AND p.external_id = r.external_id
+    AND (p.handle, p.display_name, p.followers, p.following, p.verified, p.bio, p.country, p.language, p.avatar_url)
+      IS DISTINCT FROM (r.handle, coalesce(r.display_name, p.display_name), coalesce(r.followers, p.followers),
+         coalesce(r.following, p.following), coalesce(r.verified, p.verified), coalesce(r.bio, p.bio),
+         coalesce(r.country, p.country), coalesce(r.language, p.language), coalesce(r.avatar_url, p.avatar_url))
+  RETURNING p.id)
+INSERT INTO profiles (platform, external_id, handle, display_name, followers, following, verified, bio, country,
+  language, avatar_url)
+SELECT platform, external_id, handle, coalesce(display_name, handle), coalesce(followers, 0), coalesce(following, 0),
+  coalesce(verified, false), coalesce(bio, ''), country, language, avatar_url FROM r
+ON CONFLICT (platform, external_id) DO NOTHING`;
+
+const POST_RECORD = `r(platform platform, external_id text, author_external_id text, text text, language text,
+  posted_at timestamptz, kind post_kind, media media_type, likes int, comments int, shares int, views bigint,
+  url text, hashtags text[], mentions text[], domains text[], sentiment real, sentiment_label sentiment_label)`;
+
+const UPSERT_POSTS = `
+WITH r AS (
+  SELECT r.*, a.id AS author_id FROM jsonb_to_recordset($1::jsonb) AS ${POST_RECORD}
+  JOIN profiles a ON a.platform = r.platform AND a.external_id = r.author_external_id),
+updated AS (
+  UPDATE posts p SET author_id = r.author_id, text = r.text, language = coalesce(r.language, p.language),
+    posted_at = r.posted_at, kind = coalesce(r.kind, p.kind), media = coalesce(r.media, p.media),
+    likes = coalesce(r.likes, p.likes), comments = coalesce(r.comments, p.comments),
+    shares = coalesce(r.shares, p.shares), views = coalesce(r.views, p.views), url = coalesce(r.url, p.url),
+    hashtags = r.hashtags, mentions = r.mentions, domains = r.domains, sentiment = r.sentiment,
+    sentiment_label = r.sentiment_label
+  FROM r WHERE p.platform = r.platform AND p.external_id = r.external_id
+    -- A row that would not change is left alone (no new row version, no index work): re-imports are cheap.
+    AND (p.author_id, p.text, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments, p.shares, p.views,
+         p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label)
+      IS DISTINCT FROM (r.author_id, r.text, coalesce(r.language, p.language), r.posted_at, coalesce(r.kind, p.kind),
+         coalesce(r.media, p.media), coalesce(r.likes, p.likes), coalesce(r.comments, p.comments),
+         coalesce(r.shares, p.shares), coalesce(r.views, p.views), coalesce(r.url, p.url), r.hashtags, r.mentions,
+         r.domains, r.sentiment, r.sentiment_label)
+  RETURNING p.id),
+inserted AS (
+  INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes, comments,
+    shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label)
+  SELECT platform, external_id, author_id, text, language, posted_at, coalesce(kind, 'original'),
+    coalesce(media, 'text'), coalesce(likes, 0), coalesce(comments, 0), coalesce(shares, 0), views, url, hashtags,
+    mentions, domains, sentiment, sentiment_label FROM r
+  ON CONFLICT (platform, external_id) DO NOTHING
+  RETURNING id)
+SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM updated) AS updated`;
+
+function profileRecord(row: ImportRow) {
+  const a = row.author;
+  return {
+    platform: row.platform,
+    external_id: a.externalId,
+    handle: a.handle,
+    display_name: a.displayName,
+    followers: a.followers,
+    following: a.following,
+    verified: a.verified,
+    bio: a.bio,
+    country: a.country,
+    language: a.language,
+    avatar_url: a.avatarUrl,
+  };
+}
+
+function postRecord(row: ImportRow) {
+  return {
+    platform: row.platform,
+    external_id: row.externalId,
+    author_external_id: row.author.externalId,
+    text: row.text,
+    language: row.language,
+    posted_at: row.postedAt,
+    kind: row.kind,
+    media: row.media,
+    likes: row.likes,
+    comments: row.comments,
+    shares: row.shares,
+    views: row.views,
+    url: row.url,
+    hashtags: row.hashtags,
+    mentions: row.mentions,
+    domains: row.domains,
+    sentiment: row.sentiment,
+    sentiment_label: row.sentimentLabel,
+  };
+}
+
+/** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry row by row). */
+export async function writeBatch(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
+  const profiles = lastByKey(rows, (r) => `${r.platform}\u0000${r.author.externalId}`).map(profileRecord);
+  const posts = lastByKey(rows, (r) => `${r.platform}\u0000${r.externalId}`).map(postRecord);
+  await client.query('BEGIN');
+  try {
+    // An import can be run again: losing the last commits in an OS crash costs little, a flush per batch much.
+    await client.query('SET LOCAL synchronous_commit = off');
+    // Imports and the generator take turns on the corpus (an upsert racing another could lose a row).
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+    await client.query(UPSERT_PROFILES, [JSON.stringify(profiles)]);
+    const { rows: counts } = await client.query<{ inserted: string; updated: string }>(UPSERT_POSTS, [
+      JSON.stringify(posts),
+    ]);
+    await client.query('COMMIT');
+    const inserted = Number(counts[0]!.inserted);
+    const updated = Number(counts[0]!.updated);
+    return { inserted, updated, unchanged: posts.length - inserted - updated };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
