@@ -124,6 +124,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     password: EMBEDDED_PASSWORD,
     port,
     persistent: true,
+    // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set of
+    // the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its owner.
+    postgresFlags: ['-c', `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`],
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: true,
     onLog: () => {},

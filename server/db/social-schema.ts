@@ -108,6 +108,8 @@ export const posts = pgTable(
     index('posts_hashtags_idx').using('gin', t.hashtags),
     index('posts_mentions_idx').using('gin', t.mentions),
     index('posts_text_trgm_idx').using('gin', sql`${t.text} gin_trgm_ops`),
+    // Insights: platform:/lang: filters over a date range (PostgreSQL 18 skip-scans it for a language alone).
+    index('posts_platform_language_posted_idx').on(t.platform, t.language, t.postedAt),
     /** Discover's engagement sort: ORDER BY engagement DESC, id DESC with a keyset on (engagement, id). */
     index('posts_engagement_idx').on(t.engagement, t.id),
   ],

@@ -1,4 +1,161 @@
-// The social API's insights routes (issue 4); registered under /social by server/routes.ts.
+// The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
+// each takes a saved query or an ad-hoc query, filters and drill-down refinements. Any member of the workspace
+// (viewer and up) may read them; what each figure counts is in README.md beside this file.
+import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  conversationBodySchema,
+  filteredPostsBodySchema,
+  filteredProfilesBodySchema,
+  insightsBodySchema,
+  peopleBodySchema,
+  postsBodySchema,
+} from '../../../src/api/contract/insights';
+import {
+  conversationResponseSchema,
+  insightsInvalidQuerySchema,
+  overviewResponseSchema,
+  peopleResponseSchema,
+  performanceResponseSchema,
+  postsResponseSchema,
+  profilesResponseSchema,
+} from '../../../src/api/contract/insights-responses';
+import { errorResponseSchema } from '../../../src/api/contract/workspaces';
+import { prepareWorkspaceAccess } from '../../workspaces/access';
+import { bearer, errorResponses } from '../../workspaces/openapi';
+import { insightsErrorHandler, resolveInsightScope } from './context';
+import { conversation } from './conversation';
+import { overview } from './overview';
+import { people, profileList } from './people';
+import { performance } from './performance';
+import { postList } from './posts';
 
-export const insightRoutes: FastifyPluginAsyncZod = async () => {};
+const tags = ['social', 'insights'];
+const COMMON =
+  "Body: workspace_id, saved_query_id or query, optional filters (they override the saved query's key by key; " +
+  'default range: the last 30 days) and refine (drill-down: date bucket, platform, hashtag, mention, term, author, ' +
+  'sentiment, language, media, kind, domain, followers, each with exclude). Every answer states time_zone, range ' +
+  'and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for a workspace the ' +
+  'caller is not a member of; 503 insights_timeout past 10 s.';
+
+const responses = <T>(ok: T) => ({
+  200: ok,
+  ...errorResponses(404),
+  400: z.union([insightsInvalidQuerySchema, errorResponseSchema]),
+  503: errorResponseSchema,
+});
+
+export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+  const access = prepareWorkspaceAccess(db, config);
+
+  // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
+  app.addHook('onRequest', app.requireUser);
+  app.setErrorHandler(insightsErrorHandler);
+
+  const schema = <B extends z.ZodMiniType, R extends z.ZodMiniType>(
+    summary: string,
+    body: B,
+    response: R,
+  ) => ({
+    tags,
+    security: bearer,
+    summary,
+    description: COMMON,
+    body,
+    response: responses(response),
+  });
+
+  app.post(
+    '/insights/overview',
+    {
+      schema: schema(
+        'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
+        insightsBodySchema,
+        overviewResponseSchema,
+      ),
+    },
+    async (request) => overview(db, await resolveInsightScope(db, access, request.body, request.userId)),
+  );
+
+  app.post(
+    '/insights/posts',
+    {
+      schema: schema(
+        'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
+        postsBodySchema,
+        postsResponseSchema,
+      ),
+    },
+    async (request) =>
+      postList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+  );
+
+  app.post(
+    '/insights/people',
+    {
+      schema: schema(
+        'People: top authors by mentions, followers and engagement',
+        peopleBodySchema,
+        peopleResponseSchema,
+      ),
+    },
+    async (request) =>
+      people(db, await resolveInsightScope(db, access, request.body, request.userId), request.body.limit),
+  );
+
+  app.post(
+    '/insights/performance',
+    {
+      schema: schema(
+        'Performance: engagement by platform, media and kind; engagement rate; best time to post',
+        insightsBodySchema,
+        performanceResponseSchema,
+      ),
+    },
+    async (request) => performance(db, await resolveInsightScope(db, access, request.body, request.userId)),
+  );
+
+  app.post(
+    '/insights/conversation',
+    {
+      schema: schema(
+        'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
+        conversationBodySchema,
+        conversationResponseSchema,
+      ),
+    },
+    async (request) =>
+      conversation(
+        db,
+        await resolveInsightScope(db, access, request.body, request.userId),
+        request.body.limit,
+      ),
+  );
+
+  app.post(
+    '/insights/filtered-posts',
+    {
+      schema: schema(
+        'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
+        filteredPostsBodySchema,
+        postsResponseSchema,
+      ),
+    },
+    async (request) =>
+      postList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+  );
+
+  app.post(
+    '/insights/filtered-profiles',
+    {
+      schema: schema(
+        'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
+        filteredProfilesBodySchema,
+        profilesResponseSchema,
+      ),
+    },
+    async (request) =>
+      profileList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+  );
+};

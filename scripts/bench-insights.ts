@@ -1,0 +1,208 @@
+// `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts]`: p50/p95 latency of every insights
+// endpoint (and of POST /social/discover when it exists) on a 1M-post corpus, through app.inject in this process.
+// The corpus: BENCH_DATA_DIR / BENCH_PG_PORT, else DATA_DIR=/tmp/murmur-1m on port 55001; when that directory holds
+// no database it is generated first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL already
+// running on the directory is used as it is (and left running); otherwise one is started and stopped here.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import { buildApp } from '../server/app';
+import { loadServerConfig } from '../server/config';
+import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import { memberships, users, workspaces } from '../server/db/schema';
+import { createAccessTokens } from '../server/auth/access-token';
+
+const DATA_DIR = resolve(process.env.BENCH_DATA_DIR ?? '/tmp/murmur-1m');
+const PORT = Number(process.env.BENCH_PG_PORT ?? 55001);
+const PG_DIR = join(DATA_DIR, 'pg');
+const USER = 'murmur';
+const PASSWORD = 'murmur-local';
+
+/** What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, a CJK term, field filters. */
+const QUERIES: Array<[string, string]> = [
+  ['broad term', 'nova'],
+  ['hashtag', '#matchatiramisu'],
+  ['phrase', '"midnight harbor"'],
+  ['OR of terms', 'cloudnest OR outage OR downdetector'],
+  ['NOT', 'nova NOT #unboxing'],
+  ['CJK term', '노바X'],
+  ['field filter', 'platform:tiktok lang:es'],
+];
+const ENDPOINTS = [
+  'overview',
+  'posts',
+  'people',
+  'performance',
+  'conversation',
+  'filtered-posts',
+  'filtered-profiles',
+  'discover',
+] as const;
+
+function runningPort(): number | null {
+  const pidFile = join(PG_DIR, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(pidLine);
+  try {
+    process.kill(pid, 0);
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
+  } catch {
+    return null;
+  }
+  return Number(portLine);
+}
+
+function generateCorpus() {
+  if (!existsSync(resolve(import.meta.dirname, 'corpus-generate.ts'))) {
+    throw new Error(`No corpus in ${DATA_DIR} and no generator (scripts/corpus-generate.ts) to make one.`);
+  }
+  console.log(`No corpus in ${DATA_DIR}: generating 1,000,000 posts (seed 42)…`);
+  // The embedded PostgreSQL in DATA_DIR, whatever DATABASE_URL says.
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  const result = spawnSync('npm', ['run', 'corpus:generate', '--', '--posts', '1000000', '--seed', '42'], {
+    stdio: 'inherit',
+    env: { ...env, DATA_DIR, EMBEDDED_PG_PORT: String(PORT) },
+  });
+  if (result.status !== 0) throw new Error('The corpus generator failed.');
+}
+
+async function openCorpus(): Promise<{ url: string; server: EmbeddedServer | null }> {
+  if (!existsSync(join(PG_DIR, 'PG_VERSION'))) generateCorpus();
+  const port = runningPort();
+  if (port) {
+    console.log(`Using the PostgreSQL already running on ${PG_DIR} (port ${port}).`);
+    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/murmur`, server: null };
+  }
+  const server = await startEmbeddedPostgres(PG_DIR, PORT);
+  await ensureDatabase(server.urlFor('postgres'), 'murmur');
+  return { url: server.urlFor('murmur'), server };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(0).padStart(5)} ms`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '5' },
+      ranges: { type: 'string', default: '7,30,90' },
+      only: { type: 'string' },
+      zone: { type: 'string', default: 'America/New_York' },
+    },
+  });
+  const runs = Number(values.runs);
+  const ranges = values.ranges.split(',').map(Number);
+  const endpoints = values.only ? ENDPOINTS.filter((e) => values.only!.split(',').includes(e)) : ENDPOINTS;
+
+  const { url, server } = await openCorpus();
+  const database = await connect(url);
+  const config = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false' });
+  const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  const app = await buildApp({ db: database.db, config, accessTokens });
+  await app.ready();
+  const { db } = database;
+  const [user] = await db.insert(users).values({ email: 'bench-insights@example.com' }).returning();
+  const [workspace] = await db
+    .insert(workspaces)
+    .values({ name: 'Bench insights', timeZone: values.zone })
+    .returning();
+  await db.insert(memberships).values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'viewer' });
+  const token = await accessTokens.sign(user!.id);
+
+  try {
+    const stats = await db.execute<{ posts: number; latest: number }>(
+      sql`SELECT count(*)::int AS posts, extract(epoch FROM max(posted_at))::float8 * 1000 AS latest FROM posts`,
+    );
+    const posts = stats.rows[0]!.posts;
+    const latest = new Date(stats.rows[0]!.latest);
+    const buffers = await db.execute<{ shared_buffers: string }>(sql`SHOW shared_buffers`);
+    console.log(
+      `Corpus: ${posts.toLocaleString('en-US')} posts, the latest at ${latest.toISOString()}; PostgreSQL ` +
+        `shared_buffers = ${buffers.rows[0]!.shared_buffers} (the heap and indexes of 1M posts take about 1.3 GB).`,
+    );
+    if (posts < 1_000_000)
+      console.warn(`Warning: fewer than 1,000,000 posts; the figures are not comparable.`);
+    const to = new Date(Math.ceil(latest.getTime() / 3_600_000) * 3_600_000);
+
+    const call = (endpoint: string, query: string, days: number) => {
+      const filters = {
+        from: new Date(to.getTime() - days * 86_400_000).toISOString(),
+        to: to.toISOString(),
+      };
+      return app.inject({
+        method: 'POST',
+        url: endpoint === 'discover' ? '/social/discover' : `/social/insights/${endpoint}`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { workspace_id: workspace!.id, query, filters },
+      });
+    };
+    const probe = await call('discover', 'nova', 7);
+    const skipDiscover =
+      probe.statusCode === 404 && probe.json<{ message: string }>().message.includes('No such');
+    if (skipDiscover) console.log('POST /social/discover is not implemented yet: skipped.');
+
+    console.log(
+      `${runs} runs after a warm-up, per endpoint × ${QUERIES.length} queries × ranges of ${ranges.join(', ')} ` +
+        `days ending ${to.toISOString()}, workspace zone ${values.zone}.\n`,
+    );
+    const summary: Array<[string, number[], string]> = [];
+    for (const endpoint of endpoints) {
+      if (endpoint === 'discover' && skipDiscover) continue;
+      const all: number[] = [];
+      let worst = { p95: 0, what: '' };
+      for (const [label, query] of QUERIES) {
+        for (const days of ranges) {
+          const warm = await call(endpoint, query, days);
+          if (warm.statusCode !== 200) {
+            console.error(`${endpoint} ${label} ${days}d: ${warm.statusCode} ${warm.body.slice(0, 300)}`);
+            continue;
+          }
+          const times: number[] = [];
+          for (let i = 0; i < runs; i += 1) {
+            const started = performance.now();
+            const response = await call(endpoint, query, days);
+            times.push(performance.now() - started);
+            if (response.statusCode !== 200) console.error(`${endpoint}: ${response.statusCode}`);
+          }
+          times.sort((a, b) => a - b);
+          all.push(...times);
+          const p95 = percentile(times, 95);
+          console.log(
+            `${endpoint.padEnd(18)} ${label.padEnd(12)} ${String(days).padStart(3)}d  p50 ${ms(percentile(times, 50))}  p95 ${ms(p95)}`,
+          );
+          if (p95 > worst.p95) worst = { p95, what: `${label}, ${days} days` };
+        }
+      }
+      all.sort((a, b) => a - b);
+      summary.push([endpoint, all, worst.what]);
+    }
+    console.log('\nPer endpoint, over every query and range:');
+    for (const [endpoint, all, worst] of summary) {
+      if (!all.length) continue;
+      const p95 = percentile(all, 95);
+      console.log(
+        `${endpoint.padEnd(18)} p50 ${ms(percentile(all, 50))}  p95 ${ms(p95)}  max ${ms(all.at(-1)!)}  ` +
+          `(${all.length} calls; slowest: ${worst})${p95 > 300 ? '  above the 300 ms target' : ''}`,
+      );
+    }
+  } finally {
+    await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
+    await db.delete(users).where(eq(users.id, user!.id));
+    await app.close();
+    await database.close();
+    await server?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

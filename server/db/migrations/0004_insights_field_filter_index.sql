@@ -1,0 +1,1 @@
+CREATE INDEX "posts_platform_language_posted_idx" ON "posts" USING btree ("platform","language","posted_at");

@@ -1,0 +1,203 @@
+// One dashboard request resolved: the workspace (membership checked), the query (a saved one or ad hoc), the filters,
+// the date range, the refinements, and the workspace's time zone; plus the read-only, time-bounded transaction every
+// dashboard runs its statements in.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { InsightsBody, Refine } from '../../../src/api/contract/insights';
+import { queryFiltersSchema, type QueryFilters } from '../../../src/api/contract/social-scope';
+import type { QueryError } from '../../../src/api/contract/social-query';
+import type { Db } from '../../db/database';
+import { savedQueries } from '../../db/social-schema';
+import { ApiError } from '../../errors';
+import { parseQuery, printQuery, type QueryNode } from '../query/index';
+import { resolveScope, scopeWhere, type Scope } from '../scope';
+import { describeRefines, refineWhere } from './refine';
+import { usableTimeZone } from './time';
+
+export class InvalidQueryError extends ApiError {
+  constructor(readonly errors: QueryError[]) {
+    super(400, 'invalid_query', `The query is not valid: ${errors.map((e) => e.message).join('; ')}`);
+  }
+}
+
+/** Answers InvalidQueryError with the parser's errors; anything else goes on to the app's error handler. */
+export function insightsErrorHandler(error: Error, _request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof InvalidQueryError) {
+    return reply.status(400).send({ error: error.code, message: error.message, errors: error.errors });
+  }
+  throw error;
+}
+
+export interface InsightScope {
+  scope: Scope;
+  /** Canonical query text, null for every post. */
+  normalized: string | null;
+  savedQueryName: string | null;
+  refines: Refine[];
+  refine: SQL | null;
+  timeZone: string;
+}
+
+type Access = (workspaceId: string, userId: string) => Promise<{ workspace: { timeZone: string } }>;
+
+function parseOrThrow(text: string): QueryNode | null {
+  if (text.trim() === '') return null;
+  const parsed = parseQuery(text);
+  if (!parsed.ok) throw new InvalidQueryError(parsed.errors);
+  return parsed.ast;
+}
+
+/** Membership first (404 for anyone else), then the saved query of that workspace, then the scope. */
+export async function resolveInsightScope(
+  db: Db,
+  access: Access,
+  body: InsightsBody,
+  userId: string,
+  now = new Date(),
+): Promise<InsightScope> {
+  const { workspace } = await access(body.workspace_id, userId);
+  const hasSaved = body.saved_query_id !== undefined;
+  if (hasSaved === (body.query !== undefined)) {
+    throw new ApiError(400, 'invalid_request', 'Pass either saved_query_id or query (not both).');
+  }
+  let text = body.query ?? '';
+  let savedFilters: QueryFilters = {};
+  let savedQueryName: string | null = null;
+  if (hasSaved) {
+    const [saved] = await db
+      .select({ name: savedQueries.name, query: savedQueries.query, filters: savedQueries.filters })
+      .from(savedQueries)
+      .where(and(eq(savedQueries.id, body.saved_query_id!), eq(savedQueries.workspaceId, body.workspace_id)));
+    if (!saved) throw new ApiError(404, 'not_found', 'There is no such saved query in this workspace.');
+    text = saved.query;
+    savedQueryName = saved.name;
+    const parsed = queryFiltersSchema.safeParse(saved.filters);
+    savedFilters = parsed.success ? parsed.data : {};
+  }
+  const ast = parseOrThrow(text);
+  const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
+  const scope = resolveScope(ast, { ...savedFilters, ...overrides }, now);
+  const timeZone = usableTimeZone(workspace.timeZone);
+  const refines = body.refine ?? [];
+  return {
+    scope,
+    normalized: ast ? printQuery(ast) : null,
+    savedQueryName,
+    refines,
+    refine: refineWhere(refines, timeZone),
+    timeZone,
+  };
+}
+
+function readsProfile(node: QueryNode | null): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'field':
+      return node.field === 'author' || node.field === 'country';
+    case 'not':
+      return readsProfile(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.some(readsProfile);
+    default:
+      return false;
+  }
+}
+
+/** Whether the condition reads the author's profile (author:, country:, or an author or followers refinement). */
+export const needsProfiles = (context: InsightScope) =>
+  readsProfile(context.scope.query) ||
+  context.refines.some((refine) => refine.field === 'author' || refine.field === 'followers');
+
+/**
+ * The FROM of a scan: posts alone when nothing reads the profile (joining 1M posts to every profile costs a scan of
+ * the profiles too), else QUERY_FROM.
+ */
+export const scanFrom = (context: InsightScope, profiles = needsProfiles(context)) =>
+  profiles ? sql`posts p JOIN profiles a ON a.id = p.author_id` : sql`posts p`;
+
+/** The scope's condition over [from, to) with the refinements. */
+export function insightWhere(context: InsightScope, from = context.scope.from, to = context.scope.to): SQL {
+  const where = scopeWhere({ ...context.scope, from, to });
+  return context.refine ? sql`${where} AND ${context.refine}` : where;
+}
+
+/** The period of equal length just before the range. */
+export function previousPeriod({ scope }: InsightScope): { from: Date; to: Date } {
+  return { from: new Date(2 * scope.from.getTime() - scope.to.getTime()), to: scope.from };
+}
+
+export const STATEMENT_TIMEOUT_MS = 10_000;
+
+/** PostgreSQL's query_canceled, which statement_timeout raises; drizzle wraps driver errors in `cause`. */
+function isStatementTimeout(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === '57014') return true;
+  }
+  return false;
+}
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * A read-only transaction with a statement timeout (503 insights_timeout past it), JIT off (its compile time costs
+ * more than it saves on these statements), room for the aggregates' hash tables, and parallel plans made cheaper.
+ */
+export async function readOnly<T>(
+  db: Db,
+  run: (tx: Tx) => Promise<T>,
+  timeoutMs = STATEMENT_TIMEOUT_MS,
+): Promise<T> {
+  try {
+    return await db.transaction(
+      async (tx) => {
+        // Parallel workers share the scan of a large scope (the default costs keep them out of most plans here).
+        await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true),
+          set_config('jit', 'off', true), set_config('work_mem', '64MB', true),
+          set_config('parallel_setup_cost', '20', true), set_config('parallel_tuple_cost', '0.002', true)`);
+        return run(tx);
+      },
+      { accessMode: 'read only' },
+    );
+  } catch (error) {
+    if (isStatementTimeout(error)) {
+      throw new ApiError(
+        503,
+        'insights_timeout',
+        `This dashboard took longer than ${timeoutMs / 1000} s to compute; narrow the date range or the query.`,
+      );
+    }
+    throw error;
+  }
+}
+
+const list = (items: string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+export function formatLocal(date: Date, timeZone: string): string {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+    formatters.set(timeZone, format);
+  }
+  return format.format(date);
+}
+
+/** "Posts matching … posted from … to … (zone), on …, in …, refined to …; every kind of post included" */
+export function countedBase(context: InsightScope, from = context.scope.from, to = context.scope.to): string {
+  const { scope, timeZone, normalized, savedQueryName } = context;
+  const what =
+    normalized === null
+      ? 'All posts'
+      : `Posts matching ${savedQueryName ? `the saved query "${savedQueryName}" (${normalized})` : JSON.stringify(normalized)}`;
+  const where = [
+    scope.platforms.length ? `on ${list(scope.platforms)}` : 'on every platform',
+    scope.languages.length ? `in ${list(scope.languages)}` : 'in any language',
+  ].join(', ');
+  const refined = context.refines.length ? `, refined to ${describeRefines(context.refines)}` : '';
+  return (
+    `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
+    `${timeZone}, ${where}${refined}; each post once, whatever its kind (original, reply, repost or quote)`
+  );
+}

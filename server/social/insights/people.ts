@@ -1,0 +1,127 @@
+// The people dashboard (top authors by mentions, followers, engagement) and the filtered-profiles drill-down (every
+// author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts.
+import { sql, type SQL } from 'drizzle-orm';
+import type { ProfileSort } from '../../../src/api/contract/insights';
+import type { PeopleResponse, ProfilesResponse } from '../../../src/api/contract/insights-responses';
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
+import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import { jsonRows, peopleFor, type PersonAggregate } from './rows';
+
+/** Each sort: its key, then the tie-break, then the profile id ascending. */
+const ORDER: Record<ProfileSort, [string, string]> = {
+  mentions: ['n', 'e'],
+  followers: ['f', 'n'],
+  engagement: ['e', 'n'],
+};
+const SORT_WORDS: Record<ProfileSort, string> = {
+  mentions: 'most matching posts first, then most engagement',
+  followers: 'most followers first, then most matching posts',
+  engagement: 'most engagement first, then most matching posts',
+};
+
+/** Per author: matching posts (n), their engagement (e) and followers (f); profiles are joined after grouping. */
+const authors = (context: InsightScope) => sql`SELECT g.author_id, a.followers AS f, g.n, g.e
+  FROM (SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
+    WHERE ${insightWhere(context)} GROUP BY p.author_id) g
+  JOIN profiles a ON a.id = g.author_id`;
+
+function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQL {
+  const [first, second] = ORDER[sort].map((column) => sql.raw(column)) as [SQL, SQL];
+  // Descending keys, ascending id: the row comparison negates the id.
+  const after = cursor
+    ? sql`WHERE (${first}, ${second}, -author_id) < (${cursor.key}::bigint, ${cursor.ties[0]!}::bigint, ${-cursor.ties[1]!}::bigint)`
+    : sql``;
+  return sql`SELECT author_id, n AS mentions, e AS engagement, ${first}::text AS k, ${second} AS k2 FROM g ${after}
+    ORDER BY ${first} DESC, ${second} DESC, author_id LIMIT ${limit}`;
+}
+
+const range = ({ scope }: InsightScope) => ({ from: scope.from.toISOString(), to: scope.to.toISOString() });
+
+const COUNTED =
+  "an author's mentions are their matching posts, their engagement those posts' likes + comments + shares, and " +
+  'their followers as the profile has them now';
+
+export const peopleStatement = (context: InsightScope, limit: number) => sql`WITH g AS MATERIALIZED (
+    ${authors(context)})
+  SELECT (SELECT count(*) FROM g)::int AS authors, (SELECT coalesce(sum(n), 0) FROM g)::int AS posts,
+    ${jsonRows(top('mentions', limit))} AS by_mentions, ${jsonRows(top('followers', limit))} AS by_followers,
+    ${jsonRows(top('engagement', limit))} AS by_engagement`;
+
+export const profilesStatement = (
+  context: InsightScope,
+  sort: ProfileSort,
+  limit: number,
+  cursor: Cursor | null,
+) =>
+  sql`WITH g AS MATERIALIZED (${authors(context)})
+    SELECT (SELECT count(*) FROM g)::int AS total, ${jsonRows(top(sort, limit + 1, cursor))} AS page`;
+
+export async function people(db: Db, context: InsightScope, limit: number): Promise<PeopleResponse> {
+  const statement = peopleStatement(context, limit);
+  return readOnly(db, async (tx) => {
+    const [row] = (
+      await tx.execute<{
+        authors: number;
+        posts: number;
+        by_mentions: PersonAggregate[];
+        by_followers: PersonAggregate[];
+        by_engagement: PersonAggregate[];
+      }>(statement)
+    ).rows;
+    const { authors: unique, posts } = row!;
+    const everyone = await peopleFor(tx, [...row!.by_mentions, ...row!.by_followers, ...row!.by_engagement]);
+    const byMentions = everyone.slice(0, row!.by_mentions.length);
+    const byFollowers = everyone.slice(byMentions.length, byMentions.length + row!.by_followers.length);
+    const byEngagement = everyone.slice(byMentions.length + byFollowers.length);
+    return {
+      time_zone: context.timeZone,
+      range: range(context),
+      query: context.normalized,
+      counted: `${countedBase(context)}; the ${limit} authors with the most matching posts, followers and engagement; ${COUNTED}.`,
+      unique_authors: unique,
+      average_mentions_per_author: unique ? posts / unique : null,
+      by_mentions: byMentions,
+      by_followers: byFollowers,
+      by_engagement: byEngagement,
+    };
+  });
+}
+
+export async function profileList(
+  db: Db,
+  context: InsightScope,
+  options: { sort: ProfileSort; limit: number; cursor?: string | undefined },
+): Promise<ProfilesResponse> {
+  const { sort, limit } = options;
+  const cursor = options.cursor ? decodeCursor(options.cursor, context, sort) : null;
+  if (cursor && (!/^\d{1,15}$/.test(cursor.key) || cursor.ties.length !== 2)) {
+    throw new ApiError(400, 'invalid_cursor', 'This cursor is not valid.');
+  }
+  const statement = profilesStatement(context, sort, limit, cursor);
+  return readOnly(db, async (tx) => {
+    const [row] = (
+      await tx.execute<{ total: number; page: Array<PersonAggregate & { k: string; k2: number }> }>(statement)
+    ).rows;
+    const page = row!.page.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      time_zone: context.timeZone,
+      range: range(context),
+      query: context.normalized,
+      counted: `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`,
+      sort,
+      total: row!.total,
+      profiles: await peopleFor(tx, page),
+      next_cursor:
+        row!.page.length > limit && last
+          ? encodeCursor(
+              { key: last.k, ties: [Number(last.k2), Number(last.author_id)], ...range(context) },
+              context,
+              sort,
+            )
+          : null,
+    };
+  });
+}

@@ -1,0 +1,139 @@
+// Time in the workspace's zone: wall-clock parts of an instant, the instant a wall-clock time starts at, the bucket
+// size of a range, and the zero-filled bucket series (in SQL, so it groups exactly as PostgreSQL's date_trunc does).
+import { sql, type SQL } from 'drizzle-orm';
+import type { Bucket } from '../../../src/api/contract/insights';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+export const BUCKET_MS: Record<Bucket, number> = { hour: HOUR_MS, day: DAY_MS, week: 7 * DAY_MS };
+
+/** hour for ranges up to 2 days, day up to 90 days, ISO week (from Monday) beyond. */
+export function bucketFor(from: Date, to: Date): Bucket {
+  const length = to.getTime() - from.getTime();
+  if (length <= 2 * DAY_MS) return 'hour';
+  if (length <= 90 * DAY_MS) return 'day';
+  return 'week';
+}
+
+/** The workspace's IANA zone when the runtime knows it, else UTC (a chart must never fail over a bad setting). */
+export function usableTimeZone(timeZone: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatFor(timeZone: string) {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      weekday: 'short',
+    });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** ISO day of the week: 1 = Monday … 7 = Sunday. */
+  weekday: number;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+export function wallClock(instant: Date, timeZone: string): WallClock {
+  const parts = Object.fromEntries(
+    formatFor(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    weekday: WEEKDAYS.indexOf(parts.weekday!) + 1,
+  };
+}
+
+/** The wall-clock time as if it were UTC, in milliseconds (seconds precision). */
+const wallMs = (w: WallClock) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+
+/** Minutes east of UTC in effect at the instant. */
+export function offsetMinutes(instant: Date, timeZone: string): number {
+  const seconds = Math.floor(instant.getTime() / 1000) * 1000;
+  return Math.round((wallMs(wallClock(instant, timeZone)) - seconds) / 60_000);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** "2026-03-08T02:00:00" for the wall clock. */
+export const formatWallClock = (w: WallClock) =>
+  `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+
+/**
+ * The first instant whose wall clock reads `local` ("YYYY-MM-DDTHH:MM:SS"): in the hour the clocks go back, the
+ * earlier of the two; in a gap (the clocks jump over it) the instant of the jump.
+ */
+export function instantOfWallClock(local: string, timeZone: string): Date {
+  const asUtc = Date.parse(`${local}Z`);
+  const offsets = new Set([
+    offsetMinutes(new Date(asUtc - DAY_MS), timeZone),
+    offsetMinutes(new Date(asUtc), timeZone),
+    offsetMinutes(new Date(asUtc + DAY_MS), timeZone),
+  ]);
+  const candidates = [...offsets]
+    .map((offset) => new Date(asUtc - offset * 60_000))
+    .filter((instant) => formatWallClock(wallClock(instant, timeZone)) === local);
+  if (candidates.length) return new Date(Math.min(...candidates.map((d) => d.getTime())));
+  // A gap: the jump happens at (local − offset before the jump).
+  return new Date(asUtc - offsetMinutes(new Date(asUtc - DAY_MS), timeZone) * 60_000);
+}
+
+/** Whether the instant is the start of a bucket of this size in the zone (weeks start on Monday). */
+export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): boolean {
+  const w = wallClock(instant, timeZone);
+  if (instant.getUTCMilliseconds() !== 0 || w.minute !== 0 || w.second !== 0) return false;
+  if (bucket === 'hour') return true;
+  if (w.hour !== 0) return false;
+  return bucket === 'day' || w.weekday === 1;
+}
+
+/** date_trunc of the post's wall-clock time in the zone: a `timestamp` (without zone). */
+export const bucketOf = (bucket: Bucket, timeZone: string): SQL =>
+  sql`date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone})`;
+
+/**
+ * The zero-filled series of bucket starts (wall clock, `timestamp`) covering [from, to): the first and last buckets
+ * may be partial. Hours the clocks skip are left out (no post can fall in them).
+ */
+export function bucketSeries(bucket: Bucket, timeZone: string, from: Date, to: Date): SQL {
+  const step = `1 ${bucket}`;
+  return sql`SELECT g AS local FROM generate_series(
+      date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timeZone}),
+      date_trunc(${bucket}, (${to}::timestamptz - interval '1 microsecond') AT TIME ZONE ${timeZone}),
+      ${step}::interval) AS g
+    WHERE ${bucket} <> 'hour' OR (g AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone} = g`;
+}
+
+/** The wall-clock `timestamp` as text PostgreSQL and instantOfWallClock agree on. */
+export const wallClockText = (expression: SQL): SQL => sql`to_char(${expression}, 'YYYY-MM-DD"T"HH24:MI:SS')`;

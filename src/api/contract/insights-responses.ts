@@ -1,0 +1,209 @@
+// The insights dashboards' responses (POST /social/insights/*), shared by the SPA and the server; the requests and
+// the value lists are in insights.ts. Response shapes avoid transforms: the server encodes responses through them.
+import * as z from 'zod/mini';
+import { queryErrorSchema } from './social-query';
+import { PLATFORM_VALUES } from './social-scope';
+import {
+  BUCKET_VALUES,
+  MEDIA_VALUES,
+  POST_KIND_VALUES,
+  POST_SORTS,
+  PROFILE_SORTS,
+  SENTIMENT_VALUES,
+} from './insights';
+
+const platform = z.enum(PLATFORM_VALUES);
+/** ISO 8601 instants in UTC: `from` inclusive, `to` exclusive. */
+const rangeSchema = z.object({ from: z.string(), to: z.string() });
+
+const base = {
+  /** The workspace's IANA time zone: buckets, days and hours are counted in it. */
+  time_zone: z.string(),
+  range: rangeSchema,
+  /** The query as understood (canonical text); null for every post. */
+  query: z.nullable(z.string()),
+  /** One plain sentence on exactly what was counted. */
+  counted: z.string(),
+};
+
+export const authorSchema = z.object({
+  id: z.number(),
+  platform,
+  handle: z.string(),
+  display_name: z.string(),
+  followers: z.int(),
+  verified: z.boolean(),
+  country: z.nullable(z.string()),
+  language: z.nullable(z.string()),
+});
+
+export const insightPostSchema = z.object({
+  id: z.number(),
+  platform,
+  url: z.nullable(z.string()),
+  text: z.string(),
+  language: z.nullable(z.string()),
+  /** ISO 8601 in UTC. */
+  posted_at: z.string(),
+  kind: z.enum(POST_KIND_VALUES),
+  media: z.enum(MEDIA_VALUES),
+  likes: z.int(),
+  comments: z.int(),
+  shares: z.int(),
+  views: z.nullable(z.number()),
+  engagement: z.int(),
+  hashtags: z.array(z.string()),
+  mentions: z.array(z.string()),
+  domains: z.array(z.string()),
+  /** An estimate in [-1, 1]. */
+  sentiment: z.number(),
+  sentiment_label: z.enum(SENTIMENT_VALUES),
+  /** With sort `overperformance` only: engagement ÷ the author's average engagement (see README). */
+  overperformance: z.nullable(z.number()),
+  author: authorSchema,
+});
+export type InsightPost = z.infer<typeof insightPostSchema>;
+
+/** An author with their matching posts ("mentions") and the engagement of those posts. */
+export const insightPersonSchema = z.object({
+  ...authorSchema.shape,
+  mentions: z.int(),
+  engagement: z.int(),
+});
+export type InsightPerson = z.infer<typeof insightPersonSchema>;
+
+const change = z.object({ value: z.number(), previous: z.number(), change_pct: z.nullable(z.number()) });
+
+export const overviewResponseSchema = z.object({
+  ...base,
+  previous_range: rangeSchema,
+  bucket: z.enum(BUCKET_VALUES),
+  totals: z.object({
+    mentions: change,
+    unique_authors: change,
+    engagement: change,
+    reach: change,
+    mentions_per_day: z.number(),
+  }),
+  over_time: z.array(
+    z.object({
+      /** The bucket's first instant (ISO 8601, UTC) and its wall-clock start in time_zone. */
+      start: z.string(),
+      local: z.string(),
+      mentions: z.int(),
+      engagement: z.int(),
+      positive: z.int(),
+      neutral: z.int(),
+      negative: z.int(),
+      average_sentiment: z.nullable(z.number()),
+      spike: z.boolean(),
+    }),
+  ),
+  spikes: z.object({
+    rule: z.string(),
+    mean: z.number(),
+    stddev: z.number(),
+    threshold: z.number(),
+    min_count: z.int(),
+  }),
+  sentiment: z.object({
+    positive: z.int(),
+    neutral: z.int(),
+    negative: z.int(),
+    average: z.nullable(z.number()),
+  }),
+  platforms: z.array(z.object({ platform, mentions: z.int(), share: z.number() })),
+  top_posts: z.array(insightPostSchema),
+  top_people: z.array(insightPersonSchema),
+});
+export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
+
+export const postsResponseSchema = z.object({
+  ...base,
+  sort: z.enum(POST_SORTS),
+  /** Posts matching the scope and refinements (all pages). */
+  total: z.int(),
+  posts: z.array(insightPostSchema),
+  next_cursor: z.nullable(z.string()),
+});
+export type PostsResponse = z.infer<typeof postsResponseSchema>;
+
+export const profilesResponseSchema = z.object({
+  ...base,
+  sort: z.enum(PROFILE_SORTS),
+  /** Distinct authors of the matching posts (all pages). */
+  total: z.int(),
+  profiles: z.array(insightPersonSchema),
+  next_cursor: z.nullable(z.string()),
+});
+export type ProfilesResponse = z.infer<typeof profilesResponseSchema>;
+
+export const peopleResponseSchema = z.object({
+  ...base,
+  unique_authors: z.int(),
+  average_mentions_per_author: z.nullable(z.number()),
+  by_mentions: z.array(insightPersonSchema),
+  by_followers: z.array(insightPersonSchema),
+  by_engagement: z.array(insightPersonSchema),
+});
+export type PeopleResponse = z.infer<typeof peopleResponseSchema>;
+
+const metrics = {
+  posts: z.int(),
+  likes: z.int(),
+  comments: z.int(),
+  shares: z.int(),
+  /** Summed over the posts whose platform reports views. */
+  views: z.int(),
+  engagement: z.int(),
+  average_engagement: z.nullable(z.number()),
+  /** Per post, engagement ÷ the author's followers, averaged over posts whose author has followers. */
+  engagement_rate: z.nullable(z.number()),
+};
+
+export const performanceResponseSchema = z.object({
+  ...base,
+  totals: z.object({ ...metrics, average_sentiment: z.nullable(z.number()) }),
+  by_platform: z.array(z.object({ platform, ...metrics })),
+  by_media: z.array(z.object({ media: z.enum(MEDIA_VALUES), ...metrics })),
+  by_kind: z.array(z.object({ kind: z.enum(POST_KIND_VALUES), ...metrics })),
+  /** 7 × 24 cells, Monday (1) to Sunday (7), hours 0–23 of time_zone. */
+  best_time: z.array(
+    z.object({
+      day: z.int(),
+      hour: z.int(),
+      posts: z.int(),
+      average_engagement: z.nullable(z.number()),
+    }),
+  ),
+});
+export type PerformanceResponse = z.infer<typeof performanceResponseSchema>;
+
+const counted = z.object({ value: z.string(), posts: z.int() });
+
+export const conversationResponseSchema = z.object({
+  ...base,
+  previous_range: rangeSchema,
+  hashtags: z.array(counted),
+  mentions: z.array(counted),
+  domains: z.array(counted),
+  terms: z.array(z.object({ value: z.string(), posts: z.int(), average_sentiment: z.number() })),
+  emerging: z.array(
+    z.object({ value: z.string(), posts: z.int(), previous_posts: z.int(), ratio: z.number() }),
+  ),
+  emerging_rule: z.string(),
+  /** Posts of each period, and how many of them words were counted in (all of them up to `cap`). */
+  words_sample: z.object({
+    current: z.object({ posts: z.int(), sampled: z.int() }),
+    previous: z.object({ posts: z.int(), sampled: z.int() }),
+    cap: z.int(),
+  }),
+});
+export type ConversationResponse = z.infer<typeof conversationResponseSchema>;
+
+/** 400 for a query that does not parse: each error with its 1-based column. */
+export const insightsInvalidQuerySchema = z.object({
+  error: z.literal('invalid_query'),
+  message: z.string(),
+  errors: z.array(queryErrorSchema),
+});

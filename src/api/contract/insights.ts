@@ -1,0 +1,177 @@
+// The insights dashboards (POST /social/insights/*): one request shape for every dashboard — a saved query or an ad-hoc
+// query, optional filters and drill-down refinements. Shared by the SPA and the server; the responses are in
+// insights-responses.ts, and what each figure counts is written in server/social/insights/README.md.
+import * as z from 'zod/mini';
+import { PLATFORM_VALUES, queryFiltersSchema } from './social-scope';
+import { workspaceIdSchema } from './workspaces';
+
+export const POST_KIND_VALUES = ['original', 'reply', 'repost', 'quote'] as const;
+export const MEDIA_VALUES = ['text', 'image', 'video', 'link'] as const;
+export const SENTIMENT_VALUES = ['positive', 'neutral', 'negative'] as const;
+/** Chart buckets: an hour up to 2 days, a day up to 90 days, an ISO week (from Monday) beyond. */
+export const BUCKET_VALUES = ['hour', 'day', 'week'] as const;
+export type Bucket = (typeof BUCKET_VALUES)[number];
+
+export const REFINE_FIELDS = [
+  'date',
+  'platform',
+  'hashtag',
+  'mention',
+  'term',
+  'author',
+  'sentiment',
+  'language',
+  'media',
+  'kind',
+  'domain',
+  'followers',
+] as const;
+export type RefineField = (typeof REFINE_FIELDS)[number];
+
+export const INSIGHT_LIMITS = {
+  refineItems: 20,
+  refineValues: 50,
+  pageDefault: 25,
+  pageMax: 100,
+  topDefault: 10,
+  topMax: 50,
+  cursorMax: 512,
+} as const;
+
+const values = <T extends z.core.SomeType>(value: T) =>
+  z.array(value).check(
+    z.minLength(1, { error: 'A refinement needs at least one value' }),
+    z.maxLength(INSIGHT_LIMITS.refineValues, {
+      error: `A refinement takes at most ${INSIGHT_LIMITS.refineValues} values`,
+    }),
+  );
+const exclude = z.optional(z.boolean({ error: 'exclude is true or false' }));
+const word = (pattern: RegExp, error: string) =>
+  z
+    .string({ error })
+    .check(z.minLength(1, { error }), z.maxLength(100, { error }), z.regex(pattern, { error }));
+const oneOf = <const T extends readonly [string, ...string[]]>(options: T, what: string) =>
+  z.enum(options, { error: `${what} must be one of ${options.join(', ')}` });
+/** A refinement object with a clear message for keys it does not know. */
+const refine = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown key ${issue.keys.map((key) => JSON.stringify(key)).join(', ')} in a refinement (use field, values, exclude${'bucket' in shape ? ', bucket' : ''})`
+        : undefined,
+  });
+
+/** A bucket of a chart: its start as an ISO 8601 instant (any offset) and the bucket's size. */
+const dateRefine = refine({
+  field: z.literal('date'),
+  bucket: oneOf(BUCKET_VALUES, 'bucket'),
+  values: values(z.iso.datetime({ offset: true, error: 'A bucket start is an ISO 8601 date-time' })),
+  exclude,
+});
+/** Followers from min (inclusive) to max (exclusive); either bound may be left out. */
+const count = z
+  .int({ error: 'A follower bound is a whole number ≥ 0' })
+  .check(z.gte(0, { error: 'A follower bound is a whole number ≥ 0' }));
+const followerRange = z.strictObject(
+  { min: z.optional(count), max: z.optional(count) },
+  { error: 'A follower range is {"min": n, "max": n} (either may be left out)' },
+);
+
+export const refineSchema = z.discriminatedUnion(
+  'field',
+  [
+    dateRefine,
+    refine({ field: z.literal('platform'), values: values(oneOf(PLATFORM_VALUES, 'platform')), exclude }),
+    refine({
+      field: z.literal('hashtag'),
+      values: values(word(/^#?[\p{L}\p{N}\p{M}_]+$/u, 'A hashtag is letters, digits and _')),
+      exclude,
+    }),
+    refine({
+      field: z.literal('mention'),
+      values: values(word(/^@?[\p{L}\p{N}\p{M}_.-]+$/u, 'A mention is a handle: letters, digits, _ . -')),
+      exclude,
+    }),
+    refine({
+      field: z.literal('term'),
+      values: values(word(/^\S+$/u, 'A term is one word, without spaces')),
+      exclude,
+    }),
+    refine({
+      field: z.literal('author'),
+      values: values(
+        z.union(
+          [
+            z.int().check(z.gte(1)),
+            word(/^@?[\p{L}\p{N}\p{M}_.-]+$/u, 'An author is a profile id or a handle'),
+          ],
+          { error: 'An author is a profile id (a whole number) or a handle' },
+        ),
+      ),
+      exclude,
+    }),
+    refine({ field: z.literal('sentiment'), values: values(oneOf(SENTIMENT_VALUES, 'sentiment')), exclude }),
+    refine({
+      field: z.literal('language'),
+      values: values(word(/^[a-z]{2,3}$/, 'A language is a 2–3 letter code such as en, ko, ja')),
+      exclude,
+    }),
+    refine({ field: z.literal('media'), values: values(oneOf(MEDIA_VALUES, 'media')), exclude }),
+    refine({ field: z.literal('kind'), values: values(oneOf(POST_KIND_VALUES, 'kind')), exclude }),
+    refine({
+      field: z.literal('domain'),
+      values: values(word(/^[\p{L}\p{N}.-]+$/u, 'A domain is a host name such as example.com')),
+      exclude,
+    }),
+    refine({ field: z.literal('followers'), values: values(followerRange), exclude }),
+  ],
+  { error: `Unknown refine field: use one of ${REFINE_FIELDS.join(', ')}` },
+);
+export type Refine = z.infer<typeof refineSchema>;
+
+/** Every dashboard's request: the scope (a saved query or an ad-hoc query), filters and drill-down refinements. */
+export const insightsScopeShape = {
+  workspace_id: workspaceIdSchema,
+  /** A saved query of the workspace: its text and filters are used (filters below override them key by key). */
+  saved_query_id: z.optional(z.uuid()),
+  /** An ad-hoc query (the query language); empty or blank means every post. Pass this or saved_query_id. */
+  query: z.optional(z.string()),
+  filters: z.optional(queryFiltersSchema),
+  /** ANDed together; the values of one refinement are ORed; `exclude` keeps the posts that match none of them. */
+  refine: z.optional(z.array(refineSchema).check(z.maxLength(INSIGHT_LIMITS.refineItems))),
+};
+export const insightsBodySchema = z.object(insightsScopeShape);
+export type InsightsBody = z.input<typeof insightsBodySchema>;
+
+const pageShape = {
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(INSIGHT_LIMITS.cursorMax))),
+  limit: z._default(z.int().check(z.gte(1), z.lte(INSIGHT_LIMITS.pageMax)), INSIGHT_LIMITS.pageDefault),
+};
+const topShape = {
+  limit: z._default(z.int().check(z.gte(1), z.lte(INSIGHT_LIMITS.topMax)), INSIGHT_LIMITS.topDefault),
+};
+
+export const POST_SORTS = ['engagement', 'recency', 'overperformance'] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+export const PROFILE_SORTS = ['mentions', 'followers', 'engagement'] as const;
+export type ProfileSort = (typeof PROFILE_SORTS)[number];
+
+export const postsBodySchema = z.object({
+  ...insightsScopeShape,
+  ...pageShape,
+  sort: z._default(z.enum(POST_SORTS), 'engagement'),
+});
+export type PostsBody = z.input<typeof postsBodySchema>;
+export const filteredPostsBodySchema = z.object({
+  ...insightsScopeShape,
+  ...pageShape,
+  sort: z._default(z.enum(POST_SORTS), 'recency'),
+});
+export const filteredProfilesBodySchema = z.object({
+  ...insightsScopeShape,
+  ...pageShape,
+  sort: z._default(z.enum(PROFILE_SORTS), 'mentions'),
+});
+export type FilteredProfilesBody = z.input<typeof filteredProfilesBodySchema>;
+export const peopleBodySchema = z.object({ ...insightsScopeShape, ...topShape });
+export const conversationBodySchema = z.object({ ...insightsScopeShape, ...topShape });

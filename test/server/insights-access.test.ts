@@ -1,0 +1,241 @@
+// Who may read the dashboards (any member; others get a 404 that reveals nothing; signed out a 401), and what is
+// refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd ranges, queries that
+// do not parse, cursors from another list, saved queries of another workspace.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOnly } from '../../server/social/insights/context';
+import type { PostsResponse } from '../../src/api/contract/insights-responses';
+import { createTestServer, type TestServer } from '../support/server-harness';
+import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
+import { insertCorpus, insertSavedQuery } from './insights.fixtures';
+
+let server: TestServer;
+let team: Team;
+beforeAll(async () => {
+  server = await createTestServer();
+  team = await createTeam(server);
+  await insertCorpus(server);
+});
+afterAll(() => server.close());
+
+const ENDPOINTS = [
+  'overview',
+  'posts',
+  'people',
+  'performance',
+  'conversation',
+  'filtered-posts',
+  'filtered-profiles',
+];
+const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
+
+const call = (person: Person | null, url: string, body: Record<string, unknown>, t: Team = team) =>
+  as(server, person, {
+    method: 'POST',
+    url: `/social/insights/${url}`,
+    payload: { workspace_id: t.workspaceId, query: 'coffee', filters: RANGE, ...body },
+  });
+
+describe('who may read', () => {
+  it.each(ENDPOINTS)('%s: members 200, outsiders 404, signed out 401', async (url) => {
+    for (const person of [team.owner, team.manager, team.viewer]) {
+      const res = await call(person, url, {});
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        time_zone: 'UTC',
+        range: { from: expect.any(String) },
+        counted: expect.any(String),
+      });
+    }
+    const outsider = await call(team.outsider, url, {});
+    expect(outsider.statusCode).toBe(404);
+    const missing = await call(team.viewer, url, { workspace_id: 'no-such-workspace' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual(outsider.json());
+    const signedOut = await call(null, url, { refine: 'not even valid' });
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it("refuses another workspace's saved query as not found", async () => {
+    const other = await createTeam(server);
+    const id = await insertSavedQuery(server, other.workspaceId, 'coffee');
+    const res = await call(team.viewer, 'overview', { query: undefined, saved_query_id: id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'not_found' });
+  });
+});
+
+describe('an empty scope', () => {
+  it.each(ENDPOINTS)('%s answers zeros and empty lists', async (url) => {
+    const res = await call(team.viewer, url, { query: 'zzzunmatched' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<Record<string, unknown>>();
+    const expected: Record<string, unknown> = {
+      overview: {
+        totals: { mentions: { value: 0, previous: 0, change_pct: null } },
+        top_posts: [],
+        platforms: [],
+      },
+      posts: { total: 0, posts: [], next_cursor: null },
+      people: { unique_authors: 0, average_mentions_per_author: null, by_mentions: [] },
+      performance: { totals: { posts: 0, engagement: 0, average_engagement: null, engagement_rate: null } },
+      conversation: { hashtags: [], terms: [], emerging: [] },
+      'filtered-posts': { total: 0, posts: [] },
+      'filtered-profiles': { total: 0, profiles: [] },
+    };
+    expect(body).toMatchObject(expected[url]!);
+  });
+});
+
+describe('bad input is a 400 with a clear message', () => {
+  const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
+    [
+      'an unknown refine field',
+      { refine: [{ field: 'colour', values: ['red'] }] },
+      'invalid_request',
+      /Unknown refine field: use one of date, platform/,
+    ],
+    [
+      'an unknown platform',
+      { refine: [{ field: 'platform', values: ['myspace'] }] },
+      'invalid_request',
+      /platform must be one of x, instagram/,
+    ],
+    [
+      'an unknown sentiment',
+      { refine: [{ field: 'sentiment', values: ['angry'] }] },
+      'invalid_request',
+      /sentiment must be one of positive/,
+    ],
+    [
+      'an unknown key',
+      { refine: [{ field: 'kind', values: ['reply'], value: 'x' }] },
+      'invalid_request',
+      /Unknown key "value"/,
+    ],
+    ['no values', { refine: [{ field: 'kind', values: [] }] }, 'invalid_request', /at least one value/],
+    [
+      'a bad bucket',
+      { refine: [{ field: 'date', bucket: 'month', values: ['2026-11-01T00:00:00Z'] }] },
+      'invalid_request',
+      /bucket must be one of hour, day, week/,
+    ],
+    [
+      'a start that is not a date',
+      { refine: [{ field: 'date', bucket: 'day', values: ['yesterday'] }] },
+      'invalid_request',
+      /ISO 8601/,
+    ],
+    [
+      'a start that is not a bucket start',
+      { refine: [{ field: 'date', bucket: 'day', values: ['2026-11-03T05:00:00Z'] }] },
+      'invalid_refine',
+      /is not the start of a day in UTC/,
+    ],
+    [
+      'a week that does not start on Monday',
+      { refine: [{ field: 'date', bucket: 'week', values: ['2026-11-03T00:00:00Z'] }] },
+      'invalid_refine',
+      /weeks start on Monday/,
+    ],
+    [
+      'an empty follower range',
+      { refine: [{ field: 'followers', values: [{}] }] },
+      'invalid_refine',
+      /needs min, max or both/,
+    ],
+    [
+      'a reversed follower range',
+      { refine: [{ field: 'followers', values: [{ min: 10, max: 5 }] }] },
+      'invalid_refine',
+      /min < max/,
+    ],
+    [
+      'an author that is neither id nor handle',
+      { refine: [{ field: 'author', values: [1.5] }] },
+      'invalid_request',
+      /profile id/,
+    ],
+    [
+      'a start after the end',
+      { filters: { from: '2026-11-08T00:00:00Z', to: '2026-11-01T00:00:00Z' } },
+      'invalid_range',
+      /before its end/,
+    ],
+    [
+      'an absurd range',
+      { filters: { from: '2020-01-01T00:00:00Z', to: '2026-11-01T00:00:00Z' } },
+      'invalid_range',
+      /at most 400 days/,
+    ],
+    ['a query that does not parse', { query: 'coffee AND (' }, 'invalid_query', /The query is not valid/],
+    [
+      'both a saved query and a query',
+      { saved_query_id: '00000000-0000-4000-8000-000000000000' },
+      'invalid_request',
+      /either saved_query_id or query/,
+    ],
+    [
+      'neither a saved query nor a query',
+      { query: undefined },
+      'invalid_request',
+      /either saved_query_id or query/,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, body, error, message) => {
+    const res = await call(team.viewer, 'overview', body);
+    expect(res.statusCode, res.body).toBe(400);
+    const json = res.json<{ error: string; message: string; fields?: Array<{ message: string }> }>();
+    expect(json.error).toBe(error);
+    expect([json.message, ...(json.fields ?? []).map((f) => f.message)].join(' | ')).toMatch(message);
+  });
+
+  it('lists the parser errors with their columns', async () => {
+    const res = await call(team.viewer, 'posts', { query: 'coffee AND (' });
+    expect(res.json()).toMatchObject({ error: 'invalid_query', errors: [{ column: expect.any(Number) }] });
+  });
+
+  it('caps the page size', async () => {
+    const res = await call(team.viewer, 'posts', { limit: 101 });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('refuses a cursor that is not ours, or that belongs to another list', async () => {
+    const first = await call(team.viewer, 'posts', { query: '', sort: 'engagement', limit: 2 });
+    const cursor = first.json<PostsResponse>().next_cursor!;
+    expect(cursor).toEqual(expect.any(String));
+    for (const body of [
+      { cursor: 'garbage', query: '' },
+      { cursor, query: '', sort: 'recency' },
+      { cursor, query: 'tea', sort: 'engagement' },
+      { cursor, query: '', sort: 'engagement', refine: [{ field: 'kind', values: ['reply'] }] },
+      { cursor: Buffer.from('{"key":"1","ties":[1]}').toString('base64url'), query: '' },
+    ]) {
+      const res = await call(team.viewer, 'posts', { limit: 2, ...body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_cursor' });
+    }
+    const profiles = await call(team.viewer, 'filtered-profiles', { query: '', cursor });
+    expect(profiles.statusCode).toBe(400);
+  });
+});
+
+describe('the statement guard', () => {
+  it('runs read-only and cancels a statement past its timeout with a 503', async () => {
+    await expect(readOnly(server.db, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`))).rejects.toThrow();
+    await expect(readOnly(server.db, (tx) => tx.execute(sql`SELECT pg_sleep(2)`), 100)).rejects.toMatchObject(
+      {
+        statusCode: 503,
+        code: 'insights_timeout',
+      },
+    );
+    const settings = await readOnly(server.db, async (tx) => {
+      const result = await tx.execute<{ timeout: string; readonly: string }>(
+        sql`SELECT current_setting('statement_timeout') AS timeout, current_setting('transaction_read_only') AS readonly`,
+      );
+      return result.rows[0];
+    });
+    expect(settings).toEqual({ timeout: '10s', readonly: 'on' });
+  });
+});
