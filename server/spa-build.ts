@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-function newestMtime(path: string): number {
+export function newestMtime(path: string): number {
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
   return Math.max(stats.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));

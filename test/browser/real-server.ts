@@ -1,16 +1,7 @@
 // The REAL server for browser tests: the Fastify app with the development OpenID provider, a fresh embedded
 // PostgreSQL, and its own SPA build (dist-e2e-real/) whose API base and provider issuer are this server's origin.
 // The build is reused while its inputs and settings are unchanged, like dist-e2e/ (test/browser/global-setup.ts).
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -25,11 +16,10 @@ import {
 import { createAccessTokens } from '../../server/auth/access-token';
 import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
+import { buildSpaFor } from './spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
-const STAMP_FILE = path.join(DIST_DIR, '.e2e-build.json');
-const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', '.env'];
 
 function spaEnv(origin: string): Record<string, string> {
   return {
@@ -44,52 +34,6 @@ function spaEnv(origin: string): Record<string, string> {
     VITE_DEV_OIDC_ISSUER: `${origin}/oidc`,
     VITE_E2E: 'false',
   };
-}
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(target).map((entry) => newestMtime(path.join(target, entry))));
-}
-
-function isFresh(env: Record<string, string>): boolean {
-  try {
-    const stamp = JSON.parse(readFileSync(STAMP_FILE, 'utf8')) as { env?: unknown; builtAt?: number };
-    const newestInput = Math.max(...INPUTS.map((input) => newestMtime(path.join(ROOT, input))));
-    return (
-      JSON.stringify(stamp.env) === JSON.stringify(env) &&
-      typeof stamp.builtAt === 'number' &&
-      stamp.builtAt > newestInput &&
-      existsSync(path.join(DIST_DIR, 'index.html'))
-    );
-  } catch {
-    return false;
-  }
-}
-
-async function buildSpa(env: Record<string, string>): Promise<void> {
-  if (!process.env.CI && isFresh(env)) return;
-  const { build } = await import('vite');
-  // Values in process.env win over .env files in Vite; they are put back afterwards.
-  const overrides = { ...env, NODE_ENV: 'production' };
-  const saved = new Map(Object.keys(overrides).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, overrides);
-  try {
-    await build({
-      root: ROOT,
-      configFile: path.join(ROOT, 'vite.config.ts'),
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir: DIST_DIR, emptyOutDir: true },
-    });
-  } finally {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-  writeFileSync(STAMP_FILE, JSON.stringify({ env, builtAt: Date.now() }, null, 2));
 }
 
 export interface RealServer {
@@ -168,7 +112,7 @@ export async function startRealServer(port: number): Promise<RealServer> {
   // Kept as soon as it runs, so that a failed build still stops it.
   const pgStarting = startEmbeddedPostgres(pgDir, pgPort).then((started) => (postgres = started));
   try {
-    const [, pg] = await Promise.all([buildSpa(spaEnv(origin)), pgStarting]);
+    const [, pg] = await Promise.all([buildSpaFor(DIST_DIR, spaEnv(origin)), pgStarting]);
     const started = await startApp(pg);
     const server: RealServer = {
       origin,
