@@ -138,27 +138,27 @@ function isStatementTimeout(error: unknown): boolean {
 }
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Part<T> = (tx: Tx) => Promise<T>;
 
 /**
- * A read-only transaction with a statement timeout (503 insights_timeout past it), JIT off (its compile time costs
- * more than it saves on these statements), room for the aggregates' hash tables, and parallel plans made cheaper.
+ * Every dashboard transaction: read-only, one snapshot for all its statements (REPEATABLE READ costs a read-only
+ * transaction nothing), a statement timeout (503 insights_timeout past it), JIT off (its compile time costs more than
+ * it saves on these statements), room for the aggregates' hash tables, and parallel plans made cheaper, or none when
+ * the statements themselves run side by side (readOnlyParts).
  */
-export async function readOnly<T>(
-  db: Db,
-  run: (tx: Tx) => Promise<T>,
-  timeoutMs = STATEMENT_TIMEOUT_MS,
-): Promise<T> {
+const TRANSACTION = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
+async function configure(tx: Tx, timeoutMs: number, parallel: boolean) {
+  // Parallel workers share the scan of a large scope (the default costs keep them out of most plans here).
+  await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true),
+    set_config('jit', 'off', true), set_config('work_mem', '64MB', true),
+    set_config('parallel_setup_cost', '20', true), set_config('parallel_tuple_cost', '0.002', true),
+    set_config('max_parallel_workers_per_gather', ${parallel ? '2' : '0'}, true)`);
+}
+
+async function timeoutAs503<T>(run: () => Promise<T>, timeoutMs: number): Promise<T> {
   try {
-    return await db.transaction(
-      async (tx) => {
-        // Parallel workers share the scan of a large scope (the default costs keep them out of most plans here).
-        await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true),
-          set_config('jit', 'off', true), set_config('work_mem', '64MB', true),
-          set_config('parallel_setup_cost', '20', true), set_config('parallel_tuple_cost', '0.002', true)`);
-        return run(tx);
-      },
-      { accessMode: 'read only' },
-    );
+    return await run();
   } catch (error) {
     if (isStatementTimeout(error)) {
       throw new ApiError(
@@ -168,6 +168,112 @@ export async function readOnly<T>(
       );
     }
     throw error;
+  }
+}
+
+/** Runs `run` in a dashboard transaction (see TRANSACTION). */
+export async function readOnly<T>(
+  db: Db,
+  run: (tx: Tx) => Promise<T>,
+  timeoutMs = STATEMENT_TIMEOUT_MS,
+): Promise<T> {
+  return timeoutAs503(
+    () =>
+      db.transaction(async (tx) => {
+        await configure(tx, timeoutMs, true);
+        return run(tx);
+      }, TRANSACTION),
+    timeoutMs,
+  );
+}
+
+/** At most this many requests at a time run their parts side by side; the others run them one after the other. */
+export const SIDE_BY_SIDE_LIMIT = 2;
+let sideBySide = 0;
+
+/** What pg_export_snapshot returns, e.g. 00000003-0000001B-1: checked before it is spliced into SET TRANSACTION. */
+const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
+
+/**
+ * Runs a dashboard's independent statements ("parts") side by side, each on its own connection in its own dashboard
+ * transaction, all on one snapshot: the first exports it (pg_export_snapshot) and stays open until the others have
+ * imported it (SET TRANSACTION SNAPSHOT), as pg_dump's parallel workers do. The figures therefore agree as if one
+ * statement had computed them, while the cores share the work: PostgreSQL aggregates the rows of a scan in one
+ * process, which is what bounds a broad dashboard on 2 cores. Parallel workers are off inside the parts (the parts
+ * are the parallelism). When SIDE_BY_SIDE_LIMIT requests already run side by side, the parts run one after the other
+ * in one transaction, with parallel workers: under load the cores are busy anyway, and a request waiting for a
+ * second connection while holding one stays rare enough that the pool cannot run dry of free connections.
+ */
+export async function readOnlyParts<T extends unknown[]>(
+  db: Db,
+  parts: { [K in keyof T]: Part<T[K]> },
+  timeoutMs = STATEMENT_TIMEOUT_MS,
+  limit = SIDE_BY_SIDE_LIMIT,
+): Promise<T> {
+  const list = parts as Array<Part<unknown>>;
+  if (list.length < 2 || sideBySide >= limit) {
+    return readOnly(
+      db,
+      async (tx) => {
+        const results: unknown[] = [];
+        for (const part of list) results.push(await part(tx));
+        return results as T;
+      },
+      timeoutMs,
+    );
+  }
+  sideBySide += 1;
+  try {
+    let exported!: (id: string) => void;
+    let notExported!: (error: unknown) => void;
+    const snapshot = new Promise<string>((resolve, reject) => {
+      [exported, notExported] = [resolve, reject];
+    });
+    // The exporting transaction must outlive every import; an import that fails counts as done.
+    const imports = list.slice(1).map(() => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      return { promise, resolve };
+    });
+    const first = db
+      .transaction(async (tx) => {
+        await configure(tx, timeoutMs, false);
+        const row = (await tx.execute<{ id: string }>(sql`SELECT pg_export_snapshot() AS id`)).rows[0];
+        exported(row!.id);
+        try {
+          return await list[0]!(tx);
+        } finally {
+          await Promise.all(imports.map((i) => i.promise));
+        }
+      }, TRANSACTION)
+      .catch((error: unknown) => {
+        notExported(error);
+        throw error;
+      });
+    const others = list.slice(1).map(async (part, index) => {
+      let id: string;
+      try {
+        id = await snapshot;
+      } catch (error) {
+        imports[index]!.resolve();
+        throw error;
+      }
+      if (!SNAPSHOT_ID.test(id)) throw new Error(`Unexpected snapshot id ${JSON.stringify(id)}`);
+      return db
+        .transaction(async (tx) => {
+          try {
+            await tx.execute(sql.raw(`SET TRANSACTION SNAPSHOT '${id}'`));
+          } finally {
+            imports[index]!.resolve();
+          }
+          await configure(tx, timeoutMs, false);
+          return part(tx);
+        }, TRANSACTION)
+        .finally(() => imports[index]!.resolve());
+    });
+    return (await timeoutAs503(() => Promise.all([first, ...others]), timeoutMs)) as T;
+  } finally {
+    sideBySide -= 1;
   }
 }
 

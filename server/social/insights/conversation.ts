@@ -5,7 +5,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '../../../src/api/contract/insights-responses';
 import type { Db } from '../../db/database';
-import { countedBase, insightWhere, previousPeriod, readOnly, scanFrom, type InsightScope } from './context';
+import {
+  countedBase,
+  insightWhere,
+  previousPeriod,
+  readOnlyParts,
+  scanFrom,
+  type InsightScope,
+} from './context';
 import { jsonRows } from './rows';
 import { keptWord, WORD_RULE } from './words';
 
@@ -27,54 +34,68 @@ export const WORD_SAMPLE_CAP = 5_000;
 export const SAMPLE_RULE =
   'a post is in the sample when (id × 40503) mod 65536 < ⌈65536 × cap ÷ the posts of its period⌉';
 
-type Row = Pick<ConversationResponse, 'hashtags' | 'mentions' | 'domains' | 'terms' | 'emerging'> & {
+type TagsRow = Pick<ConversationResponse, 'hashtags' | 'mentions' | 'domains'>;
+type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
   sample: { cur_posts: number; prev_posts: number; cur_sampled: number; prev_sampled: number };
 };
 
 /**
- * One scan of both periods (parallel workers share it); the words of the sampled posts and the hashtags, mentions
- * and domains of the range's posts (each once per post) are then counted from the materialized rows.
+ * Hashtags, mentioned accounts and linked domains of the range's posts: one scan, the three arrays unnested side by
+ * side and counted in one pass (three grouping sets). An element repeated in a post counts once: only its first
+ * position is kept, the others become null (as do the shorter arrays' missing places) and are left out.
  */
-export function conversationStatement(context: InsightScope, limit: number, cap = WORD_SAMPLE_CAP) {
+export function conversationTagsStatement(context: InsightScope, limit: number) {
+  const first = (column: string, element: string) =>
+    sql.raw(`CASE WHEN array_position(${column}, ${element}) = ${element}_i THEN ${element} END`);
+  const top = (element: 'h' | 'n' | 'd') =>
+    jsonRows(sql`SELECT ${sql.raw(element)} AS value, posts FROM tags WHERE ${sql.raw(element)} IS NOT NULL
+      ORDER BY posts DESC, ${sql.raw(element)} COLLATE "C" LIMIT ${limit}`);
+  return sql`WITH tags AS MATERIALIZED (
+      SELECT ${first('hashtags', 'h')} AS h, ${first('mentions', 'n')} AS n, ${first('domains', 'd')} AS d,
+        count(*)::int AS posts
+      FROM (SELECT p.hashtags, unnest(p.hashtags) AS h, generate_subscripts(p.hashtags, 1) AS h_i,
+          p.mentions, unnest(p.mentions) AS n, generate_subscripts(p.mentions, 1) AS n_i,
+          p.domains, unnest(p.domains) AS d, generate_subscripts(p.domains, 1) AS d_i
+        FROM ${scanFrom(context)} WHERE ${insightWhere(context)}) x
+      GROUP BY GROUPING SETS ((1), (2), (3)))
+    SELECT ${top('h')} AS hashtags, ${top('n')} AS mentions, ${top('d')} AS domains`;
+}
+
+/**
+ * The words of both periods: one scan keeps each matching post's row address, period and sample hash; the posts
+ * of the sample (see SAMPLE_RULE) are then fetched again by address (a TID scan) for their full-text vector.
+ */
+export function conversationWordsStatement(context: InsightScope, limit: number, cap = WORD_SAMPLE_CAP) {
   const { scope } = context;
   const previous = previousPeriod(context);
-  // Set-returning functions in the select list (cheaper than a lateral join per post); an element repeated in the
-  // array counts once: only its first position is kept.
-  const top = (column: SQL) =>
-    jsonRows(sql`SELECT v AS value, count(*)::int AS posts
-      FROM (SELECT unnest(${column}) AS v, generate_subscripts(${column}, 1) AS i, ${column} AS a FROM m WHERE cur) x
-      WHERE array_position(a, v) = i
-      GROUP BY v ORDER BY posts DESC, v COLLATE "C" LIMIT ${limit}`);
   const cut = (posts: SQL) =>
-    sql`CASE WHEN ${posts} <= ${cap} THEN 65536 ELSE ceil(65536.0 * ${cap} / ${posts}) END`;
+    sql`CASE WHEN ${posts} <= ${cap} THEN 65536 ELSE ceil(65536.0 * ${cap} / ${posts})::int END`;
   // Estimated posts: counted posts × posts of the period ÷ posts of the sample (× 1 without a sample).
   const estimate = (n: SQL, period: 'cur' | 'prev') =>
-    sql`(${n} * t.${sql.raw(period)}_posts::float8 / greatest(t.${sql.raw(period)}_sampled, 1))`;
-  const inSample = sql`(m.id * 40503) % 65536 < CASE WHEN m.cur THEN c.cur_cut ELSE c.prev_cut END`;
+    sql`(${n} * c.${sql.raw(period)}_posts::float8 / greatest(c.${sql.raw(period)}_sampled, 1))`;
   return sql`WITH m AS MATERIALIZED (
-      SELECT p.id, p.posted_at >= ${scope.from} AS cur, p.sentiment, p.search,
-        CASE WHEN p.posted_at >= ${scope.from} THEN p.hashtags END AS hashtags,
-        CASE WHEN p.posted_at >= ${scope.from} THEN p.mentions END AS mentions,
-        CASE WHEN p.posted_at >= ${scope.from} THEN p.domains END AS domains
+      SELECT p.ctid AS address, p.posted_at >= ${scope.from} AS cur, ((p.id * 40503) % 65536)::int AS h
       FROM ${scanFrom(context)} WHERE ${insightWhere(context, previous.from, scope.to)}),
+    cuts AS MATERIALIZED (
+      SELECT count(*) FILTER (WHERE cur) AS cur_posts, count(*) FILTER (WHERE NOT cur) AS prev_posts,
+        ${cut(sql`count(*) FILTER (WHERE cur)`)} AS cur_cut, ${cut(sql`count(*) FILTER (WHERE NOT cur)`)} AS prev_cut
+      FROM m),
+    s AS MATERIALIZED (
+      SELECT m.address, m.cur FROM m CROSS JOIN cuts WHERE m.h < CASE WHEN m.cur THEN cuts.cur_cut ELSE cuts.prev_cut END),
     c AS MATERIALIZED (
-      SELECT ${cut(sql`count(*) FILTER (WHERE cur)`)} AS cur_cut, ${cut(sql`count(*) FILTER (WHERE NOT cur)`)} AS prev_cut,
-        count(*) FILTER (WHERE cur) AS cur_posts, count(*) FILTER (WHERE NOT cur) AS prev_posts FROM m),
-    t AS MATERIALIZED (
-      SELECT (SELECT cur_posts FROM c) AS cur_posts, (SELECT prev_posts FROM c) AS prev_posts,
-        count(*) FILTER (WHERE m.cur AND ${inSample}) AS cur_sampled,
-        count(*) FILTER (WHERE NOT m.cur AND ${inSample}) AS prev_sampled
-      FROM m CROSS JOIN c),
+      SELECT cuts.cur_posts, cuts.prev_posts, count(*) FILTER (WHERE s.cur) AS cur_sampled,
+        count(*) FILTER (WHERE NOT s.cur) AS prev_sampled
+      FROM cuts LEFT JOIN s ON true GROUP BY cuts.cur_posts, cuts.prev_posts),
     words AS MATERIALIZED (
-      SELECT w, count(*) FILTER (WHERE m.cur) AS n, count(*) FILTER (WHERE NOT m.cur) AS prev,
-        sum(m.sentiment::float8) FILTER (WHERE m.cur) AS s
-      FROM m CROSS JOIN c CROSS JOIN LATERAL unnest(tsvector_to_array(m.search)) AS w
-      WHERE ${inSample} GROUP BY w),
+      SELECT w, count(*) FILTER (WHERE cur) AS n, count(*) FILTER (WHERE NOT cur) AS prev,
+        sum(sentiment) FILTER (WHERE cur) AS s
+      FROM (SELECT unnest(tsvector_to_array(p.search)) AS w, s.cur, p.sentiment::float8 AS sentiment
+        FROM s JOIN posts p ON p.ctid = s.address) x
+      GROUP BY w),
     kept AS MATERIALIZED (
       SELECT w, n, s, ${estimate(sql`n`, 'cur')} AS est, ${estimate(sql`prev`, 'prev')} AS est_prev
-      FROM words CROSS JOIN t WHERE n > 0 AND ${keptWord(sql`w`)})
-    SELECT ${top(sql`hashtags`)} AS hashtags, ${top(sql`mentions`)} AS mentions,
-      ${top(sql`domains`)} AS domains, (SELECT row_to_json(t) FROM t) AS sample,
+      FROM words CROSS JOIN c WHERE n > 0 AND ${keptWord(sql`w`)})
+    SELECT (SELECT row_to_json(c) FROM c) AS sample,
       ${jsonRows(sql`SELECT w AS value, round(est::numeric)::int AS posts, s / n AS average_sentiment FROM kept
         ORDER BY n DESC, w COLLATE "C" LIMIT ${limit}`)} AS terms,
       ${jsonRows(sql`SELECT w AS value, round(est::numeric)::int AS posts, round(est_prev::numeric)::int AS previous_posts,
@@ -91,33 +112,32 @@ export async function conversation(
 ): Promise<ConversationResponse> {
   const { scope, timeZone } = context;
   const previous = previousPeriod(context);
-  const statement = conversationStatement(context, limit, cap);
-
-  return readOnly(db, async (tx) => {
-    const [row] = (await tx.execute<Row>(statement)).rows;
-    const { sample, ...lists } = row!;
-    const [current, before] = [
-      { posts: Number(sample.cur_posts), sampled: Number(sample.cur_sampled) },
-      { posts: Number(sample.prev_posts), sampled: Number(sample.prev_sampled) },
-    ];
-    const sampled = current.sampled < current.posts || before.sampled < before.posts;
-    return {
-      time_zone: timeZone,
-      range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
-      previous_range: { from: previous.from.toISOString(), to: previous.to.toISOString() },
-      query: context.normalized,
-      counted:
-        `${countedBase(context)}. Hashtags, mentioned accounts and linked domains are counted in every post ` +
-        `(each once per post, most first, ties in code-point order); ${WORD_RULE}. ` +
-        (sampled
-          ? `Words were counted in a sample of ${current.sampled} of the range's ${current.posts} posts and ` +
-            `${before.sampled} of the previous period's ${before.posts} (${SAMPLE_RULE}, cap ${cap}); their post ` +
-            'counts are estimates scaled to each period. '
-          : 'Words were counted in every post. ') +
-        "A word's sentiment is the average sentiment estimate of the (counted) posts that contain it.",
-      ...lists,
-      words_sample: { current, previous: before, cap },
-      emerging_rule: EMERGING_RULE,
-    };
-  });
+  const [tags, words] = await readOnlyParts<[TagsRow, WordsRow]>(db, [
+    async (tx) => (await tx.execute<TagsRow>(conversationTagsStatement(context, limit))).rows[0]!,
+    async (tx) => (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, cap))).rows[0]!,
+  ]);
+  const { sample, ...lists } = { ...tags, ...words };
+  const [current, before] = [
+    { posts: Number(sample.cur_posts), sampled: Number(sample.cur_sampled) },
+    { posts: Number(sample.prev_posts), sampled: Number(sample.prev_sampled) },
+  ];
+  const sampled = current.sampled < current.posts || before.sampled < before.posts;
+  return {
+    time_zone: timeZone,
+    range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
+    previous_range: { from: previous.from.toISOString(), to: previous.to.toISOString() },
+    query: context.normalized,
+    counted:
+      `${countedBase(context)}. Hashtags, mentioned accounts and linked domains are counted in every post ` +
+      `(each once per post, most first, ties in code-point order); ${WORD_RULE}. ` +
+      (sampled
+        ? `Words were counted in a sample of ${current.sampled} of the range's ${current.posts} posts and ` +
+          `${before.sampled} of the previous period's ${before.posts} (${SAMPLE_RULE}, cap ${cap}); their post ` +
+          'counts are estimates scaled to each period. '
+        : 'Words were counted in every post. ') +
+      "A word's sentiment is the average sentiment estimate of the (counted) posts that contain it.",
+    ...lists,
+    words_sample: { current, previous: before, cap },
+    emerging_rule: EMERGING_RULE,
+  };
 }

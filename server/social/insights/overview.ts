@@ -1,10 +1,18 @@
 // The overview dashboard: mentions over time with spikes, totals against the previous period, sentiment, platforms,
-// top posts and people. One scan of the matching posts over both periods feeds every aggregate.
+// top posts and people. Two statements run side by side on one snapshot (readOnlyParts): per author over both periods
+// (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts).
 import { sql } from 'drizzle-orm';
 import type { OverviewResponse } from '../../../src/api/contract/insights-responses';
 import type { Db } from '../../db/database';
-import { countedBase, insightWhere, previousPeriod, readOnly, scanFrom, type InsightScope } from './context';
-import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
+import {
+  countedBase,
+  insightWhere,
+  previousPeriod,
+  readOnlyParts,
+  scanFrom,
+  type InsightScope,
+} from './context';
+import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
 import { bucketFor, bucketSeries, instantOfWallClock, wallClockText } from './time';
 
 export const TOP_OVERVIEW = 5;
@@ -47,123 +55,148 @@ export function spikeStats(counts: number[]) {
   };
 }
 
-export function overviewStatement(context: InsightScope) {
-  const { scope, timeZone } = context;
+/**
+ * Per author and period (both periods in one scan): the totals of each period (mentions, unique authors,
+ * engagement, potential reach) and the current period's top people. Profiles are joined after grouping.
+ */
+export function overviewAuthorsStatement(context: InsightScope) {
+  const { scope } = context;
   const previous = previousPeriod(context);
-  const bucket = bucketFor(scope.from, scope.to);
-  const where = insightWhere(context, previous.from, scope.to);
-  // One scan of both periods (parallel workers share it); every aggregate reads the materialized rows.
-  return sql`WITH m AS MATERIALIZED (
-      SELECT p.id, p.author_id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
-        p.posted_at >= ${scope.from} AS cur, date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone}) AS local
-      FROM ${scanFrom(context)} WHERE ${where}),
-    per_author AS MATERIALIZED (
-      SELECT cur, author_id, count(*) AS n, sum(engagement) AS e FROM m GROUP BY cur, author_id)
+  return sql`WITH pa AS MATERIALIZED (
+      SELECT p.posted_at >= ${scope.from} AS cur, p.author_id, count(*) AS n, sum(p.engagement) AS e
+      FROM ${scanFrom(context)} WHERE ${insightWhere(context, previous.from, scope.to)} GROUP BY 1, 2)
     SELECT
       ${jsonRows(sql`SELECT pa.cur, sum(pa.n)::bigint AS mentions, count(*)::bigint AS authors,
         sum(pa.e)::bigint AS engagement, sum(a.followers)::bigint AS reach
-        FROM per_author pa JOIN profiles a ON a.id = pa.author_id GROUP BY pa.cur`)} AS periods,
-      ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0) AS mentions,
-          coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0) AS positive, coalesce(b.neu, 0) AS neutral,
-          coalesce(b.neg, 0) AS negative, coalesce(b.s, 0) AS sentiment_sum
-        FROM (${bucketSeries(bucket, timeZone, scope.from, scope.to)}) s
-        LEFT JOIN (
-          SELECT local, count(*) AS n,
-            sum(engagement) AS e, count(*) FILTER (WHERE sentiment_label = 'positive') AS pos,
-            count(*) FILTER (WHERE sentiment_label = 'neutral') AS neu,
-            count(*) FILTER (WHERE sentiment_label = 'negative') AS neg, sum(sentiment::float8) AS s
-          FROM m WHERE cur GROUP BY 1) b ON b.local = s.local
-        ORDER BY s.local`)} AS buckets,
-      ${jsonRows(sql`SELECT platform, count(*) AS mentions FROM m WHERE cur GROUP BY platform
-        ORDER BY mentions DESC, platform::text COLLATE "C"`)} AS platforms,
-      ${jsonRows(sql`SELECT id FROM m WHERE cur ORDER BY engagement DESC, id DESC LIMIT ${TOP_OVERVIEW}`)} AS top_posts,
-      ${jsonRows(sql`SELECT author_id, n AS mentions, e AS engagement FROM per_author WHERE cur
+        FROM pa JOIN profiles a ON a.id = pa.author_id GROUP BY pa.cur`)} AS periods,
+      ${jsonRows(sql`SELECT author_id, n AS mentions, e AS engagement FROM pa WHERE cur
         ORDER BY n DESC, e DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;
 }
+
+/**
+ * The current period over time: one scan materialized, grouped once by (bucket, platform) for the buckets, their
+ * sentiment and the platform split, and read once more for the top posts.
+ */
+export function overviewTimelineStatement(context: InsightScope) {
+  const { scope, timeZone } = context;
+  const bucket = bucketFor(scope.from, scope.to);
+  return sql`WITH m AS MATERIALIZED (
+      SELECT p.id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
+        date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone}) AS local
+      FROM ${scanFrom(context)} WHERE ${insightWhere(context)}),
+    g AS MATERIALIZED (
+      SELECT local, platform, count(*) AS n, sum(engagement) AS e,
+        count(*) FILTER (WHERE sentiment_label = 'positive') AS pos,
+        count(*) FILTER (WHERE sentiment_label = 'neutral') AS neu,
+        count(*) FILTER (WHERE sentiment_label = 'negative') AS neg, sum(sentiment::float8) AS s
+      FROM m GROUP BY 1, 2)
+    SELECT
+      ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
+          coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
+          coalesce(b.neg, 0)::int AS negative, coalesce(b.s, 0) AS sentiment_sum
+        FROM (${bucketSeries(bucket, timeZone, scope.from, scope.to)}) s
+        LEFT JOIN (SELECT local, sum(n) AS n, sum(e) AS e, sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg,
+            sum(s) AS s FROM g GROUP BY 1) b ON b.local = s.local
+        ORDER BY s.local`)} AS buckets,
+      ${jsonRows(sql`SELECT platform, sum(n)::int AS mentions FROM g GROUP BY platform
+        ORDER BY mentions DESC, platform::text COLLATE "C"`)} AS platforms,
+      ${jsonRows(sql`SELECT id FROM m ORDER BY engagement DESC, id DESC LIMIT ${TOP_OVERVIEW}`)} AS top_posts`;
+}
+
+type AuthorsRow = { periods: PeriodRow[]; top_people: PersonAggregate[] };
+type TimelineRow = {
+  buckets: BucketRow[];
+  platforms: Array<{ platform: OverviewResponse['platforms'][number]['platform']; mentions: number }>;
+  top_posts: Array<{ id: number }>;
+};
 
 export async function overview(db: Db, context: InsightScope): Promise<OverviewResponse> {
   const { scope, timeZone } = context;
   const previous = previousPeriod(context);
   const bucket = bucketFor(scope.from, scope.to);
-  const statement = overviewStatement(context);
 
-  return readOnly(db, async (tx) => {
-    const [row] = (
-      await tx.execute<{
-        periods: PeriodRow[];
-        buckets: BucketRow[];
-        platforms: Array<{ platform: OverviewResponse['platforms'][number]['platform']; mentions: number }>;
-        top_posts: Array<{ id: number }>;
-        top_people: PersonAggregate[];
-      }>(statement)
-    ).rows;
-    const { periods, buckets, platforms } = row!;
-    const period = (cur: boolean) =>
-      periods.find((p) => p.cur === cur) ?? { mentions: 0, authors: 0, engagement: 0, reach: 0 };
-    const [now, before] = [period(true), period(false)];
-    const metric = (key: 'mentions' | 'authors' | 'engagement' | 'reach') => ({
-      value: Number(now[key]),
-      previous: Number(before[key]),
-      change_pct: changePct(Number(now[key]), Number(before[key])),
-    });
-
-    const spikes = spikeStats(buckets.map((b) => b.mentions));
-    const total = Number(now.mentions);
-    const sentimentSum = buckets.reduce((sum, b) => sum + b.sentiment_sum, 0);
-    const posts = await postsByIds(
-      tx,
-      row!.top_posts.map((p) => p.id),
-    );
-    const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
-    return {
-      time_zone: timeZone,
-      range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
-      previous_range: { from: previous.from.toISOString(), to: previous.to.toISOString() },
-      query: context.normalized,
-      bucket,
-      counted:
-        `${countedBase(context)}. Mentions are matching posts; unique authors are counted once each; engagement = ` +
-        `likes + comments + shares; potential reach = the followers of each distinct author, counted once. The ` +
-        `previous period is the ${days % 1 === 0 ? `${days} days` : 'same length of time'} just before, with the ` +
-        `same query, filters and refinements. Buckets are ${bucket}s of ${timeZone} wall-clock time.`,
-      totals: {
-        mentions: metric('mentions'),
-        unique_authors: metric('authors'),
-        engagement: metric('engagement'),
-        reach: metric('reach'),
-        mentions_per_day: Math.round((total / days) * 100) / 100,
-      },
-      over_time: buckets.map((b) => ({
-        start: instantOfWallClock(b.local, timeZone).toISOString(),
-        local: b.local,
-        mentions: b.mentions,
-        engagement: Number(b.engagement),
-        positive: b.positive,
-        neutral: b.neutral,
-        negative: b.negative,
-        average_sentiment: b.mentions ? b.sentiment_sum / b.mentions : null,
-        spike: spikes.isSpike(b.mentions),
-      })),
-      spikes: {
-        rule: SPIKE_RULE,
-        mean: spikes.mean,
-        stddev: spikes.stddev,
-        threshold: spikes.threshold,
-        min_count: SPIKE_MIN_COUNT,
-      },
-      sentiment: {
-        positive: buckets.reduce((sum, b) => sum + b.positive, 0),
-        neutral: buckets.reduce((sum, b) => sum + b.neutral, 0),
-        negative: buckets.reduce((sum, b) => sum + b.negative, 0),
-        average: total ? sentimentSum / total : null,
-      },
-      platforms: platforms.map((p) => ({
-        platform: p.platform,
-        mentions: p.mentions,
-        share: total ? p.mentions / total : 0,
-      })),
-      top_posts: row!.top_posts.map((p) => toPost(posts.get(p.id)!)),
-      top_people: await peopleFor(tx, row!.top_people),
-    };
+  // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
+  const [authors, timeline] = await readOnlyParts<
+    [AuthorsRow & { people: OverviewResponse['top_people'] }, TimelineRow & { posts: Map<number, PostRow> }]
+  >(db, [
+    async (tx) => {
+      const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context))).rows;
+      return { ...row!, people: await peopleFor(tx, row!.top_people) };
+    },
+    async (tx) => {
+      const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
+      return {
+        ...row!,
+        posts: await postsByIds(
+          tx,
+          row!.top_posts.map((p) => p.id),
+        ),
+      };
+    },
+  ]);
+  const { periods } = authors;
+  const { buckets, platforms } = timeline;
+  const period = (cur: boolean) =>
+    periods.find((p) => p.cur === cur) ?? { mentions: 0, authors: 0, engagement: 0, reach: 0 };
+  const [now, before] = [period(true), period(false)];
+  const metric = (key: 'mentions' | 'authors' | 'engagement' | 'reach') => ({
+    value: Number(now[key]),
+    previous: Number(before[key]),
+    change_pct: changePct(Number(now[key]), Number(before[key])),
   });
+
+  const spikes = spikeStats(buckets.map((b) => b.mentions));
+  const total = Number(now.mentions);
+  const sentimentSum = buckets.reduce((sum, b) => sum + b.sentiment_sum, 0);
+  const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
+  return {
+    time_zone: timeZone,
+    range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
+    previous_range: { from: previous.from.toISOString(), to: previous.to.toISOString() },
+    query: context.normalized,
+    bucket,
+    counted:
+      `${countedBase(context)}. Mentions are matching posts; unique authors are counted once each; engagement = ` +
+      `likes + comments + shares; potential reach = the followers of each distinct author, counted once. The ` +
+      `previous period is the ${days % 1 === 0 ? `${days} days` : 'same length of time'} just before, with the ` +
+      `same query, filters and refinements. Buckets are ${bucket}s of ${timeZone} wall-clock time.`,
+    totals: {
+      mentions: metric('mentions'),
+      unique_authors: metric('authors'),
+      engagement: metric('engagement'),
+      reach: metric('reach'),
+      mentions_per_day: Math.round((total / days) * 100) / 100,
+    },
+    over_time: buckets.map((b) => ({
+      start: instantOfWallClock(b.local, timeZone).toISOString(),
+      local: b.local,
+      mentions: b.mentions,
+      engagement: Number(b.engagement),
+      positive: b.positive,
+      neutral: b.neutral,
+      negative: b.negative,
+      average_sentiment: b.mentions ? b.sentiment_sum / b.mentions : null,
+      spike: spikes.isSpike(b.mentions),
+    })),
+    spikes: {
+      rule: SPIKE_RULE,
+      mean: spikes.mean,
+      stddev: spikes.stddev,
+      threshold: spikes.threshold,
+      min_count: SPIKE_MIN_COUNT,
+    },
+    sentiment: {
+      positive: buckets.reduce((sum, b) => sum + b.positive, 0),
+      neutral: buckets.reduce((sum, b) => sum + b.neutral, 0),
+      negative: buckets.reduce((sum, b) => sum + b.negative, 0),
+      average: total ? sentimentSum / total : null,
+    },
+    platforms: platforms.map((p) => ({
+      platform: p.platform,
+      mentions: p.mentions,
+      share: total ? p.mentions / total : 0,
+    })),
+    top_posts: timeline.top_posts.map((p) => toPost(timeline.posts.get(p.id)!)),
+    top_people: authors.people,
+  };
 }
