@@ -16,22 +16,58 @@ import { HttpError } from './errors';
 /** How long a request waits for a refresh in flight before giving up; the refresh itself times out at 60 s. */
 const REFRESH_WAIT_MS = 65_000;
 
+/** Runs `run` while holding the browser-wide refresh lock. */
+export type RefreshLock = <T>(run: () => Promise<T>) => Promise<T>;
+
+/**
+ * One tab refreshes at a time (Web Locks, shared by the tabs of this origin). Without it, two tabs whose access
+ * tokens expire together would both send the same refresh token; the server would take the second for a replay and
+ * revoke the session everywhere. Where the API is missing, the refresh runs at once.
+ */
+const webLock: RefreshLock = (run) =>
+  typeof navigator !== 'undefined' && navigator.locks
+    ? navigator.locks.request('murmur-token-refresh', run)
+    : run();
+
 export interface SessionDeps {
   storage: Storage;
   reporter: Reporter;
   /** Performs POST auth/refresh with the refresh token; rejects with HttpError or a network TypeError. */
   refresh: (refreshToken: string) => Promise<RefreshedTokens>;
   navigateToLogin: () => void;
+  /** Defaults to the Web Locks API. */
+  lock?: RefreshLock;
   inspect?: (event: InspectionEvent) => void;
 }
 
-/** Maps the refresh call's failures onto the spec's error texts (§8). */
+/** Refreshes with the stored refresh token, one tab at a time. */
 async function refreshWithStoredToken(deps: SessionDeps): Promise<RefreshedTokens> {
-  const read = readTokens(deps.storage);
-  const tokens = read.ok ? read.tokens : null;
-  if (!tokens) throw new SessionError('noTokens', messages.noTokensFound);
+  const before = readTokens(deps.storage);
+  const seen = before.ok ? before.tokens : null;
+  return (deps.lock ?? webLock)(async () => {
+    const read = readTokens(deps.storage);
+    const tokens = read.ok ? read.tokens : null;
+    if (!tokens) throw new SessionError('noTokens', messages.noTokensFound);
+    // Another tab refreshed while this one waited for the lock: its tokens are the current ones.
+    if (seen && tokens.refresh_token !== seen.refresh_token) return tokens;
+    const refreshed = await refreshWith(deps, tokens.refresh_token);
+    // Stored before the lock is released, so the next tab reads the rotated token (the statechart's persistTokens
+    // then writes the same value).
+    writeTokens(
+      {
+        access_token: refreshed.access_token,
+        refresh_token: refreshed.refresh_token ?? tokens.refresh_token,
+      },
+      deps.storage,
+    );
+    return refreshed;
+  });
+}
+
+/** Maps the refresh call's failures onto the spec's error texts (§8). */
+async function refreshWith(deps: SessionDeps, refreshToken: string): Promise<RefreshedTokens> {
   try {
-    return await deps.refresh(tokens.refresh_token);
+    return await deps.refresh(refreshToken);
   } catch (error) {
     if (error instanceof HttpError) {
       if (error.status === 401) throw new SessionError('refreshExpired', messages.refreshTokenExpired);

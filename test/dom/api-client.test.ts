@@ -1,7 +1,7 @@
 // The real API client and session against a local HTTP server: the spec's client rules (§4, §6, §7, §8, §9).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/api';
-import { createSession } from '../../src/api/session';
+import { createSession, type RefreshLock } from '../../src/api/session';
 import { HttpError, ResponseShapeError } from '../../src/api/errors';
 import { createReporter } from '../../src/lib/reporting';
 import { messages } from '../../src/lib/messages';
@@ -26,7 +26,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function setup(tokens: { access_token: string; refresh_token: string } | null) {
+function setup(tokens: { access_token: string; refresh_token: string } | null, lock?: RefreshLock) {
   if (tokens) localStorage.setItem(AUTH_TOKENS_KEY, JSON.stringify(tokens));
   const reports: Array<{ message: string; extra?: Record<string, unknown> }> = [];
   const navigations: string[] = [];
@@ -40,6 +40,7 @@ function setup(tokens: { access_token: string; refresh_token: string } | null) {
     reporter,
     refresh: (token) => api.refresh(token),
     navigateToLogin: () => navigations.push('/login'),
+    lock,
   });
   const api = createApi({ apiBaseUrl: `${server.url}/api/`, reporter, gate: session.gate });
   return { api, session, reports, navigations };
@@ -79,6 +80,40 @@ describe('API client', () => {
     expect(results).toHaveLength(8);
     expect(server.count('POST', '/api/auth/refresh')).toBe(1);
     expect(server.calls.find((c) => c.path === '/api/auth/refresh')!.headers.authorization).toBe('Bearer r1');
+    expect(JSON.parse(localStorage.getItem(AUTH_TOKENS_KEY)!)).toEqual(renewed);
+  });
+
+  it('lets one tab refresh at a time: a second tab takes the tokens the first stored instead of replaying r1', async () => {
+    // Two tabs over one storage and one lock (a mutex standing in for the Web Locks API).
+    let queue = Promise.resolve();
+    const lock: RefreshLock = (run) => {
+      const result = queue.then(run);
+      queue = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      return result;
+    };
+    const expired = { access_token: fakeJwt(nowSeconds() + 10), refresh_token: 'r1' };
+    const first = setup(expired, lock);
+    const second = setup(null, lock);
+    const renewed = { access_token: fakeJwt(nowSeconds() + 3600), refresh_token: 'r2' };
+    const used = new Set<string>();
+    server.handle = (r) => {
+      if (r.path === '/api/auth/refresh') {
+        // The server's reuse detection: a refresh token works once.
+        const token = r.headers.authorization ?? '';
+        if (used.has(token)) return { status: 401, body: { error: 'unauthorized' } };
+        used.add(token);
+        return { status: 200, body: renewed, delayMs: 50 };
+      }
+      return r.headers.authorization === `Bearer ${renewed.access_token}`
+        ? { status: 200, body: ME }
+        : { status: 401 };
+    };
+    await Promise.all([first.api.getMe(), second.api.getMe()]);
+    expect(server.count('POST', '/api/auth/refresh')).toBe(1);
+    expect(first.session.isLoggedIn() && second.session.isLoggedIn()).toBe(true);
     expect(JSON.parse(localStorage.getItem(AUTH_TOKENS_KEY)!)).toEqual(renewed);
   });
 
