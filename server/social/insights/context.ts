@@ -201,8 +201,8 @@ const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
  * statement had computed them, while the cores share the work: PostgreSQL aggregates the rows of a scan in one
  * process, which is what bounds a broad dashboard on 2 cores. Parallel workers are off inside the parts (the parts
  * are the parallelism). When SIDE_BY_SIDE_LIMIT requests already run side by side, the parts run one after the other
- * in one transaction, with parallel workers: under load the cores are busy anyway, and a request waiting for a
- * second connection while holding one stays rare enough that the pool cannot run dry of free connections.
+ * in one transaction, with parallel workers: under load the cores are busy anyway, and at most that many requests
+ * hold a connection while waiting for a second, so they cannot drain the pool (10) and wait on each other.
  */
 export async function readOnlyParts<T extends unknown[]>(
   db: Db,
@@ -258,7 +258,10 @@ export async function readOnlyParts<T extends unknown[]>(
         imports[index]!.resolve();
         throw error;
       }
-      if (!SNAPSHOT_ID.test(id)) throw new Error(`Unexpected snapshot id ${JSON.stringify(id)}`);
+      if (!SNAPSHOT_ID.test(id)) {
+        imports[index]!.resolve();
+        throw new Error(`Unexpected snapshot id ${JSON.stringify(id)}`);
+      }
       return db
         .transaction(async (tx) => {
           try {
@@ -271,7 +274,13 @@ export async function readOnlyParts<T extends unknown[]>(
         }, TRANSACTION)
         .finally(() => imports[index]!.resolve());
     });
-    return (await timeoutAs503(() => Promise.all([first, ...others]), timeoutMs)) as T;
+    // Every part settles (and gives its connection back) before the request answers, failed or not.
+    const settled = await Promise.allSettled([first, ...others]);
+    const failed = settled.find((result) => result.status === 'rejected');
+    return (await timeoutAs503(async () => {
+      if (failed) throw failed.reason;
+      return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value);
+    }, timeoutMs)) as T;
   } finally {
     sideBySide -= 1;
   }
