@@ -223,57 +223,75 @@ describe('bad input is a 400 with a clear message', () => {
 
 describe('the statement guard', () => {
   it('runs read-only and cancels a statement past its timeout with a 503', async () => {
-    await expect(readOnly(server.db, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`))).rejects.toThrow();
-    await expect(readOnly(server.db, (tx) => tx.execute(sql`SELECT pg_sleep(2)`), 100)).rejects.toMatchObject(
-      {
-        statusCode: 503,
-        code: 'insights_timeout',
-      },
-    );
-    const settings = await readOnly(server.db, async (tx) => {
-      const result = await tx.execute<{ timeout: string; readonly: string }>(
-        sql`SELECT current_setting('statement_timeout') AS timeout, current_setting('transaction_read_only') AS readonly`,
-      );
-      return result.rows[0];
+    await expect(
+      readOnly(server.db, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`), { timeZone: 'UTC' }),
+    ).rejects.toThrow();
+    await expect(
+      readOnly(server.db, (tx) => tx.execute(sql`SELECT pg_sleep(2)`), { timeZone: 'UTC', timeoutMs: 100 }),
+    ).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'insights_timeout',
     });
-    expect(settings).toEqual({ timeout: '10s', readonly: 'on' });
+    const settings = await readOnly(
+      server.db,
+      async (tx) => {
+        const result = await tx.execute<{ timeout: string; readonly: string; zone: string }>(
+          sql`SELECT current_setting('statement_timeout') AS timeout, current_setting('transaction_read_only') AS readonly,
+            current_setting('TimeZone') AS zone`,
+        );
+        return result.rows[0];
+      },
+      { timeZone: 'Asia/Kathmandu' },
+    );
+    expect(settings).toEqual({ timeout: '10s', readonly: 'on', zone: 'Asia/Kathmandu' });
+    // The zone is the transaction's alone: the connection goes back to the pool in UTC.
+    const after = await server.db.execute<{ zone: string }>(sql`SELECT current_setting('TimeZone') AS zone`);
+    expect(after.rows[0]!.zone).not.toBe('Asia/Kathmandu');
   });
 
   it('runs parts side by side on separate connections that share one snapshot, or in sequence past the limit', async () => {
-    type Seen = { pid: number; snapshot: string; readonly: string; parallel: string };
+    type Seen = { pid: number; snapshot: string; readonly: string; parallel: string; zone: string };
     const look = (tx: Parameters<Parameters<typeof readOnly>[1]>[0]) =>
       tx
         .execute<Seen>(
           sql`SELECT pg_backend_pid() AS pid, pg_current_snapshot()::text AS snapshot,
             current_setting('transaction_read_only') AS readonly,
-            current_setting('max_parallel_workers_per_gather') AS parallel`,
+            current_setting('max_parallel_workers_per_gather') AS parallel, current_setting('TimeZone') AS zone`,
         )
         .then((result) => result.rows[0]!);
-    const [a, b] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look]);
+    const [a, b] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look], { timeZone: 'Asia/Kolkata' });
     expect(a.pid).not.toBe(b.pid);
     expect(a.snapshot).toBe(b.snapshot);
     expect([a.readonly, b.readonly, a.parallel, b.parallel]).toEqual(['on', 'on', '0', '0']);
+    expect([a.zone, b.zone]).toEqual(['Asia/Kolkata', 'Asia/Kolkata']);
 
     // The second part reads after the first has committed a row elsewhere, yet sees the snapshot of the start.
     await server.db.execute(sql`CREATE TABLE snapshot_probe (id int)`);
     let written!: () => void;
     const write = new Promise<void>((resolve) => (written = resolve));
-    const [, seen] = await readOnlyParts<[void, number]>(server.db, [
-      async () => {
-        await server.db.execute(sql`INSERT INTO snapshot_probe VALUES (1)`);
-        written();
-      },
-      async (tx) => {
-        await write;
-        const result = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM snapshot_probe`);
-        return result.rows[0]!.n;
-      },
-    ]);
+    const [, seen] = await readOnlyParts<[void, number]>(
+      server.db,
+      [
+        async () => {
+          await server.db.execute(sql`INSERT INTO snapshot_probe VALUES (1)`);
+          written();
+        },
+        async (tx) => {
+          await write;
+          const result = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM snapshot_probe`);
+          return result.rows[0]!.n;
+        },
+      ],
+      { timeZone: 'UTC' },
+    );
     expect(seen).toBe(0);
     const after = await server.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM snapshot_probe`);
     expect(after.rows[0]!.n).toBe(1);
 
-    const [c, d] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look], undefined, 0);
+    const [c, d] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look], {
+      timeZone: 'UTC',
+      sideBySideLimit: 0,
+    });
     expect(c.pid).toBe(d.pid);
     expect(c.snapshot).toBe(d.snapshot);
     expect(c.parallel).toBe('2');
@@ -281,10 +299,15 @@ describe('the statement guard', () => {
     // A failing part fails the whole, and a part past its timeout is a 503, without leaving a transaction open.
     const idle = async () => 'done';
     await expect(
-      readOnlyParts(server.db, [idle, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`)]),
+      readOnlyParts(server.db, [idle, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`)], {
+        timeZone: 'UTC',
+      }),
     ).rejects.toThrow();
     await expect(
-      readOnlyParts(server.db, [(tx) => tx.execute(sql`SELECT pg_sleep(2)`), idle], 100),
+      readOnlyParts(server.db, [(tx) => tx.execute(sql`SELECT pg_sleep(2)`), idle], {
+        timeZone: 'UTC',
+        timeoutMs: 100,
+      }),
     ).rejects.toMatchObject({ statusCode: 503, code: 'insights_timeout' });
     const open = await server.db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()

@@ -112,10 +112,14 @@ export async function conversation(
 ): Promise<ConversationResponse> {
   const { scope, timeZone } = context;
   const previous = previousPeriod(context);
-  const [tags, words] = await readOnlyParts<[TagsRow, WordsRow]>(db, [
-    async (tx) => (await tx.execute<TagsRow>(conversationTagsStatement(context, limit))).rows[0]!,
-    async (tx) => (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, cap))).rows[0]!,
-  ]);
+  const [tags, words] = await readOnlyParts<[TagsRow, WordsRow]>(
+    db,
+    [
+      async (tx) => (await tx.execute<TagsRow>(conversationTagsStatement(context, limit))).rows[0]!,
+      async (tx) => (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, cap))).rows[0]!,
+    ],
+    { timeZone },
+  );
   const { sample, ...lists } = { ...tags, ...words };
   const [current, before] = [
     { posts: Number(sample.cur_posts), sampled: Number(sample.cur_sampled) },

@@ -13,7 +13,7 @@ import {
   type InsightScope,
 } from './context';
 import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
-import { bucketFor, bucketSeries, instantOfWallClock, wallClockText } from './time';
+import { bucketFor, bucketOf, bucketSeries, instantOfWallClock, wallClockText } from './time';
 
 export const TOP_OVERVIEW = 5;
 /** A bucket is a spike when it is above mean + 2 standard deviations of the range's buckets and has at least this. */
@@ -82,7 +82,7 @@ export function overviewTimelineStatement(context: InsightScope) {
   const bucket = bucketFor(scope.from, scope.to);
   return sql`WITH m AS MATERIALIZED (
       SELECT p.id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
-        date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone}) AS local
+        ${bucketOf(bucket)} AS local
       FROM ${scanFrom(context)} WHERE ${insightWhere(context)}),
     g AS MATERIALIZED (
       SELECT local, platform, count(*) AS n, sum(engagement) AS e,
@@ -118,22 +118,26 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
   const [authors, timeline] = await readOnlyParts<
     [AuthorsRow & { people: OverviewResponse['top_people'] }, TimelineRow & { posts: Map<number, PostRow> }]
-  >(db, [
-    async (tx) => {
-      const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context))).rows;
-      return { ...row!, people: await peopleFor(tx, row!.top_people) };
-    },
-    async (tx) => {
-      const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
-      return {
-        ...row!,
-        posts: await postsByIds(
-          tx,
-          row!.top_posts.map((p) => p.id),
-        ),
-      };
-    },
-  ]);
+  >(
+    db,
+    [
+      async (tx) => {
+        const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context))).rows;
+        return { ...row!, people: await peopleFor(tx, row!.top_people) };
+      },
+      async (tx) => {
+        const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
+        return {
+          ...row!,
+          posts: await postsByIds(
+            tx,
+            row!.top_posts.map((p) => p.id),
+          ),
+        };
+      },
+    ],
+    { timeZone },
+  );
   const { periods } = authors;
   const { buckets, platforms } = timeline;
   const period = (cur: boolean) =>

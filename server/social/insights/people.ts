@@ -60,33 +60,41 @@ export const profilesStatement = (
 
 export async function people(db: Db, context: InsightScope, limit: number): Promise<PeopleResponse> {
   const statement = peopleStatement(context, limit);
-  return readOnly(db, async (tx) => {
-    const [row] = (
-      await tx.execute<{
-        authors: number;
-        posts: number;
-        by_mentions: PersonAggregate[];
-        by_followers: PersonAggregate[];
-        by_engagement: PersonAggregate[];
-      }>(statement)
-    ).rows;
-    const { authors: unique, posts } = row!;
-    const everyone = await peopleFor(tx, [...row!.by_mentions, ...row!.by_followers, ...row!.by_engagement]);
-    const byMentions = everyone.slice(0, row!.by_mentions.length);
-    const byFollowers = everyone.slice(byMentions.length, byMentions.length + row!.by_followers.length);
-    const byEngagement = everyone.slice(byMentions.length + byFollowers.length);
-    return {
-      time_zone: context.timeZone,
-      range: range(context),
-      query: context.normalized,
-      counted: `${countedBase(context)}; the ${limit} authors with the most matching posts, followers and engagement; ${COUNTED}.`,
-      unique_authors: unique,
-      average_mentions_per_author: unique ? posts / unique : null,
-      by_mentions: byMentions,
-      by_followers: byFollowers,
-      by_engagement: byEngagement,
-    };
-  });
+  return readOnly(
+    db,
+    async (tx) => {
+      const [row] = (
+        await tx.execute<{
+          authors: number;
+          posts: number;
+          by_mentions: PersonAggregate[];
+          by_followers: PersonAggregate[];
+          by_engagement: PersonAggregate[];
+        }>(statement)
+      ).rows;
+      const { authors: unique, posts } = row!;
+      const everyone = await peopleFor(tx, [
+        ...row!.by_mentions,
+        ...row!.by_followers,
+        ...row!.by_engagement,
+      ]);
+      const byMentions = everyone.slice(0, row!.by_mentions.length);
+      const byFollowers = everyone.slice(byMentions.length, byMentions.length + row!.by_followers.length);
+      const byEngagement = everyone.slice(byMentions.length + byFollowers.length);
+      return {
+        time_zone: context.timeZone,
+        range: range(context),
+        query: context.normalized,
+        counted: `${countedBase(context)}; the ${limit} authors with the most matching posts, followers and engagement; ${COUNTED}.`,
+        unique_authors: unique,
+        average_mentions_per_author: unique ? posts / unique : null,
+        by_mentions: byMentions,
+        by_followers: byFollowers,
+        by_engagement: byEngagement,
+      };
+    },
+    { timeZone: context.timeZone },
+  );
 }
 
 export async function profileList(
@@ -100,28 +108,34 @@ export async function profileList(
     throw new ApiError(400, 'invalid_cursor', 'This cursor is not valid.');
   }
   const statement = profilesStatement(context, sort, limit, cursor);
-  return readOnly(db, async (tx) => {
-    const [row] = (
-      await tx.execute<{ total: number; page: Array<PersonAggregate & { k: string; k2: number }> }>(statement)
-    ).rows;
-    const page = row!.page.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      time_zone: context.timeZone,
-      range: range(context),
-      query: context.normalized,
-      counted: `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`,
-      sort,
-      total: row!.total,
-      profiles: await peopleFor(tx, page),
-      next_cursor:
-        row!.page.length > limit && last
-          ? encodeCursor(
-              { key: last.k, ties: [Number(last.k2), Number(last.author_id)], ...range(context) },
-              context,
-              sort,
-            )
-          : null,
-    };
-  });
+  return readOnly(
+    db,
+    async (tx) => {
+      const [row] = (
+        await tx.execute<{ total: number; page: Array<PersonAggregate & { k: string; k2: number }> }>(
+          statement,
+        )
+      ).rows;
+      const page = row!.page.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        time_zone: context.timeZone,
+        range: range(context),
+        query: context.normalized,
+        counted: `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`,
+        sort,
+        total: row!.total,
+        profiles: await peopleFor(tx, page),
+        next_cursor:
+          row!.page.length > limit && last
+            ? encodeCursor(
+                { key: last.k, ties: [Number(last.k2), Number(last.author_id)], ...range(context) },
+                context,
+                sort,
+              )
+            : null,
+      };
+    },
+    { timeZone: context.timeZone },
+  );
 }

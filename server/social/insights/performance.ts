@@ -7,6 +7,7 @@ import { PLATFORM_VALUES } from '../../../src/api/contract/social-scope';
 import type { Db } from '../../db/database';
 import { countedBase, insightWhere, readOnly, type InsightScope } from './context';
 import { jsonRows } from './rows';
+import { localTime } from './time';
 
 type GroupRow = {
   platform: string | null;
@@ -64,10 +65,9 @@ export const ENGAGEMENT_RATE_RULE =
  * in parts; the dashboard's grouping sets are then taken over those groups.
  */
 export function performanceStatement(context: InsightScope) {
-  const { timeZone } = context;
   return sql`WITH g AS MATERIALIZED (
-      SELECT p.platform, p.media, p.kind, extract(isodow FROM p.posted_at AT TIME ZONE ${timeZone})::int AS dow,
-        extract(hour FROM p.posted_at AT TIME ZONE ${timeZone})::int AS hr, count(*) AS posts,
+      SELECT p.platform, p.media, p.kind, date_part('isodow', ${localTime})::int AS dow,
+        date_part('hour', ${localTime})::int AS hr, count(*) AS posts,
         sum(p.likes) AS likes, sum(p.comments) AS comments, sum(p.shares) AS shares,
         coalesce(sum(p.views), 0) AS views, sum(p.engagement) AS engagement, sum(p.sentiment::float8) AS sentiment,
         sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0) AS rate_sum,
@@ -85,40 +85,44 @@ export async function performance(db: Db, context: InsightScope): Promise<Perfor
   const { scope, timeZone } = context;
   const statement = performanceStatement(context);
 
-  return readOnly(db, async (tx) => {
-    const [row] = (await tx.execute<{ groups: GroupRow[] }>(statement)).rows;
-    const groups = row!.groups;
-    const total = groups.find((g) => g.gp && g.gm && g.gk && g.gd);
-    const find = (test: (g: GroupRow) => boolean) => metrics(groups.find(test));
-    const best = new Map(groups.filter((g) => !g.gd).map((g) => [`${g.dow}:${g.hr}`, g]));
-    const best_time: PerformanceResponse['best_time'] = [];
-    for (let day = 1; day <= 7; day += 1) {
-      for (let hour = 0; hour < 24; hour += 1) {
-        const cell = best.get(`${day}:${hour}`);
-        best_time.push({
-          day,
-          hour,
-          posts: cell?.posts ?? 0,
-          average_engagement: cell ? Number(cell.engagement) / cell.posts : null,
-        });
+  return readOnly(
+    db,
+    async (tx) => {
+      const [row] = (await tx.execute<{ groups: GroupRow[] }>(statement)).rows;
+      const groups = row!.groups;
+      const total = groups.find((g) => g.gp && g.gm && g.gk && g.gd);
+      const find = (test: (g: GroupRow) => boolean) => metrics(groups.find(test));
+      const best = new Map(groups.filter((g) => !g.gd).map((g) => [`${g.dow}:${g.hr}`, g]));
+      const best_time: PerformanceResponse['best_time'] = [];
+      for (let day = 1; day <= 7; day += 1) {
+        for (let hour = 0; hour < 24; hour += 1) {
+          const cell = best.get(`${day}:${hour}`);
+          best_time.push({
+            day,
+            hour,
+            posts: cell?.posts ?? 0,
+            average_engagement: cell ? Number(cell.engagement) / cell.posts : null,
+          });
+        }
       }
-    }
-    return {
-      time_zone: timeZone,
-      range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
-      query: context.normalized,
-      counted:
-        `${countedBase(context)}. Engagement = likes + comments + shares; views are summed over the posts whose ` +
-        `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}. Days (Monday = 1) and ` +
-        `hours are ${timeZone} wall-clock time.`,
-      totals: { ...metrics(total), average_sentiment: total?.sentiment ?? null },
-      by_platform: PLATFORM_VALUES.map((platform) => ({
-        platform,
-        ...find((g) => !g.gp && g.platform === platform),
-      })),
-      by_media: MEDIA_VALUES.map((media) => ({ media, ...find((g) => !g.gm && g.media === media) })),
-      by_kind: POST_KIND_VALUES.map((kind) => ({ kind, ...find((g) => !g.gk && g.kind === kind) })),
-      best_time,
-    };
-  });
+      return {
+        time_zone: timeZone,
+        range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
+        query: context.normalized,
+        counted:
+          `${countedBase(context)}. Engagement = likes + comments + shares; views are summed over the posts whose ` +
+          `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}. Days (Monday = 1) and ` +
+          `hours are ${timeZone} wall-clock time.`,
+        totals: { ...metrics(total), average_sentiment: total?.sentiment ?? null },
+        by_platform: PLATFORM_VALUES.map((platform) => ({
+          platform,
+          ...find((g) => !g.gp && g.platform === platform),
+        })),
+        by_media: MEDIA_VALUES.map((media) => ({ media, ...find((g) => !g.gm && g.media === media) })),
+        by_kind: POST_KIND_VALUES.map((kind) => ({ kind, ...find((g) => !g.gk && g.kind === kind) })),
+        best_time,
+      };
+    },
+    { timeZone },
+  );
 }

@@ -78,33 +78,37 @@ export async function postList(
     throw new ApiError(400, 'invalid_cursor', 'This cursor is not valid.');
   }
   const { scope, timeZone } = context;
-  return readOnly(db, async (tx) => {
-    const [row] = (
-      await tx.execute<{ total: number; page: PageRow[] }>(pageQuery(context, sort, limit, cursor))
-    ).rows;
-    const page = row!.page.slice(0, limit);
-    const more = row!.page.length > limit;
-    const posts = await postsByIds(
-      tx,
-      page.map((p) => p.id),
-    );
-    const last = page.at(-1);
-    return {
-      time_zone: timeZone,
-      range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
-      query: context.normalized,
-      counted: `${countedBase(context)}; ${SORT_WORDS[sort]}, ties by the higher id; engagement = likes + comments + shares.`,
-      sort,
-      total: row!.total,
-      posts: page.map((p) => toPost(posts.get(p.id)!, sort === 'overperformance' ? p.score! : null)),
-      next_cursor:
-        more && last
-          ? encodeCursor(
-              { key: last.k, ties: [last.id], from: scope.from.toISOString(), to: scope.to.toISOString() },
-              context,
-              sort,
-            )
-          : null,
-    };
-  });
+  return readOnly(
+    db,
+    async (tx) => {
+      const [row] = (
+        await tx.execute<{ total: number; page: PageRow[] }>(pageQuery(context, sort, limit, cursor))
+      ).rows;
+      const page = row!.page.slice(0, limit);
+      const more = row!.page.length > limit;
+      const posts = await postsByIds(
+        tx,
+        page.map((p) => p.id),
+      );
+      const last = page.at(-1);
+      return {
+        time_zone: timeZone,
+        range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
+        query: context.normalized,
+        counted: `${countedBase(context)}; ${SORT_WORDS[sort]}, ties by the higher id; engagement = likes + comments + shares.`,
+        sort,
+        total: row!.total,
+        posts: page.map((p) => toPost(posts.get(p.id)!, sort === 'overperformance' ? p.score! : null)),
+        next_cursor:
+          more && last
+            ? encodeCursor(
+                { key: last.k, ties: [last.id], from: scope.from.toISOString(), to: scope.to.toISOString() },
+                context,
+                sort,
+              )
+            : null,
+      };
+    },
+    { timeZone },
+  );
 }

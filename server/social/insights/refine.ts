@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Bucket, Refine } from '../../../src/api/contract/insights';
 import { ApiError } from '../../errors';
 import { tsqueryOperand } from '../query/compile';
-import { BUCKET_MS, formatWallClock, isBucketStart, wallClock } from './time';
+import { BUCKET_MS, bucketOf, formatWallClock, isBucketStart, wallClock } from './time';
 
 const invalidRefine = (message: string) => new ApiError(400, 'invalid_refine', message);
 
@@ -24,7 +24,7 @@ function dateCondition(bucket: Bucket, value: string, timeZone: string): SQL {
   const lo = new Date(start.getTime() - SLACK_MS);
   const hi = new Date(start.getTime() + BUCKET_MS[bucket] + SLACK_MS);
   // The exact test is the chart's own grouping; the range lets the posted_at index narrow the scan.
-  return sql`(p.posted_at >= ${lo} AND p.posted_at < ${hi} AND date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone}) = ${local}::timestamp)`;
+  return sql`(p.posted_at >= ${lo} AND p.posted_at < ${hi} AND ${bucketOf(bucket)} = ${local}::timestamp)`;
 }
 
 const strip = (value: string, prefix: string) =>

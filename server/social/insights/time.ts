@@ -118,9 +118,15 @@ export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): 
   return bucket === 'day' || w.weekday === 1;
 }
 
-/** date_trunc of the post's wall-clock time in the zone: a `timestamp` (without zone). */
-export const bucketOf = (bucket: Bucket, timeZone: string): SQL =>
-  sql`date_trunc(${bucket}, p.posted_at AT TIME ZONE ${timeZone})`;
+/**
+ * The post's wall-clock time (a `timestamp`) in the session's zone, which every dashboard transaction sets to the
+ * workspace's (readOnly in context.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
+ * name up on every row.
+ */
+export const localTime = sql`(p.posted_at::timestamp)`;
+
+/** date_trunc of the post's wall-clock time in the session's zone (see localTime). */
+export const bucketOf = (bucket: Bucket): SQL => sql`date_trunc(${bucket}, ${localTime})`;
 
 /**
  * The zero-filled series of bucket starts (wall clock, `timestamp`) covering [from, to): the first and last buckets
