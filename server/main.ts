@@ -8,6 +8,7 @@ import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
+import { startHousekeeping, type Housekeeping } from './housekeeping';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -43,10 +44,12 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   });
 
   let stopping = false;
+  let housekeeping: Housekeeping | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
+    housekeeping?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -66,6 +69,7 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
       );
     }
     await app.listen({ host: config.HOST, port: config.PORT });
+    housekeeping = startHousekeeping(database.db);
   } catch (error) {
     await app.close();
     await database.close();

@@ -94,3 +94,19 @@ export async function revokeFamilyOf(db: Db, token: string): Promise<void> {
     .set({ revokedAt: sql`now()` })
     .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)));
 }
+
+/**
+ * Deletes the tokens of families that have ended (past their fixed end), a batch at a time so no statement holds
+ * many row locks. Safe at any moment: an ended family's token is refused whether its row exists or not, and a live
+ * family keeps every row, rotated ones included, which reuse detection needs. Returns how many rows went.
+ */
+export async function purgeEndedFamilies(db: Db, batchSize = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.execute(sql`DELETE FROM refresh_tokens WHERE id IN (
+        SELECT id FROM refresh_tokens WHERE expires_at <= now() LIMIT ${batchSize})`);
+    const deleted = result.rowCount ?? 0;
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}

@@ -89,7 +89,11 @@ export const refreshTokens = pgTable(
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.familyId),
+    // Housekeeping deletes ended families by their end (server/housekeeping.ts).
+    index('refresh_tokens_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** Single-use nonces the server issues for sign-in; the ID token must carry one. */

@@ -151,3 +151,61 @@ describe('auth/logout', () => {
     expect((await logout()).statusCode).toBe(204);
   });
 });
+
+describe('housekeeping', () => {
+  it('deletes the tokens of ended sign-ins, in batches, and keeps every row of live ones', async () => {
+    const ended = await signIn();
+    const endedNext = (await refresh(bearer(ended.refresh_token))).json<Pair>();
+    const live = await signIn();
+    const liveNext = (await refresh(bearer(live.refresh_token))).json<Pair>();
+    const familyOf = async (token: string) =>
+      (
+        await server.db
+          .select({ familyId: refreshTokens.familyId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, sha256(token)))
+      )[0]!.familyId;
+    const endedFamily = await familyOf(ended.refresh_token);
+    const liveFamily = await familyOf(live.refresh_token);
+    await server.db
+      .update(refreshTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(refreshTokens.familyId, endedFamily));
+    const count = async (familyId: string) =>
+      (await server.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, familyId))).length;
+    const liveRows = await count(liveFamily);
+
+    const { purgeEndedFamilies } = await import('../../server/auth/refresh-tokens');
+    // A batch of 1 makes the loop go round; other tests' ended families may go too.
+    expect(await purgeEndedFamilies(server.db, 1)).toBeGreaterThanOrEqual(2);
+    expect(await count(endedFamily)).toBe(0);
+    expect(await count(liveFamily)).toBe(liveRows);
+    expectInvalid(await refresh(bearer(endedNext.refresh_token)));
+    // The live family's rotated token is still known, so its reuse is still caught and ends the family.
+    expect((await refresh(bearer(live.refresh_token))).statusCode).toBe(401);
+    expectInvalid(await refresh(bearer(liveNext.refresh_token)));
+    expect(await purgeEndedFamilies(server.db)).toBe(0);
+  });
+
+  it('runs a round when started and on demand, and reports what it deleted', async () => {
+    const { startHousekeeping } = await import('../../server/housekeeping');
+    const ended = await signIn();
+    await server.db
+      .update(refreshTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(refreshTokens.tokenHash, sha256(ended.refresh_token)));
+    const messages: string[] = [];
+    const housekeeping = startHousekeeping(server.db, { everyMs: 3_600_000, log: (m) => messages.push(m) });
+    try {
+      await housekeeping.run();
+      expect(messages.some((m) => /deleted \d+ refresh tokens of ended sign-ins/.test(m))).toBe(true);
+      const rows = await server.db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, sha256(ended.refresh_token)));
+      expect(rows).toEqual([]);
+    } finally {
+      housekeeping.stop();
+    }
+  });
+});
