@@ -101,7 +101,11 @@ async function main() {
 
   const { url, server } = await openCorpus();
   const database = await connect(url);
-  const config = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false' });
+  const config = loadServerConfig({
+    APP_ENV: 'qa',
+    DEV_OIDC: 'false',
+    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
+  });
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({ db: database.db, config, accessTokens });
   await app.ready();

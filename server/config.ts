@@ -77,6 +77,11 @@ export const serverConfigSchema = z.object({
   /** Per client IP and minute, for auth/refresh and auth/logout; higher, as a shared IP carries many sessions. */
   REFRESH_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   SAVED_QUERY_LIMIT: int(25, 1, 10_000),
+  /**
+   * Per account and minute, for discover searches and, separately, for the insights dashboards (all seven share one
+   * budget): each costs the database up to a few hundred milliseconds.
+   */
+  SOCIAL_RATE_LIMIT_PER_MINUTE: int(120, 1, 100_000),
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**

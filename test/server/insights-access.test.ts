@@ -316,3 +316,36 @@ describe('the statement guard', () => {
     expect(open.rows[0]!.n).toBe(0);
   });
 });
+
+describe('the per-account limit', () => {
+  it('answers 429 past SOCIAL_RATE_LIMIT_PER_MINUTE, one budget for the dashboards and one for discover', async () => {
+    const limited = await createTestServer({ SOCIAL_RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const crew = await createTeam(limited);
+      const post = (person: Person, url: string) =>
+        as(limited, person, {
+          method: 'POST',
+          url,
+          payload: { workspace_id: crew.workspaceId, query: 'coffee', filters: RANGE },
+        });
+      const statuses = [];
+      for (const url of ['overview', 'posts', 'people', 'conversation']) {
+        statuses.push((await post(crew.viewer, `/social/insights/${url}`)).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await post(crew.viewer, '/social/insights/overview');
+      expect(refused.json()).toMatchObject({
+        error: 'rate_limited',
+        message: expect.stringMatching(/^Too many/),
+      });
+      // Discover has its own budget, and another account is not affected.
+      expect((await post(crew.viewer, '/social/discover')).statusCode).toBe(200);
+      expect((await post(crew.owner, '/social/insights/overview')).statusCode).toBe(200);
+      const doc = (await limited.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+      expect(Object.keys(doc.paths['/social/insights/overview'].post.responses)).toContain('429');
+      expect(Object.keys(doc.paths['/social/discover'].post.responses)).toContain('429');
+    } finally {
+      await limited.close();
+    }
+  });
+});

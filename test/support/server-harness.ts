@@ -15,7 +15,13 @@ export async function createTestServer(env: Record<string, string> = {}) {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await connect(url.toString());
-  const config: ServerConfig = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false', ...env });
+  // Test files make hundreds of social calls per account within a minute; the per-account limit has its own test.
+  const config: ServerConfig = loadServerConfig({
+    APP_ENV: 'qa',
+    DEV_OIDC: 'false',
+    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
+    ...env,
+  });
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   const app: FastifyInstance = await buildApp({ db: database.db, config, accessTokens });
   await app.ready();

@@ -1,6 +1,7 @@
 // The social API's discover routes (issue 4); registered under /social by server/routes.ts. An ad-hoc search: any
 // member of the workspace may run it; "Save as query" posts the same query and filters to the internal API's
 // POST /api/workspaces/{id}/saved-queries.
+import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -18,6 +19,7 @@ import { invalidQueryErrorHandler, parseOrThrow } from './invalid-query';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
 import { countedSentence, usableTimeZone } from './counted';
+import { perAccountLimit } from '../rate-limit';
 
 const tags = ['social'];
 
@@ -28,10 +30,12 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(invalidQueryErrorHandler);
+  await app.register(rateLimit, { global: false });
 
   app.post(
     '/discover',
     {
+      config: perAccountLimit('discover', config.SOCIAL_RATE_LIMIT_PER_MINUTE),
       schema: {
         tags,
         security: bearer,
@@ -47,7 +51,7 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         body: discoverBodySchema,
         response: {
           200: discoverResponseSchema,
-          ...errorResponses(404),
+          ...errorResponses(404, 429),
           400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
           503: errorResponseSchema,
         },

@@ -1,6 +1,7 @@
 // The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
 // each takes a saved query or an ad-hoc query, filters and drill-down refinements. Any member of the workspace
 // (viewer and up) may read them; what each figure counts is in README.md beside this file.
+import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -24,6 +25,7 @@ import { errorResponseSchema } from '../../../src/api/contract/workspaces';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { insightsErrorHandler, resolveInsightScope } from './context';
+import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
 import { overview } from './overview';
 import { people, profileList } from './people';
@@ -40,7 +42,7 @@ const COMMON =
 
 const responses = <T>(ok: T) => ({
   200: ok,
-  ...errorResponses(404),
+  ...errorResponses(404, 429),
   400: z.union([insightsInvalidQuerySchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
@@ -52,6 +54,12 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(insightsErrorHandler);
+  // One budget (one store) for every dashboard of this plugin: a page that loads several spends several. Registered
+  // after requireUser, so the key is the account.
+  await app.register(rateLimit, {
+    global: true,
+    ...perAccountLimit('insights', config.SOCIAL_RATE_LIMIT_PER_MINUTE).rateLimit,
+  });
 
   const schema = <B extends z.ZodMiniType, R extends z.ZodMiniType>(
     summary: string,

@@ -6,10 +6,10 @@ import {
   validateQueryResponseSchema,
   type ValidateQueryResponse,
 } from '../../../src/api/contract/social-query';
-import { ApiError } from '../../errors';
 import { resolveWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
+import { perAccountLimit } from '../rate-limit';
 
 const tags = ['social'];
 /** Per account: validate runs while a person types (the SPA debounces), so this is generous but bounded. */
@@ -25,20 +25,7 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/query/validate',
     {
-      config: {
-        rateLimit: {
-          max: VALIDATE_PER_MINUTE,
-          timeWindow: '1 minute',
-          // requireUser (this plugin's onRequest hook) has run before the route's own hooks.
-          keyGenerator: (request: { userId: string }) => `query-validate|${request.userId}`,
-          errorResponseBuilder: (_request: unknown, context: { statusCode: number; after: string }) =>
-            new ApiError(
-              context.statusCode,
-              'rate_limited',
-              `Too many requests. Try again in ${context.after}.`,
-            ),
-        },
-      },
+      config: perAccountLimit('query-validate', VALIDATE_PER_MINUTE),
       schema: {
         tags,
         security: bearer,
