@@ -41,21 +41,22 @@ type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
 
 /**
  * Hashtags, mentioned accounts and linked domains of the range's posts: one scan, the three arrays unnested side by
- * side and counted in one pass (three grouping sets). An element repeated in a post counts once: only its first
- * position is kept, the others become null (as do the shorter arrays' missing places) and are left out.
+ * side (the shorter ones padded with nulls, which are left out) and counted in one pass (three grouping sets). An
+ * element repeated in a post counts once: an array of two or more elements is unnested from its distinct elements,
+ * and one of fewer, most of them, as it is, without the subquery.
  */
 export function conversationTagsStatement(context: InsightScope, limit: number) {
-  const first = (column: string, element: string) =>
-    sql.raw(`CASE WHEN array_position(${column}, ${element}) = ${element}_i THEN ${element} END`);
+  const distinct = (column: string) =>
+    sql.raw(
+      `unnest(CASE WHEN cardinality(p.${column}) < 2 THEN p.${column} ` +
+        `ELSE ARRAY(SELECT DISTINCT e FROM unnest(p.${column}) e) END)`,
+    );
   const top = (element: 'h' | 'n' | 'd') =>
     jsonRows(sql`SELECT ${sql.raw(element)} AS value, posts FROM tags WHERE ${sql.raw(element)} IS NOT NULL
       ORDER BY posts DESC, ${sql.raw(element)} COLLATE "C" LIMIT ${limit}`);
   return sql`WITH tags AS MATERIALIZED (
-      SELECT ${first('hashtags', 'h')} AS h, ${first('mentions', 'n')} AS n, ${first('domains', 'd')} AS d,
-        count(*)::int AS posts
-      FROM (SELECT p.hashtags, unnest(p.hashtags) AS h, generate_subscripts(p.hashtags, 1) AS h_i,
-          p.mentions, unnest(p.mentions) AS n, generate_subscripts(p.mentions, 1) AS n_i,
-          p.domains, unnest(p.domains) AS d, generate_subscripts(p.domains, 1) AS d_i
+      SELECT h, n, d, count(*)::int AS posts
+      FROM (SELECT ${distinct('hashtags')} AS h, ${distinct('mentions')} AS n, ${distinct('domains')} AS d
         FROM ${scanFrom(context)} WHERE ${insightWhere(context)}) x
       GROUP BY GROUPING SETS ((1), (2), (3)))
     SELECT ${top('h')} AS hashtags, ${top('n')} AS mentions, ${top('d')} AS domains`;
