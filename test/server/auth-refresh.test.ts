@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
+import { purgeEndedFamilies } from '../../server/auth/refresh-tokens';
 import { refreshTokens } from '../../server/db/schema';
+import { startHousekeeping } from '../../server/housekeeping';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { bearer, login, startFakeVendors, type FakeVendors } from './auth-fixtures';
 
@@ -175,7 +177,6 @@ describe('housekeeping', () => {
       (await server.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, familyId))).length;
     const liveRows = await count(liveFamily);
 
-    const { purgeEndedFamilies } = await import('../../server/auth/refresh-tokens');
     // A batch of 1 makes the loop go round; other tests' ended families may go too.
     expect(await purgeEndedFamilies(server.db, 1)).toBeGreaterThanOrEqual(2);
     expect(await count(endedFamily)).toBe(0);
@@ -188,7 +189,6 @@ describe('housekeeping', () => {
   });
 
   it('runs a round when started and on demand, and reports what it deleted', async () => {
-    const { startHousekeeping } = await import('../../server/housekeeping');
     const ended = await signIn();
     await server.db
       .update(refreshTokens)
