@@ -4,7 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationResponse, PerformanceResponse } from '../../src/api/contract/insights-responses';
 import { resolveInsightScope } from '../../server/social/insights/context';
-import { conversation } from '../../server/social/insights/conversation';
+import {
+  conversation,
+  MAX_SAMPLE_LEVEL,
+  WORD_SAMPLE_CAP,
+  type WordSampling,
+} from '../../server/social/insights/conversation';
+import { sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';
@@ -168,41 +174,56 @@ describe('conversation matches a brute force', () => {
   });
 });
 
+/** The brute force of SAMPLE_RULE for one period's matching posts. */
+function sampleOf(set: Row[], { cap, pilotLevel }: WordSampling) {
+  const hash = (r: Row) => (r.id * 40503) % 65536;
+  const pilot = set.filter((r) => hash(r) < 65536 >> pilotLevel).length;
+  const estimate = pilot * 2 ** pilotLevel;
+  const estimated = estimate >= 2 * cap;
+  const cut = estimated ? Math.ceil((65536 * cap) / estimate) : 65536;
+  const rows = set.filter((r) => hash(r) < cut);
+  return { rows, cut, estimated, posts: Math.round((rows.length * 65536) / cut) };
+}
+
 describe('conversation words over a sample', () => {
-  it('counts words in the hash sample of each period and scales the counts to the period', async () => {
-    const [from, to] = RANGES[0];
-    const cap = 40;
-    const context = await resolveInsightScope(
+  const scopeOf = async (from: string, to: string) =>
+    resolveInsightScope(
       server.db,
       async () => ({ workspace: { timeZone: 'America/New_York' } }),
       { workspace_id: 'w', query: '', filters: { from, to } },
       viewer.id,
     );
-    const body = await conversation(server.db, context, 8, cap);
+  const periodsOf = (from: string, to: string) => {
     const [f, t] = [Date.parse(from), Date.parse(to)];
     const ids = new Set(rows.map((r) => r.id));
-    const periods = [
+    return [
       rows.filter(inScope({ ids, from: f, to: t })),
       rows.filter(inScope({ ids, from: f, to: t }, 2 * f - t, f)),
     ];
-    const samples = periods.map((set) => {
-      const cut = set.length <= cap ? 65536 : Math.ceil((65536 * cap) / set.length);
-      return set.filter((r) => (r.id * 40503) % 65536 < cut);
-    });
+  };
+
+  it('estimates each period from a pilot slice, counts words in its hash sample and scales them', async () => {
+    const [from, to] = RANGES[0];
+    const sampling = { cap: 20, pilotLevel: 2 };
+    const body = await conversation(server.db, await scopeOf(from, to), 8, sampling);
+    const periods = periodsOf(from, to);
+    const samples = periods.map((set) => sampleOf(set, sampling));
+    // Both periods are large enough to be sampled, and the samples are smaller than the periods.
+    expect(samples.map((s) => s.estimated)).toEqual([true, true]);
+    expect(samples[0]!.rows.length).toBeLessThan(periods[0]!.length);
     expect(body.words_sample).toEqual({
-      current: { posts: periods[0]!.length, sampled: samples[0]!.length },
-      previous: { posts: periods[1]!.length, sampled: samples[1]!.length },
-      cap,
+      current: { posts: samples[0]!.posts, sampled: samples[0]!.rows.length, estimated: true },
+      previous: { posts: samples[1]!.posts, sampled: samples[1]!.rows.length, estimated: true },
+      cap: 20,
     });
-    expect(samples[0]!.length).toBeLessThan(periods[0]!.length);
     expect(body.counted).toContain(
-      `a sample of ${samples[0]!.length} of the range's ${periods[0]!.length} posts`,
+      `a sample of ${samples[0]!.rows.length} of the range's about ${samples[0]!.posts} posts`,
     );
     // Hashtags are still counted in every post.
     expect(body.hashtags).toEqual(topCounts(periods[0]!, (r) => r.hashtags, 8));
 
-    const scale = (n: number, i: number) => (n * periods[i]!.length) / Math.max(samples[i]!.length, 1);
-    const stats = wordStats(samples[0]!, samples[1]!).map((e) => ({
+    const scale = (n: number, i: number) => (n * 65536) / samples[i]!.cut;
+    const stats = wordStats(samples[0]!.rows, samples[1]!.rows).map((e) => ({
       ...e,
       est: scale(e.n, 0),
       prevEst: scale(e.prev, 1),
@@ -217,5 +238,67 @@ describe('conversation words over a sample', () => {
     expect(body.emerging.map((e) => [e.value, e.posts, e.previous_posts, e.ratio])).toEqual(
       emerging.map((e) => [e.value, Math.round(e.est), Math.round(e.prevEst), ratio(e)]),
     );
+  });
+
+  it('reads a period whole when its pilot estimate is under twice the cap, while sampling the other', async () => {
+    const [from, to] = RANGES[0];
+    const periods = periodsOf(from, to);
+    // A cap between the two periods' estimates: the larger one is sampled, the smaller one read whole.
+    const pilotLevel = 1;
+    const estimate = (set: Row[]) => set.filter((r) => (r.id * 40503) % 65536 < 32768).length * 2;
+    const [big, small] = periods.map(estimate);
+    expect(big).not.toEqual(small);
+    const cap = Math.floor((Math.max(big!, small!) + Math.min(big!, small!)) / 4);
+    const sampling = { cap, pilotLevel };
+    const samples = periods.map((set) => sampleOf(set, sampling));
+    expect(samples.map((s) => s.estimated).sort()).toEqual([false, true]);
+    const body = await conversation(server.db, await scopeOf(from, to), 8, sampling);
+    const [current, previous] = samples.map((s) => ({
+      posts: s.posts,
+      sampled: s.rows.length,
+      estimated: s.estimated,
+    }));
+    expect(body.words_sample).toEqual({ current, previous, cap });
+    // The period read whole reports its exact count.
+    const whole = samples.findIndex((s) => !s.estimated);
+    expect(samples[whole]!.posts).toBe(periods[whole]!.length);
+    const stats = wordStats(samples[0]!.rows, samples[1]!.rows);
+    const scale = (n: number, i: number) => Math.round((n * 65536) / samples[i]!.cut);
+    const terms = [...stats].sort((a, b) => b.n - a.n || byCodePoint(a.value, b.value)).slice(0, 8);
+    expect(body.terms.map((x) => [x.value, x.posts])).toEqual(terms.map((x) => [x.value, scale(x.n, 0)]));
+  });
+
+  it('reads every post when no period reaches twice the cap', async () => {
+    const [from, to] = RANGES[0];
+    const periods = periodsOf(from, to);
+    const body = await conversation(server.db, await scopeOf(from, to), 8);
+    expect(body.words_sample).toEqual({
+      current: { posts: periods[0]!.length, sampled: periods[0]!.length, estimated: false },
+      previous: { posts: periods[1]!.length, sampled: periods[1]!.length, estimated: false },
+      cap: WORD_SAMPLE_CAP,
+    });
+    expect(body.counted).toContain('Words were counted in every post.');
+  });
+});
+
+describe('post_sample_marks', () => {
+  it('marks level L exactly when (id × 40503) mod 65536 < 65536 >> L, for every hash bucket edge', async () => {
+    // Ids whose hash falls on each side of every level's bound, found by inverting the multiplier mod 65536.
+    const inverse = 30599; // 40503 × 30599 ≡ 1 (mod 65536)
+    const hashes = [
+      0,
+      1,
+      65535,
+      ...[...Array(MAX_SAMPLE_LEVEL).keys()].flatMap((l) => [65536 >> (l + 1), (65536 >> (l + 1)) - 1]),
+    ];
+    const ids = hashes.flatMap((h) => [(h * inverse) % 65536, ((h * inverse) % 65536) + 65536 * 1000]);
+    const { rows: marks } = await server.db.execute<{ id: string; marks: number[] }>(
+      sql`SELECT id::text AS id, post_sample_marks(id) AS marks FROM unnest(${`{${ids.join(',')}}`}::bigint[]) AS id`,
+    );
+    for (const { id, marks: levels } of marks) {
+      const h = (Number(id) * 40503) % 65536;
+      const expected = [...Array(MAX_SAMPLE_LEVEL).keys()].map((l) => l + 1).filter((l) => h < 65536 >> l);
+      expect({ id, h, levels }).toEqual({ id, h, levels: expected });
+    }
   });
 });

@@ -1,7 +1,8 @@
 // The conversation dashboard: top hashtags, mentioned accounts, linked domains and words (with the average sentiment
 // of the posts that contain each), and the words rising against the previous period. Hashtags, mentions and domains
-// are counted in every matching post; words in at most WORD_SAMPLE_CAP posts per period (a fixed hash sample above
-// that), because splitting every post into words is what costs most on a broad query.
+// are counted in every matching post; words in about WORD_SAMPLE_CAP posts per period on a broad query (a fixed hash
+// sample, found through the index without visiting the other matching posts), because splitting every post into words
+// and reading every matching post twice is what costs most.
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '../../../src/api/contract/insights-responses';
 import type { Db } from '../../db/database';
@@ -25,18 +26,31 @@ export const EMERGING_RULE =
   `range ÷ posts in the previous period of equal length (0 counted as 1) is at least ${EMERGING_MIN_RATIO}; ` +
   'highest ratio first, then most posts, then the word. With a sample, posts are estimated (see words_sample).';
 
-/** Words are counted in every post of a period up to this many posts, else in a sample of about this many. */
+/** Words are counted in every post of a period of fewer than about twice this many, else in a sample of about this many. */
 export const WORD_SAMPLE_CAP = 5_000;
 /**
- * The sample: a post is in it when (id × 40503) mod 65536 < ⌈65536 × cap ÷ posts of its period⌉, a fixed
- * multiplicative hash of the id (the same posts on every request).
+ * The hash level whose matching posts (1 in 2^level) estimate each period's posts before the sample is drawn. A
+ * post is at level L (1 to MAX_SAMPLE_LEVEL) when (id × 40503) mod 65536 < 65536 >> L: `post_sample_marks(id)`
+ * (migration 0006), indexed beside the full-text vector.
  */
+export const PILOT_LEVEL = 6;
+export const MAX_SAMPLE_LEVEL = 10;
+
+export interface WordSampling {
+  cap: number;
+  pilotLevel: number;
+}
+export const WORD_SAMPLING: WordSampling = { cap: WORD_SAMPLE_CAP, pilotLevel: PILOT_LEVEL };
+
 export const SAMPLE_RULE =
-  'a post is in the sample when (id × 40503) mod 65536 < ⌈65536 × cap ÷ the posts of its period⌉';
+  'a period is sampled when its matching posts at hash level L (1 in 2^L: (id × 40503) mod 65536 < 65536 >> L) ' +
+  'number at least 2 × cap ÷ 2^L; a post of it is then in the sample when (id × 40503) mod 65536 < ' +
+  '⌈65536 × cap ÷ (2^L × those posts)⌉, and counts are scaled by 65536 ÷ that bound';
 
 type TagsRow = Pick<ConversationResponse, 'hashtags' | 'mentions' | 'domains'>;
 type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
-  sample: { cur_posts: number; prev_posts: number; cur_sampled: number; prev_sampled: number };
+  sample: Record<`${'cur' | 'prev'}_${'counted' | 'cut'}`, number> &
+    Record<`${'cur' | 'prev'}_sampled`, boolean>;
 };
 
 /**
@@ -63,35 +77,59 @@ export function conversationTagsStatement(context: InsightScope, limit: number) 
 }
 
 /**
- * The words of both periods: one scan keeps each matching post's row address, period and sample hash; the posts
- * of the sample (see SAMPLE_RULE) are then fetched again by address (a TID scan) for their full-text vector.
+ * The words of both periods. A pilot counts each period's matching posts at hash level `pilotLevel` (one index scan
+ * over the vector and the sample marks, visiting 1 in 2^level of the matching posts) and estimates the period's
+ * posts. A period estimated at fewer than 2 × cap posts is read whole; a larger one only at the level whose slice
+ * holds its sample (about `cap` posts), then kept below the cut. Neither visits the matching posts outside the
+ * sample, which on a broad query is most of the work.
  */
-export function conversationWordsStatement(context: InsightScope, limit: number, cap = WORD_SAMPLE_CAP) {
+export function conversationWordsStatement(context: InsightScope, limit: number, sampling = WORD_SAMPLING) {
   const { scope } = context;
   const previous = previousPeriod(context);
-  const cut = (posts: SQL) =>
-    sql`CASE WHEN ${posts} <= ${cap} THEN 65536 ELSE ceil(65536.0 * ${cap} / ${posts})::int END`;
-  // Estimated posts: counted posts × posts of the period ÷ posts of the sample (× 1 without a sample).
-  const estimate = (n: SQL, period: 'cur' | 'prev') =>
-    sql`(${n} * c.${sql.raw(period)}_posts::float8 / greatest(c.${sql.raw(period)}_sampled, 1))`;
-  return sql`WITH m AS MATERIALIZED (
-      SELECT p.ctid AS address, p.posted_at >= ${scope.from} AS cur, ((p.id * 40503) % 65536)::int AS h
-      FROM ${scanFrom(context)} WHERE ${insightWhere(context, previous.from, scope.to)}),
-    cuts AS MATERIALIZED (
-      SELECT count(*) FILTER (WHERE cur) AS cur_posts, count(*) FILTER (WHERE NOT cur) AS prev_posts,
-        ${cut(sql`count(*) FILTER (WHERE cur)`)} AS cur_cut, ${cut(sql`count(*) FILTER (WHERE NOT cur)`)} AS prev_cut
-      FROM m),
-    s AS MATERIALIZED (
-      SELECT m.address, m.cur FROM m CROSS JOIN cuts WHERE m.h < CASE WHEN m.cur THEN cuts.cur_cut ELSE cuts.prev_cut END),
+  const { cap, pilotLevel } = sampling;
+  const from = scanFrom(context);
+  const hash = sql`((p.id * 40503) % 65536)::int`;
+  // Per period: sampled, the cut (65536: every post) and the level whose slice holds every post below the cut.
+  const plan = (period: 'cur' | 'prev') => {
+    const estimate = sql.raw(`(pilot.${period} << ${pilotLevel})`);
+    const cut = sql`CASE WHEN ${estimate} >= ${2 * cap} THEN ceil(65536.0 * ${cap} / ${estimate})::int ELSE 65536 END`;
+    return sql`${estimate} >= ${2 * cap} AS ${sql.raw(period)}_sampled, ${cut} AS ${sql.raw(period)}_cut,
+      (SELECT count(*)::smallint FROM generate_series(1, ${MAX_SAMPLE_LEVEL}) l WHERE (65536 >> l) >= ${cut})
+        AS ${sql.raw(period)}_level`;
+  };
+  // One index scan reads the sampled periods' slice: at the lower of their levels, so it holds both periods' samples.
+  const level = sql`(SELECT least(CASE WHEN cur_sampled THEN cur_level END, CASE WHEN prev_sampled THEN prev_level END)
+    FROM plan)`;
+  const isCur = sql`p.posted_at >= ${scope.from}`;
+  // And one more reads the periods that are not sampled, whole: both, or the one that is not.
+  const lower = sql`(SELECT CASE WHEN prev_sampled THEN ${scope.from} ELSE ${previous.from} END FROM plan)`;
+  const upper = sql`(SELECT CASE WHEN cur_sampled THEN ${scope.from} ELSE ${scope.to} END FROM plan)`;
+  const read = sql`SELECT ${isCur} AS cur, p.search, p.sentiment::float8 AS sentiment FROM ${from}
+      WHERE (SELECT cur_sampled OR prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
+        AND post_sample_marks(p.id) @> ARRAY[${level}]::smallint[]
+        AND ${hash} < CASE WHEN ${isCur} THEN (SELECT CASE WHEN cur_sampled THEN cur_cut END FROM plan)
+          ELSE (SELECT CASE WHEN prev_sampled THEN prev_cut END FROM plan) END
+    UNION ALL
+    SELECT ${isCur}, p.search, p.sentiment::float8 FROM ${from}
+      WHERE NOT (SELECT cur_sampled AND prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
+        AND p.posted_at >= ${lower}::timestamptz AND p.posted_at < ${upper}::timestamptz`;
+  // Estimated posts: counted posts × 65536 ÷ the period's cut (× 1 without a sample).
+  const estimate = (n: SQL, period: 'cur' | 'prev') => sql`(${n} * 65536::float8 / c.${sql.raw(period)}_cut)`;
+  return sql`WITH pilot AS MATERIALIZED (
+      SELECT count(*) FILTER (WHERE p.posted_at >= ${scope.from}) AS cur,
+        count(*) FILTER (WHERE p.posted_at < ${scope.from}) AS prev
+      FROM ${from} WHERE ${insightWhere(context, previous.from, scope.to)}
+        AND post_sample_marks(p.id) @> ARRAY[${pilotLevel}]::smallint[]),
+    plan AS MATERIALIZED (SELECT ${plan('cur')}, ${plan('prev')} FROM pilot),
+    s AS MATERIALIZED (${read}),
     c AS MATERIALIZED (
-      SELECT cuts.cur_posts, cuts.prev_posts, count(*) FILTER (WHERE s.cur) AS cur_sampled,
-        count(*) FILTER (WHERE NOT s.cur) AS prev_sampled
-      FROM cuts LEFT JOIN s ON true GROUP BY cuts.cur_posts, cuts.prev_posts),
+      SELECT plan.cur_sampled, plan.prev_sampled, plan.cur_cut, plan.prev_cut,
+        (SELECT count(*) FROM s WHERE s.cur) AS cur_counted, (SELECT count(*) FROM s WHERE NOT s.cur) AS prev_counted
+      FROM plan),
     words AS MATERIALIZED (
       SELECT w, count(*) FILTER (WHERE cur) AS n, count(*) FILTER (WHERE NOT cur) AS prev,
         sum(sentiment) FILTER (WHERE cur) AS s
-      FROM (SELECT unnest(tsvector_to_array(p.search)) AS w, s.cur, p.sentiment::float8 AS sentiment
-        FROM s JOIN posts p ON p.ctid = s.address) x
+      FROM (SELECT unnest(tsvector_to_array(s.search)) AS w, s.cur, s.sentiment FROM s) x
       GROUP BY w),
     kept AS MATERIALIZED (
       SELECT w, n, s, ${estimate(sql`n`, 'cur')} AS est, ${estimate(sql`prev`, 'prev')} AS est_prev
@@ -109,7 +147,7 @@ export async function conversation(
   db: Db,
   context: InsightScope,
   limit: number,
-  cap = WORD_SAMPLE_CAP,
+  sampling = WORD_SAMPLING,
 ): Promise<ConversationResponse> {
   const { scope, timeZone } = context;
   const previous = previousPeriod(context);
@@ -117,16 +155,25 @@ export async function conversation(
     db,
     [
       async (tx) => (await tx.execute<TagsRow>(conversationTagsStatement(context, limit))).rows[0]!,
-      async (tx) => (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, cap))).rows[0]!,
+      async (tx) =>
+        (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, sampling))).rows[0]!,
     ],
     { timeZone },
   );
   const { sample, ...lists } = { ...tags, ...words };
-  const [current, before] = [
-    { posts: Number(sample.cur_posts), sampled: Number(sample.cur_sampled) },
-    { posts: Number(sample.prev_posts), sampled: Number(sample.prev_sampled) },
-  ];
-  const sampled = current.sampled < current.posts || before.sampled < before.posts;
+  const period = (name: 'cur' | 'prev') => {
+    const counted = Number(sample[`${name}_counted`]);
+    return {
+      posts: Math.round((counted * 65536) / Number(sample[`${name}_cut`])),
+      sampled: counted,
+      estimated: sample[`${name}_sampled`],
+    };
+  };
+  const [current, before] = [period('cur'), period('prev')];
+  const describe = (p: typeof current, of: string) =>
+    p.estimated
+      ? `a sample of ${p.sampled} of ${of} about ${p.posts} posts`
+      : `every one of ${of} ${p.posts} posts`;
   return {
     time_zone: timeZone,
     range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
@@ -135,14 +182,14 @@ export async function conversation(
     counted:
       `${countedBase(context)}. Hashtags, mentioned accounts and linked domains are counted in every post ` +
       `(each once per post, most first, ties in code-point order); ${WORD_RULE}. ` +
-      (sampled
-        ? `Words were counted in a sample of ${current.sampled} of the range's ${current.posts} posts and ` +
-          `${before.sampled} of the previous period's ${before.posts} (${SAMPLE_RULE}, cap ${cap}); their post ` +
-          'counts are estimates scaled to each period. '
+      (current.estimated || before.estimated
+        ? `Words were counted in ${describe(current, "the range's")} and in ${describe(before, "the previous period's")} ` +
+          `(${SAMPLE_RULE}, with L = ${sampling.pilotLevel} and cap ${sampling.cap}); the post counts of a sampled ` +
+          'period are estimates. '
         : 'Words were counted in every post. ') +
       "A word's sentiment is the average sentiment estimate of the (counted) posts that contain it.",
     ...lists,
-    words_sample: { current, previous: before, cap },
+    words_sample: { current, previous: before, cap: sampling.cap },
     emerging_rule: EMERGING_RULE,
   };
 }

@@ -192,10 +192,13 @@ export const conversationResponseSchema = z.object({
     z.object({ value: z.string(), posts: z.int(), previous_posts: z.int(), ratio: z.number() }),
   ),
   emerging_rule: z.string(),
-  /** Posts of each period, and how many of them words were counted in (all of them up to `cap`). */
+  /**
+   * Posts of each period (`estimated` when the period was sampled: scaled from the sample), and how many of them
+   * words were counted in (every one below about 2 × `cap`, else about `cap`).
+   */
   words_sample: z.object({
-    current: z.object({ posts: z.int(), sampled: z.int() }),
-    previous: z.object({ posts: z.int(), sampled: z.int() }),
+    current: z.object({ posts: z.int(), sampled: z.int(), estimated: z.boolean() }),
+    previous: z.object({ posts: z.int(), sampled: z.int(), estimated: z.boolean() }),
     cap: z.int(),
   }),
 });
