@@ -182,7 +182,7 @@ function sampleOf(set: Row[], { cap, pilotLevel }: WordSampling) {
   const estimated = estimate >= 2 * cap;
   const cut = estimated ? Math.ceil((65536 * cap) / estimate) : 65536;
   const rows = set.filter((r) => hash(r) < cut);
-  return { rows, cut, estimated, posts: Math.round((rows.length * 65536) / cut) };
+  return { rows, cut, estimate, estimated, posts: Math.round((rows.length * 65536) / cut) };
 }
 
 describe('conversation words over a sample', () => {
@@ -245,10 +245,9 @@ describe('conversation words over a sample', () => {
     const periods = periodsOf(from, to);
     // A cap between the two periods' estimates: the larger one is sampled, the smaller one read whole.
     const pilotLevel = 1;
-    const estimate = (set: Row[]) => set.filter((r) => (r.id * 40503) % 65536 < 32768).length * 2;
-    const [big, small] = periods.map(estimate);
+    const [big, small] = periods.map((set) => sampleOf(set, { cap: 1, pilotLevel }).estimate);
     expect(big).not.toEqual(small);
-    const cap = Math.floor((Math.max(big!, small!) + Math.min(big!, small!)) / 4);
+    const cap = Math.floor((big! + small!) / 4);
     const sampling = { cap, pilotLevel };
     const samples = periods.map((set) => sampleOf(set, sampling));
     expect(samples.map((s) => s.estimated).sort()).toEqual([false, true]);
@@ -266,6 +265,30 @@ describe('conversation words over a sample', () => {
     const scale = (n: number, i: number) => Math.round((n * 65536) / samples[i]!.cut);
     const terms = [...stats].sort((a, b) => b.n - a.n || byCodePoint(a.value, b.value)).slice(0, 8);
     expect(body.terms.map((x) => [x.value, x.posts])).toEqual(terms.map((x) => [x.value, scale(x.n, 0)]));
+  });
+
+  it('reads both samples from one slice when the two periods need different levels', async () => {
+    const [from, to] = RANGES[0];
+    const periods = periodsOf(from, to);
+    const levelOf = (cut: number) =>
+      [...Array(MAX_SAMPLE_LEVEL).keys()].filter((l) => 65536 >> (l + 1) >= cut).length;
+    // A cap at which both periods are sampled but their cuts fall in different levels: the slice read must be the
+    // lower level's, or the period with the higher cut loses posts of its sample.
+    const cap =
+      [...Array(200).keys()].find((c) => {
+        const samples = periods.map((set) => sampleOf(set, { cap: c + 1, pilotLevel: 1 }));
+        return samples.every((x) => x.estimated) && levelOf(samples[0]!.cut) !== levelOf(samples[1]!.cut);
+      })! + 1;
+    expect(cap).toBeGreaterThan(0);
+    const sampling = { cap, pilotLevel: 1 };
+    const samples = periods.map((set) => sampleOf(set, sampling));
+    const body = await conversation(server.db, await scopeOf(from, to), 8, sampling);
+    const [current, previous] = samples.map((x) => ({
+      posts: x.posts,
+      sampled: x.rows.length,
+      estimated: true,
+    }));
+    expect(body.words_sample).toEqual({ current, previous, cap });
   });
 
   it('reads every post when no period reaches twice the cap', async () => {

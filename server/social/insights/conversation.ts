@@ -89,17 +89,18 @@ export function conversationWordsStatement(context: InsightScope, limit: number,
   const { cap, pilotLevel } = sampling;
   const from = scanFrom(context);
   const hash = sql`((p.id * 40503) % 65536)::int`;
-  // Per period: sampled, the cut (65536: every post) and the level whose slice holds every post below the cut.
+  // Per period: sampled, and the cut (65536: every post).
   const plan = (period: 'cur' | 'prev') => {
     const estimate = sql.raw(`(pilot.${period} << ${pilotLevel})`);
-    const cut = sql`CASE WHEN ${estimate} >= ${2 * cap} THEN ceil(65536.0 * ${cap} / ${estimate})::int ELSE 65536 END`;
-    return sql`${estimate} >= ${2 * cap} AS ${sql.raw(period)}_sampled, ${cut} AS ${sql.raw(period)}_cut,
-      (SELECT count(*)::smallint FROM generate_series(1, ${MAX_SAMPLE_LEVEL}) l WHERE (65536 >> l) >= ${cut})
-        AS ${sql.raw(period)}_level`;
+    return sql`${estimate} >= ${2 * cap} AS ${sql.raw(period)}_sampled,
+      CASE WHEN ${estimate} >= ${2 * cap} THEN ceil(65536.0 * ${cap} / ${estimate})::int ELSE 65536 END
+        AS ${sql.raw(period)}_cut`;
   };
-  // One index scan reads the sampled periods' slice: at the lower of their levels, so it holds both periods' samples.
-  const level = sql`(SELECT least(CASE WHEN cur_sampled THEN cur_level END, CASE WHEN prev_sampled THEN prev_level END)
-    FROM plan)`;
+  // One index scan reads the sampled periods' slice: the highest level that holds every post below the higher of
+  // their cuts, so it holds both periods' samples.
+  const level = sql`(SELECT count(*)::smallint FROM generate_series(1, ${MAX_SAMPLE_LEVEL}) l
+    WHERE (65536 >> l) >= (SELECT greatest(CASE WHEN cur_sampled THEN cur_cut END,
+      CASE WHEN prev_sampled THEN prev_cut END) FROM plan))`;
   const isCur = sql`p.posted_at >= ${scope.from}`;
   // And one more reads the periods that are not sampled, whole: both, or the one that is not.
   const lower = sql`(SELECT CASE WHEN prev_sampled THEN ${scope.from} ELSE ${previous.from} END FROM plan)`;
