@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -13,6 +14,7 @@ import {
   real,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -116,6 +118,72 @@ export const posts = pgTable(
     index('posts_platform_language_posted_idx').on(t.platform, t.language, t.postedAt),
     /** Discover's engagement sort: ORDER BY engagement DESC, id DESC with a keyset on (engagement, id). */
     index('posts_engagement_idx').on(t.engagement, t.id),
+  ],
+);
+
+/**
+ * Rollups of posts for dashboards whose condition reads only the platform and the language (every post, and those
+ * filters): kept exact by statement triggers on posts and profiles (migration 0007), in the writing transaction.
+ * `posted_at` is the first instant of the UTC hour (post_hours) or UTC day (post_days, post_tag_days), so a scope's
+ * conditions on `p.posted_at`, `p.platform` and `p.language` read a rollup as they read posts.
+ */
+export const postHours = pgTable(
+  'post_hours',
+  {
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    platform: platform('platform').notNull(),
+    language: text('language'),
+    posts: integer('posts').notNull(),
+    engagement: bigint('engagement', { mode: 'number' }).notNull(),
+    positive: integer('positive').notNull(),
+    neutral: integer('neutral').notNull(),
+    negative: integer('negative').notNull(),
+    /** The sum of the posts' sentiment estimates. */
+    sentiment: doublePrecision('sentiment').notNull(),
+  },
+  (t) => [unique('post_hours_key').on(t.postedAt, t.platform, t.language).nullsNotDistinct()],
+);
+
+export const postDays = pgTable(
+  'post_days',
+  {
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    platform: platform('platform').notNull(),
+    language: text('language'),
+    kind: postKind('kind').notNull(),
+    media: mediaType('media').notNull(),
+    posts: integer('posts').notNull(),
+    likes: bigint('likes', { mode: 'number' }).notNull(),
+    comments: bigint('comments', { mode: 'number' }).notNull(),
+    shares: bigint('shares', { mode: 'number' }).notNull(),
+    /** Views summed over the posts that report them. */
+    views: bigint('views', { mode: 'number' }).notNull(),
+    engagement: bigint('engagement', { mode: 'number' }).notNull(),
+    sentiment: doublePrecision('sentiment').notNull(),
+    /** Σ engagement ÷ the author's followers (as the profile has them now), over the posts whose author has any. */
+    rate: doublePrecision('rate').notNull(),
+    /** The posts in `rate`. */
+    rated: integer('rated').notNull(),
+  },
+  (t) => [
+    unique('post_days_key').on(t.postedAt, t.platform, t.language, t.kind, t.media).nullsNotDistinct(),
+  ],
+);
+
+export const postTagDays = pgTable(
+  'post_tag_days',
+  {
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    /** hashtag, mention or domain. */
+    type: text('type').notNull(),
+    tag: text('tag').notNull(),
+    platform: platform('platform').notNull(),
+    language: text('language'),
+    /** Posts carrying the tag (once per post). */
+    posts: integer('posts').notNull(),
+  },
+  (t) => [
+    unique('post_tag_days_key').on(t.postedAt, t.type, t.tag, t.platform, t.language).nullsNotDistinct(),
   ],
 );
 

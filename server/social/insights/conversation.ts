@@ -14,6 +14,7 @@ import {
   scanFrom,
   type InsightScope,
 } from './context';
+import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
 import { jsonRows } from './rows';
 import { keptWord, WORD_RULE } from './words';
 
@@ -60,6 +61,8 @@ type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
  * and one of fewer, most of them, as it is, without the subquery.
  */
 export function conversationTagsStatement(context: InsightScope, limit: number) {
+  const split = rollupSplit(context, 'day');
+  if (split) return conversationTagsRollupStatement(context, split, limit);
   const distinct = (column: string) =>
     sql.raw(
       `unnest(CASE WHEN cardinality(p.${column}) < 2 THEN p.${column} ` +
@@ -74,6 +77,24 @@ export function conversationTagsStatement(context: InsightScope, limit: number) 
         FROM ${scanFrom(context)} WHERE ${insightWhere(context)}) x
       GROUP BY GROUPING SETS ((1), (2), (3)))
     SELECT ${top('h')} AS hashtags, ${top('n')} AS mentions, ${top('d')} AS domains`;
+}
+
+/** The same from the daily rollup of tags, and the posts of the partial days at the ends of the range. */
+function conversationTagsRollupStatement(context: InsightScope, split: RollupSplit, limit: number) {
+  const union = rollupUnion(
+    context,
+    split,
+    (where) => sql`SELECT p.type, p.tag, p.posts FROM post_tag_days p WHERE ${where}`,
+    (where) => sql`SELECT e.type, e.tag, 1 FROM posts p CROSS JOIN LATERAL (
+        SELECT 'hashtag', x FROM unnest(p.hashtags) x UNION SELECT 'mention', x FROM unnest(p.mentions) x
+        UNION SELECT 'domain', x FROM unnest(p.domains) x) e (type, tag) WHERE ${where}`,
+  );
+  const top = (type: string) =>
+    jsonRows(sql`SELECT tag AS value, posts FROM tags WHERE type = ${type}
+      ORDER BY posts DESC, tag COLLATE "C" LIMIT ${limit}`);
+  return sql`WITH tags AS MATERIALIZED (
+      SELECT type, tag, sum(posts)::int AS posts FROM (${union}) u (type, tag, posts) GROUP BY 1, 2)
+    SELECT ${top('hashtag')} AS hashtags, ${top('mention')} AS mentions, ${top('domain')} AS domains`;
 }
 
 /**

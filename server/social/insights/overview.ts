@@ -12,6 +12,7 @@ import {
   scanFrom,
   type InsightScope,
 } from './context';
+import { rollupSplit, rollupUnion } from './rollups';
 import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
 import { bucketFor, bucketOf, bucketSeries, instantOfWallClock, wallClockText } from './time';
 
@@ -75,12 +76,28 @@ export function overviewAuthorsStatement(context: InsightScope) {
 
 /**
  * The current period over time: one scan materialized, grouped once by (bucket, platform) for the buckets, their
- * sentiment and the platform split, and read once more for the top posts.
+ * sentiment and the platform split, and read once more for the top posts. When the condition reads only the
+ * platform and the language, the groups come from the hourly rollup instead (rollups.ts).
  */
 export function overviewTimelineStatement(context: InsightScope) {
   const { scope, timeZone } = context;
   const bucket = bucketFor(scope.from, scope.to);
-  return sql`WITH m AS MATERIALIZED (
+  const split = rollupSplit(context, 'hour');
+  // From the hourly rollup, the top posts are the first of the engagement index that match.
+  const head = split
+    ? sql`WITH g AS MATERIALIZED (
+      SELECT ${bucketOf(bucket)} AS local, p.platform, sum(p.n) AS n, sum(p.e) AS e, sum(p.pos) AS pos,
+        sum(p.neu) AS neu, sum(p.neg) AS neg, sum(p.s) AS s
+      FROM (${rollupUnion(
+        context,
+        split,
+        (where) => sql`SELECT p.posted_at, p.platform, p.posts AS n, p.engagement AS e, p.positive AS pos,
+          p.neutral AS neu, p.negative AS neg, p.sentiment AS s FROM post_hours p WHERE ${where}`,
+        (where) => sql`SELECT p.posted_at, p.platform, 1, p.engagement, (p.sentiment_label = 'positive')::int,
+          (p.sentiment_label = 'neutral')::int, (p.sentiment_label = 'negative')::int, p.sentiment::float8
+          FROM posts p WHERE ${where}`,
+      )}) p GROUP BY 1, 2)`
+    : sql`WITH m AS MATERIALIZED (
       SELECT p.id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
         ${bucketOf(bucket)} AS local
       FROM ${scanFrom(context)} WHERE ${insightWhere(context)}),
@@ -89,7 +106,12 @@ export function overviewTimelineStatement(context: InsightScope) {
         count(*) FILTER (WHERE sentiment_label = 'positive') AS pos,
         count(*) FILTER (WHERE sentiment_label = 'neutral') AS neu,
         count(*) FILTER (WHERE sentiment_label = 'negative') AS neg, sum(sentiment::float8) AS s
-      FROM m GROUP BY 1, 2)
+      FROM m GROUP BY 1, 2)`;
+  const topPosts = split
+    ? sql`SELECT p.id FROM posts p WHERE ${insightWhere(context)} ORDER BY p.engagement DESC, p.id DESC
+        LIMIT ${TOP_OVERVIEW}`
+    : sql`SELECT id FROM m ORDER BY engagement DESC, id DESC LIMIT ${TOP_OVERVIEW}`;
+  return sql`${head}
     SELECT
       ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
           coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
@@ -100,7 +122,7 @@ export function overviewTimelineStatement(context: InsightScope) {
         ORDER BY s.local`)} AS buckets,
       ${jsonRows(sql`SELECT platform, sum(n)::int AS mentions FROM g GROUP BY platform
         ORDER BY mentions DESC, platform::text COLLATE "C"`)} AS platforms,
-      ${jsonRows(sql`SELECT id FROM m ORDER BY engagement DESC, id DESC LIMIT ${TOP_OVERVIEW}`)} AS top_posts`;
+      ${jsonRows(topPosts)} AS top_posts`;
 }
 
 type AuthorsRow = { periods: PeriodRow[]; top_people: PersonAggregate[] };

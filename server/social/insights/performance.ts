@@ -7,6 +7,7 @@ import { PLATFORM_VALUES } from '../../../src/api/contract/social-scope';
 import type { Db } from '../../db/database';
 import { countedBase, insightWhere, readOnly, type InsightScope } from './context';
 import { jsonRows } from './rows';
+import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
 import { localTime } from './time';
 
 type GroupRow = {
@@ -62,9 +63,13 @@ export const ENGAGEMENT_RATE_RULE =
 
 /**
  * One scan grouped by (platform, media, kind, day, hour): at most 4 032 groups, which parallel workers can build
- * in parts; the dashboard's grouping sets are then taken over those groups.
+ * in parts; the dashboard's grouping sets are then taken over those groups. When the condition reads only the
+ * platform and the language, the rollups serve instead (performanceRollupStatement).
  */
 export function performanceStatement(context: InsightScope) {
+  const days = rollupSplit(context, 'day');
+  const hours = days && rollupSplit(context, 'hour');
+  if (days && hours) return performanceRollupStatement(context, days, hours);
   return sql`WITH g AS MATERIALIZED (
       SELECT p.platform, p.media, p.kind, date_part('isodow', ${localTime})::int AS dow,
         date_part('hour', ${localTime})::int AS hr, count(*) AS posts,
@@ -79,6 +84,40 @@ export function performanceStatement(context: InsightScope) {
         sum(comments) AS comments, sum(shares) AS shares, sum(views) AS views, sum(engagement) AS engagement,
         sum(rate_sum) / nullif(sum(rated), 0) AS rate, sum(sentiment) / nullif(sum(posts), 0) AS sentiment
       FROM g GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))`)} AS groups`;
+}
+
+/**
+ * The same groups from the rollups: per platform, media and kind from the daily rollup (whose rows keep the rate's
+ * sum), day × hour from the hourly one; the partial days and hours at the ends of the range from the posts.
+ */
+function performanceRollupStatement(context: InsightScope, days: RollupSplit, hours: RollupSplit) {
+  const byKind = rollupUnion(
+    context,
+    days,
+    (where) => sql`SELECT p.platform, p.media, p.kind, p.posts, p.likes, p.comments, p.shares, p.views,
+      p.engagement, p.sentiment, p.rate, p.rated FROM post_days p WHERE ${where}`,
+    (where) => sql`SELECT p.platform, p.media, p.kind, 1, p.likes, p.comments, p.shares, coalesce(p.views, 0),
+      p.engagement, p.sentiment::float8, CASE WHEN a.followers > 0 THEN p.engagement::float8 / a.followers END,
+      (a.followers > 0)::int FROM posts p JOIN profiles a ON a.id = p.author_id WHERE ${where}`,
+  );
+  const byHour = rollupUnion(
+    context,
+    hours,
+    (where) => sql`SELECT p.posted_at, p.posts, p.engagement FROM post_hours p WHERE ${where}`,
+    (where) => sql`SELECT p.posted_at, 1, p.engagement FROM posts p WHERE ${where}`,
+  );
+  return sql`SELECT ${jsonRows(sql`
+      SELECT platform, media, kind, NULL AS dow, NULL AS hr, GROUPING(platform) AS gp, GROUPING(media) AS gm,
+        GROUPING(kind) AS gk, 1 AS gd, coalesce(sum(posts), 0)::int AS posts, sum(likes) AS likes,
+        sum(comments) AS comments, sum(shares) AS shares, sum(views) AS views, sum(engagement) AS engagement,
+        sum(rate) / nullif(sum(rated), 0) AS rate, sum(sentiment) / nullif(sum(posts), 0) AS sentiment
+      FROM (${byKind}) k (platform, media, kind, posts, likes, comments, shares, views, engagement, sentiment, rate,
+        rated)
+      GROUP BY GROUPING SETS ((), (platform), (media), (kind))
+      UNION ALL
+      SELECT NULL, NULL, NULL, date_part('isodow', ${localTime})::int, date_part('hour', ${localTime})::int, 1, 1, 1, 0,
+        sum(posts)::int, NULL, NULL, NULL, NULL, sum(engagement), NULL, NULL
+      FROM (${byHour}) p (posted_at, posts, engagement) GROUP BY 4, 5`)} AS groups`;
 }
 
 export async function performance(db: Db, context: InsightScope): Promise<PerformanceResponse> {

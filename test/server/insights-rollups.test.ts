@@ -1,0 +1,280 @@
+// The rollups (migration 0007): which dashboards they serve and how a range splits, the triggers that keep them equal
+// to a recount of the posts after every kind of write, and the dashboards read from them equal to the same
+// dashboards read from the posts.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Refine } from '../../src/api/contract/insights';
+import { resolveInsightScope } from '../../server/social/insights/context';
+import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/rollups';
+import { createTestServer, type TestServer } from '../support/server-harness';
+import { as, createWorkspace, type Person } from './workspaces.fixtures';
+import { insertCorpus } from './insights.fixtures';
+
+let server: TestServer;
+let viewer: Person;
+let workspaceId: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  viewer = await server.createUser();
+  workspaceId = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: 'America/New_York' })).id;
+  await insertCorpus(server);
+});
+afterAll(() => server.close());
+
+async function split(
+  grain: Grain,
+  query: string,
+  [from, to]: [string, string],
+  { timeZone = 'America/New_York', refine = [] as Refine[] } = {},
+) {
+  const context = await resolveInsightScope(
+    server.db,
+    async () => ({ workspace: { timeZone } }),
+    { workspace_id: 'w', query, filters: { from, to }, refine },
+    'u',
+  );
+  const result = rollupSplit(context, grain);
+  return (
+    result && {
+      whole: [result.whole.from.toISOString(), result.whole.to.toISOString()],
+      partial: result.partial.map((r) => [r.from.toISOString(), r.to.toISOString()]),
+    }
+  );
+}
+
+describe('which dashboards the rollups serve', () => {
+  const range: [string, string] = ['2026-10-28T13:37:00.000Z', '2026-11-04T08:12:30.000Z'];
+
+  it('splits a range into whole UTC hours or days and the partial ones at its ends', async () => {
+    expect(await split('hour', '', range)).toEqual({
+      whole: ['2026-10-28T14:00:00.000Z', '2026-11-04T08:00:00.000Z'],
+      partial: [
+        ['2026-10-28T13:37:00.000Z', '2026-10-28T14:00:00.000Z'],
+        ['2026-11-04T08:00:00.000Z', '2026-11-04T08:12:30.000Z'],
+      ],
+    });
+    expect(await split('day', '', range)).toEqual({
+      whole: ['2026-10-29T00:00:00.000Z', '2026-11-04T00:00:00.000Z'],
+      partial: [
+        ['2026-10-28T13:37:00.000Z', '2026-10-29T00:00:00.000Z'],
+        ['2026-11-04T00:00:00.000Z', '2026-11-04T08:12:30.000Z'],
+      ],
+    });
+    expect(await split('hour', '', ['2026-10-28T00:00:00Z', '2026-10-29T00:00:00Z'])).toEqual({
+      whole: ['2026-10-28T00:00:00.000Z', '2026-10-29T00:00:00.000Z'],
+      partial: [],
+    });
+  });
+
+  it('leaves a range without a whole unit to the posts', async () => {
+    expect(await split('hour', '', ['2026-10-28T13:05:00Z', '2026-10-28T13:55:00Z'])).toBeNull();
+    expect(await split('day', '', ['2026-10-28T01:00:00Z', '2026-10-29T00:59:00Z'])).toBeNull();
+  });
+
+  it('serves queries of platform: and lang: only, however combined', async () => {
+    for (const query of [
+      'platform:x',
+      'lang:en OR (platform:reddit AND NOT lang:ko)',
+      'NOT platform:tiktok',
+    ]) {
+      expect(await split('hour', query, range)).not.toBeNull();
+      expect(await split('day', query, range)).not.toBeNull();
+    }
+    for (const query of [
+      'coffee',
+      'platform:x AND coffee',
+      '#launch',
+      '@nova',
+      'author:hana',
+      'country:KR',
+      'te*',
+    ]) {
+      expect(await split('hour', query, range)).toBeNull();
+      expect(await split('day', query, range)).toBeNull();
+    }
+  });
+
+  it('serves platform and language refinements; the hourly rollup date buckets too', async () => {
+    const kept: Refine[] = [
+      { field: 'platform', values: ['x'], exclude: true },
+      { field: 'language', values: ['en'] },
+    ];
+    expect(await split('day', '', range, { refine: kept })).not.toBeNull();
+    const date: Refine[] = [{ field: 'date', bucket: 'day', values: ['2026-10-30T04:00:00.000Z'] }];
+    expect(await split('hour', '', range, { refine: date })).not.toBeNull();
+    expect(await split('day', '', range, { refine: date })).toBeNull();
+    const others: Refine[][] = [
+      [{ field: 'sentiment', values: ['negative'] }],
+      [{ field: 'media', values: ['video'] }],
+      [{ field: 'kind', values: ['reply'] }],
+      [{ field: 'hashtag', values: ['launch'] }],
+      [{ field: 'followers', values: [{ min: 0 }] }],
+    ];
+    for (const refine of others) {
+      expect(await split('hour', '', range, { refine })).toBeNull();
+      expect(await split('day', '', range, { refine })).toBeNull();
+    }
+  });
+
+  it('reads the hourly rollup only in zones whose offset is whole hours over the range', async () => {
+    expect(await split('hour', '', range, { timeZone: 'Asia/Kolkata' })).toBeNull();
+    expect(await split('day', '', range, { timeZone: 'Asia/Kolkata' })).not.toBeNull();
+    expect(await split('hour', '', range, { timeZone: 'Asia/Seoul' })).not.toBeNull();
+    // Lord Howe Island: +11 in its summer, +10:30 from the first Sunday of April (5 April 2026).
+    const lordHowe = 'Australia/Lord_Howe';
+    expect(wholeHourOffsets(lordHowe, new Date('2026-01-10T00:00Z'), new Date('2026-03-30T00:00Z'))).toBe(
+      true,
+    );
+    expect(wholeHourOffsets(lordHowe, new Date('2026-03-20T00:00Z'), new Date('2026-04-20T00:00Z'))).toBe(
+      false,
+    );
+    expect(wholeHourOffsets(lordHowe, new Date('2026-03-20T00:00Z'), new Date('2026-04-04T16:00Z'))).toBe(
+      false,
+    );
+    expect(wholeHourOffsets('UTC', new Date('2026-01-01T00:00Z'), new Date('2027-01-01T00:00Z'))).toBe(true);
+  });
+});
+
+/** Rows of each rollup that differ from a recount of the posts (either way), sums rounded to 9 places. */
+async function differences() {
+  const result = await server.db.execute<{ hours: number; days: number; tags: number; empty: number }>(sql`
+    WITH h1 AS (SELECT posted_at, platform, language, posts, engagement, positive, neutral, negative,
+        round(sentiment::numeric, 9) AS s FROM post_hours),
+      h2 AS (SELECT date_trunc('hour', posted_at, 'UTC'), platform, language, count(*)::int, sum(engagement)::bigint,
+        count(*) FILTER (WHERE sentiment_label = 'positive')::int,
+        count(*) FILTER (WHERE sentiment_label = 'neutral')::int,
+        count(*) FILTER (WHERE sentiment_label = 'negative')::int, round(sum(sentiment::float8)::numeric, 9)
+        FROM posts GROUP BY 1, 2, 3),
+      d1 AS (SELECT posted_at, platform, language, kind, media, posts, likes, comments, shares, views, engagement,
+        round(sentiment::numeric, 9), round(rate::numeric, 9), rated FROM post_days),
+      d2 AS (SELECT date_trunc('day', p.posted_at, 'UTC'), p.platform, p.language, p.kind, p.media, count(*)::int,
+        sum(p.likes)::bigint, sum(p.comments)::bigint, sum(p.shares)::bigint, coalesce(sum(p.views), 0)::bigint,
+        sum(p.engagement)::bigint, round(sum(p.sentiment::float8)::numeric, 9),
+        round(coalesce(sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0), 0)::numeric, 9),
+        count(*) FILTER (WHERE a.followers > 0)::int
+        FROM posts p JOIN profiles a ON a.id = p.author_id GROUP BY 1, 2, 3, 4, 5),
+      t1 AS (SELECT posted_at, type, tag, platform, language, posts FROM post_tag_days),
+      t2 AS (SELECT date_trunc('day', p.posted_at, 'UTC'), e.type, e.tag, p.platform, p.language, count(*)::int
+        FROM posts p CROSS JOIN LATERAL (SELECT DISTINCT 'hashtag', x FROM unnest(p.hashtags) x
+          UNION SELECT 'mention', x FROM unnest(p.mentions) x UNION SELECT 'domain', x FROM unnest(p.domains) x)
+          e (type, tag) GROUP BY 1, 2, 3, 4, 5)
+    SELECT
+      (SELECT count(*) FROM ((TABLE h1 EXCEPT TABLE h2) UNION ALL (TABLE h2 EXCEPT TABLE h1)) x)::int AS hours,
+      (SELECT count(*) FROM ((TABLE d1 EXCEPT TABLE d2) UNION ALL (TABLE d2 EXCEPT TABLE d1)) x)::int AS days,
+      (SELECT count(*) FROM ((TABLE t1 EXCEPT TABLE t2) UNION ALL (TABLE t2 EXCEPT TABLE t1)) x)::int AS tags,
+      ((SELECT count(*) FROM post_hours WHERE posts <= 0) + (SELECT count(*) FROM post_days WHERE posts <= 0)
+        + (SELECT count(*) FROM post_tag_days WHERE posts <= 0))::int AS empty`);
+  return result.rows[0]!;
+}
+
+const counts = async () =>
+  (
+    await server.db.execute<{ posts: number; hours: number; days: number; tags: number }>(sql`SELECT
+      (SELECT count(*) FROM posts)::int AS posts, (SELECT count(*) FROM post_hours)::int AS hours,
+      (SELECT count(*) FROM post_days)::int AS days, (SELECT count(*) FROM post_tag_days)::int AS tags`)
+  ).rows[0]!;
+
+const NONE = { hours: 0, days: 0, tags: 0, empty: 0 };
+
+const RANGE = { from: '2026-10-25T13:37:00Z', to: '2026-11-08T05:12:30Z' };
+
+/** Fractions to 12 significant digits: sums taken in another order differ in their last bits. */
+function rounded(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Number(value.toPrecision(12));
+  if (Array.isArray(value)) return value.map(rounded);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, rounded(v)]));
+  }
+  return value;
+}
+
+/** A dashboard's figures (not its `counted` sentence, which names the refinement), fractions rounded. */
+async function figures(url: string, query: string, refine: Refine[] = []) {
+  const response = await as(server, viewer, {
+    method: 'POST',
+    url: `/social/insights/${url}`,
+    payload: { workspace_id: workspaceId, query, filters: RANGE, refine },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const { counted: _counted, ...rest } = response.json() as Record<string, unknown>;
+  return rounded(rest);
+}
+
+/** A refinement every post matches (every author has 0 or more followers) that the rollups cannot serve. */
+const THROUGH_POSTS: Refine[] = [{ field: 'followers', values: [{ min: 0 }] }];
+
+async function expectRollupsEqualPosts() {
+  for (const query of ['', 'platform:x OR lang:es']) {
+    for (const url of ['overview', 'performance', 'conversation']) {
+      expect(await figures(url, query), `${url} ${query}`).toEqual(await figures(url, query, THROUGH_POSTS));
+    }
+  }
+}
+
+describe('the triggers keep the rollups equal to a recount of the posts', () => {
+  it('after the corpus went in', async () => {
+    expect((await counts()).hours).toBeGreaterThan(0);
+    expect(await differences()).toEqual(NONE);
+    await expectRollupsEqualPosts();
+  });
+
+  it('after updates of counts, times, languages, tags and authors', async () => {
+    await server.db.execute(
+      sql`UPDATE posts SET likes = likes + 7, views = coalesce(views, 0) + 1 WHERE id % 3 = 0`,
+    );
+    await server.db.execute(sql`UPDATE posts SET posted_at = posted_at + interval '5 hours 17 minutes',
+      language = CASE WHEN language IS NULL THEN 'en' END WHERE id % 5 = 0`);
+    await server.db.execute(sql`UPDATE posts SET hashtags = hashtags || hashtags || '{fresh}',
+      mentions = '{}', domains = domains || '{example.org}' WHERE id % 4 = 1`);
+    await server.db.execute(sql`UPDATE posts SET sentiment = -sentiment, sentiment_label = 'negative',
+      kind = 'quote', media = 'video', platform = 'reddit' WHERE id % 7 = 2`);
+    await server.db.execute(
+      sql`UPDATE posts SET author_id = (SELECT min(id) FROM profiles) WHERE id % 6 = 5`,
+    );
+    expect(await differences()).toEqual(NONE);
+    await expectRollupsEqualPosts();
+  });
+
+  it('after followers change (to and from none) and posts are deleted', async () => {
+    await server.db.execute(sql`UPDATE profiles SET followers = followers * 3 + 11 WHERE id % 2 = 0`);
+    await server.db.execute(sql`UPDATE profiles SET followers = 0 WHERE id % 3 = 0`);
+    await server.db.execute(sql`UPDATE profiles SET followers = 5 WHERE id % 3 = 0 AND id % 2 = 0`);
+    await server.db.execute(sql`DELETE FROM posts WHERE id % 9 = 4`);
+    expect(await differences()).toEqual(NONE);
+    await expectRollupsEqualPosts();
+  });
+
+  it('after a profile is deleted with its posts, and posts are inserted in the same transaction', async () => {
+    const before = await counts();
+    await server.db.transaction(async (tx) => {
+      await tx.execute(sql`DELETE FROM profiles WHERE id = (SELECT author_id FROM posts GROUP BY 1
+        ORDER BY count(*) DESC, 1 LIMIT 1)`);
+      await tx.execute(sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind,
+          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
+        SELECT platform, external_id || '-again', author_id, text, language, posted_at - interval '3 days', kind,
+          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
+        FROM posts WHERE id % 4 = 0`);
+    });
+    expect((await counts()).posts).not.toBe(before.posts);
+    expect(await differences()).toEqual(NONE);
+    await expectRollupsEqualPosts();
+  });
+
+  it('after a write that fails: nothing of it stays', async () => {
+    const before = await counts();
+    await expect(
+      server.db.transaction(async (tx) => {
+        await tx.execute(sql`UPDATE posts SET likes = likes + 1000`);
+        await tx.execute(sql`SELECT 1 / 0`);
+      }),
+    ).rejects.toThrow();
+    expect(await counts()).toEqual(before);
+    expect(await differences()).toEqual(NONE);
+  });
+
+  it('after the posts are emptied', async () => {
+    await server.db.execute(sql`TRUNCATE posts`);
+    expect(await counts()).toEqual({ posts: 0, hours: 0, days: 0, tags: 0 });
+  });
+});
