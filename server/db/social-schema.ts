@@ -104,7 +104,11 @@ export const posts = pgTable(
   },
   (t) => [
     uniqueIndex('posts_platform_external_idx').on(t.platform, t.externalId),
-    index('posts_posted_at_idx').on(t.postedAt),
+    /**
+     * The date range, with what the per-author dashboards read of a post (author, engagement, platform, language): a
+     * query without text (every post, platform:, lang:) groups by author from the index alone (migration 0008).
+     */
+    index('posts_posted_authors_idx').on(t.postedAt, t.authorId, t.engagement, t.platform, t.language),
     index('posts_author_posted_idx').on(t.authorId, t.postedAt),
     /**
      * With the word sample's levels (migration 0006): L in 1…10 when (id × 40503) mod 65536 < 65536 >> L, a fixed
@@ -165,9 +169,7 @@ export const postDays = pgTable(
     /** The posts in `rate`. */
     rated: integer('rated').notNull(),
   },
-  (t) => [
-    unique('post_days_key').on(t.postedAt, t.platform, t.language, t.kind, t.media).nullsNotDistinct(),
-  ],
+  (t) => [unique('post_days_key').on(t.postedAt, t.platform, t.language, t.kind, t.media).nullsNotDistinct()],
 );
 
 export const postTagDays = pgTable(

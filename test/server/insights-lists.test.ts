@@ -68,13 +68,17 @@ describe('posts and filtered-posts: every page, in order', () => {
     ['posts', 'overperformance', 'coffee OR tea', REFINE],
     ['filtered-posts', 'recency', '#launch', REFINE],
     ['filtered-posts', 'engagement', '', REFINE],
+    ['filtered-posts', 'recency', '', [{ field: 'platform', values: ['x', 'reddit'] }]],
+    ['posts', 'recency', 'platform:x OR lang:es', undefined],
   ] as const;
 
   it.each(cases)('%s by %s, query %j, refine %j', async (url, sort, query, refine) => {
     const ids = await matchingIds(server, query);
     const scope: Scope = { ids, from: Date.parse(FROM), to: Date.parse(TO) };
     const unrefined = rows.filter(inScope(scope));
-    const expected = rows.filter(inScope({ ...scope, ...(refine && { refine: notRepost }) }));
+    const kept =
+      refine?.[0]?.field === 'platform' ? (r: Row) => ['x', 'reddit'].includes(r.platform) : notRepost;
+    const expected = rows.filter(inScope({ ...scope, ...(refine && { refine: kept }) }));
     const score = overperformance(unrefined);
     if (sort === 'engagement') expected.sort(byEngagement);
     if (sort === 'recency') expected.sort(byRecency);

@@ -1,6 +1,6 @@
 // Discover's SQL and its rows. Pages are in keyset order, never OFFSET: the next page starts strictly after the last
 // row's (key, id).
-//   recency:    ORDER BY p.posted_at DESC, p.id DESC    (posts_posted_at_idx, scanned backwards)
+//   recency:    ORDER BY p.posted_at DESC, p.id DESC    (posts_posted_authors_idx, scanned backwards)
 //   engagement: ORDER BY p.engagement DESC, p.id DESC   (posts_engagement_idx on (engagement, id))
 import { sql, type SQL } from 'drizzle-orm';
 import { QUERY_FROM } from '../query/index';

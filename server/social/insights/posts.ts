@@ -8,6 +8,7 @@ import { ApiError } from '../../errors';
 import { scopeWhere } from '../scope';
 import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import { rollupSplit, rollupUnion } from './rollups';
 import { jsonRows, postsByIds, toPost } from './rows';
 
 export const OVERPERFORMANCE_RULE =
@@ -60,6 +61,20 @@ export function pageQuery(context: InsightScope, sort: PostSort, limit: number, 
           text: sql`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
           cast: sql`timestamptz`,
         };
+  const split = rollupSplit(context, 'hour');
+  if (split) {
+    // The total from the hourly rollup; the page from the first matching posts of the sort's index.
+    const total = rollupUnion(
+      context,
+      split,
+      (where) => sql`SELECT p.posts FROM post_hours p WHERE ${where}`,
+      (where) => sql`SELECT 1 FROM posts p WHERE ${where}`,
+    );
+    return sql`SELECT (SELECT coalesce(sum(n), 0) FROM (${total}) t (n))::int AS total,
+      ${jsonRows(sql`SELECT p.id, ${key.text} AS k FROM posts p
+        WHERE ${insightWhere(context)} ${after(key.expression, key.cast)}
+        ORDER BY ${key.expression} DESC, p.id DESC LIMIT ${limit + 1}`)} AS page`;
+  }
   return sql`WITH m AS MATERIALIZED (
       SELECT p.id, p.engagement, p.posted_at FROM ${scanFrom(context)} WHERE ${insightWhere(context)})
     SELECT (SELECT count(*) FROM m)::int AS total,
