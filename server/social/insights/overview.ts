@@ -11,6 +11,7 @@ import {
   readOnlyParts,
   scanFrom,
   type InsightScope,
+  type Tx,
 } from './context';
 import { rollupSplit, rollupUnion } from './rollups';
 import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
@@ -56,16 +57,20 @@ export function spikeStats(counts: number[]) {
   };
 }
 
+type AuthorPeriods = 'both' | 'current' | 'previous';
+
 /**
- * Per author and period (both periods in one scan): the totals of each period (mentions, unique authors,
+ * Per author and period (both periods in one scan, or one of them): the totals of each period (mentions, unique authors,
  * engagement, potential reach) and the current period's top people. Profiles are joined after grouping.
  */
-export function overviewAuthorsStatement(context: InsightScope) {
+export function overviewAuthorsStatement(context: InsightScope, periods: AuthorPeriods = 'both') {
   const { scope } = context;
   const previous = previousPeriod(context);
+  const from = periods === 'current' ? scope.from : previous.from;
+  const to = periods === 'previous' ? scope.from : scope.to;
   return sql`WITH pa AS MATERIALIZED (
       SELECT p.posted_at >= ${scope.from} AS cur, p.author_id, count(*) AS n, sum(p.engagement) AS e
-      FROM ${scanFrom(context)} WHERE ${insightWhere(context, previous.from, scope.to)} GROUP BY 1, 2)
+      FROM ${scanFrom(context)} WHERE ${insightWhere(context, from, to)} GROUP BY 1, 2)
     SELECT
       ${jsonRows(sql`SELECT pa.cur, sum(pa.n)::bigint AS mentions, count(*)::bigint AS authors,
         sum(pa.e)::bigint AS engagement, sum(a.followers)::bigint AS reach
@@ -138,29 +143,37 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   const bucket = bucketFor(scope.from, scope.to);
 
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
-  const [authors, timeline] = await readOnlyParts<
-    [AuthorsRow & { people: OverviewResponse['top_people'] }, TimelineRow & { posts: Map<number, PostRow> }]
+  // When the timeline comes from the rollups it costs little, and the per-author scan is what takes time: the
+  // current period's authors then run beside the previous period's and the timeline.
+  const rollups = rollupSplit(context, 'hour') !== null;
+  const authorsOf = async (tx: Tx, periods: AuthorPeriods) => {
+    const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context, periods))).rows;
+    return { ...row!, people: await peopleFor(tx, row!.top_people) };
+  };
+  const timelineOf = async (tx: Tx) => {
+    const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
+    return {
+      ...row!,
+      posts: await postsByIds(
+        tx,
+        row!.top_posts.map((p) => p.id),
+      ),
+    };
+  };
+  const [authors, [timeline, previousAuthors]] = await readOnlyParts<
+    [
+      AuthorsRow & { people: OverviewResponse['top_people'] },
+      [TimelineRow & { posts: Map<number, PostRow> }, AuthorsRow | null],
+    ]
   >(
     db,
     [
-      async (tx) => {
-        const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context))).rows;
-        return { ...row!, people: await peopleFor(tx, row!.top_people) };
-      },
-      async (tx) => {
-        const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
-        return {
-          ...row!,
-          posts: await postsByIds(
-            tx,
-            row!.top_posts.map((p) => p.id),
-          ),
-        };
-      },
+      (tx) => authorsOf(tx, rollups ? 'current' : 'both'),
+      async (tx) => [await timelineOf(tx), rollups ? await authorsOf(tx, 'previous') : null],
     ],
     { timeZone },
   );
-  const { periods } = authors;
+  const periods = [...authors.periods, ...(previousAuthors?.periods ?? [])];
   const { buckets, platforms } = timeline;
   const period = (cur: boolean) =>
     periods.find((p) => p.cur === cur) ?? { mentions: 0, authors: 0, engagement: 0, reach: 0 };
