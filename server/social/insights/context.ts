@@ -10,6 +10,7 @@ import type { Db } from '../../db/database';
 import { savedQueries } from '../../db/social-schema';
 import { ApiError } from '../../errors';
 import { parseQuery, printQuery, type QueryNode } from '../query/index';
+import type { QueryField } from '../query/ast';
 import { resolveScope, scopeWhere, type Scope } from '../scope';
 import { describeRefines, refineWhere } from './refine';
 import { usableTimeZone } from './time';
@@ -89,20 +90,23 @@ export async function resolveInsightScope(
   };
 }
 
-function readsProfile(node: QueryNode | null): boolean {
-  if (!node) return false;
+/** The field each leaf of a query tests, null for a leaf that is not a field (a term, phrase, hashtag, NEAR, …). */
+export function leafFields(node: QueryNode): Array<QueryField | null> {
   switch (node.type) {
     case 'field':
-      return node.field === 'author' || node.field === 'country';
+      return [node.field];
     case 'not':
-      return readsProfile(node.operand);
+      return leafFields(node.operand);
     case 'and':
     case 'or':
-      return node.operands.some(readsProfile);
+      return node.operands.flatMap(leafFields);
     default:
-      return false;
+      return [null];
   }
 }
+
+const readsProfile = (node: QueryNode | null) =>
+  node !== null && leafFields(node).some((field) => field === 'author' || field === 'country');
 
 /** Whether the condition reads the author's profile (author:, country:, or an author or followers refinement). */
 export const needsProfiles = (context: InsightScope) =>

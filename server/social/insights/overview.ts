@@ -84,10 +84,9 @@ export function overviewAuthorsStatement(context: InsightScope, periods: AuthorP
  * sentiment and the platform split, and read once more for the top posts. When the condition reads only the
  * platform and the language, the groups come from the hourly rollup instead (rollups.ts).
  */
-export function overviewTimelineStatement(context: InsightScope) {
+export function overviewTimelineStatement(context: InsightScope, split = rollupSplit(context, 'hour')) {
   const { scope, timeZone } = context;
   const bucket = bucketFor(scope.from, scope.to);
-  const split = rollupSplit(context, 'hour');
   // From the hourly rollup, the top posts are the first of the engagement index that match.
   const head = split
     ? sql`WITH g AS MATERIALIZED (
@@ -145,13 +144,14 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
   // When the timeline comes from the rollups it costs little, and the per-author scan is what takes time: the
   // current period's authors then run beside the previous period's and the timeline.
-  const rollups = rollupSplit(context, 'hour') !== null;
+  const split = rollupSplit(context, 'hour');
+  const rollups = split !== null;
   const authorsOf = async (tx: Tx, periods: AuthorPeriods) => {
     const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context, periods))).rows;
     return { ...row!, people: await peopleFor(tx, row!.top_people) };
   };
   const timelineOf = async (tx: Tx) => {
-    const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context))).rows;
+    const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context, split))).rows;
     return {
       ...row!,
       posts: await postsByIds(

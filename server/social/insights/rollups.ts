@@ -4,27 +4,11 @@
 // from the rollup and its partial ones at each end from the posts, with the same condition: the figures are exact.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Refine } from '../../../src/api/contract/insights';
-import type { QueryNode } from '../query/index';
-import { insightWhere, type InsightScope } from './context';
+import { insightWhere, leafFields, type InsightScope } from './context';
 import { offsetMinutes } from './time';
 
 export type Grain = 'hour' | 'day';
 const GRAIN_MS: Record<Grain, number> = { hour: 3_600_000, day: 86_400_000 };
-
-/** Whether a query reads only fields a rollup row keeps (platform:, lang:), however combined. */
-function readsOnlyKeptFields(node: QueryNode): boolean {
-  switch (node.type) {
-    case 'field':
-      return node.field === 'platform' || node.field === 'lang';
-    case 'not':
-      return readsOnlyKeptFields(node.operand);
-    case 'and':
-    case 'or':
-      return node.operands.every(readsOnlyKeptFields);
-    default:
-      return false;
-  }
-}
 
 /**
  * Refinements a rollup of that grain can apply. A date refinement is a wall-clock bucket, which a UTC hour falls in
@@ -60,7 +44,10 @@ export interface RollupSplit {
  */
 export function rollupSplit(context: InsightScope, grain: Grain): RollupSplit | null {
   const { scope, refines, timeZone } = context;
-  if (scope.query && !readsOnlyKeptFields(scope.query)) return null;
+  // Only platform: and lang:, however combined, read nothing but what a rollup row keeps.
+  if (scope.query && !leafFields(scope.query).every((field) => field === 'platform' || field === 'lang')) {
+    return null;
+  }
   if (!refines.every((refine) => keptRefine(refine, grain))) return null;
   if (grain === 'hour' && !wholeHourOffsets(timeZone, scope.from, scope.to)) return null;
   const unit = GRAIN_MS[grain];
