@@ -189,6 +189,26 @@ export const postTagDays = pgTable(
   ],
 );
 
+/**
+ * Per author, platform and language, every post's time and a running sum of engagement (migration 0009): the
+ * author's posts and engagement over any range are two binary searches (width_bucket) and two subscripts away,
+ * whatever the range's length. Kept exact by triggers on posts, like the rollups above.
+ */
+export const authorPostTimes = pgTable(
+  'author_post_times',
+  {
+    /** No foreign key: the posts' triggers keep the rows (a profile's posts go before it). */
+    authorId: bigint('author_id', { mode: 'number' }).notNull(),
+    platform: platform('platform').notNull(),
+    language: text('language'),
+    /** The posts' times, ascending (ties kept). */
+    postedAt: timestamp('posted_at', { withTimezone: true }).array().notNull(),
+    /** 0, then the running sum of the posts' engagement in the same order: one more element than posted_at. */
+    running: bigint('running', { mode: 'number' }).array().notNull(),
+  },
+  (t) => [unique('author_post_times_key').on(t.authorId, t.platform, t.language).nullsNotDistinct()],
+);
+
 export const savedQueries = pgTable(
   'saved_queries',
   {

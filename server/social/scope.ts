@@ -31,10 +31,18 @@ export function resolveScope(query: QueryNode | null, filters: QueryFilters, now
 
 /** The scope's condition on `posts p` / `profiles a`; every value is a bind parameter. */
 export function scopeWhere(scope: Scope): SQL {
-  const parts: SQL[] = [sql`p.posted_at >= ${scope.from}`, sql`p.posted_at < ${scope.to}`];
+  return sql.join(
+    [sql`p.posted_at >= ${scope.from}`, sql`p.posted_at < ${scope.to}`, ...scopeConditions(scope)],
+    sql` AND `,
+  );
+}
+
+/** The scope's conditions but the date range's: the filters and the query. */
+export function scopeConditions(scope: Scope): SQL[] {
+  const parts: SQL[] = [];
   // sql.param: one array parameter (drizzle would spread a bare array into a parenthesised list).
   if (scope.platforms.length) parts.push(sql`p.platform::text = ANY(${sql.param(scope.platforms)}::text[])`);
   if (scope.languages.length) parts.push(sql`p.language = ANY(${sql.param(scope.languages)}::text[])`);
   if (scope.query) parts.push(sql`(${compileQuery(scope.query)})`);
-  return sql.join(parts, sql` AND `);
+  return parts;
 }

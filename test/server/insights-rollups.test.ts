@@ -1,9 +1,10 @@
-// The rollups (migration 0007): which dashboards they serve and how a range splits, the triggers that keep them equal
-// to a recount of the posts after every kind of write, and the dashboards read from them equal to the same
-// dashboards read from the posts.
+// The rollups (migration 0007) and author_post_times (0009): which dashboards they serve and how a range splits, the
+// triggers that keep them equal to a recount of the posts after every kind of write (concurrent ones too), and the
+// dashboards read from them equal to the same dashboards read from the posts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '../../src/api/contract/insights';
+import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/authors';
 import { resolveInsightScope } from '../../server/social/insights/context';
 import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/rollups';
 import { createTestServer, type TestServer } from '../support/server-harness';
@@ -22,19 +23,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function split(
-  grain: Grain,
+const contextOf = (
   query: string,
   [from, to]: [string, string],
   { timeZone = 'America/New_York', refine = [] as Refine[] } = {},
-) {
-  const context = await resolveInsightScope(
+) =>
+  resolveInsightScope(
     server.db,
     async () => ({ workspace: { timeZone } }),
     { workspace_id: 'w', query, filters: { from, to }, refine },
     'u',
   );
-  const result = rollupSplit(context, grain);
+
+async function split(
+  grain: Grain,
+  query: string,
+  range: [string, string],
+  options: { timeZone?: string; refine?: Refine[] } = {},
+) {
+  const result = rollupSplit(await contextOf(query, range, options), grain);
   return (
     result && {
       whole: [result.whole.from.toISOString(), result.whole.to.toISOString()],
@@ -136,9 +143,51 @@ describe('which dashboards the rollups serve', () => {
   });
 });
 
-/** Rows of each rollup that differ from a recount of the posts (either way), sums rounded to 9 places. */
+describe('which per-author figures author_post_times serves', () => {
+  const serves = async (query: string, range: [string, string], refine: Refine[] = []) => {
+    const context = await contextOf(query, range, { refine });
+    return authorTimesServe(context, context.scope.from, context.scope.to);
+  };
+  const long: [string, string] = ['2026-10-01T00:00:00Z', '2026-10-20T13:37:00Z'];
+
+  it('serves ranges of at least AUTHOR_TIMES_MIN_DAYS, to the microsecond, in any zone', async () => {
+    const from = '2026-10-01T00:00:00.000Z';
+    const days = (n: number) => new Date(Date.parse(from) + n * 86_400_000).toISOString();
+    expect(await serves('', [from, days(AUTHOR_TIMES_MIN_DAYS)])).toBe(true);
+    expect(await serves('', [from, days(AUTHOR_TIMES_MIN_DAYS - 0.001)])).toBe(false);
+    const kolkata = await contextOf('', long, { timeZone: 'Asia/Kolkata' });
+    expect(authorTimesServe(kolkata, kolkata.scope.from, kolkata.scope.to)).toBe(true);
+  });
+
+  it('serves platform: and lang:, and platform and language refinements, nothing else', async () => {
+    expect(await serves('lang:en OR (platform:reddit AND NOT lang:ko)', long)).toBe(true);
+    expect(await serves('', long, [{ field: 'platform', values: ['x'], exclude: true }])).toBe(true);
+    expect(await serves('', long, [{ field: 'language', values: ['en'] }])).toBe(true);
+    for (const query of ['nova', 'platform:x nova', 'author:someone', 'country:KR', '#matcha']) {
+      expect(await serves(query, long), query).toBe(false);
+    }
+    for (const refine of [
+      { field: 'date', bucket: 'day', values: ['2026-10-05T04:00:00.000Z'] },
+      { field: 'followers', values: [{ min: 0 }] },
+      { field: 'sentiment', values: ['positive'] },
+    ] as Refine[]) {
+      expect(await serves('', long, [refine]), refine.field).toBe(false);
+    }
+  });
+});
+
+/**
+ * Rows of each rollup that differ from a recount of the posts (either way), sums rounded to 9 places; rows without
+ * posts or (author_post_times) whose arrays do not pair up.
+ */
 async function differences() {
-  const result = await server.db.execute<{ hours: number; days: number; tags: number; empty: number }>(sql`
+  const result = await server.db.execute<{
+    hours: number;
+    days: number;
+    tags: number;
+    authors: number;
+    empty: number;
+  }>(sql`
     WITH h1 AS (SELECT posted_at, platform, language, posts, engagement, positive, neutral, negative,
         round(sentiment::numeric, 9) AS s FROM post_hours),
       h2 AS (SELECT date_trunc('hour', posted_at, 'UTC'), platform, language, count(*)::int, sum(engagement)::bigint,
@@ -158,24 +207,41 @@ async function differences() {
       t2 AS (SELECT date_trunc('day', p.posted_at, 'UTC'), e.type, e.tag, p.platform, p.language, count(*)::int
         FROM posts p CROSS JOIN LATERAL (SELECT DISTINCT 'hashtag', x FROM unnest(p.hashtags) x
           UNION SELECT 'mention', x FROM unnest(p.mentions) x UNION SELECT 'domain', x FROM unnest(p.domains) x)
-          e (type, tag) GROUP BY 1, 2, 3, 4, 5)
+          e (type, tag) GROUP BY 1, 2, 3, 4, 5),
+      a1 AS (SELECT author_id, platform, language, posted_at, running FROM author_post_times),
+      -- Posts with the same time and engagement are interchangeable: the running sums climb through them.
+      a2 AS (SELECT author_id, platform, language, array_agg(posted_at ORDER BY posted_at, engagement, r),
+          '{0}'::bigint[] || array_agg(r ORDER BY posted_at, engagement, r)
+        FROM (SELECT author_id, platform, language, posted_at, engagement, sum(engagement) OVER (PARTITION BY
+          author_id, platform, language ORDER BY posted_at, engagement ROWS UNBOUNDED PRECEDING) AS r FROM posts) x
+        GROUP BY 1, 2, 3)
     SELECT
       (SELECT count(*) FROM ((TABLE h1 EXCEPT TABLE h2) UNION ALL (TABLE h2 EXCEPT TABLE h1)) x)::int AS hours,
       (SELECT count(*) FROM ((TABLE d1 EXCEPT TABLE d2) UNION ALL (TABLE d2 EXCEPT TABLE d1)) x)::int AS days,
       (SELECT count(*) FROM ((TABLE t1 EXCEPT TABLE t2) UNION ALL (TABLE t2 EXCEPT TABLE t1)) x)::int AS tags,
+      (SELECT count(*) FROM ((TABLE a1 EXCEPT TABLE a2) UNION ALL (TABLE a2 EXCEPT TABLE a1)) x)::int AS authors,
       ((SELECT count(*) FROM post_hours WHERE posts <= 0) + (SELECT count(*) FROM post_days WHERE posts <= 0)
-        + (SELECT count(*) FROM post_tag_days WHERE posts <= 0))::int AS empty`);
+        + (SELECT count(*) FROM post_tag_days WHERE posts <= 0)
+        + (SELECT count(*) FROM author_post_times WHERE cardinality(posted_at) = 0
+          OR cardinality(running) <> cardinality(posted_at) + 1))::int AS empty`);
   return result.rows[0]!;
 }
 
 const counts = async () =>
   (
-    await server.db.execute<{ posts: number; hours: number; days: number; tags: number }>(sql`SELECT
+    await server.db.execute<{
+      posts: number;
+      hours: number;
+      days: number;
+      tags: number;
+      authors: number;
+    }>(sql`SELECT
       (SELECT count(*) FROM posts)::int AS posts, (SELECT count(*) FROM post_hours)::int AS hours,
-      (SELECT count(*) FROM post_days)::int AS days, (SELECT count(*) FROM post_tag_days)::int AS tags`)
+      (SELECT count(*) FROM post_days)::int AS days, (SELECT count(*) FROM post_tag_days)::int AS tags,
+      (SELECT count(*) FROM author_post_times)::int AS authors`)
   ).rows[0]!;
 
-const NONE = { hours: 0, days: 0, tags: 0, empty: 0 };
+const NONE = { hours: 0, days: 0, tags: 0, authors: 0, empty: 0 };
 
 const RANGE = { from: '2026-10-25T13:37:00Z', to: '2026-11-08T05:12:30Z' };
 
@@ -202,20 +268,34 @@ async function figures(url: string, query: string, refine: Refine[] = []) {
   return rounded(rest);
 }
 
-/** A refinement every post matches (every author has 0 or more followers) that the rollups cannot serve. */
+/**
+ * A refinement every post matches (every author has 0 or more followers) that neither the rollups nor
+ * author_post_times serve. RANGE is longer than AUTHOR_TIMES_MIN_DAYS.
+ */
 const THROUGH_POSTS: Refine[] = [{ field: 'followers', values: [{ min: 0 }] }];
+
+const DASHBOARDS = [
+  'overview',
+  'performance',
+  'conversation',
+  'posts',
+  'filtered-posts',
+  'people',
+  'filtered-profiles',
+];
 
 async function expectRollupsEqualPosts() {
   for (const query of ['', 'platform:x OR lang:es']) {
-    for (const url of ['overview', 'performance', 'conversation', 'posts', 'filtered-posts']) {
+    for (const url of DASHBOARDS) {
       expect(await figures(url, query), `${url} ${query}`).toEqual(await figures(url, query, THROUGH_POSTS));
     }
   }
 }
 
-describe('the triggers keep the rollups equal to a recount of the posts', () => {
+describe('the triggers keep the rollups and author_post_times equal to a recount of the posts', () => {
   it('after the corpus went in', async () => {
     expect((await counts()).hours).toBeGreaterThan(0);
+    expect((await counts()).authors).toBeGreaterThan(0);
     expect(await differences()).toEqual(NONE);
     await expectRollupsEqualPosts();
   });
@@ -262,6 +342,32 @@ describe('the triggers keep the rollups equal to a recount of the posts', () => 
     await expectRollupsEqualPosts();
   });
 
+  it('after concurrent transactions write posts of the same authors', async () => {
+    const copy = (suffix: string, shift: string, remainder: number) =>
+      sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes,
+          comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
+        SELECT platform, external_id || ${suffix}, author_id, text, language, posted_at + ${shift}::interval, kind,
+          media, likes + 1, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
+        FROM posts WHERE id % 5 = ${remainder} AND external_id NOT LIKE '%-x%'`;
+    const before = await counts();
+    // The first holds its transaction open after its insert, while the second inserts and deletes.
+    await Promise.all([
+      server.db.transaction(async (tx) => {
+        await tx.execute(copy('-x1', '-1 day', 1));
+        await tx.execute(sql`SELECT pg_sleep(0.3)`);
+      }),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await server.db.transaction(async (tx) => {
+          await tx.execute(copy('-x2', '2 hours', 2));
+          await tx.execute(sql`DELETE FROM posts WHERE id % 11 = 3`);
+        });
+      })(),
+    ]);
+    expect((await counts()).posts).not.toBe(before.posts);
+    expect(await differences()).toEqual(NONE);
+  });
+
   it('after a write that fails: nothing of it stays', async () => {
     const before = await counts();
     await expect(
@@ -276,6 +382,6 @@ describe('the triggers keep the rollups equal to a recount of the posts', () => 
 
   it('after the posts are emptied', async () => {
     await server.db.execute(sql`TRUNCATE posts`);
-    expect(await counts()).toEqual({ posts: 0, hours: 0, days: 0, tags: 0 });
+    expect(await counts()).toEqual({ posts: 0, hours: 0, days: 0, tags: 0, authors: 0 });
   });
 });

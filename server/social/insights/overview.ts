@@ -13,6 +13,7 @@ import {
   type InsightScope,
   type Tx,
 } from './context';
+import { authorTimesPeriods, authorTimesServe } from './authors';
 import { rollupSplit, rollupUnion } from './rollups';
 import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
 import { bucketFor, bucketOf, bucketSeries, instantOfWallClock, wallClockText } from './time';
@@ -68,6 +69,7 @@ export function overviewAuthorsStatement(context: InsightScope, periods: AuthorP
   const previous = previousPeriod(context);
   const from = periods === 'current' ? scope.from : previous.from;
   const to = periods === 'previous' ? scope.from : scope.to;
+  if (periods === 'both' && authorTimesServe(context, from, to)) return overviewAuthorTimesStatement(context);
   return sql`WITH pa AS MATERIALIZED (
       SELECT p.posted_at >= ${scope.from} AS cur, p.author_id, count(*) AS n, sum(p.engagement) AS e
       FROM ${scanFrom(context)} WHERE ${insightWhere(context, from, to)} GROUP BY 1, 2)
@@ -77,6 +79,26 @@ export function overviewAuthorsStatement(context: InsightScope, periods: AuthorP
         FROM pa JOIN profiles a ON a.id = pa.author_id GROUP BY pa.cur`)} AS periods,
       ${jsonRows(sql`SELECT author_id, n AS mentions, e AS engagement FROM pa WHERE cur
         ORDER BY n DESC, e DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;
+}
+
+/**
+ * overviewAuthorsStatement for both periods from author_post_times (authors.ts): one row per author with the
+ * previous period's posts and engagement (n0, e0) beside the current one's (n1, e1), and the same answer.
+ */
+function overviewAuthorTimesStatement(context: InsightScope) {
+  const bounds = [previousPeriod(context).from, context.scope.from, context.scope.to];
+  const totals = [false, true].map((cur, i) => {
+    const [n, e] = [sql.raw(`n${i}`), sql.raw(`e${i}`)];
+    return sql`SELECT ${sql.raw(String(cur))} AS cur, sum(${n})::bigint AS mentions,
+        count(*) FILTER (WHERE ${n} > 0)::bigint AS authors, sum(${e})::bigint AS engagement,
+        coalesce(sum(f) FILTER (WHERE ${n} > 0), 0)::bigint AS reach
+      FROM pa HAVING sum(${n}) > 0`;
+  });
+  return sql`WITH pa AS MATERIALIZED (SELECT t.*, a.followers AS f
+      FROM (${authorTimesPeriods(context, bounds)}) t JOIN profiles a ON a.id = t.author_id)
+    SELECT ${jsonRows(sql.join(totals, sql` UNION ALL `))} AS periods,
+      ${jsonRows(sql`SELECT author_id, n1 AS mentions, e1 AS engagement FROM pa WHERE n1 > 0
+        ORDER BY n1 DESC, e1 DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;
 }
 
 /**
@@ -142,10 +164,11 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   const bucket = bucketFor(scope.from, scope.to);
 
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
-  // When the timeline comes from the rollups it costs little, and the per-author scan is what takes time: the
-  // current period's authors then run beside the previous period's and the timeline.
+  // When the timeline comes from the rollups it costs little, and the per-author scan of the posts is what takes
+  // time: the current period's authors then run beside the previous period's and the timeline. From
+  // author_post_times, both periods' authors cost about what one period's do, and stay together.
   const split = rollupSplit(context, 'hour');
-  const rollups = split !== null;
+  const splitAuthors = split !== null && !authorTimesServe(context, previous.from, scope.to);
   const authorsOf = async (tx: Tx, periods: AuthorPeriods) => {
     const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context, periods))).rows;
     return { ...row!, people: await peopleFor(tx, row!.top_people) };
@@ -168,8 +191,8 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   >(
     db,
     [
-      (tx) => authorsOf(tx, rollups ? 'current' : 'both'),
-      async (tx) => [await timelineOf(tx), rollups ? await authorsOf(tx, 'previous') : null],
+      (tx) => authorsOf(tx, splitAuthors ? 'current' : 'both'),
+      async (tx) => [await timelineOf(tx), splitAuthors ? await authorsOf(tx, 'previous') : null],
     ],
     { timeZone },
   );

@@ -5,6 +5,7 @@ import type { ProfileSort } from '../../../src/api/contract/insights';
 import type { PeopleResponse, ProfilesResponse } from '../../../src/api/contract/insights-responses';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
+import { authorTimesPeriods, authorTimesServe } from './authors';
 import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { jsonRows, peopleFor, type PersonAggregate } from './rows';
@@ -21,11 +22,18 @@ const SORT_WORDS: Record<ProfileSort, string> = {
   engagement: 'most engagement first, then most matching posts',
 };
 
-/** Per author: matching posts (n), their engagement (e) and followers (f); profiles are joined after grouping. */
-const authors = (context: InsightScope) => sql`SELECT g.author_id, a.followers AS f, g.n, g.e
-  FROM (SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
-    WHERE ${insightWhere(context)} GROUP BY p.author_id) g
-  JOIN profiles a ON a.id = g.author_id`;
+/**
+ * Per author: matching posts (n), their engagement (e) and followers (f); profiles are joined after grouping. From
+ * author_post_times when it serves the condition (authors.ts), else from the posts.
+ */
+function authors(context: InsightScope) {
+  const { from, to } = context.scope;
+  const grouped = authorTimesServe(context, from, to)
+    ? sql`SELECT author_id, n0 AS n, e0 AS e FROM (${authorTimesPeriods(context, [from, to])}) t`
+    : sql`SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
+    WHERE ${insightWhere(context)} GROUP BY p.author_id`;
+  return sql`SELECT g.author_id, a.followers AS f, g.n, g.e FROM (${grouped}) g JOIN profiles a ON a.id = g.author_id`;
+}
 
 function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQL {
   const [first, second] = ORDER[sort].map((column) => sql.raw(column)) as [SQL, SQL];
@@ -33,8 +41,9 @@ function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQ
   const after = cursor
     ? sql`WHERE (${first}, ${second}, -author_id) < (${cursor.key}::bigint, ${cursor.ties[0]!}::bigint, ${-cursor.ties[1]!}::bigint)`
     : sql``;
-  return sql`SELECT author_id, n AS mentions, e AS engagement, ${first}::text AS k, ${second} AS k2 FROM g ${after}
-    ORDER BY ${first} DESC, ${second} DESC, author_id LIMIT ${limit}`;
+  // The keys are printed after the limit: converting every author's key to text cost more than the sort.
+  return sql`SELECT author_id, n AS mentions, e AS engagement, ${first}::text AS k, ${second} AS k2
+    FROM (SELECT * FROM g ${after} ORDER BY ${first} DESC, ${second} DESC, author_id LIMIT ${limit}) s`;
 }
 
 const range = ({ scope }: InsightScope) => ({ from: scope.from.toISOString(), to: scope.to.toISOString() });

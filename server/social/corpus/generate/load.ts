@@ -212,8 +212,8 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
       report({ phase: 'analyze', done: 0, total: 1 });
       await client.query('ANALYZE profiles');
       await client.query('ANALYZE posts');
-      // The rollups (migration 0007) were filled by the posts' triggers as the batches went in.
-      await client.query('ANALYZE post_hours, post_days, post_tag_days');
+      // The rollups (migrations 0007, 0009) were filled by the posts' triggers as the batches went in.
+      await client.query('ANALYZE post_hours, post_days, post_tag_days, author_post_times');
       report({ phase: 'analyze', done: 1, total: 1 });
       return {
         loaded: true,
