@@ -205,6 +205,8 @@ export const authorPostTimes = pgTable(
     postedAt: timestamp('posted_at', { withTimezone: true }).array().notNull(),
     /** 0, then the running sum of the posts' engagement in the same order: one more element than posted_at. */
     running: bigint('running', { mode: 'number' }).array().notNull(),
+    /** Whether this is the author's only row, which then needs no grouping by author. */
+    sole: boolean('sole').notNull().default(false),
   },
   (t) => [unique('author_post_times_key').on(t.authorId, t.platform, t.language).nullsNotDistinct()],
 );

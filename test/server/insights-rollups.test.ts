@@ -208,10 +208,10 @@ async function differences() {
         FROM posts p CROSS JOIN LATERAL (SELECT DISTINCT 'hashtag', x FROM unnest(p.hashtags) x
           UNION SELECT 'mention', x FROM unnest(p.mentions) x UNION SELECT 'domain', x FROM unnest(p.domains) x)
           e (type, tag) GROUP BY 1, 2, 3, 4, 5),
-      a1 AS (SELECT author_id, platform, language, posted_at, running FROM author_post_times),
+      a1 AS (SELECT author_id, platform, language, posted_at, running, sole FROM author_post_times),
       -- Posts with the same time and engagement are interchangeable: the running sums climb through them.
       a2 AS (SELECT author_id, platform, language, array_agg(posted_at ORDER BY posted_at, engagement, r),
-          '{0}'::bigint[] || array_agg(r ORDER BY posted_at, engagement, r)
+          '{0}'::bigint[] || array_agg(r ORDER BY posted_at, engagement, r), count(*) OVER (PARTITION BY author_id) = 1
         FROM (SELECT author_id, platform, language, posted_at, engagement, sum(engagement) OVER (PARTITION BY
           author_id, platform, language ORDER BY posted_at, engagement ROWS UNBOUNDED PRECEDING) AS r FROM posts) x
         GROUP BY 1, 2, 3)

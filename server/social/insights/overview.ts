@@ -69,7 +69,11 @@ export function overviewAuthorsStatement(context: InsightScope, periods: AuthorP
   const previous = previousPeriod(context);
   const from = periods === 'current' ? scope.from : previous.from;
   const to = periods === 'previous' ? scope.from : scope.to;
-  if (periods === 'both' && authorTimesServe(context, from, to)) return overviewAuthorTimesStatement(context);
+  // Each period is as long as the range: what decides is the range (the posts path splits the periods over two
+  // connections when the timeline costs little).
+  if (periods === 'both' && authorTimesServe(context, scope.from, scope.to)) {
+    return overviewAuthorTimesStatement(context);
+  }
   return sql`WITH pa AS MATERIALIZED (
       SELECT p.posted_at >= ${scope.from} AS cur, p.author_id, count(*) AS n, sum(p.engagement) AS e
       FROM ${scanFrom(context)} WHERE ${insightWhere(context, from, to)} GROUP BY 1, 2)
@@ -168,7 +172,7 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   // time: the current period's authors then run beside the previous period's and the timeline. From
   // author_post_times, both periods' authors cost about what one period's do, and stay together.
   const split = rollupSplit(context, 'hour');
-  const splitAuthors = split !== null && !authorTimesServe(context, previous.from, scope.to);
+  const splitAuthors = split !== null && !authorTimesServe(context, scope.from, scope.to);
   const authorsOf = async (tx: Tx, periods: AuthorPeriods) => {
     const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context, periods))).rows;
     return { ...row!, people: await peopleFor(tx, row!.top_people) };
