@@ -1,0 +1,218 @@
+// `npm run bench:import [-- --posts 50000 --seed 7 --batch N --csv]`: throughput (rows/s) of the corpus importer
+// (`npm run corpus:import`), called in this process through importCorpus, the CLI's own code path. A fresh embedded
+// PostgreSQL in a temporary directory (migrated, removed at the end); the generator's corpus for --posts/--seed (window
+// ending 2025-06-01, so the file is the same on every run) written as an NDJSON import file; then two timed passes:
+// the first import into the empty corpus, and the same file again (every row an upsert that changes nothing). With
+// --csv, the same in CSV into a second database. Every row must be accepted and the re-import must add no post.
+import { createWriteStream, mkdtempSync, chmodSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import type pg from 'pg';
+import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import { planCorpus } from '../server/social/corpus/generate/plan';
+import { importCorpus, type ImportFormat, type RejectedRow } from '../server/social/corpus/import/run';
+import { IMPORT_FIELDS, type ImportRowInput } from '../server/social/corpus/import/schema';
+
+/** The importer's default --batch (server/social/corpus/import/run.ts), printed when --batch is not given. */
+const IMPORTER_DEFAULT_BATCH = 1_000;
+const END = Date.UTC(2025, 5, 1);
+
+/** The generator's corpus as import rows: each post with its author's profile fields inline. */
+function* importRows(posts: number, seed: number): Generator<ImportRowInput> {
+  const plan = planCorpus({ posts, seed, end: END });
+  for (const post of plan.posts()) {
+    const author = plan.profiles[post.authorIndex]!;
+    yield {
+      platform: post.platform,
+      external_id: post.externalId,
+      author_external_id: author.externalId,
+      author_handle: author.handle,
+      author_display_name: author.displayName,
+      author_followers: author.followers,
+      author_following: author.following,
+      author_verified: author.verified,
+      author_bio: author.bio,
+      author_country: author.country,
+      author_language: author.language,
+      author_avatar_url: author.avatarUrl,
+      text: post.text,
+      language: post.language,
+      posted_at: new Date(post.postedAt).toISOString(),
+      kind: post.kind,
+      media: post.media,
+      likes: post.likes,
+      comments: post.comments,
+      shares: post.shares,
+      views: post.views,
+      url: post.url,
+      hashtags: post.hashtags,
+      mentions: post.mentions,
+      domains: post.domains,
+    };
+  }
+}
+
+/** A CSV cell (docs/corpus-format.md): strings quoted, lists space-separated, absent values empty. */
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(' ');
+  if (typeof value === 'string') return `"${value.replace(/"/g, '""')}"`;
+  return String(value);
+}
+
+function* fileLines(format: ImportFormat, posts: number, seed: number): Generator<string> {
+  if (format === 'csv') yield `${IMPORT_FIELDS.join(',')}\n`;
+  for (const row of importRows(posts, seed)) {
+    yield format === 'csv'
+      ? `${IMPORT_FIELDS.map((field) => csvCell(row[field])).join(',')}\n`
+      : `${JSON.stringify(row)}\n`;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function counts(pool: pg.Pool): Promise<{ posts: number; profiles: number }> {
+  const { rows } = await pool.query<{ posts: number; profiles: number }>(
+    'SELECT (SELECT count(*) FROM posts)::int AS posts, (SELECT count(*) FROM profiles)::int AS profiles',
+  );
+  return rows[0]!;
+}
+
+interface Pass {
+  label: string;
+  rows: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  seconds: number;
+}
+
+async function timedImport(pool: pg.Pool, file: string, label: string, batchSize?: number): Promise<Pass> {
+  const rejected: RejectedRow[] = [];
+  const started = performance.now();
+  const summary = await importCorpus(pool, file, { batchSize, onRejected: (row) => rejected.push(row) });
+  const seconds = (performance.now() - started) / 1000;
+  if (summary.rejected > 0) {
+    const examples = rejected.slice(0, 5).map((r) => `\n  line ${r.line}: ${r.reason}`);
+    throw new Error(
+      `${label}: the importer rejected ${summary.rejected} generated rows:${examples.join('')}`,
+    );
+  }
+  return { label, ...summary, seconds };
+}
+
+/** Both passes for one format, in a database of its own; checks the counts the passes must leave. */
+async function bench(
+  server: EmbeddedServer,
+  format: ImportFormat,
+  file: string,
+  posts: number,
+  batch?: number,
+) {
+  const name = `bench_${format}`;
+  await ensureDatabase(server.urlFor('postgres'), name);
+  const database = await connect(server.urlFor(name)); // migrates: every index and trigger in place
+  try {
+    const first = await timedImport(database.pool, file, `${format.padEnd(7)}first import (inserts)`, batch);
+    const stored = await counts(database.pool);
+    if (first.inserted !== posts || stored.posts !== posts)
+      throw new Error(`${format}: ${first.inserted} inserted, ${stored.posts} stored, ${posts} expected`);
+    const again = await timedImport(
+      database.pool,
+      file,
+      `${format.padEnd(7)}re-import (upserts, no change)`,
+      batch,
+    );
+    const after = await counts(database.pool);
+    if (again.inserted !== 0 || after.posts !== stored.posts || after.profiles !== stored.profiles)
+      throw new Error(`${format}: the re-import changed the corpus (${JSON.stringify({ stored, after })})`);
+    return { passes: [first, again], profiles: stored.profiles };
+  } finally {
+    await database.close();
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      posts: { type: 'string', default: '50000' },
+      seed: { type: 'string', default: '7' },
+      batch: { type: 'string' },
+      csv: { type: 'boolean', default: false },
+    },
+  });
+  const posts = Number(values.posts.replace(/_/g, ''));
+  const seed = Number(values.seed);
+  const batch = values.batch === undefined ? undefined : Number(values.batch);
+  if (!Number.isInteger(posts) || posts < 1) throw new Error('--posts must be a whole number ≥ 1');
+  if (batch !== undefined && (!Number.isInteger(batch) || batch < 1))
+    throw new Error('--batch must be a whole number ≥ 1');
+  const formats: ImportFormat[] = values.csv ? ['ndjson', 'csv'] : ['ndjson'];
+
+  const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-import-'));
+  chmodSync(dir, 0o755); // PostgreSQL may run as its own user (when this runs as root)
+  let server: EmbeddedServer | undefined;
+  try {
+    const files = new Map<ImportFormat, string>();
+    for (const format of formats) {
+      const file = join(dir, `corpus.${format}`);
+      const started = performance.now();
+      await pipeline(Readable.from(fileLines(format, posts, seed)), createWriteStream(file));
+      const mb = statSync(file).size / 1e6;
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`Generated ${file}: ${mb.toFixed(1)} MB in ${seconds.toFixed(1)} s (not in the figures).`);
+      files.set(format, file);
+    }
+    server = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+
+    const passes: Pass[] = [];
+    let profiles = 0;
+    for (const format of formats) {
+      const result = await bench(server, format, files.get(format)!, posts, batch);
+      passes.push(...result.passes);
+      profiles = result.profiles;
+    }
+
+    const batchLabel = batch ?? `${IMPORTER_DEFAULT_BATCH} (the importer's default)`;
+    console.log(
+      `\nbench:import — ${posts.toLocaleString('en-US')} posts (seed ${seed}) by ` +
+        `${profiles.toLocaleString('en-US')} profiles, batch ${batchLabel}, into an empty migrated database`,
+    );
+    console.log(`${'format pass'.padEnd(37)}      rows  inserted   updated unchanged   seconds     rows/s`);
+    for (const p of passes) {
+      const cells = [p.rows, p.inserted, p.updated, p.unchanged].map((n) => String(n).padStart(9));
+      const rate = Math.round(p.rows / p.seconds).toLocaleString('en-US');
+      console.log(
+        `${p.label.padEnd(37)} ${cells.join(' ')} ${p.seconds.toFixed(2).padStart(9)} ${rate.padStart(10)}`,
+      );
+    }
+    console.log(
+      '\nThe figures include the statement triggers on posts that keep the rollups (post_hours, post_days, ' +
+        'post_tag_days; migration 0007) and author_post_times (migration 0009) exact, and every index.',
+    );
+  } finally {
+    await server?.stop().catch((error: unknown) => console.error(`Stopping PostgreSQL: ${String(error)}`));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
