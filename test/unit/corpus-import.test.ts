@@ -150,6 +150,11 @@ describe('CSV rows', () => {
       'likes: expected number, got "lots"',
     ]);
   });
+
+  it('reads an empty text cell as the empty text of a repost without comment, other empty cells as absent', () => {
+    expect(coerceCsvRecord({ text: '', language: '', kind: 'repost' })).toEqual({ text: '', kind: 'repost' });
+    expect(reasons({ ...row, ...coerceCsvRecord({ text: '', kind: 'repost' }) })).toEqual([]);
+  });
 });
 
 describe('line-aware readers', () => {

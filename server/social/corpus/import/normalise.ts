@@ -18,16 +18,17 @@ const TRUE = new Set(['true', 't', '1', 'yes', 'y']);
 const FALSE = new Set(['false', 'f', '0', 'no', 'n']);
 
 /**
- * A CSV record (all strings) as the values a JSON row would hold: empty cells are absent, whole numbers become
- * numbers, true/false/1/0/yes/no booleans, and tag lists split on spaces or commas. Anything else stays a string,
- * so validation names the cell ("likes: expected number, got \"lots\"").
+ * A CSV record (all strings) as the values a JSON row would hold: empty cells are absent (but an empty `text`, which
+ * a CSV file must have as a column, is the empty text of a repost without comment), whole numbers become numbers,
+ * true/false/1/0/yes/no booleans, and tag lists split on spaces or commas. Anything else stays a string, so
+ * validation names the cell ("likes: expected number, got \"lots\"").
  */
 export function coerceCsvRecord(record: Record<string, string | undefined>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(record)) {
     if (raw === undefined) continue;
     const value = raw.trim();
-    if (value === '') continue;
+    if (value === '' && key !== 'text') continue;
     if (NUMBER_FIELDS.has(key)) row[key] = /^\d+$/.test(value) ? Number(value) : value;
     else if (BOOLEAN_FIELDS.has(key)) {
       const lower = value.toLowerCase();
