@@ -81,9 +81,14 @@ async function main(): Promise<number> {
         if (next !== phase) {
           progress?.stop();
           phase = next;
-          progress = next === 'posts' ? createProgress('Posts', total, 'posts') : undefined;
+          progress =
+            next === 'generate'
+              ? createProgress('Generated', total, 'posts')
+              : next === 'posts'
+                ? createProgress('Stored', total, 'posts')
+                : undefined;
           if (next === 'profiles' && done === 0) console.log(`Profiles: ${total.toLocaleString('en-US')}…`);
-          if (next === 'analyze') console.log('Updating planner statistics (ANALYZE)…');
+          if (next === 'analyze') console.log('Vacuuming and updating planner statistics (VACUUM ANALYZE)…');
         }
         progress?.update(done, total);
       },

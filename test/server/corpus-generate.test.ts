@@ -66,6 +66,21 @@ describe('corpus generator (PostgreSQL)', () => {
     expect(searchable.rows[0].n).toBeGreaterThan(0);
   });
 
+  it('stores the posts in the order they were posted, as a collector would', async () => {
+    // The generator draws them in another order (checked, so this test cannot pass by accident).
+    const drawn = [...planCorpus(OPTIONS).posts()].map((p) => p.postedAt);
+    expect(drawn.some((time, i) => i > 0 && time < drawn[i - 1]!)).toBe(true);
+    const { rows } = await pool.query<{ out_of_order: number; physical: number }>(
+      `SELECT count(*) FILTER (WHERE posted_at < before)::int AS out_of_order,
+              count(*) FILTER (WHERE ctid < ctid_before)::int AS physical
+         FROM (SELECT posted_at, ctid, lag(posted_at) OVER (ORDER BY id) AS before,
+                      lag(ctid) OVER (ORDER BY id) AS ctid_before FROM posts) t`,
+    );
+    // Ids follow time exactly; pages nearly so (a new batch may first fill the room left on earlier pages).
+    expect(rows[0]!.out_of_order).toBe(0);
+    expect(rows[0]!.physical).toBeLessThan(OPTIONS.posts / 100);
+  });
+
   it('refuses to add to a corpus that is not empty, with a clear message', async () => {
     await expect(generateCorpus(pool, OPTIONS)).rejects.toThrow(CorpusLoadError);
     await expect(generateCorpus(pool, OPTIONS)).rejects.toThrow(/not empty.*--replace.*--append/);

@@ -1,10 +1,12 @@
-// Loads a generated corpus into PostgreSQL: profiles first, then posts in batches, each batch one transaction with
-// one COPY … FROM STDIN. Engagement and the search vector are generated columns and are never written.
+// Loads a generated corpus into PostgreSQL: profiles first, then posts in the order they were posted
+// (time-order.ts), in batches, each batch one transaction with one COPY … FROM STDIN. Engagement and the search vector
+// are generated columns and are never written.
 import type pg from 'pg';
 import { arrayLiteral, copyLine, copyLines } from '../copy';
 import type { GenPost } from './posts';
 import { planCorpus, type CorpusOptions } from './plan';
 import type { GenProfile } from './profiles';
+import { TimeOrderSpill } from './time-order';
 
 /**
  * refuse: only into an empty corpus; replace: truncate posts and profiles first; append: add to what is there;
@@ -13,7 +15,8 @@ import type { GenProfile } from './profiles';
 export type LoadMode = 'refuse' | 'replace' | 'append' | 'if-empty';
 
 export interface LoadProgress {
-  phase: 'profiles' | 'posts' | 'analyze';
+  /** generate: posts drawn and spilled in time order; posts: posts stored. */
+  phase: 'profiles' | 'generate' | 'posts' | 'analyze';
   done: number;
   total: number;
 }
@@ -32,7 +35,7 @@ export interface GenerateResult {
   loaded: boolean;
   profiles: number;
   posts: number;
-  /** Milliseconds spent, total and on the posts alone. */
+  /** Milliseconds spent, total and on the posts alone (generating and storing them). */
   elapsedMs: number;
   postsMs: number;
 }
@@ -191,29 +194,44 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
       report({ phase: 'profiles', done: plan.profiles.length, total: plan.profiles.length });
 
       const postsStarted = performance.now();
-      const posts = plan.posts();
-      let done = 0;
-      report({ phase: 'posts', done, total: plan.postCount });
-      while (done < plan.postCount) {
-        const size = Math.min(batchSize, plan.postCount - done);
-        const lines = (function* () {
-          for (let i = 0; i < size; i++) {
-            const next = posts.next();
-            if (next.done) return;
-            yield postLine(next.value, ids[next.value.authorIndex]!);
-            if ((i + 1) % 5_000 === 0) report({ phase: 'posts', done: done + i + 1, total: plan.postCount });
-          }
-        })();
-        await inTransaction(client, () => copyLines(client, `posts (${POST_COLUMNS})`, lines));
-        done += size;
+      const spill = new TimeOrderSpill();
+      try {
+        report({ phase: 'generate', done: 0, total: plan.postCount });
+        for (const post of plan.posts()) {
+          spill.add(post.postedAt, postLine(post, ids[post.authorIndex]!));
+          if (spill.size % 5_000 === 0)
+            report({ phase: 'generate', done: spill.size, total: plan.postCount });
+        }
+        report({ phase: 'generate', done: spill.size, total: plan.postCount });
+        const posts = spill.ordered();
+        let done = 0;
         report({ phase: 'posts', done, total: plan.postCount });
+        while (done < plan.postCount) {
+          const size = Math.min(batchSize, plan.postCount - done);
+          const lines = (function* () {
+            for (let i = 0; i < size; i++) {
+              const next = posts.next();
+              if (next.done) return;
+              yield next.value;
+              if ((i + 1) % 5_000 === 0)
+                report({ phase: 'posts', done: done + i + 1, total: plan.postCount });
+            }
+          })();
+          await inTransaction(client, () => copyLines(client, `posts (${POST_COLUMNS})`, lines));
+          done += size;
+          report({ phase: 'posts', done, total: plan.postCount });
+        }
+      } finally {
+        spill.dispose();
       }
       const postsMs = performance.now() - postsStarted;
       report({ phase: 'analyze', done: 0, total: 1 });
-      await client.query('ANALYZE profiles');
-      await client.query('ANALYZE posts');
-      // The rollups (migrations 0007, 0009) were filled by the posts' triggers as the batches went in.
-      await client.query('ANALYZE post_hours, post_days, post_tag_days, author_post_times');
+      // VACUUM as well as ANALYZE: it marks the new pages all-visible (index-only scans then skip the heap) and
+      // merges the GIN indexes' pending entries, which autovacuum would otherwise do a little later, under the first
+      // readers. The rollups (migrations 0007, 0009) were filled by the posts' triggers as the batches went in.
+      await client.query(
+        'VACUUM (ANALYZE) profiles, posts, post_hours, post_days, post_tag_days, author_post_times',
+      );
       report({ phase: 'analyze', done: 1, total: 1 });
       return {
         loaded: true,
