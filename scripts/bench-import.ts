@@ -14,11 +14,14 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
 import { planCorpus } from '../server/social/corpus/generate/plan';
-import { importCorpus, type ImportFormat, type RejectedRow } from '../server/social/corpus/import/run';
+import {
+  DEFAULT_IMPORT_BATCH,
+  importCorpus,
+  type ImportFormat,
+  type RejectedRow,
+} from '../server/social/corpus/import/run';
 import { IMPORT_FIELDS, type ImportRowInput } from '../server/social/corpus/import/schema';
 
-/** The importer's default --batch (server/social/corpus/import/run.ts), printed when --batch is not given. */
-const IMPORTER_DEFAULT_BATCH = 1_000;
 const END = Date.UTC(2025, 5, 1);
 
 /** The generator's corpus as import rows: each post with its author's profile fields inline. */
@@ -186,7 +189,7 @@ async function main() {
       profiles = result.profiles;
     }
 
-    const batchLabel = batch ?? `${IMPORTER_DEFAULT_BATCH} (the importer's default)`;
+    const batchLabel = batch ?? `${DEFAULT_IMPORT_BATCH} (the importer's default)`;
     console.log(
       `\nbench:import — ${posts.toLocaleString('en-US')} posts (seed ${seed}) by ` +
         `${profiles.toLocaleString('en-US')} profiles, batch ${batchLabel}, into an empty migrated database`,

@@ -10,14 +10,19 @@ import {
   openCorpusDatabase,
   type Progress,
 } from '../server/social/corpus/cli';
-import { ImportFileError, importCorpus, type RejectedRow } from '../server/social/corpus/import/run';
+import {
+  DEFAULT_IMPORT_BATCH,
+  ImportFileError,
+  importCorpus,
+  type RejectedRow,
+} from '../server/social/corpus/import/run';
 
 const USAGE = `Usage: npm run corpus:import -- <file> [--format ndjson|csv] [--errors <file>] [--batch N]
 
   <file>            .ndjson / .jsonl (one JSON object per line) or .csv (with a header line)
   --format F        ndjson or csv, when the extension does not tell
   --errors FILE     also write the rejected rows to FILE as NDJSON ({"line", "reason", "raw"})
-  --batch N         rows per transaction (default 1000)
+  --batch N         rows per transaction (default ${DEFAULT_IMPORT_BATCH})
   --quiet           no per-row messages, only the summary
 
 Exit code: 0 all rows imported; 1 the file could not be read; 2 some rows were rejected.`;

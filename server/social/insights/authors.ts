@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Refine } from '../../../src/api/contract/insights';
 import { scopeConditions } from '../scope';
-import { leafFields, type InsightScope } from './context';
+import { readsOnlyPlatformAndLanguage, type InsightScope } from './context';
 
 /**
  * Measured on 1M posts (`bench:insights`, every post, p50): over 7 days the people dashboard took about as long from
@@ -25,9 +25,7 @@ const keptRefine = (refine: Refine) => refine.field === 'platform' || refine.fie
  */
 export function authorTimesServe(context: InsightScope, from: Date, to: Date): boolean {
   const { scope, refines } = context;
-  if (scope.query && !leafFields(scope.query).every((field) => field === 'platform' || field === 'lang')) {
-    return false;
-  }
+  if (!readsOnlyPlatformAndLanguage(scope.query)) return false;
   return refines.every(keptRefine) && to.getTime() - from.getTime() >= AUTHOR_TIMES_MIN_DAYS * DAY_MS;
 }
 

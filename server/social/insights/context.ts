@@ -91,7 +91,7 @@ export async function resolveInsightScope(
 }
 
 /** The field each leaf of a query tests, null for a leaf that is not a field (a term, phrase, hashtag, NEAR, …). */
-export function leafFields(node: QueryNode): Array<QueryField | null> {
+function leafFields(node: QueryNode): Array<QueryField | null> {
   switch (node.type) {
     case 'field':
       return [node.field];
@@ -104,6 +104,13 @@ export function leafFields(node: QueryNode): Array<QueryField | null> {
       return [null];
   }
 }
+
+/**
+ * Whether a query reads nothing but the platform and the language (none, or platform: and lang: however combined):
+ * all that a row of the rollups (rollups.ts) or of author_post_times (authors.ts) keeps of a post.
+ */
+export const readsOnlyPlatformAndLanguage = (node: QueryNode | null) =>
+  node === null || leafFields(node).every((field) => field === 'platform' || field === 'lang');
 
 const readsProfile = (node: QueryNode | null) =>
   node !== null && leafFields(node).some((field) => field === 'author' || field === 'country');

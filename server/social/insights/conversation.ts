@@ -27,7 +27,10 @@ export const EMERGING_RULE =
   `range ÷ posts in the previous period of equal length (0 counted as 1) is at least ${EMERGING_MIN_RATIO}; ` +
   'highest ratio first, then most posts, then the word. With a sample, posts are estimated (see words_sample).';
 
-/** Words are counted in every post of a period of fewer than about twice this many, else in a sample of about this many. */
+/**
+ * Words are counted in every post of a period of fewer than about twice this many, else in a sample of about this
+ * many.
+ */
 export const WORD_SAMPLE_CAP = 5_000;
 /**
  * The hash level whose matching posts (1 in 2^level) estimate each period's posts before the sample is drawn. A

@@ -61,8 +61,8 @@ export function spikeStats(counts: number[]) {
 type AuthorPeriods = 'both' | 'current' | 'previous';
 
 /**
- * Per author and period (both periods in one scan, or one of them): the totals of each period (mentions, unique authors,
- * engagement, potential reach) and the current period's top people. Profiles are joined after grouping.
+ * Per author and period (both periods in one scan, or one of them): the totals of each period (mentions, unique
+ * authors, engagement, potential reach) and the current period's top people. Profiles are joined after grouping.
  */
 export function overviewAuthorsStatement(context: InsightScope, periods: AuthorPeriods = 'both') {
   const { scope } = context;

@@ -4,7 +4,7 @@
 // from the rollup and its partial ones at each end from the posts, with the same condition: the figures are exact.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Refine } from '../../../src/api/contract/insights';
-import { insightWhere, leafFields, type InsightScope } from './context';
+import { insightWhere, readsOnlyPlatformAndLanguage, type InsightScope } from './context';
 import { offsetMinutes } from './time';
 
 export type Grain = 'hour' | 'day';
@@ -44,10 +44,7 @@ export interface RollupSplit {
  */
 export function rollupSplit(context: InsightScope, grain: Grain): RollupSplit | null {
   const { scope, refines, timeZone } = context;
-  // Only platform: and lang:, however combined, read nothing but what a rollup row keeps.
-  if (scope.query && !leafFields(scope.query).every((field) => field === 'platform' || field === 'lang')) {
-    return null;
-  }
+  if (!readsOnlyPlatformAndLanguage(scope.query)) return null;
   if (!refines.every((refine) => keptRefine(refine, grain))) return null;
   if (grain === 'hour' && !wholeHourOffsets(timeZone, scope.from, scope.to)) return null;
   const unit = GRAIN_MS[grain];

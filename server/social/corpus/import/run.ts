@@ -17,9 +17,12 @@ export interface RejectedRow {
   raw?: string;
 }
 
+/** Rows per transaction unless the caller says otherwise. */
+export const DEFAULT_IMPORT_BATCH = 1_000;
+
 export interface ImportOptions {
   format?: ImportFormat;
-  /** Rows per transaction (default 1,000). */
+  /** Rows per transaction (default DEFAULT_IMPORT_BATCH). */
   batchSize?: number;
   onRejected?: (row: RejectedRow) => void;
   /** Bytes read so far, of the file's size. */
@@ -85,7 +88,7 @@ export async function importCorpus(
     summary.rejected++;
     options.onRejected?.(row);
   };
-  const batchSize = Math.max(1, options.batchSize ?? 1_000);
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_IMPORT_BATCH);
   const client = await pool.connect();
   let batch: ImportRow[] = [];
   const add = (result: BatchResult, rows: number) => {
