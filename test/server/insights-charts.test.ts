@@ -7,6 +7,7 @@ import { resolveInsightScope } from '../../server/social/insights/context';
 import {
   conversation,
   MAX_SAMPLE_LEVEL,
+  MIN_MARKS_LEVEL,
   WORD_SAMPLE_CAP,
   type WordSampling,
 } from '../../server/social/insights/conversation';
@@ -186,16 +187,15 @@ function sampleOf(set: Row[], { cap, pilotLevel }: WordSampling) {
 }
 
 describe('conversation words over a sample', () => {
-  const scopeOf = async (from: string, to: string) =>
+  const scopeOf = async (from: string, to: string, query = '') =>
     resolveInsightScope(
       server.db,
       async () => ({ workspace: { timeZone: 'America/New_York' } }),
-      { workspace_id: 'w', query: '', filters: { from, to } },
+      { workspace_id: 'w', query, filters: { from, to } },
       viewer.id,
     );
-  const periodsOf = (from: string, to: string) => {
+  const periodsOf = (from: string, to: string, ids = new Set(rows.map((r) => r.id))) => {
     const [f, t] = [Date.parse(from), Date.parse(to)];
-    const ids = new Set(rows.map((r) => r.id));
     return [
       rows.filter(inScope({ ids, from: f, to: t })),
       rows.filter(inScope({ ids, from: f, to: t }, 2 * f - t, f)),
@@ -267,11 +267,37 @@ describe('conversation words over a sample', () => {
     expect(body.terms.map((x) => [x.value, x.posts])).toEqual(terms.map((x) => [x.value, scale(x.n, 0)]));
   });
 
+  const levelOf = (cut: number) =>
+    [...Array(MAX_SAMPLE_LEVEL).keys()].filter((l) => 65536 >> (l + 1) >= cut).length;
+
+  it('finds the same sample through the marks or without them, for a condition in the search index or not', async () => {
+    const [from, to] = RANGES[0];
+    // '' and '#novax' are not in the search index: their sample is read without the marks below MIN_MARKS_LEVEL.
+    for (const query of QUERIES) {
+      const periods = periodsOf(from, to, await matchingIds(server, query));
+      const levels = new Set<number>();
+      for (const cap of [1, 2, 3, 5, 8, 13, 21]) {
+        const sampling = { cap, pilotLevel: 1 };
+        const samples = periods.map((set) => sampleOf(set, sampling));
+        const cuts = samples.filter((x) => x.estimated).map((x) => x.cut);
+        if (!cuts.length) continue;
+        levels.add(levelOf(Math.max(...cuts)));
+        const body = await conversation(server.db, await scopeOf(from, to, query), 8, sampling);
+        const [current, previous] = samples.map((x) => ({
+          posts: x.posts,
+          sampled: x.rows.length,
+          estimated: x.estimated,
+        }));
+        expect(body.words_sample, `${query} with cap ${cap}`).toEqual({ current, previous, cap });
+      }
+      expect(Math.min(...levels), query).toBeLessThan(MIN_MARKS_LEVEL);
+      expect(Math.max(...levels), query).toBeGreaterThanOrEqual(MIN_MARKS_LEVEL);
+    }
+  });
+
   it('reads both samples from one slice when the two periods need different levels', async () => {
     const [from, to] = RANGES[0];
     const periods = periodsOf(from, to);
-    const levelOf = (cut: number) =>
-      [...Array(MAX_SAMPLE_LEVEL).keys()].filter((l) => 65536 >> (l + 1) >= cut).length;
     // A cap at which both periods are sampled but their cuts fall in different levels: the slice read must be the
     // lower level's, or the period with the higher cut loses posts of its sample.
     const cap =

@@ -59,6 +59,31 @@ const joined = (nodes: QueryNode[], separator: SQL) =>
     separator,
   )})`;
 
+/**
+ * Whether every post the condition matches is found by a full-text condition of it (`p.search @@`), which the
+ * planner can then AND with other conditions on the same GIN index inside one index scan: a word, phrase, wildcard
+ * or NEAR that is not matched as a substring nor under NOT, any operand of an AND, every operand of an OR. Hashtags,
+ * mentions, fields and substrings are found through other indexes, or none.
+ */
+export function searchIndexed(node: QueryNode | null): boolean {
+  if (node === null) return false;
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+      return matchMode(node.value) !== 'substring';
+    case 'wildcard':
+      return matchMode(node.prefix) !== 'substring';
+    case 'near':
+      return true;
+    case 'and':
+      return node.operands.some(searchIndexed);
+    case 'or':
+      return node.operands.every(searchIndexed);
+    default:
+      return false;
+  }
+}
+
 /** The WHERE condition for a parsed query. */
 export function compileQuery(node: QueryNode): SQL {
   switch (node.type) {
