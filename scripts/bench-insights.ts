@@ -22,7 +22,7 @@ const USER = 'murmur';
 const PASSWORD = 'murmur-local';
 
 /**
- * What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, a CJK term, field filters; and no query at
+ * What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, CJK terms, field filters; and no query at
  * all (every post: the dashboards' default, which discover does not accept).
  */
 const EVERY_POST = 'every post';
@@ -33,6 +33,8 @@ const QUERIES: Array<[string, string]> = [
   ['OR of terms', 'cloudnest OR outage OR downdetector'],
   ['NOT', 'nova NOT #unboxing'],
   ['CJK term', '노바X'],
+  // Most Korean and Chinese words are one or two characters: fewer than a trigram.
+  ['CJK 2 chars', '노바'],
   ['field filter', 'platform:tiktok lang:es'],
   [EVERY_POST, ''],
 ];

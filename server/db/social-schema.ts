@@ -117,7 +117,11 @@ export const posts = pgTable(
     index('posts_search_sample_idx').using('gin', t.search, sql`post_sample_marks(id)`),
     index('posts_hashtags_idx').using('gin', t.hashtags),
     index('posts_mentions_idx').using('gin', t.mentions),
-    index('posts_text_trgm_idx').using('gin', sql`${t.text} gin_trgm_ops`),
+    /**
+     * Substring terms (Chinese, Japanese, Korean, Thai, emoji): the characters of those scripts and the pairs of
+     * neighbouring characters with one of them (migration 0011).
+     */
+    index('posts_text_grams_idx').using('gin', sql`post_text_grams(${t.text})`),
     // Insights: platform:/lang: filters over a date range (PostgreSQL 18 skip-scans it for a language alone).
     index('posts_platform_language_posted_idx').on(t.platform, t.language, t.postedAt),
     /** Discover's engagement sort: ORDER BY engagement DESC, id DESC with a keyset on (engagement, id). */

@@ -34,7 +34,10 @@ export function nearTsquery(left: ProximityOperand, right: ProximityOperand, dis
 
 function textCondition(node: ProximityLeaf): SQL {
   const text = node.type === 'wildcard' ? node.prefix : node.value;
-  if (matchMode(text) === 'substring') return sql`p.text ILIKE ${likePattern(text)}`;
+  if (matchMode(text) === 'substring') {
+    // The grams index finds the posts that have the term's characters and pairs; ILIKE keeps the exact matches.
+    return sql`(post_text_grams(p.text) @> post_text_query_grams(${text}) AND p.text ILIKE ${likePattern(text)})`;
+  }
   if (node.type === 'wildcard') return sql`p.search @@ to_tsquery('simple', ${`${tsqueryOperand(text)}:*`})`;
   // The same parser as the vector's: "don't" is 'don' <-> 't' on both sides, a phrase its words in order.
   return sql`p.search @@ phraseto_tsquery('simple', ${text})`;

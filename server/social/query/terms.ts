@@ -7,7 +7,7 @@ import { QuerySyntaxError } from './errors';
 
 /**
  * - `words`: through the full-text vector (to_tsvector('simple', text)): whole words, case-insensitive.
- * - `substring`: case-insensitive substring of the text (ILIKE, trigram index), for scripts written without spaces
+ * - `substring`: case-insensitive substring of the text (ILIKE, grams index), for scripts written without spaces
  *   between words, which the 'simple' parser cannot split (Chinese, Japanese, Korean, Thai: Korean attaches particles
  *   to words), and for words made only of emoji or other non-ASCII symbols, which the parser drops.
  * - `none`: only ASCII punctuation, which matches nothing: refused.

@@ -1,0 +1,117 @@
+// Substring terms (Chinese, Japanese, Korean, Thai, emoji) through the grams index (migration 0011): every term cut
+// from a set of mixed-script texts, of 1 to 4 characters, matches exactly the posts whose text contains it (case
+// aside), checked against a brute force; and the index serves terms of 1 and 2 characters, which trigrams could not.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { posts, profiles } from '../../server/db/social-schema';
+import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
+import { matchMode } from '../../server/social/query/terms';
+import { createTestServer, type TestServer } from '../support/server-harness';
+
+const TEXTS = [
+  '노바X 출시! 드디어 노바를 샀다',
+  'NOVAx와 노바x는 같은 제품인가요?',
+  '서울에서 커피 마시는 중 ☕️ #커피',
+  '東京タワーに行った！ラーメン大好き 🍜🍜',
+  'ｶﾀｶﾅ半角テスト、カタカナ全角',
+  'ข่าวด่วน วันนี้ฝนตก',
+  '𠮷野家で牛丼を食べた',
+  '한글\n줄바꿈 다음 줄',
+  'I ❤️ Seoul 🔥 and 東京',
+  'mixed a노b c東d 終わり.',
+  'plain English with no other script',
+];
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer();
+  const [author] = await server.db
+    .insert(profiles)
+    .values({ platform: 'x', externalId: 'a', handle: 'a', displayName: 'a' })
+    .returning({ id: profiles.id });
+  await server.db.insert(posts).values(
+    TEXTS.map((text, i) => ({
+      platform: 'x' as const,
+      externalId: String(i),
+      authorId: author!.id,
+      text,
+      postedAt: new Date('2026-01-01T00:00:00Z'),
+    })),
+  );
+});
+afterAll(() => server.close());
+
+async function matches(query: string): Promise<number[]> {
+  const parsed = parseQuery(query);
+  if (!parsed.ok) throw new Error(`Invalid query ${query}`);
+  const { rows } = await server.db.execute<{ external_id: string }>(
+    sql`SELECT p.external_id FROM ${QUERY_FROM} WHERE ${compileQuery(parsed.ast)}`,
+  );
+  return rows.map((row) => Number(row.external_id)).sort((a, b) => a - b);
+}
+
+/** Every run of 1 to 4 characters (code points) of the texts that the language matches as a substring. */
+function substringTerms(): string[] {
+  const terms = new Set<string>();
+  for (const text of TEXTS) {
+    for (const token of text.split(/\s+/)) {
+      const chars = [...token];
+      for (let i = 0; i < chars.length; i += 1) {
+        for (let n = 1; n <= 4 && i + n <= chars.length; n += 1) {
+          const term = chars.slice(i, i + n).join('');
+          // Characters with a meaning in the language stay out; so do terms it matches through the vector.
+          if (/["()#@:*\-\\]/.test(term) || matchMode(term) !== 'substring') continue;
+          if (parseQuery(term).ok) terms.add(term);
+        }
+      }
+    }
+  }
+  return [...terms];
+}
+
+describe('substring terms through the grams index', () => {
+  it('match exactly the posts that contain them, case aside (brute force over every cut term)', async () => {
+    const terms = substringTerms();
+    expect(terms.length).toBeGreaterThan(300);
+    for (const term of terms) {
+      const expected = TEXTS.flatMap((text, i) =>
+        text.toLowerCase().includes(term.toLowerCase()) ? [i] : [],
+      );
+      expect(expected.length, term).toBeGreaterThan(0);
+      expect(await matches(term), term).toEqual(expected);
+    }
+  });
+
+  it('match across case, combined with other terms and negated', async () => {
+    expect(await matches('노바x')).toEqual([0, 1]);
+    expect(await matches('노바X NOT 출시')).toEqual([1]);
+    expect(await matches('노바 OR ラーメン')).toEqual([0, 1, 3]);
+    expect(await matches('NOT 東')).toEqual([0, 1, 2, 4, 5, 6, 7, 10]);
+  });
+
+  it('are found through the index for terms of one and two characters', async () => {
+    for (const term of ['東', '노바', '❤️', '🔥']) {
+      const parsed = parseQuery(term);
+      if (!parsed.ok) throw new Error(term);
+      const plan = await server.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        const { rows } = await tx.execute<{ 'QUERY PLAN': string }>(
+          sql`EXPLAIN SELECT p.id FROM ${QUERY_FROM} WHERE ${compileQuery(parsed.ast)}`,
+        );
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan, term).toContain('posts_text_grams_idx');
+    }
+  });
+
+  it('gives each text its characters of those scripts and their neighbouring pairs, lower case', async () => {
+    const { rows } = await server.db.execute<{ grams: string[] }>(
+      sql`SELECT post_text_grams('가A나 b') AS grams`,
+    );
+    expect([...rows[0]!.grams].sort()).toEqual(['a나', '가', '가a', '나', '나 '].sort());
+    const none = await server.db.execute<{ grams: string[] }>(
+      sql`SELECT post_text_grams('plain text') AS grams`,
+    );
+    expect(none.rows[0]!.grams).toEqual([]);
+  });
+});
