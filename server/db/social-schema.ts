@@ -1,5 +1,6 @@
 // The social corpus (profiles, posts) and saved queries. Migrations in server/db/migrations are generated from this
-// file and schema.ts; the pg_trgm extension is created by a hand-written migration before these tables.
+// file and schema.ts; the pg_trgm extension is created by a hand-written migration before these tables (for a
+// trigram index that migration 0011 replaced by the grams index).
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -118,8 +119,8 @@ export const posts = pgTable(
     index('posts_hashtags_idx').using('gin', t.hashtags),
     index('posts_mentions_idx').using('gin', t.mentions),
     /**
-     * Substring terms (Chinese, Japanese, Korean, Thai, emoji): the characters of those scripts and the pairs of
-     * neighbouring characters with one of them (migration 0011).
+     * Substring terms (Chinese, Japanese, Korean, Thai, emoji): the characters of those scripts and their pairs of
+     * neighbouring characters, each run of other characters made one space (migration 0011).
      */
     index('posts_text_grams_idx').using('gin', sql`post_text_grams(${t.text})`),
     // Insights: platform:/lang: filters over a date range (PostgreSQL 18 skip-scans it for a language alone).

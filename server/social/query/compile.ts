@@ -4,7 +4,7 @@
 // pattern, so no query can change the statement.
 import { sql, type SQL } from 'drizzle-orm';
 import type { FieldNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
-import { matchMode } from './terms';
+import { leafText, matchMode } from './terms';
 
 /** The FROM clause the condition expects. */
 export const QUERY_FROM = sql`posts p JOIN profiles a ON a.id = p.author_id`;
@@ -33,7 +33,7 @@ export function nearTsquery(left: ProximityOperand, right: ProximityOperand, dis
 }
 
 function textCondition(node: ProximityLeaf): SQL {
-  const text = node.type === 'wildcard' ? node.prefix : node.value;
+  const text = leafText(node);
   if (matchMode(text) === 'substring') {
     // The grams index finds the posts that have the term's characters and pairs; ILIKE keeps the exact matches.
     return sql`(post_text_grams(p.text) @> post_text_query_grams(${text}) AND p.text ILIKE ${likePattern(text)})`;
@@ -73,9 +73,8 @@ export function searchIndexed(node: QueryNode | null): boolean {
   switch (node.type) {
     case 'term':
     case 'phrase':
-      return matchMode(node.value) !== 'substring';
     case 'wildcard':
-      return matchMode(node.prefix) !== 'substring';
+      return matchMode(leafText(node)) !== 'substring';
     case 'near':
       return true;
     case 'and':

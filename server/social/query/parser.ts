@@ -10,15 +10,13 @@ import { QUERY_LIMITS } from '../../../src/api/contract/social-query';
 import type { NearNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { operatorText, tokenize, type NearToken, type OperatorToken, type Token } from './lexer';
-import { matchMode, phraseNode, wordNode } from './terms';
+import { leafText, matchMode, phraseNode, wordNode } from './terms';
 
 const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'lparen', 'not']);
 
 function isProximityLeaf(node: QueryNode): node is ProximityLeaf {
   return node.type === 'term' || node.type === 'phrase' || node.type === 'wildcard';
 }
-
-const leafText = (node: ProximityLeaf) => (node.type === 'wildcard' ? node.prefix : node.value);
 
 class Parser {
   private position = 0;

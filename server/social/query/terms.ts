@@ -2,7 +2,7 @@
 // and whether it is matched through the full-text vector or as a substring of the post's text.
 import { PLATFORMS } from '../../db/social-schema';
 import { QUERY_LIMITS } from '../../../src/api/contract/social-query';
-import { QUERY_FIELDS, type LeafNode, type PhraseNode, type QueryField } from './ast';
+import { QUERY_FIELDS, type LeafNode, type PhraseNode, type ProximityLeaf, type QueryField } from './ast';
 import { QuerySyntaxError } from './errors';
 
 /**
@@ -17,6 +17,9 @@ export type MatchMode = 'words' | 'substring' | 'none';
 const UNSPACED_SCRIPT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}]/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const NON_ASCII = /\P{ASCII}/u;
+
+/** The text a word, phrase or wildcard is matched by (a wildcard's prefix). */
+export const leafText = (node: ProximityLeaf) => (node.type === 'wildcard' ? node.prefix : node.value);
 
 export function matchMode(text: string): MatchMode {
   if (UNSPACED_SCRIPT.test(text)) return 'substring';
