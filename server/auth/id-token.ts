@@ -3,7 +3,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config';
-import type { VendorType } from '../../src/api/contract/auth';
+import type { VendorType } from '../../src/contract/auth';
 import { ApiError } from '../errors';
 
 export interface VerifiedIdentity {

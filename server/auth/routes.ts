@@ -3,12 +3,8 @@
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  apiErrorSchema,
-  loginRequestSchema,
-  nonceResponseSchema,
-  tokenPairSchema,
-} from '../../src/api/contract/auth';
+import { loginRequestSchema, nonceResponseSchema, tokenPairSchema } from '../../src/contract/auth';
+import { errorResponseSchema } from '../../src/contract/errors';
 import { ApiError } from '../errors';
 import { bearerToken } from './authenticate';
 import { createIdTokenVerifier, type VerifiedIdentity } from './id-token';
@@ -46,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Start a sign-in',
         description:
           'A single-use nonce to pass to the vendor; the ID token posted to auth/login must carry it as its nonce claim.',
-        response: { 200: nonceResponseSchema, 429: apiErrorSchema },
+        response: { 200: nonceResponseSchema, 429: errorResponseSchema },
       },
     },
     async () => ({ nonce: await issueNonce(db, config.LOGIN_NONCE_TTL_SECONDS) }),
@@ -64,10 +60,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: loginRequestSchema,
         response: {
           200: tokenPairSchema,
-          400: apiErrorSchema,
-          401: apiErrorSchema,
-          429: apiErrorSchema,
-          503: apiErrorSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          429: errorResponseSchema,
+          503: errorResponseSchema,
         },
       },
     },
@@ -102,7 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'The Authorization header carries the refresh token (not an access token); no body. The refresh token rotates: ' +
           'the old one stops working, and presenting it again ends the whole sign-in.',
         security: [{ bearer: [] }],
-        response: { 200: tokenPairSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: tokenPairSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request) => {
@@ -130,7 +126,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'The Authorization header carries the refresh token. Always 204, whether or not the token was known.',
         security: [{ bearer: [] }],
-        response: { 204: z.null(), 429: apiErrorSchema },
+        response: { 204: z.null(), 429: errorResponseSchema },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 // The development provider's pages, rendered on the server: no scripts (the CSP allows none inline), every control a
 // native button or labelled field, so the sign-in works with a keyboard and a screen reader.
-import { DEV_OIDC_PATH } from '../../src/api/contract/dev-oidc';
+import { DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
 import { DEMO_ACCOUNTS } from './accounts';
 
 const escapeHtml = (value: string) =>

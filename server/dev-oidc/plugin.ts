@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
-import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../../src/api/contract/dev-oidc';
+import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
 import type { ServerConfig } from '../config';
 import { createDirectory, DEMO_ACCOUNTS, normalizeEmail, subjectFor } from './accounts';
 import { loadDevOidcSecrets } from './keys';

@@ -2,8 +2,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { joinCodes } from '../db/schema';
-import { formatJoinCode, joinCodeResponseSchema } from '../../src/api/contract/invites';
-import { workspaceParamsSchema } from '../../src/api/contract/workspaces';
+import { formatJoinCode, joinCodeResponseSchema } from '../../src/contract/invites';
+import { workspaceParamsSchema } from '../../src/contract/workspaces';
 import { resolveWorkspaceAccess, type Executor, type WorkspaceAccess } from '../workspaces/access';
 import { canManageInvites } from '../workspaces/permissions';
 import { denied } from '../workspaces/errors';

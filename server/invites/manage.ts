@@ -8,8 +8,8 @@ import {
   createInviteBodySchema,
   inviteListResponseSchema,
   inviteParamsSchema,
-} from '../../src/api/contract/invites';
-import { workspaceParamsSchema } from '../../src/api/contract/workspaces';
+} from '../../src/contract/invites';
+import { workspaceParamsSchema } from '../../src/contract/workspaces';
 import { resolveWorkspaceAccess, toUnixSeconds, type WorkspaceAccess } from '../workspaces/access';
 import { canManageInvites, invitablePrivileges } from '../workspaces/permissions';
 import { denied } from '../workspaces/errors';

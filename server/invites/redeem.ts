@@ -9,8 +9,8 @@ import {
   joinedWorkspaceResponseSchema,
   joinWithCodeBodySchema,
   redeemInviteBodySchema,
-} from '../../src/api/contract/invites';
-import type { Privilege } from '../../src/api/contract/workspaces';
+} from '../../src/contract/invites';
+import type { Privilege } from '../../src/contract/workspaces';
 import { isInternalWorkspace, type Executor } from '../workspaces/access';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { hashInviteToken } from './secrets';

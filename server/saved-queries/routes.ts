@@ -17,8 +17,9 @@ import {
   savedQueryParamsSchema,
   savedQueryResponseSchema,
   updateSavedQueryBodySchema,
-} from '../../src/api/contract/saved-queries';
-import { errorResponseSchema, workspaceParamsSchema } from '../../src/api/contract/workspaces';
+} from '../../src/contract/saved-queries';
+import { errorResponseSchema } from '../../src/contract/errors';
+import { workspaceParamsSchema } from '../../src/contract/workspaces';
 import {
   countSavedQueries,
   findSavedQuery,

@@ -6,7 +6,7 @@ import type { Executor } from '../workspaces/access';
 import { toUnixSeconds } from '../workspaces/access';
 import { printQuery } from '../social/query/index';
 import { parseOrThrow } from '../social/discover/invalid-query';
-import type { SavedQuery, SavedQueryFilters } from '../../src/api/contract/saved-queries';
+import type { SavedQuery, SavedQueryFilters } from '../../src/contract/saved-queries';
 
 type Row = typeof savedQueries.$inferSelect;
 

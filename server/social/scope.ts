@@ -2,7 +2,7 @@
 // parameterised WHERE condition over QUERY_FROM (posts p JOIN profiles a).
 import { sql, type SQL } from 'drizzle-orm';
 import { compileQuery, type QueryNode } from './query';
-import { MAX_RANGE_DAYS, type QueryFilters } from '../../src/api/contract/social-scope';
+import { MAX_RANGE_DAYS, type QueryFilters } from '../../src/contract/social-scope';
 import { ApiError } from '../errors';
 
 export interface Scope {

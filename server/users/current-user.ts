@@ -4,7 +4,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { memberships, users, workspaces } from '../db/schema';
 import type { Db } from '../db/database';
 import type { ServerConfig } from '../config';
-import type { CurrentUserResponse } from '../../src/api/contract/workspaces';
+import type { CurrentUserResponse } from '../../src/contract/workspaces';
 import { isInternalWorkspace, toWorkspaceResponse } from '../workspaces/access';
 
 export function prepareCurrentUserQuery(db: Db, config: ServerConfig) {

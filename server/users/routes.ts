@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { users } from '../db/schema';
 import { unauthorized } from '../errors';
-import { currentUserResponseSchema, updateProfileBodySchema } from '../../src/api/contract/workspaces';
+import { currentUserResponseSchema, updateProfileBodySchema } from '../../src/contract/workspaces';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { prepareCurrentUserQuery } from './current-user';
 

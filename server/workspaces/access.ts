@@ -5,7 +5,7 @@ import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type * as schema from '../db/schema';
 import { memberships, users, workspaces } from '../db/schema';
 import type { ServerConfig } from '../config';
-import type { Privilege, WorkspaceResponse } from '../../src/api/contract/workspaces';
+import type { Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
 import { workspaceNotFound } from './errors';
 
 /** The database or a transaction: queries here run in either. */

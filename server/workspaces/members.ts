@@ -11,7 +11,7 @@ import {
   updateMemberBodySchema,
   workspaceParamsSchema,
   type MemberResponse,
-} from '../../src/api/contract/workspaces';
+} from '../../src/contract/workspaces';
 import { countOwners, resolveWorkspaceAccess, toUnixSeconds, type Executor } from './access';
 import { checkLeave, checkPrivilegeChange, checkRemoval } from './permissions';
 import { memberNotFound } from './errors';

@@ -1,6 +1,6 @@
 // Who may do what inside a workspace. Every rule is a pure function of privileges, so the routes read like the rules
 // and the tests can check them without a database.
-import type { Privilege } from '../../src/api/contract/workspaces';
+import type { Privilege } from '../../src/contract/workspaces';
 import type { ApiError } from '../errors';
 import { denied, lastOwner } from './errors';
 

@@ -8,7 +8,7 @@ import {
   updateWorkspaceBodySchema,
   workspaceParamsSchema,
   workspaceResponseSchema,
-} from '../../src/api/contract/workspaces';
+} from '../../src/contract/workspaces';
 import {
   ensureInternalWorkspace,
   prepareWorkspaceAccess,

@@ -3,18 +3,19 @@ import * as z from 'zod/mini';
 import type { Wretch } from 'wretch';
 import { createHttpClient, type HttpReporter, type SessionGate } from './http';
 import { BODY_EXCERPT_LENGTH, HttpError, ResponseShapeError } from './errors';
-import { nonceResponseSchema } from './contract/auth';
 import {
-  currentUserSchema,
-  inviteValidationSchema,
-  loginResponseSchema,
+  nonceResponseSchema,
   refreshResponseSchema,
-  workspaceSchema,
-  type CurrentUser,
-  type Workspace,
-} from './schemas';
-
-export type VendorType = 'google' | 'microsoft';
+  tokenPairSchema,
+  type VendorType,
+} from '../contract/auth';
+import { joinedWorkspaceResponseSchema } from '../contract/invites';
+import {
+  currentUserResponseSchema,
+  workspaceResponseSchema,
+  type CurrentUserResponse,
+  type WorkspaceResponse,
+} from '../contract/workspaces';
 
 export interface SendInit {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -96,7 +97,7 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
     /** Starts a sign-in: a single-use nonce the vendor must sign into the ID token posted to login. */
     nonce: () => send(auth, 'auth/nonce', nonceResponseSchema, { method: 'POST' }),
     login: (oauthToken: string, vendorType: VendorType) =>
-      send(internal, 'auth/login', loginResponseSchema, {
+      send(internal, 'auth/login', tokenPairSchema, {
         method: 'POST',
         body: { oauth_token: oauthToken, vendor_type: vendorType },
       }),
@@ -111,17 +112,19 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
         method: 'POST',
         headers: { Authorization: `Bearer ${refreshToken}` },
       }).then(() => undefined),
-    getMe: (): Promise<CurrentUser> =>
-      send(internal, 'users/me', currentUserSchema, { method: 'GET' }).catch((error: unknown) => {
+    getMe: (): Promise<CurrentUserResponse> =>
+      send(internal, 'users/me', currentUserResponseSchema, { method: 'GET' }).catch((error: unknown) => {
         if (error instanceof HttpError && error.status === 401) onMeUnauthorized?.();
         throw error;
       }),
-    getWorkspace: (workspaceId: string): Promise<Workspace> =>
-      send(internal, `workspaces/${encodeURIComponent(workspaceId)}`, workspaceSchema, { method: 'GET' }),
+    getWorkspace: (workspaceId: string): Promise<WorkspaceResponse> =>
+      send(internal, `workspaces/${encodeURIComponent(workspaceId)}`, workspaceResponseSchema, {
+        method: 'GET',
+      }),
     validateInvite: (token: string) =>
-      send(internal, 'user/me/invite', inviteValidationSchema, { method: 'POST', body: { token } }),
+      send(internal, 'user/me/invite', joinedWorkspaceResponseSchema, { method: 'POST', body: { token } }),
     joinWithCode: (code: string) =>
-      send(internal, 'user/me/join', inviteValidationSchema, { method: 'POST', body: { code } }),
+      send(internal, 'user/me/join', joinedWorkspaceResponseSchema, { method: 'POST', body: { code } }),
   };
 }
 

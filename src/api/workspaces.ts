@@ -11,16 +11,16 @@ import {
   joinedWorkspaceResponseSchema,
   normalizeJoinCode,
   type CreateInviteBody,
-} from './contract/invites';
+} from '../contract/invites';
 import {
-  errorResponseSchema,
   memberListResponseSchema,
   memberResponseSchema,
   workspaceResponseSchema,
   type CreateWorkspaceBody,
   type Privilege,
   type UpdateWorkspaceBody,
-} from './contract/workspaces';
+} from '../contract/workspaces';
+import { errorResponseSchema } from '../contract/errors';
 
 /** 204 answers have an empty body, which the API client reads as undefined. */
 const noContent = z.undefined();

@@ -1,5 +1,5 @@
 // Display names of the content languages a workspace can analyse, from the browser's own locale data.
-import { workspaceLanguages, type WorkspaceLanguage } from '../api/contract/workspaces';
+import { workspaceLanguages, type WorkspaceLanguage } from '../contract/workspaces';
 
 const english = new Intl.DisplayNames(['en'], { type: 'language' });
 

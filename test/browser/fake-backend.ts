@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-export type Privilege = 'owner' | 'manager' | 'viewer';
+import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
+
+export type { Privilege };
 
 export interface FakeUser {
   id: string;
@@ -17,6 +19,8 @@ export interface FakeUser {
 export interface FakeWorkspace {
   id: string;
   name: string;
+  language: string;
+  plan: string;
   /** Unix seconds, or null when the plan does not expire. */
   plan_expired_at: number | null;
   /** userId → that member's privilege. */
@@ -122,10 +126,17 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
     return user;
   }
 
-  function workspacesOf(userId: string) {
-    return [...workspaces.values()]
-      .filter((w) => w.members[userId] !== undefined)
-      .map((w) => ({ id: w.id, name: w.name, privilege: w.members[userId] as Privilege }));
+  /** The contract's workspace as the given member sees it. */
+  function workspaceFor(workspace: FakeWorkspace, privilege: Privilege): WorkspaceResponse {
+    const { id, name, language, plan, plan_expired_at } = workspace;
+    return { id, name, language, plan, plan_expired_at, privilege };
+  }
+
+  function workspacesOf(userId: string): WorkspaceResponse[] {
+    return [...workspaces.values()].flatMap((w) => {
+      const privilege = w.members[userId];
+      return privilege ? [workspaceFor(w, privilege)] : [];
+    });
   }
 
   async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
@@ -168,7 +179,8 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
     }
     if (method === 'GET' && route === 'users/me') {
       const user = authenticate(req);
-      return { status: 200, body: { ...user, workspaces: workspacesOf(user.id) } };
+      const me: CurrentUserResponse = { ...user, workspaces: workspacesOf(user.id) };
+      return { status: 200, body: me };
     }
     const workspaceMatch = /^workspaces\/([^/]+)$/.exec(route);
     if (method === 'GET' && workspaceMatch) {
@@ -177,15 +189,7 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       if (!workspace) throw new HttpFailure(404, { detail: 'Workspace not found' });
       const privilege = workspace.members[user.id];
       if (!privilege) throw new HttpFailure(403, { detail: 'Not a member of this workspace' });
-      return {
-        status: 200,
-        body: {
-          id: workspace.id,
-          name: workspace.name,
-          plan_expired_at: workspace.plan_expired_at,
-          privilege,
-        },
-      };
+      return { status: 200, body: workspaceFor(workspace, privilege) };
     }
     if (method === 'POST' && (route === 'user/me/invite' || route === 'user/me/join')) {
       const user = authenticate(req);
@@ -318,6 +322,8 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
     addWorkspace(workspace: Partial<FakeWorkspace> & { id: string }): FakeWorkspace {
       const full: FakeWorkspace = {
         name: `Workspace ${workspace.id}`,
+        language: 'en',
+        plan: 'trial',
         plan_expired_at: null,
         members: {},
         ...workspace,

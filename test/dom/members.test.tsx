@@ -5,7 +5,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, createApp, type MurmurApp } from '../../src/app';
-import type { MemberResponse, Privilege } from '../../src/api/contract/workspaces';
+import type { MemberResponse, Privilege } from '../../src/contract/workspaces';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
 import { testConfig } from '../support/router-harness';

@@ -14,7 +14,7 @@ import {
 } from '../../src/machines/workspace-guard.machine';
 import { loginRedirectMachine } from '../../src/machines/login-redirect.machine';
 import { workspaceQuery } from '../../src/api/queries';
-import type { Workspace } from '../../src/api/schemas';
+import type { WorkspaceResponse } from '../../src/contract/workspaces';
 import { messages } from '../../src/lib/messages';
 import { lastWorkspaceKey } from '../../src/lib/storage-keys';
 import { nowSeconds } from '../support/fake-http';
@@ -66,8 +66,14 @@ const INSIGHT = address('/workspace/w1/insight', 'insight', 'Overview', '/worksp
 const SETTINGS = address('/workspace/w1/settings', 'settings', 'General', '/workspace/w1/settings/general');
 
 /** A workspace w1 as GET workspaces/w1 gives it (and as the query cache holds it). */
-const workspace = (plan_expired_at: number | null, privilege: GuardWorkspace['privilege']): Workspace => ({
+const workspace = (
+  plan_expired_at: number | null,
+  privilege: GuardWorkspace['privilege'],
+): WorkspaceResponse => ({
   id: 'w1',
+  name: 'Workspace w1',
+  language: 'en',
+  plan: 'trial',
   plan_expired_at,
   privilege,
 });
@@ -76,10 +82,10 @@ const CACHED_EXPIRED = workspace(nowSeconds() - DAY, 'owner');
 
 interface Scenario {
   address: Address;
-  cached: Workspace | null;
+  cached: WorkspaceResponse | null;
   preload: boolean;
 }
-const visit = (address: Address, cached: Workspace | null = null): Scenario => ({
+const visit = (address: Address, cached: WorkspaceResponse | null = null): Scenario => ({
   address,
   cached,
   preload: false,

@@ -1,7 +1,7 @@
 // The development OpenID provider end to end over HTTP: discovery, the sign-in page, authorization code + PKCE, and
 // the ID token it issues going through the production sign-in (auth/login) as Google and as Microsoft.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_OIDC_CLIENT_IDS } from '../../src/api/contract/dev-oidc';
+import { DEV_OIDC_CLIENT_IDS } from '../../src/contract/dev-oidc';
 import { DEMO_WORKSPACE, DEV_TENANT_ID, subjectFor } from '../../server/dev-oidc/accounts';
 import { seedDevData } from '../../server/seed';
 import { bearer, getNonce, postLogin } from './auth-fixtures';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPosts } from '../../server/social/discover/search';
-import type { DiscoverResponse } from '../../src/api/contract/discover';
+import type { DiscoverResponse } from '../../src/contract/discover';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
 import { buildPosts, insertDiscoverCorpus } from './discover.fixtures';

@@ -8,7 +8,7 @@ import { searchPosts } from '../../server/social/discover/search';
 import type { Cursor } from '../../server/social/discover/cursor';
 import { parseQuery } from '../../server/social/query/index';
 import { resolveScope, scopeWhere } from '../../server/social/scope';
-import { DISCOVER_SORTS } from '../../src/api/contract/discover';
+import { DISCOVER_SORTS } from '../../src/contract/discover';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { buildPosts, insertDiscoverCorpus } from './discover.fixtures';
 

@@ -8,8 +8,8 @@ import {
   discoverResponseSchema,
   type DiscoverResponse,
   type DiscoverSort,
-} from '../../src/api/contract/discover';
-import type { QueryFilters } from '../../src/api/contract/social-scope';
+} from '../../src/contract/discover';
+import type { QueryFilters } from '../../src/contract/social-scope';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Team } from './workspaces.fixtures';
 import { buildPosts, has, hasPhrase, insertDiscoverCorpus, micros, type PostSpec } from './discover.fixtures';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnly, readOnlyParts } from '../../server/social/insights/context';
-import type { PostsResponse } from '../../src/api/contract/insights-responses';
+import type { PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
 import { insertCorpus, insertSavedQuery } from './insights.fixtures';

@@ -2,7 +2,7 @@
 // kind, the engagement rate, day × hour in the workspace's zone; top hashtags, mentions, domains and words, their
 // sentiment, and emerging words against the previous period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationResponse, PerformanceResponse } from '../../src/api/contract/insights-responses';
+import type { ConversationResponse, PerformanceResponse } from '../../src/contract/insights-responses';
 import { resolveInsightScope } from '../../server/social/insights/context';
 import {
   conversation,

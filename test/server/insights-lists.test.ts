@@ -1,11 +1,7 @@
 // The paged lists (posts, filtered-posts, filtered-profiles) and the people dashboard against a brute force: every
 // page in order, totals, the documented tie-breaks, overperformance, and cursors that keep the first page's range.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  PeopleResponse,
-  PostsResponse,
-  ProfilesResponse,
-} from '../../src/api/contract/insights-responses';
+import type { PeopleResponse, PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';

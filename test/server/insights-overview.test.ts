@@ -2,7 +2,7 @@
 // DST changes (and a half-hour zone), zero-filled; totals against the previous period; spikes; sentiment; platforms;
 // top posts and people with their tie-breaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OverviewResponse } from '../../src/api/contract/insights-responses';
+import type { OverviewResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';

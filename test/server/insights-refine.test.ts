@@ -1,7 +1,7 @@
 // Drill-down refinements: each field, included and excluded, against a brute force over every row (through
 // filtered-posts, which lists exactly the posts a chart counts); refinements ANDed; saved queries and their filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostsResponse } from '../../src/api/contract/insights-responses';
+import type { PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';
 import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from './insights.fixtures';

@@ -3,7 +3,7 @@
 // dashboards read from them equal to the same dashboards read from the posts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Refine } from '../../src/api/contract/insights';
+import type { Refine } from '../../src/contract/insights';
 import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/authors';
 import { resolveInsightScope } from '../../server/social/insights/context';
 import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/rollups';

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invites, memberships } from '../../server/db/schema';
 import { JOIN_ATTEMPTS_PER_MINUTE } from '../../server/invites/redeem';
-import { inviteValidationSchema } from '../../src/api/schemas';
+import { joinedWorkspaceResponseSchema } from '../../src/contract/invites';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { addMember, as, createTeam, type Person, type Team } from './workspaces.fixtures';
 
@@ -133,7 +133,7 @@ describe('joining with an invite link', () => {
     const invite = await createInvite(team, { privilege: 'manager' });
     const res = await redeem(team.outsider, invite.token);
     expect(res.statusCode).toBe(200);
-    expect(z.safeParse(inviteValidationSchema, res.json()).data).toEqual({ id: team.workspaceId });
+    expect(z.safeParse(joinedWorkspaceResponseSchema, res.json()).data).toEqual({ id: team.workspaceId });
     expect(await membership(team, team.outsider)).toEqual([
       expect.objectContaining({ privilege: 'manager' }),
     ]);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateQueryResponseSchema } from '../../src/api/contract/social-query';
+import { validateQueryResponseSchema } from '../../src/contract/social-query';
 import { VALIDATE_PER_MINUTE } from '../../server/social/query/routes';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { createWorkspace, type Person } from './workspaces.fixtures';

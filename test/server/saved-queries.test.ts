@@ -6,7 +6,7 @@ import {
   savedQueryListResponseSchema,
   savedQueryResponseSchema,
   type SavedQuery,
-} from '../../src/api/contract/saved-queries';
+} from '../../src/contract/saved-queries';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Team } from './workspaces.fixtures';
 

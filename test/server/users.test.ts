@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
-import { currentUserSchema } from '../../src/api/schemas';
+import { currentUserResponseSchema } from '../../src/contract/workspaces';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { addMember, as, createWorkspace } from './workspaces.fixtures';
 
@@ -22,7 +22,7 @@ describe('GET /api/users/me', () => {
     const res = await as(server, user, { method: 'GET', url: '/api/users/me' });
 
     expect(res.statusCode).toBe(200);
-    const parsed = z.safeParse(currentUserSchema, res.json());
+    const parsed = z.safeParse(currentUserResponseSchema, res.json());
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     expect(res.json()).toEqual({
       id: user.id,

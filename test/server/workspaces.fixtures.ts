@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { memberships, workspaces } from '../../server/db/schema';
-import type { Privilege } from '../../src/api/contract/workspaces';
+import type { Privilege } from '../../src/contract/workspaces';
 import type { TestServer } from '../support/server-harness';
 
 export type Person = Awaited<ReturnType<TestServer['createUser']>>;

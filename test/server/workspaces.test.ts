@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, users, workspaces } from '../../server/db/schema';
-import { workspaceSchema } from '../../src/api/schemas';
+import { workspaceResponseSchema } from '../../src/contract/workspaces';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { addMember, as, createTeam } from './workspaces.fixtures';
 
@@ -34,7 +34,7 @@ describe('POST /api/workspaces', () => {
 
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(z.safeParse(workspaceSchema, body).success).toBe(true);
+    expect(z.safeParse(workspaceResponseSchema, body).success).toBe(true);
     expect(body).toMatchObject({ name: 'Acme insights', language: 'ja', plan: 'trial', privilege: 'owner' });
     expect(body.plan_expired_at).toBeGreaterThanOrEqual(before + 14 * DAY);
     expect(body.plan_expired_at).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 14 * DAY);
@@ -107,7 +107,7 @@ describe('GET /api/workspaces/:id', () => {
       [team.viewer, 'viewer'],
     ] as const) {
       const res = await as(server, person, { method: 'GET', url: `/api/workspaces/${team.workspaceId}` });
-      expect(z.safeParse(workspaceSchema, res.json()).success).toBe(true);
+      expect(z.safeParse(workspaceResponseSchema, res.json()).success).toBe(true);
       expect(res.json()).toMatchObject({ id: team.workspaceId, privilege });
     }
   });

@@ -1,6 +1,6 @@
 // What discover counted, in one sentence (users compare volumes across tools: say exactly what is in and out), and
 // the workspace's time zone it is written in.
-import type { DiscoverSort } from '../../../src/api/contract/discover';
+import type { DiscoverSort } from '../../../src/contract/discover';
 import type { Scope } from '../scope';
 
 /** The workspace's IANA zone when the runtime knows it, else UTC (a chart must never fail over a bad setting). */

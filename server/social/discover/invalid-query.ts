@@ -1,7 +1,7 @@
 // A query that does not parse, as a 400 whose body lists the parser's errors (1-based columns) beside the usual
 // error and message: shared by discover and saved queries, whose plugins install `invalidQueryErrorHandler`.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { QueryError } from '../../../src/api/contract/social-query';
+import type { QueryError } from '../../../src/contract/social-query';
 import { ApiError } from '../../errors';
 import { parseQuery, type QueryNode } from '../query/index';
 

@@ -4,8 +4,8 @@
 //   engagement: ORDER BY p.engagement DESC, p.id DESC   (posts_engagement_idx on (engagement, id))
 import { sql, type SQL } from 'drizzle-orm';
 import { QUERY_FROM } from '../query/index';
-import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/api/contract/discover';
-import { DISCOVER_PROFILES } from '../../../src/api/contract/discover';
+import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
+import { DISCOVER_PROFILES } from '../../../src/contract/discover';
 import type { Cursor } from './cursor';
 
 /** Raw rows: bigint columns arrive as strings, times as text formatted by PostgreSQL. */

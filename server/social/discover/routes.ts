@@ -8,9 +8,9 @@ import {
   discoverBodySchema,
   discoverResponseSchema,
   type DiscoverResponse,
-} from '../../../src/api/contract/discover';
-import { invalidQueryErrorSchema } from '../../../src/api/contract/saved-queries';
-import { errorResponseSchema } from '../../../src/api/contract/workspaces';
+} from '../../../src/contract/discover';
+import { invalidQueryErrorSchema } from '../../../src/contract/saved-queries';
+import { errorResponseSchema } from '../../../src/contract/errors';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { resolveScope, scopeWhere } from '../scope';

@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/api/contract/discover';
+import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
 import type { Cursor } from './cursor';
 import { after, pageQuery, profilesQuery, toPost, toProfile, type PostRow } from './queries';
 

@@ -5,7 +5,7 @@
 // and their engagement two subscripts. The cost is one pass over the rows (about 78,000 for 1M posts) whatever the
 // range, where the posts cost a row each: the rows serve ranges of at least AUTHOR_TIMES_MIN_DAYS.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Refine } from '../../../src/api/contract/insights';
+import type { Refine } from '../../../src/contract/insights';
 import { scopeConditions } from '../scope';
 import { readsOnlyPlatformAndLanguage, type InsightScope } from './context';
 

@@ -3,9 +3,9 @@
 // dashboard runs its statements in.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { InsightsBody, Refine } from '../../../src/api/contract/insights';
-import { queryFiltersSchema, type QueryFilters } from '../../../src/api/contract/social-scope';
-import type { QueryError } from '../../../src/api/contract/social-query';
+import type { InsightsBody, Refine } from '../../../src/contract/insights';
+import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
+import type { QueryError } from '../../../src/contract/social-query';
 import type { Db } from '../../db/database';
 import { savedQueries } from '../../db/social-schema';
 import { ApiError } from '../../errors';

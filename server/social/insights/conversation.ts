@@ -4,7 +4,7 @@
 // sample, found through the index without visiting the other matching posts), because splitting every post into words
 // and reading every matching post twice is what costs most.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ConversationResponse } from '../../../src/api/contract/insights-responses';
+import type { ConversationResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import {
   countedBase,

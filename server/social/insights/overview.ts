@@ -2,7 +2,7 @@
 // top posts and people. Two statements run side by side on one snapshot (readOnlyParts): per author over both periods
 // (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts).
 import { sql } from 'drizzle-orm';
-import type { OverviewResponse } from '../../../src/api/contract/insights-responses';
+import type { OverviewResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import {
   countedBase,

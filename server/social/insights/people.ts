@@ -1,8 +1,8 @@
 // The people dashboard (top authors by mentions, followers, engagement) and the filtered-profiles drill-down (every
 // author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ProfileSort } from '../../../src/api/contract/insights';
-import type { PeopleResponse, ProfilesResponse } from '../../../src/api/contract/insights-responses';
+import type { ProfileSort } from '../../../src/contract/insights';
+import type { PeopleResponse, ProfilesResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { authorTimesPeriods, authorTimesServe } from './authors';

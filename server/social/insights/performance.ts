@@ -1,9 +1,9 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
 // the best time to post (day of the week × hour of the day in the workspace's zone). One scan, grouping sets.
 import { sql } from 'drizzle-orm';
-import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/api/contract/insights';
-import { type PerformanceResponse } from '../../../src/api/contract/insights-responses';
-import { PLATFORM_VALUES } from '../../../src/api/contract/social-scope';
+import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/insights';
+import { type PerformanceResponse } from '../../../src/contract/insights-responses';
+import { PLATFORM_VALUES } from '../../../src/contract/social-scope';
 import type { Db } from '../../db/database';
 import { countedBase, insightWhere, readOnly, type InsightScope } from './context';
 import { jsonRows } from './rows';

@@ -1,8 +1,8 @@
 // The posts dashboard and the filtered-posts drill-down: matching posts one keyset page at a time, by engagement,
 // recency or overperformance.
 import { sql, type SQL } from 'drizzle-orm';
-import type { PostSort } from '../../../src/api/contract/insights';
-import type { PostsResponse } from '../../../src/api/contract/insights-responses';
+import type { PostSort } from '../../../src/contract/insights';
+import type { PostsResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { scopeWhere } from '../scope';

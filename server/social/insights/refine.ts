@@ -2,7 +2,7 @@
 // for the `counted` sentence. A refinement's values are ORed; `exclude` keeps the posts that match none of them (a
 // post whose value is unknown, such as a null language, is kept by an exclusion).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bucket, Refine } from '../../../src/api/contract/insights';
+import type { Bucket, Refine } from '../../../src/contract/insights';
 import { ApiError } from '../../errors';
 import { tsqueryOperand } from '../query/compile';
 import { BUCKET_MS, bucketOf, formatWallClock, isBucketStart, wallClock } from './time';

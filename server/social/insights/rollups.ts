@@ -3,7 +3,7 @@
 // wall-clock buckets of a zone whose offset is a whole number of hours. The range's whole UTC hours (or days) are read
 // from the rollup and its partial ones at each end from the posts, with the same condition: the figures are exact.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Refine } from '../../../src/api/contract/insights';
+import type { Refine } from '../../../src/contract/insights';
 import { insightWhere, readsOnlyPlatformAndLanguage, type InsightScope } from './context';
 import { offsetMinutes } from './time';
 

@@ -11,7 +11,7 @@ import {
   insightsBodySchema,
   peopleBodySchema,
   postsBodySchema,
-} from '../../../src/api/contract/insights';
+} from '../../../src/contract/insights';
 import {
   conversationResponseSchema,
   insightsInvalidQuerySchema,
@@ -20,8 +20,8 @@ import {
   performanceResponseSchema,
   postsResponseSchema,
   profilesResponseSchema,
-} from '../../../src/api/contract/insights-responses';
-import { errorResponseSchema } from '../../../src/api/contract/workspaces';
+} from '../../../src/contract/insights-responses';
+import { errorResponseSchema } from '../../../src/contract/errors';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { insightsErrorHandler, resolveInsightScope } from './context';

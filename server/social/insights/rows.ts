@@ -1,6 +1,6 @@
 // Posts and people as the dashboards return them: the columns to select and the mapping of a row to the contract.
 import { sql, type SQL } from 'drizzle-orm';
-import type { InsightPerson, InsightPost } from '../../../src/api/contract/insights-responses';
+import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
 import type { Tx } from './context';
 
 /** The columns of a post and its author, over `posts p JOIN profiles a`. */

@@ -1,7 +1,7 @@
 // Time in the workspace's zone: wall-clock parts of an instant, the instant a wall-clock time starts at, the bucket
 // size of a range, and the zero-filled bucket series (in SQL, so it groups exactly as PostgreSQL's date_trunc does).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bucket } from '../../../src/api/contract/insights';
+import type { Bucket } from '../../../src/contract/insights';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -2,7 +2,7 @@
 // cancelled after `timeoutMs`; a read-only transaction keeps both settings local to this count.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { QUERY_MATCH_COUNT_CAP } from '../../../src/api/contract/social-query';
+import { QUERY_MATCH_COUNT_CAP } from '../../../src/contract/social-query';
 import { QUERY_FROM } from './compile';
 
 export interface MatchCount {

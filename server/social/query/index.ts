@@ -1,6 +1,6 @@
 // The query language shared by saved queries and discover: parse text into a tree, print a tree as canonical text,
 // compile a tree into a parameterised SQL condition. The language is described in server/social/query/README.md.
-import type { QueryError } from '../../../src/api/contract/social-query';
+import type { QueryError } from '../../../src/contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { parse } from './parser';

@@ -5,7 +5,7 @@ import {
   validateQueryBodySchema,
   validateQueryResponseSchema,
   type ValidateQueryResponse,
-} from '../../../src/api/contract/social-query';
+} from '../../../src/contract/social-query';
 import { resolveWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';

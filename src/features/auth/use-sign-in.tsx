@@ -3,7 +3,7 @@
 // loads only when a button is pressed.
 import { useEffect, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
-import type { VendorType } from '../../api/api';
+import type { VendorType } from '../../contract/auth';
 import type { AppConfig } from '../../config';
 import { useApp } from '../../components/use-app';
 import { signInErrorMessage } from './sign-in-error';

@@ -7,8 +7,8 @@ import {
   workspaceLanguageSchema,
   type UpdateWorkspaceBody,
   type WorkspaceLanguage,
-} from '../../api/contract/workspaces';
-import type { Workspace } from '../../api/schemas';
+} from '../../contract/workspaces';
+import type { WorkspaceResponse } from '../../contract/workspaces';
 import { meQuery, workspaceQuery } from '../../api/queries';
 import { apiProblem, updateWorkspace } from '../../api/workspaces';
 import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
@@ -19,7 +19,7 @@ import { showToast } from '../../lib/toast';
 import { canManageMembers } from './member-rules';
 import { useWorkspace } from './use-workspace';
 
-const languageOf = (workspace: Workspace): WorkspaceLanguage | '' => {
+const languageOf = (workspace: WorkspaceResponse): WorkspaceLanguage | '' => {
   const parsed = z.safeParse(workspaceLanguageSchema, workspace.language);
   return parsed.success ? parsed.data : '';
 };
@@ -43,7 +43,7 @@ export function GeneralSettingsPage() {
   );
 }
 
-function ReadOnlyGeneral({ workspace }: { workspace: Workspace }) {
+function ReadOnlyGeneral({ workspace }: { workspace: WorkspaceResponse }) {
   const language = languageOf(workspace);
   return (
     <>
@@ -60,7 +60,7 @@ function ReadOnlyGeneral({ workspace }: { workspace: Workspace }) {
 
 type Errors = Partial<Record<'name' | 'language', string>>;
 
-function GeneralForm({ workspace }: { workspace: Workspace }) {
+function GeneralForm({ workspace }: { workspace: WorkspaceResponse }) {
   const { api, queryClient } = useApp();
   const [name, setName] = useState(workspace.name ?? '');
   const [language, setLanguage] = useState(languageOf(workspace));
@@ -79,7 +79,7 @@ function GeneralForm({ workspace }: { workspace: Workspace }) {
     onSuccess: async (updated) => {
       queryClient.setQueryData(workspaceQuery(api, workspace.id).queryKey, updated);
       await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey });
-      showToast('success', 'Workspace settings saved');
+      showToast('success', 'WorkspaceResponse settings saved');
     },
     onError: (error) => {
       const problem = apiProblem(error);
@@ -114,7 +114,7 @@ function GeneralForm({ workspace }: { workspace: Workspace }) {
     <form className="form" onSubmit={onSubmit} noValidate aria-busy={save.isPending || undefined}>
       <TextField
         ref={nameRef}
-        label="Workspace name"
+        label="WorkspaceResponse name"
         value={name}
         onChange={(value) => {
           setName(value);

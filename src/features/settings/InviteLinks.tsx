@@ -9,8 +9,8 @@ import {
   INVITE_MAX_USES,
   type CreatedInviteResponse,
   type CreateInviteBody,
-} from '../../api/contract/invites';
-import type { Privilege } from '../../api/contract/workspaces';
+} from '../../contract/invites';
+import type { Privilege } from '../../contract/workspaces';
 import { apiProblem, createInvite, invitesQuery, revokeInvite } from '../../api/workspaces';
 import { CopyField } from '../../components/CopyField';
 import { FormError, TextField, fieldMessages } from '../../components/Field';

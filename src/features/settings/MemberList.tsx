@@ -1,7 +1,7 @@
 // The members table: name, email, role and joined date; a role select and Remove where the viewer of the page may.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { MemberResponse, Privilege } from '../../api/contract/workspaces';
+import type { MemberResponse, Privilege } from '../../contract/workspaces';
 import { workspaceQuery } from '../../api/queries';
 import { apiProblem, membersQuery, removeMember, updateMember } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';

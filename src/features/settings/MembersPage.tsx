@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Privilege } from '../../api/contract/workspaces';
+import type { Privilege } from '../../contract/workspaces';
 import { meQuery } from '../../api/queries';
 import { apiProblem, leaveWorkspace, membersQuery } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';

@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { joinCodeInputSchema } from '../../api/contract/invites';
+import { joinCodeInputSchema } from '../../contract/invites';
 import { meQuery } from '../../api/queries';
 import { apiProblem, joinWithCode, type ApiProblem } from '../../api/workspaces';
 import { TextField } from '../../components/Field';

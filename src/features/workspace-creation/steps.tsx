@@ -9,7 +9,7 @@ import {
   workspaceLanguageSchema,
   workspaceNameSchema,
   type CreateWorkspaceBody,
-} from '../../api/contract/workspaces';
+} from '../../contract/workspaces';
 import { meQuery, workspaceQuery } from '../../api/queries';
 import { apiProblem, createWorkspace } from '../../api/workspaces';
 import { PageFrame } from '../../components/PageFrame';

@@ -1,7 +1,6 @@
 // Request and response shapes of invite links and join codes, shared by the SPA and the server.
 import * as z from 'zod/mini';
-import { privilegeSchema } from '../schemas';
-import { workspaceIdSchema } from './workspaces';
+import { privilegeSchema, workspaceIdSchema } from './workspaces';
 
 export const INVITE_DEFAULT_HOURS = 168;
 export const INVITE_MAX_HOURS = 720;

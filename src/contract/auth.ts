@@ -16,12 +16,15 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** The answer to both login and refresh: refresh tokens rotate, so a refresh hands back a new one too. */
+/** The answer to login (spec §7). */
 export const tokenPairSchema = z.object({ access_token: z.string(), refresh_token: z.string() });
 export type TokenPair = z.infer<typeof tokenPairSchema>;
 
-export const apiErrorSchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+/**
+ * The answer to refresh. The spec's refresh response is `{access_token}`; refresh tokens rotate here, so this server
+ * always adds the new `refresh_token`, and the SPA keeps the old one when a response lacks it.
+ */
+export const refreshResponseSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.optional(z.string()),
 });

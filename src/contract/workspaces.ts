@@ -1,8 +1,9 @@
 // Request and response shapes of the users, workspaces and members endpoints, shared by the SPA and the server.
 // Response shapes avoid transforms: the server encodes responses through them.
 import * as z from 'zod/mini';
-import { privilegeSchema } from '../schemas';
 
+/** A member's role in a workspace (spec §6): owner > manager > viewer. */
+export const privilegeSchema = z.enum(['owner', 'manager', 'viewer']);
 export type Privilege = z.infer<typeof privilegeSchema>;
 
 /** Languages a workspace can analyse in; the wizard's language step offers these. */
@@ -82,10 +83,3 @@ export const memberResponseSchema = z.object({
 });
 export type MemberResponse = z.infer<typeof memberResponseSchema>;
 export const memberListResponseSchema = z.array(memberResponseSchema);
-
-/** Every error body: a stable code for programs, a sentence for people, field errors on a 400. */
-export const errorResponseSchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
-});
