@@ -10,43 +10,48 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AuthedRouteRouteImport } from './routes/_authed/route'
 import { Route as InviteRouteImport } from './routes/invite'
-import { Route as ScrapingRouteImport } from './routes/scraping'
+import { Route as AuthedScrapingRouteImport } from './routes/_authed/scraping'
 import { Route as CheckoutReturnRouteImport } from './routes/checkout/return'
 import { Route as LoginIndexRouteImport } from './routes/login/index'
 import { Route as LoginCallbackRouteImport } from './routes/login/callback'
 import { Route as LoginMicrosoftRouteImport } from './routes/login/microsoft'
-import { Route as WorkspaceWorkspaceIdRouteRouteImport } from './routes/workspace/$workspaceId/route'
-import { Route as WorkspaceCreateRouteRouteImport } from './routes/workspace/create/route'
-import { Route as WorkspaceWorkspaceIdIndexRouteImport } from './routes/workspace/$workspaceId/index'
-import { Route as WorkspaceWorkspaceIdCheckoutRouteImport } from './routes/workspace/$workspaceId/checkout'
-import { Route as WorkspaceWorkspaceIdDiscoverRouteImport } from './routes/workspace/$workspaceId/discover'
-import { Route as WorkspaceWorkspaceIdInsightRouteRouteImport } from './routes/workspace/$workspaceId/insight/route'
-import { Route as WorkspaceWorkspaceIdInvalidWorkspaceRouteImport } from './routes/workspace/$workspaceId/invalid-workspace'
-import { Route as WorkspaceWorkspaceIdPlanRequiredRouteImport } from './routes/workspace/$workspaceId/plan-required'
-import { Route as WorkspaceWorkspaceIdSavedQueriesRouteImport } from './routes/workspace/$workspaceId/saved-queries'
-import { Route as WorkspaceWorkspaceIdSettingsRouteRouteImport } from './routes/workspace/$workspaceId/settings/route'
-import { Route as WorkspaceCreateIndexRouteImport } from './routes/workspace/create/index'
-import { Route as WorkspaceCreateLanguageRouteImport } from './routes/workspace/create/language'
-import { Route as WorkspaceCreateNameRouteImport } from './routes/workspace/create/name'
-import { Route as WorkspaceCreateUserInfoRouteImport } from './routes/workspace/create/user-info'
-import { Route as WorkspaceWorkspaceIdInsightIndexRouteImport } from './routes/workspace/$workspaceId/insight/index'
-import { Route as WorkspaceWorkspaceIdInsightConversationRouteImport } from './routes/workspace/$workspaceId/insight/conversation'
-import { Route as WorkspaceWorkspaceIdInsightFilteredPostsRouteImport } from './routes/workspace/$workspaceId/insight/filtered-posts'
-import { Route as WorkspaceWorkspaceIdInsightFilteredProfilesRouteImport } from './routes/workspace/$workspaceId/insight/filtered-profiles'
-import { Route as WorkspaceWorkspaceIdInsightOverviewRouteImport } from './routes/workspace/$workspaceId/insight/overview'
-import { Route as WorkspaceWorkspaceIdInsightPeopleRouteImport } from './routes/workspace/$workspaceId/insight/people'
-import { Route as WorkspaceWorkspaceIdInsightPerformanceRouteImport } from './routes/workspace/$workspaceId/insight/performance'
-import { Route as WorkspaceWorkspaceIdInsightPostsRouteImport } from './routes/workspace/$workspaceId/insight/posts'
-import { Route as WorkspaceWorkspaceIdSettingsIndexRouteImport } from './routes/workspace/$workspaceId/settings/index'
-import { Route as WorkspaceWorkspaceIdSettingsBillingRouteImport } from './routes/workspace/$workspaceId/settings/billing'
-import { Route as WorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/workspace/$workspaceId/settings/general'
-import { Route as WorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/workspace/$workspaceId/settings/member'
-import { Route as WorkspaceWorkspaceIdSettingsPlanRouteImport } from './routes/workspace/$workspaceId/settings/plan'
+import { Route as AuthedWorkspaceWorkspaceIdRouteRouteImport } from './routes/_authed/workspace/$workspaceId/route'
+import { Route as AuthedWorkspaceCreateRouteRouteImport } from './routes/_authed/workspace/create/route'
+import { Route as AuthedWorkspaceWorkspaceIdIndexRouteImport } from './routes/_authed/workspace/$workspaceId/index'
+import { Route as AuthedWorkspaceWorkspaceIdCheckoutRouteImport } from './routes/_authed/workspace/$workspaceId/checkout'
+import { Route as AuthedWorkspaceWorkspaceIdDiscoverRouteImport } from './routes/_authed/workspace/$workspaceId/discover'
+import { Route as AuthedWorkspaceWorkspaceIdInsightRouteRouteImport } from './routes/_authed/workspace/$workspaceId/insight/route'
+import { Route as AuthedWorkspaceWorkspaceIdInvalidWorkspaceRouteImport } from './routes/_authed/workspace/$workspaceId/invalid-workspace'
+import { Route as AuthedWorkspaceWorkspaceIdPlanRequiredRouteImport } from './routes/_authed/workspace/$workspaceId/plan-required'
+import { Route as AuthedWorkspaceWorkspaceIdSavedQueriesRouteImport } from './routes/_authed/workspace/$workspaceId/saved-queries'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsRouteRouteImport } from './routes/_authed/workspace/$workspaceId/settings/route'
+import { Route as AuthedWorkspaceCreateIndexRouteImport } from './routes/_authed/workspace/create/index'
+import { Route as AuthedWorkspaceCreateLanguageRouteImport } from './routes/_authed/workspace/create/language'
+import { Route as AuthedWorkspaceCreateNameRouteImport } from './routes/_authed/workspace/create/name'
+import { Route as AuthedWorkspaceCreateUserInfoRouteImport } from './routes/_authed/workspace/create/user-info'
+import { Route as AuthedWorkspaceWorkspaceIdInsightIndexRouteImport } from './routes/_authed/workspace/$workspaceId/insight/index'
+import { Route as AuthedWorkspaceWorkspaceIdInsightConversationRouteImport } from './routes/_authed/workspace/$workspaceId/insight/conversation'
+import { Route as AuthedWorkspaceWorkspaceIdInsightFilteredPostsRouteImport } from './routes/_authed/workspace/$workspaceId/insight/filtered-posts'
+import { Route as AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRouteImport } from './routes/_authed/workspace/$workspaceId/insight/filtered-profiles'
+import { Route as AuthedWorkspaceWorkspaceIdInsightOverviewRouteImport } from './routes/_authed/workspace/$workspaceId/insight/overview'
+import { Route as AuthedWorkspaceWorkspaceIdInsightPeopleRouteImport } from './routes/_authed/workspace/$workspaceId/insight/people'
+import { Route as AuthedWorkspaceWorkspaceIdInsightPerformanceRouteImport } from './routes/_authed/workspace/$workspaceId/insight/performance'
+import { Route as AuthedWorkspaceWorkspaceIdInsightPostsRouteImport } from './routes/_authed/workspace/$workspaceId/insight/posts'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsIndexRouteImport } from './routes/_authed/workspace/$workspaceId/settings/index'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport } from './routes/_authed/workspace/$workspaceId/settings/billing'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/_authed/workspace/$workspaceId/settings/general'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/_authed/workspace/$workspaceId/settings/member'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport } from './routes/_authed/workspace/$workspaceId/settings/plan'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedRouteRoute = AuthedRouteRouteImport.update({
+  id: '/_authed',
   getParentRoute: () => rootRouteImport,
 } as any)
 const InviteRoute = InviteRouteImport.update({
@@ -54,10 +59,10 @@ const InviteRoute = InviteRouteImport.update({
   path: '/invite',
   getParentRoute: () => rootRouteImport,
 } as any)
-const ScrapingRoute = ScrapingRouteImport.update({
+const AuthedScrapingRoute = AuthedScrapingRouteImport.update({
   id: '/scraping',
   path: '/scraping',
-  getParentRoute: () => rootRouteImport,
+  getParentRoute: () => AuthedRouteRoute,
 } as any)
 const CheckoutReturnRoute = CheckoutReturnRouteImport.update({
   id: '/checkout/return',
@@ -79,268 +84,274 @@ const LoginMicrosoftRoute = LoginMicrosoftRouteImport.update({
   path: '/login/microsoft',
   getParentRoute: () => rootRouteImport,
 } as any)
-const WorkspaceWorkspaceIdRouteRoute =
-  WorkspaceWorkspaceIdRouteRouteImport.update({
+const AuthedWorkspaceWorkspaceIdRouteRoute =
+  AuthedWorkspaceWorkspaceIdRouteRouteImport.update({
     id: '/workspace/$workspaceId',
     path: '/workspace/$workspaceId',
-    getParentRoute: () => rootRouteImport,
+    getParentRoute: () => AuthedRouteRoute,
   } as any)
-const WorkspaceCreateRouteRoute = WorkspaceCreateRouteRouteImport.update({
-  id: '/workspace/create',
-  path: '/workspace/create',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const WorkspaceWorkspaceIdIndexRoute =
-  WorkspaceWorkspaceIdIndexRouteImport.update({
+const AuthedWorkspaceCreateRouteRoute =
+  AuthedWorkspaceCreateRouteRouteImport.update({
+    id: '/workspace/create',
+    path: '/workspace/create',
+    getParentRoute: () => AuthedRouteRoute,
+  } as any)
+const AuthedWorkspaceWorkspaceIdIndexRoute =
+  AuthedWorkspaceWorkspaceIdIndexRouteImport.update({
     id: '/',
     path: '/',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdCheckoutRoute =
-  WorkspaceWorkspaceIdCheckoutRouteImport.update({
+const AuthedWorkspaceWorkspaceIdCheckoutRoute =
+  AuthedWorkspaceWorkspaceIdCheckoutRouteImport.update({
     id: '/checkout',
     path: '/checkout',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdDiscoverRoute =
-  WorkspaceWorkspaceIdDiscoverRouteImport.update({
+const AuthedWorkspaceWorkspaceIdDiscoverRoute =
+  AuthedWorkspaceWorkspaceIdDiscoverRouteImport.update({
     id: '/discover',
     path: '/discover',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightRouteRoute =
-  WorkspaceWorkspaceIdInsightRouteRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightRouteRoute =
+  AuthedWorkspaceWorkspaceIdInsightRouteRouteImport.update({
     id: '/insight',
     path: '/insight',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInvalidWorkspaceRoute =
-  WorkspaceWorkspaceIdInvalidWorkspaceRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute =
+  AuthedWorkspaceWorkspaceIdInvalidWorkspaceRouteImport.update({
     id: '/invalid-workspace',
     path: '/invalid-workspace',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdPlanRequiredRoute =
-  WorkspaceWorkspaceIdPlanRequiredRouteImport.update({
+const AuthedWorkspaceWorkspaceIdPlanRequiredRoute =
+  AuthedWorkspaceWorkspaceIdPlanRequiredRouteImport.update({
     id: '/plan-required',
     path: '/plan-required',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSavedQueriesRoute =
-  WorkspaceWorkspaceIdSavedQueriesRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSavedQueriesRoute =
+  AuthedWorkspaceWorkspaceIdSavedQueriesRouteImport.update({
     id: '/saved-queries',
     path: '/saved-queries',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsRouteRoute =
-  WorkspaceWorkspaceIdSettingsRouteRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsRouteRoute =
+  AuthedWorkspaceWorkspaceIdSettingsRouteRouteImport.update({
     id: '/settings',
     path: '/settings',
-    getParentRoute: () => WorkspaceWorkspaceIdRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
-const WorkspaceCreateIndexRoute = WorkspaceCreateIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => WorkspaceCreateRouteRoute,
-} as any)
-const WorkspaceCreateLanguageRoute = WorkspaceCreateLanguageRouteImport.update({
-  id: '/language',
-  path: '/language',
-  getParentRoute: () => WorkspaceCreateRouteRoute,
-} as any)
-const WorkspaceCreateNameRoute = WorkspaceCreateNameRouteImport.update({
-  id: '/name',
-  path: '/name',
-  getParentRoute: () => WorkspaceCreateRouteRoute,
-} as any)
-const WorkspaceCreateUserInfoRoute = WorkspaceCreateUserInfoRouteImport.update({
-  id: '/user-info',
-  path: '/user-info',
-  getParentRoute: () => WorkspaceCreateRouteRoute,
-} as any)
-const WorkspaceWorkspaceIdInsightIndexRoute =
-  WorkspaceWorkspaceIdInsightIndexRouteImport.update({
+const AuthedWorkspaceCreateIndexRoute =
+  AuthedWorkspaceCreateIndexRouteImport.update({
     id: '/',
     path: '/',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceCreateRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightConversationRoute =
-  WorkspaceWorkspaceIdInsightConversationRouteImport.update({
+const AuthedWorkspaceCreateLanguageRoute =
+  AuthedWorkspaceCreateLanguageRouteImport.update({
+    id: '/language',
+    path: '/language',
+    getParentRoute: () => AuthedWorkspaceCreateRouteRoute,
+  } as any)
+const AuthedWorkspaceCreateNameRoute =
+  AuthedWorkspaceCreateNameRouteImport.update({
+    id: '/name',
+    path: '/name',
+    getParentRoute: () => AuthedWorkspaceCreateRouteRoute,
+  } as any)
+const AuthedWorkspaceCreateUserInfoRoute =
+  AuthedWorkspaceCreateUserInfoRouteImport.update({
+    id: '/user-info',
+    path: '/user-info',
+    getParentRoute: () => AuthedWorkspaceCreateRouteRoute,
+  } as any)
+const AuthedWorkspaceWorkspaceIdInsightIndexRoute =
+  AuthedWorkspaceWorkspaceIdInsightIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
+  } as any)
+const AuthedWorkspaceWorkspaceIdInsightConversationRoute =
+  AuthedWorkspaceWorkspaceIdInsightConversationRouteImport.update({
     id: '/conversation',
     path: '/conversation',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightFilteredPostsRoute =
-  WorkspaceWorkspaceIdInsightFilteredPostsRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute =
+  AuthedWorkspaceWorkspaceIdInsightFilteredPostsRouteImport.update({
     id: '/filtered-posts',
     path: '/filtered-posts',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightFilteredProfilesRoute =
-  WorkspaceWorkspaceIdInsightFilteredProfilesRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute =
+  AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRouteImport.update({
     id: '/filtered-profiles',
     path: '/filtered-profiles',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightOverviewRoute =
-  WorkspaceWorkspaceIdInsightOverviewRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightOverviewRoute =
+  AuthedWorkspaceWorkspaceIdInsightOverviewRouteImport.update({
     id: '/overview',
     path: '/overview',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightPeopleRoute =
-  WorkspaceWorkspaceIdInsightPeopleRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightPeopleRoute =
+  AuthedWorkspaceWorkspaceIdInsightPeopleRouteImport.update({
     id: '/people',
     path: '/people',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightPerformanceRoute =
-  WorkspaceWorkspaceIdInsightPerformanceRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightPerformanceRoute =
+  AuthedWorkspaceWorkspaceIdInsightPerformanceRouteImport.update({
     id: '/performance',
     path: '/performance',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdInsightPostsRoute =
-  WorkspaceWorkspaceIdInsightPostsRouteImport.update({
+const AuthedWorkspaceWorkspaceIdInsightPostsRoute =
+  AuthedWorkspaceWorkspaceIdInsightPostsRouteImport.update({
     id: '/posts',
     path: '/posts',
-    getParentRoute: () => WorkspaceWorkspaceIdInsightRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsIndexRoute =
-  WorkspaceWorkspaceIdSettingsIndexRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsIndexRoute =
+  AuthedWorkspaceWorkspaceIdSettingsIndexRouteImport.update({
     id: '/',
     path: '/',
-    getParentRoute: () => WorkspaceWorkspaceIdSettingsRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsBillingRoute =
-  WorkspaceWorkspaceIdSettingsBillingRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsBillingRoute =
+  AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport.update({
     id: '/billing',
     path: '/billing',
-    getParentRoute: () => WorkspaceWorkspaceIdSettingsRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsGeneralRoute =
-  WorkspaceWorkspaceIdSettingsGeneralRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsGeneralRoute =
+  AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport.update({
     id: '/general',
     path: '/general',
-    getParentRoute: () => WorkspaceWorkspaceIdSettingsRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsMemberRoute =
-  WorkspaceWorkspaceIdSettingsMemberRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsMemberRoute =
+  AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport.update({
     id: '/member',
     path: '/member',
-    getParentRoute: () => WorkspaceWorkspaceIdSettingsRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
-const WorkspaceWorkspaceIdSettingsPlanRoute =
-  WorkspaceWorkspaceIdSettingsPlanRouteImport.update({
+const AuthedWorkspaceWorkspaceIdSettingsPlanRoute =
+  AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport.update({
     id: '/plan',
     path: '/plan',
-    getParentRoute: () => WorkspaceWorkspaceIdSettingsRouteRoute,
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
-  '/scraping': typeof ScrapingRoute
-  '/workspace/$workspaceId': typeof WorkspaceWorkspaceIdRouteRouteWithChildren
-  '/workspace/create': typeof WorkspaceCreateRouteRouteWithChildren
+  '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login/': typeof LoginIndexRoute
-  '/workspace/$workspaceId/insight': typeof WorkspaceWorkspaceIdInsightRouteRouteWithChildren
-  '/workspace/$workspaceId/settings': typeof WorkspaceWorkspaceIdSettingsRouteRouteWithChildren
-  '/workspace/$workspaceId/checkout': typeof WorkspaceWorkspaceIdCheckoutRoute
-  '/workspace/$workspaceId/discover': typeof WorkspaceWorkspaceIdDiscoverRoute
-  '/workspace/$workspaceId/invalid-workspace': typeof WorkspaceWorkspaceIdInvalidWorkspaceRoute
-  '/workspace/$workspaceId/plan-required': typeof WorkspaceWorkspaceIdPlanRequiredRoute
-  '/workspace/$workspaceId/saved-queries': typeof WorkspaceWorkspaceIdSavedQueriesRoute
-  '/workspace/create/language': typeof WorkspaceCreateLanguageRoute
-  '/workspace/create/name': typeof WorkspaceCreateNameRoute
-  '/workspace/create/user-info': typeof WorkspaceCreateUserInfoRoute
-  '/workspace/$workspaceId/': typeof WorkspaceWorkspaceIdIndexRoute
-  '/workspace/create/': typeof WorkspaceCreateIndexRoute
-  '/workspace/$workspaceId/insight/conversation': typeof WorkspaceWorkspaceIdInsightConversationRoute
-  '/workspace/$workspaceId/insight/filtered-posts': typeof WorkspaceWorkspaceIdInsightFilteredPostsRoute
-  '/workspace/$workspaceId/insight/filtered-profiles': typeof WorkspaceWorkspaceIdInsightFilteredProfilesRoute
-  '/workspace/$workspaceId/insight/overview': typeof WorkspaceWorkspaceIdInsightOverviewRoute
-  '/workspace/$workspaceId/insight/people': typeof WorkspaceWorkspaceIdInsightPeopleRoute
-  '/workspace/$workspaceId/insight/performance': typeof WorkspaceWorkspaceIdInsightPerformanceRoute
-  '/workspace/$workspaceId/insight/posts': typeof WorkspaceWorkspaceIdInsightPostsRoute
-  '/workspace/$workspaceId/settings/billing': typeof WorkspaceWorkspaceIdSettingsBillingRoute
-  '/workspace/$workspaceId/settings/general': typeof WorkspaceWorkspaceIdSettingsGeneralRoute
-  '/workspace/$workspaceId/settings/member': typeof WorkspaceWorkspaceIdSettingsMemberRoute
-  '/workspace/$workspaceId/settings/plan': typeof WorkspaceWorkspaceIdSettingsPlanRoute
-  '/workspace/$workspaceId/insight/': typeof WorkspaceWorkspaceIdInsightIndexRoute
-  '/workspace/$workspaceId/settings/': typeof WorkspaceWorkspaceIdSettingsIndexRoute
+  '/workspace/$workspaceId': typeof AuthedWorkspaceWorkspaceIdRouteRouteWithChildren
+  '/workspace/create': typeof AuthedWorkspaceCreateRouteRouteWithChildren
+  '/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
+  '/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  '/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
+  '/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
+  '/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
+  '/workspace/$workspaceId/plan-required': typeof AuthedWorkspaceWorkspaceIdPlanRequiredRoute
+  '/workspace/$workspaceId/saved-queries': typeof AuthedWorkspaceWorkspaceIdSavedQueriesRoute
+  '/workspace/create/language': typeof AuthedWorkspaceCreateLanguageRoute
+  '/workspace/create/name': typeof AuthedWorkspaceCreateNameRoute
+  '/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
+  '/workspace/$workspaceId/': typeof AuthedWorkspaceWorkspaceIdIndexRoute
+  '/workspace/create/': typeof AuthedWorkspaceCreateIndexRoute
+  '/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
+  '/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
+  '/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
+  '/workspace/$workspaceId/insight/overview': typeof AuthedWorkspaceWorkspaceIdInsightOverviewRoute
+  '/workspace/$workspaceId/insight/people': typeof AuthedWorkspaceWorkspaceIdInsightPeopleRoute
+  '/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
+  '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
+  '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
+  '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
+  '/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
-  '/scraping': typeof ScrapingRoute
+  '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login': typeof LoginIndexRoute
-  '/workspace/$workspaceId/checkout': typeof WorkspaceWorkspaceIdCheckoutRoute
-  '/workspace/$workspaceId/discover': typeof WorkspaceWorkspaceIdDiscoverRoute
-  '/workspace/$workspaceId/invalid-workspace': typeof WorkspaceWorkspaceIdInvalidWorkspaceRoute
-  '/workspace/$workspaceId/plan-required': typeof WorkspaceWorkspaceIdPlanRequiredRoute
-  '/workspace/$workspaceId/saved-queries': typeof WorkspaceWorkspaceIdSavedQueriesRoute
-  '/workspace/create/language': typeof WorkspaceCreateLanguageRoute
-  '/workspace/create/name': typeof WorkspaceCreateNameRoute
-  '/workspace/create/user-info': typeof WorkspaceCreateUserInfoRoute
-  '/workspace/$workspaceId': typeof WorkspaceWorkspaceIdIndexRoute
-  '/workspace/create': typeof WorkspaceCreateIndexRoute
-  '/workspace/$workspaceId/insight/conversation': typeof WorkspaceWorkspaceIdInsightConversationRoute
-  '/workspace/$workspaceId/insight/filtered-posts': typeof WorkspaceWorkspaceIdInsightFilteredPostsRoute
-  '/workspace/$workspaceId/insight/filtered-profiles': typeof WorkspaceWorkspaceIdInsightFilteredProfilesRoute
-  '/workspace/$workspaceId/insight/overview': typeof WorkspaceWorkspaceIdInsightOverviewRoute
-  '/workspace/$workspaceId/insight/people': typeof WorkspaceWorkspaceIdInsightPeopleRoute
-  '/workspace/$workspaceId/insight/performance': typeof WorkspaceWorkspaceIdInsightPerformanceRoute
-  '/workspace/$workspaceId/insight/posts': typeof WorkspaceWorkspaceIdInsightPostsRoute
-  '/workspace/$workspaceId/settings/billing': typeof WorkspaceWorkspaceIdSettingsBillingRoute
-  '/workspace/$workspaceId/settings/general': typeof WorkspaceWorkspaceIdSettingsGeneralRoute
-  '/workspace/$workspaceId/settings/member': typeof WorkspaceWorkspaceIdSettingsMemberRoute
-  '/workspace/$workspaceId/settings/plan': typeof WorkspaceWorkspaceIdSettingsPlanRoute
-  '/workspace/$workspaceId/insight': typeof WorkspaceWorkspaceIdInsightIndexRoute
-  '/workspace/$workspaceId/settings': typeof WorkspaceWorkspaceIdSettingsIndexRoute
+  '/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
+  '/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
+  '/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
+  '/workspace/$workspaceId/plan-required': typeof AuthedWorkspaceWorkspaceIdPlanRequiredRoute
+  '/workspace/$workspaceId/saved-queries': typeof AuthedWorkspaceWorkspaceIdSavedQueriesRoute
+  '/workspace/create/language': typeof AuthedWorkspaceCreateLanguageRoute
+  '/workspace/create/name': typeof AuthedWorkspaceCreateNameRoute
+  '/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
+  '/workspace/$workspaceId': typeof AuthedWorkspaceWorkspaceIdIndexRoute
+  '/workspace/create': typeof AuthedWorkspaceCreateIndexRoute
+  '/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
+  '/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
+  '/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
+  '/workspace/$workspaceId/insight/overview': typeof AuthedWorkspaceWorkspaceIdInsightOverviewRoute
+  '/workspace/$workspaceId/insight/people': typeof AuthedWorkspaceWorkspaceIdInsightPeopleRoute
+  '/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
+  '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
+  '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
+  '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
+  '/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/_authed': typeof AuthedRouteRouteWithChildren
   '/invite': typeof InviteRoute
-  '/scraping': typeof ScrapingRoute
-  '/workspace/$workspaceId': typeof WorkspaceWorkspaceIdRouteRouteWithChildren
-  '/workspace/create': typeof WorkspaceCreateRouteRouteWithChildren
+  '/_authed/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login/': typeof LoginIndexRoute
-  '/workspace/$workspaceId/insight': typeof WorkspaceWorkspaceIdInsightRouteRouteWithChildren
-  '/workspace/$workspaceId/settings': typeof WorkspaceWorkspaceIdSettingsRouteRouteWithChildren
-  '/workspace/$workspaceId/checkout': typeof WorkspaceWorkspaceIdCheckoutRoute
-  '/workspace/$workspaceId/discover': typeof WorkspaceWorkspaceIdDiscoverRoute
-  '/workspace/$workspaceId/invalid-workspace': typeof WorkspaceWorkspaceIdInvalidWorkspaceRoute
-  '/workspace/$workspaceId/plan-required': typeof WorkspaceWorkspaceIdPlanRequiredRoute
-  '/workspace/$workspaceId/saved-queries': typeof WorkspaceWorkspaceIdSavedQueriesRoute
-  '/workspace/create/language': typeof WorkspaceCreateLanguageRoute
-  '/workspace/create/name': typeof WorkspaceCreateNameRoute
-  '/workspace/create/user-info': typeof WorkspaceCreateUserInfoRoute
-  '/workspace/$workspaceId/': typeof WorkspaceWorkspaceIdIndexRoute
-  '/workspace/create/': typeof WorkspaceCreateIndexRoute
-  '/workspace/$workspaceId/insight/conversation': typeof WorkspaceWorkspaceIdInsightConversationRoute
-  '/workspace/$workspaceId/insight/filtered-posts': typeof WorkspaceWorkspaceIdInsightFilteredPostsRoute
-  '/workspace/$workspaceId/insight/filtered-profiles': typeof WorkspaceWorkspaceIdInsightFilteredProfilesRoute
-  '/workspace/$workspaceId/insight/overview': typeof WorkspaceWorkspaceIdInsightOverviewRoute
-  '/workspace/$workspaceId/insight/people': typeof WorkspaceWorkspaceIdInsightPeopleRoute
-  '/workspace/$workspaceId/insight/performance': typeof WorkspaceWorkspaceIdInsightPerformanceRoute
-  '/workspace/$workspaceId/insight/posts': typeof WorkspaceWorkspaceIdInsightPostsRoute
-  '/workspace/$workspaceId/settings/billing': typeof WorkspaceWorkspaceIdSettingsBillingRoute
-  '/workspace/$workspaceId/settings/general': typeof WorkspaceWorkspaceIdSettingsGeneralRoute
-  '/workspace/$workspaceId/settings/member': typeof WorkspaceWorkspaceIdSettingsMemberRoute
-  '/workspace/$workspaceId/settings/plan': typeof WorkspaceWorkspaceIdSettingsPlanRoute
-  '/workspace/$workspaceId/insight/': typeof WorkspaceWorkspaceIdInsightIndexRoute
-  '/workspace/$workspaceId/settings/': typeof WorkspaceWorkspaceIdSettingsIndexRoute
+  '/_authed/workspace/$workspaceId': typeof AuthedWorkspaceWorkspaceIdRouteRouteWithChildren
+  '/_authed/workspace/create': typeof AuthedWorkspaceCreateRouteRouteWithChildren
+  '/_authed/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
+  '/_authed/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  '/_authed/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
+  '/_authed/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
+  '/_authed/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
+  '/_authed/workspace/$workspaceId/plan-required': typeof AuthedWorkspaceWorkspaceIdPlanRequiredRoute
+  '/_authed/workspace/$workspaceId/saved-queries': typeof AuthedWorkspaceWorkspaceIdSavedQueriesRoute
+  '/_authed/workspace/create/language': typeof AuthedWorkspaceCreateLanguageRoute
+  '/_authed/workspace/create/name': typeof AuthedWorkspaceCreateNameRoute
+  '/_authed/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
+  '/_authed/workspace/$workspaceId/': typeof AuthedWorkspaceWorkspaceIdIndexRoute
+  '/_authed/workspace/create/': typeof AuthedWorkspaceCreateIndexRoute
+  '/_authed/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
+  '/_authed/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
+  '/_authed/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
+  '/_authed/workspace/$workspaceId/insight/overview': typeof AuthedWorkspaceWorkspaceIdInsightOverviewRoute
+  '/_authed/workspace/$workspaceId/insight/people': typeof AuthedWorkspaceWorkspaceIdInsightPeopleRoute
+  '/_authed/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
+  '/_authed/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
+  '/_authed/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/_authed/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/_authed/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
+  '/_authed/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/_authed/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
+  '/_authed/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -348,12 +359,12 @@ export interface FileRouteTypes {
     | '/'
     | '/invite'
     | '/scraping'
-    | '/workspace/$workspaceId'
-    | '/workspace/create'
     | '/checkout/return'
     | '/login/callback'
     | '/login/microsoft'
     | '/login/'
+    | '/workspace/$workspaceId'
+    | '/workspace/create'
     | '/workspace/$workspaceId/insight'
     | '/workspace/$workspaceId/settings'
     | '/workspace/$workspaceId/checkout'
@@ -414,47 +425,46 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/_authed'
     | '/invite'
-    | '/scraping'
-    | '/workspace/$workspaceId'
-    | '/workspace/create'
+    | '/_authed/scraping'
     | '/checkout/return'
     | '/login/callback'
     | '/login/microsoft'
     | '/login/'
-    | '/workspace/$workspaceId/insight'
-    | '/workspace/$workspaceId/settings'
-    | '/workspace/$workspaceId/checkout'
-    | '/workspace/$workspaceId/discover'
-    | '/workspace/$workspaceId/invalid-workspace'
-    | '/workspace/$workspaceId/plan-required'
-    | '/workspace/$workspaceId/saved-queries'
-    | '/workspace/create/language'
-    | '/workspace/create/name'
-    | '/workspace/create/user-info'
-    | '/workspace/$workspaceId/'
-    | '/workspace/create/'
-    | '/workspace/$workspaceId/insight/conversation'
-    | '/workspace/$workspaceId/insight/filtered-posts'
-    | '/workspace/$workspaceId/insight/filtered-profiles'
-    | '/workspace/$workspaceId/insight/overview'
-    | '/workspace/$workspaceId/insight/people'
-    | '/workspace/$workspaceId/insight/performance'
-    | '/workspace/$workspaceId/insight/posts'
-    | '/workspace/$workspaceId/settings/billing'
-    | '/workspace/$workspaceId/settings/general'
-    | '/workspace/$workspaceId/settings/member'
-    | '/workspace/$workspaceId/settings/plan'
-    | '/workspace/$workspaceId/insight/'
-    | '/workspace/$workspaceId/settings/'
+    | '/_authed/workspace/$workspaceId'
+    | '/_authed/workspace/create'
+    | '/_authed/workspace/$workspaceId/insight'
+    | '/_authed/workspace/$workspaceId/settings'
+    | '/_authed/workspace/$workspaceId/checkout'
+    | '/_authed/workspace/$workspaceId/discover'
+    | '/_authed/workspace/$workspaceId/invalid-workspace'
+    | '/_authed/workspace/$workspaceId/plan-required'
+    | '/_authed/workspace/$workspaceId/saved-queries'
+    | '/_authed/workspace/create/language'
+    | '/_authed/workspace/create/name'
+    | '/_authed/workspace/create/user-info'
+    | '/_authed/workspace/$workspaceId/'
+    | '/_authed/workspace/create/'
+    | '/_authed/workspace/$workspaceId/insight/conversation'
+    | '/_authed/workspace/$workspaceId/insight/filtered-posts'
+    | '/_authed/workspace/$workspaceId/insight/filtered-profiles'
+    | '/_authed/workspace/$workspaceId/insight/overview'
+    | '/_authed/workspace/$workspaceId/insight/people'
+    | '/_authed/workspace/$workspaceId/insight/performance'
+    | '/_authed/workspace/$workspaceId/insight/posts'
+    | '/_authed/workspace/$workspaceId/settings/billing'
+    | '/_authed/workspace/$workspaceId/settings/general'
+    | '/_authed/workspace/$workspaceId/settings/member'
+    | '/_authed/workspace/$workspaceId/settings/plan'
+    | '/_authed/workspace/$workspaceId/insight/'
+    | '/_authed/workspace/$workspaceId/settings/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AuthedRouteRoute: typeof AuthedRouteRouteWithChildren
   InviteRoute: typeof InviteRoute
-  ScrapingRoute: typeof ScrapingRoute
-  WorkspaceWorkspaceIdRouteRoute: typeof WorkspaceWorkspaceIdRouteRouteWithChildren
-  WorkspaceCreateRouteRoute: typeof WorkspaceCreateRouteRouteWithChildren
   CheckoutReturnRoute: typeof CheckoutReturnRoute
   LoginCallbackRoute: typeof LoginCallbackRoute
   LoginMicrosoftRoute: typeof LoginMicrosoftRoute
@@ -470,6 +480,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authed': {
+      id: '/_authed'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthedRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/invite': {
       id: '/invite'
       path: '/invite'
@@ -477,12 +494,12 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof InviteRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/scraping': {
-      id: '/scraping'
+    '/_authed/scraping': {
+      id: '/_authed/scraping'
       path: '/scraping'
       fullPath: '/scraping'
-      preLoaderRoute: typeof ScrapingRouteImport
-      parentRoute: typeof rootRouteImport
+      preLoaderRoute: typeof AuthedScrapingRouteImport
+      parentRoute: typeof AuthedRouteRoute
     }
     '/checkout/return': {
       id: '/checkout/return'
@@ -512,317 +529,337 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginMicrosoftRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/workspace/$workspaceId': {
-      id: '/workspace/$workspaceId'
+    '/_authed/workspace/$workspaceId': {
+      id: '/_authed/workspace/$workspaceId'
       path: '/workspace/$workspaceId'
       fullPath: '/workspace/$workspaceId'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdRouteRouteImport
-      parentRoute: typeof rootRouteImport
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdRouteRouteImport
+      parentRoute: typeof AuthedRouteRoute
     }
-    '/workspace/create': {
-      id: '/workspace/create'
+    '/_authed/workspace/create': {
+      id: '/_authed/workspace/create'
       path: '/workspace/create'
       fullPath: '/workspace/create'
-      preLoaderRoute: typeof WorkspaceCreateRouteRouteImport
-      parentRoute: typeof rootRouteImport
+      preLoaderRoute: typeof AuthedWorkspaceCreateRouteRouteImport
+      parentRoute: typeof AuthedRouteRoute
     }
-    '/workspace/$workspaceId/': {
-      id: '/workspace/$workspaceId/'
+    '/_authed/workspace/$workspaceId/': {
+      id: '/_authed/workspace/$workspaceId/'
       path: '/'
       fullPath: '/workspace/$workspaceId/'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdIndexRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdIndexRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/checkout': {
-      id: '/workspace/$workspaceId/checkout'
+    '/_authed/workspace/$workspaceId/checkout': {
+      id: '/_authed/workspace/$workspaceId/checkout'
       path: '/checkout'
       fullPath: '/workspace/$workspaceId/checkout'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdCheckoutRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdCheckoutRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/discover': {
-      id: '/workspace/$workspaceId/discover'
+    '/_authed/workspace/$workspaceId/discover': {
+      id: '/_authed/workspace/$workspaceId/discover'
       path: '/discover'
       fullPath: '/workspace/$workspaceId/discover'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdDiscoverRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdDiscoverRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/insight': {
-      id: '/workspace/$workspaceId/insight'
+    '/_authed/workspace/$workspaceId/insight': {
+      id: '/_authed/workspace/$workspaceId/insight'
       path: '/insight'
       fullPath: '/workspace/$workspaceId/insight'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightRouteRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/invalid-workspace': {
-      id: '/workspace/$workspaceId/invalid-workspace'
+    '/_authed/workspace/$workspaceId/invalid-workspace': {
+      id: '/_authed/workspace/$workspaceId/invalid-workspace'
       path: '/invalid-workspace'
       fullPath: '/workspace/$workspaceId/invalid-workspace'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInvalidWorkspaceRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/plan-required': {
-      id: '/workspace/$workspaceId/plan-required'
+    '/_authed/workspace/$workspaceId/plan-required': {
+      id: '/_authed/workspace/$workspaceId/plan-required'
       path: '/plan-required'
       fullPath: '/workspace/$workspaceId/plan-required'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdPlanRequiredRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdPlanRequiredRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/saved-queries': {
-      id: '/workspace/$workspaceId/saved-queries'
+    '/_authed/workspace/$workspaceId/saved-queries': {
+      id: '/_authed/workspace/$workspaceId/saved-queries'
       path: '/saved-queries'
       fullPath: '/workspace/$workspaceId/saved-queries'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSavedQueriesRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSavedQueriesRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/$workspaceId/settings': {
-      id: '/workspace/$workspaceId/settings'
+    '/_authed/workspace/$workspaceId/settings': {
+      id: '/_authed/workspace/$workspaceId/settings'
       path: '/settings'
       fullPath: '/workspace/$workspaceId/settings'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsRouteRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
-    '/workspace/create/': {
-      id: '/workspace/create/'
+    '/_authed/workspace/create/': {
+      id: '/_authed/workspace/create/'
       path: '/'
       fullPath: '/workspace/create/'
-      preLoaderRoute: typeof WorkspaceCreateIndexRouteImport
-      parentRoute: typeof WorkspaceCreateRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceCreateIndexRouteImport
+      parentRoute: typeof AuthedWorkspaceCreateRouteRoute
     }
-    '/workspace/create/language': {
-      id: '/workspace/create/language'
+    '/_authed/workspace/create/language': {
+      id: '/_authed/workspace/create/language'
       path: '/language'
       fullPath: '/workspace/create/language'
-      preLoaderRoute: typeof WorkspaceCreateLanguageRouteImport
-      parentRoute: typeof WorkspaceCreateRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceCreateLanguageRouteImport
+      parentRoute: typeof AuthedWorkspaceCreateRouteRoute
     }
-    '/workspace/create/name': {
-      id: '/workspace/create/name'
+    '/_authed/workspace/create/name': {
+      id: '/_authed/workspace/create/name'
       path: '/name'
       fullPath: '/workspace/create/name'
-      preLoaderRoute: typeof WorkspaceCreateNameRouteImport
-      parentRoute: typeof WorkspaceCreateRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceCreateNameRouteImport
+      parentRoute: typeof AuthedWorkspaceCreateRouteRoute
     }
-    '/workspace/create/user-info': {
-      id: '/workspace/create/user-info'
+    '/_authed/workspace/create/user-info': {
+      id: '/_authed/workspace/create/user-info'
       path: '/user-info'
       fullPath: '/workspace/create/user-info'
-      preLoaderRoute: typeof WorkspaceCreateUserInfoRouteImport
-      parentRoute: typeof WorkspaceCreateRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceCreateUserInfoRouteImport
+      parentRoute: typeof AuthedWorkspaceCreateRouteRoute
     }
-    '/workspace/$workspaceId/insight/': {
-      id: '/workspace/$workspaceId/insight/'
+    '/_authed/workspace/$workspaceId/insight/': {
+      id: '/_authed/workspace/$workspaceId/insight/'
       path: '/'
       fullPath: '/workspace/$workspaceId/insight/'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightIndexRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightIndexRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/conversation': {
-      id: '/workspace/$workspaceId/insight/conversation'
+    '/_authed/workspace/$workspaceId/insight/conversation': {
+      id: '/_authed/workspace/$workspaceId/insight/conversation'
       path: '/conversation'
       fullPath: '/workspace/$workspaceId/insight/conversation'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightConversationRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightConversationRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/filtered-posts': {
-      id: '/workspace/$workspaceId/insight/filtered-posts'
+    '/_authed/workspace/$workspaceId/insight/filtered-posts': {
+      id: '/_authed/workspace/$workspaceId/insight/filtered-posts'
       path: '/filtered-posts'
       fullPath: '/workspace/$workspaceId/insight/filtered-posts'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightFilteredPostsRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/filtered-profiles': {
-      id: '/workspace/$workspaceId/insight/filtered-profiles'
+    '/_authed/workspace/$workspaceId/insight/filtered-profiles': {
+      id: '/_authed/workspace/$workspaceId/insight/filtered-profiles'
       path: '/filtered-profiles'
       fullPath: '/workspace/$workspaceId/insight/filtered-profiles'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightFilteredProfilesRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/overview': {
-      id: '/workspace/$workspaceId/insight/overview'
+    '/_authed/workspace/$workspaceId/insight/overview': {
+      id: '/_authed/workspace/$workspaceId/insight/overview'
       path: '/overview'
       fullPath: '/workspace/$workspaceId/insight/overview'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightOverviewRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightOverviewRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/people': {
-      id: '/workspace/$workspaceId/insight/people'
+    '/_authed/workspace/$workspaceId/insight/people': {
+      id: '/_authed/workspace/$workspaceId/insight/people'
       path: '/people'
       fullPath: '/workspace/$workspaceId/insight/people'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightPeopleRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightPeopleRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/performance': {
-      id: '/workspace/$workspaceId/insight/performance'
+    '/_authed/workspace/$workspaceId/insight/performance': {
+      id: '/_authed/workspace/$workspaceId/insight/performance'
       path: '/performance'
       fullPath: '/workspace/$workspaceId/insight/performance'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightPerformanceRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/insight/posts': {
-      id: '/workspace/$workspaceId/insight/posts'
+    '/_authed/workspace/$workspaceId/insight/posts': {
+      id: '/_authed/workspace/$workspaceId/insight/posts'
       path: '/posts'
       fullPath: '/workspace/$workspaceId/insight/posts'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdInsightPostsRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdInsightRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightPostsRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
-    '/workspace/$workspaceId/settings/': {
-      id: '/workspace/$workspaceId/settings/'
+    '/_authed/workspace/$workspaceId/settings/': {
+      id: '/_authed/workspace/$workspaceId/settings/'
       path: '/'
       fullPath: '/workspace/$workspaceId/settings/'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsIndexRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdSettingsRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsIndexRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
-    '/workspace/$workspaceId/settings/billing': {
-      id: '/workspace/$workspaceId/settings/billing'
+    '/_authed/workspace/$workspaceId/settings/billing': {
+      id: '/_authed/workspace/$workspaceId/settings/billing'
       path: '/billing'
       fullPath: '/workspace/$workspaceId/settings/billing'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsBillingRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdSettingsRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
-    '/workspace/$workspaceId/settings/general': {
-      id: '/workspace/$workspaceId/settings/general'
+    '/_authed/workspace/$workspaceId/settings/general': {
+      id: '/_authed/workspace/$workspaceId/settings/general'
       path: '/general'
       fullPath: '/workspace/$workspaceId/settings/general'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsGeneralRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdSettingsRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
-    '/workspace/$workspaceId/settings/member': {
-      id: '/workspace/$workspaceId/settings/member'
+    '/_authed/workspace/$workspaceId/settings/member': {
+      id: '/_authed/workspace/$workspaceId/settings/member'
       path: '/member'
       fullPath: '/workspace/$workspaceId/settings/member'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsMemberRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdSettingsRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
-    '/workspace/$workspaceId/settings/plan': {
-      id: '/workspace/$workspaceId/settings/plan'
+    '/_authed/workspace/$workspaceId/settings/plan': {
+      id: '/_authed/workspace/$workspaceId/settings/plan'
       path: '/plan'
       fullPath: '/workspace/$workspaceId/settings/plan'
-      preLoaderRoute: typeof WorkspaceWorkspaceIdSettingsPlanRouteImport
-      parentRoute: typeof WorkspaceWorkspaceIdSettingsRouteRoute
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
   }
 }
 
-interface WorkspaceWorkspaceIdInsightRouteRouteChildren {
-  WorkspaceWorkspaceIdInsightConversationRoute: typeof WorkspaceWorkspaceIdInsightConversationRoute
-  WorkspaceWorkspaceIdInsightFilteredPostsRoute: typeof WorkspaceWorkspaceIdInsightFilteredPostsRoute
-  WorkspaceWorkspaceIdInsightFilteredProfilesRoute: typeof WorkspaceWorkspaceIdInsightFilteredProfilesRoute
-  WorkspaceWorkspaceIdInsightOverviewRoute: typeof WorkspaceWorkspaceIdInsightOverviewRoute
-  WorkspaceWorkspaceIdInsightPeopleRoute: typeof WorkspaceWorkspaceIdInsightPeopleRoute
-  WorkspaceWorkspaceIdInsightPerformanceRoute: typeof WorkspaceWorkspaceIdInsightPerformanceRoute
-  WorkspaceWorkspaceIdInsightPostsRoute: typeof WorkspaceWorkspaceIdInsightPostsRoute
-  WorkspaceWorkspaceIdInsightIndexRoute: typeof WorkspaceWorkspaceIdInsightIndexRoute
+interface AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren {
+  AuthedWorkspaceWorkspaceIdInsightConversationRoute: typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
+  AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
+  AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
+  AuthedWorkspaceWorkspaceIdInsightOverviewRoute: typeof AuthedWorkspaceWorkspaceIdInsightOverviewRoute
+  AuthedWorkspaceWorkspaceIdInsightPeopleRoute: typeof AuthedWorkspaceWorkspaceIdInsightPeopleRoute
+  AuthedWorkspaceWorkspaceIdInsightPerformanceRoute: typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
+  AuthedWorkspaceWorkspaceIdInsightPostsRoute: typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
+  AuthedWorkspaceWorkspaceIdInsightIndexRoute: typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
 }
 
-const WorkspaceWorkspaceIdInsightRouteRouteChildren: WorkspaceWorkspaceIdInsightRouteRouteChildren =
+const AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren: AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren =
   {
-    WorkspaceWorkspaceIdInsightConversationRoute:
-      WorkspaceWorkspaceIdInsightConversationRoute,
-    WorkspaceWorkspaceIdInsightFilteredPostsRoute:
-      WorkspaceWorkspaceIdInsightFilteredPostsRoute,
-    WorkspaceWorkspaceIdInsightFilteredProfilesRoute:
-      WorkspaceWorkspaceIdInsightFilteredProfilesRoute,
-    WorkspaceWorkspaceIdInsightOverviewRoute:
-      WorkspaceWorkspaceIdInsightOverviewRoute,
-    WorkspaceWorkspaceIdInsightPeopleRoute:
-      WorkspaceWorkspaceIdInsightPeopleRoute,
-    WorkspaceWorkspaceIdInsightPerformanceRoute:
-      WorkspaceWorkspaceIdInsightPerformanceRoute,
-    WorkspaceWorkspaceIdInsightPostsRoute:
-      WorkspaceWorkspaceIdInsightPostsRoute,
-    WorkspaceWorkspaceIdInsightIndexRoute:
-      WorkspaceWorkspaceIdInsightIndexRoute,
+    AuthedWorkspaceWorkspaceIdInsightConversationRoute:
+      AuthedWorkspaceWorkspaceIdInsightConversationRoute,
+    AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute:
+      AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute,
+    AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute:
+      AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute,
+    AuthedWorkspaceWorkspaceIdInsightOverviewRoute:
+      AuthedWorkspaceWorkspaceIdInsightOverviewRoute,
+    AuthedWorkspaceWorkspaceIdInsightPeopleRoute:
+      AuthedWorkspaceWorkspaceIdInsightPeopleRoute,
+    AuthedWorkspaceWorkspaceIdInsightPerformanceRoute:
+      AuthedWorkspaceWorkspaceIdInsightPerformanceRoute,
+    AuthedWorkspaceWorkspaceIdInsightPostsRoute:
+      AuthedWorkspaceWorkspaceIdInsightPostsRoute,
+    AuthedWorkspaceWorkspaceIdInsightIndexRoute:
+      AuthedWorkspaceWorkspaceIdInsightIndexRoute,
   }
 
-const WorkspaceWorkspaceIdInsightRouteRouteWithChildren =
-  WorkspaceWorkspaceIdInsightRouteRoute._addFileChildren(
-    WorkspaceWorkspaceIdInsightRouteRouteChildren,
+const AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren =
+  AuthedWorkspaceWorkspaceIdInsightRouteRoute._addFileChildren(
+    AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren,
   )
 
-interface WorkspaceWorkspaceIdSettingsRouteRouteChildren {
-  WorkspaceWorkspaceIdSettingsBillingRoute: typeof WorkspaceWorkspaceIdSettingsBillingRoute
-  WorkspaceWorkspaceIdSettingsGeneralRoute: typeof WorkspaceWorkspaceIdSettingsGeneralRoute
-  WorkspaceWorkspaceIdSettingsMemberRoute: typeof WorkspaceWorkspaceIdSettingsMemberRoute
-  WorkspaceWorkspaceIdSettingsPlanRoute: typeof WorkspaceWorkspaceIdSettingsPlanRoute
-  WorkspaceWorkspaceIdSettingsIndexRoute: typeof WorkspaceWorkspaceIdSettingsIndexRoute
+interface AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren {
+  AuthedWorkspaceWorkspaceIdSettingsBillingRoute: typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  AuthedWorkspaceWorkspaceIdSettingsGeneralRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  AuthedWorkspaceWorkspaceIdSettingsMemberRoute: typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
+  AuthedWorkspaceWorkspaceIdSettingsPlanRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  AuthedWorkspaceWorkspaceIdSettingsIndexRoute: typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
 }
 
-const WorkspaceWorkspaceIdSettingsRouteRouteChildren: WorkspaceWorkspaceIdSettingsRouteRouteChildren =
+const AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren: AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren =
   {
-    WorkspaceWorkspaceIdSettingsBillingRoute:
-      WorkspaceWorkspaceIdSettingsBillingRoute,
-    WorkspaceWorkspaceIdSettingsGeneralRoute:
-      WorkspaceWorkspaceIdSettingsGeneralRoute,
-    WorkspaceWorkspaceIdSettingsMemberRoute:
-      WorkspaceWorkspaceIdSettingsMemberRoute,
-    WorkspaceWorkspaceIdSettingsPlanRoute:
-      WorkspaceWorkspaceIdSettingsPlanRoute,
-    WorkspaceWorkspaceIdSettingsIndexRoute:
-      WorkspaceWorkspaceIdSettingsIndexRoute,
+    AuthedWorkspaceWorkspaceIdSettingsBillingRoute:
+      AuthedWorkspaceWorkspaceIdSettingsBillingRoute,
+    AuthedWorkspaceWorkspaceIdSettingsGeneralRoute:
+      AuthedWorkspaceWorkspaceIdSettingsGeneralRoute,
+    AuthedWorkspaceWorkspaceIdSettingsMemberRoute:
+      AuthedWorkspaceWorkspaceIdSettingsMemberRoute,
+    AuthedWorkspaceWorkspaceIdSettingsPlanRoute:
+      AuthedWorkspaceWorkspaceIdSettingsPlanRoute,
+    AuthedWorkspaceWorkspaceIdSettingsIndexRoute:
+      AuthedWorkspaceWorkspaceIdSettingsIndexRoute,
   }
 
-const WorkspaceWorkspaceIdSettingsRouteRouteWithChildren =
-  WorkspaceWorkspaceIdSettingsRouteRoute._addFileChildren(
-    WorkspaceWorkspaceIdSettingsRouteRouteChildren,
+const AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren =
+  AuthedWorkspaceWorkspaceIdSettingsRouteRoute._addFileChildren(
+    AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren,
   )
 
-interface WorkspaceWorkspaceIdRouteRouteChildren {
-  WorkspaceWorkspaceIdInsightRouteRoute: typeof WorkspaceWorkspaceIdInsightRouteRouteWithChildren
-  WorkspaceWorkspaceIdSettingsRouteRoute: typeof WorkspaceWorkspaceIdSettingsRouteRouteWithChildren
-  WorkspaceWorkspaceIdCheckoutRoute: typeof WorkspaceWorkspaceIdCheckoutRoute
-  WorkspaceWorkspaceIdDiscoverRoute: typeof WorkspaceWorkspaceIdDiscoverRoute
-  WorkspaceWorkspaceIdInvalidWorkspaceRoute: typeof WorkspaceWorkspaceIdInvalidWorkspaceRoute
-  WorkspaceWorkspaceIdPlanRequiredRoute: typeof WorkspaceWorkspaceIdPlanRequiredRoute
-  WorkspaceWorkspaceIdSavedQueriesRoute: typeof WorkspaceWorkspaceIdSavedQueriesRoute
-  WorkspaceWorkspaceIdIndexRoute: typeof WorkspaceWorkspaceIdIndexRoute
+interface AuthedWorkspaceWorkspaceIdRouteRouteChildren {
+  AuthedWorkspaceWorkspaceIdInsightRouteRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
+  AuthedWorkspaceWorkspaceIdSettingsRouteRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  AuthedWorkspaceWorkspaceIdCheckoutRoute: typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
+  AuthedWorkspaceWorkspaceIdDiscoverRoute: typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
+  AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute: typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
+  AuthedWorkspaceWorkspaceIdPlanRequiredRoute: typeof AuthedWorkspaceWorkspaceIdPlanRequiredRoute
+  AuthedWorkspaceWorkspaceIdSavedQueriesRoute: typeof AuthedWorkspaceWorkspaceIdSavedQueriesRoute
+  AuthedWorkspaceWorkspaceIdIndexRoute: typeof AuthedWorkspaceWorkspaceIdIndexRoute
 }
 
-const WorkspaceWorkspaceIdRouteRouteChildren: WorkspaceWorkspaceIdRouteRouteChildren =
+const AuthedWorkspaceWorkspaceIdRouteRouteChildren: AuthedWorkspaceWorkspaceIdRouteRouteChildren =
   {
-    WorkspaceWorkspaceIdInsightRouteRoute:
-      WorkspaceWorkspaceIdInsightRouteRouteWithChildren,
-    WorkspaceWorkspaceIdSettingsRouteRoute:
-      WorkspaceWorkspaceIdSettingsRouteRouteWithChildren,
-    WorkspaceWorkspaceIdCheckoutRoute: WorkspaceWorkspaceIdCheckoutRoute,
-    WorkspaceWorkspaceIdDiscoverRoute: WorkspaceWorkspaceIdDiscoverRoute,
-    WorkspaceWorkspaceIdInvalidWorkspaceRoute:
-      WorkspaceWorkspaceIdInvalidWorkspaceRoute,
-    WorkspaceWorkspaceIdPlanRequiredRoute:
-      WorkspaceWorkspaceIdPlanRequiredRoute,
-    WorkspaceWorkspaceIdSavedQueriesRoute:
-      WorkspaceWorkspaceIdSavedQueriesRoute,
-    WorkspaceWorkspaceIdIndexRoute: WorkspaceWorkspaceIdIndexRoute,
+    AuthedWorkspaceWorkspaceIdInsightRouteRoute:
+      AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren,
+    AuthedWorkspaceWorkspaceIdSettingsRouteRoute:
+      AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren,
+    AuthedWorkspaceWorkspaceIdCheckoutRoute:
+      AuthedWorkspaceWorkspaceIdCheckoutRoute,
+    AuthedWorkspaceWorkspaceIdDiscoverRoute:
+      AuthedWorkspaceWorkspaceIdDiscoverRoute,
+    AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute:
+      AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute,
+    AuthedWorkspaceWorkspaceIdPlanRequiredRoute:
+      AuthedWorkspaceWorkspaceIdPlanRequiredRoute,
+    AuthedWorkspaceWorkspaceIdSavedQueriesRoute:
+      AuthedWorkspaceWorkspaceIdSavedQueriesRoute,
+    AuthedWorkspaceWorkspaceIdIndexRoute: AuthedWorkspaceWorkspaceIdIndexRoute,
   }
 
-const WorkspaceWorkspaceIdRouteRouteWithChildren =
-  WorkspaceWorkspaceIdRouteRoute._addFileChildren(
-    WorkspaceWorkspaceIdRouteRouteChildren,
+const AuthedWorkspaceWorkspaceIdRouteRouteWithChildren =
+  AuthedWorkspaceWorkspaceIdRouteRoute._addFileChildren(
+    AuthedWorkspaceWorkspaceIdRouteRouteChildren,
   )
 
-interface WorkspaceCreateRouteRouteChildren {
-  WorkspaceCreateLanguageRoute: typeof WorkspaceCreateLanguageRoute
-  WorkspaceCreateNameRoute: typeof WorkspaceCreateNameRoute
-  WorkspaceCreateUserInfoRoute: typeof WorkspaceCreateUserInfoRoute
-  WorkspaceCreateIndexRoute: typeof WorkspaceCreateIndexRoute
+interface AuthedWorkspaceCreateRouteRouteChildren {
+  AuthedWorkspaceCreateLanguageRoute: typeof AuthedWorkspaceCreateLanguageRoute
+  AuthedWorkspaceCreateNameRoute: typeof AuthedWorkspaceCreateNameRoute
+  AuthedWorkspaceCreateUserInfoRoute: typeof AuthedWorkspaceCreateUserInfoRoute
+  AuthedWorkspaceCreateIndexRoute: typeof AuthedWorkspaceCreateIndexRoute
 }
 
-const WorkspaceCreateRouteRouteChildren: WorkspaceCreateRouteRouteChildren = {
-  WorkspaceCreateLanguageRoute: WorkspaceCreateLanguageRoute,
-  WorkspaceCreateNameRoute: WorkspaceCreateNameRoute,
-  WorkspaceCreateUserInfoRoute: WorkspaceCreateUserInfoRoute,
-  WorkspaceCreateIndexRoute: WorkspaceCreateIndexRoute,
+const AuthedWorkspaceCreateRouteRouteChildren: AuthedWorkspaceCreateRouteRouteChildren =
+  {
+    AuthedWorkspaceCreateLanguageRoute: AuthedWorkspaceCreateLanguageRoute,
+    AuthedWorkspaceCreateNameRoute: AuthedWorkspaceCreateNameRoute,
+    AuthedWorkspaceCreateUserInfoRoute: AuthedWorkspaceCreateUserInfoRoute,
+    AuthedWorkspaceCreateIndexRoute: AuthedWorkspaceCreateIndexRoute,
+  }
+
+const AuthedWorkspaceCreateRouteRouteWithChildren =
+  AuthedWorkspaceCreateRouteRoute._addFileChildren(
+    AuthedWorkspaceCreateRouteRouteChildren,
+  )
+
+interface AuthedRouteRouteChildren {
+  AuthedScrapingRoute: typeof AuthedScrapingRoute
+  AuthedWorkspaceWorkspaceIdRouteRoute: typeof AuthedWorkspaceWorkspaceIdRouteRouteWithChildren
+  AuthedWorkspaceCreateRouteRoute: typeof AuthedWorkspaceCreateRouteRouteWithChildren
 }
 
-const WorkspaceCreateRouteRouteWithChildren =
-  WorkspaceCreateRouteRoute._addFileChildren(WorkspaceCreateRouteRouteChildren)
+const AuthedRouteRouteChildren: AuthedRouteRouteChildren = {
+  AuthedScrapingRoute: AuthedScrapingRoute,
+  AuthedWorkspaceWorkspaceIdRouteRoute:
+    AuthedWorkspaceWorkspaceIdRouteRouteWithChildren,
+  AuthedWorkspaceCreateRouteRoute: AuthedWorkspaceCreateRouteRouteWithChildren,
+}
+
+const AuthedRouteRouteWithChildren = AuthedRouteRoute._addFileChildren(
+  AuthedRouteRouteChildren,
+)
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AuthedRouteRoute: AuthedRouteRouteWithChildren,
   InviteRoute: InviteRoute,
-  ScrapingRoute: ScrapingRoute,
-  WorkspaceWorkspaceIdRouteRoute: WorkspaceWorkspaceIdRouteRouteWithChildren,
-  WorkspaceCreateRouteRoute: WorkspaceCreateRouteRouteWithChildren,
   CheckoutReturnRoute: CheckoutReturnRoute,
   LoginCallbackRoute: LoginCallbackRoute,
   LoginMicrosoftRoute: LoginMicrosoftRoute,

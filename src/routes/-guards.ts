@@ -1,5 +1,6 @@
 // Route guards: each runs a decision statechart with the app's side effects provided, then redirects on its output.
-import { redirect } from '@tanstack/react-router';
+import { redirect, type AnyRouteMatch } from '@tanstack/react-router';
+import * as z from 'zod/mini';
 import { fromPromise } from 'xstate';
 import { decide } from '../lib/decide';
 import { messages } from '../lib/messages';
@@ -83,27 +84,45 @@ export function requireLogin(context: RouterContext) {
   if (!context.session.isLoggedIn()) throw redirect({ to: '/login', search: {} });
 }
 
-/** The child segment after /workspace/{id}/, e.g. 'saved-queries' or 'insight'; null on the workspace index. */
-export function workspacePage(pathname: string, workspaceId: string): string | null {
-  const prefix = `/workspace/${encodeURIComponent(workspaceId)}/`;
-  if (!pathname.startsWith(prefix)) return null;
-  return pathname.slice(prefix.length).split('/')[0] || null;
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** The route only redirects to a child page (e.g. /insight → /insight/overview): the page view is the child's. */
+    redirectOnly?: boolean;
+  }
 }
 
-/** Addresses inside a workspace whose index route only redirects to a child page. */
-const REDIRECT_ONLY_SECTIONS = new Set(['insight', 'settings']);
+/** The matches a guard sees: every route of the address being entered, outermost first. */
+type Matches = ReadonlyArray<Pick<AnyRouteMatch, 'routeId' | 'staticData'>>;
 
-export function isRedirectOnlyAddress(pathname: string, workspaceId: string): boolean {
-  const prefix = `/workspace/${encodeURIComponent(workspaceId)}`;
-  const segments = pathname.slice(prefix.length).split('/').filter(Boolean);
-  return segments.length === 0 || (segments.length === 1 && REDIRECT_ONLY_SECTIONS.has(segments[0]!));
+/**
+ * The page being entered inside a workspace, read from the route tree: the first segment of the id of the route
+ * matched below the workspace route ('saved-queries', 'insight', 'plan-required', …), or null for the workspace's
+ * index route (and for an address no child route matches).
+ */
+export function workspacePage(matches: Matches, workspaceRouteId: string): string | null {
+  const index = matches.findIndex((match) => match.routeId === workspaceRouteId);
+  const child = index === -1 ? undefined : matches[index + 1];
+  if (!child) return null;
+  return child.routeId.slice(workspaceRouteId.length + 1).split('/')[0] || null;
+}
+
+/** The address only redirects to a child page: its deepest route says so (staticData.redirectOnly). */
+export const isRedirectOnly = (matches: Matches): boolean =>
+  matches.at(-1)?.staticData?.redirectOnly === true;
+
+export interface WorkspaceGuardOptions {
+  workspaceId: string;
+  /** The address entered, sent with the page view. */
+  pathname: string;
+  preload: boolean;
+  matches: Matches;
+  /** The id of the route that runs the guard (its children are the workspace's pages). */
+  routeId: string;
 }
 
 export async function workspaceGuard(
   context: RouterContext,
-  workspaceId: string,
-  pathname: string,
-  preload: boolean,
+  { workspaceId, pathname, preload, matches, routeId }: WorkspaceGuardOptions,
 ) {
   const { api, queryClient } = context;
   const cached = queryClient.getQueryData(workspaceQuery(api, workspaceId).queryKey);
@@ -132,11 +151,11 @@ export async function workspaceGuard(
     }),
     {
       workspaceId,
-      page: workspacePage(pathname, workspaceId),
+      page: workspacePage(matches, routeId),
       internalWorkspaceId: context.config.VITE_INTERNAL_WORKSPACE_ID,
       cachedWorkspace: cached ?? null,
       preload,
-      redirecting: isRedirectOnlyAddress(pathname, workspaceId),
+      redirecting: isRedirectOnly(matches),
     },
     context.inspect,
   );
@@ -154,8 +173,10 @@ export async function workspaceGuard(
   }
 }
 
-/** Search params carrying an invite token: anything but a non-empty string is dropped, never a crash. */
-export function tokenSearch(search: { token?: unknown }): { token?: string } {
-  const token = search.token;
-  return typeof token === 'string' && token.length > 0 && token.length <= 512 ? { token } : {};
-}
+/**
+ * Search params carrying an invite token (validated by the router, which accepts any Standard Schema such as zod's):
+ * anything but a string of 1–512 characters falls back to no token, never a crash.
+ */
+export const tokenSearchSchema = z.object({
+  token: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(512))), undefined),
+});

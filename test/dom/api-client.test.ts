@@ -7,14 +7,13 @@ import { createReporter } from '../../src/lib/reporting';
 import { messages } from '../../src/lib/messages';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '../support/fake-http';
+import { currentUserFixture, workspaceFixture } from '../support/contract-fixtures';
 
-const ME = {
-  id: 'u1',
+const ME = currentUserFixture('u1', ['w1'], {
   email: 'ana@example.com',
   first_name: 'Ana',
   last_name: 'Lee',
-  workspaces: [{ id: 'w1' }],
-};
+});
 
 let server: FakeHttp;
 beforeAll(async () => {
@@ -189,8 +188,7 @@ describe('API client', () => {
     expect(server.count('POST', '/api/user/me/invite')).toBe(1);
 
     let drops = 0;
-    server.handle = () =>
-      drops++ < 2 ? 'drop' : { status: 200, body: { id: 'w3', plan_expired_at: null, privilege: 'owner' } };
+    server.handle = () => (drops++ < 2 ? 'drop' : { status: 200, body: workspaceFixture('w3') });
     await expect(api.getWorkspace('w3')).resolves.toMatchObject({ id: 'w3' });
     expect(server.count('GET', '/api/workspaces/w3')).toBe(3);
   }, 20_000);
@@ -206,7 +204,10 @@ describe('API client', () => {
 
   it('rejects a response that does not match its schema with a clear error', async () => {
     const { api } = setup(fresh());
-    server.handle = () => ({ status: 200, body: { id: 'w1', plan_expired_at: 'soon', privilege: 'admin' } });
+    server.handle = () => ({
+      status: 200,
+      body: { ...workspaceFixture('w1'), plan_expired_at: 'soon', privilege: 'admin' },
+    });
     const error = await api.getWorkspace('w1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect((error as ResponseShapeError).problems).toEqual([

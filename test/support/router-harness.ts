@@ -12,6 +12,7 @@ import type { AppConfig } from '../../src/config';
 import type { PageViewEvent } from '../../src/lib/analytics';
 import { createReporter } from '../../src/lib/reporting';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+import { currentUserFixture, workspaceFixture } from './contract-fixtures';
 import { CoverageRecorder } from './coverage';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
 import { testModelOf } from './test-model';
@@ -309,17 +310,7 @@ export function setupRouterTests() {
   };
 }
 
-export const ME = (id: string, workspaceIds: string[]) => ({
-  id,
-  email: `${id}@example.test`,
-  first_name: 'Test',
-  last_name: null,
-  workspaces: workspaceIds.map((workspaceId) => ({
-    id: workspaceId,
-    name: `Workspace ${workspaceId}`,
-    privilege: 'owner',
-  })),
-});
+export const ME = (id: string, workspaceIds: string[]) => currentUserFixture(id, workspaceIds);
 
 /** Default answers: users/me gives `me`, any workspace is open (no expiry, owner), anything else is 404. */
 export function defaultsWith(me: FakeReply): Defaults {
@@ -327,7 +318,7 @@ export function defaultsWith(me: FakeReply): Defaults {
     if (endpoint === 'GET users/me') return me;
     const workspace = /^GET workspaces\/([^/]+)$/.exec(endpoint);
     const id = workspace && decodeURIComponent(workspace[1]!);
-    if (id) return { status: 200, body: { id, plan_expired_at: null, privilege: 'owner' } };
+    if (id) return { status: 200, body: workspaceFixture(id) };
     return undefined;
   };
 }

@@ -1,5 +1,6 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useApp } from '../../components/use-app';
+import { useSignedIn } from '../../components/use-session';
 import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-sign-in';
 
 /**
@@ -7,10 +8,10 @@ import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-si
  * development OpenID provider standing in for it) returns an ID token that auth/login turns into a session.
  */
 export function LoginPage() {
-  const { config, session } = useApp();
-  const { token } = useSearch({ strict: false });
-  const inviteToken = typeof token === 'string' ? token : null;
-  return <SignInCard config={config} inviteToken={inviteToken} signedIn={session.isLoggedIn()} />;
+  const { config } = useApp();
+  const signedIn = useSignedIn();
+  const { token } = useSearch({ from: '/login/' });
+  return <SignInCard config={config} inviteToken={token ?? null} signedIn={signedIn} />;
 }
 
 /**

@@ -5,8 +5,7 @@ import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-si
 /** The Microsoft sign-in screen (spec §2, loaded lazily). */
 export function MicrosoftLoginPage() {
   const { config } = useApp();
-  const { token } = useSearch({ strict: false });
-  const inviteToken = typeof token === 'string' ? token : null;
+  const inviteToken = useSearch({ from: '/login/microsoft' }).token ?? null;
   const { busy, error, start } = useSignIn(inviteToken);
   const ready = signInMethod(config, 'microsoft') !== null;
   return (

@@ -12,7 +12,7 @@ const LINKS = [
 ];
 
 export function InsightLayout() {
-  const { workspaceId = '' } = useParams({ strict: false });
+  const { workspaceId } = useParams({ from: '/_authed/workspace/$workspaceId' });
   return (
     <>
       <SectionNav label="Insight dashboards" workspaceId={workspaceId} links={LINKS} />

@@ -12,7 +12,7 @@ import type { WorkspaceResponse } from '../../contract/workspaces';
 import { meQuery, workspaceQuery } from '../../api/queries';
 import { apiProblem, updateWorkspace } from '../../api/workspaces';
 import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
-import { PageFrame, Pending } from '../../components/PageFrame';
+import { PageFrame } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { languageLabel, languageOptions } from '../../lib/languages';
 import { showToast } from '../../lib/toast';
@@ -28,16 +28,10 @@ export function GeneralSettingsPage() {
   const { workspace } = useWorkspace();
   return (
     <PageFrame title="General" description="The workspace's name and content language.">
-      {workspace.data ? (
-        canManageMembers(workspace.data.privilege) ? (
-          <GeneralForm key={workspace.data.id} workspace={workspace.data} />
-        ) : (
-          <ReadOnlyGeneral workspace={workspace.data} />
-        )
-      ) : workspace.isError ? (
-        <FormError message={apiProblem(workspace.error).message} />
+      {canManageMembers(workspace.privilege) ? (
+        <GeneralForm key={workspace.id} workspace={workspace} />
       ) : (
-        <Pending />
+        <ReadOnlyGeneral workspace={workspace} />
       )}
     </PageFrame>
   );
@@ -79,7 +73,7 @@ function GeneralForm({ workspace }: { workspace: WorkspaceResponse }) {
     onSuccess: async (updated) => {
       queryClient.setQueryData(workspaceQuery(api, workspace.id).queryKey, updated);
       await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey });
-      showToast('success', 'WorkspaceResponse settings saved');
+      showToast('success', 'Workspace settings saved');
     },
     onError: (error) => {
       const problem = apiProblem(error);
@@ -114,7 +108,7 @@ function GeneralForm({ workspace }: { workspace: WorkspaceResponse }) {
     <form className="form" onSubmit={onSubmit} noValidate aria-busy={save.isPending || undefined}>
       <TextField
         ref={nameRef}
-        label="WorkspaceResponse name"
+        label="Workspace name"
         value={name}
         onChange={(value) => {
           setName(value);

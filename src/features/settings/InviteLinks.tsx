@@ -1,6 +1,6 @@
 // Invite links: create one (its link is shown this once: the server keeps only a hash), list the active ones, revoke.
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import {
   createInviteBodySchema,
@@ -14,7 +14,6 @@ import type { Privilege } from '../../contract/workspaces';
 import { apiProblem, createInvite, invitesQuery, revokeInvite } from '../../api/workspaces';
 import { CopyField } from '../../components/CopyField';
 import { FormError, TextField, fieldMessages } from '../../components/Field';
-import { Pending } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
 import { formatDateTime, invitableRoles, privilegeLabel } from './member-rules';
@@ -31,7 +30,7 @@ export const inviteUrl = (invite: Pick<CreatedInviteResponse, 'url_path'>) =>
 
 export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor: Privilege }) {
   const { api, queryClient } = useApp();
-  const invites = useQuery(invitesQuery(api, workspaceId));
+  const invites = useSuspenseQuery(invitesQuery(api, workspaceId)).data;
   const [created, setCreated] = useState<CreatedInviteResponse | null>(null);
 
   const revoke = useMutation({
@@ -72,11 +71,7 @@ export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor
         </div>
       ) : null}
       <h3>Active links</h3>
-      {invites.isPending ? (
-        <Pending label="Loading invite links…" />
-      ) : invites.isError ? (
-        <FormError message={`Could not load the invite links. ${apiProblem(invites.error).message}`} />
-      ) : invites.data.length === 0 ? (
+      {invites.length === 0 ? (
         <p className="muted">No active invite links.</p>
       ) : (
         <div className="table-wrap">
@@ -93,7 +88,7 @@ export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor
               </tr>
             </thead>
             <tbody>
-              {invites.data.map((invite) => {
+              {invites.map((invite) => {
                 const expires = formatDateTime(invite.expires_at);
                 return (
                   <tr key={invite.id}>

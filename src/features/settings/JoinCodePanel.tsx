@@ -1,18 +1,16 @@
 // The workspace's join code: people type it on the workspace-creation page to join as viewers. Rotating it makes the
 // old code stop working at once (members who joined with it stay).
 import { useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import { apiProblem, joinCodeQuery, rotateJoinCode } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyField } from '../../components/CopyField';
-import { FormError } from '../../components/Field';
-import { Pending } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
 
 export function JoinCodePanel({ workspaceId }: { workspaceId: string }) {
   const { api, queryClient } = useApp();
-  const joinCode = useQuery(joinCodeQuery(api, workspaceId));
+  const joinCode = useSuspenseQuery(joinCodeQuery(api, workspaceId)).data;
   const [confirming, setConfirming] = useState(false);
 
   const rotate = useMutation({
@@ -31,25 +29,19 @@ export function JoinCodePanel({ workspaceId }: { workspaceId: string }) {
         People who sign in can join this workspace as viewers with this code. Rotate it if it reached the
         wrong people.
       </p>
-      {joinCode.isPending ? (
-        <Pending label="Loading the join code…" />
-      ) : joinCode.isError ? (
-        <FormError message={`Could not load the join code. ${apiProblem(joinCode.error).message}`} />
-      ) : (
-        <div className="join-code">
-          <CopyField label="Join code" value={joinCode.data.code} />
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              rotate.reset();
-              setConfirming(true);
-            }}
-          >
-            Rotate code
-          </button>
-        </div>
-      )}
+      <div className="join-code">
+        <CopyField label="Join code" value={joinCode.code} />
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            rotate.reset();
+            setConfirming(true);
+          }}
+        >
+          Rotate code
+        </button>
+      </div>
       {confirming ? (
         <ConfirmDialog
           title="Rotate the join code?"

@@ -2,13 +2,12 @@
 // Viewers see a read-only list; owners and managers get the controls their privilege allows (./member-rules.ts).
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import type { Privilege } from '../../contract/workspaces';
 import { meQuery } from '../../api/queries';
 import { apiProblem, leaveWorkspace, membersQuery } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FormError } from '../../components/Field';
-import { PageFrame, Pending } from '../../components/PageFrame';
+import { PageFrame } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
 import { InviteLinks } from './InviteLinks';
@@ -20,53 +19,39 @@ import { useWorkspace } from './use-workspace';
 export function MemberSettingsPage() {
   const { api } = useApp();
   const { workspaceId, workspace, me } = useWorkspace();
-  const members = useQuery(membersQuery(api, workspaceId));
+  const members = useSuspenseQuery(membersQuery(api, workspaceId)).data;
 
-  const privilege = workspace.data?.privilege;
-  const ownerCount = members.data?.filter((member) => member.privilege === 'owner').length ?? 0;
-  const manages = privilege ? canManageMembers(privilege) : false;
+  const privilege = workspace.privilege;
+  const ownerCount = members.filter((member) => member.privilege === 'owner').length;
+  const manages = canManageMembers(privilege);
 
   return (
     <PageFrame title="Members" description="Who belongs to this workspace, their roles, and invitations.">
       <section className="settings-section" aria-labelledby="people-title">
         <h2 id="people-title">People</h2>
-        {members.isPending || !privilege ? (
-          <Pending label="Loading members…" />
-        ) : members.isError ? (
-          <div className="section-error">
-            <FormError message={`Could not load the members. ${apiProblem(members.error).message}`} />
-            <button type="button" className="button" onClick={() => void members.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : (
-          <MemberList
-            workspaceId={workspaceId}
-            members={members.data}
-            actor={privilege}
-            selfId={me.data?.id ?? null}
-            ownerCount={ownerCount}
-          />
-        )}
-        {privilege && !manages ? (
+        <MemberList
+          workspaceId={workspaceId}
+          members={members}
+          actor={privilege}
+          selfId={me.id}
+          ownerCount={ownerCount}
+        />
+        {!manages ? (
           <p className="muted small">Only owners and managers can change roles or invite people.</p>
         ) : null}
       </section>
-      {privilege && manages ? (
+      {manages ? (
         <>
           <InviteLinks workspaceId={workspaceId} actor={privilege} />
           <JoinCodePanel workspaceId={workspaceId} />
         </>
       ) : null}
-      {privilege && members.data ? (
-        <LeaveWorkspace
-          workspaceId={workspaceId}
-          workspaceName={workspace.data?.name ?? workspaceId}
-          self={privilege}
-          ownerCount={ownerCount}
-        />
-      ) : null}
-      {me.isError ? <FormError message={apiProblem(me.error).message} /> : null}
+      <LeaveWorkspace
+        workspaceId={workspaceId}
+        workspaceName={workspace.name}
+        self={privilege}
+        ownerCount={ownerCount}
+      />
     </PageFrame>
   );
 }

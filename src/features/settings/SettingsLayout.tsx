@@ -9,7 +9,7 @@ const LINKS = [
 ];
 
 export function SettingsLayout() {
-  const { workspaceId = '' } = useParams({ strict: false });
+  const { workspaceId } = useParams({ from: '/_authed/workspace/$workspaceId' });
   return (
     <>
       <SectionNav label="Settings" workspaceId={workspaceId} links={LINKS} />

@@ -2,7 +2,7 @@
 // same ones) before moving on; the last one creates the workspace.
 import { useRef, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import {
   createWorkspaceBodySchema,
@@ -124,10 +124,10 @@ export function UserInfoStep() {
   const navigate = useNavigate();
   const firstNameRef = useRef<HTMLInputElement>(null);
   const lastNameRef = useRef<HTMLInputElement>(null);
-  const me = useQuery(meQuery(api));
+  const me = useSuspenseQuery(meQuery(api)).data;
   // Until the user edits a name, the one on their profile is shown (and sent).
-  const firstName = draft.first_name ?? me.data?.first_name ?? '';
-  const lastName = draft.last_name ?? me.data?.last_name ?? '';
+  const firstName = draft.first_name ?? me.first_name ?? '';
+  const lastName = draft.last_name ?? me.last_name ?? '';
 
   /** Shows the errors where their fields are: on this step, or on the earlier step that asks for them. */
   const showErrors = (next: WizardErrors, nextFormError: string | null = null) => {

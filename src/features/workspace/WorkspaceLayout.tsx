@@ -1,7 +1,8 @@
-import { Link, Outlet, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { meQuery, workspaceQuery } from '../../api/queries';
 import { useApp } from '../../components/use-app';
+import { useSignOut } from '../../components/use-session';
 
 const NAV = [
   { to: '/workspace/$workspaceId/saved-queries', label: 'Saved queries' },
@@ -12,21 +13,13 @@ const NAV = [
 
 /** The frame of every page inside a workspace: the workspace, the user, and the navigation between pages. */
 export function WorkspaceLayout() {
-  const { workspaceId = '' } = useParams({ strict: false });
-  const { api, session, queryClient } = useApp();
-  const navigate = useNavigate();
-  const workspace = useQuery({ ...workspaceQuery(api, workspaceId), enabled: session.isLoggedIn() });
-  const me = useQuery({ ...meQuery(api), enabled: session.isLoggedIn() });
-
-  const signOut = () => {
-    // Best effort: the server ends this sign-in's refresh tokens; signing out here never waits for it or fails on it.
-    const refreshToken = session.actor.getSnapshot().context.tokens?.refresh_token;
-    if (refreshToken) void api.logout(refreshToken).catch(() => undefined);
-    // The session's LOGOUT removes the tokens and clears the error-reporting user (spec §4).
-    session.logout();
-    queryClient.clear();
-    void navigate({ to: '/login', search: {} });
-  };
+  const { workspaceId } = useParams({ from: '/_authed/workspace/$workspaceId' });
+  const { api } = useApp();
+  const signOut = useSignOut();
+  // Not suspended on, unlike a page's data: this frame also holds the status pages (plan-required,
+  // invalid-workspace, checkout), which the guard lets through without loading a workspace that may be unreachable.
+  const workspace = useQuery(workspaceQuery(api, workspaceId));
+  const me = useQuery(meQuery(api));
 
   return (
     <div className="workspace-shell">

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { tokenSearch } from '../-guards';
+import { tokenSearchSchema } from '../-guards';
 import { MicrosoftLoginPage } from '../../features/auth/MicrosoftLoginPage';
 
 // Loaded lazily (its component is split into its own chunk). An invite token rides along to /login after sign-in.
 export const Route = createFileRoute('/login/microsoft')({
-  validateSearch: tokenSearch,
+  validateSearch: tokenSearchSchema,
   component: MicrosoftLoginPage,
 });

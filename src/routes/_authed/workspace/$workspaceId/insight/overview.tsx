@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { OverviewPage } from '../../../../../features/insight/pages';
+
+export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/overview')({
+  component: OverviewPage,
+});

@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { DiscoverPage } from '../../../features/discover/DiscoverPage';
-
-export const Route = createFileRoute('/workspace/$workspaceId/discover')({
-  component: DiscoverPage,
-});

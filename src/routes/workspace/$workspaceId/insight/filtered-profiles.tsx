@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { FilteredProfilesPage } from '../../../../features/insight/pages';
-
-export const Route = createFileRoute('/workspace/$workspaceId/insight/filtered-profiles')({
-  component: FilteredProfilesPage,
-});

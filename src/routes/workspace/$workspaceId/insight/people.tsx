@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PeoplePage } from '../../../../features/insight/pages';
-
-export const Route = createFileRoute('/workspace/$workspaceId/insight/people')({
-  component: PeoplePage,
-});

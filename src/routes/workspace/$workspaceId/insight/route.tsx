@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { InsightLayout } from '../../../../features/insight/InsightLayout';
-
-export const Route = createFileRoute('/workspace/$workspaceId/insight')({
-  component: InsightLayout,
-});

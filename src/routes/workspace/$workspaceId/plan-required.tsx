@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlanRequiredPage } from '../../../features/workspace/PlanRequiredPage';
-
-export const Route = createFileRoute('/workspace/$workspaceId/plan-required')({
-  component: PlanRequiredPage,
-});

@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlanSettingsPage } from '../../../../features/settings/pages';
-
-export const Route = createFileRoute('/workspace/$workspaceId/settings/plan')({
-  component: PlanSettingsPage,
-});

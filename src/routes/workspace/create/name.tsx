@@ -1,6 +1,0 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { NameStep } from '../../../features/workspace-creation/steps';
-
-export const Route = createFileRoute('/workspace/create/name')({
-  component: NameStep,
-});
