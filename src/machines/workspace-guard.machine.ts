@@ -11,7 +11,7 @@ export interface GuardWorkspace {
 }
 
 /** Child pages that skip every check (step 1). */
-export const UNGUARDED_WORKSPACE_PAGES = ['plan-required', 'invalid-workspace', 'checkout'] as const;
+const UNGUARDED_WORKSPACE_PAGES = ['plan-required', 'invalid-workspace', 'checkout'] as const;
 
 export type WorkspaceGuardOutcome =
   | { kind: 'allow' }

@@ -1,7 +1,7 @@
 // What a language's vocabulary holds: sentences per topic and mood, the small phrases around them, names and bios.
 import type { Mood, TopicId } from './topics';
 
-export type ByMood = Record<Mood, string[]>;
+type ByMood = Record<Mood, string[]>;
 
 export interface Vocabulary {
   topics: Record<TopicId, ByMood>;
