@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../server/app';
@@ -27,7 +28,7 @@ function autocannon(url: string, token: string): Promise<Result> {
     const child = spawn(
       process.execPath,
       [
-        join(import.meta.dirname, '../node_modules/autocannon/autocannon.js'),
+        fileURLToPath(import.meta.resolve('autocannon')),
         '--json',
         '-c',
         String(CONNECTIONS),

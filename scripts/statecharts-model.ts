@@ -3,7 +3,7 @@
 // inline implementations and built-in action creators still get a readable label.
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 
-export interface StateInfo {
+interface StateInfo {
   node: AnyStateNode;
   path: string;
   entry: string[];
@@ -51,7 +51,7 @@ function typeOf(value: unknown): string | undefined {
 }
 
 /** Higher-order guards (and/or/not) are functions carrying their operands in `.guards`. */
-export function guardLabel(guard: unknown): string {
+function guardLabel(guard: unknown): string {
   if (typeof guard === 'string') return guard;
   const type = typeOf(guard);
   if (typeof guard !== 'function') return type ?? '(inline)';
@@ -71,7 +71,7 @@ function guardLeaves(guard: unknown): string[] {
 }
 
 /** Built-in action creators (assign, raise, ...) are functions with an `xstate.*` type. */
-export function actionLabel(action: unknown): string {
+function actionLabel(action: unknown): string {
   if (typeof action === 'string') return action;
   const type = typeOf(action);
   if (typeof action === 'function')

@@ -39,7 +39,7 @@ const list = (fallback: string) =>
     z.array(z.string()).check(z.minLength(1, { error: 'Must list at least one value' })),
   );
 
-export const serverConfigSchema = z.object({
+const serverConfigSchema = z.object({
   APP_ENV: z._default(z.enum(['local', 'dev', 'qa', 'prod']), 'local'),
   HOST: z._default(z.string(), '127.0.0.1'),
   PORT: int(8787, 1, 65535),

@@ -10,6 +10,3 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message = 'Sign in again.') => new ApiError(401, 'unauthorized', message);
-export const forbidden = (message = 'You do not have permission to do this.') =>
-  new ApiError(403, 'forbidden', message);
-export const notFound = (message = 'Not found.') => new ApiError(404, 'not_found', message);

@@ -4,7 +4,7 @@
 import type { Db } from './db/database';
 import { purgeEndedFamilies } from './auth/refresh-tokens';
 
-export const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
+const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
 
 export interface Housekeeping {
   /** One round now (also what the timer runs); resolves when it is done. */

@@ -120,7 +120,7 @@ export async function demoUserIds(db: Db): Promise<Map<string, string>> {
 }
 
 /** The demo corpus's seed: every fresh database gets the same posts (dated up to the day it is seeded). */
-export const DEMO_CORPUS_SEED = 2025;
+const DEMO_CORPUS_SEED = 2025;
 
 export interface DemoCorpusResult {
   /** False when CORPUS_DEMO_POSTS is 0 or posts already exist. */

@@ -8,7 +8,7 @@ export function newestMtime(path: string): number {
   return Math.max(stats.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
 }
 
-export function spaBuildIsStale(root: string, dist: string): boolean {
+function spaBuildIsStale(root: string, dist: string): boolean {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) return true;
   const sources = ['src', 'public', 'index.html', 'vite.config.ts', '.env', '.env.local', 'package-lock.json']

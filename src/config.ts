@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 
 const optionalUrl = z.union([z.literal(''), z.url()]);
 
-export const configSchema = z.object({
+const configSchema = z.object({
   VITE_APP_ENV: z.enum(['local', 'dev', 'qa', 'prod']),
   VITE_API_BASE_URL: z.url(),
   VITE_SOCIAL_API_BASE_URL: z.url(),

@@ -12,7 +12,7 @@ export interface SignInOptions {
   refreshLifetimeDays: number;
 }
 
-export const isStaffEmail = (staffEmails: string[], email: string) =>
+const isStaffEmail = (staffEmails: string[], email: string) =>
   staffEmails.some((staff) => staff.toLowerCase() === email.toLowerCase());
 
 async function findOrCreateUser(tx: DbOrTx, identity: VerifiedIdentity, staff: boolean): Promise<string> {

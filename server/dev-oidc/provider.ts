@@ -10,7 +10,7 @@ import { createMemoryAdapter } from './memory-adapter';
 import { errorPage } from './pages';
 
 /** The Vite dev server's origin (`npm run dev`), whose callback the clients accept too. */
-export const VITE_DEV_ORIGIN = 'http://localhost:5173';
+const VITE_DEV_ORIGIN = 'http://localhost:5173';
 
 const SCOPE = 'openid email profile';
 const MINUTE = 60;

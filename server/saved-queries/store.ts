@@ -16,7 +16,7 @@ const NAME_INDEX = 'saved_queries_workspace_name_idx';
 export const savedQueryNotFound = () =>
   new ApiError(404, 'saved_query_not_found', 'This saved query does not exist in this workspace.');
 
-export const nameTaken = (name: string) =>
+const nameTaken = (name: string) =>
   new ApiError(409, 'name_taken', `This workspace already has a saved query named "${name}".`);
 
 export const limitReached = (limit: number) =>

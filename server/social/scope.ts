@@ -15,7 +15,7 @@ export interface Scope {
 
 const DAY_MS = 86_400_000;
 /** Without dates a scope covers the last 30 days, the default of the field's leading tools. */
-export const DEFAULT_RANGE_DAYS = 30;
+const DEFAULT_RANGE_DAYS = 30;
 
 /** Resolves filters (and optional overrides) into a scope; absurd ranges are a clear 400. */
 export function resolveScope(query: QueryNode | null, filters: QueryFilters, now: Date = new Date()): Scope {

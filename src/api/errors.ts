@@ -25,11 +25,3 @@ export class ResponseShapeError extends Error {
 }
 
 export const BODY_EXCERPT_LENGTH = 1000;
-
-export function statusOf(error: unknown): number | null {
-  if (error instanceof HttpError) return error.status;
-  if (typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number') {
-    return error.status;
-  }
-  return null;
-}

@@ -5,8 +5,8 @@ import wretch, { type ConfiguredMiddleware, type Wretch } from 'wretch';
 import { retry } from 'wretch/middlewares';
 import { BODY_EXCERPT_LENGTH, HttpError } from './errors';
 
-export const REQUEST_TIMEOUT_MS = 60_000;
-export const HTTP_RETRY_LIMIT = 3;
+const REQUEST_TIMEOUT_MS = 60_000;
+const HTTP_RETRY_LIMIT = 3;
 
 /** What the HTTP client needs from the session; implemented over the session statechart. */
 export interface SessionGate {
@@ -21,7 +21,7 @@ export interface HttpReporter {
   reportHttpError(error: HttpError): void;
 }
 
-export const isAuthPath = (url: string): boolean => new URL(url, 'http://x').pathname.includes('/auth/');
+const isAuthPath = (url: string): boolean => new URL(url, 'http://x').pathname.includes('/auth/');
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 

@@ -43,7 +43,7 @@ export const joinWithCode = (api: Api, code: string) =>
     body: { code: normalizeJoinCode(code) },
   });
 
-export const listMembers = (api: Api, workspaceId: string) =>
+const listMembers = (api: Api, workspaceId: string) =>
   send(api, `${workspacePath(workspaceId)}/members`, memberListResponseSchema, { method: 'GET' });
 
 export const updateMember = (api: Api, workspaceId: string, userId: string, privilege: Privilege) =>
@@ -60,7 +60,7 @@ export const removeMember = (api: Api, workspaceId: string, userId: string) =>
 export const leaveWorkspace = (api: Api, workspaceId: string) =>
   send(api, `${workspacePath(workspaceId)}/leave`, noContent, { method: 'POST' });
 
-export const listInvites = (api: Api, workspaceId: string) =>
+const listInvites = (api: Api, workspaceId: string) =>
   send(api, `${workspacePath(workspaceId)}/invites`, inviteListResponseSchema, { method: 'GET' });
 
 export const createInvite = (api: Api, workspaceId: string, body: CreateInviteBody) =>
@@ -71,7 +71,7 @@ export const revokeInvite = (api: Api, workspaceId: string, inviteId: string) =>
     method: 'DELETE',
   });
 
-export const getJoinCode = (api: Api, workspaceId: string) =>
+const getJoinCode = (api: Api, workspaceId: string) =>
   send(api, `${workspacePath(workspaceId)}/join-code`, joinCodeResponseSchema, { method: 'GET' });
 
 export const rotateJoinCode = (api: Api, workspaceId: string) =>

@@ -1,7 +1,7 @@
 // Request and response bodies of the auth calls (spec §7), shared by the server's routes and the SPA.
 import * as z from 'zod/mini';
 
-export const vendorTypeSchema = z.enum(['google', 'microsoft']);
+const vendorTypeSchema = z.enum(['google', 'microsoft']);
 export type VendorType = z.infer<typeof vendorTypeSchema>;
 
 export const nonceResponseSchema = z.object({
@@ -14,11 +14,9 @@ export const loginRequestSchema = z.object({
   oauth_token: z.string().check(z.minLength(1), z.maxLength(16_384)),
   vendor_type: vendorTypeSchema,
 });
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** The answer to login (spec §7). */
 export const tokenPairSchema = z.object({ access_token: z.string(), refresh_token: z.string() });
-export type TokenPair = z.infer<typeof tokenPairSchema>;
 
 /**
  * The answer to refresh. The spec's refresh response is `{access_token}`; refresh tokens rotate here, so this server

@@ -8,12 +8,12 @@ import { workspaceIdSchema } from './workspaces';
 export const DISCOVER_SORTS = ['recency', 'engagement'] as const;
 export type DiscoverSort = (typeof DISCOVER_SORTS)[number];
 
-export const DISCOVER_PAGE_DEFAULT = 25;
-export const DISCOVER_PAGE_MAX = 100;
+const DISCOVER_PAGE_DEFAULT = 25;
+const DISCOVER_PAGE_MAX = 100;
 /** Profiles listed with the first page. */
 export const DISCOVER_PROFILES = 10;
 /** Cursors are short; anything longer is not one of ours. */
-export const DISCOVER_CURSOR_MAX = 512;
+const DISCOVER_CURSOR_MAX = 512;
 
 export const discoverBodySchema = z.strictObject({
   workspace_id: workspaceIdSchema,
@@ -25,11 +25,10 @@ export const discoverBodySchema = z.strictObject({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(DISCOVER_CURSOR_MAX))),
   limit: z._default(z.int().check(z.gte(1), z.lte(DISCOVER_PAGE_MAX)), DISCOVER_PAGE_DEFAULT),
 });
-export type DiscoverBody = z.input<typeof discoverBodySchema>;
 
 const platform = z.enum(PLATFORM_VALUES);
 
-export const discoverAuthorSchema = z.object({
+const discoverAuthorSchema = z.object({
   id: z.number(),
   platform,
   handle: z.string(),
@@ -41,7 +40,7 @@ export const discoverAuthorSchema = z.object({
   country: z.nullable(z.string()),
 });
 
-export const discoverPostSchema = z.object({
+const discoverPostSchema = z.object({
   id: z.number(),
   platform,
   external_id: z.string(),
@@ -68,7 +67,7 @@ export const discoverPostSchema = z.object({
 });
 export type DiscoverPost = z.infer<typeof discoverPostSchema>;
 
-export const discoverProfileSchema = z.object({
+const discoverProfileSchema = z.object({
   ...discoverAuthorSchema.shape,
   /** Posts of this author among all matches (not only this page). */
   matching_posts: z.int(),

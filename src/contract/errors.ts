@@ -7,4 +7,3 @@ export const errorResponseSchema = z.object({
   message: z.string(),
   fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
 });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;

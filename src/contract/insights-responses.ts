@@ -26,7 +26,7 @@ const base = {
   counted: z.string(),
 };
 
-export const authorSchema = z.object({
+const authorSchema = z.object({
   id: z.number(),
   platform,
   handle: z.string(),
@@ -37,7 +37,7 @@ export const authorSchema = z.object({
   language: z.nullable(z.string()),
 });
 
-export const insightPostSchema = z.object({
+const insightPostSchema = z.object({
   id: z.number(),
   platform,
   url: z.nullable(z.string()),
@@ -65,7 +65,7 @@ export const insightPostSchema = z.object({
 export type InsightPost = z.infer<typeof insightPostSchema>;
 
 /** An author with their matching posts ("mentions") and the engagement of those posts. */
-export const insightPersonSchema = z.object({
+const insightPersonSchema = z.object({
   ...authorSchema.shape,
   mentions: z.int(),
   engagement: z.int(),

@@ -12,7 +12,7 @@ export const SENTIMENT_VALUES = ['positive', 'neutral', 'negative'] as const;
 export const BUCKET_VALUES = ['hour', 'day', 'week'] as const;
 export type Bucket = (typeof BUCKET_VALUES)[number];
 
-export const REFINE_FIELDS = [
+const REFINE_FIELDS = [
   'date',
   'platform',
   'hashtag',
@@ -26,9 +26,8 @@ export const REFINE_FIELDS = [
   'domain',
   'followers',
 ] as const;
-export type RefineField = (typeof REFINE_FIELDS)[number];
 
-export const INSIGHT_LIMITS = {
+const INSIGHT_LIMITS = {
   refineItems: 20,
   refineValues: 50,
   pageDefault: 25,
@@ -77,7 +76,7 @@ const followerRange = z.strictObject(
   { error: 'A follower range is {"min": n, "max": n} (either may be left out)' },
 );
 
-export const refineSchema = z.discriminatedUnion(
+const refineSchema = z.discriminatedUnion(
   'field',
   [
     dateRefine,
@@ -130,7 +129,7 @@ export const refineSchema = z.discriminatedUnion(
 export type Refine = z.infer<typeof refineSchema>;
 
 /** Every dashboard's request: the scope (a saved query or an ad-hoc query), filters and drill-down refinements. */
-export const insightsScopeShape = {
+const insightsScopeShape = {
   workspace_id: workspaceIdSchema,
   /** A saved query of the workspace: its text and filters are used (filters below override them key by key). */
   saved_query_id: z.optional(z.uuid()),
@@ -161,7 +160,6 @@ export const postsBodySchema = z.object({
   ...pageShape,
   sort: z._default(z.enum(POST_SORTS), 'engagement'),
 });
-export type PostsBody = z.input<typeof postsBodySchema>;
 export const filteredPostsBodySchema = z.object({
   ...insightsScopeShape,
   ...pageShape,
@@ -172,6 +170,5 @@ export const filteredProfilesBodySchema = z.object({
   ...pageShape,
   sort: z._default(z.enum(PROFILE_SORTS), 'mentions'),
 });
-export type FilteredProfilesBody = z.input<typeof filteredProfilesBodySchema>;
 export const peopleBodySchema = z.object({ ...insightsScopeShape, ...topShape });
 export const conversationBodySchema = z.object({ ...insightsScopeShape, ...topShape });

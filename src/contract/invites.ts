@@ -24,7 +24,7 @@ export function formatJoinCode(code: string): string {
 // Requests.
 
 /** Managers may only invite viewers; see server/workspaces/permissions.ts. Owners are never invited by link. */
-export const invitePrivilegeSchema = z.enum(['viewer', 'manager']);
+const invitePrivilegeSchema = z.enum(['viewer', 'manager']);
 
 export const createInviteBodySchema = z.object({
   privilege: z._default(invitePrivilegeSchema, 'viewer'),
@@ -58,7 +58,7 @@ export const createdInviteResponseSchema = z.object({
 });
 export type CreatedInviteResponse = z.infer<typeof createdInviteResponseSchema>;
 
-export const inviteResponseSchema = z.object({
+const inviteResponseSchema = z.object({
   id: z.string(),
   privilege: privilegeSchema,
   created_at: z.int(),

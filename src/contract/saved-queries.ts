@@ -5,12 +5,10 @@ import { queryFiltersSchema } from './social-scope';
 import { queryErrorSchema } from './social-query';
 import { workspaceIdSchema } from './workspaces';
 
-export const SAVED_QUERY_NAME_MAX = 100;
+const SAVED_QUERY_NAME_MAX = 100;
 
 /** Trimmed, 1 to 100 characters; unique in its workspace regardless of case. */
-export const savedQueryNameSchema = z
-  .string()
-  .check(z.trim(), z.minLength(1), z.maxLength(SAVED_QUERY_NAME_MAX));
+const savedQueryNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(SAVED_QUERY_NAME_MAX));
 
 /** The filters as stored: the scope's filters, with unknown keys refused rather than silently dropped. */
 export const savedQueryFiltersSchema = z.strictObject(queryFiltersSchema.shape);
@@ -25,7 +23,6 @@ export const createSavedQueryBodySchema = z.strictObject({
   query: z.string(),
   filters: z._default(savedQueryFiltersSchema, {}),
 });
-export type CreateSavedQueryBody = z.input<typeof createSavedQueryBodySchema>;
 
 /** Any of the fields; filters, when given, replace the stored filters as a whole. */
 export const updateSavedQueryBodySchema = z.strictObject({
@@ -33,7 +30,6 @@ export const updateSavedQueryBodySchema = z.strictObject({
   query: z.optional(z.string()),
   filters: z.optional(savedQueryFiltersSchema),
 });
-export type UpdateSavedQueryBody = z.input<typeof updateSavedQueryBodySchema>;
 
 export const savedQueryParamsSchema = z.object({ id: workspaceIdSchema, queryId: z.uuid() });
 
@@ -55,15 +51,13 @@ export const savedQueryResponseSchema = z.object({
 export type SavedQuery = z.infer<typeof savedQueryResponseSchema>;
 
 /** How many saved queries the workspace has against its plan's limit, shown before the limit bites. */
-export const savedQueryUsageSchema = z.object({ count: z.int(), limit: z.int() });
-export type SavedQueryUsage = z.infer<typeof savedQueryUsageSchema>;
+const savedQueryUsageSchema = z.object({ count: z.int(), limit: z.int() });
 
 export const savedQueryListResponseSchema = z.object({
   /** Newest first. */
   saved_queries: z.array(savedQueryResponseSchema),
   usage: savedQueryUsageSchema,
 });
-export type SavedQueryList = z.infer<typeof savedQueryListResponseSchema>;
 
 /** 400 for a query that does not parse: where each error is, as the query editor highlights it. */
 export const invalidQueryErrorSchema = z.object({
@@ -71,4 +65,3 @@ export const invalidQueryErrorSchema = z.object({
   message: z.string(),
   errors: z.array(queryErrorSchema),
 });
-export type InvalidQueryError = z.infer<typeof invalidQueryErrorSchema>;

@@ -25,7 +25,6 @@ export const validateQueryBodySchema = z.object({
   /** Any text: a query that is too long or malformed is a normal answer (valid: false), not a 400. */
   query: z.string(),
 });
-export type ValidateQueryBody = z.infer<typeof validateQueryBodySchema>;
 
 /** Where a query is wrong: column is 1-based (UTF-16 code units, as a textarea's selection counts them). */
 export const queryErrorSchema = z.object({
@@ -35,7 +34,7 @@ export const queryErrorSchema = z.object({
 });
 export type QueryError = z.infer<typeof queryErrorSchema>;
 
-export const validQueryResponseSchema = z.object({
+const validQueryResponseSchema = z.object({
   valid: z.literal(true),
   /** The query as the server understood it: explicit AND, canonical field values, only needed parentheses. */
   normalized: z.string(),
@@ -45,7 +44,7 @@ export const validQueryResponseSchema = z.object({
   matches_capped: z.boolean(),
 });
 
-export const invalidQueryResponseSchema = z.object({
+const invalidQueryResponseSchema = z.object({
   valid: z.literal(false),
   errors: z.array(queryErrorSchema),
 });

@@ -3,10 +3,10 @@
 import * as z from 'zod/mini';
 
 export const PLATFORM_VALUES = ['x', 'instagram', 'tiktok', 'youtube', 'facebook', 'reddit'] as const;
-export const platformSchema = z.enum(PLATFORM_VALUES);
+const platformSchema = z.enum(PLATFORM_VALUES);
 
 /** A BCP 47 primary language subtag: en, ko, ja, es, … */
-export const languageCodeSchema = z.string().check(z.regex(/^[a-z]{2,3}$/));
+const languageCodeSchema = z.string().check(z.regex(/^[a-z]{2,3}$/));
 
 /** The filters a saved query keeps (and discover takes): each list empty or absent means "all". */
 export const queryFiltersSchema = z.object({

@@ -11,13 +11,13 @@ export const workspaceLanguages = ['en', 'ko', 'ja', 'zh', 'es', 'fr', 'de', 'pt
 export const workspaceLanguageSchema = z.enum(workspaceLanguages);
 export type WorkspaceLanguage = z.infer<typeof workspaceLanguageSchema>;
 
-export const WORKSPACE_NAME_MAX = 80;
-export const PERSON_NAME_MAX = 80;
+const WORKSPACE_NAME_MAX = 80;
+const PERSON_NAME_MAX = 80;
 
 export const workspaceNameSchema = z
   .string()
   .check(z.trim(), z.minLength(1), z.maxLength(WORKSPACE_NAME_MAX));
-export const personNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(PERSON_NAME_MAX));
+const personNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(PERSON_NAME_MAX));
 
 /** Timestamps cross the API as unix seconds (spec §3: plan_expired_at), null when there is none. */
 const unixSeconds = z.int();
@@ -28,7 +28,6 @@ export const updateProfileBodySchema = z.object({
   first_name: z.optional(personNameSchema),
   last_name: z.optional(personNameSchema),
 });
-export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
 export const createWorkspaceBodySchema = z.object({
   name: workspaceNameSchema,
@@ -50,7 +49,6 @@ export const workspaceParamsSchema = z.object({ id: workspaceIdSchema });
 export const memberParamsSchema = z.object({ id: workspaceIdSchema, userId: z.uuid() });
 
 export const updateMemberBodySchema = z.object({ privilege: privilegeSchema });
-export type UpdateMemberBody = z.infer<typeof updateMemberBodySchema>;
 
 // Responses.
 

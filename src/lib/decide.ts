@@ -8,7 +8,7 @@ import {
   type OutputFrom,
 } from 'xstate';
 
-export const DECISION_TIMEOUT_MS = 70_000;
+const DECISION_TIMEOUT_MS = 70_000;
 
 export async function decide<M extends AnyStateMachine>(
   machine: M,

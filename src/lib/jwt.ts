@@ -1,7 +1,7 @@
 // Reads the expiry of an access token without verifying it: the server verifies, the SPA only decides when to refresh.
 
 /** Access-token expiry margin of the spec (§9): a token expiring within 30 s counts as expired. */
-export const ACCESS_TOKEN_EXPIRY_MARGIN_MS = 30_000;
+const ACCESS_TOKEN_EXPIRY_MARGIN_MS = 30_000;
 
 function decodeBase64Url(segment: string): string {
   const base64 = segment.replace(/-/g, '+').replace(/_/g, '/');

@@ -1,6 +1,6 @@
 // Error reporting (spec §1, §8). The SDK is loaded after the first render; anything reported earlier is queued.
 
-export interface ReportedUser {
+interface ReportedUser {
   id: string;
   email: string;
 }

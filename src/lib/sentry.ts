@@ -4,8 +4,8 @@ import type { AnyRouter } from '@tanstack/react-router';
 import type { ReportingBackend } from './reporting';
 
 /** Spec §1 and §9: replay sampled at 0.1 of sessions, 1.0 of sessions with errors; environment production. */
-export const REPLAY_SESSION_SAMPLE_RATE = 0.1;
-export const REPLAY_ON_ERROR_SAMPLE_RATE = 1;
+const REPLAY_SESSION_SAMPLE_RATE = 0.1;
+const REPLAY_ON_ERROR_SAMPLE_RATE = 1;
 
 export function startSentry(dsn: string, router: AnyRouter): ReportingBackend {
   Sentry.init({

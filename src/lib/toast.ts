@@ -11,7 +11,3 @@ export function showToast(type: ToastType, message: string): void {
   if (type === 'loading') toastify.loading(message, { toastId });
   else toastify[type](message, { toastId });
 }
-
-export function dismissToast(type: ToastType, message: string): void {
-  toastify.dismiss(`${type}:${message}`);
-}

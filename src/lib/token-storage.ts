@@ -2,10 +2,10 @@
 import * as z from 'zod/mini';
 import { AUTH_TOKENS_KEY } from './storage-keys';
 
-export const storedTokensSchema = z.object({ access_token: z.string(), refresh_token: z.string() });
+const storedTokensSchema = z.object({ access_token: z.string(), refresh_token: z.string() });
 export type Tokens = z.infer<typeof storedTokensSchema>;
 
-export class CorruptTokensError extends Error {
+class CorruptTokensError extends Error {
   override name = 'CorruptTokensError';
 }
 

@@ -4,7 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { MurmurApp } from '../../src/app';
 import type { PageViewEvent } from '../../src/lib/analytics';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -88,7 +88,7 @@ export function signIn(
 }
 
 /** Collects the app's PageView events ('murmur:analytics' DOM events) into window.__pageViews. */
-export async function collectPageViews(context: BrowserContext): Promise<void> {
+async function collectPageViews(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const target = window as unknown as { __pageViews: unknown[] };
     target.__pageViews = [];

@@ -23,7 +23,7 @@ export const SEED = {
   goodInvite: 'good',
 } as const;
 
-export function seedStandardData(backend: FakeBackend): void {
+function seedStandardData(backend: FakeBackend): void {
   backend.addUser({ id: SEED.alice, email: 'alice@example.com', first_name: 'Alice', last_name: 'Archer' });
   backend.addUser({ id: SEED.bob, email: 'bob@example.com', first_name: 'Bob', last_name: 'Baker' });
   backend.addUser({ id: SEED.carol, email: 'carol@example.com', first_name: 'Carol', last_name: 'Cole' });

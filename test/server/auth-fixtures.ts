@@ -10,8 +10,8 @@ import { expect } from 'vitest';
 import { users } from '../../server/db/schema';
 import type { TestServer } from '../support/server-harness';
 
-export const GOOGLE_CLIENT_ID = 'murmur-google-client';
-export const MICROSOFT_CLIENT_ID = 'murmur-microsoft-client';
+const GOOGLE_CLIENT_ID = 'murmur-google-client';
+const MICROSOFT_CLIENT_ID = 'murmur-microsoft-client';
 export const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 export type Vendor = 'google' | 'microsoft';
 

@@ -7,7 +7,7 @@ import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '../../src/contract/d
 import type { VendorType } from '../../src/contract/auth';
 import { createTestServer } from '../support/server-harness';
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const address = probe.address();
@@ -33,7 +33,7 @@ export async function createDevOidcServer(env: Record<string, string> = {}) {
 export type DevOidcServer = Awaited<ReturnType<typeof createDevOidcServer>>;
 
 /** Cookies by name; the provider's cookies are host-only, and every path of theirs is under /oidc. */
-export class CookieJar {
+class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
@@ -141,7 +141,7 @@ export async function followToCallback(signIn: StartedSignIn, response: Response
 }
 
 /** What the SPA's callback page does: checks state, redeems the code with the PKCE verifier, checks the nonce. */
-export async function redeem(signIn: StartedSignIn, callback: URL): Promise<string> {
+async function redeem(signIn: StartedSignIn, callback: URL): Promise<string> {
   const params = oauth.validateAuthResponse(signIn.as, signIn.client, callback, signIn.state);
   const response = await oauth.authorizationCodeGrantRequest(
     signIn.as,

@@ -7,7 +7,7 @@ import type { TestServer } from '../support/server-harness';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
-export interface AuthorSpec {
+interface AuthorSpec {
   key: string;
   platform: Platform;
   followers: number;
@@ -15,7 +15,7 @@ export interface AuthorSpec {
   verified: boolean;
 }
 
-export const AUTHORS: AuthorSpec[] = [
+const AUTHORS: AuthorSpec[] = [
   { key: 'ana', platform: 'x', followers: 5000, country: 'US', verified: true },
   { key: 'ben', platform: 'instagram', followers: 1200, country: 'KR', verified: false },
   { key: 'cho', platform: 'x', followers: 90, country: 'KR', verified: false },
@@ -41,7 +41,7 @@ export interface PostSpec {
 const VOCAB = ['coffee', 'tea', 'latte', 'matcha', 'morning', 'shop', 'cold', 'brew', 'milk', 'oat'];
 const LANGUAGES = ['en', 'en', 'es', 'ko', null] as const;
 /** 2026-03-01T00:00:00Z. */
-export const START = new Date('2026-03-01T00:00:00Z');
+const START = new Date('2026-03-01T00:00:00Z');
 const HOUR_MICROS = 3_600_000_000n;
 
 function random(seed: number) {

@@ -128,7 +128,7 @@ export function topCounts(rows: Row[], pick: (row: Row) => string[], limit: numb
 
 const STOP = new Set(STOP_WORDS);
 /** The documented word rule, written again here. */
-export function keptWord(word: string): boolean {
+function keptWord(word: string): boolean {
   if (/[/.@]/.test(word)) return false;
   const codes = [...word].map((char) => char.codePointAt(0)!);
   if (!/[A-Za-z]/.test(word) && !codes.some((code) => code > 0x7f)) return false;

@@ -9,7 +9,7 @@ import type { TestServer } from '../support/server-harness';
 type Platform = (typeof profiles.$inferInsert)['platform'];
 type Post = typeof posts.$inferInsert;
 
-export const AUTHORS: Array<{
+const AUTHORS: Array<{
   handle: string;
   platform: Platform;
   followers: number;
@@ -95,7 +95,7 @@ const WINDOWS: Array<[string, string, number]> = [
 /** Words that only appear from this instant on, in most posts: emerging. */
 const LATE = ms('2026-10-29T00:00:00Z');
 
-export function buildCorpus(seed = 7): Array<Omit<Post, 'authorId'> & { author: number }> {
+function buildCorpus(seed = 7): Array<Omit<Post, 'authorId'> & { author: number }> {
   const random = prng(seed);
   const out: Array<Omit<Post, 'authorId'> & { author: number }> = [];
   let n = 0;

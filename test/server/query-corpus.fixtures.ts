@@ -23,7 +23,7 @@ interface PostSpec {
   mentions?: string[];
 }
 
-export const POSTS: Record<string, PostSpec> = {
+const POSTS: Record<string, PostSpec> = {
   love: {
     author: 'alice',
     language: 'en',

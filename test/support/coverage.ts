@@ -26,7 +26,7 @@ function walk(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
 }
 
 /** All state ids and transition keys a machine defines (eventless `always` included). */
-export function machineInventory(machine: AnyStateMachine) {
+function machineInventory(machine: AnyStateMachine) {
   const states = new Set<string>();
   const transitions = new Set<string>();
   walk(machine.root, (node) => {

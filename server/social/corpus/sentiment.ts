@@ -37,7 +37,7 @@ export interface SentimentResult {
 
 export const NEUTRAL_BAND = 0.1;
 /** Used when a post's language has no word list (or is unknown); emoji still count. */
-export const FALLBACK_LANGUAGE = 'en';
+const FALLBACK_LANGUAGE = 'en';
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+/giu;
 const MENTION_PATTERN = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_.]+/gu;
@@ -45,7 +45,7 @@ const WORD_PATTERN =
   /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*|\p{Extended_Pictographic}|[.,!?;:。、！？，…\n]+/gu;
 const PUNCTUATION = /^[.,!?;:。、！？，…\n]/u;
 /** The token standing for a sentence or clause break: negation does not reach across it. */
-export const BREAK = '\n';
+const BREAK = '\n';
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const JA_INFLECTED = /(?:かっ|くて|く|さ)$/u;
 const PRE_WINDOW = 3;

@@ -49,12 +49,12 @@ export function extractMentions(text: string): string[] {
   return unique([...text.matchAll(MENTION)].map((m) => m[2]!.toLowerCase()));
 }
 
-export function extractUrls(text: string): string[] {
+function extractUrls(text: string): string[] {
   return [...text.matchAll(URL_PATTERN)].map((m) => m[0].replace(/[.,!?;:…]+$/u, ''));
 }
 
 /** The host name of a URL (with or without scheme), lower case; undefined when it has none. */
-export function hostOf(url: string): string | undefined {
+function hostOf(url: string): string | undefined {
   const parsed = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`);
   const host = parsed?.hostname.toLowerCase().replace(/\.$/, '');
   return host && host.includes('.') ? host : undefined;

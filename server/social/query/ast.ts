@@ -5,7 +5,7 @@ export const QUERY_FIELDS = ['author', 'platform', 'lang', 'country'] as const;
 export type QueryField = (typeof QUERY_FIELDS)[number];
 
 /** A word, matched through the full-text vector (or as a substring, see terms.ts). Kept as typed. */
-export interface TermNode {
+interface TermNode {
   type: 'term';
   value: string;
 }
@@ -17,19 +17,19 @@ export interface PhraseNode {
 }
 
 /** Words starting with `prefix` (written `prefix*`). */
-export interface WildcardNode {
+interface WildcardNode {
   type: 'wildcard';
   prefix: string;
 }
 
 /** A hashtag of the post, lower case, without '#'. */
-export interface HashtagNode {
+interface HashtagNode {
   type: 'hashtag';
   value: string;
 }
 
 /** An account mentioned in the post, lower case, without '@'. */
-export interface MentionNode {
+interface MentionNode {
   type: 'mention';
   value: string;
 }
@@ -44,18 +44,18 @@ export interface FieldNode {
   value: string;
 }
 
-export interface NotNode {
+interface NotNode {
   type: 'not';
   operand: QueryNode;
 }
 
-export interface AndNode {
+interface AndNode {
   type: 'and';
   /** Two or more. */
   operands: QueryNode[];
 }
 
-export interface OrNode {
+interface OrNode {
   type: 'or';
   /** Two or more. */
   operands: QueryNode[];

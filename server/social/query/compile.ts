@@ -13,7 +13,7 @@ export const QUERY_FROM = sql`posts p JOIN profiles a ON a.id = p.author_id`;
 export const tsqueryOperand = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /** A substring pattern for ILIKE (whose escape character is the backslash): %, _ and \ stand for themselves. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 function proximityText(node: ProximityOperand): string {
   if (node.type === 'or') return `( ${node.operands.map(proximityText).join(' | ')} )`;
@@ -25,7 +25,7 @@ function proximityText(node: ProximityOperand): string {
  * `a NEAR/n b` as tsquery text: b 1…n positions after a, or a 1…n positions after b. PostgreSQL's `<k>` means exactly
  * k positions apart, measured between the nearest ends of phrases, so the distances are spelled out.
  */
-export function nearTsquery(left: ProximityOperand, right: ProximityOperand, distance: number): string {
+function nearTsquery(left: ProximityOperand, right: ProximityOperand, distance: number): string {
   const [l, r] = [proximityText(left), proximityText(right)];
   const alternatives: string[] = [];
   for (let k = 1; k <= distance; k += 1) alternatives.push(`( ${l} <${k}> ${r} )`, `( ${r} <${k}> ${l} )`);

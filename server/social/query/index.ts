@@ -6,12 +6,11 @@ import { QuerySyntaxError } from './errors';
 import { parse } from './parser';
 
 export type * from './ast';
-export { QUERY_FIELDS } from './ast';
 export { QuerySyntaxError } from './errors';
 export { parse } from './parser';
 export { printQuery } from './print';
 export { compileQuery, QUERY_FROM } from './compile';
-export { countMatches, type MatchCount } from './count';
+export { countMatches } from './count';
 
 export type ParseResult = { ok: true; ast: QueryNode } | { ok: false; errors: QueryError[] };
 

@@ -1,7 +1,8 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useApp } from '../../components/use-app';
 import { useSignedIn } from '../../components/use-session';
-import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-sign-in';
+import { signInMethod, usesDevProvider } from './sign-in-method';
+import { SignInStatus, useSignIn } from './use-sign-in';
 
 /**
  * The login screen. A button loads the sign-in code on demand; the vendor (or, in local and dev builds, the server's

@@ -1,6 +1,7 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useApp } from '../../components/use-app';
-import { SignInStatus, signInMethod, useSignIn, usesDevProvider } from './use-sign-in';
+import { signInMethod, usesDevProvider } from './sign-in-method';
+import { SignInStatus, useSignIn } from './use-sign-in';
 
 /** The Microsoft sign-in screen (spec §2, loaded lazily). */
 export function MicrosoftLoginPage() {

@@ -6,7 +6,7 @@ import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '../../contract/dev-o
 import type { VendorType } from '../../contract/auth';
 import { SignInError } from './sign-in-error';
 
-export const PENDING_SIGN_IN_KEY = 'murmur_pending_sign_in';
+const PENDING_SIGN_IN_KEY = 'murmur_pending_sign_in';
 /** As long as the server keeps the nonce usable. */
 const PENDING_MAX_AGE_MS = 10 * 60 * 1000;
 

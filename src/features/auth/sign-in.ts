@@ -8,7 +8,7 @@ import { HttpError } from '../../api/errors';
 import { SignInError } from './sign-in-error';
 import { completeDevProvider, redirectToDevProvider } from './dev-provider';
 import { googleIdToken, microsoftIdToken, relayMicrosoftResponse } from './vendor-sdk';
-import { signInMethod, usesDevProvider, vendorClientId, vendorLabel } from './use-sign-in';
+import { signInMethod, usesDevProvider, vendorClientId, vendorLabel } from './sign-in-method';
 
 export interface SignInDeps {
   api: Api;

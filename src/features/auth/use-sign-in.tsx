@@ -1,29 +1,12 @@
-// The login screens' sign-in controls, kept light and free of SDKs: which sign-in each button performs (from the
-// build-time configuration alone), the buttons' behaviour and the status line. The sign-in code itself (./sign-in)
-// loads only when a button is pressed.
+// The login screens' sign-in controls, kept light and free of SDKs: the buttons' behaviour and the status line. Which
+// sign-in each button performs is ./sign-in-method; the sign-in code itself (./sign-in) loads only when a button is
+// pressed.
 import { useEffect, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import type { VendorType } from '../../contract/auth';
-import type { AppConfig } from '../../config';
 import { useApp } from '../../components/use-app';
 import { signInErrorMessage } from './sign-in-error';
-
-export type SignInMethod = 'devProvider' | 'vendor';
-
-/** The development OpenID provider stands in for both vendors in local and dev builds that name it. */
-export const usesDevProvider = (config: AppConfig): boolean =>
-  (config.VITE_APP_ENV === 'local' || config.VITE_APP_ENV === 'dev') && config.VITE_DEV_OIDC_ISSUER !== '';
-
-export const vendorClientId = (config: AppConfig, vendor: VendorType): string =>
-  vendor === 'google' ? config.VITE_GOOGLE_CLIENT_ID : config.VITE_MICROSOFT_CLIENT_ID;
-
-/** How signing in with this vendor works here, or null when this deployment has no way to. */
-export function signInMethod(config: AppConfig, vendor: VendorType): SignInMethod | null {
-  if (usesDevProvider(config)) return 'devProvider';
-  return vendorClientId(config, vendor) !== '' ? 'vendor' : null;
-}
-
-export const vendorLabel = (vendor: VendorType) => (vendor === 'google' ? 'Google' : 'Microsoft');
+import { vendorLabel } from './sign-in-method';
 
 export interface SignInState {
   /** The vendor whose sign-in is under way. */

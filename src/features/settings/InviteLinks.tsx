@@ -25,7 +25,7 @@ const EXPIRY_CHOICES = [
 ] as const;
 
 /** The link a person opens: this app's own /invite page with the token (see src/routes/invite.tsx). */
-export const inviteUrl = (invite: Pick<CreatedInviteResponse, 'url_path'>) =>
+const inviteUrl = (invite: Pick<CreatedInviteResponse, 'url_path'>) =>
   `${window.location.origin}${invite.url_path}`;
 
 export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor: Privilege }) {

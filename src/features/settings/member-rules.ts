@@ -2,7 +2,7 @@
 // server will accept; the server stays the judge (a refusal is still shown if the rules drift apart).
 import type { Privilege } from '../../contract/workspaces';
 
-export const PRIVILEGES: readonly Privilege[] = ['owner', 'manager', 'viewer'];
+const PRIVILEGES: readonly Privilege[] = ['owner', 'manager', 'viewer'];
 
 export const privilegeLabel: Record<Privilege, string> = {
   owner: 'Owner',
@@ -13,7 +13,7 @@ export const privilegeLabel: Record<Privilege, string> = {
 /** Owners and managers run the workspace; viewers only look. */
 export const canManageMembers = (actor: Privilege) => actor === 'owner' || actor === 'manager';
 
-export const isLastOwner = (target: Privilege, ownerCount: number) => target === 'owner' && ownerCount <= 1;
+const isLastOwner = (target: Privilege, ownerCount: number) => target === 'owner' && ownerCount <= 1;
 
 /**
  * The roles the actor may give this member, the current one included; fewer than two means the role is fixed.

@@ -13,7 +13,7 @@ import { WORKSPACE_CREATION_KEY } from '../../lib/storage-keys';
 import { showToast } from '../../lib/toast';
 import { useWizard } from './wizard-state';
 
-export const joinMessages = {
+const joinMessages = {
   codeInvalid: 'That code does not match any workspace.',
   joined: 'You joined the workspace.',
 } as const;

@@ -7,12 +7,12 @@ export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
 /** Relative posting volume per local hour, 0–23. */
-export const HOURLY = [
+const HOURLY = [
   2.2, 1.5, 1.0, 0.7, 0.6, 0.8, 1.5, 2.8, 3.8, 4.2, 4.3, 4.6, 5.4, 5.0, 4.4, 4.3, 4.5, 4.9, 5.3, 5.8, 6.3,
   6.5, 5.6, 3.9,
 ];
 /** Relative volume per local weekday, Sunday first. */
-export const WEEKDAY = [0.78, 1.0, 1.07, 1.1, 1.06, 0.97, 0.74];
+const WEEKDAY = [0.78, 1.0, 1.07, 1.1, 1.06, 0.97, 0.74];
 
 const HOURS = new WeightedTable(
   HOURLY.map((_, hour) => hour),

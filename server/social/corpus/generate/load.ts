@@ -14,7 +14,7 @@ import { TimeOrderSpill } from './time-order';
  */
 export type LoadMode = 'refuse' | 'replace' | 'append' | 'if-empty';
 
-export interface LoadProgress {
+interface LoadProgress {
   /** generate: posts drawn and spilled in time order; posts: posts stored. */
   phase: 'profiles' | 'generate' | 'posts' | 'analyze';
   done: number;

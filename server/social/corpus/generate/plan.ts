@@ -17,7 +17,7 @@ export interface CorpusOptions {
 export const DEFAULT_DAYS = 180;
 
 /** About 15 posts per account on average, at least 200 accounts. */
-export function profileCountFor(posts: number): number {
+function profileCountFor(posts: number): number {
   return Math.max(200, Math.round(posts / 15));
 }
 

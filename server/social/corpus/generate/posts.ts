@@ -72,7 +72,7 @@ const KIND_FACTOR: Record<PostKind, number> = { original: 1, reply: 0.15, repost
 const RING = 2_000;
 const INT_MAX = 2_147_483_647;
 
-export function postExternalId(seed: number, index: number): string {
+function postExternalId(seed: number, index: number): string {
   return `gen-${seed}-p${index}`;
 }
 

@@ -62,7 +62,7 @@ function verifiedProbability(followers: number): number {
 /** UTC offsets of brand countries outside their language's list. */
 const BRAND_OFFSETS: Record<string, number> = { CH: 1 };
 
-export function profileExternalId(seed: number, index: number): string {
+function profileExternalId(seed: number, index: number): string {
   return `gen-${seed}-u${index}`;
 }
 

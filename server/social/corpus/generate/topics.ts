@@ -2,10 +2,8 @@
 // the sites it links to, its mood and (for some) a sudden surge. Brands, teams and artists are fictional.
 export const GEN_LANGUAGES = ['en', 'es', 'ja', 'ko'] as const;
 export type Lang = (typeof GEN_LANGUAGES)[number];
-export const MOODS = ['positive', 'neutral', 'negative'] as const;
-export type Mood = (typeof MOODS)[number];
-export const TOPIC_IDS = ['launch', 'final', 'food', 'outage', 'music', 'series', 'chatter'] as const;
-export type TopicId = (typeof TOPIC_IDS)[number];
+export type Mood = 'positive' | 'neutral' | 'negative';
+export type TopicId = 'launch' | 'final' | 'food' | 'outage' | 'music' | 'series' | 'chatter';
 
 export interface Burst {
   /** Days before the end of the window when the surge starts. */

@@ -1,5 +1,5 @@
 // English posts.
-import type { Vocabulary } from './vocab';
+import type { Vocabulary } from './vocabulary';
 
 export const EN: Vocabulary = {
   topics: {

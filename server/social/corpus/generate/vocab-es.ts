@@ -1,5 +1,5 @@
 // Spanish posts.
-import type { Vocabulary } from './vocab';
+import type { Vocabulary } from './vocabulary';
 
 export const ES: Vocabulary = {
   topics: {

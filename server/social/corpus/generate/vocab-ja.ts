@@ -1,5 +1,5 @@
 // Japanese posts.
-import type { Vocabulary } from './vocab';
+import type { Vocabulary } from './vocabulary';
 
 export const JA: Vocabulary = {
   topics: {

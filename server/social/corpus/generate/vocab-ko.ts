@@ -1,5 +1,5 @@
 // Korean posts.
-import type { Vocabulary } from './vocab';
+import type { Vocabulary } from './vocabulary';
 
 export const KO: Vocabulary = {
   topics: {

@@ -1,35 +1,10 @@
-// What the generator writes in each language: sentences per topic and mood, the small phrases around them, names
-// and bios. One file per language (vocab-en.ts, …); every sentence is meant to read like a real post.
-import type { Lang, Mood, TopicId } from './topics';
+// What the generator writes in each language: one file per language (vocab-en.ts, …), each a Vocabulary
+// (./vocabulary); every sentence is meant to read like a real post.
+import type { Lang } from './topics';
+import type { Vocabulary } from './vocabulary';
 import { EN } from './vocab-en';
 import { ES } from './vocab-es';
 import { JA } from './vocab-ja';
 import { KO } from './vocab-ko';
-
-export type ByMood = Record<Mood, string[]>;
-
-export interface Vocabulary {
-  topics: Record<TopicId, ByMood>;
-  /** Openers without sentiment of their own ("Honestly,"). */
-  openers: string[];
-  /** A short follow-up sentence carrying the mood ("Love it."). */
-  reactions: ByMood;
-  /** Reply bodies, after the @handle. */
-  replies: ByMood;
-  /** Comments above a quoted post. */
-  quotes: string[];
-  /** [as written, ASCII for handles]. */
-  firstNames: [string, string][];
-  lastNames: [string, string][];
-  /** Whether the display name is family name first without a space (김지우, 佐藤ゆき). */
-  familyFirst: boolean;
-  /** Words that make up handles (ASCII). */
-  handleWords: string[];
-  bios: string[];
-  /** Sentences are joined with this (Japanese: none). */
-  joiner: string;
-  /** [ISO 3166-1 alpha-2, weight, UTC offset in hours]. */
-  countries: [string, number, number][];
-}
 
 export const VOCABULARY: Record<Lang, Vocabulary> = { en: EN, es: ES, ja: JA, ko: KO };

@@ -79,7 +79,7 @@ const KANA = /[\u3040-\u30ff]/u;
 const HANGUL = /[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
 
 /** The post's language: as given, else from its script (kana → ja, hangul → ko), else its author's; or unknown. */
-export function postLanguage(text: string, given?: string | null, author?: string | null): string | null {
+function postLanguage(text: string, given?: string | null, author?: string | null): string | null {
   if (given) return primary(given);
   if (KANA.test(text)) return 'ja';
   if (HANGUL.test(text)) return 'ko';

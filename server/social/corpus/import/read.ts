@@ -22,7 +22,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const lenient = new TextDecoder('utf-8');
 
 /** Offset and value of the first byte that does not start or continue a valid UTF-8 sequence. */
-export function firstInvalidUtf8(bytes: Uint8Array): { offset: number; byte: number } | undefined {
+function firstInvalidUtf8(bytes: Uint8Array): { offset: number; byte: number } | undefined {
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     const need =
@@ -128,7 +128,7 @@ class Utf8LineCheck extends Transform {
 }
 
 /** Validates a CSV header: known column names only, the required ones present. */
-export function checkCsvHeader(columns: string[]): string[] {
+function checkCsvHeader(columns: string[]): string[] {
   const names = columns.map((c) => c.trim());
   const unknown = names.filter((n) => !(IMPORT_FIELDS as string[]).includes(n));
   if (unknown.length > 0) {

@@ -43,7 +43,7 @@ export interface ImportSummary {
 /** The file could not be read at all (missing, unreadable, unknown format, unusable header): exit code 1. */
 export class ImportFileError extends Error {}
 
-export function formatOf(path: string, given?: string): ImportFormat {
+function formatOf(path: string, given?: string): ImportFormat {
   const format = (given ?? extname(path).slice(1)).toLowerCase();
   if (format === 'ndjson' || format === 'jsonl' || format === 'json') return 'ndjson';
   if (format === 'csv') return 'csv';

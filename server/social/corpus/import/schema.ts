@@ -19,7 +19,7 @@ const count = () => z.number().check(z.int(), z.gte(0), z.lte(INT_MAX));
 const optional = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
 /** ISO 8601 date-time with an offset (Z or ±hh, ±hhmm, ±hh:mm); seconds and fractions optional. */
-export const ISO_OFFSET_DATE_TIME =
+const ISO_OFFSET_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /** The instant (ms since the epoch) of an ISO 8601 date-time with offset; undefined when it is not a real one. */
@@ -55,7 +55,7 @@ export function parseInstant(value: string): number | undefined {
 
 const isInstant = (value: string) => parseInstant(value) !== undefined;
 
-export const importRowSchema = z.strictObject({
+const importRowSchema = z.strictObject({
   platform: z.enum(PLATFORMS),
   external_id: required(200),
   author_external_id: required(200),
@@ -123,7 +123,7 @@ function show(value: unknown): string {
 }
 
 /** A readable reason for one problem: "likes: expected a whole number ≥ 0, got string \"12\"". */
-export function describeIssue(issue: $ZodIssue): string {
+function describeIssue(issue: $ZodIssue): string {
   const path = issue.path.join('.');
   const at = path ? `${path}: ` : '';
   const input = (issue as { input?: unknown }).input;
