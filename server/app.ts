@@ -16,6 +16,7 @@ import type { Db } from './db/database';
 import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
+import { routeAccess } from './workspaces/route-access';
 import { registerApiRoutes } from './routes';
 import { ApiError } from './errors';
 import { devOidc } from './dev-oidc/plugin';
@@ -157,6 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
   }
   await app.register(authenticate, { accessTokens: deps.accessTokens });
+  // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
+  await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);
   // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP.
   if (deps.config.DEV_OIDC) await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir });
