@@ -19,7 +19,6 @@ import { authenticate } from './auth/authenticate';
 import { routeAccess } from './workspaces/route-access';
 import { registerApiRoutes } from './routes';
 import { ApiError } from './errors';
-import { devOidc } from './dev-oidc/plugin';
 
 export interface AppDeps {
   db: Db;
@@ -161,8 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
   await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);
-  // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP.
-  if (deps.config.DEV_OIDC) await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir });
+  // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP. Loaded only
+  // when it is on: oidc-provider and its Koa stack are never imported in production.
+  if (deps.config.DEV_OIDC) {
+    const { devOidc } = await import('./dev-oidc/plugin');
+    await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir });
+  }
 
   // Unknown API paths answer JSON, never the SPA's index.html.
   app.setNotFoundHandler((request, reply) => {
