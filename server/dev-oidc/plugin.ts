@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config';
 import type { CspDirectives } from '../security-headers';
 import { createDirectory, DEMO_ACCOUNTS, normalizeEmail, subjectFor } from './accounts';
 import { loadDevOidcSecrets } from './keys';
-import { errorPage, interactionPage, type NewPersonForm } from './pages';
+import { errorPage, interactionPage, PAGE_STYLE_SOURCE, type NewPersonForm } from './pages';
 import { createDevProvider, redirectUris } from './provider';
 
 export interface DevOidcOptions {
@@ -63,16 +63,20 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
   const handle = provider.callback();
   // The sign-in page's form ends in a redirect to the SPA, which may live on another origin (the Vite dev server).
   const formOrigins = [...new Set(redirectUris(config.DEV_OIDC_ISSUER).map((uri) => new URL(uri).origin))];
-  // The provider's own answers (its error and logout pages carry inline styles).
+  // The provider's own answers (JSON, redirects, and its error page from ./pages.ts).
   const providerPolicy = withPolicy({
     'default-src': ["'none'"],
-    'style-src': ["'unsafe-inline'"],
+    'style-src': [PAGE_STYLE_SOURCE],
     'form-action': ["'self'", ...formOrigins],
     'frame-ancestors': ["'none'"],
     'base-uri': ["'none'"],
   });
-  // The sign-in page: the app's policy, its form allowed to end on the SPA's origins.
-  const pagePolicy = withPolicy({ ...csp, 'form-action': ["'self'", ...formOrigins] });
+  // The sign-in page: the app's policy, its form allowed to end on the SPA's origins and its inline stylesheet (by hash).
+  const pagePolicy = withPolicy({
+    ...csp,
+    'style-src': [...(csp['style-src'] ?? []), PAGE_STYLE_SOURCE],
+    'form-action': ["'self'", ...formOrigins],
+  });
 
   await app.register(async (scope) => {
     // The provider reads its own request bodies; Fastify must leave the stream untouched.

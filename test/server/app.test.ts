@@ -19,6 +19,7 @@ describe('server basics', () => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).not.toMatch(/style-src[^;]*unsafe-inline/);
     for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
       expect(csp).toContain(directive);
     }
@@ -109,6 +110,7 @@ describe('content security policy per sign-in vendor', () => {
     expect(vendors).toContain('frame-src https://accounts.google.com/gsi/');
     expect(vendors).toContain('https://login.microsoftonline.com');
     expect(vendors).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(vendors).toContain("style-src 'self' https://accounts.google.com/gsi/style;");
   });
 
   it('lets the MSAL popup talk to its opener only when Microsoft sign-in is configured', async () => {
