@@ -6,11 +6,6 @@
 // and TypeScript configs.
 import type { KnipConfig } from 'knip';
 
-const config: KnipConfig = {
-  ignoreDependencies: [
-    // Not used yet: the server's hand-written security headers move to this plugin in a change under way.
-    '@fastify/helmet',
-  ],
-};
+const config: KnipConfig = {};
 
 export default config;

@@ -10,3 +10,5 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message = 'Sign in again.') => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message = 'You do not have permission to do this.') =>
+  new ApiError(403, 'forbidden', message);

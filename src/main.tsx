@@ -5,6 +5,9 @@ import { parseConfig } from './config';
 import { installValidationMessages } from './lib/validation-messages';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen';
 import { App, createApp } from './app';
+// react-toastify's stylesheet as a file of the build (its unstyled entry injects no <style>, which the CSP refuses);
+// before ours, so that our toast rules win.
+import 'react-toastify/dist/ReactToastify.css';
 import './styles.css';
 
 installValidationMessages();

@@ -1,5 +1,5 @@
 import { Outlet } from '@tanstack/react-router';
-import { ToastContainer } from 'react-toastify';
+import { ToastContainer } from 'react-toastify/unstyled';
 import { TOAST_DURATION_MS } from '../lib/toast';
 
 /** The root layout: every page, and the global toast area at the top center (spec §2, §9). */

@@ -1,5 +1,6 @@
-// Toasts (spec §2, §9). The same message is never stacked twice: its text is its toast id.
-import { toast as toastify } from 'react-toastify';
+// Toasts (spec §2, §9). The same message is never stacked twice: its text is its toast id. From react-toastify's
+// unstyled entry, as the container is (one entry, one toast store): its stylesheet is imported by src/main.tsx.
+import { toast as toastify } from 'react-toastify/unstyled';
 
 export type ToastType = 'success' | 'info' | 'warning' | 'error' | 'loading';
 

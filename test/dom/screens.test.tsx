@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ToastContainer } from 'react-toastify';
+import { ToastContainer } from 'react-toastify/unstyled';
 import { ErrorView } from '../../src/components/ErrorScreen';
 import { ConfigErrorScreen } from '../../src/components/ConfigErrorScreen';
 import { messages } from '../../src/lib/messages';

@@ -1,5 +1,6 @@
 // The development OpenID provider end to end over HTTP: discovery, the sign-in page, authorization code + PKCE, and
 // the ID token it issues going through the production sign-in (auth/login) as Google and as Microsoft.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_OIDC_CLIENT_IDS } from '../../src/contract/dev-oidc';
 import { DEMO_WORKSPACE, DEV_TENANT_ID, subjectFor } from '../../server/dev-oidc/accounts';
@@ -67,6 +68,24 @@ describe('the development OpenID provider', () => {
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toMatch(/form-action 'self' [^;]*http:\/\/localhost:5173/);
+    // Its one inline stylesheet is allowed by its hash, and no other inline style.
+    const style = /<style>([\s\S]*)<\/style>/.exec(html)?.[1] ?? '';
+    const hash = createHash('sha256').update(style).digest('base64');
+    const styleSrc = csp.split(';').find((directive) => directive.trim().startsWith('style-src')) ?? '';
+    expect(styleSrc.trim().split(' ')).toContain(`'sha256-${hash}'`);
+    expect(csp).not.toContain('unsafe-inline');
+  });
+
+  it("answers with its own narrow policy where oidc-provider writes the response, and the app's other headers", async () => {
+    const res = await fetch(`${server.issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/^default-src 'none';/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toMatch(/form-action 'self' [^;]*http:\/\/localhost:5173/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('signs a demo account in as Google: the ID token has the claims, auth/login finds the seeded user', async () => {

@@ -4,7 +4,7 @@
 import { createElement } from 'react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render } from '@testing-library/react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject, InspectionEvent } from 'xstate';
 import { App, createApp, type MurmurApp } from '../../src/app';
