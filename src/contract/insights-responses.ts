@@ -1,7 +1,6 @@
 // The insights dashboards' responses (POST /social/insights/*), shared by the SPA and the server; the requests and
 // the value lists are in insights.ts. Response shapes avoid transforms: the server encodes responses through them.
 import * as z from 'zod/mini';
-import { queryErrorSchema } from './social-query';
 import { PLATFORM_VALUES } from './social-scope';
 import {
   BUCKET_VALUES,
@@ -203,10 +202,3 @@ export const conversationResponseSchema = z.object({
   }),
 });
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;
-
-/** 400 for a query that does not parse: each error with its 1-based column. */
-export const insightsInvalidQuerySchema = z.object({
-  error: z.literal('invalid_query'),
-  message: z.string(),
-  errors: z.array(queryErrorSchema),
-});

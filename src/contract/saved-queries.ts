@@ -2,7 +2,6 @@
 // "Save as query" in discover posts the same query text and filters to the create endpoint.
 import * as z from 'zod/mini';
 import { queryFiltersSchema } from './social-scope';
-import { queryErrorSchema } from './social-query';
 import { workspaceIdSchema } from './workspaces';
 
 export const SAVED_QUERY_NAME_MAX = 100;
@@ -64,11 +63,3 @@ export const savedQueryListResponseSchema = z.object({
   usage: savedQueryUsageSchema,
 });
 export type SavedQueryList = z.infer<typeof savedQueryListResponseSchema>;
-
-/** 400 for a query that does not parse: where each error is, as the query editor highlights it. */
-export const invalidQueryErrorSchema = z.object({
-  error: z.literal('invalid_query'),
-  message: z.string(),
-  errors: z.array(queryErrorSchema),
-});
-export type InvalidQueryError = z.infer<typeof invalidQueryErrorSchema>;

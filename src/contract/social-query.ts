@@ -55,3 +55,14 @@ export const validateQueryResponseSchema = z.discriminatedUnion('valid', [
   invalidQueryResponseSchema,
 ]);
 export type ValidateQueryResponse = z.infer<typeof validateQueryResponseSchema>;
+
+/**
+ * 400 `invalid_query`: the body of discover, the dashboards and saved queries for a query that does not parse, with
+ * each error at its 1-based column (as the query editor highlights it).
+ */
+export const invalidQueryErrorSchema = z.object({
+  error: z.literal('invalid_query'),
+  message: z.string(),
+  errors: z.array(queryErrorSchema),
+});
+export type InvalidQueryError = z.infer<typeof invalidQueryErrorSchema>;

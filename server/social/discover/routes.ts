@@ -9,16 +9,17 @@ import {
   discoverResponseSchema,
   type DiscoverResponse,
 } from '../../../src/contract/discover';
-import { invalidQueryErrorSchema } from '../../../src/contract/saved-queries';
+import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { errorResponseSchema } from '../../../src/contract/errors';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { resolveScope, scopeWhere } from '../scope';
 import { printQuery } from '../query/index';
-import { invalidQueryErrorHandler, parseOrThrow } from './invalid-query';
+import { invalidQueryErrorHandler, parseOrThrow } from '../query/invalid-query';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
-import { countedSentence, usableTimeZone } from './counted';
+import { countedSentence } from './counted';
+import { usableTimeZone } from '../time-zone';
 import { perAccountLimit } from '../rate-limit';
 
 const tags = ['social'];

@@ -2,32 +2,18 @@
 // the date range, the refinements, and the workspace's time zone; plus the read-only, time-bounded transaction every
 // dashboard runs its statements in.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InsightsBody, Refine } from '../../../src/contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
-import type { QueryError } from '../../../src/contract/social-query';
 import type { Db } from '../../db/database';
 import { savedQueries } from '../../db/social-schema';
 import { ApiError } from '../../errors';
-import { parseQuery, printQuery, type QueryNode } from '../query/index';
+import { formatLocal, platformsAndLanguages } from '../counted';
+import { printQuery, type QueryNode } from '../query/index';
+import { parseOrThrow } from '../query/invalid-query';
 import type { QueryField } from '../query/ast';
 import { resolveScope, scopeWhere, type Scope } from '../scope';
+import { usableTimeZone } from '../time-zone';
 import { describeRefines, refineWhere } from './refine';
-import { usableTimeZone } from './time';
-
-export class InvalidQueryError extends ApiError {
-  constructor(readonly errors: QueryError[]) {
-    super(400, 'invalid_query', `The query is not valid: ${errors.map((e) => e.message).join('; ')}`);
-  }
-}
-
-/** Answers InvalidQueryError with the parser's errors; anything else goes on to the app's error handler. */
-export function insightsErrorHandler(error: Error, _request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof InvalidQueryError) {
-    return reply.status(400).send({ error: error.code, message: error.message, errors: error.errors });
-  }
-  throw error;
-}
 
 export interface InsightScope {
   scope: Scope;
@@ -40,13 +26,6 @@ export interface InsightScope {
 }
 
 type Access = (workspaceId: string, userId: string) => Promise<{ workspace: { timeZone: string } }>;
-
-function parseOrThrow(text: string): QueryNode | null {
-  if (text.trim() === '') return null;
-  const parsed = parseQuery(text);
-  if (!parsed.ok) throw new InvalidQueryError(parsed.errors);
-  return parsed.ast;
-}
 
 /** Membership first (404 for anyone else), then the saved query of that workspace, then the scope. */
 export async function resolveInsightScope(
@@ -75,7 +54,8 @@ export async function resolveInsightScope(
     const parsed = queryFiltersSchema.safeParse(saved.filters);
     savedFilters = parsed.success ? parsed.data : {};
   }
-  const ast = parseOrThrow(text);
+  // Empty or blank: every post.
+  const ast = text.trim() === '' ? null : parseOrThrow(text);
   const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
   const scope = resolveScope(ast, { ...savedFilters, ...overrides }, now);
   const timeZone = usableTimeZone(workspace.timeZone);
@@ -308,19 +288,6 @@ export async function readOnlyParts<T extends unknown[]>(
   }
 }
 
-const list = (items: string[]) =>
-  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-export function formatLocal(date: Date, timeZone: string): string {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
-    formatters.set(timeZone, format);
-  }
-  return format.format(date);
-}
-
 /** "Posts matching … posted from … to … (zone), on …, in …, refined to …; every kind of post included" */
 export function countedBase(context: InsightScope, from = context.scope.from, to = context.scope.to): string {
   const { scope, timeZone, normalized, savedQueryName } = context;
@@ -328,13 +295,9 @@ export function countedBase(context: InsightScope, from = context.scope.from, to
     normalized === null
       ? 'All posts'
       : `Posts matching ${savedQueryName ? `the saved query "${savedQueryName}" (${normalized})` : JSON.stringify(normalized)}`;
-  const where = [
-    scope.platforms.length ? `on ${list(scope.platforms)}` : 'on every platform',
-    scope.languages.length ? `in ${list(scope.languages)}` : 'in any language',
-  ].join(', ');
   const refined = context.refines.length ? `, refined to ${describeRefines(context.refines)}` : '';
   return (
     `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
-    `${timeZone}, ${where}${refined}; each post once, whatever its kind (original, reply, repost or quote)`
+    `${timeZone}, ${platformsAndLanguages(scope)}${refined}; each post once, whatever its kind (original, reply, repost or quote)`
   );
 }

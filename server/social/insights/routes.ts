@@ -14,7 +14,6 @@ import {
 } from '../../../src/contract/insights';
 import {
   conversationResponseSchema,
-  insightsInvalidQuerySchema,
   overviewResponseSchema,
   peopleResponseSchema,
   performanceResponseSchema,
@@ -22,9 +21,11 @@ import {
   profilesResponseSchema,
 } from '../../../src/contract/insights-responses';
 import { errorResponseSchema } from '../../../src/contract/errors';
+import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
-import { insightsErrorHandler, resolveInsightScope } from './context';
+import { invalidQueryErrorHandler } from '../query/invalid-query';
+import { resolveInsightScope } from './context';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
 import { overview } from './overview';
@@ -44,7 +45,7 @@ const COMMON =
 const responses = <T>(ok: T) => ({
   200: ok,
   ...errorResponses(404, 429),
-  400: z.union([insightsInvalidQuerySchema, errorResponseSchema]),
+  400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
 
@@ -54,7 +55,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
-  app.setErrorHandler(insightsErrorHandler);
+  app.setErrorHandler(invalidQueryErrorHandler);
   // One budget (one store) for every dashboard of this plugin: a page that loads several spends several. Registered
   // after requireUser, so the key is the account.
   await app.register(rateLimit, {

@@ -15,16 +15,6 @@ export function bucketFor(from: Date, to: Date): Bucket {
   return 'week';
 }
 
-/** The workspace's IANA zone when the runtime knows it, else UTC (a chart must never fail over a bad setting). */
-export function usableTimeZone(timeZone: string): string {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
-
 const formats = new Map<string, Intl.DateTimeFormat>();
 function formatFor(timeZone: string) {
   let format = formats.get(timeZone);
