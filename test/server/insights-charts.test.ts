@@ -3,7 +3,7 @@
 // sentiment, and emerging words against the previous period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationResponse, PerformanceResponse } from '../../src/contract/insights-responses';
-import { resolveInsightScope } from '../../server/social/insights/context';
+import { resolveInsightScope } from '../../server/social/insights/request';
 import {
   conversation,
   MAX_SAMPLE_LEVEL,

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '../../src/contract/insights';
 import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/authors';
-import { resolveInsightScope } from '../../server/social/insights/context';
+import { resolveInsightScope } from '../../server/social/insights/request';
 import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/rollups';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';

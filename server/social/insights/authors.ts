@@ -7,7 +7,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Refine } from '../../../src/contract/insights';
 import { scopeConditions } from '../scope';
-import { readsOnlyPlatformAndLanguage, type InsightScope } from './context';
+import { readsOnlyPlatformAndLanguage } from '../query/analysis';
+import type { InsightScope } from './request';
 
 /**
  * Measured on 1M posts (`bench:insights`, every post, p50): over 7 days the people dashboard took about as long from

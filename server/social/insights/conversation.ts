@@ -6,14 +6,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
-import {
-  countedBase,
-  insightWhere,
-  previousPeriod,
-  readOnlyParts,
-  scanFrom,
-  type InsightScope,
-} from './context';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import { readOnlyParts } from './transactions';
+import { insightWhere, previousPeriod, scanFrom } from './where';
 import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
 import { jsonRows } from './rows';
 import { keptWord, WORD_RULE } from './words';

@@ -3,7 +3,7 @@
 // against another query, filter set, refinement or sort.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors';
-import type { InsightScope } from './context';
+import type { InsightScope } from './request';
 
 export interface Cursor {
   /** The sort key of the last row, as text PostgreSQL reads back exactly. */

@@ -4,15 +4,10 @@
 import { sql } from 'drizzle-orm';
 import type { OverviewResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
-import {
-  countedBase,
-  insightWhere,
-  previousPeriod,
-  readOnlyParts,
-  scanFrom,
-  type InsightScope,
-  type Tx,
-} from './context';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import { readOnlyParts, type Tx } from './transactions';
+import { insightWhere, previousPeriod, scanFrom } from './where';
 import { authorTimesPeriods, authorTimesServe } from './authors';
 import { rollupSplit, rollupUnion } from './rollups';
 import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';

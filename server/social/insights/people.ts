@@ -6,7 +6,10 @@ import type { PeopleResponse, ProfilesResponse } from '../../../src/contract/ins
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { authorTimesPeriods, authorTimesServe } from './authors';
-import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import { readOnly } from './transactions';
+import { insightWhere, scanFrom } from './where';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { jsonRows, peopleFor, type PersonAggregate } from './rows';
 

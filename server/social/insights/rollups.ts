@@ -4,7 +4,9 @@
 // from the rollup and its partial ones at each end from the posts, with the same condition: the figures are exact.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Refine } from '../../../src/contract/insights';
-import { insightWhere, readsOnlyPlatformAndLanguage, type InsightScope } from './context';
+import { readsOnlyPlatformAndLanguage } from '../query/analysis';
+import type { InsightScope } from './request';
+import { insightWhere } from './where';
 import { offsetMinutes } from './time';
 
 export type Grain = 'hour' | 'day';

@@ -25,7 +25,7 @@ import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { invalidQueryErrorHandler } from '../query/invalid-query';
-import { resolveInsightScope } from './context';
+import { resolveInsightScope } from './request';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
 import { overview } from './overview';

@@ -1,7 +1,7 @@
 // Posts and people as the dashboards return them: the columns to select and the mapping of a row to the contract.
 import { sql, type SQL } from 'drizzle-orm';
 import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
-import type { Tx } from './context';
+import type { Tx } from './transactions';
 
 /** The columns of a post and its author, over `posts p JOIN profiles a`. */
 export const POST_COLUMNS = sql`p.id, p.platform, p.url, p.text, p.language,

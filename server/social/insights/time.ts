@@ -110,7 +110,7 @@ export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): 
 
 /**
  * The post's wall-clock time (a `timestamp`) in the session's zone, which every dashboard transaction sets to the
- * workspace's (readOnly in context.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
+ * workspace's (readOnly in transactions.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
  * name up on every row.
  */
 export const localTime = sql`(p.posted_at::timestamp)`;

@@ -1,122 +1,10 @@
-// One dashboard request resolved: the workspace (membership checked), the query (a saved one or ad hoc), the filters,
-// the date range, the refinements, and the workspace's time zone; plus the read-only, time-bounded transaction every
-// dashboard runs its statements in.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { InsightsBody, Refine } from '../../../src/contract/insights';
-import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
+// The read-only transactions every dashboard runs its statements in: one snapshot, a statement timeout (503
+// insights_timeout), the workspace's zone as the session's; and readOnlyParts, which runs a dashboard's independent
+// statements side by side on several connections sharing one exported snapshot (at most SIDE_BY_SIDE_LIMIT requests
+// at a time, counted in this module).
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { savedQueries } from '../../db/social-schema';
 import { ApiError } from '../../errors';
-import { formatLocal, platformsAndLanguages } from '../counted';
-import { printQuery, type QueryNode } from '../query/index';
-import { parseOrThrow } from '../query/invalid-query';
-import type { QueryField } from '../query/ast';
-import { resolveScope, scopeWhere, type Scope } from '../scope';
-import { usableTimeZone } from '../time-zone';
-import { describeRefines, refineWhere } from './refine';
-
-export interface InsightScope {
-  scope: Scope;
-  /** Canonical query text, null for every post. */
-  normalized: string | null;
-  savedQueryName: string | null;
-  refines: Refine[];
-  refine: SQL | null;
-  timeZone: string;
-}
-
-type Access = (workspaceId: string, userId: string) => Promise<{ workspace: { timeZone: string } }>;
-
-/** Membership first (404 for anyone else), then the saved query of that workspace, then the scope. */
-export async function resolveInsightScope(
-  db: Db,
-  access: Access,
-  body: InsightsBody,
-  userId: string,
-  now = new Date(),
-): Promise<InsightScope> {
-  const { workspace } = await access(body.workspace_id, userId);
-  const hasSaved = body.saved_query_id !== undefined;
-  if (hasSaved === (body.query !== undefined)) {
-    throw new ApiError(400, 'invalid_request', 'Pass either saved_query_id or query (not both).');
-  }
-  let text = body.query ?? '';
-  let savedFilters: QueryFilters = {};
-  let savedQueryName: string | null = null;
-  if (hasSaved) {
-    const [saved] = await db
-      .select({ name: savedQueries.name, query: savedQueries.query, filters: savedQueries.filters })
-      .from(savedQueries)
-      .where(and(eq(savedQueries.id, body.saved_query_id!), eq(savedQueries.workspaceId, body.workspace_id)));
-    if (!saved) throw new ApiError(404, 'not_found', 'There is no such saved query in this workspace.');
-    text = saved.query;
-    savedQueryName = saved.name;
-    const parsed = queryFiltersSchema.safeParse(saved.filters);
-    savedFilters = parsed.success ? parsed.data : {};
-  }
-  // Empty or blank: every post.
-  const ast = text.trim() === '' ? null : parseOrThrow(text);
-  const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
-  const scope = resolveScope(ast, { ...savedFilters, ...overrides }, now);
-  const timeZone = usableTimeZone(workspace.timeZone);
-  const refines = body.refine ?? [];
-  return {
-    scope,
-    normalized: ast ? printQuery(ast) : null,
-    savedQueryName,
-    refines,
-    refine: refineWhere(refines, timeZone),
-    timeZone,
-  };
-}
-
-/** The field each leaf of a query tests, null for a leaf that is not a field (a term, phrase, hashtag, NEAR, …). */
-function leafFields(node: QueryNode): Array<QueryField | null> {
-  switch (node.type) {
-    case 'field':
-      return [node.field];
-    case 'not':
-      return leafFields(node.operand);
-    case 'and':
-    case 'or':
-      return node.operands.flatMap(leafFields);
-    default:
-      return [null];
-  }
-}
-
-/**
- * Whether a query reads nothing but the platform and the language (none, or platform: and lang: however combined):
- * all that a row of the rollups (rollups.ts) or of author_post_times (authors.ts) keeps of a post.
- */
-export const readsOnlyPlatformAndLanguage = (node: QueryNode | null) =>
-  node === null || leafFields(node).every((field) => field === 'platform' || field === 'lang');
-
-const readsProfile = (node: QueryNode | null) =>
-  node !== null && leafFields(node).some((field) => field === 'author' || field === 'country');
-
-/** Whether the condition reads the author's profile (author:, country:, or an author or followers refinement). */
-export const needsProfiles = (context: InsightScope) =>
-  readsProfile(context.scope.query) ||
-  context.refines.some((refine) => refine.field === 'author' || refine.field === 'followers');
-
-/**
- * The FROM of a scan: posts alone when nothing reads the profile (joining 1M posts to every profile costs a scan of
- * the profiles too), else QUERY_FROM.
- */
-export const scanFrom = (context: InsightScope, profiles = needsProfiles(context)) =>
-  profiles ? sql`posts p JOIN profiles a ON a.id = p.author_id` : sql`posts p`;
-
-/** The scope's condition over [from, to) with the refinements. */
-export function insightWhere(context: InsightScope, from = context.scope.from, to = context.scope.to): SQL {
-  const where = scopeWhere({ ...context.scope, from, to });
-  return context.refine ? sql`${where} AND ${context.refine}` : where;
-}
-
-/** The period of equal length just before the range. */
-export function previousPeriod({ scope }: InsightScope): { from: Date; to: Date } {
-  return { from: new Date(2 * scope.from.getTime() - scope.to.getTime()), to: scope.from };
-}
 
 export const STATEMENT_TIMEOUT_MS = 10_000;
 
@@ -286,18 +174,4 @@ export async function readOnlyParts<T extends unknown[]>(
   } finally {
     sideBySide -= 1;
   }
-}
-
-/** "Posts matching … posted from … to … (zone), on …, in …, refined to …; every kind of post included" */
-export function countedBase(context: InsightScope, from = context.scope.from, to = context.scope.to): string {
-  const { scope, timeZone, normalized, savedQueryName } = context;
-  const what =
-    normalized === null
-      ? 'All posts'
-      : `Posts matching ${savedQueryName ? `the saved query "${savedQueryName}" (${normalized})` : JSON.stringify(normalized)}`;
-  const refined = context.refines.length ? `, refined to ${describeRefines(context.refines)}` : '';
-  return (
-    `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
-    `${timeZone}, ${platformsAndLanguages(scope)}${refined}; each post once, whatever its kind (original, reply, repost or quote)`
-  );
 }
