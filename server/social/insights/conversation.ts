@@ -6,14 +6,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
+import { searchIndexed } from '../query/compile';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
+import { jsonRows } from './rows';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
 import { readOnlyParts } from './transactions';
 import { insightWhere, previousPeriod, scanFrom } from './where';
-import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
-import { jsonRows } from './rows';
 import { keptWord, WORD_RULE } from './words';
-import { searchIndexed } from '../query/compile';
 
 /** A word is emerging with at least this many posts in the range … */
 export const EMERGING_MIN_POSTS = 5;
@@ -62,46 +63,15 @@ type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
 };
 
 /**
- * Hashtags, mentioned accounts and linked domains of the range's posts: one scan, the three arrays unnested side by
- * side (the shorter ones padded with nulls, which are left out) and counted in one pass (three grouping sets). An
- * element repeated in a post counts once: an array of two or more elements is unnested from its distinct elements,
- * and one of fewer, most of them, as it is, without the subquery.
+ * Where the conversation reads its hashtags, mentions and domains: from post_tag_days when it serves (the condition
+ * reads only the platform and the language: one row per day, tag, platform and language instead of every matching
+ * post's arrays), else from one scan of the posts. Words are always read from the posts (no rollup keeps them),
+ * through the sample (conversationWordsStatement).
  */
 export function conversationTagsStatement(context: InsightScope, limit: number) {
-  const split = rollupSplit(context, 'day');
-  if (split) return conversationTagsRollupStatement(context, split, limit);
-  const distinct = (column: string) =>
-    sql.raw(
-      `unnest(CASE WHEN cardinality(p.${column}) < 2 THEN p.${column} ` +
-        `ELSE ARRAY(SELECT DISTINCT e FROM unnest(p.${column}) e) END)`,
-    );
-  const top = (element: 'h' | 'n' | 'd') =>
-    jsonRows(sql`SELECT ${sql.raw(element)} AS value, posts FROM tags WHERE ${sql.raw(element)} IS NOT NULL
-      ORDER BY posts DESC, ${sql.raw(element)} COLLATE "C" LIMIT ${limit}`);
-  return sql`WITH tags AS MATERIALIZED (
-      SELECT h, n, d, count(*)::int AS posts
-      FROM (SELECT ${distinct('hashtags')} AS h, ${distinct('mentions')} AS n, ${distinct('domains')} AS d
-        FROM ${scanFrom(context)} WHERE ${insightWhere(context)}) x
-      GROUP BY GROUPING SETS ((1), (2), (3)))
-    SELECT ${top('h')} AS hashtags, ${top('n')} AS mentions, ${top('d')} AS domains`;
-}
-
-/** The same from the daily rollup of tags, and the posts of the partial days at the ends of the range. */
-function conversationTagsRollupStatement(context: InsightScope, split: RollupSplit, limit: number) {
-  const union = rollupUnion(
-    context,
-    split,
-    (where) => sql`SELECT p.type, p.tag, p.posts FROM post_tag_days p WHERE ${where}`,
-    (where) => sql`SELECT e.type, e.tag, 1 FROM posts p CROSS JOIN LATERAL (
-        SELECT 'hashtag', x FROM unnest(p.hashtags) x UNION SELECT 'mention', x FROM unnest(p.mentions) x
-        UNION SELECT 'domain', x FROM unnest(p.domains) x) e (type, tag) WHERE ${where}`,
-  );
-  const top = (type: string) =>
-    jsonRows(sql`SELECT tag AS value, posts FROM tags WHERE type = ${type}
-      ORDER BY posts DESC, tag COLLATE "C" LIMIT ${limit}`);
-  return sql`WITH tags AS MATERIALIZED (
-      SELECT type, tag, sum(posts)::int AS posts FROM (${union}) u (type, tag, posts) GROUP BY 1, 2)
-    SELECT ${top('hashtag')} AS hashtags, ${top('mention')} AS mentions, ${top('domain')} AS domains`;
+  const days = rollups.postDays.serves(context);
+  if (days) return rollups.conversationTags(context, days, limit);
+  return postsScan.conversationTags(context, limit);
 }
 
 /**
