@@ -7,7 +7,8 @@ import type { OverviewResponse } from '../../../src/contract/insights-responses'
 import type { Db } from '../../db/database';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
-import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
+import type { PostRow } from '../post-rows';
+import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
 import * as authorTimes from './sources/author-times';
 import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';

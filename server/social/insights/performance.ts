@@ -1,7 +1,7 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
 // the best time to post (day of the week × hour of the day in the workspace's zone): one statement, from the posts or
 // the rollups (performanceStatement).
-import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/insights';
+import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/social-posts';
 import { type PerformanceResponse } from '../../../src/contract/insights-responses';
 import { PLATFORM_VALUES } from '../../../src/contract/social-scope';
 import type { Db } from '../../db/database';
