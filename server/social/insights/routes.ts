@@ -1,6 +1,7 @@
 // The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
 // each takes a saved query or an ad-hoc query, filters and drill-down refinements. Any member of the workspace
-// (viewer and up) may read them; what each figure counts is in README.md beside this file.
+// (viewer and up) may read them; what each figure counts, and where each is read from, is in README.md beside this
+// file.
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -32,7 +32,7 @@ export interface ReadOnlyOptions {
   /**
    * The workspace's IANA zone, which becomes the transaction's TimeZone: statements read a post's wall-clock time as
    * `p.posted_at::timestamp` (localTime in time.ts), which uses the session zone, where `AT TIME ZONE 'name'` looks
-   * the name up again on every row (measured in README.md beside this file, Cost).
+   * the name up again on every row (measured in PERFORMANCE.md beside this file, Cost).
    */
   timeZone: string;
   timeoutMs?: number;
