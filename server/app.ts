@@ -16,9 +16,10 @@ import type { Db } from './db/database';
 import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
+import { routeAccess } from './workspaces/route-access';
+import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
 import { ApiError } from './errors';
-import { devOidc } from './dev-oidc/plugin';
 
 export interface AppDeps {
   db: Db;
@@ -44,47 +45,6 @@ declare module 'fastify' {
 /** Where each API lives, as the SPA's build-time config names them. */
 export const API_PREFIX = '/api';
 
-/** The sign-in vendors whose browser SDKs the SPA loads in production (not when the dev provider stands in). */
-export interface VendorSdks {
-  google: boolean;
-  microsoft: boolean;
-}
-
-export function vendorSdks(config: ServerConfig): VendorSdks {
-  return {
-    google: !config.DEV_OIDC && Boolean(config.GOOGLE_CLIENT_ID),
-    microsoft: !config.DEV_OIDC && Boolean(config.MICROSOFT_CLIENT_ID),
-  };
-}
-
-const GOOGLE_GSI = 'https://accounts.google.com/gsi/';
-const MICROSOFT_LOGIN = 'https://login.microsoftonline.com';
-
-export function contentSecurityPolicy(connectOrigins: string[], sdks: VendorSdks): string {
-  const script = ["'self'", ...(sdks.google ? [`${GOOGLE_GSI}client`] : [])];
-  const style = ["'self'", "'unsafe-inline'", ...(sdks.google ? [`${GOOGLE_GSI}style`] : [])];
-  const connect = [
-    "'self'",
-    ...connectOrigins,
-    ...(sdks.google ? [GOOGLE_GSI] : []),
-    ...(sdks.microsoft ? [MICROSOFT_LOGIN] : []),
-  ];
-  const frame = sdks.google ? [GOOGLE_GSI] : ["'none'"];
-  return [
-    "default-src 'self'",
-    `script-src ${script.join(' ')}`,
-    // react-toastify injects its stylesheet at run time.
-    `style-src ${style.join(' ')}`,
-    "img-src 'self' data: https:",
-    `connect-src ${connect.join(' ')}`,
-    `frame-src ${frame.join(' ')}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'self'",
-  ].join('; ');
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger
@@ -102,18 +62,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const sdks = vendorSdks(deps.config);
-  const csp = contentSecurityPolicy(deps.connectOrigins ?? [], sdks);
-  // MSAL's sign-in popup reports back to its opener, which `same-origin` would cut off.
-  const openerPolicy = sdks.microsoft ? 'same-origin-allow-popups' : 'same-origin';
+  const csp = contentSecurityPolicyDirectives(deps.connectOrigins ?? [], vendorSdks(deps.config));
+  await app.register(securityHeaders, { config: deps.config, directives: csp });
+  // The APIs' answers are personal: never cached. Static files and the SPA's index set their own cache-control.
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-opener-policy', openerPolicy);
-    reply.header('content-security-policy', csp);
-    if (deps.config.APP_ENV === 'prod') {
-      reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
-    }
     if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
   });
 
@@ -157,9 +109,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
   }
   await app.register(authenticate, { accessTokens: deps.accessTokens });
+  // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
+  await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);
-  // After the security-header hook, so the provider's sign-in page inherits (and narrowly widens) its CSP.
-  if (deps.config.DEV_OIDC) await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir });
+  // Its pages declare the app's CSP, narrowly widened, through helmet's route option. Loaded only when it is on:
+  // oidc-provider and its Koa stack are never imported in production.
+  if (deps.config.DEV_OIDC) {
+    const { devOidc } = await import('./dev-oidc/plugin');
+    await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir, csp });
+  }
 
   // Unknown API paths answer JSON, never the SPA's index.html.
   app.setNotFoundHandler((request, reply) => {

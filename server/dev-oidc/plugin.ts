@@ -1,10 +1,11 @@
 // Mounts the development OpenID provider under /oidc: oidc-provider (a Koa app) gets the raw request and response of
 // every /oidc/* route, except the sign-in page, which Fastify serves itself. Registered only when config.DEV_OIDC.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
 import type { ServerConfig } from '../config';
+import type { CspDirectives } from '../security-headers';
 import { createDirectory, DEMO_ACCOUNTS, normalizeEmail, subjectFor } from './accounts';
 import { loadDevOidcSecrets } from './keys';
 import { errorPage, interactionPage, type NewPersonForm } from './pages';
@@ -14,6 +15,8 @@ export interface DevOidcOptions {
   config: ServerConfig;
   /** Where the provider keeps its keys; in memory when absent. */
   dataDir?: string;
+  /** The app's content security policy, which the sign-in pages widen narrowly. */
+  csp: CspDirectives;
 }
 
 const hide = { hide: true };
@@ -42,17 +45,12 @@ function sendHtml(reply: FastifyReply, status: number, html: string) {
   return reply.status(status).type('text/html; charset=utf-8').send(html);
 }
 
-/** Headers for the provider's own answers, which bypass Fastify's onSend hooks. */
-function secureRaw(res: ServerResponse, formOrigins: string) {
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('referrer-policy', 'no-referrer');
-  res.setHeader(
-    'content-security-policy',
-    `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formOrigins}; frame-ancestors 'none'; base-uri 'none'`,
-  );
-}
+/** Helmet's headers for a route, with this content security policy instead of the app's. */
+const withPolicy = (directives: CspDirectives) => ({
+  helmet: { contentSecurityPolicy: { useDefaults: false, directives } },
+});
 
-export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config, dataDir }) => {
+export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config, dataDir, csp }) => {
   const directory = createDirectory();
   const provider = createDevProvider({
     issuer: config.DEV_OIDC_ISSUER,
@@ -64,20 +62,28 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
   );
   const handle = provider.callback();
   // The sign-in page's form ends in a redirect to the SPA, which may live on another origin (the Vite dev server).
-  const formOrigins = [
-    ...new Set(redirectUris(config.DEV_OIDC_ISSUER).map((uri) => new URL(uri).origin)),
-  ].join(' ');
+  const formOrigins = [...new Set(redirectUris(config.DEV_OIDC_ISSUER).map((uri) => new URL(uri).origin))];
+  // The provider's own answers (its error and logout pages carry inline styles).
+  const providerPolicy = withPolicy({
+    'default-src': ["'none'"],
+    'style-src': ["'unsafe-inline'"],
+    'form-action': ["'self'", ...formOrigins],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'none'"],
+  });
+  // The sign-in page: the app's policy, its form allowed to end on the SPA's origins.
+  const pagePolicy = withPolicy({ ...csp, 'form-action': ["'self'", ...formOrigins] });
 
   await app.register(async (scope) => {
     // The provider reads its own request bodies; Fastify must leave the stream untouched.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${DEV_OIDC_PATH}/*`, { schema: hide }, async (request, reply) => {
+    scope.all(`${DEV_OIDC_PATH}/*`, { schema: hide, ...providerPolicy }, async (request, reply) => {
       const raw: IncomingMessage & { originalUrl?: string } = request.raw;
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(DEV_OIDC_PATH.length) || '/';
+      // Helmet's headers are on the raw response already (set in onRequest), so they survive the hijack.
       reply.hijack();
-      secureRaw(reply.raw, formOrigins);
       await handle(raw, reply.raw);
     });
   });
@@ -89,13 +95,6 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
     scope.addHook('onSend', async (_request, reply) => {
-      const csp = reply.getHeader('content-security-policy');
-      if (typeof csp === 'string') {
-        reply.header(
-          'content-security-policy',
-          csp.replace(/form-action [^;]*/, `form-action 'self' ${formOrigins}`),
-        );
-      }
       reply.header('cache-control', 'no-store');
     });
 
@@ -114,63 +113,75 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
       return details;
     }
 
-    scope.get(`${DEV_OIDC_PATH}/interaction/:uid`, { schema: hide }, async (request, reply) => {
-      const details = await interaction(request, reply);
-      if (!details) return reply;
-      return sendHtml(
-        reply,
-        200,
-        interactionPage({ uid: details.uid, vendorName: vendorName(details.params.client_id) }),
-      );
-    });
+    scope.get(
+      `${DEV_OIDC_PATH}/interaction/:uid`,
+      { schema: hide, ...pagePolicy },
+      async (request, reply) => {
+        const details = await interaction(request, reply);
+        if (!details) return reply;
+        return sendHtml(
+          reply,
+          200,
+          interactionPage({ uid: details.uid, vendorName: vendorName(details.params.client_id) }),
+        );
+      },
+    );
 
-    scope.post(`${DEV_OIDC_PATH}/interaction/:uid/login`, { schema: hide }, async (request, reply) => {
-      const details = await interaction(request, reply);
-      if (!details) return reply;
-      const parsed = z.safeParse(loginForm, request.body ?? {});
-      const form: NewPersonForm = parsed.success
-        ? parsed.data
-        : { given_name: '', family_name: '', email: '' };
-      const demo = parsed.success
-        ? DEMO_ACCOUNTS.find((account) => account.email === parsed.data.account)
-        : undefined;
-      let subject: string;
-      if (demo) {
-        subject = subjectFor(demo.email);
-      } else if (parsed.success && EMAIL.test(form.email)) {
-        subject = directory.add({
-          email: normalizeEmail(form.email),
-          firstName: form.given_name || null,
-          lastName: form.family_name || null,
-        });
-      } else {
-        const page = interactionPage({
-          uid: details.uid,
-          vendorName: vendorName(details.params.client_id),
-          form,
-          error: 'Enter an e-mail address such as name@example.com.',
-        });
-        return sendHtml(reply, 400, page);
-      }
-      const returnTo = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId: subject } },
-        { mergeWithLastSubmission: false },
-      );
-      return reply.redirect(returnTo, 303);
-    });
+    scope.post(
+      `${DEV_OIDC_PATH}/interaction/:uid/login`,
+      { schema: hide, ...pagePolicy },
+      async (request, reply) => {
+        const details = await interaction(request, reply);
+        if (!details) return reply;
+        const parsed = z.safeParse(loginForm, request.body ?? {});
+        const form: NewPersonForm = parsed.success
+          ? parsed.data
+          : { given_name: '', family_name: '', email: '' };
+        const demo = parsed.success
+          ? DEMO_ACCOUNTS.find((account) => account.email === parsed.data.account)
+          : undefined;
+        let subject: string;
+        if (demo) {
+          subject = subjectFor(demo.email);
+        } else if (parsed.success && EMAIL.test(form.email)) {
+          subject = directory.add({
+            email: normalizeEmail(form.email),
+            firstName: form.given_name || null,
+            lastName: form.family_name || null,
+          });
+        } else {
+          const page = interactionPage({
+            uid: details.uid,
+            vendorName: vendorName(details.params.client_id),
+            form,
+            error: 'Enter an e-mail address such as name@example.com.',
+          });
+          return sendHtml(reply, 400, page);
+        }
+        const returnTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { login: { accountId: subject } },
+          { mergeWithLastSubmission: false },
+        );
+        return reply.redirect(returnTo, 303);
+      },
+    );
 
-    scope.post(`${DEV_OIDC_PATH}/interaction/:uid/abort`, { schema: hide }, async (request, reply) => {
-      const details = await interaction(request, reply);
-      if (!details) return reply;
-      const returnTo = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { error: 'access_denied', error_description: 'The sign-in was cancelled.' },
-        { mergeWithLastSubmission: false },
-      );
-      return reply.redirect(returnTo, 303);
-    });
+    scope.post(
+      `${DEV_OIDC_PATH}/interaction/:uid/abort`,
+      { schema: hide, ...pagePolicy },
+      async (request, reply) => {
+        const details = await interaction(request, reply);
+        if (!details) return reply;
+        const returnTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { error: 'access_denied', error_description: 'The sign-in was cancelled.' },
+          { mergeWithLastSubmission: false },
+        );
+        return reply.redirect(returnTo, 303);
+      },
+    );
   });
 };

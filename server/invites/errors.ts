@@ -9,6 +9,11 @@ export const inviteUsedUp = () =>
 export const inviteNotFound = () =>
   new ApiError(404, 'invite_not_found', 'No such invite in this workspace.');
 export const joinCodeInvalid = () => new ApiError(404, 'join_code_invalid', 'This join code is not valid.');
+/** Below the routes' minimum (managers; see server/workspaces/route-access.ts). */
+export const invitesDenied = () =>
+  new ApiError(403, 'forbidden', 'Only owners and managers can manage invites.');
+export const joinCodeDenied = () =>
+  new ApiError(403, 'forbidden', 'Only owners and managers can see or rotate the join code.');
 export const staffOnly = () =>
   new ApiError(403, 'staff_only', 'Only staff accounts can join the internal workspace.');
 export const rateLimited = (after: string) =>

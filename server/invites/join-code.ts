@@ -4,21 +4,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { joinCodes } from '../db/schema';
 import { formatJoinCode, joinCodeResponseSchema } from '../../src/contract/invites';
 import { workspaceParamsSchema } from '../../src/contract/workspaces';
-import { resolveWorkspaceAccess, type Executor, type WorkspaceAccess } from '../workspaces/access';
-import { canManageInvites } from '../workspaces/permissions';
-import { denied } from '../workspaces/errors';
+import type { Executor } from '../workspaces/access';
+import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { isUniqueViolation, newJoinCode } from './secrets';
+import { joinCodeDenied } from './errors';
 
 const tags = ['join codes'];
 /** A clash needs two equal draws from 31^8 codes; a few retries make a failure practically impossible. */
 const ATTEMPTS = 5;
-
-function assertCanManageJoinCode(access: WorkspaceAccess) {
-  if (!canManageInvites(access.privilege)) {
-    throw denied('forbidden', 'Only owners and managers can see or rotate the join code.');
-  }
-}
+const managers: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: joinCodeDenied };
 
 async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -56,11 +51,12 @@ async function rotateJoinCode(db: Executor, workspaceId: string): Promise<string
 }
 
 export const joinCodeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.deps;
+  const { db } = app.deps;
 
   app.get(
     '/workspaces/:id/join-code',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -70,15 +66,15 @@ export const joinCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      assertCanManageJoinCode(access);
-      return { code: formatJoinCode(await getOrCreateJoinCode(db, access.workspace.id)) };
+      const { workspace } = workspaceAccessOf(request);
+      return { code: formatJoinCode(await getOrCreateJoinCode(db, workspace.id)) };
     },
   );
 
   app.post(
     '/workspaces/:id/join-code/rotate',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -88,9 +84,8 @@ export const joinCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      assertCanManageJoinCode(access);
-      return { code: formatJoinCode(await rotateJoinCode(db, access.workspace.id)) };
+      const { workspace } = workspaceAccessOf(request);
+      return { code: formatJoinCode(await rotateJoinCode(db, workspace.id)) };
     },
   );
 };

@@ -10,28 +10,25 @@ import {
   inviteParamsSchema,
 } from '../../src/contract/invites';
 import { workspaceParamsSchema } from '../../src/contract/workspaces';
-import { resolveWorkspaceAccess, toUnixSeconds, type WorkspaceAccess } from '../workspaces/access';
-import { canManageInvites, invitablePrivileges } from '../workspaces/permissions';
+import { toUnixSeconds } from '../workspaces/access';
+import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
+import { invitablePrivileges } from '../workspaces/permissions';
 import { denied } from '../workspaces/errors';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { hashInviteToken, newInviteToken } from './secrets';
-import { inviteNotFound } from './errors';
+import { inviteNotFound, invitesDenied } from './errors';
 
 const tags = ['invites'];
 const HOUR_MS = 60 * 60 * 1000;
-
-function assertCanManageInvites(access: WorkspaceAccess) {
-  if (!canManageInvites(access.privilege)) {
-    throw denied('forbidden', 'Only owners and managers can manage invites.');
-  }
-}
+const managers: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: invitesDenied };
 
 export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.deps;
+  const { db } = app.deps;
 
   app.post(
     '/workspaces/:id/invites',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -42,8 +39,7 @@ export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      assertCanManageInvites(access);
+      const access = workspaceAccessOf(request);
       const { privilege, expires_in_hours, max_uses } = request.body;
       if (!invitablePrivileges(access.privilege).includes(privilege)) {
         throw denied(
@@ -78,6 +74,7 @@ export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/workspaces/:id/invites',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -87,8 +84,7 @@ export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      assertCanManageInvites(access);
+      const access = workspaceAccessOf(request);
       const rows = await db
         .select()
         .from(invites)
@@ -116,6 +112,7 @@ export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/workspaces/:id/invites/:inviteId',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -125,8 +122,7 @@ export const inviteManagementRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      assertCanManageInvites(access);
+      const access = workspaceAccessOf(request);
       const isThisInvite = and(
         eq(invites.id, request.params.inviteId),
         eq(invites.workspaceId, access.workspace.id),

@@ -5,9 +5,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { savedQueries } from '../db/social-schema';
-import { prepareWorkspaceAccess, resolveWorkspaceAccess, type WorkspaceAccess } from '../workspaces/access';
-import { canEditWorkspace } from '../workspaces/permissions';
-import { denied } from '../workspaces/errors';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '../workspaces/route-access';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { invalidQueryErrorHandler, parseOrThrow } from '../social/query/invalid-query';
 import {
@@ -26,6 +28,7 @@ import {
   guardName,
   limitReached,
   listSavedQueries,
+  savedQueriesDenied,
   savedQueryNotFound,
   toSavedQueryResponse,
 } from './store';
@@ -34,16 +37,11 @@ const tags = ['saved queries'];
 const noContent = z.null();
 /** A 400 is either a query that does not parse (with positions) or an invalid request body. */
 const badRequest = z.union([invalidQueryErrorSchema, errorResponseSchema]);
-
-function requireEditor(access: WorkspaceAccess) {
-  if (!canEditWorkspace(access.privilege)) {
-    throw denied('forbidden', 'Only owners and managers can change saved queries.');
-  }
-}
+const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
+const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: savedQueriesDenied };
 
 export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
-  const workspaceAccess = prepareWorkspaceAccess(db, config);
 
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(invalidQueryErrorHandler);
@@ -51,6 +49,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/workspaces/:id/saved-queries',
     {
+      config: { workspace: anyMember },
       schema: {
         tags,
         security: bearer,
@@ -60,7 +59,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { workspace } = await workspaceAccess(request.params.id, request.userId);
+      const { workspace } = workspaceAccessOf(request);
       const rows = await listSavedQueries(db, workspace.id);
       return {
         saved_queries: rows.map(toSavedQueryResponse),
@@ -72,6 +71,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/workspaces/:id/saved-queries/:queryId',
     {
+      config: { workspace: anyMember },
       schema: {
         tags,
         security: bearer,
@@ -81,7 +81,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { workspace } = await workspaceAccess(request.params.id, request.userId);
+      const { workspace } = workspaceAccessOf(request);
       return toSavedQueryResponse(await findSavedQuery(db, workspace.id, request.params.queryId));
     },
   );
@@ -89,6 +89,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/workspaces/:id/saved-queries',
     {
+      config: { workspace: editors },
       schema: {
         tags,
         security: bearer,
@@ -107,10 +108,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, query, filters } = request.body;
       const row = await db.transaction(async (tx) => {
         // The workspace row stays locked until commit: concurrent creates count one after another.
-        const access = await resolveWorkspaceAccess(tx, config, request.params.id, request.userId, {
-          lock: true,
-        });
-        requireEditor(access);
+        const access = await lockWorkspaceAccess(tx, config, request);
         parseOrThrow(query);
         if ((await countSavedQueries(tx, access.workspace.id)) >= config.SAVED_QUERY_LIMIT) {
           throw limitReached(config.SAVED_QUERY_LIMIT);
@@ -130,6 +128,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/workspaces/:id/saved-queries/:queryId',
     {
+      config: { workspace: editors },
       schema: {
         tags,
         security: bearer,
@@ -140,9 +139,8 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { id, queryId } = request.params;
-      const access = await resolveWorkspaceAccess(db, config, id, request.userId);
-      requireEditor(access);
+      const { queryId } = request.params;
+      const access = workspaceAccessOf(request);
       const { name, query, filters } = request.body;
       if (query !== undefined) parseOrThrow(query);
       if (name === undefined && query === undefined && filters === undefined) {
@@ -168,6 +166,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/workspaces/:id/saved-queries/:queryId',
     {
+      config: { workspace: editors },
       schema: {
         tags,
         security: bearer,
@@ -177,9 +176,8 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id, queryId } = request.params;
-      const access = await resolveWorkspaceAccess(db, config, id, request.userId);
-      requireEditor(access);
+      const { queryId } = request.params;
+      const access = workspaceAccessOf(request);
       const [deleted] = await db
         .delete(savedQueries)
         .where(and(eq(savedQueries.workspaceId, access.workspace.id), eq(savedQueries.id, queryId)))

@@ -16,6 +16,10 @@ const NAME_INDEX = 'saved_queries_workspace_name_idx';
 export const savedQueryNotFound = () =>
   new ApiError(404, 'saved_query_not_found', 'This saved query does not exist in this workspace.');
 
+/** Below the writing routes' minimum (managers; see server/workspaces/route-access.ts). */
+export const savedQueriesDenied = () =>
+  new ApiError(403, 'forbidden', 'Only owners and managers can change saved queries.');
+
 export const nameTaken = (name: string) =>
   new ApiError(409, 'name_taken', `This workspace already has a saved query named "${name}".`);
 

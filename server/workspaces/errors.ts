@@ -9,5 +9,12 @@ export const memberNotFound = () => new ApiError(404, 'member_not_found', 'This 
 
 export const denied = (code: string, message: string) => new ApiError(403, code, message);
 
+/** Below a route's minimum privilege (see route-access.ts); every refusal is 403 forbidden, worded per domain. */
+export const settingsDenied = () =>
+  denied('forbidden', 'Only owners and managers can change workspace settings.');
+export const membersDenied = () => denied('forbidden', 'Viewers cannot manage members.');
+
+export const ownerProtected = () => denied('owner_required', 'Only an owner can change or remove an owner.');
+
 export const lastOwner = () =>
   new ApiError(409, 'last_owner', 'A workspace needs at least one owner: make someone else an owner first.');

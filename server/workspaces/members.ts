@@ -12,13 +12,16 @@ import {
   workspaceParamsSchema,
   type MemberResponse,
 } from '../../src/contract/workspaces';
-import { countOwners, resolveWorkspaceAccess, toUnixSeconds, type Executor } from './access';
+import { countOwners, toUnixSeconds, type Executor } from './access';
+import { lockWorkspaceAccess, workspaceAccessOf, type WorkspaceRequirement } from './route-access';
 import { checkLeave, checkPrivilegeChange, checkRemoval } from './permissions';
-import { memberNotFound } from './errors';
+import { memberNotFound, membersDenied } from './errors';
 import { bearer, errorResponses } from './openapi';
 
 const tags = ['members'];
 const noContent = z.null();
+const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
+const managers: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: membersDenied };
 
 function selectMembers(db: Executor) {
   return db
@@ -61,6 +64,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/workspaces/:id/members',
     {
+      config: { workspace: anyMember },
       schema: {
         tags,
         security: bearer,
@@ -70,7 +74,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { workspace } = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
+      const { workspace } = workspaceAccessOf(request);
       // The privilege enum is declared owner, manager, viewer, so it sorts by rank.
       const rows = await selectMembers(db)
         .where(eq(memberships.workspaceId, workspace.id))
@@ -82,6 +86,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/workspaces/:id/members/:userId',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -92,10 +97,10 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { id, userId } = request.params;
+      const { userId } = request.params;
       const next = request.body.privilege;
       const member = await db.transaction(async (tx) => {
-        const actor = await resolveWorkspaceAccess(tx, config, id, request.userId, { lock: true });
+        const actor = await lockWorkspaceAccess(tx, config, request);
         const target = await findMember(tx, actor.workspace.id, userId);
         const refusal = checkPrivilegeChange(
           actor.privilege,
@@ -115,6 +120,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/workspaces/:id/members/:userId',
     {
+      config: { workspace: managers },
       schema: {
         tags,
         security: bearer,
@@ -124,9 +130,9 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id, userId } = request.params;
+      const { userId } = request.params;
       await db.transaction(async (tx) => {
-        const actor = await resolveWorkspaceAccess(tx, config, id, request.userId, { lock: true });
+        const actor = await lockWorkspaceAccess(tx, config, request);
         const target = await findMember(tx, actor.workspace.id, userId);
         const refusal = checkRemoval(
           actor.privilege,
@@ -143,6 +149,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/workspaces/:id/leave',
     {
+      config: { workspace: anyMember },
       schema: {
         tags,
         security: bearer,
@@ -153,9 +160,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await db.transaction(async (tx) => {
-        const self = await resolveWorkspaceAccess(tx, config, request.params.id, request.userId, {
-          lock: true,
-        });
+        const self = await lockWorkspaceAccess(tx, config, request);
         if (!self.isMember) throw memberNotFound();
         const refusal = checkLeave(self.privilege, await countOwners(tx, self.workspace.id));
         if (refusal) throw refusal;

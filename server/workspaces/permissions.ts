@@ -2,16 +2,17 @@
 // and the tests can check them without a database.
 import type { Privilege } from '../../src/contract/workspaces';
 import type { ApiError } from '../errors';
-import { denied, lastOwner } from './errors';
+import { lastOwner, membersDenied, ownerProtected } from './errors';
 
 const rank: Record<Privilege, number> = { owner: 3, manager: 2, viewer: 1 };
+
+/** Whether a privilege is the minimum or above (the routes declare their minimum: see route-access.ts). */
+export const atLeast = (privilege: Privilege, minimum: Privilege) => rank[privilege] >= rank[minimum];
 
 export const isOwner = (privilege: Privilege) => privilege === 'owner';
 
 /** Owners and managers run the workspace; viewers only look. */
-export const canEditWorkspace = (actor: Privilege) => rank[actor] >= rank.manager;
-export const canManageMembers = canEditWorkspace;
-export const canManageInvites = canEditWorkspace;
+export const canManageMembers = (actor: Privilege) => atLeast(actor, 'manager');
 
 /**
  * An invite link can be forwarded, so it grants less than a direct promotion: managers hand out viewer links only,
@@ -25,9 +26,6 @@ export function invitablePrivileges(actor: Privilege): Privilege[] {
 
 export const isLastOwner = (target: Privilege, ownerCount: number) => target === 'owner' && ownerCount <= 1;
 
-const viewerDenied = () => denied('forbidden', 'Viewers cannot manage members.');
-const ownerProtected = () => denied('owner_required', 'Only an owner can change or remove an owner.');
-
 /** Null when allowed; otherwise the error to answer with. */
 export function checkPrivilegeChange(
   actor: Privilege,
@@ -35,14 +33,14 @@ export function checkPrivilegeChange(
   next: Privilege,
   ownerCount: number,
 ): ApiError | null {
-  if (!canManageMembers(actor)) return viewerDenied();
+  if (!canManageMembers(actor)) return membersDenied();
   if (!isOwner(actor) && (isOwner(target) || isOwner(next))) return ownerProtected();
   if (next !== 'owner' && isLastOwner(target, ownerCount)) return lastOwner();
   return null;
 }
 
 export function checkRemoval(actor: Privilege, target: Privilege, ownerCount: number): ApiError | null {
-  if (!canManageMembers(actor)) return viewerDenied();
+  if (!canManageMembers(actor)) return membersDenied();
   if (!isOwner(actor) && isOwner(target)) return ownerProtected();
   if (isLastOwner(target, ownerCount)) return lastOwner();
   return null;

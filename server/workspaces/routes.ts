@@ -9,14 +9,9 @@ import {
   workspaceParamsSchema,
   workspaceResponseSchema,
 } from '../../src/contract/workspaces';
-import {
-  ensureInternalWorkspace,
-  prepareWorkspaceAccess,
-  resolveWorkspaceAccess,
-  toWorkspaceResponse,
-} from './access';
-import { canEditWorkspace } from './permissions';
-import { denied } from './errors';
+import { ensureInternalWorkspace, toWorkspaceResponse } from './access';
+import { workspaceAccessOf } from './route-access';
+import { settingsDenied } from './errors';
 import { bearer, errorResponses } from './openapi';
 import { memberRoutes } from './members';
 
@@ -25,7 +20,6 @@ const tags = ['workspaces'];
 
 export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
-  const workspaceAccess = prepareWorkspaceAccess(db, config);
 
   app.addHook('onReady', () => ensureInternalWorkspace(db, config));
   // onRequest rather than preHandler: a signed-out caller learns nothing, not even that their body was invalid.
@@ -80,6 +74,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/workspaces/:id',
     {
+      config: { workspace: { from: 'params', minimum: 'viewer' } },
       schema: {
         tags,
         security: bearer,
@@ -89,7 +84,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(request.params.id, request.userId);
+      const access = workspaceAccessOf(request);
       return toWorkspaceResponse(access.workspace, access.privilege);
     },
   );
@@ -97,6 +92,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/workspaces/:id',
     {
+      config: { workspace: { from: 'params', minimum: 'manager', denied: settingsDenied } },
       schema: {
         tags,
         security: bearer,
@@ -107,10 +103,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const access = await resolveWorkspaceAccess(db, config, request.params.id, request.userId);
-      if (!canEditWorkspace(access.privilege)) {
-        throw denied('forbidden', 'Only owners and managers can change workspace settings.');
-      }
+      const access = workspaceAccessOf(request);
       const { name, language } = request.body;
       if (name === undefined && language === undefined) {
         return toWorkspaceResponse(access.workspace, access.privilege);

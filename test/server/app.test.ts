@@ -26,6 +26,35 @@ describe('server basics', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
+  it("sends the policy contentSecurityPolicy() describes, and helmet's other headers as decided", async () => {
+    const { contentSecurityPolicy, vendorSdks } = await import('../../server/security-headers');
+    const res = await server.app.inject({ method: 'GET', url: '/api/no/such/thing' });
+    const directives = (csp: string) => csp.split(';').map((directive) => directive.trim());
+    expect(directives(String(res.headers['content-security-policy']))).toEqual(
+      directives(contentSecurityPolicy([], vendorSdks(server.config))),
+    );
+    expect(res.headers).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
+    // Off: it would block Google's sign-in iframe; HSTS is for production only.
+    expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends them on pages and errors outside the API too, without no-store', async () => {
+    const res = await server.app.inject({ method: 'POST', url: '/no/such/page' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBeUndefined();
+  });
+
   it('serves the OpenAPI document', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
@@ -71,7 +100,7 @@ describe('embedded PostgreSQL in a process', () => {
 
 describe('content security policy per sign-in vendor', () => {
   it('stays closed with the dev provider and opens exactly what Google Identity Services and MSAL need', async () => {
-    const { contentSecurityPolicy } = await import('../../server/app');
+    const { contentSecurityPolicy } = await import('../../server/security-headers');
     const closed = contentSecurityPolicy([], { google: false, microsoft: false });
     expect(closed).toContain("script-src 'self';");
     expect(closed).toContain("frame-src 'none'");
@@ -88,6 +117,7 @@ describe('content security policy per sign-in vendor', () => {
       const res = await prod.app.inject({ method: 'GET', url: '/api/nothing' });
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
     } finally {
       await prod.close();
     }

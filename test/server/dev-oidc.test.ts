@@ -69,6 +69,17 @@ describe('the development OpenID provider', () => {
     expect(csp).toMatch(/form-action 'self' [^;]*http:\/\/localhost:5173/);
   });
 
+  it("answers with its own narrow policy where oidc-provider writes the response, and the app's other headers", async () => {
+    const res = await fetch(`${server.issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/^default-src 'none';/);
+    expect(csp).toMatch(/form-action 'self' [^;]*http:\/\/localhost:5173/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
   it('signs a demo account in as Google: the ID token has the claims, auth/login finds the seeded user', async () => {
     const { claims, me } = await signInToMurmur('google', { account: 'ana@murmur.local' });
     expect(claims).toMatchObject({

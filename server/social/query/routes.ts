@@ -6,7 +6,6 @@ import {
   validateQueryResponseSchema,
   type ValidateQueryResponse,
 } from '../../../src/contract/social-query';
-import { resolveWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 import { perAccountLimit } from '../rate-limit';
@@ -16,7 +15,7 @@ const tags = ['social'];
 export const VALIDATE_PER_MINUTE = 120;
 
 export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.deps;
+  const { db } = app.deps;
 
   await app.register(rateLimit, { global: false });
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
@@ -25,7 +24,11 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/query/validate',
     {
-      config: perAccountLimit('query-validate', VALIDATE_PER_MINUTE),
+      config: {
+        ...perAccountLimit('query-validate', VALIDATE_PER_MINUTE),
+        // Any member of the body's workspace_id; 404 for anyone else.
+        workspace: { from: 'body', minimum: 'viewer' },
+      },
       schema: {
         tags,
         security: bearer,
@@ -38,7 +41,6 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request): Promise<ValidateQueryResponse> => {
-      await resolveWorkspaceAccess(db, config, request.body.workspace_id, request.userId);
       const parsed = parseQuery(request.body.query);
       if (!parsed.ok) return { valid: false, errors: parsed.errors };
       const count = await countMatches(db, compileQuery(parsed.ast));
