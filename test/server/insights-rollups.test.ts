@@ -28,12 +28,7 @@ const contextOf = (
   [from, to]: [string, string],
   { timeZone = 'America/New_York', refine = [] as Refine[] } = {},
 ) =>
-  resolveInsightScope(
-    server.db,
-    async () => ({ workspace: { timeZone } }),
-    { workspace_id: 'w', query, filters: { from, to }, refine },
-    'u',
-  );
+  resolveInsightScope(server.db, { timeZone }, { workspace_id: 'w', query, filters: { from, to }, refine });
 
 async function split(
   grain: Grain,

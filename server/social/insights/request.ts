@@ -1,5 +1,5 @@
-// One dashboard request resolved: the workspace (membership checked), the query (a saved one or ad hoc), the filters,
-// the date range, the refinements and the workspace's time zone. Every dashboard reads its request as an InsightScope.
+// One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
+// the workspace's time zone. Every dashboard reads its request as an InsightScope.
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { InsightsBody, Refine } from '../../../src/contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
@@ -22,17 +22,16 @@ export interface InsightScope {
   timeZone: string;
 }
 
-type Access = (workspaceId: string, userId: string) => Promise<{ workspace: { timeZone: string } }>;
-
-/** Membership first (404 for anyone else), then the saved query of that workspace, then the scope. */
+/**
+ * The request of a member of the workspace (the route-access hook has checked membership and passes the workspace):
+ * the saved query of that workspace (404 for another's), the query parsed, the scope, the refinements, the zone.
+ */
 export async function resolveInsightScope(
   db: Db,
-  access: Access,
+  workspace: { timeZone: string },
   body: InsightsBody,
-  userId: string,
   now = new Date(),
 ): Promise<InsightScope> {
-  const { workspace } = await access(body.workspace_id, userId);
   const hasSaved = body.saved_query_id !== undefined;
   if (hasSaved === (body.query !== undefined)) {
     throw new ApiError(400, 'invalid_request', 'Pass either saved_query_id or query (not both).');
