@@ -3,7 +3,7 @@
 import type { Scope } from './scope';
 
 /** "a", "a and b", "a, b and c". */
-export const list = (items: string[]) =>
+const list = (items: string[]) =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 /** "on x and tiktok, in any language" */

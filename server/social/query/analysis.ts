@@ -5,7 +5,7 @@
 import type { QueryField, QueryNode } from './ast';
 
 /** The field each leaf of a query tests, null for a leaf that is not a field (a term, phrase, hashtag, NEAR, …). */
-export function leafFields(node: QueryNode): Array<QueryField | null> {
+function leafFields(node: QueryNode): Array<QueryField | null> {
   switch (node.type) {
     case 'field':
       return [node.field];

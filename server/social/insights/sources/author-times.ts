@@ -50,7 +50,7 @@ const justBefore = (instant: Date) =>
  * are summed, engagement as float8 (exact below 2^53, and the hash aggregate's states stay by value). Grouping only
  * those rows took a third less time than grouping them all.
  */
-export function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
+function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
   const conditions = [...scopeConditions(context.scope), ...(context.refine ? [context.refine] : [])];
   // Each use of an array column unpacks it again: a copy when it is small, decompressing it when it is stored
   // compressed (an author with hundreds of posts). Concatenating nothing unpacks each array once, and OFFSET 0

@@ -82,7 +82,7 @@ export const postDays: Source<RollupSplit> = { serves: (context) => rollupSplit(
  * give each part's SELECT for a condition on `p` (the rollup or the posts, aliased p, so the scope's conditions read
  * both alike) and must give the same columns.
  */
-export function rollupUnion(
+function rollupUnion(
   context: InsightScope,
   split: RollupSplit,
   fromRollup: (where: SQL) => SQL,
