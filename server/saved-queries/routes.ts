@@ -11,16 +11,16 @@ import {
   type WorkspaceRequirement,
 } from '../workspaces/route-access';
 import { bearer, errorResponses } from '../workspaces/openapi';
-import { invalidQueryErrorHandler, parseOrThrow } from '../social/discover/invalid-query';
+import { invalidQueryErrorHandler, parseOrThrow } from '../social/query/invalid-query';
 import {
   createSavedQueryBodySchema,
-  invalidQueryErrorSchema,
   savedQueryListResponseSchema,
   savedQueryParamsSchema,
   savedQueryResponseSchema,
   updateSavedQueryBodySchema,
 } from '../../src/contract/saved-queries';
 import { errorResponseSchema } from '../../src/contract/errors';
+import { invalidQueryErrorSchema } from '../../src/contract/social-query';
 import { workspaceParamsSchema } from '../../src/contract/workspaces';
 import {
   countSavedQueries,

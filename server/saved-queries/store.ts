@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import type { Executor } from '../workspaces/access';
 import { toUnixSeconds } from '../workspaces/access';
 import { printQuery } from '../social/query/index';
-import { parseOrThrow } from '../social/discover/invalid-query';
+import { parseOrThrow } from '../social/query/invalid-query';
 import type { SavedQuery, SavedQueryFilters } from '../../src/contract/saved-queries';
 
 type Row = typeof savedQueries.$inferSelect;

@@ -1,8 +1,8 @@
 // POST /social/discover: an ad-hoc search over the corpus, one keyset-paginated page of posts at a time, with the top
-// matching profiles on the first page. Shared by the SPA and the server.
+// matching profiles on the first page (posts and authors as in social-posts.ts). Shared by the SPA and the server.
 import * as z from 'zod/mini';
 import { savedQueryFiltersSchema } from './saved-queries';
-import { PLATFORM_VALUES } from './social-scope';
+import { socialAuthorSchema, socialPostSchema } from './social-posts';
 import { workspaceIdSchema } from './workspaces';
 
 export const DISCOVER_SORTS = ['recency', 'engagement'] as const;
@@ -26,49 +26,8 @@ export const discoverBodySchema = z.strictObject({
   limit: z._default(z.int().check(z.gte(1), z.lte(DISCOVER_PAGE_MAX)), DISCOVER_PAGE_DEFAULT),
 });
 
-const platform = z.enum(PLATFORM_VALUES);
-
-const discoverAuthorSchema = z.object({
-  id: z.number(),
-  platform,
-  handle: z.string(),
-  display_name: z.string(),
-  followers: z.int(),
-  verified: z.boolean(),
-  avatar_url: z.nullable(z.string()),
-  /** ISO 3166-1 alpha-2; null when unknown. */
-  country: z.nullable(z.string()),
-});
-
-const discoverPostSchema = z.object({
-  id: z.number(),
-  platform,
-  external_id: z.string(),
-  url: z.nullable(z.string()),
-  text: z.string(),
-  language: z.nullable(z.string()),
-  /** ISO 8601 in UTC; show it in the response's time_zone. */
-  posted_at: z.string(),
-  kind: z.enum(['original', 'reply', 'repost', 'quote']),
-  media: z.enum(['text', 'image', 'video', 'link']),
-  likes: z.int(),
-  comments: z.int(),
-  shares: z.int(),
-  /** Null where the platform does not report views. */
-  views: z.nullable(z.number()),
-  /** likes + comments + shares. */
-  engagement: z.int(),
-  hashtags: z.array(z.string()),
-  mentions: z.array(z.string()),
-  /** An estimate in [-1, 1] from a lexicon, not a judgement. */
-  sentiment: z.number(),
-  sentiment_label: z.enum(['positive', 'neutral', 'negative']),
-  author: discoverAuthorSchema,
-});
-export type DiscoverPost = z.infer<typeof discoverPostSchema>;
-
 const discoverProfileSchema = z.object({
-  ...discoverAuthorSchema.shape,
+  ...socialAuthorSchema.shape,
   /** Posts of this author among all matches (not only this page). */
   matching_posts: z.int(),
   /** Their engagement summed. */
@@ -77,7 +36,7 @@ const discoverProfileSchema = z.object({
 export type DiscoverProfile = z.infer<typeof discoverProfileSchema>;
 
 export const discoverResponseSchema = z.object({
-  posts: z.array(discoverPostSchema),
+  posts: z.array(socialPostSchema),
   /** Null on the last page. */
   next_cursor: z.nullable(z.string()),
   /** The authors with the most matching posts, then the most followers; only on the first page (null after it). */

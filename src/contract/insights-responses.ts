@@ -1,16 +1,10 @@
-// The insights dashboards' responses (POST /social/insights/*), shared by the SPA and the server; the requests and
-// the value lists are in insights.ts. Response shapes avoid transforms: the server encodes responses through them.
+// The insights dashboards' responses (POST /social/insights/*), shared by the SPA and the server; the requests are in
+// insights.ts, posts and authors in social-posts.ts. Response shapes avoid transforms: the server encodes responses
+// through them.
 import * as z from 'zod/mini';
-import { queryErrorSchema } from './social-query';
 import { PLATFORM_VALUES } from './social-scope';
-import {
-  BUCKET_VALUES,
-  MEDIA_VALUES,
-  POST_KIND_VALUES,
-  POST_SORTS,
-  PROFILE_SORTS,
-  SENTIMENT_VALUES,
-} from './insights';
+import { BUCKET_VALUES, POST_SORTS, PROFILE_SORTS } from './insights';
+import { MEDIA_VALUES, POST_KIND_VALUES, socialAuthorSchema, socialPostSchema } from './social-posts';
 
 const platform = z.enum(PLATFORM_VALUES);
 /** ISO 8601 instants in UTC: `from` inclusive, `to` exclusive. */
@@ -26,47 +20,17 @@ const base = {
   counted: z.string(),
 };
 
-const authorSchema = z.object({
-  id: z.number(),
-  platform,
-  handle: z.string(),
-  display_name: z.string(),
-  followers: z.int(),
-  verified: z.boolean(),
-  country: z.nullable(z.string()),
-  language: z.nullable(z.string()),
-});
-
+/** A post of a list or of the top posts: with sort `overperformance`, its engagement ÷ its author's average. */
 const insightPostSchema = z.object({
-  id: z.number(),
-  platform,
-  url: z.nullable(z.string()),
-  text: z.string(),
-  language: z.nullable(z.string()),
-  /** ISO 8601 in UTC. */
-  posted_at: z.string(),
-  kind: z.enum(POST_KIND_VALUES),
-  media: z.enum(MEDIA_VALUES),
-  likes: z.int(),
-  comments: z.int(),
-  shares: z.int(),
-  views: z.nullable(z.number()),
-  engagement: z.int(),
-  hashtags: z.array(z.string()),
-  mentions: z.array(z.string()),
-  domains: z.array(z.string()),
-  /** An estimate in [-1, 1]. */
-  sentiment: z.number(),
-  sentiment_label: z.enum(SENTIMENT_VALUES),
-  /** With sort `overperformance` only: engagement ÷ the author's average engagement (see README). */
+  ...socialPostSchema.shape,
+  /** With sort `overperformance` only (see server/social/insights/README.md); null otherwise. */
   overperformance: z.nullable(z.number()),
-  author: authorSchema,
 });
 export type InsightPost = z.infer<typeof insightPostSchema>;
 
 /** An author with their matching posts ("mentions") and the engagement of those posts. */
 const insightPersonSchema = z.object({
-  ...authorSchema.shape,
+  ...socialAuthorSchema.shape,
   mentions: z.int(),
   engagement: z.int(),
 });
@@ -203,10 +167,3 @@ export const conversationResponseSchema = z.object({
   }),
 });
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;
-
-/** 400 for a query that does not parse: each error with its 1-based column. */
-export const insightsInvalidQuerySchema = z.object({
-  error: z.literal('invalid_query'),
-  message: z.string(),
-  errors: z.array(queryErrorSchema),
-});

@@ -2,12 +2,10 @@
 // query, optional filters and drill-down refinements. Shared by the SPA and the server; the responses are in
 // insights-responses.ts, and what each figure counts is written in server/social/insights/README.md.
 import * as z from 'zod/mini';
+import { MEDIA_VALUES, POST_KIND_VALUES, SENTIMENT_VALUES } from './social-posts';
 import { PLATFORM_VALUES, queryFiltersSchema } from './social-scope';
 import { workspaceIdSchema } from './workspaces';
 
-export const POST_KIND_VALUES = ['original', 'reply', 'repost', 'quote'] as const;
-export const MEDIA_VALUES = ['text', 'image', 'video', 'link'] as const;
-export const SENTIMENT_VALUES = ['positive', 'neutral', 'negative'] as const;
 /** Chart buckets: an hour up to 2 days, a day up to 90 days, an ISO week (from Monday) beyond. */
 export const BUCKET_VALUES = ['hour', 'day', 'week'] as const;
 export type Bucket = (typeof BUCKET_VALUES)[number];
@@ -26,6 +24,7 @@ const REFINE_FIELDS = [
   'domain',
   'followers',
 ] as const;
+export type RefineField = (typeof REFINE_FIELDS)[number];
 
 const INSIGHT_LIMITS = {
   refineItems: 20,

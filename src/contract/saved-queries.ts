@@ -2,7 +2,6 @@
 // "Save as query" in discover posts the same query text and filters to the create endpoint.
 import * as z from 'zod/mini';
 import { queryFiltersSchema } from './social-scope';
-import { queryErrorSchema } from './social-query';
 import { workspaceIdSchema } from './workspaces';
 
 const SAVED_QUERY_NAME_MAX = 100;
@@ -57,11 +56,4 @@ export const savedQueryListResponseSchema = z.object({
   /** Newest first. */
   saved_queries: z.array(savedQueryResponseSchema),
   usage: savedQueryUsageSchema,
-});
-
-/** 400 for a query that does not parse: where each error is, as the query editor highlights it. */
-export const invalidQueryErrorSchema = z.object({
-  error: z.literal('invalid_query'),
-  message: z.string(),
-  errors: z.array(queryErrorSchema),
 });

@@ -27,7 +27,7 @@ export const validateQueryBodySchema = z.object({
 });
 
 /** Where a query is wrong: column is 1-based (UTF-16 code units, as a textarea's selection counts them). */
-export const queryErrorSchema = z.object({
+const queryErrorSchema = z.object({
   message: z.string(),
   column: z.int().check(z.gte(1)),
   length: z.int().check(z.gte(0)),
@@ -54,3 +54,13 @@ export const validateQueryResponseSchema = z.discriminatedUnion('valid', [
   invalidQueryResponseSchema,
 ]);
 export type ValidateQueryResponse = z.infer<typeof validateQueryResponseSchema>;
+
+/**
+ * 400 `invalid_query`: the body of discover, the dashboards and saved queries for a query that does not parse, with
+ * each error at its 1-based column (as the query editor highlights it).
+ */
+export const invalidQueryErrorSchema = z.object({
+  error: z.literal('invalid_query'),
+  message: z.string(),
+  errors: z.array(queryErrorSchema),
+});

@@ -3,7 +3,7 @@
 // budget falls back instead of failing.
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { after, pageQuery, type PostRow } from '../../server/social/discover/queries';
+import { after, pageQuery, type PageRow } from '../../server/social/discover/queries';
 import { searchPosts } from '../../server/social/discover/search';
 import type { Cursor } from '../../server/social/discover/cursor';
 import { parseQuery } from '../../server/social/query/index';
@@ -33,7 +33,7 @@ async function pages(query: string, sort: (typeof DISCOVER_SORTS)[number], walk:
   let cursor: Cursor | null = null;
   for (;;) {
     const condition: SQL = cursor ? sql`${where(query)} AND ${after(sort, cursor)}` : where(query);
-    const rows: PostRow[] = (await server.db.execute<PostRow>(pageQuery(condition, sort, 6, walk))).rows;
+    const rows: PageRow[] = (await server.db.execute<PageRow>(pageQuery(condition, sort, 6, walk))).rows;
     keys.push(rows.slice(0, 6).map((row) => row.external_id as string));
     if (rows.length <= 6) return keys;
     const last = rows[5]!;
@@ -71,7 +71,7 @@ describe('the two ways to find a page', () => {
       timeoutMs: 20_000,
       walkBudgetMs: 1,
     });
-    const expected = (await server.db.execute<PostRow>(pageQuery(where('coffee'), 'recency', 3))).rows;
+    const expected = (await server.db.execute<PageRow>(pageQuery(where('coffee'), 'recency', 3))).rows;
     expect(result.posts.map((post) => post.external_id)).toEqual(
       expected.slice(0, 3).map((row) => row.external_id),
     );

@@ -156,6 +156,7 @@ describe('POST /social/discover', () => {
       engagement: expected.engagement,
       hashtags: expected.hashtags,
       mentions: [],
+      domains: [],
       sentiment: 0,
       sentiment_label: 'neutral',
       author: {
@@ -167,6 +168,7 @@ describe('POST /social/discover', () => {
         verified: author.verified,
         avatar_url: `https://example.com/${author.key}.png`,
         country: author.country,
+        language: null,
       },
     });
   });

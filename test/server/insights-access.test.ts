@@ -3,7 +3,7 @@
 // do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOnly, readOnlyParts } from '../../server/social/insights/context';
+import { readOnly, readOnlyParts } from '../../server/social/insights/transactions';
 import type { PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Person, type Team } from './workspaces.fixtures';

@@ -3,7 +3,7 @@
 // sentiment, and emerging words against the previous period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationResponse, PerformanceResponse } from '../../src/contract/insights-responses';
-import { resolveInsightScope } from '../../server/social/insights/context';
+import { resolveInsightScope } from '../../server/social/insights/request';
 import {
   conversation,
   MAX_SAMPLE_LEVEL,
@@ -190,9 +190,8 @@ describe('conversation words over a sample', () => {
   const scopeOf = async (from: string, to: string, query = '') =>
     resolveInsightScope(
       server.db,
-      async () => ({ workspace: { timeZone: 'America/New_York' } }),
+      { timeZone: 'America/New_York' },
       { workspace_id: 'w', query, filters: { from, to } },
-      viewer.id,
     );
   const periodsOf = (from: string, to: string, ids = new Set(rows.map((r) => r.id))) => {
     const [f, t] = [Date.parse(from), Date.parse(to)];

@@ -4,9 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '../../src/contract/insights';
-import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/authors';
-import { resolveInsightScope } from '../../server/social/insights/context';
-import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/rollups';
+import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/sources/author-times';
+import { resolveInsightScope } from '../../server/social/insights/request';
+import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/sources/rollups';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from './workspaces.fixtures';
 import { insertCorpus } from './insights.fixtures';
@@ -28,12 +28,7 @@ const contextOf = (
   [from, to]: [string, string],
   { timeZone = 'America/New_York', refine = [] as Refine[] } = {},
 ) =>
-  resolveInsightScope(
-    server.db,
-    async () => ({ workspace: { timeZone } }),
-    { workspace_id: 'w', query, filters: { from, to }, refine },
-    'u',
-  );
+  resolveInsightScope(server.db, { timeZone }, { workspace_id: 'w', query, filters: { from, to }, refine });
 
 async function split(
   grain: Grain,

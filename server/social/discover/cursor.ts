@@ -23,7 +23,7 @@ const cursorSchema = z.strictObject({
 });
 export type Cursor = z.infer<typeof cursorSchema>;
 
-export const invalidCursor = (message = 'This cursor is not valid; start again from the first page.') =>
+const invalidCursor = (message = 'This cursor is not valid; start again from the first page.') =>
   new ApiError(400, 'invalid_cursor', message);
 
 /** What makes two requests the same search: the canonical query, the filters and the sort. */

@@ -4,12 +4,13 @@
 //   engagement: ORDER BY p.engagement DESC, p.id DESC   (posts_engagement_idx on (engagement, id))
 import { sql, type SQL } from 'drizzle-orm';
 import { QUERY_FROM } from '../query/index';
-import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
+import type { DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
 import { DISCOVER_PROFILES } from '../../../src/contract/discover';
+import { AUTHOR_COLUMNS, POST_COLUMNS, toAuthor, type AuthorRow, type PostRow } from '../post-rows';
 import type { Cursor } from './cursor';
 
-/** Raw rows: bigint columns arrive as strings, times as text formatted by PostgreSQL. */
-export type PostRow = Record<string, unknown> & { id: string; posted_key: string; engagement: number };
+/** A post's row with its sort key for the cursor: posted_at to the microsecond. */
+export type PageRow = PostRow & { posted_key: string };
 
 const ORDER: Record<DiscoverSort, SQL> = {
   recency: sql`p.posted_at DESC, p.id DESC`,
@@ -23,14 +24,9 @@ export function after(sort: DiscoverSort, cursor: Cursor): SQL {
     : sql`(p.engagement, p.id) < (${cursor.k}::integer, ${cursor.id}::bigint)`;
 }
 
-const AUTHOR_COLUMNS = sql`a.id AS author_id, a.platform AS author_platform, a.handle, a.display_name, a.followers,
-  a.verified, a.avatar_url, a.country`;
-
-const POST_COLUMNS = sql`p.id, p.platform, p.external_id, p.url, p.text, p.language,
-  to_char(p.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at,
-  to_char(p.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_key,
-  p.kind, p.media, p.likes, p.comments, p.shares, p.views, p.engagement, p.hashtags, p.mentions,
-  p.sentiment, p.sentiment_label, ${AUTHOR_COLUMNS}`;
+/** The post's columns (post-rows.ts) and the cursor's key. */
+const PAGE_COLUMNS = sql`${POST_COLUMNS},
+  to_char(p.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_key`;
 
 /**
  * One page, and one row more to know whether there is a next one. `walk`: the planner may walk the sort's index and
@@ -39,7 +35,7 @@ const POST_COLUMNS = sql`p.id, p.platform, p.external_id, p.url, p.text, p.langu
  */
 export function pageQuery(condition: SQL, sort: DiscoverSort, limit: number, walk = true): SQL {
   if (walk) {
-    return sql`SELECT ${POST_COLUMNS} FROM ${QUERY_FROM} WHERE ${condition}
+    return sql`SELECT ${PAGE_COLUMNS} FROM ${QUERY_FROM} WHERE ${condition}
       ORDER BY ${ORDER[sort]} LIMIT ${limit + 1}`;
   }
   return sql`
@@ -48,7 +44,7 @@ export function pageQuery(condition: SQL, sort: DiscoverSort, limit: number, wal
     ), top AS (
       SELECT p.id FROM matches p ORDER BY ${ORDER[sort]} LIMIT ${limit + 1}
     )
-    SELECT ${POST_COLUMNS} FROM top JOIN posts p ON p.id = top.id JOIN profiles a ON a.id = p.author_id
+    SELECT ${PAGE_COLUMNS} FROM top JOIN posts p ON p.id = top.id JOIN profiles a ON a.id = p.author_id
     ORDER BY ${ORDER[sort]}`;
 }
 
@@ -64,45 +60,12 @@ export function profilesQuery(where: SQL): SQL {
     LIMIT ${DISCOVER_PROFILES}`;
 }
 
-const toAuthor = (row: Record<string, unknown>) => ({
-  id: Number(row.author_id),
-  platform: row.author_platform as DiscoverPost['platform'],
-  handle: row.handle as string,
-  display_name: row.display_name as string,
-  followers: row.followers as number,
-  verified: row.verified as boolean,
-  avatar_url: row.avatar_url as string | null,
-  country: row.country as string | null,
-});
-
-export function toPost(row: PostRow): DiscoverPost {
-  return {
-    id: Number(row.id),
-    platform: row.platform as DiscoverPost['platform'],
-    external_id: row.external_id as string,
-    url: row.url as string | null,
-    text: row.text as string,
-    language: row.language as string | null,
-    posted_at: row.posted_at as string,
-    kind: row.kind as DiscoverPost['kind'],
-    media: row.media as DiscoverPost['media'],
-    likes: row.likes as number,
-    comments: row.comments as number,
-    shares: row.shares as number,
-    views: row.views === null ? null : Number(row.views),
-    engagement: row.engagement,
-    hashtags: row.hashtags as string[],
-    mentions: row.mentions as string[],
-    sentiment: row.sentiment as number,
-    sentiment_label: row.sentiment_label as DiscoverPost['sentiment_label'],
-    author: toAuthor(row),
-  };
-}
-
-export function toProfile(row: Record<string, unknown>): DiscoverProfile {
+export function toProfile(
+  row: AuthorRow & { matching_posts: number; engagement: string | number },
+): DiscoverProfile {
   return {
     ...toAuthor(row),
-    matching_posts: row.matching_posts as number,
+    matching_posts: row.matching_posts,
     engagement: Number(row.engagement),
   };
 }

@@ -9,23 +9,23 @@ import {
   discoverResponseSchema,
   type DiscoverResponse,
 } from '../../../src/contract/discover';
-import { invalidQueryErrorSchema } from '../../../src/contract/saved-queries';
+import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { errorResponseSchema } from '../../../src/contract/errors';
-import { prepareWorkspaceAccess } from '../../workspaces/access';
 import { bearer, errorResponses } from '../../workspaces/openapi';
+import { workspaceAccessOf } from '../../workspaces/route-access';
 import { resolveScope, scopeWhere } from '../scope';
 import { printQuery } from '../query/index';
-import { invalidQueryErrorHandler, parseOrThrow } from './invalid-query';
+import { invalidQueryErrorHandler, parseOrThrow } from '../query/invalid-query';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
-import { countedSentence, usableTimeZone } from './counted';
+import { countedSentence } from './counted';
+import { usableTimeZone } from '../time-zone';
 import { perAccountLimit } from '../rate-limit';
 
 const tags = ['social'];
 
 export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
-  const workspaceAccess = prepareWorkspaceAccess(db, config);
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
@@ -35,7 +35,11 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/discover',
     {
-      config: perAccountLimit('discover', config.SOCIAL_RATE_LIMIT_PER_MINUTE),
+      config: {
+        ...perAccountLimit('discover', config.SOCIAL_RATE_LIMIT_PER_MINUTE),
+        // Any member of the body's workspace_id, checked before the query is read; 404 for anyone else.
+        workspace: { from: 'body', minimum: 'viewer' },
+      },
       schema: {
         tags,
         security: bearer,
@@ -58,8 +62,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request): Promise<DiscoverResponse> => {
-      const { workspace_id, query, filters, sort, limit } = request.body;
-      const { workspace } = await workspaceAccess(workspace_id, request.userId);
+      const { query, filters, sort, limit } = request.body;
+      const { workspace } = workspaceAccessOf(request);
       const ast = parseOrThrow(query);
       const normalized = printQuery(ast);
       const fingerprint = searchFingerprint(normalized, filters, sort);

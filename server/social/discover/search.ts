@@ -4,26 +4,28 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import type { DiscoverPost, DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
+import type { DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
+import type { SocialPost } from '../../../src/contract/social-posts';
+import { toPost } from '../post-rows';
 import type { Cursor } from './cursor';
-import { after, pageQuery, profilesQuery, toPost, toProfile, type PostRow } from './queries';
+import { after, pageQuery, profilesQuery, toProfile, type PageRow } from './queries';
 
 /** A search that runs longer in all is cancelled (503 search_timeout). */
-export const DISCOVER_TIMEOUT_MS = 5000;
+const DISCOVER_TIMEOUT_MS = 5000;
 /**
  * How long walking the sort's index may take before the page is found the other way (every match, then sorted).
  * Walking is a few milliseconds when matches are common; when they are rare but the planner guessed otherwise (a
  * word and a language that never meet), it would visit most of the index.
  */
-export const WALK_BUDGET_MS = 300;
+const WALK_BUDGET_MS = 300;
 
-export interface PageKey {
+interface PageKey {
   k: string | number;
   id: number;
 }
 
 export interface SearchResult {
-  posts: DiscoverPost[];
+  posts: SocialPost[];
   /** The key of the last post when there are more, else null. */
   next: PageKey | null;
   profiles: DiscoverProfile[] | null;
@@ -46,7 +48,7 @@ function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
-export const searchTimeout = () =>
+const searchTimeout = () =>
   new ApiError(503, 'search_timeout', 'This search took too long: narrow the query or the date range.');
 
 type Executor = Pick<Db, 'execute'>;
@@ -64,16 +66,16 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
     return await db.transaction(
       async (tx) => {
         await setTimeoutLocal(tx, Math.min(walkBudgetMs, remaining()));
-        let rows: PostRow[];
+        let rows: PageRow[];
         try {
           // A savepoint: a cancelled walk leaves the transaction usable.
           rows = await tx.transaction(
-            async (walk) => (await walk.execute<PostRow>(pageQuery(condition, sort, limit))).rows,
+            async (walk) => (await walk.execute<PageRow>(pageQuery(condition, sort, limit))).rows,
           );
         } catch (error) {
           if (!isStatementTimeout(error)) throw error;
           await setTimeoutLocal(tx, remaining());
-          rows = (await tx.execute<PostRow>(pageQuery(condition, sort, limit, false))).rows;
+          rows = (await tx.execute<PageRow>(pageQuery(condition, sort, limit, false))).rows;
         }
         const page = rows.slice(0, limit);
         const last = page.at(-1);
@@ -85,7 +87,9 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
         let profiles: DiscoverProfile[] | null = null;
         if (!cursor) {
           await setTimeoutLocal(tx, remaining());
-          profiles = (await tx.execute<Record<string, unknown>>(profilesQuery(where))).rows.map(toProfile);
+          profiles = (await tx.execute<Parameters<typeof toProfile>[0]>(profilesQuery(where))).rows.map(
+            toProfile,
+          );
         }
         return { posts: page.map(toPost), next, profiles };
       },

@@ -6,24 +6,21 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
-import {
-  countedBase,
-  insightWhere,
-  previousPeriod,
-  readOnlyParts,
-  scanFrom,
-  type InsightScope,
-} from './context';
-import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
-import { jsonRows } from './rows';
-import { keptWord, WORD_RULE } from './words';
 import { searchIndexed } from '../query/compile';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import { jsonRows } from './rows';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
+import { readOnlyParts } from './transactions';
+import { insightWhere, previousPeriod, scanFrom } from './where';
+import { keptWord, WORD_RULE } from './words';
 
 /** A word is emerging with at least this many posts in the range … */
-export const EMERGING_MIN_POSTS = 5;
+const EMERGING_MIN_POSTS = 5;
 /** … and at least this many times its posts in the previous period (a previous count of 0 counts as 1). */
-export const EMERGING_MIN_RATIO = 2;
-export const EMERGING_RULE =
+const EMERGING_MIN_RATIO = 2;
+const EMERGING_RULE =
   `A word is emerging when at least ${EMERGING_MIN_POSTS} posts of the range contain it and ratio = posts in the ` +
   `range ÷ posts in the previous period of equal length (0 counted as 1) is at least ${EMERGING_MIN_RATIO}; ` +
   'highest ratio first, then most posts, then the word. With a sample, posts are estimated (see words_sample).';
@@ -38,7 +35,7 @@ export const WORD_SAMPLE_CAP = 5_000;
  * post is at level L (1 to MAX_SAMPLE_LEVEL) when (id × 40503) mod 65536 < 65536 >> L: `post_sample_marks(id)`
  * (migration 0006), indexed beside the full-text vector.
  */
-export const PILOT_LEVEL = 6;
+const PILOT_LEVEL = 6;
 export const MAX_SAMPLE_LEVEL = 10;
 /**
  * The lowest level at which the marks find the sample of a condition that the search index does not find (a
@@ -52,9 +49,9 @@ export interface WordSampling {
   cap: number;
   pilotLevel: number;
 }
-export const WORD_SAMPLING: WordSampling = { cap: WORD_SAMPLE_CAP, pilotLevel: PILOT_LEVEL };
+const WORD_SAMPLING: WordSampling = { cap: WORD_SAMPLE_CAP, pilotLevel: PILOT_LEVEL };
 
-export const SAMPLE_RULE =
+const SAMPLE_RULE =
   'a period is sampled when its matching posts at hash level L (1 in 2^L: (id × 40503) mod 65536 < 65536 >> L) ' +
   'number at least 2 × cap ÷ 2^L; a post of it is then in the sample when (id × 40503) mod 65536 < ' +
   '⌈65536 × cap ÷ (2^L × those posts)⌉, and counts are scaled by 65536 ÷ that bound';
@@ -66,46 +63,15 @@ type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
 };
 
 /**
- * Hashtags, mentioned accounts and linked domains of the range's posts: one scan, the three arrays unnested side by
- * side (the shorter ones padded with nulls, which are left out) and counted in one pass (three grouping sets). An
- * element repeated in a post counts once: an array of two or more elements is unnested from its distinct elements,
- * and one of fewer, most of them, as it is, without the subquery.
+ * Where the conversation reads its hashtags, mentions and domains: from post_tag_days when it serves (the condition
+ * reads only the platform and the language: one row per day, tag, platform and language instead of every matching
+ * post's arrays), else from one scan of the posts. Words are always read from the posts (no rollup keeps them),
+ * through the sample (conversationWordsStatement).
  */
-export function conversationTagsStatement(context: InsightScope, limit: number) {
-  const split = rollupSplit(context, 'day');
-  if (split) return conversationTagsRollupStatement(context, split, limit);
-  const distinct = (column: string) =>
-    sql.raw(
-      `unnest(CASE WHEN cardinality(p.${column}) < 2 THEN p.${column} ` +
-        `ELSE ARRAY(SELECT DISTINCT e FROM unnest(p.${column}) e) END)`,
-    );
-  const top = (element: 'h' | 'n' | 'd') =>
-    jsonRows(sql`SELECT ${sql.raw(element)} AS value, posts FROM tags WHERE ${sql.raw(element)} IS NOT NULL
-      ORDER BY posts DESC, ${sql.raw(element)} COLLATE "C" LIMIT ${limit}`);
-  return sql`WITH tags AS MATERIALIZED (
-      SELECT h, n, d, count(*)::int AS posts
-      FROM (SELECT ${distinct('hashtags')} AS h, ${distinct('mentions')} AS n, ${distinct('domains')} AS d
-        FROM ${scanFrom(context)} WHERE ${insightWhere(context)}) x
-      GROUP BY GROUPING SETS ((1), (2), (3)))
-    SELECT ${top('h')} AS hashtags, ${top('n')} AS mentions, ${top('d')} AS domains`;
-}
-
-/** The same from the daily rollup of tags, and the posts of the partial days at the ends of the range. */
-function conversationTagsRollupStatement(context: InsightScope, split: RollupSplit, limit: number) {
-  const union = rollupUnion(
-    context,
-    split,
-    (where) => sql`SELECT p.type, p.tag, p.posts FROM post_tag_days p WHERE ${where}`,
-    (where) => sql`SELECT e.type, e.tag, 1 FROM posts p CROSS JOIN LATERAL (
-        SELECT 'hashtag', x FROM unnest(p.hashtags) x UNION SELECT 'mention', x FROM unnest(p.mentions) x
-        UNION SELECT 'domain', x FROM unnest(p.domains) x) e (type, tag) WHERE ${where}`,
-  );
-  const top = (type: string) =>
-    jsonRows(sql`SELECT tag AS value, posts FROM tags WHERE type = ${type}
-      ORDER BY posts DESC, tag COLLATE "C" LIMIT ${limit}`);
-  return sql`WITH tags AS MATERIALIZED (
-      SELECT type, tag, sum(posts)::int AS posts FROM (${union}) u (type, tag, posts) GROUP BY 1, 2)
-    SELECT ${top('hashtag')} AS hashtags, ${top('mention')} AS mentions, ${top('domain')} AS domains`;
+function conversationTagsStatement(context: InsightScope, limit: number) {
+  const days = rollups.postDays.serves(context);
+  if (days) return rollups.conversationTags(context, days, limit);
+  return postsScan.conversationTags(context, limit);
 }
 
 /**
@@ -115,7 +81,7 @@ function conversationTagsRollupStatement(context: InsightScope, split: RollupSpl
  * holds its sample (about `cap` posts), then kept below the cut. Neither visits the matching posts outside the
  * sample, which on a broad query is most of the work.
  */
-export function conversationWordsStatement(context: InsightScope, limit: number, sampling = WORD_SAMPLING) {
+function conversationWordsStatement(context: InsightScope, limit: number, sampling = WORD_SAMPLING) {
   const { scope } = context;
   const previous = previousPeriod(context);
   const { cap, pilotLevel } = sampling;

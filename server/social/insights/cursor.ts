@@ -3,7 +3,7 @@
 // against another query, filter set, refinement or sort.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors';
-import type { InsightScope } from './context';
+import type { InsightScope } from './request';
 
 export interface Cursor {
   /** The sort key of the last row, as text PostgreSQL reads back exactly. */
@@ -18,7 +18,7 @@ interface Encoded extends Cursor {
   fp: string;
 }
 
-export function fingerprint(context: InsightScope, sort: string): string {
+function fingerprint(context: InsightScope, sort: string): string {
   const { scope, normalized, refines } = context;
   const identity = JSON.stringify([normalized, scope.platforms, scope.languages, refines, sort]);
   return createHash('sha256').update(identity).digest('base64url').slice(0, 16);

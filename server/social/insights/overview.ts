@@ -1,27 +1,26 @@
 // The overview dashboard: mentions over time with spikes, totals against the previous period, sentiment, platforms,
 // top posts and people. Two statements run side by side on one snapshot (readOnlyParts): per author over both periods
-// (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts).
-import { sql } from 'drizzle-orm';
+// (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts); which
+// source each reads is chosen in overviewStatements.
+import { sql, type SQL } from 'drizzle-orm';
 import type { OverviewResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
-import {
-  countedBase,
-  insightWhere,
-  previousPeriod,
-  readOnlyParts,
-  scanFrom,
-  type InsightScope,
-  type Tx,
-} from './context';
-import { authorTimesPeriods, authorTimesServe } from './authors';
-import { rollupSplit, rollupUnion } from './rollups';
-import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate, type PostRow } from './rows';
-import { bucketFor, bucketOf, bucketSeries, instantOfWallClock, wallClockText } from './time';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import type { PostRow } from '../post-rows';
+import { jsonRows, peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
+import * as authorTimes from './sources/author-times';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
+import type { OverviewGroups } from './sources/source';
+import { bucketFor, bucketSeries, instantOfWallClock, wallClockText } from './time';
+import { readOnlyParts, type Tx } from './transactions';
+import { previousPeriod } from './where';
 
-export const TOP_OVERVIEW = 5;
+const TOP_OVERVIEW = 5;
 /** A bucket is a spike when it is above mean + 2 standard deviations of the range's buckets and has at least this. */
-export const SPIKE_MIN_COUNT = 5;
-export const SPIKE_RULE =
+const SPIKE_MIN_COUNT = 5;
+const SPIKE_RULE =
   `A bucket is a spike when its mentions exceed the mean of the range's buckets (empty ones included) plus two ` +
   `population standard deviations, and number at least ${SPIKE_MIN_COUNT}.`;
 
@@ -42,10 +41,10 @@ type PeriodRow = {
   reach: number;
 };
 
-export const changePct = (value: number, previous: number) =>
+const changePct = (value: number, previous: number) =>
   previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10;
 
-export function spikeStats(counts: number[]) {
+function spikeStats(counts: number[]) {
   const mean = counts.length ? counts.reduce((a, b) => a + b, 0) / counts.length : 0;
   const variance = counts.length ? counts.reduce((a, n) => a + (n - mean) ** 2, 0) / counts.length : 0;
   const stddev = Math.sqrt(variance);
@@ -58,90 +57,14 @@ export function spikeStats(counts: number[]) {
   };
 }
 
-type AuthorPeriods = 'both' | 'current' | 'previous';
-
 /**
- * Per author and period (both periods in one scan, or one of them): the totals of each period (mentions, unique
- * authors, engagement, potential reach) and the current period's top people. Profiles are joined after grouping.
+ * The current period over time from the chosen source's groups (sources/source.ts, OverviewGroups): every bucket of
+ * the range zero-filled, the platform split, and the top posts.
  */
-export function overviewAuthorsStatement(context: InsightScope, periods: AuthorPeriods = 'both') {
-  const { scope } = context;
-  const previous = previousPeriod(context);
-  const from = periods === 'current' ? scope.from : previous.from;
-  const to = periods === 'previous' ? scope.from : scope.to;
-  // Each period is as long as the range: what decides is the range (the posts path splits the periods over two
-  // connections when the timeline costs little).
-  if (periods === 'both' && authorTimesServe(context, scope.from, scope.to)) {
-    return overviewAuthorTimesStatement(context);
-  }
-  return sql`WITH pa AS MATERIALIZED (
-      SELECT p.posted_at >= ${scope.from} AS cur, p.author_id, count(*) AS n, sum(p.engagement) AS e
-      FROM ${scanFrom(context)} WHERE ${insightWhere(context, from, to)} GROUP BY 1, 2)
-    SELECT
-      ${jsonRows(sql`SELECT pa.cur, sum(pa.n)::bigint AS mentions, count(*)::bigint AS authors,
-        sum(pa.e)::bigint AS engagement, sum(a.followers)::bigint AS reach
-        FROM pa JOIN profiles a ON a.id = pa.author_id GROUP BY pa.cur`)} AS periods,
-      ${jsonRows(sql`SELECT author_id, n AS mentions, e AS engagement FROM pa WHERE cur
-        ORDER BY n DESC, e DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;
-}
-
-/**
- * overviewAuthorsStatement for both periods from author_post_times (authors.ts): one row per author with the
- * previous period's posts and engagement (n0, e0) beside the current one's (n1, e1) and the followers (f), and the
- * same answer.
- */
-function overviewAuthorTimesStatement(context: InsightScope) {
-  const bounds = [previousPeriod(context).from, context.scope.from, context.scope.to];
-  const totals = [false, true].map((cur, i) => {
-    const [n, e] = [sql.raw(`n${i}`), sql.raw(`e${i}`)];
-    return sql`SELECT ${sql.raw(String(cur))} AS cur, sum(${n})::bigint AS mentions,
-        count(*) FILTER (WHERE ${n} > 0)::bigint AS authors, sum(${e})::bigint AS engagement,
-        coalesce(sum(f) FILTER (WHERE ${n} > 0), 0)::bigint AS reach
-      FROM pa HAVING sum(${n}) > 0`;
-  });
-  return sql`WITH pa AS MATERIALIZED (${authorTimesPeriods(context, bounds)})
-    SELECT ${jsonRows(sql.join(totals, sql` UNION ALL `))} AS periods,
-      ${jsonRows(sql`SELECT author_id, n1 AS mentions, e1 AS engagement FROM pa WHERE n1 > 0
-        ORDER BY n1 DESC, e1 DESC, author_id LIMIT ${TOP_OVERVIEW}`)} AS top_people`;
-}
-
-/**
- * The current period over time: one scan materialized, grouped once by (bucket, platform) for the buckets, their
- * sentiment and the platform split, and read once more for the top posts. When the condition reads only the
- * platform and the language, the groups come from the hourly rollup instead (rollups.ts).
- */
-export function overviewTimelineStatement(context: InsightScope, split = rollupSplit(context, 'hour')) {
+function overviewTimelineStatement(context: InsightScope, groups: OverviewGroups) {
   const { scope, timeZone } = context;
   const bucket = bucketFor(scope.from, scope.to);
-  // From the hourly rollup, the top posts are the first of the engagement index that match.
-  const head = split
-    ? sql`WITH g AS MATERIALIZED (
-      SELECT ${bucketOf(bucket)} AS local, p.platform, sum(p.n) AS n, sum(p.e) AS e, sum(p.pos) AS pos,
-        sum(p.neu) AS neu, sum(p.neg) AS neg, sum(p.s) AS s
-      FROM (${rollupUnion(
-        context,
-        split,
-        (where) => sql`SELECT p.posted_at, p.platform, p.posts AS n, p.engagement AS e, p.positive AS pos,
-          p.neutral AS neu, p.negative AS neg, p.sentiment AS s FROM post_hours p WHERE ${where}`,
-        (where) => sql`SELECT p.posted_at, p.platform, 1, p.engagement, (p.sentiment_label = 'positive')::int,
-          (p.sentiment_label = 'neutral')::int, (p.sentiment_label = 'negative')::int, p.sentiment::float8
-          FROM posts p WHERE ${where}`,
-      )}) p GROUP BY 1, 2)`
-    : sql`WITH m AS MATERIALIZED (
-      SELECT p.id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
-        ${bucketOf(bucket)} AS local
-      FROM ${scanFrom(context)} WHERE ${insightWhere(context)}),
-    g AS MATERIALIZED (
-      SELECT local, platform, count(*) AS n, sum(engagement) AS e,
-        count(*) FILTER (WHERE sentiment_label = 'positive') AS pos,
-        count(*) FILTER (WHERE sentiment_label = 'neutral') AS neu,
-        count(*) FILTER (WHERE sentiment_label = 'negative') AS neg, sum(sentiment::float8) AS s
-      FROM m GROUP BY 1, 2)`;
-  const topPosts = split
-    ? sql`SELECT p.id FROM posts p WHERE ${insightWhere(context)} ORDER BY p.engagement DESC, p.id DESC
-        LIMIT ${TOP_OVERVIEW}`
-    : sql`SELECT id FROM m ORDER BY engagement DESC, id DESC LIMIT ${TOP_OVERVIEW}`;
-  return sql`${head}
+  return sql`${groups.groups}
     SELECT
       ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
           coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
@@ -152,7 +75,47 @@ export function overviewTimelineStatement(context: InsightScope, split = rollupS
         ORDER BY s.local`)} AS buckets,
       ${jsonRows(sql`SELECT platform, sum(n)::int AS mentions FROM g GROUP BY platform
         ORDER BY mentions DESC, platform::text COLLATE "C"`)} AS platforms,
-      ${jsonRows(topPosts)} AS top_posts`;
+      ${jsonRows(groups.topPosts)} AS top_posts`;
+}
+
+/**
+ * Where the overview reads its figures, as the statements to run: `authors` (per author over both periods, or the
+ * current one: totals, unique authors, engagement, reach, top people), `timeline` (buckets, sentiment, platforms,
+ * top posts) and, when the periods' authors are read apart, `previousAuthors`. `authors` runs on one connection,
+ * `timeline` then `previousAuthors` on another (readOnlyParts).
+ */
+function overviewStatements(context: InsightScope) {
+  const bucket = bucketFor(context.scope.from, context.scope.to);
+  const hours = rollups.postHours.serves(context);
+  // The timeline from post_hours when the condition reads only the platform and the language and the zone's offset
+  // is whole hours (every wall-clock bucket is then made of whole UTC hours): a few thousand rows instead of every
+  // matching post. Otherwise from the posts.
+  const timeline = overviewTimelineStatement(
+    context,
+    hours
+      ? rollups.overviewGroups(context, hours, bucket, TOP_OVERVIEW)
+      : postsScan.overviewGroups(context, bucket, TOP_OVERVIEW),
+  );
+  // Per author from author_post_times when it serves (the same conditions, and a range of at least 10 days, where one
+  // pass over its rows costs less than the posts): both periods in the same pass, about what one period costs.
+  if (authorTimes.authorPostTimes.serves(context)) {
+    return { authors: authorTimes.overviewAuthors(context, TOP_OVERVIEW), timeline, previousAuthors: null };
+  }
+  // From the posts. When the timeline comes from the rollup it costs little, and the per-author scan is what takes
+  // time: the current period's authors then run beside the previous period's and the timeline.
+  if (hours) {
+    return {
+      authors: postsScan.overviewAuthors(context, 'current', TOP_OVERVIEW),
+      timeline,
+      previousAuthors: postsScan.overviewAuthors(context, 'previous', TOP_OVERVIEW),
+    };
+  }
+  // Otherwise both periods in one scan, beside the timeline's scan.
+  return {
+    authors: postsScan.overviewAuthors(context, 'both', TOP_OVERVIEW),
+    timeline,
+    previousAuthors: null,
+  };
 }
 
 type AuthorsRow = { periods: PeriodRow[]; top_people: PersonAggregate[] };
@@ -166,19 +129,15 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   const { scope, timeZone } = context;
   const previous = previousPeriod(context);
   const bucket = bucketFor(scope.from, scope.to);
+  const statements = overviewStatements(context);
 
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
-  // When the timeline comes from the rollups it costs little, and the per-author scan of the posts is what takes
-  // time: the current period's authors then run beside the previous period's and the timeline. From
-  // author_post_times, both periods' authors cost about what one period's do, and stay together.
-  const split = rollupSplit(context, 'hour');
-  const splitAuthors = split !== null && !authorTimesServe(context, scope.from, scope.to);
-  const authorsOf = async (tx: Tx, periods: AuthorPeriods) => {
-    const [row] = (await tx.execute<AuthorsRow>(overviewAuthorsStatement(context, periods))).rows;
+  const authorsOf = async (tx: Tx, statement: SQL) => {
+    const [row] = (await tx.execute<AuthorsRow>(statement)).rows;
     return { ...row!, people: await peopleFor(tx, row!.top_people) };
   };
   const timelineOf = async (tx: Tx) => {
-    const [row] = (await tx.execute<TimelineRow>(overviewTimelineStatement(context, split))).rows;
+    const [row] = (await tx.execute<TimelineRow>(statements.timeline)).rows;
     return {
       ...row!,
       posts: await postsByIds(
@@ -195,8 +154,11 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
   >(
     db,
     [
-      (tx) => authorsOf(tx, splitAuthors ? 'current' : 'both'),
-      async (tx) => [await timelineOf(tx), splitAuthors ? await authorsOf(tx, 'previous') : null],
+      (tx) => authorsOf(tx, statements.authors),
+      async (tx) => [
+        await timelineOf(tx),
+        statements.previousAuthors ? await authorsOf(tx, statements.previousAuthors) : null,
+      ],
     ],
     { timeZone },
   );

@@ -5,10 +5,13 @@ import type { ProfileSort } from '../../../src/contract/insights';
 import type { PeopleResponse, ProfilesResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { authorTimesPeriods, authorTimesServe } from './authors';
-import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
+import { countedBase } from './counted';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import type { InsightScope } from './request';
 import { jsonRows, peopleFor, type PersonAggregate } from './rows';
+import * as authorTimes from './sources/author-times';
+import * as postsScan from './sources/posts-scan';
+import { readOnly } from './transactions';
 
 /** Each sort: its key, then the tie-break, then the profile id ascending. */
 const ORDER: Record<ProfileSort, [string, string]> = {
@@ -23,18 +26,14 @@ const SORT_WORDS: Record<ProfileSort, string> = {
 };
 
 /**
- * Per author: matching posts (n), their engagement (e) and followers (f). From author_post_times when it serves the
- * condition (authors.ts), which keeps the followers; else from the posts, profiles joined after grouping.
+ * Where people and filtered profiles read each author's matching posts (n), their engagement (e) and followers (f):
+ * from author_post_times when it serves (the condition reads only the platform and the language, over at least
+ * AUTHOR_TIMES_MIN_DAYS: one pass over one row per author, platform and language, which keeps the followers), else
+ * from the posts grouped by author, profiles joined after grouping.
  */
 function authors(context: InsightScope) {
-  const { from, to } = context.scope;
-  if (authorTimesServe(context, from, to)) {
-    return sql`SELECT author_id, f, n0 AS n, e0 AS e FROM (${authorTimesPeriods(context, [from, to])}) t`;
-  }
-  return sql`SELECT g.author_id, a.followers AS f, g.n, g.e
-    FROM (SELECT p.author_id, count(*) AS n, sum(p.engagement) AS e FROM ${scanFrom(context)}
-      WHERE ${insightWhere(context)} GROUP BY p.author_id) g
-    JOIN profiles a ON a.id = g.author_id`;
+  if (authorTimes.authorPostTimes.serves(context)) return authorTimes.authorFigures(context);
+  return postsScan.authorFigures(context);
 }
 
 function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQL {
@@ -54,18 +53,13 @@ const COUNTED =
   "an author's mentions are their matching posts, their engagement those posts' likes + comments + shares, and " +
   'their followers as the profile has them now';
 
-export const peopleStatement = (context: InsightScope, limit: number) => sql`WITH g AS MATERIALIZED (
+const peopleStatement = (context: InsightScope, limit: number) => sql`WITH g AS MATERIALIZED (
     ${authors(context)})
   SELECT (SELECT count(*) FROM g)::int AS authors, (SELECT coalesce(sum(n), 0) FROM g)::int AS posts,
     ${jsonRows(top('mentions', limit))} AS by_mentions, ${jsonRows(top('followers', limit))} AS by_followers,
     ${jsonRows(top('engagement', limit))} AS by_engagement`;
 
-export const profilesStatement = (
-  context: InsightScope,
-  sort: ProfileSort,
-  limit: number,
-  cursor: Cursor | null,
-) =>
+const profilesStatement = (context: InsightScope, sort: ProfileSort, limit: number, cursor: Cursor | null) =>
   sql`WITH g AS MATERIALIZED (${authors(context)})
     SELECT (SELECT count(*) FROM g)::int AS total, ${jsonRows(top(sort, limit + 1, cursor))} AS page`;
 

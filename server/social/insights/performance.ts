@@ -1,14 +1,15 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
-// the best time to post (day of the week × hour of the day in the workspace's zone). One scan, grouping sets.
-import { sql } from 'drizzle-orm';
-import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/insights';
+// the best time to post (day of the week × hour of the day in the workspace's zone): one statement, from the posts or
+// the rollups (performanceStatement).
+import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/social-posts';
 import { type PerformanceResponse } from '../../../src/contract/insights-responses';
 import { PLATFORM_VALUES } from '../../../src/contract/social-scope';
 import type { Db } from '../../db/database';
-import { countedBase, insightWhere, readOnly, type InsightScope } from './context';
-import { jsonRows } from './rows';
-import { rollupSplit, rollupUnion, type RollupSplit } from './rollups';
-import { localTime } from './time';
+import { countedBase } from './counted';
+import type { InsightScope } from './request';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
+import { readOnly } from './transactions';
 
 type GroupRow = {
   platform: string | null;
@@ -57,67 +58,21 @@ function metrics(row: GroupRow | undefined): Metrics {
   };
 }
 
-export const ENGAGEMENT_RATE_RULE =
+const ENGAGEMENT_RATE_RULE =
   "engagement rate = each post's engagement ÷ its author's followers, averaged over the posts whose author has at " +
   'least one follower';
 
 /**
- * One scan grouped by (platform, media, kind, day, hour): at most 4 032 groups, which parallel workers can build
- * in parts; the dashboard's grouping sets are then taken over those groups. When the condition reads only the
- * platform and the language, the rollups serve instead (performanceRollupStatement).
+ * Where performance reads its groups: from the rollups when both serve (the condition reads only the platform and
+ * the language, and the zone's offset is whole hours for the day × hour grid): post_days per platform, media and kind
+ * (its rows keep the engagement rate's sums) and post_hours for day × hour, a few thousand rows instead of every
+ * matching post with its author's profile. Otherwise one scan of the posts (the rate needs the profiles).
  */
-export function performanceStatement(context: InsightScope) {
-  const days = rollupSplit(context, 'day');
-  const hours = days && rollupSplit(context, 'hour');
-  if (days && hours) return performanceRollupStatement(context, days, hours);
-  return sql`WITH g AS MATERIALIZED (
-      SELECT p.platform, p.media, p.kind, date_part('isodow', ${localTime})::int AS dow,
-        date_part('hour', ${localTime})::int AS hr, count(*) AS posts,
-        sum(p.likes) AS likes, sum(p.comments) AS comments, sum(p.shares) AS shares,
-        coalesce(sum(p.views), 0) AS views, sum(p.engagement) AS engagement, sum(p.sentiment::float8) AS sentiment,
-        sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0) AS rate_sum,
-        count(*) FILTER (WHERE a.followers > 0) AS rated
-      FROM posts p JOIN profiles a ON a.id = p.author_id WHERE ${insightWhere(context)}
-      GROUP BY 1, 2, 3, 4, 5)
-    SELECT ${jsonRows(sql`SELECT platform, media, kind, dow, hr, GROUPING(platform) AS gp, GROUPING(media) AS gm,
-        GROUPING(kind) AS gk, GROUPING(dow) AS gd, coalesce(sum(posts), 0)::int AS posts, sum(likes) AS likes,
-        sum(comments) AS comments, sum(shares) AS shares, sum(views) AS views, sum(engagement) AS engagement,
-        sum(rate_sum) / nullif(sum(rated), 0) AS rate, sum(sentiment) / nullif(sum(posts), 0) AS sentiment
-      FROM g GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))`)} AS groups`;
-}
-
-/**
- * The same groups from the rollups: per platform, media and kind from the daily rollup (whose rows keep the rate's
- * sum), day × hour from the hourly one; the partial days and hours at the ends of the range from the posts.
- */
-function performanceRollupStatement(context: InsightScope, days: RollupSplit, hours: RollupSplit) {
-  const byKind = rollupUnion(
-    context,
-    days,
-    (where) => sql`SELECT p.platform, p.media, p.kind, p.posts, p.likes, p.comments, p.shares, p.views,
-      p.engagement, p.sentiment, p.rate, p.rated FROM post_days p WHERE ${where}`,
-    (where) => sql`SELECT p.platform, p.media, p.kind, 1, p.likes, p.comments, p.shares, coalesce(p.views, 0),
-      p.engagement, p.sentiment::float8, CASE WHEN a.followers > 0 THEN p.engagement::float8 / a.followers END,
-      (a.followers > 0)::int FROM posts p JOIN profiles a ON a.id = p.author_id WHERE ${where}`,
-  );
-  const byHour = rollupUnion(
-    context,
-    hours,
-    (where) => sql`SELECT p.posted_at, p.posts, p.engagement FROM post_hours p WHERE ${where}`,
-    (where) => sql`SELECT p.posted_at, 1, p.engagement FROM posts p WHERE ${where}`,
-  );
-  return sql`SELECT ${jsonRows(sql`
-      SELECT platform, media, kind, NULL AS dow, NULL AS hr, GROUPING(platform) AS gp, GROUPING(media) AS gm,
-        GROUPING(kind) AS gk, 1 AS gd, coalesce(sum(posts), 0)::int AS posts, sum(likes) AS likes,
-        sum(comments) AS comments, sum(shares) AS shares, sum(views) AS views, sum(engagement) AS engagement,
-        sum(rate) / nullif(sum(rated), 0) AS rate, sum(sentiment) / nullif(sum(posts), 0) AS sentiment
-      FROM (${byKind}) k (platform, media, kind, posts, likes, comments, shares, views, engagement, sentiment, rate,
-        rated)
-      GROUP BY GROUPING SETS ((), (platform), (media), (kind))
-      UNION ALL
-      SELECT NULL, NULL, NULL, date_part('isodow', ${localTime})::int, date_part('hour', ${localTime})::int, 1, 1, 1, 0,
-        sum(posts)::int, NULL, NULL, NULL, NULL, sum(engagement), NULL, NULL
-      FROM (${byHour}) p (posted_at, posts, engagement) GROUP BY 4, 5`)} AS groups`;
+function performanceStatement(context: InsightScope) {
+  const days = rollups.postDays.serves(context);
+  const hours = days && rollups.postHours.serves(context);
+  if (days && hours) return rollups.performanceGroups(context, days, hours);
+  return postsScan.performanceGroups(context);
 }
 
 export async function performance(db: Db, context: InsightScope): Promise<PerformanceResponse> {

@@ -1,17 +1,19 @@
 // The posts dashboard and the filtered-posts drill-down: matching posts one keyset page at a time, by engagement,
 // recency or overperformance.
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { PostSort } from '../../../src/contract/insights';
 import type { PostsResponse } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { scopeWhere } from '../scope';
-import { countedBase, insightWhere, readOnly, scanFrom, type InsightScope } from './context';
+import { countedBase } from './counted';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
-import { rollupSplit, rollupUnion } from './rollups';
-import { jsonRows, postsByIds, toPost } from './rows';
+import type { InsightScope } from './request';
+import { postsByIds, toPost } from './rows';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
+import { readOnly } from './transactions';
 
-export const OVERPERFORMANCE_RULE =
+const OVERPERFORMANCE_RULE =
   "overperformance = the post's engagement ÷ its author's average engagement over the author's posts that match " +
   'the query and filters in the same date range (refinements do not change the average); 1 for an author with a ' +
   'single such post or whose posts all have no engagement';
@@ -35,51 +37,17 @@ type PageRow = {
   score?: number;
 };
 
-export function pageQuery(context: InsightScope, sort: PostSort, limit: number, cursor: Cursor | null): SQL {
-  const after = (expression: SQL, cast: SQL) =>
-    cursor ? sql`AND (${expression}, id) < (${cursor.key}::${cast}, ${cursor.ties[0]!})` : sql``;
-  if (sort === 'overperformance') {
-    // The average is over the scope without refinements; `picked` marks the rows the refinements keep.
-    const picked = context.refine ?? sql`true`;
-    return sql`WITH s AS MATERIALIZED (
-        SELECT p.id, p.author_id, p.engagement, ${picked} AS picked
-        FROM ${scanFrom(context)} WHERE ${scopeWhere(context.scope)}),
-      w AS (
-        SELECT id, picked, CASE WHEN count(*) OVER author = 1 OR sum(engagement) OVER author = 0 THEN 1::float8
-          ELSE (engagement::float8 * count(*) OVER author) / (sum(engagement) OVER author)::float8 END AS score
-        FROM s WINDOW author AS (PARTITION BY author_id)),
-      m AS MATERIALIZED (SELECT id, score FROM w WHERE picked)
-      SELECT (SELECT count(*) FROM m)::int AS total,
-        ${jsonRows(sql`SELECT id, score::text AS k, score FROM m WHERE true ${after(sql`score`, sql`float8`)}
-          ORDER BY score DESC, id DESC LIMIT ${limit + 1}`)} AS page`;
-  }
-  const key =
-    sort === 'engagement'
-      ? { expression: sql`engagement`, text: sql`engagement::text`, cast: sql`int` }
-      : {
-          expression: sql`posted_at`,
-          text: sql`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-          cast: sql`timestamptz`,
-        };
-  const split = rollupSplit(context, 'hour');
-  if (split) {
-    // The total from the hourly rollup; the page from the first matching posts of the sort's index.
-    const total = rollupUnion(
-      context,
-      split,
-      (where) => sql`SELECT p.posts FROM post_hours p WHERE ${where}`,
-      (where) => sql`SELECT 1 FROM posts p WHERE ${where}`,
-    );
-    return sql`SELECT (SELECT coalesce(sum(n), 0) FROM (${total}) t (n))::int AS total,
-      ${jsonRows(sql`SELECT p.id, ${key.text} AS k FROM posts p
-        WHERE ${insightWhere(context)} ${after(key.expression, key.cast)}
-        ORDER BY ${key.expression} DESC, p.id DESC LIMIT ${limit + 1}`)} AS page`;
-  }
-  return sql`WITH m AS MATERIALIZED (
-      SELECT p.id, p.engagement, p.posted_at FROM ${scanFrom(context)} WHERE ${insightWhere(context)})
-    SELECT (SELECT count(*) FROM m)::int AS total,
-      ${jsonRows(sql`SELECT id, ${key.text} AS k FROM m WHERE true ${after(key.expression, key.cast)}
-        ORDER BY ${key.expression} DESC, id DESC LIMIT ${limit + 1}`)} AS page`;
+/**
+ * Where a page of posts is read: overperformance needs every matching post's engagement against its author's, so
+ * only a scan of the posts serves it. By engagement or recency, when post_hours serves (the condition reads only the
+ * platform, the language and date buckets, in a zone whose offset is whole hours), the total comes from it and the
+ * page from the first matching posts of the sort's index, without reading every matching post; else from one scan.
+ */
+function pageQuery(context: InsightScope, sort: PostSort, limit: number, cursor: Cursor | null): SQL {
+  if (sort === 'overperformance') return postsScan.overperformancePage(context, limit, cursor);
+  const hours = rollups.postHours.serves(context);
+  if (hours) return rollups.postPage(context, hours, sort, limit, cursor);
+  return postsScan.postPage(context, sort, limit, cursor);
 }
 
 export async function postList(

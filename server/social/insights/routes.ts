@@ -1,8 +1,10 @@
 // The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
 // each takes a saved query or an ad-hoc query, filters and drill-down refinements. Any member of the workspace
-// (viewer and up) may read them; what each figure counts is in README.md beside this file.
+// (viewer and up) may read them; what each figure counts, and where each is read from, is in README.md beside this
+// file.
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
+import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   conversationBodySchema,
@@ -14,7 +16,6 @@ import {
 } from '../../../src/contract/insights';
 import {
   conversationResponseSchema,
-  insightsInvalidQuerySchema,
   overviewResponseSchema,
   peopleResponseSchema,
   performanceResponseSchema,
@@ -22,9 +23,11 @@ import {
   profilesResponseSchema,
 } from '../../../src/contract/insights-responses';
 import { errorResponseSchema } from '../../../src/contract/errors';
-import { prepareWorkspaceAccess } from '../../workspaces/access';
+import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { bearer, errorResponses } from '../../workspaces/openapi';
-import { insightsErrorHandler, resolveInsightScope } from './context';
+import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
+import { invalidQueryErrorHandler } from '../query/invalid-query';
+import { resolveInsightScope, type InsightScope } from './request';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
 import { overview } from './overview';
@@ -44,17 +47,19 @@ const COMMON =
 const responses = <T>(ok: T) => ({
   200: ok,
   ...errorResponses(404, 429),
-  400: z.union([insightsInvalidQuerySchema, errorResponseSchema]),
+  400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
 
+/** Any member of the body's workspace_id (viewer and up); 404 for anyone else (server/workspaces/route-access.ts). */
+const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
+
 export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
-  const access = prepareWorkspaceAccess(db, config);
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
-  app.setErrorHandler(insightsErrorHandler);
+  app.setErrorHandler(invalidQueryErrorHandler);
   // One budget (one store) for every dashboard of this plugin: a page that loads several spends several. Registered
   // after requireUser, so the key is the account.
   await app.register(rateLimit, {
@@ -62,109 +67,81 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     ...perAccountLimit('insights', config.SOCIAL_RATE_LIMIT_PER_MINUTE).rateLimit,
   });
 
-  const schema = <B extends z.ZodMiniType, R extends z.ZodMiniType>(
+  /**
+   * One dashboard: a POST whose workspace the route-access hook checks (before anything of the body is read), whose
+   * request is then resolved once (resolveInsightScope: the saved or ad-hoc query, filters, range, refinements, the
+   * workspace's zone), and whose answer is `answer`'s.
+   */
+  function dashboard<B extends z.ZodMiniType<z.output<typeof insightsBodySchema>>, R extends z.ZodMiniType>(
+    url: string,
     summary: string,
     body: B,
     response: R,
-  ) => ({
-    tags,
-    security: bearer,
-    summary,
-    description: COMMON,
-    body,
-    response: responses(response),
-  });
+    answer: (context: InsightScope, body: z.output<B>) => Promise<z.output<R>>,
+  ) {
+    // The schema validates the body and encodes the answer as for any route; the types come from `body` and
+    // `response` through `answer`, which Fastify's inference cannot follow through a generic schema.
+    app.withTypeProvider<FastifyTypeProviderDefault>().post(
+      url,
+      {
+        config: { workspace: anyMember },
+        schema: { tags, security: bearer, summary, description: COMMON, body, response: responses(response) },
+      },
+      async (request) => {
+        const values = request.body as z.output<B>;
+        const { workspace } = workspaceAccessOf(request);
+        return answer(await resolveInsightScope(db, workspace, values), values);
+      },
+    );
+  }
 
-  app.post(
+  dashboard(
     '/insights/overview',
-    {
-      schema: schema(
-        'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
-        insightsBodySchema,
-        overviewResponseSchema,
-      ),
-    },
-    async (request) => overview(db, await resolveInsightScope(db, access, request.body, request.userId)),
+    'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
+    insightsBodySchema,
+    overviewResponseSchema,
+    (context) => overview(db, context),
   );
-
-  app.post(
+  dashboard(
     '/insights/posts',
-    {
-      schema: schema(
-        'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
-        postsBodySchema,
-        postsResponseSchema,
-      ),
-    },
-    async (request) =>
-      postList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+    'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
+    postsBodySchema,
+    postsResponseSchema,
+    (context, body) => postList(db, context, body),
   );
-
-  app.post(
+  dashboard(
     '/insights/people',
-    {
-      schema: schema(
-        'People: top authors by mentions, followers and engagement',
-        peopleBodySchema,
-        peopleResponseSchema,
-      ),
-    },
-    async (request) =>
-      people(db, await resolveInsightScope(db, access, request.body, request.userId), request.body.limit),
+    'People: top authors by mentions, followers and engagement',
+    peopleBodySchema,
+    peopleResponseSchema,
+    (context, body) => people(db, context, body.limit),
   );
-
-  app.post(
+  dashboard(
     '/insights/performance',
-    {
-      schema: schema(
-        'Performance: engagement by platform, media and kind; engagement rate; best time to post',
-        insightsBodySchema,
-        performanceResponseSchema,
-      ),
-    },
-    async (request) => performance(db, await resolveInsightScope(db, access, request.body, request.userId)),
+    'Performance: engagement by platform, media and kind; engagement rate; best time to post',
+    insightsBodySchema,
+    performanceResponseSchema,
+    (context) => performance(db, context),
   );
-
-  app.post(
+  dashboard(
     '/insights/conversation',
-    {
-      schema: schema(
-        'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
-        conversationBodySchema,
-        conversationResponseSchema,
-      ),
-    },
-    async (request) =>
-      conversation(
-        db,
-        await resolveInsightScope(db, access, request.body, request.userId),
-        request.body.limit,
-      ),
+    'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
+    conversationBodySchema,
+    conversationResponseSchema,
+    (context, body) => conversation(db, context, body.limit),
   );
-
-  app.post(
+  dashboard(
     '/insights/filtered-posts',
-    {
-      schema: schema(
-        'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
-        filteredPostsBodySchema,
-        postsResponseSchema,
-      ),
-    },
-    async (request) =>
-      postList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+    'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
+    filteredPostsBodySchema,
+    postsResponseSchema,
+    (context, body) => postList(db, context, body),
   );
-
-  app.post(
+  dashboard(
     '/insights/filtered-profiles',
-    {
-      schema: schema(
-        'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
-        filteredProfilesBodySchema,
-        profilesResponseSchema,
-      ),
-    },
-    async (request) =>
-      profileList(db, await resolveInsightScope(db, access, request.body, request.userId), request.body),
+    'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
+    filteredProfilesBodySchema,
+    profilesResponseSchema,
+    (context, body) => profileList(db, context, body),
   );
 };

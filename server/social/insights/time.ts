@@ -15,16 +15,6 @@ export function bucketFor(from: Date, to: Date): Bucket {
   return 'week';
 }
 
-/** The workspace's IANA zone when the runtime knows it, else UTC (a chart must never fail over a bad setting). */
-export function usableTimeZone(timeZone: string): string {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
-
 const formats = new Map<string, Intl.DateTimeFormat>();
 function formatFor(timeZone: string) {
   let format = formats.get(timeZone);
@@ -120,7 +110,7 @@ export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): 
 
 /**
  * The post's wall-clock time (a `timestamp`) in the session's zone, which every dashboard transaction sets to the
- * workspace's (readOnly in context.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
+ * workspace's (readOnly in transactions.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
  * name up on every row.
  */
 export const localTime = sql`(p.posted_at::timestamp)`;

@@ -5,9 +5,11 @@
 // and their engagement two subscripts. The cost is one pass over the rows (about 78,000 for 1M posts) whatever the
 // range, where the posts cost a row each: the rows serve ranges of at least AUTHOR_TIMES_MIN_DAYS.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Refine } from '../../../src/contract/insights';
-import { scopeConditions } from '../scope';
-import { readsOnlyPlatformAndLanguage, type InsightScope } from './context';
+import { scopeConditions } from '../../scope';
+import type { InsightScope } from '../request';
+import { jsonRows } from '../rows';
+import { previousPeriod } from '../where';
+import { keepsCondition, type Source } from './source';
 
 /**
  * Measured on 1M posts (`bench:insights`, every post, p50): over 7 days the people dashboard took about as long from
@@ -17,17 +19,22 @@ import { readsOnlyPlatformAndLanguage, type InsightScope } from './context';
 export const AUTHOR_TIMES_MIN_DAYS = 10;
 
 const DAY_MS = 86_400_000;
-const keptRefine = (refine: Refine) => refine.field === 'platform' || refine.field === 'language';
 
 /**
  * Whether author_post_times gives the per-author figures over [from, to): the query reads only platform: and lang:,
  * the refinements only the platform and the language, and the range is long enough to be worth it.
  */
 export function authorTimesServe(context: InsightScope, from: Date, to: Date): boolean {
-  const { scope, refines } = context;
-  if (!readsOnlyPlatformAndLanguage(scope.query)) return false;
-  return refines.every(keptRefine) && to.getTime() - from.getTime() >= AUTHOR_TIMES_MIN_DAYS * DAY_MS;
+  return (
+    keepsCondition(context, ['platform', 'language']) &&
+    to.getTime() - from.getTime() >= AUTHOR_TIMES_MIN_DAYS * DAY_MS
+  );
 }
+
+/** The per-author figures of the request's range (and of the previous period, of the same length). */
+export const authorPostTimes: Source<true> = {
+  serves: (context) => authorTimesServe(context, context.scope.from, context.scope.to) || null,
+};
 
 /**
  * 1 µs before `instant` (timestamps are microseconds), where width_bucket counts the elements before `instant`.
@@ -43,7 +50,7 @@ const justBefore = (instant: Date) =>
  * are summed, engagement as float8 (exact below 2^53, and the hash aggregate's states stay by value). Grouping only
  * those rows took a third less time than grouping them all.
  */
-export function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
+function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
   const conditions = [...scopeConditions(context.scope), ...(context.refine ? [context.refine] : [])];
   // Each use of an array column unpacks it again: a copy when it is small, decompressing it when it is stored
   // compressed (an author with hundreds of posts). Concatenating nothing unpacks each array once, and OFFSET 0
@@ -75,4 +82,30 @@ export function authorTimesPeriods(context: InsightScope, bounds: Date[]): SQL {
     UNION ALL
     SELECT x.author_id, any_value(x.followers) AS f, ${figures(true)} FROM (${rows(false)}) x WHERE ${some}
     GROUP BY x.author_id`;
+}
+
+/**
+ * The overview's totals of both periods and its top people: one row per author with the previous period's posts and
+ * engagement (n0, e0) beside the current one's (n1, e1) and the followers (f); a period's mentions are its posts,
+ * its unique authors those with a post in it, its potential reach their followers.
+ */
+export function overviewAuthors(context: InsightScope, top: number) {
+  const bounds = [previousPeriod(context).from, context.scope.from, context.scope.to];
+  const totals = [false, true].map((cur, i) => {
+    const [n, e] = [sql.raw(`n${i}`), sql.raw(`e${i}`)];
+    return sql`SELECT ${sql.raw(String(cur))} AS cur, sum(${n})::bigint AS mentions,
+        count(*) FILTER (WHERE ${n} > 0)::bigint AS authors, sum(${e})::bigint AS engagement,
+        coalesce(sum(f) FILTER (WHERE ${n} > 0), 0)::bigint AS reach
+      FROM pa HAVING sum(${n}) > 0`;
+  });
+  return sql`WITH pa AS MATERIALIZED (${authorTimesPeriods(context, bounds)})
+    SELECT ${jsonRows(sql.join(totals, sql` UNION ALL `))} AS periods,
+      ${jsonRows(sql`SELECT author_id, n1 AS mentions, e1 AS engagement FROM pa WHERE n1 > 0
+        ORDER BY n1 DESC, e1 DESC, author_id LIMIT ${top}`)} AS top_people`;
+}
+
+/** Per author with matching posts in the range: their posts (n), their engagement (e) and followers (f). */
+export function authorFigures(context: InsightScope) {
+  const { from, to } = context.scope;
+  return sql`SELECT author_id, f, n0 AS n, e0 AS e FROM (${authorTimesPeriods(context, [from, to])}) t`;
 }

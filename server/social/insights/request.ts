@@ -1,0 +1,67 @@
+// One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
+// the workspace's time zone. Every dashboard reads its request as an InsightScope.
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { InsightsBody, Refine } from '../../../src/contract/insights';
+import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
+import type { Db } from '../../db/database';
+import { savedQueries } from '../../db/social-schema';
+import { ApiError } from '../../errors';
+import { printQuery } from '../query/index';
+import { parseOrThrow } from '../query/invalid-query';
+import { resolveScope, type Scope } from '../scope';
+import { usableTimeZone } from '../time-zone';
+import { refineWhere } from './refine';
+
+export interface InsightScope {
+  scope: Scope;
+  /** Canonical query text, null for every post. */
+  normalized: string | null;
+  savedQueryName: string | null;
+  refines: Refine[];
+  refine: SQL | null;
+  timeZone: string;
+}
+
+/**
+ * The request of a member of the workspace (the route-access hook has checked membership and passes the workspace):
+ * the saved query of that workspace (404 for another's), the query parsed, the scope, the refinements, the zone.
+ */
+export async function resolveInsightScope(
+  db: Db,
+  workspace: { timeZone: string },
+  body: InsightsBody,
+  now = new Date(),
+): Promise<InsightScope> {
+  const hasSaved = body.saved_query_id !== undefined;
+  if (hasSaved === (body.query !== undefined)) {
+    throw new ApiError(400, 'invalid_request', 'Pass either saved_query_id or query (not both).');
+  }
+  let text = body.query ?? '';
+  let savedFilters: QueryFilters = {};
+  let savedQueryName: string | null = null;
+  if (hasSaved) {
+    const [saved] = await db
+      .select({ name: savedQueries.name, query: savedQueries.query, filters: savedQueries.filters })
+      .from(savedQueries)
+      .where(and(eq(savedQueries.id, body.saved_query_id!), eq(savedQueries.workspaceId, body.workspace_id)));
+    if (!saved) throw new ApiError(404, 'not_found', 'There is no such saved query in this workspace.');
+    text = saved.query;
+    savedQueryName = saved.name;
+    const parsed = queryFiltersSchema.safeParse(saved.filters);
+    savedFilters = parsed.success ? parsed.data : {};
+  }
+  // Empty or blank: every post.
+  const ast = text.trim() === '' ? null : parseOrThrow(text);
+  const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
+  const scope = resolveScope(ast, { ...savedFilters, ...overrides }, now);
+  const timeZone = usableTimeZone(workspace.timeZone);
+  const refines = body.refine ?? [];
+  return {
+    scope,
+    normalized: ast ? printQuery(ast) : null,
+    savedQueryName,
+    refines,
+    refine: refineWhere(refines, timeZone),
+    timeZone,
+  };
+}

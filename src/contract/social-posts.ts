@@ -1,0 +1,57 @@
+// A post and its author as the social API returns them — discover's pages and profiles, the dashboards' top posts,
+// lists and people — defined once, with the values of a post's kind, media type and sentiment label. Shared by the
+// SPA and the server (server/social/post-rows.ts selects and maps them).
+import * as z from 'zod/mini';
+import { PLATFORM_VALUES } from './social-scope';
+
+export const POST_KIND_VALUES = ['original', 'reply', 'repost', 'quote'] as const;
+export const MEDIA_VALUES = ['text', 'image', 'video', 'link'] as const;
+export const SENTIMENT_VALUES = ['positive', 'neutral', 'negative'] as const;
+
+const platform = z.enum(PLATFORM_VALUES);
+
+export const socialAuthorSchema = z.object({
+  id: z.number(),
+  platform,
+  handle: z.string(),
+  display_name: z.string(),
+  followers: z.int(),
+  verified: z.boolean(),
+  avatar_url: z.nullable(z.string()),
+  /** ISO 3166-1 alpha-2; null when unknown. */
+  country: z.nullable(z.string()),
+  /** The profile's language (a 2–3 letter code); null when unknown. */
+  language: z.nullable(z.string()),
+});
+export type SocialAuthor = z.infer<typeof socialAuthorSchema>;
+
+export const socialPostSchema = z.object({
+  id: z.number(),
+  platform,
+  /** The post's id on its platform. */
+  external_id: z.string(),
+  url: z.nullable(z.string()),
+  text: z.string(),
+  /** The post's detected language; null when unknown. */
+  language: z.nullable(z.string()),
+  /** ISO 8601 in UTC; show it in the response's time_zone. */
+  posted_at: z.string(),
+  kind: z.enum(POST_KIND_VALUES),
+  media: z.enum(MEDIA_VALUES),
+  likes: z.int(),
+  comments: z.int(),
+  shares: z.int(),
+  /** Null where the platform does not report views. */
+  views: z.nullable(z.number()),
+  /** likes + comments + shares. */
+  engagement: z.int(),
+  hashtags: z.array(z.string()),
+  mentions: z.array(z.string()),
+  /** The hosts it links to (registrable host, lower case). */
+  domains: z.array(z.string()),
+  /** An estimate in [-1, 1] from a lexicon, not a judgement. */
+  sentiment: z.number(),
+  sentiment_label: z.enum(SENTIMENT_VALUES),
+  author: socialAuthorSchema,
+});
+export type SocialPost = z.infer<typeof socialPostSchema>;
