@@ -29,7 +29,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts'],
-          globalSetup: ['test/server/global-setup.ts'],
+          globalSetup: ['test/support/server-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -40,7 +40,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: ['test/browser/global-setup.ts'],
+          globalSetup: ['test/support/browser-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // One Chromium at a time on a 2-core machine.

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { memberships, workspaces } from '../../server/db/schema';
-import { launchBrowser, newTestPage, pathOf, type TestPage } from './browser';
-import { waitForHeading, waitForPath } from './harness';
-import { startRealServer, type RealServer } from './real-server';
+import { launchBrowser, newTestPage, pathOf, type TestPage } from '../support/browser';
+import { waitForHeading, waitForPath } from '../support/browser-harness';
+import { startRealServer, type RealServer } from '../support/real-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 

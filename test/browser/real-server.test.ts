@@ -3,9 +3,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { demoUserIds } from '../../server/seed';
-import { AUTH_TOKENS_KEY, launchBrowser, newTestPage, readStorage, type TestPage } from './browser';
-import { waitForHeading, waitForPath } from './harness';
-import { startRealServer, type RealServer } from './real-server';
+import { AUTH_TOKENS_KEY, launchBrowser, newTestPage, readStorage, type TestPage } from '../support/browser';
+import { waitForHeading, waitForPath } from '../support/browser-harness';
+import { startRealServer, type RealServer } from '../support/real-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 

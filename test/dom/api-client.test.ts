@@ -7,7 +7,7 @@ import { createReporter } from '../../src/lib/reporting';
 import { messages } from '../../src/lib/messages';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '../support/fake-http';
-import { currentUserFixture, workspaceFixture } from '../support/contract-fixtures';
+import { currentUserFixture, workspaceFixture } from '../support/contract.fixtures';
 
 const ME = currentUserFixture('u1', ['w1'], {
   email: 'ana@example.com',

@@ -10,7 +10,7 @@ import {
   postLogin,
   startFakeVendors,
   type FakeVendors,
-} from './auth-fixtures';
+} from '../support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

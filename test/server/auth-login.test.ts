@@ -12,7 +12,7 @@ import {
   TENANT,
   type FakeVendors,
   type Vendor,
-} from './auth-fixtures';
+} from '../support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { startFakeVendors, type FakeVendors } from './auth-fixtures';
+import { startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

@@ -5,7 +5,7 @@ import { purgeEndedFamilies } from '../../server/auth/refresh-tokens';
 import { refreshTokens } from '../../server/db/schema';
 import { startHousekeeping } from '../../server/housekeeping';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { bearer, login, startFakeVendors, type FakeVendors } from './auth-fixtures';
+import { bearer, login, startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
 
 interface Pair {
   access_token: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_OIDC_CLIENT_IDS } from '../../src/contract/dev-oidc';
 import { DEMO_WORKSPACE, DEV_TENANT_ID, subjectFor } from '../../server/dev-oidc/accounts';
 import { seedDevData } from '../../server/seed';
-import { bearer, getNonce, postLogin } from './auth-fixtures';
+import { bearer, getNonce, postLogin } from '../support/auth.fixtures';
 import {
   claimsOf,
   createDevOidcServer,
@@ -16,7 +16,7 @@ import {
   startSignIn,
   submit,
   type DevOidcServer,
-} from './dev-oidc-flow';
+} from '../support/dev-oidc-flow';
 
 let server: DevOidcServer;
 

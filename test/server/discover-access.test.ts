@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPosts } from '../../server/social/discover/search';
 import type { DiscoverResponse } from '../../src/contract/discover';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
-import { buildPosts, insertDiscoverCorpus } from './discover.fixtures';
+import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { buildPosts, insertDiscoverCorpus } from '../support/discover.fixtures';
 
 let server: TestServer;
 let team: Team;

@@ -10,7 +10,7 @@ import { parseQuery } from '../../server/social/query/index';
 import { resolveScope, scopeWhere } from '../../server/social/scope';
 import { DISCOVER_SORTS } from '../../src/contract/discover';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { buildPosts, insertDiscoverCorpus } from './discover.fixtures';
+import { buildPosts, insertDiscoverCorpus } from '../support/discover.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

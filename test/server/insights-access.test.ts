@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnly, readOnlyParts } from '../../server/social/insights/transactions';
 import type { PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
-import { insertCorpus, insertSavedQuery } from './insights.fixtures';
+import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { insertCorpus, insertSavedQuery } from '../support/insights.fixtures';
 
 let server: TestServer;
 let team: Team;

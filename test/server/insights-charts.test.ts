@@ -13,9 +13,9 @@ import {
 } from '../../server/social/insights/conversation';
 import { sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from './workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';
-import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from './insights.expect';
+import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
+import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from '../support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeopleResponse, PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from './workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';
+import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
 import {
   byEngagement,
   byRecency,
@@ -14,7 +14,7 @@ import {
   perAuthor,
   sum,
   type Scope,
-} from './insights.expect';
+} from '../support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from './workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from './insights.fixtures';
+import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
 import {
   bucketKey,
   bucketKeys,
@@ -18,7 +18,7 @@ import {
   sum,
   wall,
   type Scope,
-} from './insights.expect';
+} from '../support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

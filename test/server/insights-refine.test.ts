@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from './workspaces.fixtures';
-import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from './insights.fixtures';
-import { bucketKey, inScope } from './insights.expect';
+import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
+import { bucketKey, inScope } from '../support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

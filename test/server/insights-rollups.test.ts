@@ -8,8 +8,8 @@ import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/ins
 import { resolveInsightScope } from '../../server/social/insights/request';
 import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/sources/rollups';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from './workspaces.fixtures';
-import { insertCorpus } from './insights.fixtures';
+import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { insertCorpus } from '../support/insights.fixtures';
 
 let server: TestServer;
 let viewer: Person;

@@ -7,7 +7,7 @@ import { invites, memberships } from '../../server/db/schema';
 import { JOIN_ATTEMPTS_PER_MINUTE } from '../../server/invites/redeem';
 import { joinedWorkspaceResponseSchema } from '../../src/contract/invites';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createTeam, type Person, type Team } from './workspaces.fixtures';
+import { addMember, as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

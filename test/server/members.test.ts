@@ -9,7 +9,7 @@ import {
   invitablePrivileges,
 } from '../../server/workspaces/permissions';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
+import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

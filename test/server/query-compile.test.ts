@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileQuery, countMatches, parseQuery } from '../../server/social/query/index';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { ALL, except, insertCorpus, matching } from './query-corpus.fixtures';
+import { ALL, except, insertCorpus, matching } from '../support/query-corpus.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateQueryResponseSchema } from '../../src/contract/social-query';
 import { VALIDATE_PER_MINUTE } from '../../server/social/query/routes';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { createWorkspace, type Person } from './workspaces.fixtures';
-import { insertCorpus } from './query-corpus.fixtures';
+import { createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { insertCorpus } from '../support/query-corpus.fixtures';
 
 let server: TestServer;
 let viewer: Person;

@@ -13,7 +13,7 @@ import { authenticate } from '../../server/auth/authenticate';
 import { ApiError } from '../../server/errors';
 import { routeAccess, workspaceAccessOf } from '../../server/workspaces/route-access';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, createTeam, type Person, type Team } from './workspaces.fixtures';
+import { addMember, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 let app: FastifyInstance;

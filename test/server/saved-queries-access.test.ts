@@ -2,7 +2,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from './workspaces.fixtures';
+import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
 
 const LIMIT = 5;
 

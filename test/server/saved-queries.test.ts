@@ -8,7 +8,7 @@ import {
   type SavedQuery,
 } from '../../src/contract/saved-queries';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Team } from './workspaces.fixtures';
+import { as, createTeam, type Team } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 let team: Team;

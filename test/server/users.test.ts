@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
 import { currentUserResponseSchema } from '../../src/contract/workspaces';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createWorkspace } from './workspaces.fixtures';
+import { addMember, as, createWorkspace } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, users, workspaces } from '../../server/db/schema';
 import { workspaceResponseSchema } from '../../src/contract/workspaces';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createTeam } from './workspaces.fixtures';
+import { addMember, as, createTeam } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

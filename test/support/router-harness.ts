@@ -12,7 +12,7 @@ import type { AppConfig } from '../../src/config';
 import type { PageViewEvent } from '../../src/lib/analytics';
 import { createReporter } from '../../src/lib/reporting';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { currentUserFixture, workspaceFixture } from './contract-fixtures';
+import { currentUserFixture, workspaceFixture } from './contract.fixtures';
 import { CoverageRecorder } from './coverage';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
 import { testModelOf } from './test-model';

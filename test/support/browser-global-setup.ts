@@ -1,5 +1,5 @@
 // Vitest globalSetup of the `browser` project: builds the SPA once for end-to-end tests into dist-e2e/.
-// The API base URL is baked in at build time, so the fake backend (test/browser/fake-backend.ts) must listen on the
+// The API base URL is baked in at build time, so the fake backend (test/support/fake-backend.ts) must listen on the
 // same port; the port and the output folder reach the test files through vitest's provide/inject.
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';

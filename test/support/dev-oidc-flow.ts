@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '../../src/contract/dev-oidc';
 import type { VendorType } from '../../src/contract/auth';
-import { createTestServer } from '../support/server-harness';
+import { createTestServer } from './server-harness';
 
 async function freePort(): Promise<number> {
   const probe = createServer();

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { memberships, workspaces } from '../../server/db/schema';
 import type { Privilege } from '../../src/contract/workspaces';
-import type { TestServer } from '../support/server-harness';
+import type { TestServer } from './server-harness';
 
 export type Person = Awaited<ReturnType<TestServer['createUser']>>;
 

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { posts, profiles, savedQueries } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
-import type { TestServer } from '../support/server-harness';
+import type { TestServer } from './server-harness';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 type Post = typeof posts.$inferInsert;

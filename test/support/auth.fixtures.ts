@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { users } from '../../server/db/schema';
-import type { TestServer } from '../support/server-harness';
+import type { TestServer } from './server-harness';
 
 const GOOGLE_CLIENT_ID = 'murmur-google-client';
 const MICROSOFT_CLIENT_ID = 'murmur-microsoft-client';

@@ -3,7 +3,7 @@
 // and some times differ by less than a millisecond (which a JavaScript Date could not tell apart).
 import { sql } from 'drizzle-orm';
 import { posts, profiles } from '../../server/db/social-schema';
-import type { TestServer } from '../support/server-harness';
+import type { TestServer } from './server-harness';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 

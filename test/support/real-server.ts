@@ -1,6 +1,6 @@
 // The REAL server for browser tests: the Fastify app with the development OpenID provider, a fresh embedded
 // PostgreSQL, and its own SPA build (dist-e2e-real/) whose API base and provider issuer are this server's origin.
-// The build is reused while its inputs and settings are unchanged, like dist-e2e/ (test/browser/global-setup.ts).
+// The build is reused while its inputs and settings are unchanged, like dist-e2e/ (test/support/browser-global-setup.ts).
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
