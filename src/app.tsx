@@ -41,6 +41,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}) {
   });
   const api = createApi({
     apiBaseUrl: config.VITE_API_BASE_URL,
+    socialApiBaseUrl: config.VITE_SOCIAL_API_BASE_URL,
     reporter,
     gate: session.gate,
     onMeUnauthorized: () => session.meUnauthorized(),

@@ -21,6 +21,8 @@ export interface SendInit {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
   headers?: Record<string, string>;
+  /** Cancels the request (TanStack Query passes one to every queryFn; a newer keystroke cancels a stale check). */
+  signal?: AbortSignal;
 }
 
 async function send<S extends z.ZodMiniType>(
@@ -31,6 +33,7 @@ async function send<S extends z.ZodMiniType>(
 ): Promise<z.infer<S>> {
   let request = client.url(path);
   if (init.headers) request = request.headers(init.headers);
+  if (init.signal) request = request.options({ signal: init.signal });
   const chain =
     init.method === 'GET'
       ? request.get()
@@ -76,6 +79,8 @@ function toHttpError(error: unknown, method: string): unknown {
 
 export interface ApiOptions {
   apiBaseUrl: string;
+  /** The social API (corpus search, query validation, dashboards): its own base URL, the same session and token. */
+  socialApiBaseUrl?: string;
   reporter: HttpReporter;
   gate: SessionGate;
   /** Called when users/me still answers 401 after the refresh rounds (spec §4, the workspaceCreation rule). */
@@ -83,8 +88,18 @@ export interface ApiOptions {
   fetch?: typeof fetch;
 }
 
-export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch }: ApiOptions) {
+export function createApi({
+  apiBaseUrl,
+  socialApiBaseUrl,
+  reporter,
+  gate,
+  onMeUnauthorized,
+  fetch,
+}: ApiOptions) {
   const internal = createHttpClient({ baseUrl: apiBaseUrl, reporter, gate, fetch });
+  const social = socialApiBaseUrl
+    ? createHttpClient({ baseUrl: socialApiBaseUrl, reporter, gate, fetch })
+    : null;
   // The refresh call goes through a client without the 401 handling, so a failing refresh cannot recurse.
   const auth = createHttpClient({ baseUrl: apiBaseUrl, reporter, fetch });
 
@@ -94,6 +109,11 @@ export function createApi({ apiBaseUrl, reporter, gate, onMeUnauthorized, fetch 
     /** Parses a response with its schema; feature call modules use it like the calls below. */
     send: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) =>
       send(internal, path, schema, init),
+    /** The same for the social API (paths relative to its base, e.g. 'query/validate'). */
+    sendSocial: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) => {
+      if (!social) throw new Error('The social API base URL is not configured.');
+      return send(social, path, schema, init);
+    },
     /** Starts a sign-in: a single-use nonce the vendor must sign into the ID token posted to login. */
     nonce: () => send(auth, 'auth/nonce', nonceResponseSchema, { method: 'POST' }),
     login: (oauthToken: string, vendorType: VendorType) =>

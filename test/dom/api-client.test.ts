@@ -1,4 +1,5 @@
 // The real API client and session against a local HTTP server: the spec's client rules (§4, §6, §7, §8, §9).
+import * as z from 'zod/mini';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/api';
 import { createSession, type RefreshLock } from '../../src/api/session';
@@ -41,7 +42,12 @@ function setup(tokens: { access_token: string; refresh_token: string } | null, l
     navigateToLogin: () => navigations.push('/login'),
     lock,
   });
-  const api = createApi({ apiBaseUrl: `${server.url}/api/`, reporter, gate: session.gate });
+  const api = createApi({
+    apiBaseUrl: `${server.url}/api/`,
+    socialApiBaseUrl: `${server.url}/social/`,
+    reporter,
+    gate: session.gate,
+  });
   return { api, session, reports, navigations };
 }
 
@@ -64,6 +70,20 @@ describe('API client', () => {
       oauth_token: 'id-token',
       vendor_type: 'google',
     });
+  });
+
+  it('sends social API calls to their own base with the same token, and cancels one whose signal aborts', async () => {
+    const tokens = fresh();
+    const { api } = setup(tokens);
+    server.handle = () => ({ status: 200, body: { valid: true }, delayMs: 200 });
+    const schema = z.object({ valid: z.boolean() });
+    const body = { method: 'POST', body: { query: 'nova' } } as const;
+    await expect(api.sendSocial('query/validate', schema, body)).resolves.toEqual({ valid: true });
+    expect(bearer('/social/query/validate')).toBe(`Bearer ${tokens.access_token}`);
+    const stale = new AbortController();
+    const pending = api.sendSocial('query/validate', schema, { ...body, signal: stale.signal });
+    stale.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('refreshes an expired access token once for eight concurrent requests, and stores the rotated token', async () => {
