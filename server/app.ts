@@ -44,6 +44,7 @@ declare module 'fastify' {
 
 /** Where each API lives, as the SPA's build-time config names them. */
 const API_PREFIX = '/api';
+const SOCIAL_PREFIX = '/social/';
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -66,7 +67,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityHeaders, { config: deps.config, directives: csp });
   // The APIs' answers are personal: never cached. Static files and the SPA's index set their own cache-control.
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith(API_PREFIX) || request.url.startsWith(SOCIAL_PREFIX)) {
+      reply.header('cache-control', 'no-store');
+    }
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -103,7 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // The document and its page describe every endpoint: off in prod unless API_DOCS turns them on.
+  if (deps.config.API_DOCS) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   if (deps.corsOrigins?.length) {
     const { default: cors } = await import('@fastify/cors');
     await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });

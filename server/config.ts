@@ -89,6 +89,8 @@ const serverConfigSchema = z.object({
    * `true` or `false` decides regardless of APP_ENV.
    */
   DEV_OIDC: optionalBool,
+  /** The OpenAPI page and document at /api/docs. Unset: on except in prod; `true` or `false` decides. */
+  API_DOCS: optionalBool,
   /** The development provider's issuer (the server's public origin + /oidc); default http://localhost:PORT/oidc. */
   DEV_OIDC_ISSUER: z.pipe(
     optionalText,
@@ -102,7 +104,9 @@ const serverConfigSchema = z.object({
 
 type ParsedConfig = z.infer<typeof serverConfigSchema>;
 
-export type ServerConfig = Omit<ParsedConfig, 'DEV_OIDC' | 'DEV_OIDC_ISSUER'> & {
+export type ServerConfig = Omit<ParsedConfig, 'DEV_OIDC' | 'DEV_OIDC_ISSUER' | 'API_DOCS'> & {
+  /** Whether /api/docs is served (resolved from API_DOCS and APP_ENV). */
+  API_DOCS: boolean;
   /** Whether the development provider is mounted (resolved from DEV_OIDC and APP_ENV). */
   DEV_OIDC: boolean;
   DEV_OIDC_ISSUER: string;
@@ -115,7 +119,12 @@ export type ServerConfig = Omit<ParsedConfig, 'DEV_OIDC' | 'DEV_OIDC_ISSUER'> & 
 function resolveDevOidc(parsed: ParsedConfig): ServerConfig {
   const enabled = parsed.DEV_OIDC ?? (parsed.APP_ENV === 'local' || parsed.APP_ENV === 'dev');
   const issuer = parsed.DEV_OIDC_ISSUER ?? `http://localhost:${parsed.PORT}${DEV_OIDC_PATH}`;
-  const config: ServerConfig = { ...parsed, DEV_OIDC: enabled, DEV_OIDC_ISSUER: issuer };
+  const config: ServerConfig = {
+    ...parsed,
+    DEV_OIDC: enabled,
+    DEV_OIDC_ISSUER: issuer,
+    API_DOCS: parsed.API_DOCS ?? parsed.APP_ENV !== 'prod',
+  };
   if (!enabled) return config;
   const jwks = `${issuer}/jwks`;
   if (!parsed.GOOGLE_CLIENT_ID) {

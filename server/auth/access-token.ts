@@ -11,6 +11,9 @@ export interface AccessTokens {
   verify(token: string): Promise<string | null>;
 }
 
+/** Users' ids are UUIDs (the users table's primary key). */
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Verified tokens kept until they expire, so a busy client costs one signature check per token, not per request. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -40,7 +43,10 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessT
           audience: AUDIENCE,
           algorithms: ['HS256'],
         });
-        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        // Only this server signs these tokens, with a user id as subject; anything else is refused, never queried.
+        if (typeof payload.sub !== 'string' || !USER_ID.test(payload.sub) || typeof payload.exp !== 'number') {
+          return null;
+        }
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
         verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
         return payload.sub;

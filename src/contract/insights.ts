@@ -66,10 +66,15 @@ const dateRefine = refine({
   values: values(z.iso.datetime({ offset: true, error: 'A bucket start is an ISO 8601 date-time' })),
   exclude,
 });
+/** PostgreSQL's integer, in which follower counts are stored and compared. */
+const FOLLOWERS_MAX = 2_147_483_647;
 /** Followers from min (inclusive) to max (exclusive); either bound may be left out. */
 const count = z
   .int({ error: 'A follower bound is a whole number ≥ 0' })
-  .check(z.gte(0, { error: 'A follower bound is a whole number ≥ 0' }));
+  .check(
+    z.gte(0, { error: 'A follower bound is a whole number ≥ 0' }),
+    z.lte(FOLLOWERS_MAX, { error: `A follower bound is at most ${FOLLOWERS_MAX}` }),
+  );
 const followerRange = z.strictObject(
   { min: z.optional(count), max: z.optional(count) },
   { error: 'A follower range is {"min": n, "max": n} (either may be left out)' },
