@@ -2,12 +2,17 @@
 // "Save as query" in discover posts the same query text and filters to the create endpoint.
 import * as z from 'zod/mini';
 import { queryFiltersSchema } from './social-scope';
+import { storableText } from './text';
 import { workspaceIdSchema } from './workspaces';
 
 const SAVED_QUERY_NAME_MAX = 100;
 
 /** Trimmed, 1 to 100 characters; unique in its workspace regardless of case. */
-const savedQueryNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(SAVED_QUERY_NAME_MAX));
+const savedQueryNameSchema = storableText().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(SAVED_QUERY_NAME_MAX),
+);
 
 /** The filters as stored: the scope's filters, with unknown keys refused rather than silently dropped. */
 export const savedQueryFiltersSchema = z.strictObject(queryFiltersSchema.shape);

@@ -1,6 +1,7 @@
 // Request and response shapes of the users, workspaces and members endpoints, shared by the SPA and the server.
 // Response shapes avoid transforms: the server encodes responses through them.
 import * as z from 'zod/mini';
+import { storableText } from './text';
 
 /** A member's role in a workspace (spec §6): owner > manager > viewer. */
 export const privilegeSchema = z.enum(['owner', 'manager', 'viewer']);
@@ -14,10 +15,12 @@ export type WorkspaceLanguage = z.infer<typeof workspaceLanguageSchema>;
 const WORKSPACE_NAME_MAX = 80;
 const PERSON_NAME_MAX = 80;
 
-export const workspaceNameSchema = z
-  .string()
-  .check(z.trim(), z.minLength(1), z.maxLength(WORKSPACE_NAME_MAX));
-const personNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(PERSON_NAME_MAX));
+export const workspaceNameSchema = storableText().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(WORKSPACE_NAME_MAX),
+);
+const personNameSchema = storableText().check(z.trim(), z.minLength(1), z.maxLength(PERSON_NAME_MAX));
 
 /** Timestamps cross the API as unix seconds (spec §3: plan_expired_at), null when there is none. */
 const unixSeconds = z.int();
@@ -44,7 +47,7 @@ export const updateWorkspaceBodySchema = z.object({
 export type UpdateWorkspaceBody = z.infer<typeof updateWorkspaceBodySchema>;
 
 /** Workspace ids are text: generated UUIDs, or the configured internal id. */
-export const workspaceIdSchema = z.string().check(z.minLength(1), z.maxLength(200));
+export const workspaceIdSchema = storableText().check(z.minLength(1), z.maxLength(200));
 export const workspaceParamsSchema = z.object({ id: workspaceIdSchema });
 export const memberParamsSchema = z.object({ id: workspaceIdSchema, userId: z.uuid() });
 

@@ -57,6 +57,52 @@ describe('bad input that used to crash a request', () => {
   });
 });
 
+describe('text PostgreSQL cannot store', () => {
+  // NUL ends a C string (PostgreSQL refuses it); a lone surrogate is not Unicode (it used to be saved as U+FFFD).
+  const BAD = ['Acme\u0000Corp', 'Acme \ud800', '\udfff'];
+
+  it('refuses it in every text field with a 400 naming the field, and stores nothing', async () => {
+    const owner = await server.createUser();
+    const own = (await createWorkspace(server, [[owner, 'owner']])).id;
+    for (const bad of BAD) {
+      const attempts = [
+        { method: 'POST', url: '/api/workspaces', payload: { name: bad, language: 'en' }, field: 'name' },
+        { method: 'PATCH', url: `/api/workspaces/${own}`, payload: { name: bad }, field: 'name' },
+        { method: 'PATCH', url: '/api/users/me', payload: { first_name: bad }, field: 'first_name' },
+        {
+          method: 'POST',
+          url: `/api/workspaces/${own}/saved-queries`,
+          payload: { name: bad, query: 'nova' },
+          field: 'name',
+        },
+        {
+          method: 'POST',
+          url: '/social/query/validate',
+          payload: { workspace_id: bad, query: 'nova' },
+          field: 'workspace_id',
+        },
+      ] as const;
+      for (const { field, ...request } of attempts) {
+        const res = await as(server, owner, request);
+        expect(res.statusCode, `${request.method} ${request.url} ${JSON.stringify(bad)}`).toBe(400);
+        expect(res.json().fields.map((f: { path: string }) => f.path)).toContain(field);
+      }
+    }
+    // Surrogate pairs (emoji beyond the BMP) and other scripts are ordinary text.
+    const good = await as(server, owner, {
+      method: 'POST',
+      url: '/api/workspaces',
+      payload: { name: '🚀 Équipe 東京 𠮷', language: 'en' },
+    });
+    expect(good.statusCode).toBe(201);
+    expect(good.json().name).toBe('🚀 Équipe 東京 𠮷');
+    const res = await as(server, owner, { method: 'GET', url: '/api/workspaces/%00' });
+    expect(res.statusCode).toBe(400);
+    const names = await as(server, owner, { method: 'GET', url: `/api/workspaces/${own}` });
+    expect(names.json().name).not.toMatch(/\uFFFD/);
+  });
+});
+
 describe('headers and documentation', () => {
   it('marks social API answers no-store, as the internal API', async () => {
     const res = await as(server, viewer, {
