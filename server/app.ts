@@ -1,4 +1,5 @@
 // Builds the Fastify app: validation from zod schemas, the OpenAPI document, security headers, the APIs, and the SPA.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -19,7 +20,7 @@ import { authenticate } from './auth/authenticate';
 import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
-import { ApiError } from './errors';
+import { ApiError, describeFailure } from './errors';
 
 export interface AppDeps {
   db: Db;
@@ -31,7 +32,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
   connectOrigins?: string[];
-  logger?: boolean;
+  /** Request and error logging; without it the server logs nothing (API-only tests). */
+  logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
   dataDir?: string;
 }
@@ -50,6 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger
       ? {
+          level: deps.logger.level,
+          ...(deps.logger.stream && { stream: deps.logger.stream }),
           // Tokens never reach the logs: no headers, no query strings.
           serializers: {
             req: (req) => ({ method: req.method, url: req.url.split('?')[0] }),
@@ -92,8 +96,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .status(error.statusCode)
         .send({ error: error.code ?? 'bad_request', message: error.message });
     }
-    request.log.error(error);
-    return reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side.' });
+    // The log gets an id to find the request by and what failed, never user input (see server/errors.ts).
+    const errorId = randomBytes(6).toString('hex');
+    request.log.error(
+      { errorId, route: request.routeOptions.url, failure: describeFailure(error) },
+      'request failed',
+    );
+    return reply
+      .status(500)
+      .send({ error: 'internal', message: `Something went wrong on our side (error ${errorId}).` });
   });
 
   await app.register(fastifySwagger, {

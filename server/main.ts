@@ -38,7 +38,8 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
     config,
     spaDir,
     connectOrigins,
-    logger: config.APP_ENV !== 'local',
+    // Locally only warnings and errors (no line per request); elsewhere every request too.
+    logger: { level: config.APP_ENV === 'local' ? 'warn' : 'info' },
     dataDir,
     corsOrigins,
   });

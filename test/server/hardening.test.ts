@@ -129,3 +129,46 @@ describe('headers and documentation', () => {
     }
   });
 });
+
+describe('what a 500 writes to the log', () => {
+  it('logs an error id, the route and a fingerprint of the statement, never its text, parameters or message', async () => {
+    const { Writable } = await import('node:stream');
+    const { sql } = await import('drizzle-orm');
+    const { buildApp } = await import('../../server/app');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp({
+      db: server.db,
+      config: server.config,
+      accessTokens: server.accessTokens,
+      logger: { level: 'warn', stream },
+    });
+    const SECRET = 'user-typed-4f1c9e';
+    app.get('/api/probe/:value', async (request) => {
+      const { value } = request.params as { value: string };
+      return server.db.execute(sql`SELECT ${value}::int AS n`);
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: `/api/probe/${SECRET}` });
+      expect(res.statusCode).toBe(500);
+      const { message } = res.json();
+      const errorId = /error ([0-9a-f]{12})/.exec(message)?.[1];
+      expect(errorId, message).toBeDefined();
+      const log = lines.join('');
+      expect(log).toContain(errorId);
+      expect(log).toContain('/api/probe/:value');
+      expect(log).toMatch(/"sqlstate":"22P02"/);
+      expect(log).toMatch(/"statement":"[0-9a-f]{12}"/);
+      expect(log).not.toContain(SECRET);
+      expect(log).not.toContain('SELECT');
+    } finally {
+      await app.close();
+    }
+  });
+});
