@@ -57,6 +57,7 @@ export const savedQueryListResponseSchema = z.object({
   saved_queries: z.array(savedQueryResponseSchema),
   usage: savedQueryUsageSchema,
 });
+export type SavedQueryList = z.infer<typeof savedQueryListResponseSchema>;
 
 /** Days in a saved query's volume: the last 7 whole days and today, in the workspace's time zone. */
 export const SAVED_QUERY_VOLUME_DAYS = 8;
