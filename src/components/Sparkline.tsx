@@ -6,9 +6,11 @@ export interface SparklineProps {
   label: string;
   width?: number;
   height?: number;
+  /** The last value is of a period still running (today so far): its segment is dashed. */
+  partialLast?: boolean;
 }
 
-export function Sparkline({ values, label, width = 96, height = 28 }: SparklineProps) {
+export function Sparkline({ values, label, width = 96, height = 28, partialLast = false }: SparklineProps) {
   const pad = 3;
   const max = Math.max(1, ...values);
   const step = values.length > 1 ? (width - 2 * pad) / (values.length - 1) : 0;
@@ -18,6 +20,9 @@ export function Sparkline({ values, label, width = 96, height = 28 }: SparklineP
     return [Math.round(x * 10) / 10, Math.round(y * 10) / 10] as const;
   });
   const line = points.map(([x, y]) => `${x},${y}`).join(' ');
+  const solid = partialLast && points.length > 1 ? points.slice(0, -1) : points;
+  const dashed = partialLast && points.length > 1 ? points.slice(-2) : [];
+  const asPoints = (list: typeof points) => list.map(([x, y]) => `${x},${y}`).join(' ');
   const area = points.length
     ? `M${points[0]![0]},${height - pad} L${line.replaceAll(' ', ' L')} L${points.at(-1)![0]},${height - pad} Z`
     : '';
@@ -32,7 +37,8 @@ export function Sparkline({ values, label, width = 96, height = 28 }: SparklineP
       viewBox={`0 0 ${width} ${height}`}
     >
       <path className="sparkline-area" d={area} />
-      <polyline className="sparkline-line" points={line} />
+      <polyline className="sparkline-line" points={asPoints(solid)} />
+      {dashed.length ? <polyline className="sparkline-line partial" points={asPoints(dashed)} /> : null}
       {last ? <circle className="sparkline-dot" cx={last[0]} cy={last[1]} r={2.5} /> : null}
     </svg>
   );

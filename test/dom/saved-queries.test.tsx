@@ -174,7 +174,7 @@ describe('the list', () => {
       name: /^1,028 mentions in the last 7 days and today/,
     });
     expect(sparkline.getAttribute('aria-label')).toContain(
-      'Per day from Oct 29 to Nov 5: 1, 2, 3, 4, 5, 6, 7, 1,000.',
+      'Per day from Oct 29 to Nov 5 (today, so far): 1, 2, 3, 4, 5, 6, 7, 1,000.',
     );
     expect(within(row('Tea')).getByText('Deleted account')).toBeTruthy();
     expect(screen.getByText('2 of 25 saved queries')).toBeTruthy();

@@ -48,8 +48,13 @@ export function SavedQueriesPage() {
   const editor = canEditSavedQueries(workspace.privilege);
   const level = usageLevel(usage);
   const full = level === 'full';
-  const editDisabledBy = editor ? null : VIEWER_REASON_ID;
-  const createDisabledBy = !editor ? VIEWER_REASON_ID : full ? LIMIT_REASON_ID : null;
+  const viewerRefusal = { id: VIEWER_REASON_ID, reason: VIEWER_REASON };
+  const editDisabledBy = editor ? null : viewerRefusal;
+  const createDisabledBy = !editor
+    ? viewerRefusal
+    : full
+      ? { id: LIMIT_REASON_ID, reason: limitReason(usage.limit) }
+      : null;
 
   const openForm = (target: 'new' | string) => void navigate({ search: { edit: target } });
   const closeForm = () => void navigate({ search: {} });
@@ -96,7 +101,8 @@ export function SavedQueriesPage() {
             type="button"
             className="button primary"
             disabled={createDisabledBy !== null || formOpen}
-            aria-describedby={createDisabledBy ?? undefined}
+            aria-describedby={createDisabledBy?.id}
+            title={createDisabledBy?.reason}
             onClick={() => openForm('new')}
           >
             New saved query

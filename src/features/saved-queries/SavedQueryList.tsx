@@ -6,14 +6,19 @@ import type { MemberResponse } from '../../contract/workspaces';
 import { Sparkline } from '../../components/Sparkline';
 import { authorName, exactTime, relativeTime, shortDay } from './saved-query-rules';
 
+export interface Refusal {
+  id: string;
+  reason: string;
+}
+
 export interface SavedQueryListProps {
   workspaceId: string;
   queries: SavedQuery[];
   members: MemberResponse[];
   volume: { data: SavedQueryVolume | undefined; failed: boolean };
-  /** Set when the actions are refused, with the id of the sentence saying why. */
-  editDisabledBy: string | null;
-  duplicateDisabledBy: string | null;
+  /** Set when the actions are refused: the sentence saying why, and the id of where the page shows it. */
+  editDisabledBy: Refusal | null;
+  duplicateDisabledBy: Refusal | null;
   onEdit: (query: SavedQuery) => void;
   onDuplicate: (query: SavedQuery) => void;
   onDelete: (query: SavedQuery) => void;
@@ -33,10 +38,10 @@ function Mentions({ query, volume }: { query: SavedQuery; volume: SavedQueryList
   const { days } = volume.data;
   const label =
     `${number.format(entry.total)} mentions in the last 7 days and today. Per day from ${shortDay(days[0]!)} ` +
-    `to ${shortDay(days.at(-1)!)}: ${entry.counts.map((n) => number.format(n)).join(', ')}.`;
+    `to ${shortDay(days.at(-1)!)} (today, so far): ${entry.counts.map((n) => number.format(n)).join(', ')}.`;
   return (
     <span className="mentions">
-      <Sparkline values={entry.counts} label={label} />
+      <Sparkline values={entry.counts} label={label} partialLast />
       <span className="mentions-total" aria-hidden="true">
         {number.format(entry.total)}
       </span>
@@ -83,7 +88,7 @@ export function SavedQueryList(props: SavedQueryListProps) {
                   {query.query || <span className="muted">(every post)</span>}
                 </code>
               </td>
-              <td className={query.created_by === null ? 'muted' : undefined}>
+              <td className={query.created_by === null ? 'author muted' : 'author'}>
                 {authorName(query, members)}
               </td>
               <td className="nowrap">
@@ -103,7 +108,8 @@ export function SavedQueryList(props: SavedQueryListProps) {
                   className="button small"
                   aria-label={`Edit ${query.name}`}
                   disabled={editDisabledBy !== null}
-                  aria-describedby={editDisabledBy ?? undefined}
+                  aria-describedby={editDisabledBy?.id}
+                  title={editDisabledBy?.reason}
                   onClick={() => props.onEdit(query)}
                 >
                   Edit
@@ -113,7 +119,8 @@ export function SavedQueryList(props: SavedQueryListProps) {
                   className="button small"
                   aria-label={`Duplicate ${query.name}`}
                   disabled={duplicateDisabledBy !== null || props.duplicating !== null}
-                  aria-describedby={duplicateDisabledBy ?? undefined}
+                  aria-describedby={duplicateDisabledBy?.id}
+                  title={duplicateDisabledBy?.reason}
                   aria-busy={props.duplicating === query.id || undefined}
                   onClick={() => props.onDuplicate(query)}
                 >
@@ -124,7 +131,8 @@ export function SavedQueryList(props: SavedQueryListProps) {
                   className="button small danger-text"
                   aria-label={`Delete ${query.name}`}
                   disabled={editDisabledBy !== null}
-                  aria-describedby={editDisabledBy ?? undefined}
+                  aria-describedby={editDisabledBy?.id}
+                  title={editDisabledBy?.reason}
                   onClick={() => props.onDelete(query)}
                 >
                   Delete
