@@ -6,7 +6,7 @@ import type { MemberResponse } from '../../contract/workspaces';
 import { Sparkline } from '../../components/Sparkline';
 import { authorName, exactTime, relativeTime, shortDay } from './saved-query-rules';
 
-export interface Refusal {
+interface Refusal {
   id: string;
   reason: string;
 }
