@@ -19,7 +19,7 @@ import { readOnly } from './transactions';
 const DAY_MS = 86_400_000;
 
 /** The wall-clock dates counted ("YYYY-MM-DD", oldest first, today last) and the first instant of the first. */
-export function volumeDays(now: Date, timeZone: string): { days: string[]; from: Date } {
+function volumeDays(now: Date, timeZone: string): { days: string[]; from: Date } {
   const today = wallClock(now, timeZone);
   const todayAsUtc = Date.UTC(today.year, today.month - 1, today.day);
   const days = Array.from({ length: SAVED_QUERY_VOLUME_DAYS }, (_, i) =>
