@@ -67,12 +67,14 @@ afterEach(async () => {
 interface Options {
   queries?: SavedQuery[];
   limit?: number;
+  /** The server's own refusal of a create, whatever the list said (another member created one meanwhile). */
+  refuseCreate?: FakeReply;
 }
 
 async function visit(
   url: string,
   privilege: Privilege,
-  { queries = defaultQueries(), limit = 25 }: Options = {},
+  { queries = defaultQueries(), limit = 25, refuseCreate }: Options = {},
 ) {
   const state = { queries, privilege };
   const server = await startFakeHttp();
@@ -100,6 +102,7 @@ async function visit(
       };
     }
     if (key === 'POST workspaces/w1/saved-queries') {
+      if (refuseCreate) return refuseCreate;
       const query = String(body.query);
       const close = query.indexOf(')');
       if (close >= 0 && !query.includes('(')) {
@@ -159,7 +162,11 @@ const row = (name: string) => screen.getByRole('rowheader', { name }).closest('t
 
 describe('the list', () => {
   it('shows name, query, author, last edit and the 7 days of mentions, each name a link to its dashboards', async () => {
-    await visit('/workspace/w1/saved-queries', 'viewer');
+    const left = savedQueryFixture(NEW, 'w1', {
+      name: 'Left',
+      created_by: '00000000-0000-4000-8000-0000000000ff',
+    });
+    await visit('/workspace/w1/saved-queries', 'viewer', { queries: [...defaultQueries(), left] });
     await screen.findByRole('rowheader', { name: 'Coffee brands' });
     const coffee = within(row('Coffee brands'));
     expect(coffee.getByText('(coffee OR "cold brew") AND lang:en NOT decaf').getAttribute('title')).toBe(
@@ -177,7 +184,8 @@ describe('the list', () => {
       'Per day from Oct 29 to Nov 5 (today, so far): 1, 2, 3, 4, 5, 6, 7, 1,000.',
     );
     expect(within(row('Tea')).getByText('Deleted account')).toBeTruthy();
-    expect(screen.getByText('2 of 25 saved queries')).toBeTruthy();
+    expect(within(row('Left')).getByText('Former member')).toBeTruthy();
+    expect(screen.getByText('3 of 25 saved queries')).toBeTruthy();
   });
 
   it('opens the overview with the saved query selected', async () => {
@@ -358,6 +366,19 @@ describe("the plan's limit", () => {
     expect((screen.getByRole('button', { name: 'New saved query' }) as HTMLButtonElement).disabled).toBe(
       false,
     );
+  });
+
+  it("shows the server's refusal when the limit was reached meanwhile, keeping the form", async () => {
+    const user = userEvent.setup();
+    const message = 'This workspace already has 25 saved queries, the most its plan allows.';
+    await visit('/workspace/w1/saved-queries?edit=new', 'owner', {
+      refuseCreate: { status: 409, body: { error: 'saved_query_limit', message } },
+    });
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'One more');
+    await user.type(screen.getByRole('textbox', { name: 'Query' }), 'coffee');
+    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('One more');
   });
 
   it('disables create and duplicate at the limit, saying why', async () => {
