@@ -24,11 +24,21 @@ export function PageFrame({ title, description, actions, children }: PageFramePr
 }
 
 /** Shown where a page has nothing to show yet; says so plainly instead of inventing data. */
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  /** What to do about it, e.g. a button that creates the first item. */
+  action?: ReactNode;
+}) {
   return (
     <div className="empty-state" role="status">
       <h2>{title}</h2>
       {children ? <p>{children}</p> : null}
+      {action ? <div className="empty-state-action">{action}</div> : null}
     </div>
   );
 }

@@ -62,3 +62,30 @@ export const savedQueryListResponseSchema = z.object({
   saved_queries: z.array(savedQueryResponseSchema),
   usage: savedQueryUsageSchema,
 });
+export type SavedQueryList = z.infer<typeof savedQueryListResponseSchema>;
+
+/** Days in a saved query's volume: the last 7 whole days and today, in the workspace's time zone. */
+export const SAVED_QUERY_VOLUME_DAYS = 8;
+
+/** POST /social/saved-queries/volume: every saved query of the workspace at once. */
+export const savedQueryVolumeBodySchema = z.object({ workspace_id: workspaceIdSchema });
+
+export const savedQueryVolumeResponseSchema = z.object({
+  /** The workspace's IANA zone: the zone of every day below. */
+  time_zone: z.string(),
+  /** The wall-clock dates counted, "YYYY-MM-DD", oldest first; the last is today (counted up to now). */
+  days: z.array(z.string()),
+  /** From the first day's first instant (inclusive) to now (exclusive), ISO 8601 in UTC. */
+  range: z.object({ from: z.string(), to: z.string() }),
+  /** What was counted, in one sentence. */
+  counted: z.string(),
+  saved_queries: z.array(
+    z.object({
+      id: z.string(),
+      /** Matching posts per day of `days` (as the overview dashboard counts mentions); null if it no longer parses. */
+      counts: z.nullable(z.array(z.int())),
+      total: z.nullable(z.int()),
+    }),
+  ),
+});
+export type SavedQueryVolume = z.infer<typeof savedQueryVolumeResponseSchema>;

@@ -17,6 +17,7 @@ import {
   type FakeRequest,
 } from '../support/fake-http';
 import { testConfig } from '../support/router-harness';
+import { emptySavedQueryListFixture } from '../support/contract.fixtures';
 
 const DAY = 86_400;
 const workspace = (id: string, name = 'Acme Social') => ({
@@ -69,6 +70,10 @@ async function start(
     }
     const match = /^\/api\/workspaces\/([^/]+)$/.exec(request.path);
     if (match) return { status: 200, body: workspace(match[1]!) };
+    if (/^\/api\/workspaces\/[^/]+\/saved-queries$/.test(request.path)) {
+      return { status: 200, body: emptySavedQueryListFixture() };
+    }
+    if (/^\/api\/workspaces\/[^/]+\/members$/.test(request.path)) return { status: 200, body: [] };
     return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
   };
   localStorage.setItem(
@@ -127,9 +132,10 @@ describe('workspace-creation wizard', () => {
     expect(postsTo(server, '/api/workspaces')).toEqual([
       { name: 'Acme Social', language: 'ja', first_name: 'Ada', last_name: 'King' },
     ]);
-    expect(localStorage.getItem(WORKSPACE_CREATION_KEY)).toBeNull();
-    expect(sessionStorage.getItem(WIZARD_DRAFT_KEY)).toBeNull();
+    // The draft is forgotten once the workspace's page has loaded (the saved queries page reads its list first).
     expect(await screen.findByRole('heading', { name: 'Saved queries' })).toBeTruthy();
+    await waitFor(() => expect(sessionStorage.getItem(WIZARD_DRAFT_KEY)).toBeNull());
+    expect(localStorage.getItem(WORKSPACE_CREATION_KEY)).toBeNull();
   });
 
   it("shows the contract's validation messages and stays on the step", async () => {

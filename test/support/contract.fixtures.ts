@@ -1,4 +1,5 @@
 // Answers of the internal API in the contract's own types, so a test's fake backend cannot drift from the server.
+import type { SavedQuery, SavedQueryList, SavedQueryVolume } from '../../src/contract/saved-queries';
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
 
 /** A workspace as GET workspaces/{id} (and users/me's list) gives it: open (no expiry), the caller an owner. */
@@ -31,3 +32,56 @@ export function currentUserFixture(
     ...overrides,
   };
 }
+
+/** A saved query as the list and GET give it: typed by the caller, canonical text the same, no filters. */
+export function savedQueryFixture(
+  id: string,
+  workspaceId: string,
+  overrides: Partial<SavedQuery> = {},
+): SavedQuery {
+  return {
+    id,
+    workspace_id: workspaceId,
+    name: `Query ${id.slice(-4)}`,
+    query: 'coffee',
+    normalized: 'coffee',
+    filters: {},
+    created_by: null,
+    created_at: 1_767_225_600,
+    updated_at: 1_767_225_600,
+    ...overrides,
+  };
+}
+
+/** POST /social/saved-queries/volume for these saved queries, each with its 8 days of counts. */
+export function savedQueryVolumeFixture(
+  counts: Record<string, number[] | null>,
+  timeZone = 'Europe/Paris',
+): SavedQueryVolume {
+  return {
+    time_zone: timeZone,
+    days: [
+      '2026-10-29',
+      '2026-10-30',
+      '2026-10-31',
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+      '2026-11-04',
+      '2026-11-05',
+    ],
+    range: { from: '2026-10-28T22:00:00.000Z', to: '2026-11-05T12:00:00.000Z' },
+    counted: 'Posts matching each saved query, per day.',
+    saved_queries: Object.entries(counts).map(([id, days]) => ({
+      id,
+      counts: days,
+      total: days ? days.reduce((a, b) => a + b, 0) : null,
+    })),
+  };
+}
+
+/** GET workspaces/{id}/saved-queries of a workspace that has none yet, on the default plan's limit. */
+export const emptySavedQueryListFixture = (): SavedQueryList => ({
+  saved_queries: [],
+  usage: { count: 0, limit: 25 },
+});

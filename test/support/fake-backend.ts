@@ -6,6 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
+import { emptySavedQueryListFixture } from './contract.fixtures';
 
 export type { Privilege };
 
@@ -190,6 +191,14 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       const privilege = workspace.members[user.id];
       if (!privilege) throw new HttpFailure(403, { detail: 'Not a member of this workspace' });
       return { status: 200, body: workspaceFor(workspace, privilege) };
+    }
+    // The saved queries page (where a workspace lands) reads its list and the members; none are listed here.
+    const listMatch = /^workspaces\/([^/]+)\/(saved-queries|members)$/.exec(route);
+    if (method === 'GET' && listMatch) {
+      const user = authenticate(req);
+      const workspace = workspaces.get(decodeURIComponent(listMatch[1] as string));
+      if (!workspace?.members[user.id]) throw new HttpFailure(404, { detail: 'Workspace not found' });
+      return { status: 200, body: listMatch[2] === 'members' ? [] : emptySavedQueryListFixture() };
     }
     if (method === 'POST' && (route === 'user/me/invite' || route === 'user/me/join')) {
       const user = authenticate(req);

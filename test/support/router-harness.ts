@@ -12,7 +12,7 @@ import type { AppConfig } from '../../src/config';
 import type { PageViewEvent } from '../../src/lib/analytics';
 import { createReporter } from '../../src/lib/reporting';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { currentUserFixture, workspaceFixture } from './contract.fixtures';
+import { currentUserFixture, emptySavedQueryListFixture, workspaceFixture } from './contract.fixtures';
 import { CoverageRecorder } from './coverage';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
 import { testModelOf } from './test-model';
@@ -312,13 +312,21 @@ export function setupRouterTests() {
 
 export const ME = (id: string, workspaceIds: string[]) => currentUserFixture(id, workspaceIds);
 
-/** Default answers: users/me gives `me`, any workspace is open (no expiry, owner), anything else is 404. */
+/**
+ * Default answers: users/me gives `me`, any workspace is open (no expiry, owner) with no saved queries and no members
+ * listed, anything else is 404.
+ */
 export function defaultsWith(me: FakeReply): Defaults {
   return (endpoint) => {
     if (endpoint === 'GET users/me') return me;
     const workspace = /^GET workspaces\/([^/]+)$/.exec(endpoint);
     const id = workspace && decodeURIComponent(workspace[1]!);
     if (id) return { status: 200, body: workspaceFixture(id) };
+    // The saved queries page (where a workspace lands) reads its list and the members who wrote them.
+    if (/^GET workspaces\/[^/]+\/saved-queries$/.test(endpoint)) {
+      return { status: 200, body: emptySavedQueryListFixture() };
+    }
+    if (/^GET workspaces\/[^/]+\/members$/.test(endpoint)) return { status: 200, body: [] };
     return undefined;
   };
 }

@@ -23,6 +23,10 @@ import {
   profilesResponseSchema,
 } from '../../../src/contract/insights-responses';
 import { errorResponseSchema } from '../../../src/contract/errors';
+import {
+  savedQueryVolumeBodySchema,
+  savedQueryVolumeResponseSchema,
+} from '../../../src/contract/saved-queries';
 import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
@@ -34,6 +38,7 @@ import { overview } from './overview';
 import { people, profileList } from './people';
 import { performance } from './performance';
 import { postList } from './posts';
+import { savedQueryVolume } from './saved-query-volume';
 
 const tags = ['social', 'insights'];
 const COMMON =
@@ -143,5 +148,31 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     filteredProfilesBodySchema,
     profilesResponseSchema,
     (context, body) => profileList(db, context, body),
+  );
+
+  // The saved queries list's sparklines: here, under the dashboards' rate limit (one call per list, whatever its
+  // length), and counted by the dashboards' sources (saved-query-volume.ts).
+  app.post(
+    '/saved-queries/volume',
+    {
+      config: { workspace: anyMember },
+      schema: {
+        tags: ['social', 'saved queries'],
+        security: bearer,
+        summary: "Every saved query's mentions per day over the last 7 whole days and today",
+        description:
+          "Days of the workspace's time zone (time_zone, days: oldest first, today last and counted up to now). " +
+          'Each saved query is counted with its text, platforms and languages as the overview dashboard counts ' +
+          'its mentions; counts is null for a stored query that no longer parses. 404 for a workspace the caller ' +
+          'is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute.',
+        body: savedQueryVolumeBodySchema,
+        response: {
+          200: savedQueryVolumeResponseSchema,
+          ...errorResponses(400, 404, 429),
+          503: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => savedQueryVolume(db, workspaceAccessOf(request).workspace),
   );
 };

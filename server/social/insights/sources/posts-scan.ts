@@ -55,6 +55,12 @@ export function overviewGroups(context: InsightScope, bucket: Bucket, top: numbe
   };
 }
 
+/** The saved queries' volume: matching posts per wall-clock day (local, n), the days the range touches that have any. */
+export function dayCounts(context: InsightScope) {
+  return sql`SELECT ${bucketOf('day')} AS local, count(*) AS n FROM ${scanFrom(context)}
+    WHERE ${insightWhere(context)} GROUP BY 1`;
+}
+
 /**
  * Performance: one scan grouped by (platform, media, kind, day, hour), at most 4 032 groups, which parallel workers
  * can build in parts; the dashboard's grouping sets are then taken over those groups.

@@ -126,6 +126,17 @@ export function overviewGroups(
   };
 }
 
+/** The saved queries' volume from post_hours (the posts of the partial hours): matching posts per wall-clock day. */
+export function dayCounts(context: InsightScope, split: RollupSplit) {
+  return sql`SELECT ${bucketOf('day')} AS local, sum(p.n) AS n
+    FROM (${rollupUnion(
+      context,
+      split,
+      (where) => sql`SELECT p.posted_at, p.posts AS n FROM post_hours p WHERE ${where}`,
+      (where) => sql`SELECT p.posted_at, 1 FROM posts p WHERE ${where}`,
+    )}) p GROUP BY 1`;
+}
+
 /**
  * Performance from the rollups: per platform, media and kind from post_days (whose rows keep the engagement rate's
  * sums), day × hour from post_hours; the partial days and hours at the ends of the range from the posts.

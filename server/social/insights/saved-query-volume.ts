@@ -1,0 +1,110 @@
+// The saved queries' volume (POST /social/saved-queries/volume): every saved query of a workspace with its matching
+// posts per day over the last 7 whole days and today, days of the workspace's zone. Each query is resolved as the
+// dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, from the
+// source that serves it; all of them in one statement on one snapshot, so the list costs one round trip.
+import { sql, type SQL } from 'drizzle-orm';
+import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '../../../src/contract/saved-queries';
+import { queryFiltersSchema } from '../../../src/contract/social-scope';
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+import { listSavedQueries } from '../../saved-queries/store';
+import { formatLocal } from '../counted';
+import { usableTimeZone } from '../time-zone';
+import { resolveInsightScope, type InsightScope } from './request';
+import * as postsScan from './sources/posts-scan';
+import * as rollups from './sources/rollups';
+import { instantOfWallClock, wallClock, wallClockText } from './time';
+import { readOnly } from './transactions';
+
+const DAY_MS = 86_400_000;
+
+/** The wall-clock dates counted ("YYYY-MM-DD", oldest first, today last) and the first instant of the first. */
+function volumeDays(now: Date, timeZone: string): { days: string[]; from: Date } {
+  const today = wallClock(now, timeZone);
+  const todayAsUtc = Date.UTC(today.year, today.month - 1, today.day);
+  const days = Array.from({ length: SAVED_QUERY_VOLUME_DAYS }, (_, i) =>
+    new Date(todayAsUtc - (SAVED_QUERY_VOLUME_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+  return { days, from: instantOfWallClock(`${days[0]}T00:00:00`, timeZone) };
+}
+
+/**
+ * One saved query's matching posts per day. From post_hours when the condition reads only the platform and the
+ * language and the zone's offset is whole hours (about 8 × 24 × platforms × languages rows instead of every matching
+ * post); otherwise from the matching posts, which the full-text and date indexes narrow to 8 days.
+ */
+function dayCounts(context: InsightScope): SQL {
+  const hours = rollups.postHours.serves(context);
+  return hours ? rollups.dayCounts(context, hours) : postsScan.dayCounts(context);
+}
+
+type CountRow = { i: number; local: string; n: number };
+
+export async function savedQueryVolume(
+  db: Db,
+  workspace: { id: string; timeZone: string },
+  now = new Date(),
+): Promise<SavedQueryVolume> {
+  const timeZone = usableTimeZone(workspace.timeZone);
+  const { days, from } = volumeDays(now, timeZone);
+  const range = { from: from.toISOString(), to: now.toISOString() };
+  const saved = await listSavedQueries(db, workspace.id);
+
+  // The saved query's own text and filters, its date range replaced by the volume's: as a dashboard asked for
+  // this saved query with filters { from, to } would count it.
+  const contexts = await Promise.all(
+    saved.map(async (row) => {
+      const filters = queryFiltersSchema.safeParse(row.filters);
+      try {
+        return await resolveInsightScope(
+          db,
+          workspace,
+          {
+            workspace_id: workspace.id,
+            query: row.query,
+            filters: { ...(filters.success ? filters.data : {}), ...range },
+          },
+          now,
+        );
+      } catch (error) {
+        // Saved before a change of the language made it invalid: listed without counts rather than failing them all.
+        if (error instanceof ApiError && error.code === 'invalid_query') return null;
+        throw error;
+      }
+    }),
+  );
+
+  const parts = contexts.flatMap((context, i) =>
+    context
+      ? [
+          sql`(SELECT ${i}::int AS i, ${wallClockText(sql`d.local`)} AS local, d.n::int AS n
+          FROM (${dayCounts(context)}) d)`,
+        ]
+      : [],
+  );
+  const rows = parts.length
+    ? await readOnly(db, async (tx) => (await tx.execute<CountRow>(sql.join(parts, sql` UNION ALL `))).rows, {
+        timeZone,
+      })
+    : [];
+
+  const counts = contexts.map((context) => (context ? days.map(() => 0) : null));
+  for (const row of rows) {
+    const day = days.indexOf(row.local.slice(0, 10));
+    if (day >= 0) counts[row.i]![day] = Number(row.n);
+  }
+  return {
+    time_zone: timeZone,
+    days,
+    range,
+    counted:
+      `Posts matching each saved query (its text, platforms and languages) posted from ${formatLocal(from, timeZone)} ` +
+      `(inclusive) to ${formatLocal(now, timeZone)} (exclusive), ${timeZone}, per wall-clock day; each post once, ` +
+      `whatever its kind: the mentions of the overview dashboard.`,
+    saved_queries: saved.map((row, i) => ({
+      id: row.id,
+      counts: counts[i]!,
+      total: counts[i] ? counts[i].reduce((a, b) => a + b, 0) : null,
+    })),
+  };
+}

@@ -1,0 +1,147 @@
+// The saved queries as a table: name (a link to its dashboards), query text, author, last edit, the last 7 days'
+// mentions with a sparkline, and Edit, Duplicate and Delete where the privilege and the plan's limit allow.
+import { Link } from '@tanstack/react-router';
+import type { SavedQuery, SavedQueryVolume } from '../../contract/saved-queries';
+import type { MemberResponse } from '../../contract/workspaces';
+import { Sparkline } from '../../components/Sparkline';
+import { authorName, exactTime, relativeTime, shortDay } from './saved-query-rules';
+
+interface Refusal {
+  id: string;
+  reason: string;
+}
+
+export interface SavedQueryListProps {
+  workspaceId: string;
+  queries: SavedQuery[];
+  members: MemberResponse[];
+  volume: { data: SavedQueryVolume | undefined; failed: boolean };
+  /** Set when the actions are refused: the sentence saying why, and the id of where the page shows it. */
+  editDisabledBy: Refusal | null;
+  duplicateDisabledBy: Refusal | null;
+  onEdit: (query: SavedQuery) => void;
+  onDuplicate: (query: SavedQuery) => void;
+  onDelete: (query: SavedQuery) => void;
+  duplicating: string | null;
+}
+
+const number = new Intl.NumberFormat();
+
+function Mentions({ query, volume }: { query: SavedQuery; volume: SavedQueryListProps['volume'] }) {
+  if (volume.failed) return <span className="muted small">Not available</span>;
+  if (!volume.data) return <span className="muted small">Counting…</span>;
+  const entry = volume.data.saved_queries.find((q) => q.id === query.id);
+  // Created after the counts were read: they are read again with the list.
+  if (!entry) return <span className="muted small">Counting…</span>;
+  if (!entry.counts || entry.total === null)
+    return <span className="muted small">Query no longer valid</span>;
+  const { days } = volume.data;
+  const label =
+    `${number.format(entry.total)} mentions in the last 7 days and today. Per day from ${shortDay(days[0]!)} ` +
+    `to ${shortDay(days.at(-1)!)} (today, so far): ${entry.counts.map((n) => number.format(n)).join(', ')}.`;
+  return (
+    <span className="mentions">
+      <Sparkline values={entry.counts} label={label} partialLast />
+      <span className="mentions-total" aria-hidden="true">
+        {number.format(entry.total)}
+      </span>
+    </span>
+  );
+}
+
+export function SavedQueryList(props: SavedQueryListProps) {
+  const { workspaceId, queries, members, volume, editDisabledBy, duplicateDisabledBy } = props;
+  const zone = volume.data?.time_zone;
+  return (
+    <div className="table-wrap">
+      <table className="table saved-queries">
+        <caption className="visually-hidden">Saved queries of this workspace, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Query</th>
+            <th scope="col">Author</th>
+            <th scope="col">Last edit</th>
+            <th scope="col" title={zone ? `Days in ${zone}; today so far` : undefined}>
+              Mentions, 7 days
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {queries.map((query) => (
+            <tr key={query.id}>
+              <th scope="row" className="query-name">
+                <Link
+                  to="/workspace/$workspaceId/insight/overview"
+                  params={{ workspaceId }}
+                  search={{ query: query.id }}
+                  title={`Open the dashboards of “${query.name}”`}
+                >
+                  {query.name}
+                </Link>
+              </th>
+              <td className="query-cell">
+                <code className="query-text" title={query.query} tabIndex={0}>
+                  {query.query || <span className="muted">(every post)</span>}
+                </code>
+              </td>
+              <td className={query.created_by === null ? 'author muted' : 'author'}>
+                {authorName(query, members)}
+              </td>
+              <td className="nowrap">
+                <time
+                  dateTime={new Date(query.updated_at * 1000).toISOString()}
+                  title={exactTime(query.updated_at)}
+                >
+                  {relativeTime(query.updated_at)}
+                </time>
+              </td>
+              <td>
+                <Mentions query={query} volume={volume} />
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Edit ${query.name}`}
+                  disabled={editDisabledBy !== null}
+                  aria-describedby={editDisabledBy?.id}
+                  title={editDisabledBy?.reason}
+                  onClick={() => props.onEdit(query)}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Duplicate ${query.name}`}
+                  disabled={duplicateDisabledBy !== null || props.duplicating !== null}
+                  aria-describedby={duplicateDisabledBy?.id}
+                  title={duplicateDisabledBy?.reason}
+                  aria-busy={props.duplicating === query.id || undefined}
+                  onClick={() => props.onDuplicate(query)}
+                >
+                  {props.duplicating === query.id ? 'Duplicating…' : 'Duplicate'}
+                </button>
+                <button
+                  type="button"
+                  className="button small danger-text"
+                  aria-label={`Delete ${query.name}`}
+                  disabled={editDisabledBy !== null}
+                  aria-describedby={editDisabledBy?.id}
+                  title={editDisabledBy?.reason}
+                  onClick={() => props.onDelete(query)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
