@@ -44,7 +44,11 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessT
           algorithms: ['HS256'],
         });
         // Only this server signs these tokens, with a user id as subject; anything else is refused, never queried.
-        if (typeof payload.sub !== 'string' || !USER_ID.test(payload.sub) || typeof payload.exp !== 'number') {
+        if (
+          typeof payload.sub !== 'string' ||
+          !USER_ID.test(payload.sub) ||
+          typeof payload.exp !== 'number'
+        ) {
           return null;
         }
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);

@@ -1,6 +1,13 @@
 // Routes of spec §2 and the route guards of §4, end to end: real SPA build, real Chromium, fake backend.
 import { describe, expect, it } from 'vitest';
-import { AUTH_TOKENS_KEY, lastWorkspaceKey, readStorage, signIn, seedStorage, trackPaths } from '../support/browser';
+import {
+  AUTH_TOKENS_KEY,
+  lastWorkspaceKey,
+  readStorage,
+  signIn,
+  seedStorage,
+  trackPaths,
+} from '../support/browser';
 import { SEED, setupE2e, waitForHeading, waitForPath } from '../support/browser-harness';
 
 const e2e = setupE2e();

@@ -12,7 +12,14 @@ import {
 import type { QueryFilters } from '../../src/contract/social-scope';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Team } from '../support/workspaces.fixtures';
-import { buildPosts, has, hasPhrase, insertDiscoverCorpus, micros, type PostSpec } from '../support/discover.fixtures';
+import {
+  buildPosts,
+  has,
+  hasPhrase,
+  insertDiscoverCorpus,
+  micros,
+  type PostSpec,
+} from '../support/discover.fixtures';
 
 let server: TestServer;
 let team: Team;
