@@ -32,6 +32,11 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
   connectOrigins?: string[];
+  /**
+   * The secret refresh-token successors are derived with (server/auth/refresh-tokens.ts); npm start derives it from
+   * the signing key, so a retry still gets its successor after a restart. Absent: random for this process.
+   */
+  refreshSecret?: Uint8Array;
   /** Request and error logging; without it the server logs nothing (API-only tests). */
   logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */

@@ -51,6 +51,11 @@ const serverConfigSchema = z.object({
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),
   REFRESH_TOKEN_LIFETIME_DAYS: int(30, 1, 365),
+  /**
+   * Seconds after a refresh during which the rotated token, presented again, gets the same successor instead of
+   * revoking the sign-in: a retry whose answer was lost, or two requests at once. 0 turns it off.
+   */
+  REFRESH_REUSE_GRACE_SECONDS: int(30, 0, 300),
   TRIAL_DAYS: int(14, 0, 365),
   INTERNAL_WORKSPACE_ID: z._default(z.string().check(z.minLength(1)), 'internal'),
   /** Comma-separated e-mail addresses of staff accounts (the internal workspace is theirs). */

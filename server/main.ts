@@ -6,6 +6,7 @@ import { openDatabase } from './db/database';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
+import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { startHousekeeping, type Housekeeping } from './housekeeping';
@@ -32,9 +33,12 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
+  // A key of its own for refresh successors, derived from the signing key (stable across restarts).
+  const refreshSecret = createHmac('sha256', signingKey).update('murmur refresh-token successors').digest();
   const app = await buildApp({
     db: database.db,
     accessTokens,
+    refreshSecret,
     config,
     spaDir,
     connectOrigins,

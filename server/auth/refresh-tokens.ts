@@ -1,6 +1,8 @@
 // Opaque refresh tokens (RFC 9700 §4.14.2): random, stored only as SHA-256 hashes, one family per sign-in, rotated on
-// every use. Presenting a token that was already rotated means two parties hold the family: all of it is revoked.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// every use. Presenting a token that was already rotated means two parties hold the family: all of it is revoked —
+// except within a short grace period after the rotation (Okta's and Auth0's reuse interval), when it is a retry
+// whose answer was lost or two requests of one client at once, and gets the same successor again.
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { refreshTokens } from '../db/schema';
@@ -19,11 +21,25 @@ export const isWellFormed = (token: string | null): token is string =>
 async function insertToken(
   tx: DbOrTx,
   row: { familyId: string; userId: string; expiresAt: Date | ReturnType<typeof sql> },
+  token = randomBytes(32).toString('base64url'),
 ): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
   await tx.insert(refreshTokens).values({ ...row, tokenHash: hash(token) });
   return token;
 }
+
+/** How rotation treats a rotated token presented again. */
+export interface RotationPolicy {
+  /** Seconds after a rotation during which the rotated token gets the same successor again; 0 turns it off. */
+  graceSeconds: number;
+  /**
+   * The server's secret for successors: a token's successor is HMAC(secret, token), so the same successor can be
+   * handed out again without storing it (only hashes are stored), and nobody without the secret can derive it.
+   */
+  secret: Uint8Array;
+}
+
+const successorOf = (policy: RotationPolicy, token: string) =>
+  createHmac('sha256', policy.secret).update(token).digest('base64url');
 
 /** Starts a family for a new sign-in; its end is fixed now and never moves. */
 export function startFamily(tx: DbOrTx, userId: string, lifetimeDays: number): Promise<string> {
@@ -50,7 +66,7 @@ async function revokeFamily(tx: DbOrTx, familyId: string) {
  * Swaps a live token for a new one in the same family. The row lock makes a second, concurrent use of the same token
  * wait and then see it rotated, so at most one of them succeeds. A reuse commits the family's revocation.
  */
-export function rotate(db: Db, token: string): Promise<RotationResult> {
+export function rotate(db: Db, token: string, policy: RotationPolicy): Promise<RotationResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({
@@ -61,12 +77,16 @@ export function rotate(db: Db, token: string): Promise<RotationResult> {
         rotatedAt: refreshTokens.rotatedAt,
         revokedAt: refreshTokens.revokedAt,
         expired: sql<boolean>`${refreshTokens.expiresAt} <= now()`,
+        inGrace: sql<boolean>`${refreshTokens.rotatedAt} > now() - make_interval(secs => ${policy.graceSeconds})`,
       })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, hash(token)))
       .for('update');
     if (!row || row.revokedAt || row.expired) return { outcome: 'invalid' };
     if (row.rotatedAt) {
+      // Within the grace period: the successor handed out at the rotation, again (its row is already there).
+      if (row.inGrace)
+        return { outcome: 'rotated', userId: row.userId, refreshToken: successorOf(policy, token) };
       await revokeFamily(tx, row.familyId);
       return { outcome: 'reused' };
     }
@@ -74,11 +94,11 @@ export function rotate(db: Db, token: string): Promise<RotationResult> {
       .update(refreshTokens)
       .set({ rotatedAt: sql`now()` })
       .where(eq(refreshTokens.id, row.id));
-    const refreshToken = await insertToken(tx, {
-      familyId: row.familyId,
-      userId: row.userId,
-      expiresAt: row.expiresAt,
-    });
+    const refreshToken = await insertToken(
+      tx,
+      { familyId: row.familyId, userId: row.userId, expiresAt: row.expiresAt },
+      successorOf(policy, token),
+    );
     return { outcome: 'rotated', userId: row.userId, refreshToken };
   });
 }

@@ -41,6 +41,13 @@ const logout = (headers: Record<string, string> = {}) =>
   server.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/** Moves every rotation of the sign-in a token belongs to back past the grace period, as time passing would. */
+async function pastGrace(token: string) {
+  await server.db.execute(sql`UPDATE refresh_tokens SET rotated_at = rotated_at - interval '1 hour'
+    WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ${sha256(token)})
+      AND rotated_at IS NOT NULL`);
+}
+
 function expectInvalid(res: Awaited<ReturnType<typeof refresh>>) {
   expect(res.statusCode).toBe(401);
   expect(res.json()).toMatchObject({ error: 'invalid_refresh_token' });
@@ -67,9 +74,10 @@ describe('auth/refresh', () => {
     expect((await refresh(bearer(second.refresh_token))).statusCode).toBe(200);
   });
 
-  it('treats reuse of a rotated token as theft and revokes the whole sign-in', async () => {
+  it('treats reuse of a rotated token after the grace period as theft and revokes the whole sign-in', async () => {
     const first = await signIn();
     const second = (await refresh(bearer(first.refresh_token))).json<Pair>();
+    await pastGrace(first.refresh_token);
     expectInvalid(await refresh(bearer(first.refresh_token)));
     expectInvalid(await refresh(bearer(second.refresh_token)));
     const family = await server.db
@@ -125,13 +133,38 @@ describe('auth/refresh', () => {
     expectInvalid(await refresh(bearer(access_token)));
   });
 
-  it('lets exactly one of several concurrent refreshes with the same token succeed', async () => {
+  it('gives every one of several concurrent refreshes with the same token the same successor', async () => {
     const { refresh_token } = await signIn();
     // Open several pooled connections first; otherwise the first refresh finishes while the others still connect,
     // and the race under test never happens.
     await Promise.all(Array.from({ length: 8 }, () => server.db.execute(sql`select pg_sleep(0.05)`)));
     const results = await Promise.all(Array.from({ length: 5 }, () => refresh(bearer(refresh_token))));
-    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+    expect(results.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const successors = new Set(results.map((res) => res.json<Pair>().refresh_token));
+    expect(successors.size).toBe(1);
+    // One successor row, not five: the family has the first token and its one successor.
+    const rows = await server.db.execute(sql`SELECT count(*)::int AS n FROM refresh_tokens
+      WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ${sha256(refresh_token)})`);
+    expect(rows.rows[0]).toEqual({ n: 2 });
+    expect((await refresh(bearer([...successors][0]!))).statusCode).toBe(200);
+  });
+
+  it('keeps the session when a refresh answer was lost: the retry within the grace period gets the same successor', async () => {
+    const first = await signIn();
+    const lost = (await refresh(bearer(first.refresh_token))).json<Pair>();
+    const retried = await refresh(bearer(first.refresh_token));
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json<Pair>().refresh_token).toBe(lost.refresh_token);
+    const next = await refresh(bearer(retried.json<Pair>().refresh_token));
+    expect(next.statusCode).toBe(200);
+    expect((await refresh(bearer(next.json<Pair>().refresh_token))).statusCode).toBe(200);
+  });
+
+  it('never lets a revoked sign-in back in through the grace period', async () => {
+    const first = await signIn();
+    await refresh(bearer(first.refresh_token));
+    expect((await logout(bearer(first.refresh_token))).statusCode).toBe(204);
+    expectInvalid(await refresh(bearer(first.refresh_token)));
   });
 });
 
@@ -182,7 +215,8 @@ describe('housekeeping', () => {
     expect(await count(endedFamily)).toBe(0);
     expect(await count(liveFamily)).toBe(liveRows);
     expectInvalid(await refresh(bearer(endedNext.refresh_token)));
-    // The live family's rotated token is still known, so its reuse is still caught and ends the family.
+    // The live family's rotated token is still known, so its reuse (past the grace period) still ends the family.
+    await pastGrace(live.refresh_token);
     expect((await refresh(bearer(live.refresh_token))).statusCode).toBe(401);
     expectInvalid(await refresh(bearer(liveNext.refresh_token)));
     expect(await purgeEndedFamilies(server.db)).toBe(0);
