@@ -21,6 +21,7 @@ import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
 import { ApiError, describeFailure } from './errors';
+import { serverKeys, type ServerKeys } from './keys';
 
 export interface AppDeps {
   db: Db;
@@ -33,10 +34,10 @@ export interface AppDeps {
   /** Origins the SPA calls (its build-time API bases), allowed by the CSP's connect-src. */
   connectOrigins?: string[];
   /**
-   * The secret refresh-token successors are derived with (server/auth/refresh-tokens.ts); npm start derives it from
-   * the signing key, so a retry still gets its successor after a restart. Absent: random for this process.
+   * The server's secret, from which the keys of refresh-token successors and paging cursors are derived
+   * (server/keys.ts); npm start derives it from the signing key, so both survive a restart. Absent: random.
    */
-  refreshSecret?: Uint8Array;
+  secret?: Uint8Array;
   /** Request and error logging; without it the server logs nothing (API-only tests). */
   logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
@@ -46,6 +47,7 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    keys: ServerKeys;
   }
 }
 
@@ -69,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  app.decorate('keys', serverKeys(deps.secret));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

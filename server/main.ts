@@ -33,12 +33,12 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
-  // A key of its own for refresh successors, derived from the signing key (stable across restarts).
-  const refreshSecret = createHmac('sha256', signingKey).update('murmur refresh-token successors').digest();
+  // The server's secret for derived keys (server/keys.ts), from the signing key: stable across restarts.
+  const secret = createHmac('sha256', signingKey).update('murmur server secret').digest();
   const app = await buildApp({
     db: database.db,
     accessTokens,
-    refreshSecret,
+    secret,
     config,
     spaDir,
     connectOrigins,

@@ -1,6 +1,5 @@
 // The auth domain's routes (spec §7: auth/login, auth/refresh; plus auth/nonce and auth/logout); registered under
 // /api by server/routes.ts. Tokens travel only in bodies and the Authorization header, never in URLs or logs.
-import { randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,8 +19,6 @@ const invalidRefreshToken = () => new ApiError(401, 'invalid_refresh_token', 'Si
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
-  // Without a configured secret (API-only tests), one for this app's lifetime.
-  const processSecret = randomBytes(32);
   const verifier = createIdTokenVerifier(config);
   const staffEmails = config.STAFF_EMAILS.split(',')
     .map((email) => email.trim())
@@ -109,7 +106,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isWellFormed(token)) throw invalidRefreshToken();
       const result = await rotate(db, token, {
         graceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
-        secret: app.deps.refreshSecret ?? processSecret,
+        secret: app.keys.refreshSuccessors,
       });
       if (result.outcome === 'reused') {
         request.log.warn('a rotated refresh token was presented again; its sign-in is revoked');

@@ -16,6 +16,7 @@ import { workspaceAccessOf } from '../../workspaces/route-access';
 import { resolveScope, scopeWhere } from '../scope';
 import { printQuery } from '../query/index';
 import { invalidQueryErrorHandler, parseOrThrow } from '../query/invalid-query';
+import { cursorSeal } from '../cursor-seal';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
 import { countedSentence } from './counted';
@@ -26,6 +27,8 @@ const tags = ['social'];
 
 export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  // Cursors are sealed for the client and opened here (server/social/cursor-seal.ts), then checked inside.
+  const cursors = cursorSeal(app.keys.cursors);
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
@@ -67,7 +70,9 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
       const ast = parseOrThrow(query);
       const normalized = printQuery(ast);
       const fingerprint = searchFingerprint(normalized, filters, sort);
-      const cursor = request.body.cursor ? decodeCursor(request.body.cursor, sort, fingerprint) : null;
+      const cursor = request.body.cursor
+        ? decodeCursor(cursors.open(request.body.cursor, workspace.id), sort, fingerprint)
+        : null;
       // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
       const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
       const result = await searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit });
@@ -76,7 +81,10 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         posts: result.posts,
         next_cursor: result.next
-          ? encodeCursor({ v: 1, s: sort, ...result.next, ...range, h: fingerprint })
+          ? cursors.seal(
+              encodeCursor({ v: 1, s: sort, ...result.next, ...range, h: fingerprint }),
+              workspace.id,
+            )
           : null,
         profiles: result.profiles,
         time_zone: timeZone,

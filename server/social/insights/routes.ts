@@ -32,6 +32,7 @@ import { bearer, errorResponses } from '../../workspaces/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
 import { invalidQueryErrorHandler } from '../query/invalid-query';
 import { resolveInsightScope, type InsightScope } from './request';
+import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
 import { overview } from './overview';
@@ -61,6 +62,7 @@ const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 
 export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  const cursors = cursorSeal(app.keys.cursors);
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
@@ -95,7 +97,14 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const values = request.body as z.output<B>;
         const { workspace } = workspaceAccessOf(request);
-        return answer(await resolveInsightScope(db, workspace, values), values);
+        // The paged lists' cursors are sealed for the client and opened here (server/social/cursor-seal.ts).
+        const paging = values as { cursor?: string };
+        if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
+        const answered = await answer(await resolveInsightScope(db, workspace, values), values);
+        const page = answered as { next_cursor?: string | null };
+        if (typeof page.next_cursor === 'string')
+          page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
+        return answered;
       },
     );
   }

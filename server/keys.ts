@@ -1,0 +1,20 @@
+// The server's secret and the keys derived from it, one per purpose, so no two uses share a key.
+import { createHmac, randomBytes } from 'node:crypto';
+
+export interface ServerKeys {
+  /** Refresh-token successors (server/auth/refresh-tokens.ts). */
+  refreshSuccessors: Uint8Array;
+  /** Paging cursors' seals (server/social/cursor-seal.ts). */
+  cursors: Uint8Array;
+}
+
+const derive = (secret: Uint8Array, purpose: string) =>
+  createHmac('sha256', secret).update(`murmur ${purpose}`).digest();
+
+/** From the given secret (npm start derives one from the signing key, stable across restarts), else a random one. */
+export function serverKeys(secret: Uint8Array = randomBytes(32)): ServerKeys {
+  return {
+    refreshSuccessors: derive(secret, 'refresh-token successors'),
+    cursors: derive(secret, 'paging cursors'),
+  };
+}
