@@ -19,8 +19,12 @@ function formatPostTime(iso: string, timeZone: string): string {
   let format = formats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat(undefined, {
-      dateStyle: 'medium',
-      timeStyle: 'short',
+      // dateStyle/timeStyle cannot be combined with timeZoneName.
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
       timeZone,
       timeZoneName: 'short',
     });

@@ -1,5 +1,10 @@
 // The query editor itself (CodeMirror 6), loaded on demand by QueryEditor.tsx so that its code is a chunk of its own.
 // Controlled: `value` in, `onChange` out; the server's errors (from the page's query check) become inline diagnostics.
+//
+// It lives in a shadow root: CodeMirror's styles (style-mod) go into a <style> element in a document, which the CSP
+// (style-src without 'unsafe-inline') blocks, but into constructed stylesheets (adoptedStyleSheets, CSSOM) in a shadow
+// root, which the CSP allows. CSS custom properties (--border, --focus, …) cross the boundary; IDREFs do not, so the
+// label's text is copied into aria-label and clicking the label focuses the editor.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -59,7 +64,7 @@ export default function CodeMirrorQueryEditor({
   errors,
   id,
   ariaLabelledBy,
-  ariaDescribedBy,
+  ariaDescription,
   onSubmit,
   suggestions,
   placeholderText = 'e.g. (coffee OR tea) NOT decaf lang:en',
@@ -73,8 +78,12 @@ export default function CodeMirrorQueryEditor({
   });
 
   useEffect(() => {
+    const element = host.current!;
+    const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+    const label = document.getElementById(ariaLabelledBy);
     const editor = new EditorView({
-      parent: host.current!,
+      parent: root,
+      root,
       state: EditorState.create({
         doc: value,
         extensions: [
@@ -104,8 +113,8 @@ export default function CodeMirrorQueryEditor({
           theme,
           EditorView.contentAttributes.of({
             id,
-            'aria-labelledby': ariaLabelledBy,
-            ...(ariaDescribedBy ? { 'aria-describedby': ariaDescribedBy } : {}),
+            'aria-label': label?.textContent?.trim() || 'Query',
+            ...(ariaDescription ? { 'aria-description': ariaDescription } : {}),
             'aria-multiline': 'true',
             spellcheck: 'false',
             autocapitalize: 'off',
@@ -118,7 +127,10 @@ export default function CodeMirrorQueryEditor({
       }),
     });
     view.current = editor;
+    const focusEditor = () => editor.focus();
+    label?.addEventListener('click', focusEditor);
     return () => {
+      label?.removeEventListener('click', focusEditor);
       editor.destroy();
       view.current = null;
     };

@@ -11,8 +11,10 @@ export interface QueryEditorProps {
   errors?: readonly QueryError[] | undefined;
   /** The id of the editable element (for tests and in-page links). */
   id: string;
+  /** The label's id: its text names the editor (copied, as the editor is in a shadow root), a click focuses it. */
   ariaLabelledBy: string;
-  ariaDescribedBy?: string;
+  /** A sentence read after the name (aria-description), e.g. how to run the search. */
+  ariaDescription?: string;
   /** Ctrl+Enter / Cmd+Enter. */
   onSubmit?: () => void;
   /** Hashtags, mentions, authors and countries to complete (e.g. from the posts on screen). */

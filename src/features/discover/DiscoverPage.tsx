@@ -48,9 +48,16 @@ export function DiscoverPage() {
 
   const scope = useMemo(() => scopeOf(applied), [applied]);
   const check = useQueryCheck(workspaceId, draft, scope);
+  // Once the typed text is checked (errors known), the address and so the results follow it; a query with errors
+  // never reaches discover (it would only answer 400 with the same errors).
+  // Whether the query in the address has errors, as far as known (a link may bring one unchecked: discover then says).
+  const [appliedHasErrors, setAppliedHasErrors] = useState(false);
+  const checkedErrors = check.errors;
   useEffect(() => {
-    if (check.checkedQuery === draft && draft !== written.current) apply({ query: draft });
-  }, [check.checkedQuery, draft, apply]);
+    if (checkedErrors === undefined || draft === written.current) return;
+    setAppliedHasErrors(checkedErrors.length > 0);
+    apply({ query: draft });
+  }, [checkedErrors, draft, apply]);
 
   const [suggestions, setSuggestions] = useState<QuerySuggestions>(NO_SUGGESTIONS);
   const scopeLabel = `in the ${RANGE_LABELS[applied.range].toLowerCase()}${applied.platforms.length || applied.languages.length ? ', with the filters below' : ''}`;
@@ -71,18 +78,14 @@ export function DiscoverPage() {
     >
       <div className="discover-search">
         <div className="query-field">
-          {/* The editor is not a form control: the label names it (aria-labelledby) and focuses it when clicked. */}
-          <label
-            id="discover-query-label"
-            className="query-label"
-            onClick={() => document.getElementById('discover-query')?.focus()}
-          >
+          {/* The editor is not a form control: the label names it and focuses it when clicked (QueryEditor). */}
+          <label id="discover-query-label" className="query-label">
             Query
           </label>
           <QueryEditor
             id="discover-query"
             ariaLabelledBy="discover-query-label"
-            ariaDescribedBy="discover-query-status"
+            ariaDescription="The count and any errors follow below as you type; Ctrl+Enter searches at once."
             value={draft}
             onChange={setDraft}
             errors={check.errors}
@@ -98,7 +101,9 @@ export function DiscoverPage() {
         workspaceId={workspaceId}
         state={applied}
         scope={scope}
-        queryInvalid={draft === applied.query && (check.errors?.length ?? 0) > 0}
+        queryInvalid={
+          draft === applied.query && check.errors !== undefined ? check.errors.length > 0 : appliedHasErrors
+        }
         onSuggestions={setSuggestions}
       />
     </PageFrame>
