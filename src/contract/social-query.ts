@@ -1,6 +1,7 @@
 // The query language's limits and the body and answer of POST /social/query/validate, shared by the SPA and the
 // server. The language itself (parser, printer, SQL) lives in server/social/query.
 import * as z from 'zod/mini';
+import { queryFiltersSchema } from './social-scope';
 import { workspaceIdSchema } from './workspaces';
 
 /** What a query may contain; the parser names the limit in its error message. */
@@ -24,6 +25,11 @@ export const validateQueryBodySchema = z.object({
   workspace_id: workspaceIdSchema,
   /** Any text: a query that is too long or malformed is a normal answer (valid: false), not a 400. */
   query: z.string(),
+  /**
+   * Optional: count only within these filters and date range, as discover searches (a range defaults to the last 30
+   * days once filters are given). Without it, the whole corpus is counted.
+   */
+  filters: z.optional(z.strictObject(queryFiltersSchema.shape)),
 });
 
 /** Where a query is wrong: column is 1-based (UTF-16 code units, as a textarea's selection counts them). */

@@ -44,6 +44,28 @@ describe('POST /social/query/validate', () => {
     });
   });
 
+  it('counts within filters and a date range when given, as discover searches', async () => {
+    const count = async (filters: object) =>
+      (await validate(viewer, { workspace_id: workspaceId, query: 'coffee', filters })).json();
+    const range = { from: '2025-12-01T00:00:00Z', to: '2026-02-01T00:00:00Z' };
+    const all = await count(range);
+    expect(all).toMatchObject({ valid: true, matches_capped: false });
+    const onX = await count({ ...range, platforms: ['x'] });
+    expect(onX.matches).toBeGreaterThan(0);
+    expect(onX.matches).toBeLessThan(all.matches);
+    expect(await count({ from: '2026-02-01T00:00:00Z', to: '2026-03-01T00:00:00Z' })).toMatchObject({
+      matches: 0,
+    });
+    const unscoped = await validate(viewer, { workspace_id: workspaceId, query: 'coffee' });
+    expect(unscoped.json().matches).toBe(all.matches);
+    const backwards = await validate(viewer, {
+      workspace_id: workspaceId,
+      query: 'coffee',
+      filters: { from: range.to, to: range.from },
+    });
+    expect(backwards.statusCode).toBe(400);
+  });
+
   it('counts zero matches', async () => {
     const res = await validate(viewer, { workspace_id: workspaceId, query: '"no such phrase"' });
     expect(res.json()).toEqual({

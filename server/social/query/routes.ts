@@ -9,6 +9,7 @@ import {
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 import { perAccountLimit } from '../rate-limit';
+import { resolveScope, scopeWhere } from '../scope';
 
 const tags = ['social'];
 /** Per account: validate runs while a person types (the SPA debounces), so this is generous but bounded. */
@@ -35,7 +36,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Check a query and count the posts it matches',
         description:
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
-          'column; otherwise the canonical text of the query and how many posts match it (bounded in cost).',
+          'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
+          'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent.',
         body: validateQueryBodySchema,
         response: { 200: validateQueryResponseSchema, ...errorResponses(400, 404, 429) },
       },
@@ -43,7 +45,10 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<ValidateQueryResponse> => {
       const parsed = parseQuery(request.body.query);
       if (!parsed.ok) return { valid: false, errors: parsed.errors };
-      const count = await countMatches(db, compileQuery(parsed.ast));
+      const { filters } = request.body;
+      // With filters, the count is discover's: the same scope (range, platforms, languages) as its list.
+      const where = filters ? scopeWhere(resolveScope(parsed.ast, filters)) : compileQuery(parsed.ast);
+      const count = await countMatches(db, where);
       return {
         valid: true,
         normalized: printQuery(parsed.ast),

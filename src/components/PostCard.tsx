@@ -1,0 +1,88 @@
+// A post as discover and the query preview list it: author, platform, time in the workspace's zone, the text with the
+// query's terms marked, kind, media, engagement, and sentiment stated as an estimate.
+import type { SocialPost } from '../contract/social-posts';
+import { HighlightedText } from './query-editor/HighlightedText';
+
+const number = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const PLATFORM_NAMES: Record<SocialPost['platform'], string> = {
+  x: 'X',
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  facebook: 'Facebook',
+  reddit: 'Reddit',
+};
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** The post's time in the workspace's time zone, named. */
+function formatPostTime(iso: string, timeZone: string): string {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(undefined, {
+      // dateStyle/timeStyle cannot be combined with timeZoneName.
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone,
+      timeZoneName: 'short',
+    });
+    formats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}
+
+export const platformName = (platform: SocialPost['platform']) => PLATFORM_NAMES[platform];
+
+export function PostCard({
+  post,
+  timeZone,
+  patterns,
+  compact = false,
+}: {
+  post: SocialPost;
+  timeZone: string;
+  patterns: readonly string[];
+  compact?: boolean;
+}) {
+  const { author } = post;
+  return (
+    <article className={compact ? 'post-card compact' : 'post-card'} aria-label={`Post by @${author.handle}`}>
+      <header className="post-meta">
+        <span className="post-author">
+          <strong>{author.display_name}</strong> <span className="muted">@{author.handle}</span>
+          {author.verified ? (
+            <span className="badge" title="Verified account">
+              ✓
+            </span>
+          ) : null}
+        </span>
+        <span className="badge">{platformName(post.platform)}</span>
+        <time dateTime={post.posted_at} className="muted small">
+          {formatPostTime(post.posted_at, timeZone)}
+        </time>
+      </header>
+      <p className="post-text">
+        <HighlightedText text={post.text} patterns={patterns} />
+      </p>
+      <footer className="post-facts small muted">
+        <span>{post.kind}</span>
+        <span>{post.media}</span>
+        {post.language ? <span>{post.language}</span> : null}
+        <span title={`${post.likes} likes, ${post.comments} comments, ${post.shares} shares`}>
+          {number.format(post.engagement)} engagement
+        </span>
+        {post.views !== null ? <span>{number.format(post.views)} views</span> : null}
+        <span title="Estimated from a word list; it can miss sarcasm and context">
+          Sentiment (estimate): {post.sentiment_label}
+        </span>
+        {post.url ? (
+          <a href={post.url} target="_blank" rel="noreferrer noopener">
+            Open on {platformName(post.platform)}
+          </a>
+        ) : null}
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,39 @@
+// The query editor as pages use it: CodeMirror and the language mode load on demand (their own chunk), with a
+// stand-in of the same size meanwhile. Discover and Saved queries both edit queries with it.
+import { lazy, Suspense } from 'react';
+import type { QuerySuggestions } from './query-completion';
+import type { QueryError } from '../../contract/social-query';
+
+export interface QueryEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** The server's errors for exactly `value`; undefined while the check of the current text is pending. */
+  errors?: readonly QueryError[] | undefined;
+  /** The id of the editable element (for tests and in-page links). */
+  id: string;
+  /** The label's id: its text names the editor (copied, as the editor is in a shadow root), a click focuses it. */
+  ariaLabelledBy: string;
+  /** A sentence read after the name (aria-description), e.g. how to run the search. */
+  ariaDescription?: string;
+  /** Ctrl+Enter / Cmd+Enter. */
+  onSubmit?: () => void;
+  /** Hashtags, mentions, authors and countries to complete (e.g. from the posts on screen). */
+  suggestions?: QuerySuggestions;
+  placeholderText?: string;
+}
+
+const CodeMirrorQueryEditor = lazy(() => import('./CodeMirrorQueryEditor'));
+
+export function QueryEditor(props: QueryEditorProps) {
+  return (
+    <Suspense
+      fallback={
+        <div className="query-editor query-editor-loading" aria-busy="true">
+          <pre>{props.value || ' '}</pre>
+        </div>
+      }
+    >
+      <CodeMirrorQueryEditor {...props} />
+    </Suspense>
+  );
+}

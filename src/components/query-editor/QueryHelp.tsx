@@ -1,0 +1,59 @@
+// The query language in brief (from server/social/query/README.md), as a disclosure beside the editor.
+const SYNTAX: Array<[string, string]> = [
+  ['coffee', 'the word, whole, any case (no stemming: run does not find running; write run*)'],
+  ['coffee tea, coffee AND tea', 'both words (terms side by side are ANDed)'],
+  ['coffee OR tea', 'either'],
+  ['NOT decaf', 'without it'],
+  ['(coffee OR tea) NOT decaf', 'grouping'],
+  ['"flat white"', 'the words in this order, next to each other'],
+  ['barist*', 'a word starting with barist (2 characters or more before *)'],
+  ['coffee NEAR/3 shop', 'at most 3 word positions apart, either order (NEAR/1 to NEAR/20)'],
+  ['#LatteArt', 'with the hashtag'],
+  ['@starbucks', 'mentioning the account'],
+  ['author:jane_doe', 'written by the account with this handle'],
+  ['platform:x', 'from x, instagram, tiktok, youtube, facebook or reddit (also site:)'],
+  ['lang:ko', 'in the language (the post’s detected language)'],
+  ['country:KR', 'by an author from the country (two-letter code)'],
+];
+
+const NOTES = [
+  'Operators are upper case: AND, OR, NOT, NEAR/n. Lower-case and, or, not are ordinary words.',
+  'Precedence, tightest first: NOT, NEAR/n, AND, OR. So a b OR c is (a AND b) OR c.',
+  'Chinese, Japanese, Korean and Thai words and emoji match as parts of the text: 東京 finds 東京タワー.',
+  'Words run up to a space, a parenthesis or a quote; quote a link ("https://…").',
+  'At most 1000 characters, 50 terms and 10 levels of parentheses.',
+];
+
+export function QueryHelp() {
+  return (
+    <details className="query-help">
+      <summary>Query syntax and examples</summary>
+      <table className="table query-help-table">
+        <thead>
+          <tr>
+            <th scope="col">Write</th>
+            <th scope="col">Finds posts</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SYNTAX.map(([example, meaning]) => (
+            <tr key={example}>
+              <th scope="row">
+                <code>{example}</code>
+              </th>
+              <td>{meaning}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ul className="small">
+        {NOTES.map((note) => (
+          <li key={note}>{note}</li>
+        ))}
+      </ul>
+      <p className="small muted">
+        Ctrl+Enter (⌘+Enter) runs the search at once; Ctrl+Space lists completions.
+      </p>
+    </details>
+  );
+}

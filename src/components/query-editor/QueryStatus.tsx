@@ -1,0 +1,62 @@
+// What the live check says about the query as typed: its errors as text (the editor underlines them too), or how
+// many posts it matches.
+import type { QueryCheck } from './use-query-check';
+import { apiProblem } from '../../api/workspaces';
+
+const number = new Intl.NumberFormat();
+
+export function QueryStatus({
+  id,
+  check,
+  query,
+  scopeLabel,
+}: {
+  id: string;
+  check: QueryCheck;
+  query: string;
+  scopeLabel: string;
+}) {
+  const { result } = check;
+  let content;
+  if (query.trim() === '') {
+    content = <span className="muted">Type a query to see how many posts it matches.</span>;
+  } else if (check.failure && !result) {
+    content = (
+      <span className="field-error">Could not check the query. {apiProblem(check.failure).message}</span>
+    );
+  } else if (!result) {
+    content = <span className="muted">Checking…</span>;
+  } else if (!result.valid) {
+    content = (
+      <ul className="query-errors">
+        {result.errors.map((error) => (
+          <li key={`${error.column}:${error.message}`}>{error.message}</li>
+        ))}
+      </ul>
+    );
+  } else {
+    const count =
+      result.matches === null
+        ? 'Counting took too long'
+        : result.matches_capped
+          ? `More than ${number.format(result.matches)} posts match`
+          : `${number.format(result.matches)} ${result.matches === 1 ? 'post matches' : 'posts match'}`;
+    content = (
+      <span>
+        <strong className="match-count">{count}</strong> <span className="muted">{scopeLabel}</span>
+      </span>
+    );
+  }
+  return (
+    <div
+      id={id}
+      className="query-status"
+      role="status"
+      aria-live="polite"
+      aria-busy={check.pending || undefined}
+      data-pending={check.pending || undefined}
+    >
+      {content}
+    </div>
+  );
+}
