@@ -1,17 +1,10 @@
-// Calls of the query editor and discover (social API: query/validate, discover) and discover's "Save as query"
-// (internal API), then their query options. Every call passes TanStack Query's AbortSignal, so a newer keystroke
+// Calls of the query editor and discover (social API: query/validate, discover), then their query options; "Save as
+// query" posts through src/api/saved-queries.ts. Every call passes TanStack Query's AbortSignal, so a newer keystroke
 // cancels a stale check or search.
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import * as z from 'zod/mini';
 import type { Api } from './api';
-import { HttpError } from './errors';
 import { discoverResponseSchema, type DiscoverSort } from '../contract/discover';
-import { savedQueryResponseSchema } from '../contract/saved-queries';
-import {
-  invalidQueryErrorSchema,
-  validateQueryResponseSchema,
-  type QueryError,
-} from '../contract/social-query';
+import { validateQueryResponseSchema } from '../contract/social-query';
 import type { QueryFilters } from '../contract/social-scope';
 
 /** What a search looks at besides its text: platforms, languages and the last `days` days (ending now). */
@@ -78,16 +71,6 @@ interface NextPage {
   from: string;
 }
 
-export const createSavedQuery = (
-  api: Api,
-  workspaceId: string,
-  body: { name: string; query: string; filters: QueryFilters },
-) =>
-  api.send(`workspaces/${encodeURIComponent(workspaceId)}/saved-queries`, savedQueryResponseSchema, {
-    method: 'POST',
-    body,
-  });
-
 // Query options. Keys sit under ['workspaces', id] so dropping a workspace drops everything cached about it.
 
 /** Checks a query (errors with columns, or its count within the scope; the whole corpus without one). */
@@ -115,14 +98,3 @@ export const discoverQuery = (
       page.next_cursor ? { cursor: page.next_cursor, from: page.range.from } : undefined,
     staleTime: 60_000,
   });
-
-/** The errors of a 400 invalid_query (discover, saved queries), each at its column; null for any other failure. */
-export function invalidQueryErrors(error: unknown): QueryError[] | null {
-  if (!(error instanceof HttpError) || error.status !== 400) return null;
-  try {
-    const parsed = z.safeParse(invalidQueryErrorSchema, JSON.parse(error.bodyExcerpt));
-    return parsed.success ? parsed.data.errors : null;
-  } catch {
-    return null;
-  }
-}

@@ -3,7 +3,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { discoverQuery, invalidQueryErrors, type SearchScope } from '../../api/social';
+import { invalidQueryErrors } from '../../api/saved-queries';
+import { discoverQuery, type SearchScope } from '../../api/social';
 import { apiProblem } from '../../api/workspaces';
 import type { DiscoverProfile } from '../../contract/discover';
 import { EmptyState, Pending } from '../../components/PageFrame';

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { Privilege } from '../../contract/workspaces';
-import { createSavedQuery, invalidQueryErrors } from '../../api/social';
+import { createSavedQuery, invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
 import { apiProblem } from '../../api/workspaces';
 import type { QueryCheck } from '../../components/query-editor/use-query-check';
 import { useApp } from '../../components/use-app';
@@ -93,7 +93,7 @@ function SaveDialog({
         },
       }),
     onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: ['workspaces', workspaceId, 'saved-queries'] });
+      await queryClient.invalidateQueries({ queryKey: savedQueriesQuery(api, workspaceId).queryKey });
       showToast('success', `Saved “${saved.name}”`);
       onClose();
     },
