@@ -4,21 +4,14 @@
 // Released migrations are never edited; `--check` (part of `npm test`) fails when the listing is stale.
 //
 //   tsx scripts/db-functions.ts [--check] [--migrations <dir>] [--out <dir>]
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { renderCatalog, renderIndex, replay, type Migration } from './db-functions-extract';
+import { display, ROOT, syncGeneratedDir } from './generated-dir';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const INDEX = 'README.md';
-
-/** Repo-relative posix path when inside the repo, else absolute. */
-function display(path: string): string {
-  const rel = relative(ROOT, path);
-  return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
-}
 
 /** The migrations in the order drizzle applies them: its journal's. */
 async function readMigrations(dir: string): Promise<Migration[]> {
@@ -32,24 +25,6 @@ async function readMigrations(dir: string): Promise<Migration[]> {
       sql: await readFile(join(dir, `${tag}.sql`), 'utf8'),
     })),
   );
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function existing(out: string): Promise<string[]> {
-  try {
-    return (await readdir(out)).filter((name) => name.endsWith('.sql') || name === INDEX).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 async function main(): Promise<number> {
@@ -75,41 +50,18 @@ async function main(): Promise<number> {
   const config = (await resolveConfig(indexPath)) ?? {};
   files.set(INDEX, await format(renderIndex(catalog), { ...config, filepath: indexPath }));
 
-  const extra = (await existing(out)).filter((name) => !files.has(name));
-  const stale: string[] = [];
-  const missing: string[] = [];
-  for (const [name, content] of files) {
-    const current = await readIfExists(join(out, name));
-    if (current === undefined) missing.push(name);
-    else if (current !== content) stale.push(name);
-  }
   const summary = `${catalog.functions.size} function(s) and ${catalog.triggers.size} trigger(s) of ${migrations.length} migration(s) in ${display(out)}`;
-
-  if (values.check) {
-    if (stale.length + missing.length + extra.length === 0) {
-      console.log(`db-functions: OK, ${summary} up to date.`);
-      return 0;
-    }
-    console.error(`db-functions: ${display(out)} is out of date with ${display(dir)}:`);
-    for (const name of stale) console.error(`  stale:   ${display(join(out, name))}`);
-    for (const name of missing) console.error(`  missing: ${display(join(out, name))}`);
-    for (const name of extra)
-      console.error(`  extra:   ${display(join(out, name))} (no migration defines it)`);
-    console.error('Run `npm run db:functions` to update.');
-    return 1;
-  }
-
-  await mkdir(out, { recursive: true });
-  for (const name of [...stale, ...missing]) await writeFile(join(out, name), files.get(name) ?? '');
-  // The directory is owned by this generator, so the files of dropped functions go too.
-  for (const name of extra) await rm(join(out, name));
-  const changes = stale.length + missing.length + extra.length;
-  console.log(
-    changes === 0
-      ? `db-functions: ${summary}, nothing changed.`
-      : `db-functions: ${summary}; wrote ${stale.length + missing.length}, removed ${extra.length}.`,
-  );
-  return 0;
+  return syncGeneratedDir({
+    tool: 'db-functions',
+    script: 'db:functions',
+    out,
+    owns: (name) => name.endsWith('.sql') || name === INDEX,
+    files,
+    source: dir,
+    extraReason: 'no migration defines it',
+    summary,
+    check: values.check,
+  });
 }
 
 main().then(

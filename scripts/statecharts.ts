@@ -2,15 +2,15 @@
 // diagrams cannot drift from the code; `--check` is what CI runs.
 //
 //   tsx scripts/statecharts.ts [--check] [--dir <machines dir>] [--out <docs dir>]
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdir } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { StateMachine, type AnyStateMachine } from 'xstate';
 import { renderIndex, renderMachineDoc, type IndexEntry, type MachineEntry } from './statecharts-render';
+import { display, ROOT, syncGeneratedDir } from './generated-dir';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUFFIX = '.machine.ts';
 const INDEX = 'README.md';
 
@@ -24,12 +24,6 @@ function isMachine(value: unknown): value is AnyStateMachine {
     'config' in value &&
     'definition' in value
   );
-}
-
-/** Repo-relative posix path when inside the repo, else absolute. */
-function display(path: string): string {
-  const rel = relative(ROOT, path);
-  return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
 }
 
 async function listMachineFiles(dir: string): Promise<string[]> {
@@ -100,24 +94,6 @@ async function generate(
   return { files, machineCount };
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function existingDocs(out: string): Promise<string[]> {
-  try {
-    return (await readdir(out)).filter((name) => name.endsWith('.md')).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -134,41 +110,17 @@ async function main(): Promise<number> {
   const dir = resolve(values.dir);
   const out = resolve(values.out);
   const { files, machineCount } = await generate(dir, out);
-  const extra = (await existingDocs(out)).filter((name) => !files.has(name));
-  const stale: string[] = [];
-  const missing: string[] = [];
-  for (const [name, content] of files) {
-    const current = await readIfExists(join(out, name));
-    if (current === undefined) missing.push(name);
-    else if (current !== content) stale.push(name);
-  }
-  const summary = `${machineCount} machine(s), ${files.size} file(s) in ${display(out)}`;
-
-  if (values.check) {
-    if (stale.length + missing.length + extra.length === 0) {
-      console.log(`statecharts: OK, ${summary} up to date.`);
-      return 0;
-    }
-    console.error(`statecharts: ${display(out)} is out of date with ${display(dir)}:`);
-    for (const name of stale) console.error(`  stale:   ${display(join(out, name))}`);
-    for (const name of missing) console.error(`  missing: ${display(join(out, name))}`);
-    for (const name of extra)
-      console.error(`  extra:   ${display(join(out, name))} (no machine produces it)`);
-    console.error('Run `npm run statecharts` to update.');
-    return 1;
-  }
-
-  await mkdir(out, { recursive: true });
-  for (const name of [...stale, ...missing]) await writeFile(join(out, name), files.get(name) ?? '');
-  // The directory is owned by this generator, so docs of deleted machines go too.
-  for (const name of extra) await rm(join(out, name));
-  const changes = stale.length + missing.length + extra.length;
-  console.log(
-    changes === 0
-      ? `statecharts: ${summary}, nothing changed.`
-      : `statecharts: ${summary}; wrote ${stale.length + missing.length}, removed ${extra.length}.`,
-  );
-  return 0;
+  return syncGeneratedDir({
+    tool: 'statecharts',
+    script: 'statecharts',
+    out,
+    owns: (name) => name.endsWith('.md'),
+    files,
+    source: dir,
+    extraReason: 'no machine produces it',
+    summary: `${machineCount} machine(s), ${files.size} file(s) in ${display(out)}`,
+    check: values.check,
+  });
 }
 
 main().then(
