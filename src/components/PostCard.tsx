@@ -1,17 +1,10 @@
 // A post as discover and the query preview list it: author, platform, time in the workspace's zone, the text with the
 // query's terms marked, kind, media, engagement, and sentiment stated as an estimate.
 import type { SocialPost } from '../contract/social-posts';
+import { platformName } from '../lib/platforms';
 import { HighlightedText } from './query-editor/HighlightedText';
 
 const number = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
-const PLATFORM_NAMES: Record<SocialPost['platform'], string> = {
-  x: 'X',
-  instagram: 'Instagram',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  facebook: 'Facebook',
-  reddit: 'Reddit',
-};
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** The post's time in the workspace's time zone, named. */
@@ -32,8 +25,6 @@ function formatPostTime(iso: string, timeZone: string): string {
   }
   return format.format(new Date(iso));
 }
-
-export const platformName = (platform: SocialPost['platform']) => PLATFORM_NAMES[platform];
 
 export function PostCard({
   post,

@@ -1,7 +1,7 @@
 // Discover's filters: date range preset, sort, platforms and languages; each change replaces the address's search.
 import { DISCOVER_SORTS } from '../../contract/discover';
 import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { platformName } from '../../components/PostCard';
+import { platformName } from '../../lib/platforms';
 import { languageLabel } from '../../lib/languages';
 import {
   LANGUAGE_VALUES,

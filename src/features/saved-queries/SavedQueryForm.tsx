@@ -20,17 +20,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError, TextField } from '../../components/Field';
 import { useApp } from '../../components/use-app';
 import { languageLabel } from '../../lib/languages';
+import { platformName } from '../../lib/platforms';
 import { showToast } from '../../lib/toast';
 import { QueryInput } from './QueryInput';
-
-const PLATFORM_LABELS: Record<(typeof PLATFORM_VALUES)[number], string> = {
-  x: 'X',
-  instagram: 'Instagram',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  facebook: 'Facebook',
-  reddit: 'Reddit',
-};
 
 interface Draft {
   name: string;
@@ -178,7 +170,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
                 checked={draft.platforms.includes(platform)}
                 onChange={() => toggle('platforms', platform)}
               />
-              {PLATFORM_LABELS[platform]}
+              {platformName(platform)}
             </label>
           ))}
         </fieldset>
