@@ -1,5 +1,6 @@
 // Discover's filters: date range preset, sort, platforms and languages; each change replaces the address's search.
 import { DISCOVER_SORTS } from '../../contract/discover';
+import { CheckboxGroup } from '../../components/CheckboxGroup';
 import { PLATFORM_VALUES } from '../../contract/social-scope';
 import { platformName } from '../../lib/platforms';
 import { languageLabel } from '../../lib/languages';
@@ -12,9 +13,6 @@ import {
 } from './discover-search';
 
 const SORT_LABELS = { recency: 'Newest first', engagement: 'Most engagement first' } as const;
-
-const toggle = <T extends string>(list: readonly T[], value: T, on: boolean): T[] =>
-  on ? [...list, value] : list.filter((item) => item !== value);
 
 export function DiscoverFilters({
   state,
@@ -55,36 +53,26 @@ export function DiscoverFilters({
           ))}
         </select>
       </div>
-      <fieldset className="filter-chips">
-        <legend>Platforms</legend>
-        {PLATFORM_VALUES.map((platform) => (
-          <label key={platform} className="chip">
-            <input
-              type="checkbox"
-              checked={state.platforms.includes(platform)}
-              onChange={(event) =>
-                onChange({ platforms: toggle(state.platforms, platform, event.target.checked) })
-              }
-            />
-            {platformName(platform)}
-          </label>
-        ))}
-      </fieldset>
-      <fieldset className="filter-chips">
-        <legend>Languages</legend>
-        {LANGUAGE_VALUES.map((language) => (
-          <label key={language} className="chip" title={languageLabel(language)}>
-            <input
-              type="checkbox"
-              checked={state.languages.includes(language)}
-              onChange={(event) =>
-                onChange({ languages: toggle(state.languages, language, event.target.checked) })
-              }
-            />
-            {language}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup
+        legend="Platforms"
+        className="filter-chips"
+        itemClassName="chip"
+        options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
+        selected={state.platforms}
+        onChange={(platforms) => onChange({ platforms })}
+      />
+      <CheckboxGroup
+        legend="Languages"
+        className="filter-chips"
+        itemClassName="chip"
+        options={LANGUAGE_VALUES.map((language) => ({
+          value: language,
+          label: language,
+          title: languageLabel(language),
+        }))}
+        selected={state.languages}
+        onChange={(languages) => onChange({ languages })}
+      />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import {
   type SavedQueryInput,
 } from '../../api/saved-queries';
 import { apiProblem } from '../../api/workspaces';
+import { CheckboxGroup } from '../../components/CheckboxGroup';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError, TextField } from '../../components/Field';
 import { useApp } from '../../components/use-app';
@@ -119,12 +120,6 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
     save.mutate({ name, query: draft.query, filters });
   };
 
-  const toggle = (key: 'platforms' | 'languages', value: string) =>
-    setDraft((d) => ({
-      ...d,
-      [key]: d[key].includes(value) ? d[key].filter((v) => v !== value) : [...d[key], value],
-    }));
-
   const title = editing ? `Edit “${editing.name}”` : 'New saved query';
   return (
     <section className="saved-query-form" aria-labelledby="saved-query-form-title">
@@ -160,34 +155,20 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
             aria-describedby={hintId}
           />
         </div>
-        <fieldset className="choice-group compact">
-          <legend>Platforms</legend>
-          <p className="field-hint choice-hint">None checked: every platform.</p>
-          {PLATFORM_VALUES.map((platform) => (
-            <label key={platform} className="choice">
-              <input
-                type="checkbox"
-                checked={draft.platforms.includes(platform)}
-                onChange={() => toggle('platforms', platform)}
-              />
-              {platformName(platform)}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset className="choice-group compact">
-          <legend>Languages</legend>
-          <p className="field-hint choice-hint">None checked: every language.</p>
-          {workspaceLanguages.map((language) => (
-            <label key={language} className="choice">
-              <input
-                type="checkbox"
-                checked={draft.languages.includes(language)}
-                onChange={() => toggle('languages', language)}
-              />
-              {languageLabel(language)}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend="Platforms"
+          hint="None checked: every platform."
+          options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
+          selected={draft.platforms}
+          onChange={(platforms) => setDraft((d) => ({ ...d, platforms }))}
+        />
+        <CheckboxGroup
+          legend="Languages"
+          hint="None checked: every language."
+          options={workspaceLanguages.map((language) => ({ value: language, label: languageLabel(language) }))}
+          selected={draft.languages}
+          onChange={(languages) => setDraft((d) => ({ ...d, languages }))}
+        />
         <FormError message={formError} />
         <div className="form-actions">
           <button
