@@ -129,7 +129,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.API_DOCS) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   if (deps.corsOrigins?.length) {
     const { default: cors } = await import('@fastify/cors');
-    await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
+    await app.register(cors, {
+      origin: deps.corsOrigins,
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      // The SPA waits out a 429's Retry-After before asking again; the downloads' file name comes from the answer.
+      exposedHeaders: ['Retry-After', 'Content-Disposition'],
+    });
   }
   await app.register(authenticate, { accessTokens: deps.accessTokens });
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.

@@ -30,6 +30,7 @@ export function toWorkspaceResponse(workspace: WorkspaceRow, privilege: Privileg
     plan: workspace.plan,
     plan_expired_at: workspace.planExpiredAt ? toUnixSeconds(workspace.planExpiredAt) : null,
     privilege,
+    time_zone: workspace.timeZone,
   };
 }
 

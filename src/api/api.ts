@@ -65,13 +65,15 @@ async function send<S extends z.ZodMiniType>(
 function toHttpError(error: unknown, method: string): unknown {
   if (error instanceof HttpError || error instanceof ResponseShapeError) return error;
   // wretch 3 puts the response body of a failed request in `message`.
-  const wretchError = error as { status?: unknown; url?: unknown; message?: unknown };
+  const wretchError = error as { status?: unknown; url?: unknown; message?: unknown; response?: Response };
   if (typeof wretchError.status === 'number') {
+    const retryAfter = Number(wretchError.response?.headers.get('retry-after') ?? Number.NaN);
     return new HttpError(
       method,
       String(wretchError.url ?? ''),
       wretchError.status,
       typeof wretchError.message === 'string' ? wretchError.message.slice(0, BODY_EXCERPT_LENGTH) : '',
+      Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     );
   }
   return error;
@@ -113,6 +115,25 @@ export function createApi({
     sendSocial: <S extends z.ZodMiniType>(path: string, schema: S, init: SendInit) => {
       if (!social) throw new Error('The social API base URL is not configured.');
       return send(social, path, schema, init);
+    },
+    /**
+     * A file the social API makes (the dashboards' CSV exports): POSTs `body` and gives the whole answer as a Blob
+     * with the file name the server chose (Content-Disposition), or `fallbackName`.
+     */
+    downloadSocial: async (path: string, body: unknown, fallbackName: string, signal?: AbortSignal) => {
+      if (!social) throw new Error('The social API base URL is not configured.');
+      let request = social.url(path).headers({ Accept: 'text/csv' });
+      if (signal) request = request.options({ signal });
+      const response = await request
+        .json(body as object)
+        .post()
+        .res()
+        .catch((error: unknown) => {
+          throw toHttpError(error, 'POST');
+        });
+      const disposition = response.headers.get('content-disposition') ?? '';
+      const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+      return { blob: await response.blob(), name };
     },
     /** Starts a sign-in: a single-use nonce the vendor must sign into the ID token posted to login. */
     nonce: () => send(auth, 'auth/nonce', nonceResponseSchema, { method: 'POST' }),

@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly status: number,
     /** The first 1000 characters of the response body (spec §8). */
     readonly bodyExcerpt: string,
+    /** A 429's or 503's Retry-After in seconds, when the server sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`${method} ${url} failed with status ${status}`);
   }

@@ -3,10 +3,10 @@
 import * as z from 'zod/mini';
 import { savedQueryFiltersSchema } from './saved-queries';
 import { socialAuthorSchema, socialPostSchema } from './social-posts';
+import { DISCOVER_SORTS } from './sorts';
 import { workspaceIdSchema } from './workspaces';
 
-export const DISCOVER_SORTS = ['recency', 'engagement'] as const;
-export type DiscoverSort = (typeof DISCOVER_SORTS)[number];
+export { DISCOVER_SORTS, type DiscoverSort } from './sorts';
 
 const DISCOVER_PAGE_DEFAULT = 25;
 const DISCOVER_PAGE_MAX = 100;

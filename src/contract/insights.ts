@@ -154,10 +154,8 @@ const topShape = {
   limit: z._default(z.int().check(z.gte(1), z.lte(INSIGHT_LIMITS.topMax)), INSIGHT_LIMITS.topDefault),
 };
 
-export const POST_SORTS = ['engagement', 'recency', 'overperformance'] as const;
-export type PostSort = (typeof POST_SORTS)[number];
-export const PROFILE_SORTS = ['mentions', 'followers', 'engagement'] as const;
-export type ProfileSort = (typeof PROFILE_SORTS)[number];
+import { POST_SORTS, PROFILE_SORTS } from './sorts';
+export { POST_SORTS, PROFILE_SORTS, type PostSort, type ProfileSort } from './sorts';
 
 export const postsBodySchema = z.object({
   ...insightsScopeShape,

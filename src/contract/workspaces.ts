@@ -62,6 +62,8 @@ export const workspaceResponseSchema = z.object({
   plan: z.string(),
   plan_expired_at: z.nullable(unixSeconds),
   privilege: privilegeSchema,
+  /** The IANA time zone dashboards count days and hours in (and custom date ranges are days of). */
+  time_zone: z.string(),
 });
 export type WorkspaceResponse = z.infer<typeof workspaceResponseSchema>;
 

@@ -64,6 +64,7 @@ async function visit(url: string, privilege: Privilege, others: MemberResponse[]
       language: 'en',
       plan: 'trial',
       plan_expired_at: nowSeconds() + 10 * DAY,
+      time_zone: 'UTC',
       privilege: state.privilege,
     });
     if (key === 'GET users/me') {

@@ -26,6 +26,7 @@ const workspace = (id: string, name = 'Acme Social') => ({
   language: 'ja',
   plan: 'trial',
   plan_expired_at: nowSeconds() + 14 * DAY,
+  time_zone: 'Asia/Tokyo',
   privilege: 'owner',
 });
 

@@ -76,6 +76,7 @@ const workspace = (
   plan: 'trial',
   plan_expired_at,
   privilege,
+  time_zone: 'UTC',
 });
 const CACHED_OPEN = workspace(null, 'owner');
 const CACHED_EXPIRED = workspace(nowSeconds() - DAY, 'owner');

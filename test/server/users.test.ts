@@ -37,6 +37,7 @@ describe('GET /api/users/me', () => {
           language: 'en',
           plan: 'trial',
           plan_expired_at: Math.floor(expiry.getTime() / 1000),
+          time_zone: 'UTC',
         },
         {
           id: second.id,
@@ -45,6 +46,7 @@ describe('GET /api/users/me', () => {
           language: 'ko',
           plan: 'trial',
           plan_expired_at: null,
+          time_zone: 'UTC',
         },
       ],
     });

@@ -11,6 +11,7 @@ export function workspaceFixture(id: string, overrides: Partial<WorkspaceRespons
     plan: 'trial',
     plan_expired_at: null,
     privilege: 'owner' satisfies Privilege,
+    time_zone: 'UTC',
     ...overrides,
   };
 }

@@ -24,6 +24,7 @@ export interface FakeWorkspace {
   plan: string;
   /** Unix seconds, or null when the plan does not expire. */
   plan_expired_at: number | null;
+  time_zone: string;
   /** userId → that member's privilege. */
   members: Record<string, Privilege>;
 }
@@ -129,8 +130,8 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
 
   /** The contract's workspace as the given member sees it. */
   function workspaceFor(workspace: FakeWorkspace, privilege: Privilege): WorkspaceResponse {
-    const { id, name, language, plan, plan_expired_at } = workspace;
-    return { id, name, language, plan, plan_expired_at, privilege };
+    const { id, name, language, plan, plan_expired_at, time_zone } = workspace;
+    return { id, name, language, plan, plan_expired_at, privilege, time_zone };
   }
 
   function workspacesOf(userId: string): WorkspaceResponse[] {
@@ -334,6 +335,7 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
         language: 'en',
         plan: 'trial',
         plan_expired_at: null,
+        time_zone: 'UTC',
         members: {},
         ...workspace,
       };

@@ -2,7 +2,7 @@
 // copied link reproduces the search. Every value is a string (src/lib/search-params.ts); anything invalid falls back to
 // its default (.catch), and defaults are left out of the address.
 import * as z from 'zod/mini';
-import { DISCOVER_SORTS, type DiscoverSort } from '../../contract/discover';
+import { DISCOVER_SORTS, type DiscoverSort } from '../../contract/sorts';
 import { PLATFORM_VALUES } from '../../contract/social-scope';
 import { workspaceLanguages } from '../../contract/workspaces';
 import type { SearchScope } from '../../api/social';

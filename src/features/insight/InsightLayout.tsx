@@ -1,5 +1,7 @@
-import { Outlet, useParams } from '@tanstack/react-router';
+import { Outlet } from '@tanstack/react-router';
+import './insight.css';
 import { SectionNav } from '../../components/SectionNav';
+import { InsightViewProvider, useInsightView } from './insight-view';
 
 const LINKS = [
   { to: '/workspace/$workspaceId/insight/overview', label: 'Overview' },
@@ -11,12 +13,17 @@ const LINKS = [
   { to: '/workspace/$workspaceId/insight/filtered-profiles', label: 'Filtered profiles' },
 ];
 
+/** The dashboards' tabs carry the view's scope from one dashboard to the next (not a list's sort or page). */
 export function InsightLayout() {
-  const { workspaceId } = useParams({ from: '/_authed/workspace/$workspaceId' });
   return (
-    <>
-      <SectionNav label="Insight dashboards" workspaceId={workspaceId} links={LINKS} />
+    <InsightViewProvider>
+      <InsightTabs />
       <Outlet />
-    </>
+    </InsightViewProvider>
   );
+}
+
+function InsightTabs() {
+  const { workspaceId, search } = useInsightView();
+  return <SectionNav label="Insight dashboards" workspaceId={workspaceId} links={LINKS} search={search} />;
 }

@@ -165,7 +165,10 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
         <CheckboxGroup
           legend="Languages"
           hint="None checked: every language."
-          options={workspaceLanguages.map((language) => ({ value: language, label: languageLabel(language) }))}
+          options={workspaceLanguages.map((language) => ({
+            value: language,
+            label: languageLabel(language),
+          }))}
           selected={draft.languages}
           onChange={(languages) => setDraft((d) => ({ ...d, languages }))}
         />

@@ -1,0 +1,62 @@
+// Calls of the insights dashboards (POST /social/insights/*) and their query options. Every dashboard takes the same
+// body (src/contract/insights.ts); the lists add sort, limit and a keyset cursor. Keys sit under ['workspaces', id]
+// so dropping a workspace drops every dashboard cached for it.
+import { queryOptions } from '@tanstack/react-query';
+import type * as z from 'zod/mini';
+import type { Api } from './api';
+import { HttpError } from './errors';
+import type { InsightsBody, PostSort, ProfileSort } from '../contract/insights';
+import {
+  conversationResponseSchema,
+  overviewResponseSchema,
+  peopleResponseSchema,
+  performanceResponseSchema,
+  postsResponseSchema,
+  profilesResponseSchema,
+} from '../contract/insights-responses';
+
+const DASHBOARDS = {
+  overview: overviewResponseSchema,
+  posts: postsResponseSchema,
+  people: peopleResponseSchema,
+  performance: performanceResponseSchema,
+  conversation: conversationResponseSchema,
+  'filtered-posts': postsResponseSchema,
+  'filtered-profiles': profilesResponseSchema,
+} as const;
+export type Dashboard = keyof typeof DASHBOARDS;
+
+/** What a list adds to the body: its sort, page size and the cursor of the page (none for the first). */
+type Extra = { sort?: PostSort | ProfileSort; cursor?: string; limit?: number };
+
+/** How long a dashboard's answer stays fresh: the corpus changes by imports, not by the second. */
+const STALE_MS = 60_000;
+
+/**
+ * A 429 is retried once its Retry-After has passed (the page says when meanwhile); anything else but a network error
+ * or a 5xx (the HTTP client's own retries) is final.
+ */
+function retryAfterRateLimit(failures: number, error: unknown): boolean {
+  return error instanceof HttpError && error.status === 429 && failures < 3;
+}
+const retryDelay = (_failures: number, error: unknown) =>
+  error instanceof HttpError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 30_000;
+
+export const insightQuery = <D extends Dashboard>(
+  api: Api,
+  dashboard: D,
+  body: InsightsBody,
+  extra: Extra = {},
+) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'insights', dashboard, body, extra] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial(`insights/${dashboard}`, DASHBOARDS[dashboard], {
+        method: 'POST',
+        body: { ...body, ...extra },
+        signal,
+      }) as Promise<z.infer<(typeof DASHBOARDS)[D]>>,
+    staleTime: STALE_MS,
+    retry: retryAfterRateLimit,
+    retryDelay,
+  });

@@ -1,0 +1,219 @@
+// A dashboard card: a title, the chart (or, at the reader's choice, the same data as a table — the accessible
+// alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
+// what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart.
+import { useId, useRef, useState, type ReactNode } from 'react';
+import type { ChartConfiguration } from 'chart.js';
+import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
+import { exportName, saveFile, toCsv, type CsvColumn, type CsvMeta } from './csv';
+
+export interface TableColumn<R> extends CsvColumn<R> {
+  /** How the cell reads on screen (the CSV keeps the raw value). */
+  show?: (row: R) => ReactNode;
+  numeric?: boolean;
+  /** In the CSV only (the screen shows it inside another column). */
+  csvOnly?: boolean;
+}
+
+export interface Drill<R> {
+  /** Opens the posts behind a row; null for a row without any (an empty bucket). */
+  open: (row: R, datasetIndex?: number) => void;
+  /** The row's button text for the keyboard and screen readers: "Posts of Mon 3 Nov". */
+  label: (row: R) => string;
+  enabled?: (row: R) => boolean;
+}
+
+export function ChartCard<R>({
+  title,
+  dashboard,
+  meta,
+  rows,
+  columns,
+  chart,
+  drill,
+  empty = 'Nothing in this range.',
+  footer,
+  wide = false,
+  bare = false,
+}: {
+  title: string;
+  dashboard: string;
+  meta: Omit<CsvMeta, 'title'>;
+  rows: readonly R[];
+  columns: ReadonlyArray<TableColumn<R>>;
+  /** Without a chart the card is its table. */
+  chart?: { config: ChartConfiguration; summary: string; height?: number };
+  drill?: Drill<R>;
+  empty?: string;
+  footer?: ReactNode;
+  wide?: boolean;
+  /** Inside another card: no heading or sentence of its own, only the export. */
+  bare?: boolean;
+}) {
+  const id = useId();
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const canvas = useRef<ChartHandle>(null);
+  const showTable = !chart || view === 'table';
+
+  const exportCsv = () =>
+    saveFile(
+      exportName(dashboard, title, 'csv'),
+      new Blob([toCsv({ ...meta, title: `${dashboard} – ${title}` }, columns, rows)], {
+        type: 'text/csv;charset=utf-8',
+      }),
+    );
+  const exportPng = () => {
+    const png = canvas.current?.png();
+    if (png) saveFile(exportName(dashboard, title, 'png'), png);
+  };
+
+  const body = !rows.length ? (
+    <p className="chart-empty muted">{empty}</p>
+  ) : showTable ? (
+    <DataTable caption={title} rows={rows} columns={columns} drill={drill} />
+  ) : (
+    <ChartCanvas
+      ref={canvas}
+      config={chart!.config}
+      summary={chart!.summary}
+      height={chart!.height}
+      onPick={
+        drill ? ({ index, datasetIndex }) => rows[index] && drill.open(rows[index], datasetIndex) : undefined
+      }
+    />
+  );
+  if (bare) {
+    return (
+      <>
+        {body}
+        <button type="button" className="button small" onClick={exportCsv} disabled={!rows.length}>
+          Download CSV
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <section className={wide ? 'chart-card wide' : 'chart-card'} aria-labelledby={`${id}-title`}>
+      <header className="chart-card-header">
+        <h2 id={`${id}-title`}>{title}</h2>
+        <div className="chart-card-actions">
+          {chart ? (
+            <div className="segmented" role="group" aria-label={`${title}: show as`}>
+              <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
+                Chart
+              </button>
+              <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
+                Table
+              </button>
+            </div>
+          ) : null}
+          <button
+            type="button"
+            className="button small"
+            onClick={exportCsv}
+            disabled={!rows.length}
+            aria-label={`Download ${title} as CSV`}
+          >
+            CSV
+          </button>
+          {chart ? (
+            <button
+              type="button"
+              className="button small"
+              onClick={exportPng}
+              disabled={!rows.length || view !== 'chart'}
+              aria-label={`Download ${title} as PNG`}
+            >
+              PNG
+            </button>
+          ) : null}
+        </div>
+      </header>
+      {body}
+      {chart && drill && view === 'chart' && rows.length ? (
+        <p className="small muted chart-hint">
+          Click a bar or point to see its posts, or use the table view.
+        </p>
+      ) : null}
+      {footer}
+      <Counted sentence={meta.counted} />
+    </section>
+  );
+}
+
+function DataTable<R>({
+  caption,
+  rows,
+  columns,
+  drill,
+}: {
+  caption: string;
+  rows: readonly R[];
+  columns: ReadonlyArray<TableColumn<R>>;
+  drill?: Drill<R>;
+}) {
+  const shown = columns.filter((column) => !column.csvOnly);
+  return (
+    <div className="table-wrap">
+      <table className="table data-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {shown.map((column) => (
+              <th key={column.label} scope="col" className={column.numeric ? 'numeric' : undefined}>
+                {column.label}
+              </th>
+            ))}
+            {drill ? (
+              <th scope="col">
+                <span className="visually-hidden">Drill down</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={index}>
+              {shown.map((column, columnIndex) => {
+                const content = column.show ? column.show(row) : String(column.value(row) ?? '–');
+                return columnIndex === 0 ? (
+                  <th key={column.label} scope="row">
+                    {content}
+                  </th>
+                ) : (
+                  <td key={column.label} className={column.numeric ? 'numeric' : undefined}>
+                    {content}
+                  </td>
+                );
+              })}
+              {drill ? (
+                <td>
+                  {drill.enabled?.(row) === false ? null : (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={drill.label(row)}
+                      onClick={() => drill.open(row)}
+                    >
+                      Posts
+                    </button>
+                  )}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The server's sentence on exactly what a card counts: one line, opened on demand (it is long and alike per card). */
+export function Counted({ sentence }: { sentence: string }) {
+  return (
+    <details className="counted small muted">
+      <summary>What is counted</summary>
+      <p>{sentence}</p>
+    </details>
+  );
+}

@@ -1,0 +1,191 @@
+// What every dashboard page shares: its heading, the scope bar, the range it shows in the workspace's zone, and what
+// the page says while its answer is on the way or when it failed — a skeleton; a query error shown at its column; a
+// 429 that says when it will ask again (and does); a 503 time-out that offers a narrower range.
+import { useEffect, type ReactNode } from 'react';
+import { Link, useSearch } from '@tanstack/react-router';
+import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
+import { insightQuery, type Dashboard } from '../../api/insights';
+import { HttpError } from '../../api/errors';
+import { invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
+import { apiProblem } from '../../api/workspaces';
+import type { PostSort, ProfileSort } from '../../contract/insights';
+import { PageFrame } from '../../components/PageFrame';
+import { useApp } from '../../components/use-app';
+import { showToast } from '../../lib/toast';
+import { formatRange } from './insight-format';
+import { useInsightView, useSearchUpdate } from './insight-view';
+import { decodeRefines } from './refine-codec';
+import { ScopeBar } from './ScopeBar';
+
+export function DashboardFrame({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  useInvalidLinkNotice();
+  return (
+    <PageFrame title={title} description={description} actions={actions}>
+      <ScopeBar />
+      {children}
+    </PageFrame>
+  );
+}
+
+/** A link whose params were partly not understood: say so once, and show the address as it is now read. */
+function useInvalidLinkNotice() {
+  const search = useSearch({ strict: false }) as { invalid?: string; refine?: string };
+  const update = useSearchUpdate();
+  // The route checked every param but the refinements, which only the dashboards' chunk can (the contract's schema).
+  const badRefine = search.refine !== undefined && decodeRefines(search.refine) === null;
+  useEffect(() => {
+    const invalid = [...(search.invalid?.split(',') ?? []), ...(badRefine ? ['refine'] : [])];
+    if (!invalid.length) return;
+    showToast(
+      'info',
+      `Part of this link was not understood (${invalid.join(', ')}) and was reset to the default.`,
+    );
+    update((previous) => ({ ...previous, invalid: undefined, ...(badRefine ? { refine: undefined } : {}) }), {
+      replace: true,
+    });
+  }, [search.invalid, badRefine, update]);
+}
+
+/** A dashboard's answer for the view (the lists add sort, cursor and page size); the previous answer stays shown while
+ * the next one loads. */
+export function useInsight<D extends Dashboard>(
+  dashboard: D,
+  extra: { sort?: PostSort | ProfileSort; cursor?: string; limit?: number } = {},
+) {
+  const { api } = useApp();
+  const { body } = useInsightView();
+  return useQuery({ ...insightQuery(api, dashboard, body, extra), placeholderData: keepPreviousData });
+}
+
+type InsightResult<T> = UseQueryResult<T, unknown>;
+
+/**
+ * Renders `children` with the answer once there is one; until then a skeleton of `skeleton` cards; on failure what
+ * the failure means and what to do.
+ */
+export function InsightBody<T extends { range: { from: string; to: string }; time_zone: string }>({
+  result,
+  skeleton = 4,
+  children,
+}: {
+  result: InsightResult<T>;
+  skeleton?: number;
+  children: (data: T) => ReactNode;
+}) {
+  const { data, error, isFetching, failureReason } = result;
+  // A 429 is retried after its Retry-After: meanwhile the page says when.
+  const waiting = !data && failureReason && apiProblem(failureReason).status === 429 ? failureReason : null;
+  if ((error && !isFetching) || waiting) return <InsightFailure error={error ?? waiting} />;
+  if (!data) return <Skeleton cards={skeleton} />;
+  return (
+    <div className="insight-body" aria-busy={isFetching || undefined}>
+      <p className="range-line small muted">
+        {formatRange(data.range, data.time_zone)}
+        {isFetching ? <span className="updating"> · updating…</span> : null}
+      </p>
+      {children(data)}
+    </div>
+  );
+}
+
+function Skeleton({ cards }: { cards: number }) {
+  return (
+    <div className="skeleton-grid" role="status" aria-label="Loading the dashboard">
+      {Array.from({ length: cards }, (_, index) => (
+        <div key={index} className="skeleton-card" aria-hidden="true" />
+      ))}
+    </div>
+  );
+}
+
+function InsightFailure({ error }: { error: unknown }) {
+  const { api } = useApp();
+  const { scope, setScope, workspaceId } = useInsightView();
+  const saved = useSuspenseQuery(savedQueriesQuery(api, workspaceId)).data.saved_queries;
+  const problem = apiProblem(error);
+  const queryErrors = invalidQueryErrors(error);
+
+  if (queryErrors?.length) {
+    const savedQuery = saved.find((query) => query.id === scope.savedQueryId);
+    const text = savedQuery?.query ?? scope.q;
+    return (
+      <div className="insight-failure" role="alert">
+        <h2>The query has an error</h2>
+        {queryErrors.map((queryError) => (
+          <div key={`${queryError.column}:${queryError.message}`} className="query-error-at">
+            <pre className="query-error-text">
+              <code>{text}</code>
+              {'\n'}
+              <span aria-hidden="true">{`${' '.repeat(Math.max(0, queryError.column - 1))}^`}</span>
+            </pre>
+            <p>{queryError.message}</p>
+          </div>
+        ))}
+        {savedQuery ? (
+          <Link to="/workspace/$workspaceId/saved-queries" params={{ workspaceId }}>
+            Edit “{savedQuery.name}” in saved queries
+          </Link>
+        ) : (
+          <Link to="/workspace/$workspaceId/discover" params={{ workspaceId }} search={{ q: scope.q }}>
+            Edit the query in discover
+          </Link>
+        )}
+      </div>
+    );
+  }
+  if (problem.status === 429) {
+    const seconds = error instanceof HttpError ? error.retryAfterSeconds : null;
+    return (
+      <div className="insight-failure" role="alert">
+        <h2>Too many dashboards at once</h2>
+        <p>
+          {problem.message} This page asks again by itself
+          {seconds !== null ? ` in ${seconds} seconds` : ' shortly'}.
+        </p>
+      </div>
+    );
+  }
+  if (problem.status === 503) {
+    return (
+      <div className="insight-failure" role="alert">
+        <h2>This took too long</h2>
+        <p>{problem.message}</p>
+        <div className="form-actions">
+          {scope.range !== '7d' ? (
+            <button type="button" className="button" onClick={() => setScope({ range: '7d', end: null })}>
+              Show the last 7 days
+            </button>
+          ) : null}
+          <button type="button" className="button" onClick={() => setScope({ range: '24h', end: null })}>
+            Show the last 24 hours
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="insight-failure" role="alert">
+      <h2>The dashboard could not be loaded</h2>
+      <p>{problem.message}</p>
+      {problem.code === 'invalid_refine' || problem.code === 'invalid_cursor' ? (
+        <button
+          type="button"
+          className="button"
+          onClick={() => setScope({ refine: problem.code === 'invalid_refine' ? [] : scope.refine })}
+        >
+          {problem.code === 'invalid_refine' ? 'Remove the refinements' : 'Back to the first page'}
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,332 @@
+// Overview: the four figures against the previous period, mentions over time with spikes marked, sentiment split and
+// over time, platforms, top posts and top people. Every chart element drills down to filtered posts.
+import { useMemo } from 'react';
+import type { ChartConfiguration } from 'chart.js';
+import type { OverviewResponse } from '../../contract/insights-responses';
+import { platformName } from '../../lib/platforms';
+import { PostCard } from '../../components/PostCard';
+import { termPatterns } from '../../components/query-editor/match-terms';
+import { ChartCard, Counted } from './ChartCard';
+import { COLORS } from './charts/chart-js';
+import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
+import {
+  formatBucket,
+  formatChange,
+  formatCompact,
+  formatDecimal,
+  formatShare,
+  formatWhole,
+} from './insight-format';
+import { useInsightView } from './insight-view';
+import { PeopleTable } from './PeopleTable';
+
+type Bucket = OverviewResponse['over_time'][number];
+const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+const SENTIMENT_LABELS = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' } as const;
+
+export function OverviewPage() {
+  const result = useInsight('overview');
+  return (
+    <DashboardFrame title="Overview" description="Mentions, reach, engagement and sentiment at a glance.">
+      <InsightBody result={result} skeleton={6}>
+        {(data) => <Overview data={data} />}
+      </InsightBody>
+    </DashboardFrame>
+  );
+}
+
+function Overview({ data }: { data: OverviewResponse }) {
+  const { drill } = useInsightView();
+  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted };
+  const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
+  const openBucket = (row: Bucket, sentiment?: (typeof SENTIMENTS)[number]) =>
+    drill([
+      { field: 'date', bucket: data.bucket, values: [row.start] },
+      ...(sentiment ? [{ field: 'sentiment' as const, values: [sentiment] }] : []),
+    ]);
+  const patterns = useMemo(() => termPatterns(data.query ?? ''), [data.query]);
+
+  const overTime = useMemo(
+    (): ChartConfiguration => ({
+      type: 'line',
+      data: {
+        labels: data.over_time.map(label),
+        datasets: [
+          {
+            label: 'Mentions',
+            data: data.over_time.map((row) => row.mentions),
+            borderColor: COLORS.primary,
+            backgroundColor: 'rgba(67, 56, 202, 0.12)',
+            fill: true,
+            tension: 0.25,
+            pointRadius: data.over_time.map((row) => (row.spike ? 6 : 2)),
+            pointBackgroundColor: data.over_time.map((row) => (row.spike ? COLORS.spike : COLORS.primary)),
+          },
+        ],
+      },
+      options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data],
+  );
+  const sentimentOverTime = useMemo(
+    (): ChartConfiguration => ({
+      type: 'bar',
+      data: {
+        labels: data.over_time.map(label),
+        datasets: SENTIMENTS.map((sentiment) => ({
+          label: SENTIMENT_LABELS[sentiment],
+          data: data.over_time.map((row) => row[sentiment]),
+          backgroundColor: COLORS[sentiment],
+        })),
+      },
+      options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } } },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data],
+  );
+  const sentimentRows = SENTIMENTS.map((sentiment) => ({
+    sentiment,
+    posts: data.sentiment[sentiment],
+  })).filter((row) => row.posts > 0);
+  const sentimentTotal = sentimentRows.reduce((sum, row) => sum + row.posts, 0);
+  const split = useMemo(
+    (): ChartConfiguration => ({
+      type: 'doughnut',
+      data: {
+        labels: sentimentRows.map((row) => SENTIMENT_LABELS[row.sentiment]),
+        datasets: [
+          {
+            data: sentimentRows.map((row) => row.posts),
+            backgroundColor: sentimentRows.map((row) => COLORS[row.sentiment]),
+          },
+        ],
+      },
+      options: { plugins: { legend: { position: 'right' } } },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data],
+  );
+  const platforms = useMemo(
+    (): ChartConfiguration => ({
+      type: 'bar',
+      data: {
+        labels: data.platforms.map((row) => platformName(row.platform)),
+        datasets: [
+          {
+            label: 'Mentions',
+            data: data.platforms.map((row) => row.mentions),
+            backgroundColor: COLORS.series,
+          },
+        ],
+      },
+      options: {
+        indexAxis: 'y',
+        plugins: { legend: { display: false } },
+        scales: { x: { beginAtZero: true } },
+      },
+    }),
+    [data],
+  );
+  const spikes = data.over_time.filter((row) => row.spike);
+
+  return (
+    <div className="dashboard-grid">
+      <Tiles data={data} />
+      <ChartCard
+        wide
+        title="Mentions over time"
+        dashboard="overview"
+        meta={meta}
+        rows={data.over_time}
+        columns={[
+          {
+            label: data.bucket === 'hour' ? 'Hour' : data.bucket === 'day' ? 'Day' : 'Week',
+            value: (row) => row.local,
+            show: label,
+          },
+          {
+            label: 'Mentions',
+            value: (row) => row.mentions,
+            numeric: true,
+            show: (row) => formatWhole(row.mentions),
+          },
+          {
+            label: 'Engagement',
+            value: (row) => row.engagement,
+            numeric: true,
+            show: (row) => formatWhole(row.engagement),
+          },
+          { label: 'Spike', value: (row) => row.spike, show: (row) => (row.spike ? 'Spike' : '') },
+        ]}
+        chart={{
+          config: overTime,
+          summary: `Mentions per ${data.bucket}: ${data.totals.mentions.value} in all, ${spikes.length} spikes.`,
+        }}
+        drill={{
+          open: (row) => openBucket(row),
+          label: (row) => `Posts of ${label(row)}`,
+          enabled: (row) => row.mentions > 0,
+        }}
+        footer={
+          <p className="small muted">
+            {spikes.length ? `Spikes (red): ${spikes.map(label).join(', ')}. ` : 'No spikes in this range. '}
+            {data.spikes.rule}
+          </p>
+        }
+      />
+      <ChartCard
+        title="Sentiment"
+        dashboard="overview"
+        meta={meta}
+        rows={sentimentRows}
+        columns={[
+          {
+            label: 'Sentiment',
+            value: (row) => row.sentiment,
+            show: (row) => SENTIMENT_LABELS[row.sentiment],
+          },
+          { label: 'Posts', value: (row) => row.posts, numeric: true, show: (row) => formatWhole(row.posts) },
+          {
+            label: 'Share',
+            value: (row) => (sentimentTotal ? row.posts / sentimentTotal : null),
+            numeric: true,
+            show: (row) => formatShare(sentimentTotal ? row.posts / sentimentTotal : null),
+          },
+        ]}
+        chart={{
+          config: split,
+          summary: sentimentRows.map((row) => `${SENTIMENT_LABELS[row.sentiment]} ${row.posts}`).join(', '),
+        }}
+        drill={{
+          open: (row) => drill([{ field: 'sentiment', values: [row.sentiment] }]),
+          label: (row) => `${SENTIMENT_LABELS[row.sentiment]} posts`,
+        }}
+        footer={
+          <p className="small muted">
+            Sentiment is estimated from a word list (average {formatDecimal(data.sentiment.average)}, from −1
+            to 1); it can miss sarcasm and context.
+          </p>
+        }
+      />
+      <ChartCard
+        title="Platforms"
+        dashboard="overview"
+        meta={meta}
+        rows={data.platforms}
+        columns={[
+          { label: 'Platform', value: (row) => row.platform, show: (row) => platformName(row.platform) },
+          {
+            label: 'Mentions',
+            value: (row) => row.mentions,
+            numeric: true,
+            show: (row) => formatWhole(row.mentions),
+          },
+          { label: 'Share', value: (row) => row.share, numeric: true, show: (row) => formatShare(row.share) },
+        ]}
+        chart={{
+          config: platforms,
+          summary: data.platforms.map((row) => `${platformName(row.platform)} ${row.mentions}`).join(', '),
+        }}
+        drill={{
+          open: (row) => drill([{ field: 'platform', values: [row.platform] }]),
+          label: (row) => `Posts on ${platformName(row.platform)}`,
+        }}
+      />
+      <ChartCard
+        wide
+        title="Sentiment over time"
+        dashboard="overview"
+        meta={meta}
+        rows={data.over_time}
+        columns={[
+          { label: 'Bucket', value: (row) => row.local, show: label },
+          ...SENTIMENTS.map((sentiment) => ({
+            label: SENTIMENT_LABELS[sentiment],
+            value: (row: Bucket) => row[sentiment],
+            numeric: true,
+          })),
+          {
+            label: 'Average',
+            value: (row) => row.average_sentiment,
+            numeric: true,
+            show: (row) => formatDecimal(row.average_sentiment),
+          },
+        ]}
+        chart={{
+          config: sentimentOverTime,
+          summary: `Positive, neutral and negative posts per ${data.bucket}.`,
+        }}
+        drill={{
+          open: (row, datasetIndex) =>
+            openBucket(row, datasetIndex === undefined ? undefined : SENTIMENTS[datasetIndex]),
+          label: (row) => `Posts of ${label(row)}`,
+          enabled: (row) => row.mentions > 0,
+        }}
+      />
+      <section className="chart-card" aria-labelledby="top-posts-title">
+        <h2 id="top-posts-title">Top posts</h2>
+        {data.top_posts.length ? (
+          <ol className="top-posts">
+            {data.top_posts.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} timeZone={data.time_zone} patterns={patterns} compact />
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="chart-empty muted">No posts in this range.</p>
+        )}
+        <Counted
+          sentence={`The 5 posts with the most engagement (likes + comments + shares). ${data.counted}`}
+        />
+      </section>
+      <section className="chart-card" aria-labelledby="top-people-title">
+        <h2 id="top-people-title">Top people</h2>
+        <PeopleTable
+          people={data.top_people}
+          caption="Top people by mentions"
+          dashboard="overview"
+          meta={meta}
+        />
+      </section>
+    </div>
+  );
+}
+
+function Tiles({ data }: { data: OverviewResponse }) {
+  const tiles = [
+    { label: 'Mentions', figure: data.totals.mentions },
+    { label: 'Unique authors', figure: data.totals.unique_authors },
+    { label: 'Engagement', figure: data.totals.engagement },
+    { label: 'Potential reach', figure: data.totals.reach },
+  ];
+  return (
+    <ul className="tiles" aria-label="Totals against the previous period">
+      {tiles.map(({ label, figure }) => {
+        const direction =
+          figure.change_pct === null || figure.change_pct === 0
+            ? 'flat'
+            : figure.change_pct > 0
+              ? 'up'
+              : 'down';
+        return (
+          <li key={label} className="tile">
+            <span className="tile-label">{label}</span>
+            <strong className="tile-value" title={formatWhole(figure.value)}>
+              {formatCompact(figure.value)}
+            </strong>
+            <span className={`tile-change ${direction}`}>
+              {formatChange(figure.change_pct)}{' '}
+              <span className="muted">vs {formatCompact(figure.previous)} before</span>
+            </span>
+          </li>
+        );
+      })}
+      <li className="tile">
+        <span className="tile-label">Mentions per day</span>
+        <strong className="tile-value">{formatDecimal(data.totals.mentions_per_day)}</strong>
+      </li>
+    </ul>
+  );
+}

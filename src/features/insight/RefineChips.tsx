@@ -1,0 +1,100 @@
+// The drill-down refinements of the view as chips: what each keeps, a switch between keeping and leaving out those
+// posts, and a button that removes it. Chips combine (all must hold); every control is a real button, so the
+// keyboard reaches them all.
+import type { Refine } from '../../contract/insights';
+import type { WorkspaceLanguage } from '../../contract/workspaces';
+import { languageLabel } from '../../lib/languages';
+import { platformName } from '../../lib/platforms';
+import { formatBucket, formatWhole } from './insight-format';
+import { useInsightView } from './insight-view';
+import type { Platform } from './insight-search';
+
+const FIELD_LABELS: Record<Refine['field'], string> = {
+  date: 'Date',
+  platform: 'Platform',
+  hashtag: 'Hashtag',
+  mention: 'Mention',
+  term: 'Word',
+  author: 'Author',
+  sentiment: 'Sentiment',
+  language: 'Language',
+  media: 'Media',
+  kind: 'Kind',
+  domain: 'Link domain',
+  followers: 'Followers',
+};
+
+/** A refinement's values in words ("#coffee or #tea", "3 Nov", "10K to 100K followers"). */
+function describeRefine(refine: Refine, timeZone: string): string {
+  const words = refine.values.map((value): string => {
+    if (typeof value === 'object') {
+      const { min, max } = value as { min?: number; max?: number };
+      if (min !== undefined && max !== undefined) return `${formatWhole(min)} to ${formatWhole(max - 1)}`;
+      return min !== undefined ? `${formatWhole(min)} or more` : `fewer than ${formatWhole(max ?? 0)}`;
+    }
+    switch (refine.field) {
+      case 'date':
+        return formatBucket(String(value), refine.bucket, timeZone);
+      case 'platform':
+        return platformName(value as Platform);
+      case 'language':
+        return languageLabel(value as WorkspaceLanguage);
+      case 'hashtag':
+        return `#${String(value).replace(/^#/, '')}`;
+      case 'mention':
+        return `@${String(value).replace(/^@/, '')}`;
+      case 'author':
+        return typeof value === 'number' ? `profile ${value}` : `@${value.replace(/^@/, '')}`;
+      default:
+        return String(value);
+    }
+  });
+  return words.join(' or ');
+}
+
+export function RefineChips() {
+  const { scope, setScope, timeZone } = useInsightView();
+  if (!scope.refine.length) return null;
+  const replace = (index: number, next: Refine | null) =>
+    setScope({
+      refine: scope.refine.flatMap((refine, i) => (i === index ? (next ? [next] : []) : [refine])),
+    });
+  return (
+    <div className="refine-chips" role="group" aria-label="Drill-down refinements">
+      {scope.refine.map((refine, index) => {
+        const label = `${FIELD_LABELS[refine.field]}: ${refine.exclude ? 'not ' : ''}${describeRefine(refine, timeZone)}`;
+        return (
+          <span key={index} className={refine.exclude ? 'refine-chip excluded' : 'refine-chip'}>
+            <span className="refine-chip-label">{label}</span>
+            <button
+              type="button"
+              className="refine-chip-switch"
+              aria-pressed={Boolean(refine.exclude)}
+              // One name in both states (the pressed state says which): "Exclude Platform X".
+              aria-label={`Exclude ${FIELD_LABELS[refine.field]} ${describeRefine(refine, timeZone)}`}
+              title={
+                refine.exclude ? 'Leaving these out: press to keep only these' : 'Press to leave these out'
+              }
+              onClick={() => replace(index, { ...refine, exclude: !refine.exclude || undefined })}
+            >
+              Exclude
+            </button>
+            <button
+              type="button"
+              className="refine-chip-remove"
+              aria-label={`Remove ${label}`}
+              onClick={() => replace(index, null)}
+            >
+              ×
+            </button>
+          </span>
+        );
+      })}
+      {scope.refine.length > 1 ? (
+        <button type="button" className="link-button small" onClick={() => setScope({ refine: [] })}>
+          Clear all
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+// The scope bar on every dashboard: which posts (a saved query, discover's query, or every post), the date range
+// (presets or custom days of the workspace's zone, which it names), platforms and languages; below it the drill-down
+// refinements as chips. Each change is a new address (so back restores the view before it).
+import { useId, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { PLATFORM_VALUES } from '../../contract/social-scope';
+import { workspaceLanguages, type WorkspaceLanguage } from '../../contract/workspaces';
+import { savedQueriesQuery } from '../../api/saved-queries';
+import { CheckboxGroup } from '../../components/CheckboxGroup';
+import { useApp } from '../../components/use-app';
+import { languageLabel } from '../../lib/languages';
+import { platformName } from '../../lib/platforms';
+import { dayIn } from './insight-scope';
+import { RANGE_LABELS, RANGE_PRESETS, type RangePreset } from './insight-search';
+import { useInsightView } from './insight-view';
+import { RefineChips } from './RefineChips';
+
+const ALL_POSTS = '';
+const DISCOVER = 'discover';
+
+export function ScopeBar() {
+  const { api } = useApp();
+  const view = useInsightView();
+  const { scope, setScope, workspaceId, timeZone } = view;
+  const saved = useSuspenseQuery(savedQueriesQuery(api, workspaceId)).data.saved_queries;
+  const selected = saved.find((query) => query.id === scope.savedQueryId) ?? null;
+  const id = useId();
+  const filterCount = scope.platforms.length + scope.languages.length;
+
+  const picked = scope.savedQueryId ?? (scope.q ? DISCOVER : ALL_POSTS);
+  const pick = (value: string) => {
+    if (value === ALL_POSTS) setScope({ savedQueryId: null, q: '' });
+    else if (value !== DISCOVER) setScope({ savedQueryId: value, q: '' });
+  };
+
+  const changeRange = (range: RangePreset) => {
+    if (range !== 'custom') return setScope({ range, end: null, from: null, to: null });
+    // Custom starts from the last 7 whole days of the workspace's zone, ready to be changed.
+    const today = dayIn(new Date(), timeZone);
+    const weekAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+    setScope({ range, end: null, from: weekAgo, to: today });
+  };
+
+  return (
+    <div className="scope-bar">
+      <div className="scope-row">
+        <div className="field">
+          <label htmlFor={`${id}-query`}>Posts</label>
+          <select
+            id={`${id}-query`}
+            className="input compact"
+            value={picked}
+            onChange={(event) => pick(event.target.value)}
+          >
+            <option value={ALL_POSTS}>Every post</option>
+            {scope.q && !scope.savedQueryId ? (
+              <option value={DISCOVER}>Discover query: {truncate(scope.q, 60)}</option>
+            ) : null}
+            {saved.length ? (
+              <optgroup label="Saved queries">
+                {saved.map((query) => (
+                  <option key={query.id} value={query.id}>
+                    {query.name}
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-range`}>Date range</label>
+          <select
+            id={`${id}-range`}
+            className="input compact"
+            value={scope.range}
+            onChange={(event) => changeRange(event.target.value as RangePreset)}
+          >
+            {RANGE_PRESETS.map((range) => (
+              <option key={range} value={range}>
+                {RANGE_LABELS[range]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {scope.range === 'custom' ? (
+          <CustomDays
+            key={`${scope.from}|${scope.to}`}
+            from={scope.from ?? ''}
+            to={scope.to ?? ''}
+            onApply={(from, to) => setScope({ from, to })}
+          />
+        ) : null}
+        <p className="scope-zone small muted">
+          Days and hours in <strong>{timeZone}</strong>
+          {scope.end ? (
+            <>
+              {' · '}
+              <button type="button" className="link-button" onClick={() => setScope({ end: null })}>
+                Move the range to now
+              </button>
+            </>
+          ) : null}
+        </p>
+      </div>
+      <details className="scope-filters">
+        <summary>Filters{filterCount ? ` (${filterCount})` : ''}</summary>
+        {selected && (selected.filters.platforms?.length || selected.filters.languages?.length) ? (
+          <p className="small muted">
+            “{selected.name}” keeps its own filters (
+            {[
+              ...(selected.filters.platforms ?? []).map(platformName),
+              ...(selected.filters.languages ?? []).map((code) => languageLabel(code as WorkspaceLanguage)),
+            ].join(', ')}
+            ); a choice here replaces them.
+          </p>
+        ) : null}
+        <div className="scope-filter-groups">
+          <CheckboxGroup
+            legend="Platforms"
+            hint="None checked: every platform."
+            options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
+            selected={scope.platforms}
+            onChange={(platforms) => setScope({ platforms })}
+          />
+          <CheckboxGroup
+            legend="Languages"
+            hint="None checked: every language."
+            options={workspaceLanguages.map((language) => ({
+              value: language,
+              label: languageLabel(language),
+            }))}
+            selected={scope.languages}
+            onChange={(languages) => setScope({ languages })}
+          />
+        </div>
+      </details>
+      {!saved.length && !scope.q ? (
+        <p className="small muted">
+          Every post of the corpus is shown.{' '}
+          <Link to="/workspace/$workspaceId/saved-queries" params={{ workspaceId }}>
+            Save a query
+          </Link>{' '}
+          to follow a topic, brand or campaign.
+        </p>
+      ) : null}
+      <RefineChips />
+    </div>
+  );
+}
+
+const truncate = (text: string, length: number) =>
+  text.length > length ? `${text.slice(0, length - 1)}…` : text;
+
+/** Two day fields; the range changes once both are valid days in order (the address checks the 400-day limit). */
+function CustomDays({
+  from,
+  to,
+  onApply,
+}: {
+  from: string;
+  to: string;
+  onApply: (from: string, to: string) => void;
+}) {
+  const [draft, setDraft] = useState({ from, to });
+  const id = useId();
+  const ordered = draft.from && draft.to && draft.from <= draft.to;
+  const apply = (next: { from: string; to: string }) => {
+    setDraft(next);
+    if (next.from && next.to && next.from <= next.to && (next.from !== from || next.to !== to)) {
+      onApply(next.from, next.to);
+    }
+  };
+  return (
+    <div className="scope-days">
+      <div className="field">
+        <label htmlFor={`${id}-from`}>From</label>
+        <input
+          id={`${id}-from`}
+          type="date"
+          className="input compact"
+          value={draft.from}
+          max={draft.to || undefined}
+          onChange={(event) => apply({ ...draft, from: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-to`}>To (included)</label>
+        <input
+          id={`${id}-to`}
+          type="date"
+          className="input compact"
+          value={draft.to}
+          min={draft.from || undefined}
+          onChange={(event) => apply({ ...draft, to: event.target.value })}
+          aria-invalid={!ordered || undefined}
+        />
+      </div>
+      {!ordered ? (
+        <p className="field-error small" role="alert">
+          The first day must not be after the last.
+        </p>
+      ) : null}
+    </div>
+  );
+}

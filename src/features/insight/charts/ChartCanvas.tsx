@@ -1,0 +1,97 @@
+// One Chart.js chart on a canvas: made when mounted, updated in place when its configuration changes, destroyed when
+// unmounted. Clicking (or tapping) an element reports its index and dataset; the handle gives the chart as a PNG.
+// The canvas is an image with a summary for screen readers; the card's table view is the accessible alternative and
+// the keyboard's way to every drill-down (ChartCard).
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import type { ChartConfiguration } from 'chart.js';
+import { Chart } from './chart-js';
+
+export interface ChartHandle {
+  /** The chart as drawn, as a PNG data URL on a white background (null before it is drawn). */
+  png: () => string | null;
+}
+
+export interface PickedElement {
+  index: number;
+  datasetIndex: number;
+}
+
+export const ChartCanvas = forwardRef<
+  ChartHandle,
+  {
+    config: ChartConfiguration;
+    summary: string;
+    height?: number;
+    onPick?: (picked: PickedElement) => void;
+  }
+>(function ChartCanvas({ config, summary, height = 240, onPick }, ref) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<Chart | null>(null);
+  const pick = useRef(onPick);
+  pick.current = onPick;
+
+  useEffect(() => {
+    if (!canvas.current) return;
+    const made = new Chart(canvas.current, withInteraction(config, pick));
+    chart.current = made;
+    return () => {
+      made.destroy();
+      chart.current = null;
+    };
+    // The chart is made once; later configurations are applied by the effect below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    const current = chart.current;
+    if (!current) return;
+    const next = withInteraction(config, pick);
+    current.data = next.data;
+    current.options = next.options ?? {};
+    current.update();
+  }, [config]);
+
+  useImperativeHandle(ref, () => ({
+    png: () => (chart.current ? pngOnWhite(chart.current.canvas) : null),
+  }));
+
+  return (
+    <div className="chart-canvas" style={{ height }}>
+      <canvas ref={canvas} role="img" aria-label={summary} />
+    </div>
+  );
+});
+
+function withInteraction(
+  config: ChartConfiguration,
+  pick: { current: ((picked: PickedElement) => void) | undefined },
+): ChartConfiguration {
+  return {
+    ...config,
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      ...config.options,
+      onClick: (_event, elements) => {
+        const first = elements[0];
+        if (first) pick.current?.({ index: first.index, datasetIndex: first.datasetIndex });
+      },
+      onHover: (event, elements) => {
+        const target = event.native?.target as HTMLElement | undefined;
+        if (target) target.style.cursor = elements.length && pick.current ? 'pointer' : 'default';
+      },
+    },
+  } as ChartConfiguration;
+}
+
+/** The canvas is transparent: a PNG of it alone would show black or checkered behind the lines in many viewers. */
+function pngOnWhite(source: HTMLCanvasElement): string {
+  const copy = document.createElement('canvas');
+  copy.width = source.width;
+  copy.height = source.height;
+  const context = copy.getContext('2d');
+  if (!context) return source.toDataURL('image/png');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, copy.width, copy.height);
+  context.drawImage(source, 0, 0);
+  return copy.toDataURL('image/png');
+}

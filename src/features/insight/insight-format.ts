@@ -1,0 +1,60 @@
+// How the dashboards write numbers, changes, instants and ranges: in the reader's locale, instants in the workspace's
+// time zone (named), so a figure reads the same for every member wherever they are.
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+
+export const formatCompact = (value: number) => compact.format(value);
+export const formatWhole = (value: number) => whole.format(value);
+export const formatDecimal = (value: number | null) => (value === null ? '–' : decimal.format(value));
+/** A share (0–1) as a percentage. */
+export const formatShare = (value: number | null) => (value === null ? '–' : percent.format(value));
+/** A change in percent as the API gives it (12.5 = +12.5 %), signed; null when there was nothing before. */
+export const formatChange = (changePct: number | null) =>
+  changePct === null ? 'new' : `${changePct > 0 ? '+' : ''}${decimal.format(changePct)} %`;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(key: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const id = `${key}|${timeZone}`;
+  let found = formats.get(id);
+  if (!found) {
+    found = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    formats.set(id, found);
+  }
+  return found;
+}
+
+/** An instant in the zone: "3 Nov 2026, 14:00". */
+const formatInstant = (iso: string, timeZone: string) =>
+  format('instant', timeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/** A chart bucket's label: the hour for hourly buckets, the day otherwise ("Mon 3 Nov", "3 Nov 14:00"). */
+export function formatBucket(iso: string, bucket: 'hour' | 'day' | 'week', timeZone: string): string {
+  if (bucket === 'hour') {
+    return format('hour', timeZone, {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(new Date(iso));
+  }
+  const label = format('day', timeZone, { weekday: 'short', day: 'numeric', month: 'short' }).format(
+    new Date(iso),
+  );
+  return bucket === 'week' ? `Week of ${label}` : label;
+}
+
+/** A range as the pages state it: "1 Nov 2026, 14:00 – 22 Nov 2026, 14:00 (Europe/Berlin)". */
+export const formatRange = (range: { from: string; to: string }, timeZone: string) =>
+  `${formatInstant(range.from, timeZone)} – ${formatInstant(range.to, timeZone)} (${timeZone})`;
+
+export const DAY_NAMES = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;

@@ -1,0 +1,123 @@
+// The view every dashboard shares, read from the address: the workspace, its time zone, the scope (saved or ad-hoc
+// query, range, filters, refinements), the request body that follows from it, and the two ways to change it —
+// setScope (the scope bar, the chips) and drill (a chart element: filtered posts or profiles with one more
+// refinement). A preset range ends "now", fixed once per view so every dashboard of the view asks the same range.
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import type { InsightsBody, Refine } from '../../contract/insights';
+import type { WorkspaceResponse } from '../../contract/workspaces';
+import { workspaceQuery } from '../../api/queries';
+import { useApp } from '../../components/use-app';
+import { insightsBody, resolveRange, scopeFromSearch, searchFromScope } from './insight-scope';
+import type { InsightScope, InsightSearchParams } from './insight-search';
+import { sameRefine } from './refine-codec';
+
+type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * Changes the current address's search params (a dashboard's sort or page). The dashboards share this code across
+ * routes whose search types differ, so the update is typed loosely here, once; each route's validateSearch checks
+ * the result.
+ */
+export function useSearchUpdate() {
+  const navigate = useNavigate();
+  return useCallback(
+    (update: SearchUpdate, options: { replace?: boolean } = {}) =>
+      void navigate({ to: '.', search: update as never, ...options }),
+    [navigate],
+  );
+}
+
+export interface InsightView {
+  workspaceId: string;
+  workspace: WorkspaceResponse;
+  timeZone: string;
+  scope: InsightScope;
+  /** The scope's params, for links to other dashboards. */
+  search: InsightSearchParams;
+  body: InsightsBody;
+  /** Changes the scope (pushes a history entry; the lists go back to their first page). */
+  setScope: (next: Partial<InsightScope>) => void;
+  /** Opens filtered posts (or profiles) with these refinements added to the view's. */
+  drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles') => void;
+}
+
+/**
+ * "Now" of a view: the instant a scope was first shown, kept while the tab lives, so every dashboard of the view and
+ * every render of it ask the same range (and hit the same cache) however long the reader stays. Returning to the same
+ * scope later in the tab keeps its instant; "Move the range to now" or another preset starts a new view.
+ */
+const viewClock = new Map<string, number>();
+function viewNow(key: string): number {
+  let now = viewClock.get(key);
+  if (now === undefined) {
+    now = Date.now();
+    viewClock.set(key, now);
+    // A bounded memory: the oldest views go first.
+    if (viewClock.size > 100) viewClock.delete(viewClock.keys().next().value!);
+  }
+  return now;
+}
+
+const InsightViewContext = createContext<InsightView | null>(null);
+
+export function useInsightView(): InsightView {
+  const view = useContext(InsightViewContext);
+  if (!view) throw new Error('useInsightView outside the insight layout');
+  return view;
+}
+
+/** Adds refinements to a list, leaving out those it already has (an included one replaces its excluded twin). */
+function withRefines(current: readonly Refine[], added: readonly Refine[]): Refine[] {
+  const kept = current.filter((refine) => !added.some((next) => sameRefine(refine, next)));
+  return [...kept, ...added];
+}
+
+export function InsightViewProvider({ children }: { children: ReactNode }) {
+  const { api } = useApp();
+  const { workspaceId } = useParams({ from: '/_authed/workspace/$workspaceId/insight' });
+  const workspace = useSuspenseQuery(workspaceQuery(api, workspaceId)).data;
+  const raw = useSearch({ from: '/_authed/workspace/$workspaceId/insight' });
+  const navigate = useNavigate();
+  const updateSearch = useSearchUpdate();
+  const timeZone = workspace.time_zone;
+
+  const scopeKey = JSON.stringify(searchFromScope(scopeFromSearch(raw)));
+  const view = useMemo((): Omit<InsightView, 'setScope' | 'drill'> => {
+    const scope = scopeFromSearch(JSON.parse(scopeKey) as InsightSearchParams);
+    const search = searchFromScope(scope);
+    const range = resolveRange(scope, viewNow(`${workspaceId}|${scopeKey}`), timeZone);
+    return { workspaceId, workspace, timeZone, scope, search, body: insightsBody(workspaceId, scope, range) };
+  }, [scopeKey, workspaceId, workspace, timeZone]);
+
+  const setScope = useCallback(
+    (next: Partial<InsightScope>) => {
+      const scope = { ...view.scope, ...next };
+      // Asking for a preset anew (or "now") starts a new view: its range ends at this instant.
+      if ('range' in next || ('end' in next && next.end === null)) {
+        viewClock.delete(`${workspaceId}|${JSON.stringify(searchFromScope(scope))}`);
+      }
+      // The sort stays; the page goes back to the first (a cursor belongs to the old scope).
+      updateSearch((previous) => ({
+        ...searchFromScope(scope),
+        ...(typeof previous.sort === 'string' ? { sort: previous.sort } : {}),
+      }));
+    },
+    [view.scope, updateSearch, workspaceId],
+  );
+  const drill = useCallback(
+    (refines: Refine[], target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts') => {
+      const scope = { ...view.scope, refine: withRefines(view.scope.refine, refines) };
+      void navigate({
+        to: `/workspace/$workspaceId/insight/${target}`,
+        params: { workspaceId },
+        search: searchFromScope(scope) as never,
+      });
+    },
+    [view.scope, navigate, workspaceId],
+  );
+
+  const value = useMemo(() => ({ ...view, setScope, drill }), [view, setScope, drill]);
+  return <InsightViewContext.Provider value={value}>{children}</InsightViewContext.Provider>;
+}
