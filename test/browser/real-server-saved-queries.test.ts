@@ -2,14 +2,21 @@
 // editor (CodeMirror), sees it underlined at its column, is refused the save, fixes it, sees the preview's count and the
 // posts the API gives for it, and saves it; the list shows its 7-day mentions as the social API counts them. Emoji and
 // CJK terms are underlined and marked where they are, and a 10,000-character query is refused as too long without the
-// page choking. The form is usable at a phone's width. Cleo Viewer sees the same list with every control disabled and
-// the reason. Posts are written straight into the database so counts are not zero.
+// page choking. The editor mounts without a CSP violation; the form is usable at a phone's width. Cleo Viewer sees the
+// same list with every control disabled and the reason. Posts are written straight into the database so counts are not
+// zero.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { posts, profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import type { SavedQueryVolume } from '../../src/contract/saved-queries';
-import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
+import {
+  collectCspViolations,
+  cspViolations,
+  launchBrowser,
+  newTestPage,
+  type TestPage,
+} from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
 
@@ -54,6 +61,7 @@ afterAll(async () => {
 async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
   const current = await newTestPage(browser, server.origin);
   contexts.push(current);
+  await collectCspViolations(current.context);
   const { page } = current;
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
@@ -110,6 +118,8 @@ describe('saved queries (real server)', () => {
   it('Ana is refused the save of a query with an error, fixes it, sees the preview and saves it', async () => {
     const page = await signInAs('Ana Owner');
     await openForm(page);
+    // The editor mounted (its styles adopted in the shadow root) without a CSP violation.
+    expect(await cspViolations(page)).toEqual([]);
 
     await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
     await page.getByRole('checkbox', { name: 'X', exact: true }).check();
@@ -153,6 +163,7 @@ describe('saved queries (real server)', () => {
       'harbourferry',
       'late',
     ]);
+    expect(await cspViolations(page)).toEqual([]);
 
     // Ctrl+Enter in the editor checks at once; it neither saves nor adds a line.
     await page.keyboard.press('Control+Enter');
@@ -211,6 +222,16 @@ describe('saved queries (real server)', () => {
     await page.getByRole('button', { name: 'Save query' }).click();
     await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
     expect(await editorSelection(page)).toBe(long.slice(1000));
+    expect(await cspViolations(page)).toEqual([]);
+    // The record is not blind, even to the editor's shadow root: a style attribute a script writes there is reported.
+    await page.evaluate(() => {
+      const span = document.createElement('span');
+      document.querySelector('.query-editor')!.shadowRoot!.append(span);
+      span.setAttribute('style', 'color: red');
+    });
+    await poll(async () => (await cspViolations(page)).map((violation) => violation.directive)).toEqual([
+      'style-src-attr',
+    ]);
   });
 
   it('lays the preview beside the query on a wide screen and under it on a phone', async () => {
