@@ -6,10 +6,6 @@
 // and TypeScript configs.
 import type { KnipConfig } from 'knip';
 
-const config: KnipConfig = {
-  // The query editor's live preview is for the Saved queries screen, built on its own branch; drop this line once that
-  // screen imports it.
-  ignore: ['src/components/query-editor/QueryPreview.tsx'],
-};
+const config: KnipConfig = {};
 
 export default config;

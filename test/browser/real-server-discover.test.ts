@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { posts, profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
-import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
+import {
+  collectCspViolations,
+  cspViolations,
+  launchBrowser,
+  newTestPage,
+  type TestPage,
+} from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
 
@@ -81,6 +87,7 @@ describe('Discover (real server)', () => {
   it('shows an error at its column, then the count and the posts the API returns once fixed, and saves the query', async () => {
     const current = await newTestPage(browser, server.origin);
     pages.push(current);
+    await collectCspViolations(current.context);
     const { page } = current;
     await page.goto('/login');
     await waitForHeading(page, 'Sign in to Murmur');
@@ -93,6 +100,8 @@ describe('Discover (real server)', () => {
     await waitForHeading(page, 'Discover');
     const editor = page.getByRole('textbox', { name: 'Query' });
     await editor.click();
+    // CodeMirror mounted in its shadow root without a CSP violation.
+    expect(await cspViolations(page)).toEqual([]);
     await page.keyboard.type('espresso)');
     // The server's error, underlined at column 9 (the stray parenthesis) and said in words.
     await expect.poll(() => page.locator('.cm-lintRange-error').innerText()).toBe(')');
@@ -121,6 +130,7 @@ describe('Discover (real server)', () => {
     expect(saved.saved_queries).toContainEqual(
       expect.objectContaining({ name: 'Espresso talk', query: 'espresso' }),
     );
+    expect(await cspViolations(page)).toEqual([]);
     story.url = page.url();
   });
 

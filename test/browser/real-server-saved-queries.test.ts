@@ -1,13 +1,22 @@
-// The saved queries screen end to end against the REAL server: Ana Owner writes a query with a mistake, sees it at its
-// position, fixes it and saves it; the list shows its 7-day mentions as the social API counts them; Cleo Viewer sees
-// the same list with every control disabled and the reason. A few posts are written straight into the database so the
-// count is not zero.
+// The saved queries screen end to end against the REAL server: Ana Owner writes a query with a mistake in the query
+// editor (CodeMirror), sees it underlined at its column, is refused the save, fixes it, sees the preview's count and the
+// posts the API gives for it, and saves it; the list shows its 7-day mentions as the social API counts them. Emoji and
+// CJK terms are underlined and marked where they are, and a 10,000-character query is refused as too long without the
+// page choking. The editor mounts without a CSP violation; the form is usable at a phone's width. Cleo Viewer sees the
+// same list with every control disabled and the reason. Posts are written straight into the database so counts are not
+// zero.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { posts, profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import type { SavedQueryVolume } from '../../src/contract/saved-queries';
-import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
+import {
+  collectCspViolations,
+  cspViolations,
+  launchBrowser,
+  newTestPage,
+  type TestPage,
+} from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
 
@@ -34,6 +43,15 @@ beforeAll(async () => {
       postedAt: hoursAgo(hours),
     })),
   );
+  await server.db.insert(posts).values([
+    {
+      authorId: author!.id,
+      platform: 'x' as const,
+      externalId: 'e2e-ferry-tokyo',
+      text: '東京湾のフェリー 🚢 最高',
+      postedAt: hoursAgo(2),
+    },
+  ]);
 });
 afterAll(async () => {
   await Promise.allSettled(contexts.map((current) => current.context.close()));
@@ -43,6 +61,7 @@ afterAll(async () => {
 async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
   const current = await newTestPage(browser, server.origin);
   contexts.push(current);
+  await collectCspViolations(current.context);
   const { page } = current;
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
@@ -53,30 +72,106 @@ async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
   return page;
 }
 
+const api = async (url: string, payload?: object) => {
+  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+  return server.app.inject({
+    method: payload ? 'POST' : 'GET',
+    url,
+    headers: { authorization: `Bearer ${await server.accessTokens.sign(anaId)}` },
+    ...(payload ? { payload } : {}),
+  });
+};
+
+/** expect.poll with room for a loaded machine (its default gives up after a second). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+/** Opens the form and waits for the query editor (CodeMirror) itself, not its loading stand-in. */
+async function openForm(page: Page) {
+  await page
+    .getByRole('button', { name: /New saved query|Create your first saved query/ })
+    .first()
+    .click();
+  await page.locator('.cm-content').waitFor();
+  return page.getByRole('textbox', { name: 'Query' });
+}
+
+const status = (page: Page) => page.locator('#saved-query-preview-status');
+const previewTexts = (page: Page) => page.locator('.query-preview .post-text').allInnerTexts();
+/** The element focused inside the editor's shadow root, by class. */
+const focusedInEditor = (page: Page) =>
+  page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.className ?? null);
+
+/** The text selected in the editor (Chromium gives a shadow root its own getSelection). */
+const editorSelection = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.activeElement?.shadowRoot as
+      (ShadowRoot & { getSelection?: () => Selection }) | null;
+    return root?.getSelection?.()?.toString() ?? null;
+  });
+
+const savedNames = async () =>
+  (await api('/api/workspaces/demo/saved-queries'))
+    .json<{ saved_queries: Array<{ name: string }> }>()
+    .saved_queries.map((q) => q.name);
+
 describe('saved queries (real server)', () => {
-  it('Ana saves a query after fixing the error shown at its position, and sees its 7-day count', async () => {
+  it('Ana is refused the save of a query with an error, fixes it, sees the preview and saves it', async () => {
     const page = await signInAs('Ana Owner');
-    await page
-      .getByRole('button', { name: /New saved query|Create your first saved query/ })
-      .first()
-      .click();
+    await openForm(page);
+    // The editor mounted (its styles adopted in the shadow root) without a CSP violation.
+    expect(await cspViolations(page)).toEqual([]);
+
     await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
-    const query = page.getByRole('textbox', { name: 'Query' });
-    await query.fill('harbourferry AND (late OR');
     await page.getByRole('checkbox', { name: 'X', exact: true }).check();
+    // A click on the label focuses the editor, which its text names.
+    await page.locator('#saved-query-text-label').click();
+    expect(await focusedInEditor(page)).toContain('cm-content');
+    await page.keyboard.type('harbourferry late)');
+    // The server's error, underlined at column 18 (the stray parenthesis) and said in words.
+    await poll(() => page.locator('.cm-lintRange-error').innerText()).toBe(')');
+    await poll(() => status(page).innerText()).toBe('Unexpected ")" at column 18');
+
+    // Save is refused, the editor focused with the error selected.
     await page.getByRole('button', { name: 'Save query' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Not saved: the query has an error' });
+    await refusal.waitFor();
+    expect(await refusal.getByRole('button').innerText()).toBe('Unexpected ")" at column 18');
+    expect(await focusedInEditor(page)).toContain('cm-content');
+    expect(await editorSelection(page)).toBe(')');
+    expect(await savedNames()).not.toContain(NAME);
 
-    // The parser's error, with the offending span marked under the text; the form keeps what was typed.
-    const errors = page.locator('#saved-query-text-errors li');
-    await errors.first().waitFor();
-    const error = await errors.first().getByRole('button').innerText();
-    expect(error).toMatch(/column \d+/);
-    expect(await query.getAttribute('aria-invalid')).toBe('true');
-    expect(await errors.first().locator('pre').innerText()).toBe('harbourferry AND (late OR');
-    expect(await page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(NAME);
+    // Fixed: the preview counts within X in the last 30 days and lists the posts discover gives, terms marked.
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await poll(() => refusal.count()).toBe(0);
+    await poll(() => status(page).innerText()).toBe(
+      '5 posts match in the last 30 days, on the platforms and in the languages checked',
+    );
+    expect(await page.locator('.cm-lintRange-error').count()).toBe(0);
+    const expected = (
+      await api('/social/discover', {
+        workspace_id: 'demo',
+        query: 'harbourferry late',
+        filters: { platforms: ['x'], from: new Date(Date.now() - 30 * 86_400_000).toISOString() },
+        sort: 'recency',
+        limit: 5,
+      })
+    ).json<{ posts: Array<{ text: string }> }>();
+    expect(expected.posts).toHaveLength(5);
+    await poll(() => previewTexts(page)).toEqual(expected.posts.map((post) => post.text));
+    expect(await page.locator('.query-preview .post-text').first().locator('mark').allInnerTexts()).toEqual([
+      'harbourferry',
+      'late',
+    ]);
+    expect(await cspViolations(page)).toEqual([]);
 
-    await query.fill('harbourferry AND (late OR delayed)');
-    expect(await errors.count()).toBe(0);
+    // Ctrl+Enter in the editor checks at once; it neither saves nor adds a line.
+    await page.keyboard.press('Control+Enter');
+    await page.waitForTimeout(500);
+    expect(await page.locator('.cm-content').innerText()).toBe('harbourferry late');
+    expect(await savedNames()).not.toContain(NAME);
+    expect(await page.getByRole('button', { name: 'Save query' }).isVisible()).toBe(true);
+
     await page.getByRole('button', { name: 'Save query' }).click();
     await page
       .getByRole('alert')
@@ -85,19 +180,14 @@ describe('saved queries (real server)', () => {
       .waitFor();
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: NAME }) });
     await row.waitFor();
+    expect(await row.getByRole('cell').nth(0).innerText()).toBe('harbourferry late');
     expect(await row.getByRole('cell').nth(1).innerText()).toBe('Ana Owner');
 
     // The count the list shows is the one the social API gives for that saved query.
     const sparkline = row.getByRole('img', { name: /mentions in the last 7 days and today/ });
     await sparkline.waitFor();
     const label = (await sparkline.getAttribute('aria-label'))!;
-    const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
-    const answer = await server.app.inject({
-      method: 'POST',
-      url: '/social/saved-queries/volume',
-      headers: { authorization: `Bearer ${await server.accessTokens.sign(anaId)}` },
-      payload: { workspace_id: 'demo' },
-    });
+    const answer = await api('/social/saved-queries/volume', { workspace_id: 'demo' });
     expect(answer.statusCode).toBe(200);
     const volume = answer.json<SavedQueryVolume>();
     const listed = await row.getByRole('rowheader').getByRole('link').getAttribute('href');
@@ -105,6 +195,71 @@ describe('saved queries (real server)', () => {
     const entry = volume.saved_queries.find((q) => q.id === id)!;
     expect(entry.total).toBe(5);
     expect(label).toMatch(new RegExp(`^${entry.total} mentions in the last 7 days and today`));
+  });
+
+  it('underlines and marks emoji and CJK where they are, and refuses 10,000 characters as too long', async () => {
+    const page = await signInAs('Ana Owner');
+    const query = await openForm(page);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Tokyo ferries');
+    await query.click();
+    // 東京 and 🚢 are two UTF-16 code units each: the stray parenthesis is column 7 for the server and the editor.
+    await page.keyboard.insertText('東京 🚢 )');
+    await poll(() => page.locator('.cm-lintRange-error').innerText()).toBe(')');
+    await poll(() => status(page).innerText()).toBe('Unexpected ")" at column 7');
+    await page.keyboard.press('Backspace');
+    await poll(() => status(page).innerText()).toBe('1 post matches in the last 30 days');
+    await poll(() => previewTexts(page)).toEqual(['東京湾のフェリー 🚢 最高']);
+    expect(await page.locator('.query-preview .post-text mark').allInnerTexts()).toEqual(['東京', '🚢']);
+
+    // 10,000 characters: shown, checked, underlined from column 1001, and refused.
+    await page.keyboard.press('Control+a');
+    const long = 'ferry '.repeat(1667).slice(0, 10_000);
+    await page.keyboard.insertText(long);
+    await poll(() => status(page).innerText()).toBe('The query is too long: 10000 characters, at most 1000');
+    const underlined = await page.locator('.cm-lintRange-error').allInnerTexts();
+    expect(underlined.join('')).toBe(long.slice(1000));
+    expect(await page.locator('.cm-content').innerText()).toBe(long);
+    await page.getByRole('button', { name: 'Save query' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    expect(await editorSelection(page)).toBe(long.slice(1000));
+    expect(await cspViolations(page)).toEqual([]);
+    // The record is not blind, even to the editor's shadow root: a style attribute a script writes there is reported.
+    await page.evaluate(() => {
+      const span = document.createElement('span');
+      document.querySelector('.query-editor')!.shadowRoot!.append(span);
+      span.setAttribute('style', 'color: red');
+    });
+    await poll(async () => (await cspViolations(page)).map((violation) => violation.directive)).toEqual([
+      'style-src-attr',
+    ]);
+  });
+
+  it('lays the preview beside the query on a wide screen and under it on a phone', async () => {
+    const page = await signInAs('Ana Owner');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    const query = await openForm(page);
+    await query.click();
+    await page.keyboard.insertText('harbourferry OR (東京 🚢)');
+    await page.locator('.query-preview .post-card').first().waitFor();
+
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    let editor = await box('.saved-query-text');
+    let preview = await box('.query-preview');
+    expect(preview.x).toBeGreaterThan(editor.x + editor.width);
+    expect(preview.y).toBeLessThan(editor.y + editor.height);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await poll(async () => (await box('.query-preview')).x).toBeLessThan(100);
+    editor = await box('.saved-query-text');
+    preview = await box('.query-preview');
+    expect(preview.y).toBeGreaterThanOrEqual(editor.y + editor.height);
+    const filters = await box('.saved-query-filters');
+    expect(filters.y).toBeGreaterThan(preview.y);
+    // Nothing in the form is wider than it: no sideways scrolling inside it. (The workspace frame's top bar has a
+    // minimum width of its own, wider than 375 px, whatever the page.)
+    expect(
+      await page.locator('.saved-query-form').evaluate((form) => form.scrollWidth - form.clientWidth),
+    ).toBe(0);
   });
 
   it('Cleo sees the list with every control disabled and the reason', async () => {

@@ -1,22 +1,34 @@
 // The saved queries screen through the real app against a stateful fake backend in the contract's types: the list
-// (author, last edit, the 7 days' mentions), what each privilege may do, the plan's limit, a query that does not parse
-// shown at its position, a taken name, delete with its confirm step, duplicate, and leaving the form unsaved.
-import { afterEach, describe, expect, it } from 'vitest';
+// (author, last edit, the 7 days' mentions), what each privilege may do, the plan's limit, the form's query editor
+// with its live check and preview (a query with errors refused at its position, the server's own refusal, the count and
+// posts of the fixed query, Ctrl+Enter never saving), a taken name, delete with its confirm step, duplicate, and leaving
+// the form unsaved. jsdom cannot run CodeMirror (see test/support/query-editor-stand-in.tsx): its chunk is replaced by a
+// stand-in with the same props; the real editor is tested in Chromium (test/browser/real-server-saved-queries.test.ts).
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, createApp, type MurmurApp } from '../../src/app';
 import type { SavedQuery } from '../../src/contract/saved-queries';
+import type { ValidateQueryResponse } from '../../src/contract/social-query';
+import type { SocialPost } from '../../src/contract/social-posts';
 import type { MemberResponse, Privilege } from '../../src/contract/workspaces';
 import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
 import {
+  discoverPageFixture,
   savedQueryFixture,
   savedQueryVolumeFixture,
+  socialPostFixture,
   workspaceFixture,
   currentUserFixture,
 } from '../support/contract.fixtures';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
 import { testConfig } from '../support/router-harness';
+
+vi.mock(
+  '../../src/components/query-editor/CodeMirrorQueryEditor',
+  () => import('../support/query-editor-stand-in'),
+);
 
 const SELF = '00000000-0000-4000-8000-000000000001';
 const ANA = '00000000-0000-4000-8000-000000000002';
@@ -64,22 +76,73 @@ afterEach(async () => {
   localStorage.clear();
 });
 
+/** The posts the fake social API searches (newest first). */
+const corpus: SocialPost[] = [
+  socialPostFixture(1, 'Launch day! #launch party tonight', { hashtags: ['launch'] }),
+  socialPostFixture(2, 'We launch the new ferry at noon #launch', { hashtags: ['launch'] }),
+  socialPostFixture(3, 'Coffee at the harbour'),
+  socialPostFixture(4, '東京タワーの夜景を船から 🚢 最高', { language: 'ja' }),
+];
+
+/** The fake's parser: a ")" without "(" is an error at its column, past 1000 characters the query is too long. */
+function queryErrors(query: string) {
+  if (query.length > 1000) {
+    return [
+      {
+        message: `The query is too long: ${query.length} characters, at most 1000`,
+        column: 1001,
+        length: query.length - 1000,
+      },
+    ];
+  }
+  const close = query.indexOf(')');
+  return close >= 0 && !query.includes('(')
+    ? [{ message: `Unexpected ")" at column ${close + 1}`, column: close + 1, length: 1 }]
+    : [];
+}
+
+/** The fake's matching: every term (operators and parentheses aside) in the text, in any case. */
+function matching(query: string): SocialPost[] {
+  const terms = query
+    .split(/[\s()]+/)
+    .filter((term) => term && !['AND', 'OR', 'NOT'].includes(term))
+    .map((term) => term.toLowerCase());
+  return corpus.filter((post) => terms.every((term) => post.text.toLowerCase().includes(term)));
+}
+
 interface Options {
   queries?: SavedQuery[];
   limit?: number;
   /** The server's own refusal of a create, whatever the list said (another member created one meanwhile). */
   refuseCreate?: FakeReply;
+  /** The live check cannot answer (503), so only the save's own answer can tell what is wrong. */
+  checkDown?: boolean;
 }
 
 async function visit(
   url: string,
   privilege: Privilege,
-  { queries = defaultQueries(), limit = 25, refuseCreate }: Options = {},
+  { queries = defaultQueries(), limit = 25, refuseCreate, checkDown = false }: Options = {},
 ) {
   const state = { queries, privilege };
   const server = await startFakeHttp();
   server.handle = (request): FakeReply => {
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
+    if (request.path === '/social/query/validate' && request.method === 'POST') {
+      if (checkDown) return { status: 503, body: { error: 'unavailable', message: 'Try again later.' } };
+      const query = String(body.query);
+      const errors = queryErrors(query);
+      const answer: ValidateQueryResponse = errors.length
+        ? { valid: false, errors }
+        : { valid: true, normalized: query, matches: matching(query).length, matches_capped: false };
+      return { status: 200, body: answer };
+    }
+    if (request.path === '/social/discover' && request.method === 'POST') {
+      return {
+        status: 200,
+        body: discoverPageFixture(matching(String(body.query)).slice(0, Number(body.limit))),
+      };
+    }
     if (request.path === '/social/saved-queries/volume' && request.method === 'POST') {
       return {
         status: 200,
@@ -155,10 +218,23 @@ async function visit(
   render(<App app={app} />);
   const calls = (method: string, path: string) =>
     server.calls.filter((c) => c.method === method && c.path === `/api/${path}`);
-  return { app, state, calls, location: () => app.router.state.location };
+  const socialCalls = (path: string) =>
+    server.calls
+      .filter((c) => c.method === 'POST' && c.path === `/social/${path}`)
+      .map((c) => JSON.parse(c.body) as Record<string, unknown>);
+  return { app, state, calls, socialCalls, location: () => app.router.state.location };
 }
 
 const row = (name: string) => screen.getByRole('rowheader', { name }).closest('tr')!;
+/** The form's query editor (the stand-in), found by its name as the real one is. */
+const queryEditor = () => screen.getByRole('textbox', { name: 'Query' }) as HTMLTextAreaElement;
+/** What the editor was given to underline: undefined while the check of its text is pending. */
+const editorErrors = () => {
+  const errors = queryEditor().dataset.errors!;
+  return errors === 'pending' ? undefined : (JSON.parse(errors) as unknown[]);
+};
+const preview = () => within(screen.getByRole('region', { name: 'Preview' }));
+const previewStatus = () => preview().getByRole('status');
 
 describe('the list', () => {
   it('shows name, query, author, last edit and the 7 days of mentions, each name a link to its dashboards', async () => {
@@ -232,44 +308,134 @@ describe('as a viewer', () => {
 });
 
 describe('as an owner', () => {
-  it('shows a query that does not parse at its position, keeps the form, then saves the fixed one', async () => {
+  it('refuses to save a query the check finds errors in, at their position; fixed, previews and saves it', async () => {
     const user = userEvent.setup();
-    const { calls } = await visit('/workspace/w1/saved-queries', 'owner');
+    const { calls, socialCalls } = await visit('/workspace/w1/saved-queries', 'owner');
     await user.click(await screen.findByRole('button', { name: 'New saved query' }));
     await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Launch');
-    const query = screen.getByRole('textbox', { name: 'Query' });
-    await user.type(query, 'launch AND )');
     await user.click(screen.getByRole('checkbox', { name: 'Instagram' }));
-    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    await user.type(queryEditor(), 'launch AND )');
 
-    const error = await screen.findByRole('button', { name: 'Unexpected ")" at column 12' });
-    expect(query.getAttribute('aria-invalid')).toBe('true');
-    expect(query.getAttribute('aria-describedby')).toContain(error.closest('ul')!.id);
-    // The offending span is marked under the text; the form keeps what was typed.
-    const mark = error.closest('li')!.querySelector('mark')!;
-    expect(mark.textContent).toBe(')');
-    expect(mark.parentElement!.textContent).toBe('launch AND )');
+    // The live check's error: given to the editor to underline, and said in the preview.
+    await waitFor(() =>
+      expect(editorErrors()).toEqual([{ message: 'Unexpected ")" at column 12', column: 12, length: 1 }]),
+    );
+    expect(previewStatus().textContent).toBe('Unexpected ")" at column 12');
+    // The check counts within the form's platforms and the preview's 30 days.
+    const checked = socialCalls('query/validate').at(-1)!;
+    expect(checked).toMatchObject({ workspace_id: 'w1', query: 'launch AND )' });
+    expect(checked.filters).toMatchObject({ platforms: ['instagram'] });
+    const from = Date.parse((checked.filters as { from: string }).from);
+    expect(Math.abs(Date.now() - 30 * 86_400_000 - from)).toBeLessThan(60_000);
+    expect(preview().queryByRole('article')).toBeNull();
+
+    // Save is refused without a request: the error said at the editor, the editor focused with its span selected.
+    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Not saved: the query has an error. Fix it to save.');
+    expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
+    expect(document.activeElement).toBe(queryEditor());
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
+    // Choosing the error selects its span again; the form keeps what was typed.
+    queryEditor().setSelectionRange(0, 0);
+    await user.click(within(alert).getByRole('button', { name: 'Unexpected ")" at column 12' }));
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Launch');
     expect((screen.getByRole('checkbox', { name: 'Instagram' }) as HTMLInputElement).checked).toBe(true);
-    // Choosing the error selects its span.
-    await user.click(error);
-    expect(document.activeElement).toBe(query);
-    expect([
-      (query as HTMLTextAreaElement).selectionStart,
-      (query as HTMLTextAreaElement).selectionEnd,
-    ]).toEqual([11, 12]);
 
-    await user.type(query, '{Backspace}#launch');
-    expect(screen.queryByRole('button', { name: /Unexpected/ })).toBeNull();
+    // Fixed: the refusal goes, the preview shows the count and the newest matching posts, terms marked.
+    await user.type(queryEditor(), '{Backspace}#launch');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() =>
+      expect(previewStatus().textContent).toBe(
+        '2 posts match in the last 30 days, on the platforms and in the languages checked',
+      ),
+    );
+    expect(editorErrors()).toEqual([]);
+    const posts = await preview().findAllByRole('article');
+    expect(posts.map((post) => post.querySelector('.post-text')!.textContent)).toEqual([
+      'Launch day! #launch party tonight',
+      'We launch the new ferry at noon #launch',
+    ]);
+    expect([...posts[1]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual([
+      'launch',
+      '#launch',
+    ]);
+    expect(socialCalls('discover').at(-1)).toMatchObject({
+      query: 'launch AND #launch',
+      sort: 'recency',
+      limit: 5,
+      filters: { platforms: ['instagram'] },
+    });
+
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     expect(await screen.findByText('Saved “Launch”')).toBeTruthy();
     await screen.findByRole('rowheader', { name: 'Launch' });
     expect(screen.queryByRole('textbox', { name: 'Query' })).toBeNull();
     expect(calls('POST', 'workspaces/w1/saved-queries').map((c) => JSON.parse(c.body))).toEqual([
-      { name: 'Launch', query: 'launch AND )', filters: { platforms: ['instagram'] } },
       { name: 'Launch', query: 'launch AND #launch', filters: { platforms: ['instagram'] } },
     ]);
     expect(screen.getByText('3 of 25 saved queries')).toBeTruthy();
+  });
+
+  it("shows the server's refusal at its position when the check could not answer", async () => {
+    const user = userEvent.setup();
+    const { calls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner', { checkDown: true });
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Launch');
+    await user.type(queryEditor(), 'launch AND )');
+    await waitFor(() => expect(previewStatus().textContent).toContain('Could not check the query.'));
+    expect(editorErrors()).toBeUndefined();
+
+    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    const error = await screen.findByRole('button', { name: 'Unexpected ")" at column 12' });
+    expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(1);
+    expect(error.closest('[role="alert"]')!.textContent).toContain('Not saved');
+    // The server's errors reach the editor as the check's would, and its span is selected.
+    expect(editorErrors()).toEqual([{ message: 'Unexpected ")" at column 12', column: 12, length: 1 }]);
+    expect(document.activeElement).toBe(queryEditor());
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
+    expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Launch');
+  });
+
+  it('names the editor by its label, and Ctrl+Enter checks the query without saving', async () => {
+    const user = userEvent.setup();
+    const { calls, socialCalls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner');
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Coffee');
+    expect(queryEditor().getAttribute('aria-description')).toContain(
+      'Ctrl+Enter updates it at once and does not save',
+    );
+    await user.type(queryEditor(), 'coffee{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(socialCalls('query/validate').map((body) => body.query)).toContain('coffee'));
+    await waitFor(() => expect(previewStatus().textContent).toMatch(/^1 post matches in the last 30 days$/));
+    expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
+    expect(queryEditor().value).toBe('coffee');
+    expect(screen.getByRole('button', { name: 'Save query' })).toBeTruthy();
+  });
+
+  it('previews emoji and CJK terms, and refuses a query of 10,000 characters as too long', async () => {
+    const user = userEvent.setup();
+    const { calls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner');
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Harbour');
+    await user.click(queryEditor());
+    await user.paste('東京 🚢');
+    await waitFor(() => expect(previewStatus().textContent).toMatch(/^1 post matches/));
+    const [post] = await preview().findAllByRole('article');
+    expect(post!.querySelector('.post-text')!.textContent).toBe('東京タワーの夜景を船から 🚢 最高');
+    expect([...post!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['東京', '🚢']);
+
+    await user.clear(queryEditor());
+    await user.paste('coffee '.repeat(1430).slice(0, 10_000));
+    expect(queryEditor().value).toHaveLength(10_000);
+    await waitFor(() =>
+      expect(previewStatus().textContent).toBe('The query is too long: 10000 characters, at most 1000'),
+    );
+    expect(editorErrors()).toEqual([
+      { message: 'The query is too long: 10000 characters, at most 1000', column: 1001, length: 9000 },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    await screen.findByRole('alert');
+    expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([1000, 10_000]);
   });
 
   it('shows a taken name at the name field', async () => {

@@ -122,3 +122,36 @@ export function trackPaths(page: Page): string[] {
   });
   return paths;
 }
+
+/** A CSP violation as the page saw it (a `securitypolicyviolation` event). */
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  sample: string;
+  source: string;
+}
+
+/**
+ * Records the context's CSP violations into window.__cspViolations: the `securitypolicyviolation` events, which reach
+ * the document (composed) even from an element in a shadow root. Read them with cspViolations(page).
+ */
+export async function collectCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const target = window as unknown as { __cspViolations: unknown[] };
+    target.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      target.__cspViolations.push({
+        directive: event.violatedDirective,
+        blocked: event.blockedURI,
+        sample: event.sample,
+        source: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+      });
+    });
+  });
+}
+
+export function cspViolations(page: Page): Promise<CspViolation[]> {
+  return page.evaluate(() =>
+    (window as unknown as { __cspViolations: CspViolation[] }).__cspViolations.slice(),
+  );
+}

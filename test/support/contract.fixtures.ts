@@ -1,5 +1,8 @@
-// Answers of the internal API in the contract's own types, so a test's fake backend cannot drift from the server.
+// Answers of the internal and social APIs in the contract's own types, so a test's fake backend cannot drift from the
+// server.
+import type { DiscoverResponse } from '../../src/contract/discover';
 import type { SavedQuery, SavedQueryList, SavedQueryVolume } from '../../src/contract/saved-queries';
+import type { SocialPost } from '../../src/contract/social-posts';
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
 
 /** A workspace as GET workspaces/{id} (and users/me's list) gives it: open (no expiry), the caller an owner. */
@@ -86,3 +89,52 @@ export const emptySavedQueryListFixture = (): SavedQueryList => ({
   saved_queries: [],
   usage: { count: 0, limit: 25 },
 });
+
+/** A post as discover lists it (x, an original text post by @ferryfan, an hour old unless given). */
+export function socialPostFixture(id: number, text: string, overrides: Partial<SocialPost> = {}): SocialPost {
+  return {
+    id,
+    platform: 'x',
+    external_id: `post-${id}`,
+    url: null,
+    text,
+    language: 'en',
+    posted_at: new Date(Date.now() - 3_600_000).toISOString(),
+    kind: 'original',
+    media: 'text',
+    likes: 1,
+    comments: 0,
+    shares: 0,
+    views: null,
+    engagement: 1,
+    hashtags: [],
+    mentions: [],
+    domains: [],
+    sentiment: 0,
+    sentiment_label: 'neutral',
+    author: {
+      id: 1,
+      platform: 'x',
+      handle: 'ferryfan',
+      display_name: 'Ferry Fan',
+      followers: 10,
+      verified: false,
+      avatar_url: null,
+      country: null,
+      language: null,
+    },
+    ...overrides,
+  };
+}
+
+/** POST /social/discover's only page, with these posts, in the last 30 days. */
+export function discoverPageFixture(posts: SocialPost[]): DiscoverResponse {
+  return {
+    posts,
+    next_cursor: null,
+    profiles: [],
+    time_zone: 'Europe/Paris',
+    range: { from: new Date(Date.now() - 30 * 86_400_000).toISOString(), to: new Date().toISOString() },
+    counted: 'Posts matching the query in the last 30 days.',
+  };
+}

@@ -5,7 +5,7 @@
 // (style-src without 'unsafe-inline') blocks, but into constructed stylesheets (adoptedStyleSheets, CSSOM) in a shadow
 // root, which the CSP allows. CSS custom properties (--border, --focus, …) cross the boundary; IDREFs do not, so the
 // label's text is copied into aria-label and clicking the label focuses the editor.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef } from 'react';
 import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
@@ -14,7 +14,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 import { completeQuery, NO_SUGGESTIONS } from './query-completion';
 import { queryHighlighting } from './query-highlighting';
-import type { QueryEditorProps } from './QueryEditor';
+import type { QueryEditorHandle, QueryEditorProps } from './QueryEditor';
 import { toDiagnostics } from './diagnostics';
 
 const theme = EditorView.theme({
@@ -68,6 +68,7 @@ export default function CodeMirrorQueryEditor({
   onSubmit,
   suggestions,
   placeholderText = 'e.g. (coffee OR tea) NOT decaf lang:en',
+  handle,
 }: QueryEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -151,6 +152,23 @@ export default function CodeMirrorQueryEditor({
     if (!editor || !errors) return;
     editor.dispatch(setDiagnostics(editor.state, toDiagnostics(errors, editor.state.doc.length)));
   }, [errors]);
+
+  useImperativeHandle(
+    handle,
+    (): QueryEditorHandle => ({
+      select(from, to) {
+        const editor = view.current;
+        if (!editor) return;
+        const length = editor.state.doc.length;
+        editor.dispatch({
+          selection: { anchor: Math.min(from, length), head: Math.min(to, length) },
+          scrollIntoView: true,
+        });
+        editor.focus();
+      },
+    }),
+    [],
+  );
 
   return <div ref={host} className="query-editor" />;
 }

@@ -1,8 +1,14 @@
 // The query editor as pages use it: CodeMirror and the language mode load on demand (their own chunk), with a
 // stand-in of the same size meanwhile. Discover and Saved queries both edit queries with it.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type Ref } from 'react';
 import type { QuerySuggestions } from './query-completion';
 import type { QueryError } from '../../contract/social-query';
+
+/** What a page may ask of the editor once it is loaded (before, the calls do nothing). */
+export interface QueryEditorHandle {
+  /** Focuses the editor with the text between `from` and `to` (0-based UTF-16 offsets, clamped) selected. */
+  select(from: number, to: number): void;
+}
 
 export interface QueryEditorProps {
   value: string;
@@ -20,6 +26,8 @@ export interface QueryEditorProps {
   /** Hashtags, mentions, authors and countries to complete (e.g. from the posts on screen). */
   suggestions?: QuerySuggestions;
   placeholderText?: string;
+  /** Filled with the editor's QueryEditorHandle once it is loaded. */
+  handle?: Ref<QueryEditorHandle>;
 }
 
 const CodeMirrorQueryEditor = lazy(() => import('./CodeMirrorQueryEditor'));

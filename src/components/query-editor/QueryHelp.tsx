@@ -24,7 +24,8 @@ const NOTES = [
   'At most 1000 characters, 50 terms and 10 levels of parentheses.',
 ];
 
-export function QueryHelp() {
+/** `modEnter`: what Ctrl+Enter does where the editor is (discover searches; the saved-query form updates its preview). */
+export function QueryHelp({ modEnter = 'runs the search at once' }: { modEnter?: string }) {
   return (
     <details className="query-help">
       <summary>Query syntax and examples</summary>
@@ -51,9 +52,7 @@ export function QueryHelp() {
           <li key={note}>{note}</li>
         ))}
       </ul>
-      <p className="small muted">
-        Ctrl+Enter (⌘+Enter) runs the search at once; Ctrl+Space lists completions.
-      </p>
+      <p className="small muted">Ctrl+Enter (⌘+Enter) {modEnter}; Ctrl+Space lists completions.</p>
     </details>
   );
 }

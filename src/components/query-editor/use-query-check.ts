@@ -1,5 +1,7 @@
-// The live check of a query while it is typed: validate runs once the text has rested for CHECK_DELAY_MS; a newer text
-// changes the query key, and TanStack Query cancels the stale request (its AbortSignal reaches fetch).
+// The live check of a query while it is typed: validate runs once the text has rested for CHECK_DELAY_MS (or at once
+// after checkNow, e.g. on Ctrl+Enter); a newer text changes the query key, and TanStack Query cancels the stale request
+// (its AbortSignal reaches fetch).
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { queryCheckQuery, type SearchScope } from '../../api/social';
 import type { QueryError, ValidateQueryResponse } from '../../contract/social-query';
@@ -18,13 +20,18 @@ export interface QueryCheck {
   /** The answer shown is not yet about the text as typed. */
   pending: boolean;
   failure: unknown;
+  /** Checks the text as typed now, without waiting for the debounce. */
+  checkNow: () => void;
 }
 
 const NONE: readonly QueryError[] = [];
 
 export function useQueryCheck(workspaceId: string, query: string, scope: SearchScope | null): QueryCheck {
   const { api } = useApp();
-  const checkedQuery = useDebouncedValue(query, CHECK_DELAY_MS);
+  const debounced = useDebouncedValue(query, CHECK_DELAY_MS);
+  // The text checkNow was asked for: it wins over the debounced one while it is still the text typed.
+  const [now, setNow] = useState<string | null>(null);
+  const checkedQuery = now === query ? query : debounced;
   const blank = checkedQuery.trim() === '';
   const check = useQuery({
     ...queryCheckQuery(api, workspaceId, checkedQuery, scope),
@@ -40,5 +47,6 @@ export function useQueryCheck(workspaceId: string, query: string, scope: SearchS
     errors,
     pending: !blank && (checkedQuery !== query || check.isFetching),
     failure: check.error,
+    checkNow: () => setNow(query),
   };
 }

@@ -1,7 +1,14 @@
-// Create or edit a saved query: name, query text and filters (platforms, languages). A query that does not parse
-// comes back as 400 invalid_query and is shown at its positions with the form kept as typed; a taken name at the
-// name field; leaving with unsaved changes asks first.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+// Create or edit a saved query: name, query text (the query editor) and filters (platforms, languages), with a live
+// preview beside the editor: the count over the checked platforms and languages in the last PREVIEW_DAYS days, and the
+// newest matching posts. Save is refused while the live check says the query has errors (they are underlined in the
+// editor and listed under it, each one selecting its span); a query the check has not answered yet goes to the server,
+// whose 400 invalid_query is shown the same way. A taken name shows at the name field; leaving with unsaved changes
+// asks first.
+//
+// Keyboard: Ctrl+Enter (⌘+Enter) in the editor checks the query and updates the preview at once; it never saves (a
+// form whose text is typed over several lines would otherwise be saved by a slip). Save is the button, or Enter in the
+// name field. Tab leaves the editor (it does not indent).
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useBlocker } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import type { SavedQuery, SavedQueryFilters } from '../../contract/saved-queries';
@@ -19,11 +26,16 @@ import { apiProblem } from '../../api/workspaces';
 import { CheckboxGroup } from '../../components/CheckboxGroup';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError, TextField } from '../../components/Field';
+import { QueryEditor, type QueryEditorHandle } from '../../components/query-editor/QueryEditor';
+import { QueryHelp } from '../../components/query-editor/QueryHelp';
+import { QueryPreview } from '../../components/query-editor/QueryPreview';
+import { NO_SUGGESTIONS, type QuerySuggestions } from '../../components/query-editor/query-completion';
+import { useQueryCheck } from '../../components/query-editor/use-query-check';
 import { useApp } from '../../components/use-app';
 import { languageLabel } from '../../lib/languages';
 import { platformName } from '../../lib/platforms';
 import { showToast } from '../../lib/toast';
-import { QueryInput } from './QueryInput';
+import './saved-queries.css';
 
 interface Draft {
   name: string;
@@ -45,6 +57,17 @@ const sameDraft = (a: Draft, b: Draft) =>
   [...a.platforms].sort().join() === [...b.platforms].sort().join() &&
   [...a.languages].sort().join() === [...b.languages].sort().join();
 
+/** The preview's range: recent enough to say whether the query finds what it should. */
+const PREVIEW_DAYS = 30;
+const QUERY_ID = 'saved-query-text';
+const QUERY_LABEL_ID = 'saved-query-text-label';
+
+/** The errors a save was refused for, and the text they are about. */
+interface Refusal {
+  query: string;
+  errors: readonly QueryError[];
+}
+
 export interface SavedQueryFormProps {
   workspaceId: string;
   /** The query being edited, or null for a new one. */
@@ -57,13 +80,26 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
   const { api, queryClient } = useApp();
   const [initial] = useState(() => draftOf(editing));
   const [draft, setDraft] = useState<Draft>(initial);
-  const [queryErrors, setQueryErrors] = useState<QueryError[]>([]);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [nameError, setNameError] = useState<string>();
   const [formError, setFormError] = useState<string | null>(null);
+  const [suggestions, setSuggestions] = useState<QuerySuggestions>(NO_SUGGESTIONS);
   const saved = useRef(false);
-  const hintId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
+  const editor = useRef<QueryEditorHandle>(null);
   const dirty = !sameDraft(draft, initial);
+
+  const scope = useMemo(
+    () => ({ days: PREVIEW_DAYS, platforms: draft.platforms, languages: draft.languages }),
+    [draft.platforms, draft.languages],
+  );
+  const check = useQueryCheck(workspaceId, draft.query, scope);
+  const scopeLabel = `in the last ${PREVIEW_DAYS} days${
+    draft.platforms.length || draft.languages.length ? ', on the platforms and in the languages checked' : ''
+  }`;
+  // The errors of the text as typed: the live check's, or until it answers, those the server refused it for.
+  const shownRefusal = refusal?.query === draft.query ? refusal : null;
+  const queryErrors = check.errors ?? shownRefusal?.errors;
 
   useEffect(() => nameRef.current?.focus(), []);
 
@@ -72,6 +108,11 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
     enableBeforeUnload: () => dirty && !saved.current,
     withResolver: true,
   });
+
+  /** Focuses the editor with an error's span selected (the server counts 1-based columns). */
+  const selectError = useCallback((error: QueryError) => {
+    editor.current?.select(error.column - 1, error.column - 1 + error.length);
+  }, []);
 
   const save = useMutation({
     mutationFn: (input: SavedQueryInput) =>
@@ -84,10 +125,11 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
       await queryClient.invalidateQueries({ queryKey: savedQueriesQuery(api, workspaceId).queryKey });
       onClose();
     },
-    onError: (error) => {
+    onError: (error, input) => {
       const errors = invalidQueryErrors(error);
       if (errors) {
-        setQueryErrors(errors);
+        setRefusal({ query: input.query, errors });
+        if (errors[0]) selectError(errors[0]);
         return;
       }
       const problem = apiProblem(error);
@@ -100,12 +142,18 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    setNameError(undefined);
-    setQueryErrors([]);
     const name = draft.name.trim();
-    if (!name) {
-      setNameError('Give the query a name.');
+    const nameMissing = !name;
+    setNameError(nameMissing ? 'Give the query a name.' : undefined);
+    // Refused while the check says the text has errors; not yet checked, the server decides (400 invalid_query).
+    const errors = queryErrors?.length ? queryErrors : null;
+    setRefusal(errors ? { query: draft.query, errors } : null);
+    if (nameMissing) {
       nameRef.current?.focus();
+      return;
+    }
+    if (errors) {
+      selectError(errors[0]!);
       return;
     }
     // The stored date range, if any, is kept: filters replace the stored ones as a whole.
@@ -124,67 +172,108 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
   return (
     <section className="saved-query-form" aria-labelledby="saved-query-form-title">
       <h2 id="saved-query-form-title">{title}</h2>
-      <form className="form wide" onSubmit={submit} noValidate>
-        <TextField
-          ref={nameRef}
-          label="Name"
-          value={draft.name}
-          maxLength={100}
-          onChange={(name) => {
-            setDraft((d) => ({ ...d, name }));
-            setNameError(undefined);
-          }}
-          error={nameError}
-          autoComplete="off"
-        />
-        <div className="field">
-          <label htmlFor="saved-query-text">Query</label>
-          <p id={hintId} className="field-hint">
+      <form className="form saved-query-layout" onSubmit={submit} noValidate>
+        <div className="saved-query-name">
+          <TextField
+            ref={nameRef}
+            label="Name"
+            value={draft.name}
+            maxLength={100}
+            onChange={(name) => {
+              setDraft((d) => ({ ...d, name }));
+              setNameError(undefined);
+            }}
+            error={nameError}
+            autoComplete="off"
+          />
+        </div>
+        <div className="field query-field saved-query-text">
+          {/* The editor is not a form control: the label names it and focuses it when clicked (QueryEditor). */}
+          <label id={QUERY_LABEL_ID} className="query-label">
+            Query
+          </label>
+          <p className="field-hint">
             Words, "exact phrases", wildcards (barist*), AND, OR, NOT, parentheses, a NEAR/3 b, #hashtag,
             @mention, author:, platform:, lang:, country:.
           </p>
-          <QueryInput
-            id="saved-query-text"
+          <QueryEditor
+            id={QUERY_ID}
+            ariaLabelledBy={QUERY_LABEL_ID}
+            ariaDescription="Errors and the count follow in the preview as you type; Ctrl+Enter updates it at once and does not save."
             value={draft.query}
-            onChange={(query) => {
-              setDraft((d) => ({ ...d, query }));
-              // The columns no longer point at the same text.
-              setQueryErrors([]);
-            }}
+            onChange={(query) => setDraft((d) => ({ ...d, query }))}
             errors={queryErrors}
-            aria-describedby={hintId}
+            suggestions={suggestions}
+            onSubmit={check.checkNow}
+            handle={editor}
+          />
+          {shownRefusal ? (
+            <div id={`${QUERY_ID}-errors`} className="query-refusal" role="alert">
+              <p className="field-error">
+                {shownRefusal.errors.length === 1
+                  ? 'Not saved: the query has an error. Fix it to save.'
+                  : 'Not saved: the query has errors. Fix them to save.'}
+              </p>
+              <ul className="query-errors">
+                {shownRefusal.errors.map((error, i) => (
+                  <li key={`${error.column}-${i}`}>
+                    <button
+                      type="button"
+                      className="link-button field-error"
+                      onClick={() => selectError(error)}
+                    >
+                      {error.message}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <QueryHelp modEnter="checks the query and updates the preview at once (it does not save)" />
+        </div>
+        <QueryPreview
+          id="saved-query-preview"
+          workspaceId={workspaceId}
+          query={draft.query}
+          scope={scope}
+          scopeLabel={scopeLabel}
+          check={check}
+          onSuggestions={setSuggestions}
+        />
+        <div className="saved-query-filters">
+          <CheckboxGroup
+            legend="Platforms"
+            hint="None checked: every platform."
+            options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
+            selected={draft.platforms}
+            onChange={(platforms) => setDraft((d) => ({ ...d, platforms }))}
+          />
+          <CheckboxGroup
+            legend="Languages"
+            hint="None checked: every language."
+            options={workspaceLanguages.map((language) => ({
+              value: language,
+              label: languageLabel(language),
+            }))}
+            selected={draft.languages}
+            onChange={(languages) => setDraft((d) => ({ ...d, languages }))}
           />
         </div>
-        <CheckboxGroup
-          legend="Platforms"
-          hint="None checked: every platform."
-          options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
-          selected={draft.platforms}
-          onChange={(platforms) => setDraft((d) => ({ ...d, platforms }))}
-        />
-        <CheckboxGroup
-          legend="Languages"
-          hint="None checked: every language."
-          options={workspaceLanguages.map((language) => ({
-            value: language,
-            label: languageLabel(language),
-          }))}
-          selected={draft.languages}
-          onChange={(languages) => setDraft((d) => ({ ...d, languages }))}
-        />
-        <FormError message={formError} />
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="button primary"
-            disabled={save.isPending}
-            aria-busy={save.isPending}
-          >
-            {save.isPending ? 'Saving…' : editing ? 'Save changes' : 'Save query'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <div className="saved-query-footer">
+          <FormError message={formError} />
+          <div className="form-actions">
+            <button
+              type="submit"
+              className="button primary"
+              disabled={save.isPending}
+              aria-busy={save.isPending}
+            >
+              {save.isPending ? 'Saving…' : editing ? 'Save changes' : 'Save query'}
+            </button>
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
         </div>
       </form>
       {blocker.status === 'blocked' ? (
