@@ -214,6 +214,32 @@ describe('Dashboards (real server)', () => {
     await expect.poll(() => cardTexts(current.page)).toEqual(inverted);
   });
 
+  it('opens discover’s query in the dashboards with its range, and the figures are the API’s for that query', async () => {
+    const { page } = story.current!;
+    await page.goto('/workspace/demo/discover?q=coffee&range=7d');
+    await waitForHeading(page, 'Discover');
+    await page.getByRole('link', { name: 'Open in dashboards' }).click();
+    await waitForHeading(page, 'Overview');
+    const search = new URL(page.url()).searchParams;
+    expect([search.get('q'), search.get('range')]).toEqual(['coffee', '7d']);
+    await expect.poll(() => page.getByLabel('Posts', { exact: true }).inputValue()).toBe('discover');
+    const to = new Date().toISOString();
+    const from = new Date(Date.now() - 7 * 24 * HOUR).toISOString();
+    const overview = await api<{ totals: { mentions: { value: number } } }>('/social/insights/overview', {
+      workspace_id: 'demo',
+      query: 'coffee',
+      filters: { from, to },
+    });
+    expect(overview.totals.mentions.value).toBeGreaterThan(0);
+    const mentionsTile = page
+      .locator('.tile')
+      .filter({ hasText: /^Mentions/ })
+      .first();
+    await expect
+      .poll(() => mentionsTile.locator('.tile-value').innerText())
+      .toBe(String(overview.totals.mentions.value));
+  });
+
   it('has no accessibility violation on the other dashboards, saved queries and discover', async () => {
     const { page } = story.current!;
     for (const [path, heading, ready] of [

@@ -1,7 +1,7 @@
 // Discover: an ad-hoc search of the corpus. The query is checked while it is typed (errors at their column, the count
 // in the chosen range); the results follow the address, which is updated once typing rests (replace, not push).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { workspaceQuery } from '../../api/queries';
 import { PageFrame } from '../../components/PageFrame';
@@ -67,13 +67,26 @@ export function DiscoverPage() {
       title="Discover"
       description="Search posts and people, then save what you find as a query."
       actions={
-        <SaveAsQuery
-          workspaceId={workspaceId}
-          privilege={workspace.privilege}
-          search={applied}
-          check={check}
-          draft={draft}
-        />
+        <>
+          {applied.query.trim() && !appliedHasErrors ? (
+            // The same search on the dashboards: its query, range and filters (the address names them alike).
+            <Link
+              className="button"
+              to="/workspace/$workspaceId/insight/overview"
+              params={{ workspaceId }}
+              search={dashboardSearch(applied)}
+            >
+              Open in dashboards
+            </Link>
+          ) : null}
+          <SaveAsQuery
+            workspaceId={workspaceId}
+            privilege={workspace.privilege}
+            search={applied}
+            check={check}
+            draft={draft}
+          />
+        </>
       }
     >
       <div className="discover-search">
@@ -109,3 +122,12 @@ export function DiscoverPage() {
     </PageFrame>
   );
 }
+
+/**
+ * Discover's search as the dashboards' address holds it: the ad-hoc query, its range preset and filters (the same
+ * names and the same default, the last 30 days).
+ */
+const dashboardSearch = (state: DiscoverState) => {
+  const { q, range, platforms, languages } = toSearch(state);
+  return { q, range, platforms, languages };
+};
