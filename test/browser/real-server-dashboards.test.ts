@@ -214,6 +214,26 @@ describe('Dashboards (real server)', () => {
     await expect.poll(() => cardTexts(current.page)).toEqual(inverted);
   });
 
+  it('drills down by clicking a bar of a chart', async () => {
+    const { page } = story.current!;
+    await page.goto('/workspace/demo/insight/overview?range=7d');
+    const platforms = page
+      .locator('section.chart-card')
+      .filter({ has: page.getByRole('heading', { name: 'Platforms' }) });
+    const chart = platforms.locator('.chart-canvas[data-drawn]');
+    await chart.waitFor();
+    // Platforms, most mentions first: Reddit (3, ahead of X's 3 by name), X, Instagram. The top third of the plot
+    // is Reddit's bar, which reaches past the middle.
+    const box = (await chart.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.6, box.y + (box.height - 30) / 6 + 4);
+    await waitForHeading(page, 'Filtered posts');
+    expect(new URL(page.url()).searchParams.get('refine')).toBe('platform:reddit');
+    await page.getByText('Platform: Reddit', { exact: true }).waitFor();
+    await expect
+      .poll(() => cardTexts(page))
+      .toEqual(await filteredPosts([{ field: 'platform', values: ['reddit'] }]));
+  });
+
   it('opens discover’s query in the dashboards with its range, and the figures are the API’s for that query', async () => {
     const { page } = story.current!;
     await page.goto('/workspace/demo/discover?q=coffee&range=7d');
