@@ -10,7 +10,9 @@ export interface FakeRequest {
 }
 
 /** A reply, or 'drop' to destroy the socket (a network failure as the browser sees it). */
-export type FakeReply = { status: number; body?: unknown; delayMs?: number } | 'drop';
+export type FakeReply =
+  | { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> }
+  | 'drop';
 type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeHttp {
@@ -56,6 +58,7 @@ export async function startFakeHttp(): Promise<FakeHttp> {
         res.writeHead(reply.status, {
           'content-type': typeof reply.body === 'string' ? 'text/plain' : 'application/json',
           'access-control-allow-origin': '*',
+          ...reply.headers,
         });
         res.end(text);
       });

@@ -15,7 +15,12 @@ import {
   searchFromScope,
   startOfDayIn,
 } from '../../src/features/insight/insight-scope';
-import { validateInsightSearch, type InsightScope } from '../../src/features/insight/insight-search';
+import {
+  takeDroppedParams,
+  validateInsightSearch,
+  type InsightScope,
+  type InsightSearchParams,
+} from '../../src/features/insight/insight-search';
 import { postListSearchSchema, profileListSearchSchema } from '../../src/features/insight/list-search';
 import * as z from 'zod/mini';
 
@@ -124,9 +129,15 @@ const scopeArbitrary: fc.Arbitrary<InsightScope> = fc
     } as InsightScope;
   });
 
+/**
+ * What the router does with an address: parses it, validates it with the layout route's validateSearch, and lays the
+ * result over the raw params (the root route's search), as TanStack Router merges a route's search with its parent's.
+ */
+const routerSearch = (raw: Record<string, unknown>) => ({ ...raw, ...validateInsightSearch(raw) });
+
 /** What a copied link does: the address as text, read back by the router and validated by the layout route. */
 const throughAddress = (scope: InsightScope) =>
-  scopeFromSearch(validateInsightSearch(parseSearch(stringifySearch(searchFromScope(scope)))));
+  scopeFromSearch(routerSearch(parseSearch(stringifySearch(searchFromScope(scope)))));
 
 describe('refine codec', () => {
   it('round-trips every refinement list, and the contract accepts what it decodes', () => {
@@ -179,7 +190,7 @@ describe('dashboard search params', () => {
       fc.property(
         fc.dictionary(fc.constantFrom(...keys), fc.oneof(fc.string(), fc.integer(), fc.constant(null))),
         (raw) => {
-          const search = validateInsightSearch(raw);
+          const search = routerSearch(raw) as InsightSearchParams;
           const scope = scopeFromSearch(search);
           expect(() =>
             insightsBody(
@@ -188,18 +199,20 @@ describe('dashboard search params', () => {
               resolveRange(scope, Date.parse('2026-11-22T12:00:00Z'), 'Europe/Berlin'),
             ),
           ).not.toThrow();
-          for (const name of search.invalid?.split(',') ?? []) expect(keys).toContain(name);
+          for (const name of takeDroppedParams()) expect(keys).toContain(name);
         },
       ),
     );
-    const search = validateInsightSearch({
+    takeDroppedParams();
+    const search = routerSearch({
       query: 'not-a-uuid',
       range: 'forever',
       platforms: 'x,myspace',
       refine: 'colour:red',
       end: 'yesterday',
     });
-    expect(search.invalid?.split(',').sort()).toEqual(['end', 'platforms', 'query', 'range']);
+    expect(takeDroppedParams().sort()).toEqual(['end', 'platforms', 'query', 'range']);
+    expect(takeDroppedParams()).toEqual([]);
     // Refinements are checked by the dashboards (their chunk has the contract): the page drops them with the notice.
     expect(search.refine).toBe('colour:red');
     expect(decodeRefines(search.refine!)).toBeNull();
@@ -213,17 +226,22 @@ describe('dashboard search params', () => {
   });
 
   it('drop a custom range that is reversed or longer than 400 days', () => {
-    expect(validateInsightSearch({ range: 'custom', from: '2026-02-01', to: '2026-01-01' }).invalid).toBe(
-      'range',
-    );
-    expect(validateInsightSearch({ range: 'custom', from: '2025-01-01', to: '2026-03-01' }).invalid).toBe(
-      'range',
-    );
-    expect(validateInsightSearch({ range: 'custom', from: '2026-01-01', to: '2026-01-31' })).toEqual({
+    expect(
+      validateInsightSearch({ range: 'custom', from: '2026-02-01', to: '2026-01-01' }).range,
+    ).toBeUndefined();
+    expect(takeDroppedParams()).toEqual(['range']);
+    expect(
+      validateInsightSearch({ range: 'custom', from: '2025-01-01', to: '2026-03-01' }).range,
+    ).toBeUndefined();
+    expect(takeDroppedParams()).toEqual(['range']);
+    expect(routerSearch({ range: 'custom', from: '2026-01-01', to: '2026-01-31' })).toMatchObject({
       range: 'custom',
       from: '2026-01-01',
       to: '2026-01-31',
     });
+    expect(takeDroppedParams()).toEqual([]);
+    // From and to without a custom range are dropped, not kept raw.
+    expect(routerSearch({ range: '7d', from: '2026-01-01' })).toMatchObject({ range: '7d', from: undefined });
   });
 
   it('list params keep a valid sort and page and drop anything else', () => {

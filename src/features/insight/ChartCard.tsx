@@ -51,8 +51,10 @@ export function ChartCard<R>({
 }) {
   const id = useId();
   const [view, setView] = useState<'chart' | 'table'>('chart');
+  // Where no chart can be drawn, the table (the same rows) is the view.
+  const [drawable, setDrawable] = useState(true);
   const canvas = useRef<ChartHandle>(null);
-  const showTable = !chart || view === 'table';
+  const showTable = !chart || view === 'table' || !drawable;
 
   const exportCsv = () =>
     saveFile(
@@ -79,6 +81,7 @@ export function ChartCard<R>({
       onPick={
         drill ? ({ index, datasetIndex }) => rows[index] && drill.open(rows[index], datasetIndex) : undefined
       }
+      onUnavailable={() => setDrawable(false)}
     />
   );
   if (bare) {
@@ -97,7 +100,7 @@ export function ChartCard<R>({
       <header className="chart-card-header">
         <h2 id={`${id}-title`}>{title}</h2>
         <div className="chart-card-actions">
-          {chart ? (
+          {chart && drawable ? (
             <div className="segmented" role="group" aria-label={`${title}: show as`}>
               <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
                 Chart
@@ -116,7 +119,7 @@ export function ChartCard<R>({
           >
             CSV
           </button>
-          {chart ? (
+          {chart && drawable ? (
             <button
               type="button"
               className="button small"

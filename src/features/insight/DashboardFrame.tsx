@@ -1,7 +1,7 @@
 // What every dashboard page shares: its heading, the scope bar, the range it shows in the workspace's zone, and what
 // the page says while its answer is on the way or when it failed — a skeleton; a query error shown at its column; a
 // 429 that says when it will ask again (and does); a 503 time-out that offers a narrower range.
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
 import { insightQuery, type Dashboard } from '../../api/insights';
@@ -11,10 +11,10 @@ import { apiProblem } from '../../api/workspaces';
 import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
 import { formatRange } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { decodeRefines } from './refine-codec';
+import { takeDroppedParams } from './insight-search';
 import { ScopeBar } from './ScopeBar';
 
 export function DashboardFrame({
@@ -28,32 +28,40 @@ export function DashboardFrame({
   actions?: ReactNode;
   children: ReactNode;
 }) {
-  useInvalidLinkNotice();
+  const notice = useInvalidLinkNotice();
   return (
     <PageFrame title={title} description={description} actions={actions}>
+      {notice ? (
+        <p className="link-notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       <ScopeBar />
       {children}
     </PageFrame>
   );
 }
 
-/** A link whose params were partly not understood: say so once, and show the address as it is now read. */
-function useInvalidLinkNotice() {
-  const search = useSearch({ strict: false }) as { invalid?: string; refine?: string };
+/**
+ * A link whose params were partly not understood: the address is cleaned (replaced) and the page says what was reset,
+ * in the page rather than in a toast (a link opened directly renders the page before the toasts' container listens).
+ */
+function useInvalidLinkNotice(): string | null {
+  const search = useSearch({ strict: false }) as { refine?: string };
   const update = useSearchUpdate();
-  // The route checked every param but the refinements, which only the dashboards' chunk can (the contract's schema).
+  // What the route dropped when it read the address, and the refinements, which only the dashboards' chunk can check
+  // (the contract's schema): the page drops those itself.
+  const [dropped] = useState(takeDroppedParams);
   const badRefine = search.refine !== undefined && decodeRefines(search.refine) === null;
+  const [refineDropped, setRefineDropped] = useState(false);
+  if (badRefine && !refineDropped) setRefineDropped(true);
   useEffect(() => {
-    const invalid = [...(search.invalid?.split(',') ?? []), ...(badRefine ? ['refine'] : [])];
-    if (!invalid.length) return;
-    showToast(
-      'info',
-      `Part of this link was not understood (${invalid.join(', ')}) and was reset to the default.`,
-    );
-    update((previous) => ({ ...previous, invalid: undefined, ...(badRefine ? { refine: undefined } : {}) }), {
-      replace: true,
-    });
-  }, [search.invalid, badRefine, update]);
+    if (badRefine) update((previous) => ({ ...previous, refine: undefined }), { replace: true });
+  }, [badRefine, update]);
+  const said = [...dropped, ...(refineDropped ? ['refine'] : [])];
+  return said.length
+    ? `Part of this link was not understood (${said.join(', ')}) and was reset to the default.`
+    : null;
 }
 
 /** A dashboard's answer for the view (the lists add sort, cursor and page size); the previous answer stays shown while

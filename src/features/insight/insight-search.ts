@@ -5,8 +5,8 @@
 //   &platforms=x,reddit&languages=en              filters (none: the saved query's own, or all)
 //   &refine=…                                     drill-down refinements (refine-codec.ts)
 //   &sort=…&cursor=…                              the lists' sort and keyset page (each page route checks its own)
-// Every value is a string (src/lib/search-params.ts). A value that is not valid is dropped and named in `invalid`, so
-// the page can say the link was partly not understood; defaults are left out of the address. This file is the route's
+// Every value is a string (src/lib/search-params.ts). A value that is not valid is dropped and remembered
+// (takeDroppedParams), so the page can say the link was partly not understood; defaults are left out of the address. This file is the route's
 // light check (it is in the first load); the scope and ranges the pages compute are in insight-scope.ts.
 import * as z from 'zod/mini';
 import { PLATFORM_VALUES, MAX_RANGE_DAYS } from '../../contract/social-scope';
@@ -43,10 +43,7 @@ export interface InsightScope {
 }
 
 export type InsightSearchParams = Partial<
-  Record<
-    'query' | 'q' | 'range' | 'from' | 'to' | 'end' | 'platforms' | 'languages' | 'refine' | 'invalid',
-    string
-  >
+  Record<'query' | 'q' | 'range' | 'from' | 'to' | 'end' | 'platforms' | 'languages' | 'refine', string>
 >;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -59,11 +56,23 @@ const listOf = (allowed: readonly string[], text: string): string[] | null => {
 };
 
 /**
- * The router's validateSearch for the insight layout: each known param kept when valid, dropped (and named in
- * `invalid`) when not. Never throws: a bad link shows the default view with a notice, not an error screen.
+ * The router's validateSearch for the insight layout: each known param kept when valid, dropped (and remembered for
+ * takeDroppedParams) when not. Never throws: a bad link shows the default view with a notice, not an error screen.
  */
 export function validateInsightSearch(raw: Record<string, unknown>): InsightSearchParams {
-  const out: InsightSearchParams = {};
+  // Every key is present, undefined when absent or dropped: the router lays a route's result over the raw params
+  // (the root route's), so a key left out would keep its raw, unchecked value.
+  const out: InsightSearchParams = {
+    query: undefined,
+    q: undefined,
+    range: undefined,
+    from: undefined,
+    to: undefined,
+    end: undefined,
+    platforms: undefined,
+    languages: undefined,
+    refine: undefined,
+  };
   const invalid: string[] = [];
   const take = (key: keyof InsightSearchParams, ok: (text: string) => string | null) => {
     const value = raw[key];
@@ -88,14 +97,22 @@ export function validateInsightSearch(raw: Record<string, unknown>): InsightSear
     const days = out.from && out.to ? (Date.parse(out.to) - Date.parse(out.from)) / 86_400_000 : -1;
     if (days < 0 || days + 1 > MAX_RANGE_DAYS) {
       invalid.push('range');
-      delete out.range;
-      delete out.from;
-      delete out.to;
+      out.range = out.from = out.to = undefined;
     }
-  } else if (out.from !== undefined || out.to !== undefined) {
-    delete out.from;
-    delete out.to;
+  } else {
+    out.from = out.to = undefined;
   }
-  if (invalid.length) out.invalid = invalid.join(',');
+  if (invalid.length) dropped = [...new Set([...dropped, ...invalid])];
   return out;
+}
+
+/**
+ * The params the last validations dropped, taken once by the page that says so. The router validates an address more
+ * than once and writes the cleaned one back before the page draws, so the page cannot learn it from the address.
+ */
+let dropped: string[] = [];
+export function takeDroppedParams(): string[] {
+  const taken = dropped;
+  dropped = [];
+  return taken;
 }

@@ -23,8 +23,10 @@ export const ChartCanvas = forwardRef<
     summary: string;
     height?: number;
     onPick?: (picked: PickedElement) => void;
+    /** The browser cannot draw it (no 2D canvas: blocked by a privacy setting, or no canvas at all). */
+    onUnavailable?: () => void;
   }
->(function ChartCanvas({ config, summary, height = 240, onPick }, ref) {
+>(function ChartCanvas({ config, summary, height = 240, onPick, onUnavailable }, ref) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const pick = useRef(onPick);
@@ -32,7 +34,14 @@ export const ChartCanvas = forwardRef<
 
   useEffect(() => {
     if (!canvas.current) return;
-    const made = new Chart(canvas.current, withInteraction(config, pick));
+    let made: Chart;
+    try {
+      if (!canvas.current.getContext('2d')) throw new Error('No 2D canvas');
+      made = new Chart(canvas.current, withInteraction(config, pick));
+    } catch {
+      onUnavailable?.();
+      return;
+    }
     chart.current = made;
     return () => {
       made.destroy();

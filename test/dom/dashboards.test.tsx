@@ -1,0 +1,175 @@
+// What a dashboard says when its answer is not a dashboard, through the real app against a fake backend: a query
+// error shown at its column, a 429 that names its wait and asks again once Retry-After has passed, a 503 time-out
+// that offers a narrower range (and asks for it), and a link whose params are partly not understood (a notice, the
+// defaults, a clean address). The figures themselves are compared with the real server's in
+// test/browser/real-server-dashboards.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App, createApp, type MurmurApp } from '../../src/app';
+import type { OverviewResponse } from '../../src/contract/insights-responses';
+import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+import { currentUserFixture, workspaceFixture } from '../support/contract.fixtures';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
+import { testConfig } from '../support/router-harness';
+
+const SELF = '00000000-0000-4000-8000-000000000001';
+
+let running: Array<{ app: MurmurApp; server: FakeHttp }> = [];
+afterEach(async () => {
+  cleanup();
+  for (const { app, server } of running) {
+    app.session.actor.stop();
+    await server.close();
+  }
+  running = [];
+  localStorage.clear();
+});
+
+const change = (value: number) => ({ value, previous: value, change_pct: 0 });
+
+/** An overview of `mentions` posts in the body's range (no buckets: the tiles are what these tests read). */
+function overviewFor(body: { filters: { from: string; to: string } }, mentions: number): OverviewResponse {
+  return {
+    time_zone: 'Europe/Berlin',
+    range: { from: body.filters.from, to: body.filters.to },
+    previous_range: { from: body.filters.from, to: body.filters.to },
+    query: 'coffee',
+    counted: `${mentions} posts counted.`,
+    bucket: 'day',
+    totals: {
+      mentions: change(mentions),
+      unique_authors: change(1),
+      engagement: change(10),
+      reach: change(100),
+      mentions_per_day: mentions / 7,
+    },
+    over_time: [],
+    spikes: { rule: 'A spike is …', mean: 0, stddev: 0, threshold: 0, min_count: 5 },
+    sentiment: { positive: mentions, neutral: 0, negative: 0, average: 0.5 },
+    platforms: [],
+    top_posts: [],
+    top_people: [],
+  };
+}
+
+/** Renders the app at `url`; `overview` answers each overview call in turn (its body parsed). */
+async function visit(url: string, overview: (body: Record<string, unknown>, call: number) => FakeReply) {
+  const server = await startFakeHttp();
+  let calls = 0;
+  server.handle = (request): FakeReply => {
+    const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
+    if (request.path === '/social/insights/overview') return overview(body, calls++);
+    const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
+    if (key === 'GET users/me') {
+      return {
+        status: 200,
+        body: currentUserFixture(SELF, [workspaceFixture('w1', { time_zone: 'Europe/Berlin' })]),
+      };
+    }
+    if (key === 'GET workspaces/w1') {
+      return { status: 200, body: workspaceFixture('w1', { time_zone: 'Europe/Berlin' }) };
+    }
+    if (key === 'GET workspaces/w1/saved-queries') {
+      return { status: 200, body: { saved_queries: [], usage: { count: 0, limit: 25 } } };
+    }
+    return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
+  };
+  localStorage.setItem(
+    AUTH_TOKENS_KEY,
+    JSON.stringify({ access_token: fakeJwt(nowSeconds() + 3600, SELF), refresh_token: 'r' }),
+  );
+  const history = createMemoryHistory({ initialEntries: [url] });
+  const app = createApp(
+    { ...testConfig(`${server.url}/api/`), VITE_SOCIAL_API_BASE_URL: `${server.url}/social/` },
+    { history, analytics: () => {} },
+  );
+  running.push({ app, server });
+  render(<App app={app} />);
+  const bodies = () =>
+    server.calls
+      .filter((call) => call.path === '/social/insights/overview')
+      .map((call) => JSON.parse(call.body) as { query?: string; filters: { from: string; to: string } });
+  return { server, history, bodies };
+}
+
+const hours = (range: { from: string; to: string }) =>
+  (Date.parse(range.to) - Date.parse(range.from)) / 3_600_000;
+
+describe('dashboard failures', () => {
+  it('shows a query error at its column, with the way to fix it', async () => {
+    await visit('/workspace/w1/insight/overview?q=coffee%20AND%20(tea', () => ({
+      status: 400,
+      body: {
+        error: 'invalid_query',
+        message: 'The query is not valid',
+        errors: [{ message: 'Missing ")" to close the "(" at column 12', column: 12, length: 1 }],
+      },
+    }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The query has an error');
+    expect(alert.textContent).toContain('Missing ")" to close the "(" at column 12');
+    // The query, and under it a caret at column 12.
+    expect(alert.querySelector('pre')!.textContent).toBe(`coffee AND (tea\n${' '.repeat(11)}^`);
+    expect(screen.getByRole('link', { name: 'Edit the query in discover' }).getAttribute('href')).toBe(
+      '/workspace/w1/discover?q=coffee+AND+%28tea',
+    );
+  });
+
+  it('says when a 429 will be retried, and shows the dashboard once the retry succeeds', async () => {
+    const { bodies } = await visit('/workspace/w1/insight/overview?q=coffee&range=7d', (body, call) =>
+      call === 0
+        ? {
+            status: 429,
+            headers: { 'Retry-After': '1' },
+            body: { error: 'rate_limited', message: 'Too many requests. Try again in 1 second.' },
+          }
+        : { status: 200, body: overviewFor(body as never, 42) },
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Too many dashboards at once');
+    expect(alert.textContent).toContain('This page asks again by itself in 1 seconds.');
+    await screen.findByText('42', { selector: '.tile-value' }, { timeout: 4000 });
+    expect(bodies()).toHaveLength(2);
+    expect(hours(bodies()[1]!.filters)).toBe(7 * 24);
+  });
+
+  it('offers a narrower range after a 503 time-out, and asks for it', async () => {
+    const user = userEvent.setup();
+    const { bodies, history } = await visit('/workspace/w1/insight/overview?q=coffee&range=90d', (body) =>
+      hours((body as { filters: { from: string; to: string } }).filters) > 24 * 7
+        ? {
+            status: 503,
+            body: { error: 'insights_timeout', message: 'The dashboard took longer than 10 s.' },
+          }
+        : { status: 200, body: overviewFor(body as never, 7) },
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('This took too long');
+    await user.click(screen.getByRole('button', { name: 'Show the last 7 days' }));
+    await screen.findByText('7', { selector: '.tile-value' });
+    expect(new URLSearchParams(history.location.search).get('range')).toBe('7d');
+    expect(hours(bodies().at(-1)!.filters)).toBe(7 * 24);
+  });
+
+  it('resets the parts of a link it does not understand, says so, and cleans the address', async () => {
+    const { history, bodies } = await visit(
+      '/workspace/w1/insight/overview?q=coffee&range=forever&refine=colour%3Ared&platforms=x,myspace',
+      (body) => ({ status: 200, body: overviewFor(body as never, 3) }),
+    );
+    const notice = await screen.findByText(/Part of this link was not understood/);
+    await waitFor(() =>
+      expect(/\((.*)\)/.exec(notice.textContent!)![1]!.split(', ').sort()).toEqual([
+        'platforms',
+        'range',
+        'refine',
+      ]),
+    );
+    await waitFor(() => expect(history.location.search).toBe('?q=coffee'));
+    // The default range (30 days) and no refinement were asked.
+    await waitFor(() => expect(bodies().length).toBeGreaterThan(0));
+    const last = bodies().at(-1)! as { filters: { from: string; to: string }; refine?: unknown };
+    expect(hours(last.filters)).toBe(30 * 24);
+    expect(last.refine).toBeUndefined();
+  });
+});
