@@ -157,6 +157,55 @@ describe('bad input is a 400 with a clear message', () => {
       /profile id/,
     ],
     [
+      'a day of the week past Sunday',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 8, hour: 9 }] }] },
+      'invalid_request',
+      /day is a whole number from 1 \(Monday\) to 7 \(Sunday\)/,
+    ],
+    [
+      'an hour past 23',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 24 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour that is not whole',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 9.5 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour of the week without its hour',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour of the week with an unknown key',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 9, minute: 30 }] }] },
+      'invalid_request',
+      /An hour of the week is \{"day": 1–7 \(1 = Monday\), "hour": 0–23\}/,
+    ],
+    [
+      'an hour of the week as text',
+      { refine: [{ field: 'hour_of_week', values: ['Monday 9'] }] },
+      'invalid_request',
+      /An hour of the week is/,
+    ],
+    [
+      'too many hours of the week',
+      {
+        refine: [
+          {
+            field: 'hour_of_week',
+            values: Array.from({ length: 51 }, (_, i) => ({ day: 1 + (i % 7), hour: i % 24 })),
+          },
+        ],
+      },
+      'invalid_request',
+      /at most 50 values/,
+    ],
+    [
       'a start after the end',
       { filters: { from: '2026-11-08T00:00:00Z', to: '2026-11-01T00:00:00Z' } },
       'invalid_range',

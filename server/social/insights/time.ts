@@ -113,10 +113,18 @@ export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): 
  * workspace's (readOnly in transactions.ts): the same value as `p.posted_at AT TIME ZONE zone`, without looking the zone
  * name up on every row.
  */
-export const localTime = sql`(p.posted_at::timestamp)`;
+const localTime = sql`(p.posted_at::timestamp)`;
 
 /** date_trunc of the post's wall-clock time in the session's zone (see localTime). */
 export const bucketOf = (bucket: Bucket): SQL => sql`date_trunc(${bucket}, ${localTime})`;
+
+/**
+ * The cell of the performance dashboard's best-time grid a post falls in, from its wall-clock time in the session's
+ * zone (see localTime): the ISO day of the week (1 = Monday) and the hour of the day (0–23). The grid and the
+ * hour_of_week refinement read these same expressions, so a cell's drill-down lists exactly the posts it counts.
+ */
+export const dayOfWeekOf = sql`date_part('isodow', ${localTime})::int`;
+export const hourOfDayOf = sql`date_part('hour', ${localTime})::int`;
 
 /**
  * The zero-filled series of bucket starts (wall clock, `timestamp`) covering [from, to): the first and last buckets
