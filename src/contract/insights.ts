@@ -198,3 +198,28 @@ export const filteredProfilesBodySchema = z.object({
 });
 export const peopleBodySchema = z.object({ ...insightsScopeShape, ...topShape });
 export const conversationBodySchema = z.object({ ...insightsScopeShape, ...topShape });
+
+/** The most rows one CSV export writes (and its default). */
+export const EXPORT_MAX_ROWS = 100_000;
+const exportShape = {
+  ...insightsScopeShape,
+  /** The first max_rows rows of the list, in its order. */
+  max_rows: z._default(
+    z
+      .int({ error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` })
+      .check(
+        z.gte(1, { error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` }),
+        z.lte(EXPORT_MAX_ROWS, { error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` }),
+      ),
+    EXPORT_MAX_ROWS,
+  ),
+};
+/** CSV exports: the filtered lists' bodies (same defaults) without the paging, and at most max_rows rows. */
+export const exportPostsBodySchema = z.object({
+  ...exportShape,
+  sort: z._default(z.enum(POST_SORTS), 'recency'),
+});
+export const exportProfilesBodySchema = z.object({
+  ...exportShape,
+  sort: z._default(z.enum(PROFILE_SORTS), 'mentions'),
+});

@@ -1,6 +1,6 @@
-// Who may read the dashboards (any member; others get a 404 that reveals nothing; signed out a 401), and what is
-// refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd ranges, queries that
-// do not parse, cursors from another list, saved queries of another workspace.
+// Who may read the dashboards and their CSV exports (any member; others get a 404 that reveals nothing; signed out a
+// 401), and what is refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd
+// ranges, queries that do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnly, readOnlyParts } from '../../server/social/insights/transactions';
@@ -27,6 +27,8 @@ const ENDPOINTS = [
   'filtered-posts',
   'filtered-profiles',
 ];
+/** The CSV exports of the drill-down lists (their files: insights-export.test.ts). */
+const EXPORTS = ['export/posts', 'export/profiles'];
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 
 const call = (person: Person | null, url: string, body: Record<string, unknown>, t: Team = team) =>
@@ -37,10 +39,15 @@ const call = (person: Person | null, url: string, body: Record<string, unknown>,
   });
 
 describe('who may read', () => {
-  it.each(ENDPOINTS)('%s: members 200, outsiders 404, signed out 401', async (url) => {
+  it.each([...ENDPOINTS, ...EXPORTS])('%s: members 200, outsiders 404, signed out 401', async (url) => {
     for (const person of [team.owner, team.manager, team.viewer]) {
       const res = await call(person, url, {});
       expect(res.statusCode, res.body).toBe(200);
+      if (EXPORTS.includes(url)) {
+        expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(res.body).toMatch(/^# Murmur export: \w+\r\n# Workspace time zone: UTC\r\n/);
+        continue;
+      }
       expect(res.json()).toMatchObject({
         time_zone: 'UTC',
         range: { from: expect.any(String) },
@@ -382,6 +389,10 @@ describe('the per-account limit', () => {
         statuses.push((await post(crew.viewer, `/social/insights/${url}`)).statusCode);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
+      // The exports spend the same budget.
+      const exported = await post(crew.viewer, '/social/insights/export/posts');
+      expect(exported.statusCode).toBe(429);
+      expect(exported.json()).toMatchObject({ error: 'rate_limited' });
       const refused = await post(crew.viewer, '/social/insights/overview');
       expect(refused.json()).toMatchObject({
         error: 'rate_limited',
