@@ -226,7 +226,8 @@ async function main() {
       ...(values.sort && { sort: values.sort }),
     };
     console.log(
-      `Corpus: ${served.posts.toLocaleString('en-US')} posts. Export of ${values.what}, query ${JSON.stringify(values.query)}, ` +
+      `Corpus: ${served.posts.toLocaleString('en-US')} posts. Export of ${values.what}, ` +
+        `query ${JSON.stringify(values.query)}, ` +
         `${values.days} days ending ${to.toISOString()}, sort ${values.sort ?? 'the default'}, zone ${values.zone}; ` +
         `the server in process ${child.pid}, loopback HTTP.\n`,
     );

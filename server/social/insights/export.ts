@@ -1,8 +1,8 @@
 // CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}): the lists' own code (postList,
 // profileList) read page after page with internal cursors, each page written out as it comes, so an export of
 // 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their order, are
-// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; fields are quoted per RFC 4180, and text a spreadsheet
-// would read as a formula is neutralised (README.md beside this file, "Exports").
+// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; fields are quoted
+// per RFC 4180, and text a spreadsheet would read as a formula is neutralised (README.md beside this file, "Exports").
 import type { PostSort, ProfileSort } from '../../../src/contract/insights';
 import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';

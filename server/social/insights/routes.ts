@@ -52,9 +52,9 @@ const COMMON =
   "Body: workspace_id, saved_query_id or query, optional filters (they override the saved query's key by key; " +
   'default range: the last 30 days) and refine (drill-down: date bucket, platform, hashtag, mention, term, author, ' +
   'sentiment, language, media, kind, domain, followers, hour of the week, each with exclude). Every answer states ' +
-  'time_zone, range and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for a workspace the ' +
-  'caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute by one ' +
-  'account; 503 insights_timeout past 10 s.';
+  'time_zone, range and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for ' +
+  'a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a ' +
+  'minute by one account; 503 insights_timeout past 10 s.';
 
 const responses = <T>(ok: T) => ({
   200: ok,
