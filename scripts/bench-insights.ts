@@ -1,25 +1,16 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts]`: p50/p95 latency of every insights
 // endpoint (and of POST /social/discover when it exists) on a 1M-post corpus, through app.inject in this process.
-// The corpus: BENCH_DATA_DIR / BENCH_PG_PORT, else DATA_DIR=/tmp/murmur-1m on port 55001; when that directory holds
-// no database it is generated first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL already
-// running on the directory is used as it is (and left running); otherwise one is started and stopped here.
-import { spawnSync } from 'node:child_process';
+// The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise, generated when missing);
+// a PostgreSQL started for it is stopped here.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/app';
 import { loadServerConfig } from '../server/config';
-import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import { connect } from '../server/db/database';
 import { memberships, users, workspaces } from '../server/db/schema';
 import { createAccessTokens } from '../server/auth/access-token';
-
-const DATA_DIR = resolve(process.env.BENCH_DATA_DIR ?? '/tmp/murmur-1m');
-const PORT = Number(process.env.BENCH_PG_PORT ?? 55001);
-const PG_DIR = join(DATA_DIR, 'pg');
-const USER = 'murmur';
-const PASSWORD = 'murmur-local';
+import { openCorpus } from './bench-corpus';
 
 /**
  * What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, CJK terms, field filters; and no query at
@@ -48,46 +39,6 @@ const ENDPOINTS = [
   'filtered-profiles',
   'discover',
 ] as const;
-
-function runningPort(): number | null {
-  const pidFile = join(PG_DIR, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(pidLine);
-  try {
-    process.kill(pid, 0);
-    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    return null;
-  }
-  return Number(portLine);
-}
-
-function generateCorpus() {
-  if (!existsSync(resolve(import.meta.dirname, 'corpus-generate.ts'))) {
-    throw new Error(`No corpus in ${DATA_DIR} and no generator (scripts/corpus-generate.ts) to make one.`);
-  }
-  console.log(`No corpus in ${DATA_DIR}: generating 1,000,000 posts (seed 42)…`);
-  // The embedded PostgreSQL in DATA_DIR, whatever DATABASE_URL says.
-  const { DATABASE_URL: _ignored, ...env } = process.env;
-  const result = spawnSync('npm', ['run', 'corpus:generate', '--', '--posts', '1000000', '--seed', '42'], {
-    stdio: 'inherit',
-    env: { ...env, DATA_DIR, EMBEDDED_PG_PORT: String(PORT) },
-  });
-  if (result.status !== 0) throw new Error('The corpus generator failed.');
-}
-
-async function openCorpus(): Promise<{ url: string; server: EmbeddedServer | null }> {
-  if (!existsSync(join(PG_DIR, 'PG_VERSION'))) generateCorpus();
-  const port = runningPort();
-  if (port) {
-    console.log(`Using the PostgreSQL already running on ${PG_DIR} (port ${port}).`);
-    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/murmur`, server: null };
-  }
-  const server = await startEmbeddedPostgres(PG_DIR, PORT);
-  await ensureDatabase(server.urlFor('postgres'), 'murmur');
-  return { url: server.urlFor('murmur'), server };
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

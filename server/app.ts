@@ -1,5 +1,4 @@
 // Builds the Fastify app: validation from zod schemas, the OpenAPI document, security headers, the APIs, and the SPA.
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -20,7 +19,7 @@ import { authenticate } from './auth/authenticate';
 import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
-import { ApiError, describeFailure } from './errors';
+import { ApiError, logFailure } from './errors';
 import { serverKeys, type ServerKeys } from './keys';
 
 export interface AppDeps {
@@ -105,11 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .send({ error: error.code ?? 'bad_request', message: error.message });
     }
     // The log gets an id to find the request by and what failed, never user input (see server/errors.ts).
-    const errorId = randomBytes(6).toString('hex');
-    request.log.error(
-      { errorId, route: request.routeOptions.url, failure: describeFailure(error) },
-      'request failed',
-    );
+    const errorId = logFailure(request, error);
     return reply
       .status(500)
       .send({ error: 'internal', message: `Something went wrong on our side (error ${errorId}).` });

@@ -1,5 +1,6 @@
 // Errors as values at the API boundary: a status, a stable machine-readable code and a sentence for people.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 
 export class ApiError extends Error {
   constructor(
@@ -20,7 +21,7 @@ export const forbidden = (message = 'You do not have permission to do this.') =>
  * statement gives the same fingerprint; its text names tables, not people) and where in the code it happened. Never
  * the message, the statement's text or its parameters: they hold user input and identifiers.
  */
-export function describeFailure(error: unknown): Record<string, unknown> {
+function describeFailure(error: unknown): Record<string, unknown> {
   const query = (error as { query?: unknown }).query;
   const cause = (error as { cause?: unknown }).cause ?? error;
   const sqlstate = (cause as { code?: unknown }).code;
@@ -38,4 +39,17 @@ export function describeFailure(error: unknown): Record<string, unknown> {
       .slice(0, 8)
       .map((line) => line.trim()),
   };
+}
+
+/**
+ * Logs a failure the way every 500 is logged: an id to find the request by (the answer or the client can quote it)
+ * and what failed (describeFailure), never user input. Returns the id.
+ */
+export function logFailure(request: FastifyRequest, error: unknown): string {
+  const errorId = randomBytes(6).toString('hex');
+  request.log.error(
+    { errorId, route: request.routeOptions.url, failure: describeFailure(error) },
+    'request failed',
+  );
+  return errorId;
 }

@@ -23,6 +23,7 @@ const REFINE_FIELDS = [
   'kind',
   'domain',
   'followers',
+  'hour_of_week',
 ] as const;
 export type RefineField = (typeof REFINE_FIELDS)[number];
 
@@ -80,6 +81,26 @@ const followerRange = z.strictObject(
   { error: 'A follower range is {"min": n, "max": n} (either may be left out)' },
 );
 
+/** A cell of the performance dashboard's best-time grid: ISO day of the week (1 = Monday) and hour of the day. */
+const HOUR_OF_WEEK_ERROR = 'An hour of the week is {"day": 1–7 (1 = Monday), "hour": 0–23}';
+const hourOfWeek = z.strictObject(
+  {
+    day: z
+      .int({ error: 'day is a whole number from 1 (Monday) to 7 (Sunday)' })
+      .check(
+        z.gte(1, { error: 'day is a whole number from 1 (Monday) to 7 (Sunday)' }),
+        z.lte(7, { error: 'day is a whole number from 1 (Monday) to 7 (Sunday)' }),
+      ),
+    hour: z
+      .int({ error: 'hour is a whole number from 0 to 23' })
+      .check(
+        z.gte(0, { error: 'hour is a whole number from 0 to 23' }),
+        z.lte(23, { error: 'hour is a whole number from 0 to 23' }),
+      ),
+  },
+  { error: HOUR_OF_WEEK_ERROR },
+);
+
 const refineSchema = z.discriminatedUnion(
   'field',
   [
@@ -127,6 +148,7 @@ const refineSchema = z.discriminatedUnion(
       exclude,
     }),
     refine({ field: z.literal('followers'), values: values(followerRange), exclude }),
+    refine({ field: z.literal('hour_of_week'), values: values(hourOfWeek), exclude }),
   ],
   { error: `Unknown refine field: use one of ${REFINE_FIELDS.join(', ')}` },
 );
@@ -174,3 +196,28 @@ export const filteredProfilesBodySchema = z.object({
 });
 export const peopleBodySchema = z.object({ ...insightsScopeShape, ...topShape });
 export const conversationBodySchema = z.object({ ...insightsScopeShape, ...topShape });
+
+/** The most rows one CSV export writes (and its default). */
+export const EXPORT_MAX_ROWS = 100_000;
+const exportShape = {
+  ...insightsScopeShape,
+  /** The first max_rows rows of the list, in its order. */
+  max_rows: z._default(
+    z
+      .int({ error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` })
+      .check(
+        z.gte(1, { error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` }),
+        z.lte(EXPORT_MAX_ROWS, { error: `max_rows is a whole number from 1 to ${EXPORT_MAX_ROWS}` }),
+      ),
+    EXPORT_MAX_ROWS,
+  ),
+};
+/** CSV exports: the filtered lists' bodies (same defaults) without the paging, and at most max_rows rows. */
+export const exportPostsBodySchema = z.object({
+  ...exportShape,
+  sort: z._default(z.enum(POST_SORTS), 'recency'),
+});
+export const exportProfilesBodySchema = z.object({
+  ...exportShape,
+  sort: z._default(z.enum(PROFILE_SORTS), 'mentions'),
+});

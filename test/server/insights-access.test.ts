@@ -1,6 +1,6 @@
-// Who may read the dashboards (any member; others get a 404 that reveals nothing; signed out a 401), and what is
-// refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd ranges, queries that
-// do not parse, cursors from another list, saved queries of another workspace.
+// Who may read the dashboards and their CSV exports (any member; others get a 404 that reveals nothing; signed out a
+// 401), and what is refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd
+// ranges, queries that do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnly, readOnlyParts } from '../../server/social/insights/transactions';
@@ -27,6 +27,8 @@ const ENDPOINTS = [
   'filtered-posts',
   'filtered-profiles',
 ];
+/** The CSV exports of the drill-down lists (their files: insights-export.test.ts). */
+const EXPORTS = ['export/posts', 'export/profiles'];
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 
 const call = (person: Person | null, url: string, body: Record<string, unknown>, t: Team = team) =>
@@ -37,10 +39,15 @@ const call = (person: Person | null, url: string, body: Record<string, unknown>,
   });
 
 describe('who may read', () => {
-  it.each(ENDPOINTS)('%s: members 200, outsiders 404, signed out 401', async (url) => {
+  it.each([...ENDPOINTS, ...EXPORTS])('%s: members 200, outsiders 404, signed out 401', async (url) => {
     for (const person of [team.owner, team.manager, team.viewer]) {
       const res = await call(person, url, {});
       expect(res.statusCode, res.body).toBe(200);
+      if (EXPORTS.includes(url)) {
+        expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(res.body).toMatch(/^# Murmur export: \w+\r\n# Workspace time zone: UTC\r\n/);
+        continue;
+      }
       expect(res.json()).toMatchObject({
         time_zone: 'UTC',
         range: { from: expect.any(String) },
@@ -155,6 +162,55 @@ describe('bad input is a 400 with a clear message', () => {
       { refine: [{ field: 'author', values: [1.5] }] },
       'invalid_request',
       /profile id/,
+    ],
+    [
+      'a day of the week past Sunday',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 8, hour: 9 }] }] },
+      'invalid_request',
+      /day is a whole number from 1 \(Monday\) to 7 \(Sunday\)/,
+    ],
+    [
+      'an hour past 23',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 24 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour that is not whole',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 9.5 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour of the week without its hour',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1 }] }] },
+      'invalid_request',
+      /hour is a whole number from 0 to 23/,
+    ],
+    [
+      'an hour of the week with an unknown key',
+      { refine: [{ field: 'hour_of_week', values: [{ day: 1, hour: 9, minute: 30 }] }] },
+      'invalid_request',
+      /An hour of the week is \{"day": 1–7 \(1 = Monday\), "hour": 0–23\}/,
+    ],
+    [
+      'an hour of the week as text',
+      { refine: [{ field: 'hour_of_week', values: ['Monday 9'] }] },
+      'invalid_request',
+      /An hour of the week is/,
+    ],
+    [
+      'too many hours of the week',
+      {
+        refine: [
+          {
+            field: 'hour_of_week',
+            values: Array.from({ length: 51 }, (_, i) => ({ day: 1 + (i % 7), hour: i % 24 })),
+          },
+        ],
+      },
+      'invalid_request',
+      /at most 50 values/,
     ],
     [
       'a start after the end',
@@ -333,6 +389,10 @@ describe('the per-account limit', () => {
         statuses.push((await post(crew.viewer, `/social/insights/${url}`)).statusCode);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
+      // The exports spend the same budget.
+      const exported = await post(crew.viewer, '/social/insights/export/posts');
+      expect(exported.statusCode).toBe(429);
+      expect(exported.json()).toMatchObject({ error: 'rate_limited' });
       const refused = await post(crew.viewer, '/social/insights/overview');
       expect(refused.json()).toMatchObject({
         error: 'rate_limited',

@@ -1,11 +1,12 @@
 // Drill-down refinements: each field, included and excluded, against a brute force over every row (through
-// filtered-posts, which lists exactly the posts a chart counts); refinements ANDed; saved queries and their filters.
+// filtered-posts, which lists exactly the posts a chart counts); refinements ANDed; each cell of the best-time grid
+// drilled down to exactly the posts it counts, across DST changes; saved queries and their filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostsResponse } from '../../src/contract/insights-responses';
+import type { PerformanceResponse, PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
-import { bucketKey, inScope } from '../support/insights-brute-force';
+import { bucketKey, inScope, wall } from '../support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;
@@ -117,6 +118,20 @@ const CASES: Array<[string, () => Record<string, unknown>, (row: Row) => boolean
     (r) => ['2026-11-01T01:00:00', '2026-10-31T12:00:00'].includes(bucketKey(r.at, ZONE, 'hour')),
   ],
   [
+    'hour_of_week (Sundays 01:00–01:59, the repeated hour of 1 November among them, and Mondays 09:00–09:59)',
+    () => ({
+      field: 'hour_of_week',
+      values: [
+        { day: 7, hour: 1 },
+        { day: 1, hour: 9 },
+      ],
+    }),
+    (r) => {
+      const w = wall(r.at, ZONE);
+      return (w.weekday === 7 && w.h === 1) || (w.weekday === 1 && w.h === 9);
+    },
+  ],
+  [
     'date (a week from Monday)',
     () => ({ field: 'date', bucket: 'week', values: ['2026-10-26T00:00:00-04:00'] }),
     (r) => bucketKey(r.at, ZONE, 'week') === '2026-10-26T00:00:00',
@@ -146,6 +161,81 @@ describe('each refinement, included and excluded', () => {
       expected((r) => ['x', 'instagram'].includes(r.platform) && !r.hashtags.includes('launch'), ids),
     );
   });
+});
+
+describe('a cell of the best-time grid', () => {
+  // Both DST changes of New York in 2026 (8 March, 1 November) and of St. John's (the same days, offsets of half
+  // hours: the rollups never serve it); the empty query is served by post_hours in New York, the others by the posts.
+  const RANGE = { from: '2026-03-01T00:00:00Z', to: '2026-11-10T00:00:00Z' };
+  const cases = [
+    ['America/New_York', ''],
+    ['America/New_York', 'coffee OR tea'],
+    ['America/St_Johns', ''],
+    ['America/St_Johns', 'coffee OR tea'],
+  ] as const;
+
+  it.each(cases)(
+    'in %s, query %j: every cell lists as many posts as it counts, and exclude the rest',
+    async (zone, query) => {
+      const workspace = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone })).id;
+      const call = (url: string, body: Record<string, unknown>) =>
+        as(server, viewer, {
+          method: 'POST',
+          url: `/social/insights/${url}`,
+          payload: { workspace_id: workspace, query, filters: RANGE, ...body },
+        });
+      const performance = (await call('performance', {})).json<PerformanceResponse>();
+      const all = performance.totals.posts;
+      const cells = performance.best_time.filter((cell) => cell.posts > 0);
+      expect(cells.length).toBeGreaterThan(20);
+      for (const { day, hour, posts } of cells) {
+        const cell = { field: 'hour_of_week', values: [{ day, hour }] };
+        const included = (await call('filtered-posts', { refine: [cell], limit: 1 })).json<PostsResponse>();
+        expect(included.total, `day ${day} hour ${hour}`).toBe(posts);
+        const excluded = (
+          await call('filtered-posts', { refine: [{ ...cell, exclude: true }], limit: 1 })
+        ).json<PostsResponse>();
+        expect(excluded.total, `day ${day} hour ${hour} excluded`).toBe(all - posts);
+      }
+      const empty = performance.best_time.find((cell) => cell.posts === 0);
+      if (empty) {
+        const res = await call('filtered-posts', {
+          refine: [{ field: 'hour_of_week', values: [{ day: empty.day, hour: empty.hour }] }],
+        });
+        expect(res.json<PostsResponse>().total).toBe(0);
+      }
+      // Two cells at once: their posts, every one in the zone's wall clock, and their complement.
+      const [a, b] = [cells[0]!, cells.at(-1)!];
+      const two = { field: 'hour_of_week', values: [a, b].map(({ day, hour }) => ({ day, hour })) };
+      const inCells = (r: Row) => {
+        const w = wall(r.at, zone);
+        return [a, b].some((c) => c.day === w.weekday && c.hour === w.h);
+      };
+      const ids = await matchingIds(server, query);
+      const scope = { ids, from: Date.parse(RANGE.from), to: Date.parse(RANGE.to) };
+      const expectedIds = (test: (r: Row) => boolean) =>
+        rows
+          .filter(inScope({ ...scope, refine: test }))
+          .map((r) => r.id)
+          .sort((x, y) => x - y);
+      const listedIds = async (refine: Record<string, unknown>) => {
+        const page = (await call('filtered-posts', { refine: [refine], limit: 100 })).json<PostsResponse>();
+        return page.posts.map((p) => p.id).sort((x, y) => x - y);
+      };
+      expect(a.posts + b.posts).toBeLessThanOrEqual(100);
+      expect(await listedIds(two)).toEqual(expectedIds(inCells));
+      const counted = (
+        await call('filtered-posts', { refine: [{ ...two, exclude: true }], limit: 1 })
+      ).json<PostsResponse>();
+      expect(counted.total).toBe(expectedIds((r) => !inCells(r)).length);
+      const DAYS = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays'];
+      const words = ({ day, hour }: { day: number; hour: number }) =>
+        `${DAYS[day - 1]} ${String(hour).padStart(2, '0')}:00–${String(hour).padStart(2, '0')}:59`;
+      expect(counted.counted).toContain(
+        `, refined to not posted on ${words(a)} or ${words(b)} (${zone} wall-clock time);`,
+      );
+    },
+  );
 });
 
 describe('saved queries', () => {

@@ -97,7 +97,7 @@ describe('which dashboards the rollups serve', () => {
     }
   });
 
-  it('serves platform and language refinements; the hourly rollup date buckets too', async () => {
+  it('serves platform and language refinements; the hourly rollup date buckets and hours of the week too', async () => {
     const kept: Refine[] = [
       { field: 'platform', values: ['x'], exclude: true },
       { field: 'language', values: ['en'] },
@@ -106,6 +106,10 @@ describe('which dashboards the rollups serve', () => {
     const date: Refine[] = [{ field: 'date', bucket: 'day', values: ['2026-10-30T04:00:00.000Z'] }];
     expect(await split('hour', '', range, { refine: date })).not.toBeNull();
     expect(await split('day', '', range, { refine: date })).toBeNull();
+    const cell: Refine[] = [{ field: 'hour_of_week', values: [{ day: 1, hour: 9 }], exclude: true }];
+    expect(await split('hour', '', range, { refine: cell })).not.toBeNull();
+    expect(await split('day', '', range, { refine: cell })).toBeNull();
+    expect(await split('hour', '', range, { refine: cell, timeZone: 'America/St_Johns' })).toBeNull();
     const others: Refine[][] = [
       [{ field: 'sentiment', values: ['negative'] }],
       [{ field: 'media', values: ['video'] }],

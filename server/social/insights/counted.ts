@@ -11,7 +11,7 @@ export function countedBase(context: InsightScope, from = context.scope.from, to
     normalized === null
       ? 'All posts'
       : `Posts matching ${savedQueryName ? `the saved query "${savedQueryName}" (${normalized})` : JSON.stringify(normalized)}`;
-  const refined = context.refines.length ? `, refined to ${describeRefines(context.refines)}` : '';
+  const refined = context.refines.length ? `, refined to ${describeRefines(context.refines, timeZone)}` : '';
   return (
     `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
     `${timeZone}, ${platformsAndLanguages(scope)}${refined}; each post once, whatever its kind (original, reply, ` +

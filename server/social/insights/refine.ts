@@ -5,7 +5,15 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Bucket, Refine } from '../../../src/contract/insights';
 import { ApiError } from '../../errors';
 import { tsqueryOperand } from '../query/compile';
-import { BUCKET_MS, bucketOf, formatWallClock, isBucketStart, wallClock } from './time';
+import {
+  BUCKET_MS,
+  bucketOf,
+  dayOfWeekOf,
+  formatWallClock,
+  hourOfDayOf,
+  isBucketStart,
+  wallClock,
+} from './time';
 
 const invalidRefine = (message: string) => new ApiError(400, 'invalid_refine', message);
 
@@ -45,6 +53,10 @@ function followerCondition(range: { min?: number; max?: number }): SQL {
   if (range.max !== undefined) parts.push(sql`a.followers < ${range.max}`);
   return sql`(${sql.join(parts, sql` AND `)})`;
 }
+
+/** A cell of the best-time grid: the grid's own day and hour expressions (time.ts), so the counts agree exactly. */
+const hourOfWeekCondition = ({ day, hour }: { day: number; hour: number }): SQL =>
+  sql`(${dayOfWeekOf} = ${day} AND ${hourOfDayOf} = ${hour})`;
 
 /** The condition a refinement's values match (before `exclude`). */
 function matchCondition(refine: Refine, timeZone: string): SQL {
@@ -86,6 +98,8 @@ function matchCondition(refine: Refine, timeZone: string): SQL {
       return sql`p.kind::text = ANY(${sql.param(refine.values)}::text[])`;
     case 'followers':
       return sql`(${sql.join(refine.values.map(followerCondition), sql` OR `)})`;
+    case 'hour_of_week':
+      return sql`(${sql.join(refine.values.map(hourOfWeekCondition), sql` OR `)})`;
   }
 }
 
@@ -101,7 +115,14 @@ export function refineWhere(refines: Refine[], timeZone: string): SQL | null {
   );
 }
 
+const DAYS = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays'];
+const hh = (hour: number) => String(hour).padStart(2, '0');
+
 function describeValue(refine: Refine, value: Refine['values'][number]): string {
+  if (refine.field === 'hour_of_week') {
+    const { day, hour } = value as { day: number; hour: number };
+    return `${DAYS[day - 1]} ${hh(hour)}:00–${hh(hour)}:59`;
+  }
   if (typeof value === 'object') {
     const { min, max } = value as { min?: number; max?: number };
     if (min !== undefined && max !== undefined) return `${min} to ${max - 1}`;
@@ -136,14 +157,16 @@ const NAMES: Record<Refine['field'], string> = {
   kind: 'kind',
   domain: 'linked domain',
   followers: 'author followers',
+  hour_of_week: 'posted on',
 };
 
-/** "hashtag #a or #b; not platform x" */
-export function describeRefines(refines: Refine[]): string {
+/** "hashtag #a or #b; not platform x; posted on Mondays 09:00–09:59 (Europe/Paris wall-clock time)" */
+export function describeRefines(refines: Refine[], timeZone: string): string {
   return refines
     .map((refine) => {
       const values = (refine.values as Array<Refine['values'][number]>).map((v) => describeValue(refine, v));
-      return `${refine.exclude ? 'not ' : ''}${NAMES[refine.field]} ${values.join(' or ')}`;
+      const zone = refine.field === 'hour_of_week' ? ` (${timeZone} wall-clock time)` : '';
+      return `${refine.exclude ? 'not ' : ''}${NAMES[refine.field]} ${values.join(' or ')}${zone}`;
     })
     .join('; ');
 }

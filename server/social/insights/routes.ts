@@ -1,13 +1,17 @@
 // The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
-// each takes a saved query or an ad-hoc query, filters and drill-down refinements. Any member of the workspace
-// (viewer and up) may read them; what each figure counts, and where each is read from, is in README.md beside this
-// file.
+// each takes a saved query or an ad-hoc query, filters and drill-down refinements; and the drill-down lists as
+// streamed CSV files. Any member of the workspace (viewer and up) may read them; what each figure counts, and where
+// each is read from, is in README.md beside this file.
+import { Readable } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
-import type { FastifyTypeProviderDefault } from 'fastify';
+import type { FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   conversationBodySchema,
+  EXPORT_MAX_ROWS,
+  exportPostsBodySchema,
+  exportProfilesBodySchema,
   filteredPostsBodySchema,
   filteredProfilesBodySchema,
   insightsBodySchema,
@@ -23,6 +27,7 @@ import {
   profilesResponseSchema,
 } from '../../../src/contract/insights-responses';
 import { errorResponseSchema } from '../../../src/contract/errors';
+import { logFailure } from '../../errors';
 import {
   savedQueryVolumeBodySchema,
   savedQueryVolumeResponseSchema,
@@ -35,6 +40,7 @@ import { resolveInsightScope, type InsightScope } from './request';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
+import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { overview } from './overview';
 import { people, profileList } from './people';
 import { performance } from './performance';
@@ -45,10 +51,10 @@ const tags = ['social', 'insights'];
 const COMMON =
   "Body: workspace_id, saved_query_id or query, optional filters (they override the saved query's key by key; " +
   'default range: the last 30 days) and refine (drill-down: date bucket, platform, hashtag, mention, term, author, ' +
-  'sentiment, language, media, kind, domain, followers, each with exclude). Every answer states time_zone, range ' +
-  'and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for a workspace the ' +
-  'caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute by one ' +
-  'account; 503 insights_timeout past 10 s.';
+  'sentiment, language, media, kind, domain, followers, hour of the week, each with exclude). Every answer states ' +
+  'time_zone, range and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for ' +
+  'a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a ' +
+  'minute by one account; 503 insights_timeout past 10 s.';
 
 const responses = <T>(ok: T) => ({
   200: ok,
@@ -56,6 +62,42 @@ const responses = <T>(ok: T) => ({
   400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
+
+const EXPORT =
+  "Body: the drill-down list's (workspace_id, saved_query_id or query, filters, refine, sort) without cursor and " +
+  `limit, and max_rows (1 to ${EXPORT_MAX_ROWS}, the default). The answer is a CSV file (text/csv, UTF-8, an ` +
+  'attachment), streamed: its rows, in their order, are those the paged list returns for the same body. It opens ' +
+  'with comment lines (#): what it is, the time zone, the range, the query, the counted sentence and the rows at ' +
+  'most; then a header row. Fields are quoted per RFC 4180; text starting with =, +, -, @, a tab or CR gets a ' +
+  'leading apostrophe (formula injection). Errors found before the first byte are JSON as for the dashboards (400, ' +
+  "404, 429, 503); a failure after it breaks the download off (the file's end is then missing), never a shorter file " +
+  'that looks complete.';
+
+/** The CSV file; the errors as the dashboards'. */
+const exportResponses = {
+  200: {
+    description: 'The CSV file, streamed',
+    content: { 'text/csv': { schema: z.string() } },
+  },
+  ...errorResponses(404, 429),
+  400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
+  503: errorResponseSchema,
+};
+
+/**
+ * The chunks of an export, a failure among them logged as every 500 is and rethrown without its details: the stream
+ * is then destroyed, and the client sees a broken download rather than a file cut short.
+ */
+async function* loggedFailures(request: FastifyRequest, chunks: AsyncGenerator<string>) {
+  try {
+    yield* chunks;
+  } catch (error) {
+    const errorId = logFailure(request, error);
+    // No `cause`: Fastify logs the error that ends a stream, and the cause's message may hold user input.
+    // eslint-disable-next-line preserve-caught-error
+    throw new Error(`The export failed after its first rows (error ${errorId}).`);
+  }
+}
 
 /** Any member of the body's workspace_id (viewer and up); 404 for anyone else (server/workspaces/route-access.ts). */
 const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
@@ -109,6 +151,49 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
+  /**
+   * One CSV export: a POST checked and resolved as a dashboard's, whose file `open` gives once it has read the first
+   * page (so errors until then are the usual JSON answers), streamed page by page; `signal` aborts when the client
+   * goes away, which stops the paging (Fastify destroys the stream too).
+   */
+  function csvExport<B extends z.ZodMiniType<z.output<typeof insightsBodySchema>>>(
+    url: string,
+    summary: string,
+    body: B,
+    open: (
+      context: InsightScope,
+      body: z.output<B>,
+      workspace: { name: string },
+      signal: AbortSignal,
+    ) => Promise<CsvExport>,
+  ) {
+    app.withTypeProvider<FastifyTypeProviderDefault>().post(
+      url,
+      {
+        config: { workspace: anyMember },
+        schema: { tags, security: bearer, summary, description: EXPORT, body, response: exportResponses },
+      },
+      async (request, reply) => {
+        const values = request.body as z.output<B>;
+        const { workspace } = workspaceAccessOf(request);
+        const gone = new AbortController();
+        reply.raw.on('close', () => gone.abort());
+        const file = await open(
+          await resolveInsightScope(db, workspace, values),
+          values,
+          workspace,
+          gone.signal,
+        );
+        // Bytes, not objects: the stream holds about one page (a chunk) before it waits for the socket to drain.
+        const stream = Readable.from(loggedFailures(request, file.chunks), { objectMode: false });
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .send(stream);
+      },
+    );
+  }
+
   dashboard(
     '/insights/overview',
     'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
@@ -157,6 +242,19 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     filteredProfilesBodySchema,
     profilesResponseSchema,
     (context, body) => profileList(db, context, body),
+  );
+
+  csvExport(
+    '/insights/export/posts',
+    'Export the filtered posts as CSV (the filtered-posts list, every page), streamed',
+    exportPostsBodySchema,
+    (context, body, workspace, signal) => exportPosts(db, context, body, workspace, signal),
+  );
+  csvExport(
+    '/insights/export/profiles',
+    'Export the filtered profiles as CSV (the filtered-profiles list, every page), streamed',
+    exportProfilesBodySchema,
+    (context, body, workspace, signal) => exportProfiles(db, context, body, workspace, signal),
   );
 
   // The saved queries list's sparklines: here, under the dashboards' rate limit (one call per list, whatever its

@@ -17,11 +17,17 @@ export function toPost(row: PostRow, overperformance: number | null = null): Ins
   return { ...toSocialPost(row), overperformance };
 }
 
-/** The posts with these ids, in the order of `ids`. */
+/**
+ * The posts with these ids, by id. Each post's author is looked up by its key (a lateral subquery that OFFSET 0 keeps
+ * from being flattened into a join): for the 1 000 posts of an export's page the planner otherwise hashes every
+ * profile (a scan of 66 000 profiles: 60 to 250 ms a page on the 1M-post corpus, against 25 to 30 ms).
+ */
 export async function postsByIds(tx: Tx, ids: number[]): Promise<Map<number, PostRow>> {
   if (!ids.length) return new Map();
   const result = await tx.execute<PostRow>(
-    sql`SELECT ${POST_COLUMNS} FROM posts p JOIN profiles a ON a.id = p.author_id WHERE p.id = ANY(${sql.param(ids)}::bigint[])`,
+    sql`SELECT ${POST_COLUMNS} FROM posts p
+      CROSS JOIN LATERAL (SELECT * FROM profiles a WHERE a.id = p.author_id OFFSET 0) a
+      WHERE p.id = ANY(${sql.param(ids)}::bigint[])`,
   );
   return new Map(result.rows.map((row) => [Number(row.id), row]));
 }

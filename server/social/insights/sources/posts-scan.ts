@@ -8,7 +8,7 @@ import { scopeWhere } from '../../scope';
 import type { Cursor } from '../cursor';
 import type { InsightScope } from '../request';
 import { jsonRows } from '../rows';
-import { bucketOf, localTime } from '../time';
+import { bucketOf, dayOfWeekOf, hourOfDayOf } from '../time';
 import { insightWhere, previousPeriod, scanFrom } from '../where';
 import type { OverviewGroups } from './source';
 
@@ -67,8 +67,7 @@ export function dayCounts(context: InsightScope) {
  */
 export function performanceGroups(context: InsightScope) {
   return sql`WITH g AS MATERIALIZED (
-      SELECT p.platform, p.media, p.kind, date_part('isodow', ${localTime})::int AS dow,
-        date_part('hour', ${localTime})::int AS hr, count(*) AS posts,
+      SELECT p.platform, p.media, p.kind, ${dayOfWeekOf} AS dow, ${hourOfDayOf} AS hr, count(*) AS posts,
         sum(p.likes) AS likes, sum(p.comments) AS comments, sum(p.shares) AS shares,
         coalesce(sum(p.views), 0) AS views, sum(p.engagement) AS engagement, sum(p.sentiment::float8) AS sentiment,
         sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0) AS rate_sum,

@@ -9,7 +9,7 @@ import type { Bucket, PostSort, RefineField } from '../../../../src/contract/ins
 import type { Cursor } from '../cursor';
 import type { InsightScope } from '../request';
 import { jsonRows } from '../rows';
-import { bucketOf, localTime, offsetMinutes } from '../time';
+import { bucketOf, dayOfWeekOf, hourOfDayOf, offsetMinutes } from '../time';
 import { insightWhere } from '../where';
 import { afterCursor, PAGE_KEYS } from './posts-scan';
 import { keepsCondition, type OverviewGroups, type Source } from './source';
@@ -18,11 +18,12 @@ export type Grain = 'hour' | 'day';
 const GRAIN_MS: Record<Grain, number> = { hour: 3_600_000, day: 86_400_000 };
 
 /**
- * Refinements a rollup of that grain can apply. A date refinement is a wall-clock bucket, which a UTC hour falls in
- * whole when the zone's offset is whole hours (checked separately); a UTC day does not.
+ * Refinements a rollup of that grain can apply. A date refinement is a wall-clock bucket, and an hour_of_week one a
+ * wall-clock day and hour, which a UTC hour falls in whole when the zone's offset is whole hours (checked
+ * separately); a UTC day does not.
  */
 const KEPT_REFINES: Record<Grain, RefineField[]> = {
-  hour: ['platform', 'language', 'date'],
+  hour: ['platform', 'language', 'date', 'hour_of_week'],
   day: ['platform', 'language'],
 };
 
@@ -166,7 +167,7 @@ export function performanceGroups(context: InsightScope, days: RollupSplit, hour
         rated)
       GROUP BY GROUPING SETS ((), (platform), (media), (kind))
       UNION ALL
-      SELECT NULL, NULL, NULL, date_part('isodow', ${localTime})::int, date_part('hour', ${localTime})::int, 1, 1, 1, 0,
+      SELECT NULL, NULL, NULL, ${dayOfWeekOf}, ${hourOfDayOf}, 1, 1, 1, 0,
         sum(posts)::int, NULL, NULL, NULL, NULL, sum(engagement), NULL, NULL
       FROM (${byHour}) p (posted_at, posts, engagement) GROUP BY 4, 5`)} AS groups`;
 }

@@ -1,0 +1,247 @@
+// CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}): the lists' own code (postList,
+// profileList) read page after page with internal cursors, each page written out as it comes, so an export of
+// 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their order, are
+// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; fields are quoted
+// per RFC 4180, and text a spreadsheet would read as a formula is neutralised (README.md beside this file, "Exports").
+import type { PostSort, ProfileSort } from '../../../src/contract/insights';
+import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
+import type { Db } from '../../db/database';
+import { profileList } from './people';
+import { postList } from './posts';
+import type { InsightScope } from './request';
+import { formatWallClock, wallClock, wallClockFormatter } from './time';
+
+/**
+ * Rows read per page. Each page is one read-only transaction of the list's statement, which also counts the whole
+ * list (and, by overperformance or through a scan of the posts, reads every matching post), and one look-up of its
+ * rows by id: on the 1M-post corpus a page of 1 000 cost 117 ms per 1 000 rows by recency, 5 000 24 ms. A page of
+ * 5 000 posts is a chunk of about 1.3 MB; the server holds two at most (one written, the next read meanwhile).
+ */
+const PAGE_ROWS = 5_000;
+/**
+ * By overperformance every page re-reads every matching post (each post's score is against its author's average over
+ * the range): about a second a page over the 166 000 posts of 30 days of the corpus, so fewer, larger pages (100 000
+ * rows in 8 s instead of 28; the server's RSS then rises about 160 MB above its idle level on the first such export,
+ * against about 100 MB).
+ */
+const OVERPERFORMANCE_PAGE_ROWS = 20_000;
+/**
+ * Rows per chunk written (about 50 kB of text): the socket gets a page's first rows at once, and the strings stay
+ * small (a page's 1.3 MB as one string would be a large object of V8's old generation, freed only by a full
+ * collection).
+ */
+const CHUNK_ROWS = 200;
+
+type Value = string | number | boolean | null;
+
+interface Column<T> {
+  name: string;
+  value: (row: T) => Value;
+}
+
+/** A text field a spreadsheet would take for a formula (or a control character that starts one). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One field: empty for null; numbers and booleans as JavaScript prints them; text with a leading apostrophe when it
+ * starts with =, +, -, @, a tab or a carriage return (so a spreadsheet shows it instead of evaluating it), then quoted
+ * when it holds a comma, a quote, CR or LF, quotes doubled (RFC 4180). Numbers are never prefixed: a negative
+ * sentiment stays a number.
+ */
+export function csvField(value: Value): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Records end in CRLF (RFC 4180). */
+const record = (fields: string[]) => `${fields.join(',')}\r\n`;
+
+function postColumns(timeZone: string, sort: PostSort): Array<Column<InsightPost>> {
+  const local = wallClockFormatter(timeZone);
+  const columns: Array<Column<InsightPost>> = [
+    { name: 'id', value: (p) => p.id },
+    { name: 'platform', value: (p) => p.platform },
+    { name: 'posted_at', value: (p) => p.posted_at },
+    { name: 'posted_at_local', value: (p) => local(new Date(p.posted_at)) },
+    { name: 'author_handle', value: (p) => p.author.handle },
+    { name: 'author_name', value: (p) => p.author.display_name },
+    { name: 'author_followers', value: (p) => p.author.followers },
+    { name: 'text', value: (p) => p.text },
+    { name: 'url', value: (p) => p.url },
+    { name: 'language', value: (p) => p.language },
+    { name: 'kind', value: (p) => p.kind },
+    { name: 'media', value: (p) => p.media },
+    { name: 'likes', value: (p) => p.likes },
+    { name: 'comments', value: (p) => p.comments },
+    { name: 'shares', value: (p) => p.shares },
+    { name: 'views', value: (p) => p.views },
+    { name: 'engagement', value: (p) => p.engagement },
+    { name: 'sentiment_label', value: (p) => p.sentiment_label },
+    { name: 'sentiment', value: (p) => p.sentiment },
+  ];
+  if (sort === 'overperformance') columns.push({ name: 'overperformance', value: (p) => p.overperformance });
+  return columns;
+}
+
+const PROFILE_COLUMNS: Array<Column<InsightPerson>> = [
+  { name: 'id', value: (p) => p.id },
+  { name: 'platform', value: (p) => p.platform },
+  { name: 'handle', value: (p) => p.handle },
+  { name: 'display_name', value: (p) => p.display_name },
+  { name: 'followers', value: (p) => p.followers },
+  { name: 'verified', value: (p) => p.verified },
+  { name: 'mentions', value: (p) => p.mentions },
+  { name: 'engagement', value: (p) => p.engagement },
+];
+
+/** One page of a list as the export reads it: the inner (unsealed) cursor of the next page, or null. */
+interface Page<T> {
+  counted: string;
+  total: number;
+  rows: T[];
+  next: string | null;
+}
+
+type Fetch<T> = (cursor: string | undefined, limit: number) => Promise<Page<T>>;
+
+export interface CsvExport {
+  /** murmur-<what>-<workspace>-<yyyy-mm-dd>.csv, the date of the workspace's zone. */
+  filename: string;
+  /** The file's text, a chunk per page. The first page has been read already: its errors are the route's. */
+  chunks: AsyncGenerator<string>;
+}
+
+/** A file name's part from the workspace's name: ASCII letters and digits (accents dropped) joined by hyphens. */
+function slug(name: string): string {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ');
+  return words.join('-').slice(0, 40).replace(/-+$/, '') || 'workspace';
+}
+
+/** Comment lines hold one line each. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
+function preamble(what: string, context: InsightScope, first: Page<unknown>, maxRows: number): string {
+  const { scope, timeZone, normalized, savedQueryName } = context;
+  const local = (instant: Date) => formatWallClock(wallClock(instant, timeZone)).replace('T', ' ');
+  const query =
+    normalized === null
+      ? 'none (every post)'
+      : `${normalized}${savedQueryName === null ? '' : ` (the saved query "${savedQueryName}")`}`;
+  return [
+    `# Murmur export: ${what}`,
+    `# Workspace time zone: ${timeZone}`,
+    `# Range: ${local(scope.from)} to ${local(scope.to)} ${timeZone} (${scope.from.toISOString()} to ` +
+      `${scope.to.toISOString()} UTC); from inclusive, to exclusive`,
+    `# Query: ${query}`,
+    `# Counted: ${first.counted}`,
+    `# Rows: the first ${maxRows} at most, of ${first.total} ${what} when the export started`,
+  ]
+    .map((line) => `${oneLine(line)}\r\n`)
+    .join('');
+}
+
+/**
+ * Reads the first page (a failure there is the route's error, before any byte is sent), then gives the file page
+ * by page: each page is read only when the previous one has been taken (the stream's backpressure), and none once
+ * `signal` is aborted (the client went away).
+ */
+async function csvExport<T>(
+  what: 'posts' | 'profiles',
+  context: InsightScope,
+  workspace: { name: string },
+  columns: Array<Column<T>>,
+  { maxRows, pageRows = PAGE_ROWS }: { maxRows: number; pageRows?: number },
+  signal: AbortSignal,
+  fetch: Fetch<T>,
+): Promise<CsvExport> {
+  const first = await fetch(undefined, Math.min(pageRows, maxRows));
+  const head = preamble(what, context, first, maxRows) + record(columns.map((column) => column.name));
+  const date = formatWallClock(wallClock(new Date(), context.timeZone)).slice(0, 10);
+  // The first page is the generator's argument, so that it is let go once written.
+  async function* chunks(page: Page<T>): AsyncGenerator<string> {
+    let text = head;
+    let written = 0;
+    for (;;) {
+      const rows = page.rows.slice(0, maxRows - written);
+      written += rows.length;
+      // The next page is read while this one is formatted and sent: the database and this process work at once.
+      const next =
+        page.next !== null && written < maxRows && !signal.aborted
+          ? fetch(page.next, Math.min(pageRows, maxRows - written))
+          : null;
+      // Its failure is thrown where it is awaited below; this only keeps it from being unhandled if the client
+      // leaves first.
+      next?.catch(() => {});
+      for (const [index, row] of rows.entries()) {
+        text += record(columns.map((column) => csvField(column.value(row))));
+        if (index % CHUNK_ROWS === CHUNK_ROWS - 1) {
+          yield text;
+          text = '';
+        }
+      }
+      if (text) yield text;
+      text = '';
+      if (next === null || signal.aborted) return;
+      page = await next;
+    }
+  }
+  return { filename: `murmur-${what}-${slug(workspace.name)}-${date}.csv`, chunks: chunks(first) };
+}
+
+/** The filtered posts as CSV (the filtered-posts list's rows and order). */
+export function exportPosts(
+  db: Db,
+  context: InsightScope,
+  options: { sort: PostSort; max_rows: number },
+  workspace: { name: string },
+  signal: AbortSignal,
+): Promise<CsvExport> {
+  const { sort } = options;
+  return csvExport(
+    'posts',
+    context,
+    workspace,
+    postColumns(context.timeZone, sort),
+    {
+      maxRows: options.max_rows,
+      pageRows: sort === 'overperformance' ? OVERPERFORMANCE_PAGE_ROWS : PAGE_ROWS,
+    },
+    signal,
+    async (cursor, limit) => {
+      const page = await postList(db, context, { sort, limit, cursor });
+      return { counted: page.counted, total: page.total, rows: page.posts, next: page.next_cursor };
+    },
+  );
+}
+
+/** The filtered profiles as CSV (the filtered-profiles list's rows and order). */
+export function exportProfiles(
+  db: Db,
+  context: InsightScope,
+  options: { sort: ProfileSort; max_rows: number },
+  workspace: { name: string },
+  signal: AbortSignal,
+): Promise<CsvExport> {
+  const { sort } = options;
+  return csvExport(
+    'profiles',
+    context,
+    workspace,
+    PROFILE_COLUMNS,
+    { maxRows: options.max_rows },
+    signal,
+    async (cursor, limit) => {
+      const page = await profileList(db, context, { sort, limit, cursor });
+      return { counted: page.counted, total: page.total, rows: page.profiles, next: page.next_cursor };
+    },
+  );
+}
