@@ -3,6 +3,7 @@
 // exactly the posts the API returns for that refinement; the exclude switch inverts it; back restores the overview;
 // Cleo (a viewer) opens the copied address in her own browser and sees the same view. axe-core finds no violation on
 // any dashboard, saved queries or discover.
+import { readFile } from 'node:fs/promises';
 import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -234,6 +235,40 @@ describe('Dashboards (real server)', () => {
       .toEqual(await filteredPosts([{ field: 'platform', values: ['reddit'] }]));
   });
 
+  it('drills into a heatmap cell, and the CSV of the list holds the same rows as the API', async () => {
+    const { page } = story.current!;
+    await page.goto('/workspace/demo/insight/performance?range=7d');
+    await waitForHeading(page, 'Performance');
+    const cell = page.locator('.heatmap-cell:not([disabled])').first();
+    await cell.waitFor();
+    const label = (await cell.getAttribute('aria-label'))!;
+    // "Monday 09:00: 1 posts, …": the cell's day, hour and count.
+    const [, dayName, hour, count] = /^(\w+) (\d\d):00: (\d+) posts/.exec(label)!;
+    const day =
+      ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].indexOf(dayName!) + 1;
+    await cell.click();
+    await waitForHeading(page, 'Filtered posts');
+    expect(new URL(page.url()).searchParams.get('refine')).toBe(`hour_of_week:${day}-${Number(hour)}`);
+    await page.getByText(`Posted: ${dayName}s ${hour}:00–${hour}:59`).waitFor();
+    const refine = [{ field: 'hour_of_week', values: [{ day, hour: Number(hour) }] }];
+    const expected = await filteredPosts(refine);
+    expect(expected).toHaveLength(Number(count));
+    await expect.poll(() => cardTexts(page)).toEqual(expected);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download all posts (CSV)' }).click(),
+    ]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.split(/\r?\n/).filter((line) => line !== '');
+    expect(lines[0]).toBe('# Murmur export: posts');
+    expect(csv).toContain('# Workspace time zone: UTC');
+    const rows = lines.filter((line) => !line.startsWith('#'));
+    const header = rows[0]!.split(',');
+    const texts = rows.slice(1).map((row) => parseCsvRow(row)[header.indexOf('text')]);
+    expect(texts).toEqual(expected);
+  });
+
   it('opens discover’s query in the dashboards with its range, and the figures are the API’s for that query', async () => {
     const { page } = story.current!;
     await page.goto('/workspace/demo/discover?q=coffee&range=7d');
@@ -295,4 +330,27 @@ async function filteredPosts(refine: object[]): Promise<string[]> {
     limit: 25,
   });
   return answer.posts.map((post) => post.text);
+}
+
+/** One CSV row (RFC 4180: quoted fields with doubled quotes). */
+function parseCsvRow(row: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < row.length; i++) {
+    const char = row[i]!;
+    if (quoted) {
+      if (char === '"' && row[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      fields.push(field);
+      field = '';
+    } else field += char;
+  }
+  fields.push(field);
+  return fields;
 }

@@ -84,6 +84,14 @@ const refineArbitrary: fc.Arbitrary<Refine> = fc.oneof(
   ),
   withExclude(
     fc.record({
+      field: fc.constant('hour_of_week' as const),
+      values: values(
+        fc.record({ day: fc.integer({ min: 1, max: 7 }), hour: fc.integer({ min: 0, max: 23 }) }),
+      ),
+    }),
+  ),
+  withExclude(
+    fc.record({
       field: fc.constant('date' as const),
       bucket: fc.constantFrom('hour', 'day', 'week'),
       values: values(

@@ -14,8 +14,10 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 /** The drill-down of a cell: posts of that weekday and hour in the workspace's zone. */
-const hourOfWeek = (cell: Cell): Refine =>
-  ({ field: 'hour_of_week', values: [{ day: cell.day, hour: cell.hour }] }) as unknown as Refine;
+const hourOfWeek = (cell: Cell): Refine => ({
+  field: 'hour_of_week',
+  values: [{ day: cell.day, hour: cell.hour }],
+});
 
 /** 0 (no posts) to 1 (the best cell): the share of the best average engagement. */
 function intensities(cells: readonly Cell[]): Map<string, number> {

@@ -5,7 +5,7 @@ import type { Refine } from '../../contract/insights';
 import type { WorkspaceLanguage } from '../../contract/workspaces';
 import { languageLabel } from '../../lib/languages';
 import { platformName } from '../../lib/platforms';
-import { formatBucket, formatWhole } from './insight-format';
+import { DAY_NAMES, formatBucket, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 import type { Platform } from './insight-search';
 
@@ -22,13 +22,17 @@ const FIELD_LABELS: Record<Refine['field'], string> = {
   kind: 'Kind',
   domain: 'Link domain',
   followers: 'Followers',
+  hour_of_week: 'Posted',
 };
 
 /** A refinement's values in words ("#coffee or #tea", "3 Nov", "10K to 100K followers"). */
 function describeRefine(refine: Refine, timeZone: string): string {
   const words = refine.values.map((value): string => {
+    if (typeof value === 'object' && 'day' in value) {
+      return `${DAY_NAMES[value.day - 1] ?? value.day}s ${String(value.hour).padStart(2, '0')}:00–${String(value.hour).padStart(2, '0')}:59`;
+    }
     if (typeof value === 'object') {
-      const { min, max } = value as { min?: number; max?: number };
+      const { min, max } = value;
       if (min !== undefined && max !== undefined) return `${formatWhole(min)} to ${formatWhole(max - 1)}`;
       return min !== undefined ? `${formatWhole(min)} or more` : `fewer than ${formatWhole(max ?? 0)}`;
     }

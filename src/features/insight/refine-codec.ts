@@ -2,7 +2,8 @@
 //   refine=platform:x,reddit;!hashtag:coffee;date.day:2026-11-02T00%3A00%3A00%2B01%3A00
 // Items are separated by ';', a leading '!' excludes, `field.bucket` carries a date's bucket, values are separated by
 // ',' and each is percent-encoded (so ',', ';' and ':' inside a value never split it). Followers are `min-max` with
-// either side left out; authors are a profile id (digits) or '@handle'. Every decoded item is checked with the
+// either side left out; an hour of the week is `day-hour` (1-9: Mondays 09:00); authors are a profile id (digits) or
+// '@handle'. Every decoded item is checked with the
 // contract's own refinement schema; anything it refuses makes the whole param invalid (the page says so and drops it).
 import * as z from 'zod/mini';
 import { insightsBodySchema, type Refine } from '../../contract/insights';
@@ -14,8 +15,8 @@ type Value = Refine['values'][number];
 function encodeValue(refine: Refine, value: Value): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'object') {
-    const range = value as { min?: number; max?: number };
-    return `${range.min ?? ''}-${range.max ?? ''}`;
+    if ('day' in value) return `${value.day}-${value.hour}`;
+    return `${value.min ?? ''}-${value.max ?? ''}`;
   }
   const text = refine.field === 'author' && !value.startsWith('@') ? `@${value}` : value;
   return encodeURIComponent(text);
@@ -29,6 +30,10 @@ function decodeValue(field: string, text: string): unknown {
       ...(match[1] ? { min: Number(match[1]) } : {}),
       ...(match[2] ? { max: Number(match[2]) } : {}),
     };
+  }
+  if (field === 'hour_of_week') {
+    const match = /^(\d)-(\d{1,2})$/.exec(text);
+    return match ? { day: Number(match[1]), hour: Number(match[2]) } : text;
   }
   if (field === 'author' && /^\d+$/.test(text)) return Number(text);
   return decodeURIComponent(text);
