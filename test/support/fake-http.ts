@@ -11,8 +11,7 @@ export interface FakeRequest {
 
 /** A reply, or 'drop' to destroy the socket (a network failure as the browser sees it). */
 export type FakeReply =
-  | { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> }
-  | 'drop';
+  { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> } | 'drop';
 type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeHttp {
