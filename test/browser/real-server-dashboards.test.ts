@@ -194,7 +194,16 @@ describe('Dashboards (real server)', () => {
     expect(inverted.length).toBe(8 - expected.length);
     await expect.poll(() => cardTexts(page)).toEqual(inverted);
     expect(await axeViolations(page)).toEqual([]);
-    story.url = page.url();
+    // "Copy link to this view": the address with the range's end pinned.
+    await story.current!.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: server.origin,
+    });
+    await page.getByRole('button', { name: 'Copy link to this view' }).click();
+    await page.getByText('Link to this view copied').waitFor();
+    story.url = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = new URL(story.url);
+    expect(copied.searchParams.get('refine')).toBe('!platform:x');
+    expect(Date.parse(copied.searchParams.get('end')!)).toBeGreaterThan(Date.now() - 60_000);
 
     // Back: the included chip, then the overview.
     await page.goBack();

@@ -8,9 +8,11 @@ import { PLATFORM_VALUES } from '../../contract/social-scope';
 import { workspaceLanguages, type WorkspaceLanguage } from '../../contract/workspaces';
 import { savedQueriesQuery } from '../../api/saved-queries';
 import { CheckboxGroup } from '../../components/CheckboxGroup';
+import { CopyField } from '../../components/CopyField';
 import { useApp } from '../../components/use-app';
 import { languageLabel } from '../../lib/languages';
 import { platformName } from '../../lib/platforms';
+import { showToast } from '../../lib/toast';
 import { dayIn } from './insight-scope';
 import { RANGE_LABELS, RANGE_PRESETS, type RangePreset } from './insight-search';
 import { useInsightView } from './insight-view';
@@ -91,6 +93,7 @@ export function ScopeBar() {
             onApply={(from, to) => setScope({ from, to })}
           />
         ) : null}
+        <ShareView />
         <p className="scope-zone small muted">
           Days and hours in <strong>{timeZone}</strong>
           {scope.end ? (
@@ -200,6 +203,42 @@ function CustomDays({
         <p className="field-error small" role="alert">
           The first day must not be after the last.
         </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * "Copy link": the address of this view with its range's end pinned (a preset ends "now", which would move by the
+ * time a colleague opens it), so the link shows exactly these figures. Where the clipboard is blocked the link is
+ * shown to copy by hand.
+ */
+function ShareView() {
+  const { body, scope } = useInsightView();
+  const [manual, setManual] = useState<string | null>(null);
+  const share = async () => {
+    const url = new URL(window.location.href);
+    if (scope.range !== 'custom' && body.filters?.to) url.searchParams.set('end', body.filters.to);
+    try {
+      if (!navigator.clipboard) throw new Error('Clipboard unavailable');
+      await navigator.clipboard.writeText(url.href);
+      setManual(null);
+      showToast('success', 'Link to this view copied');
+    } catch {
+      setManual(url.href);
+    }
+  };
+  return (
+    <div className="scope-share">
+      <button type="button" className="button small" onClick={() => void share()}>
+        Copy link to this view
+      </button>
+      {manual ? (
+        <CopyField
+          label="Link to this view"
+          value={manual}
+          hint="Copying is blocked here: copy it by hand."
+        />
       ) : null}
     </div>
   );
