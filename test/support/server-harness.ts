@@ -8,7 +8,7 @@ import { connect, ensureDatabase } from '../../server/db/database';
 import { users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/auth/access-token';
 
-export async function createTestServer(env: Record<string, string> = {}) {
+export async function createTestServer(env: Record<string, string> = {}, options: { spaDir?: string } = {}) {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const adminUrl = inject('pgAdminUrl');
   await ensureDatabase(adminUrl, name);
@@ -23,7 +23,7 @@ export async function createTestServer(env: Record<string, string> = {}) {
     ...env,
   });
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
-  const app: FastifyInstance = await buildApp({ db: database.db, config, accessTokens });
+  const app: FastifyInstance = await buildApp({ db: database.db, config, accessTokens, ...options });
   await app.ready();
 
   return {
