@@ -1,0 +1,149 @@
+// `npm run bench:lighthouse`: Lighthouse (mobile preset: emulated mid-range phone, simulated slow 4G) on /login and on
+// the overview dashboard, through the real server with the demo corpus, in Debian's Chromium. Prints the performance
+// score, FCP, LCP, TBT, CLS and bytes transferred, with the targets. The dashboard needs a signed-in browser: the
+// script signs in through the development OpenID provider in a persistent profile, then Lighthouse opens its pages in
+// that same browser with storage kept (the tokens live in localStorage).
+//
+// The server: one answering at BENCH_URL (default http://localhost:8787, e.g. `npm start` in another terminal), or,
+// when nothing answers there, `npm start`'s server started here on a temporary data directory (the SPA's build points
+// its API at localhost:8787, so that is the port).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.BENCH_URL ?? 'http://localhost:8787';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DEBUG_PORT = 9300 + Math.floor(Math.random() * 600);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+interface Figures {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  bytes: number;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(): Promise<{ child: ChildProcess; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-lighthouse-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(55600 + Math.floor(Math.random() * 300)),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 240; i++) {
+    if (await answers(`${BASE}/login`)) return { child, dataDir };
+    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error('The server did not answer within 4 minutes');
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Lighthouse's median run of `url`. Signed out, Lighthouse resets storage and cache itself; signed in, storage must
+ * stay (the tokens), so `clearCache` empties the HTTP cache before each run instead: every run is a first visit's load.
+ */
+async function measure(url: string, clearCache?: () => Promise<void>): Promise<Figures> {
+  const runs: Figures[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await clearCache?.();
+    const result = await lighthouse(url, {
+      port: DEBUG_PORT,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: clearCache !== undefined,
+    });
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    runs.push({
+      score: lhr.categories.performance?.score ?? Number.NaN,
+      fcp: audit('first-contentful-paint'),
+      lcp: audit('largest-contentful-paint'),
+      tbt: audit('total-blocking-time'),
+      cls: audit('cumulative-layout-shift'),
+      bytes: audit('total-byte-weight'),
+    });
+  }
+  // The run with the median score, so the figures belong together.
+  const middle = median(runs.map((run) => run.score));
+  return runs.find((run) => run.score === middle)!;
+}
+
+function print(name: string, figures: Figures, target: string) {
+  console.log(
+    `${name.padEnd(22)} score ${figures.score.toFixed(2)}  FCP ${(figures.fcp / 1000).toFixed(2)} s  ` +
+      `LCP ${(figures.lcp / 1000).toFixed(2)} s  TBT ${Math.round(figures.tbt)} ms  CLS ${figures.cls.toFixed(3)}  ` +
+      `${(figures.bytes / 1024).toFixed(1)} KiB transferred   (target: ${target})`,
+  );
+}
+
+async function main() {
+  let started: { child: ChildProcess; dataDir: string } | null = null;
+  if (!(await answers(`${BASE}/login`))) {
+    console.log(`Nothing answers at ${BASE}: starting the server (npm start's) with the demo corpus…`);
+    started = await startServer();
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'murmur-lighthouse-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      `--remote-debugging-port=${DEBUG_PORT}`,
+      '--no-sandbox',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const login = await measure(`${BASE}/login`);
+
+    // Sign in as Ana (owner of the demo workspace) through the development provider.
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${BASE}/login`);
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+    await page.getByRole('button', { name: /Ana/ }).first().click();
+    await page.waitForURL((url) => url.pathname.startsWith('/workspace/'));
+    const cdp = await context.newCDPSession(page);
+    const overview = await measure(`${BASE}/workspace/demo/insight/overview`, async () => {
+      await cdp.send('Network.clearBrowserCache');
+    });
+
+    console.log(`Lighthouse ${RUNS} runs each (median score shown), mobile preset, ${CHROMIUM}, ${BASE}`);
+    print('/login', login, 'score ≥ 0.95, LCP ≤ 2.0 s');
+    print('overview dashboard', overview, 'score ≥ 0.90');
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+    if (started) {
+      started.child.kill('SIGTERM');
+      await new Promise((resolve) => started!.child.once('exit', resolve));
+      rmSync(started.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:lighthouse failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
