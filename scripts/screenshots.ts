@@ -222,6 +222,8 @@ async function main() {
       baseURL: app.origin,
       viewport: VIEWPORT,
       deviceScaleFactor: 1,
+      // Charts skip their entry animation (src/features/insight/charts/chart-js.ts): drawn is drawn in full.
+      reducedMotion: 'reduce',
       serviceWorkers: 'block',
     });
     context.setDefaultTimeout(30_000);
