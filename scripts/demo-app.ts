@@ -170,12 +170,12 @@ export async function accessToken(page: Page): Promise<string> {
 }
 
 /** What a dashboard shows once its answer is drawn: its heading and the elements of its main content. */
-interface DashboardSpec {
+export interface DashboardSpec {
   title: string;
   content: readonly string[];
 }
 
-const DASHBOARDS = {
+export const DASHBOARDS = {
   overview: { title: 'Overview', content: ['.tile', '.chart-canvas'] },
   posts: { title: 'Posts', content: ['.post-card'] },
   people: { title: 'People', content: ['.data-table'] },
@@ -193,7 +193,7 @@ export type Dashboard = keyof typeof DASHBOARDS;
  * `window.__murmurDrawn` by an init script (the DevTools protocol, so the page's CSP, which forbids eval, does not
  * apply); functions compiled by tsx may carry helpers the page lacks.
  */
-const DRAWN_JS = `(spec) => {
+export const DRAWN_JS = `(spec) => {
   const heading = document.getElementById('page-title');
   if (!heading || heading.textContent.trim() !== spec.title) return false;
   if (document.querySelector('.skeleton-card')) return false;
