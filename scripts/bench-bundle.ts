@@ -9,7 +9,13 @@
  *      page is /login, so it is part of what /login costs; such files are marked "/login route (lazy)";
  *   2. every other JS chunk (route chunks, lazy chunks, workers) with raw and gzip size, sorted by name;
  *   3. the CSS of the initial load and of the whole build;
- *   4. `initial JS for /login: NNN.N KB gzip (target <= 150 KB): PASS|OVER`.
+ *   4. `initial JS for /login: NNN.N KB gzip (target <= 150 KB): PASS|OVER`;
+ *   5. for each insight dashboard, the JS it loads beyond what /login loaded: the route's chunks and those of the
+ *      layouts above it (every split part: component, loader, pending and error components, which the router fetches
+ *      when the route matches; layouts are route.tsx, __root and pathless `_x` files) with their static imports, minus
+ *      the chunks of (1); target <= 120 KB gzip each;
+ *   6. the query editor's chunk (CodeMirrorQueryEditor-*.js, loaded lazily by discover and the saved-query form):
+ *      target <= 150 KB gzip, and with its static imports beyond /login.
  * Sizes: raw bytes, gzip bytes (zlib level 9); 1 KB = 1024 bytes. Only figures are printed: the exit code is 0
  * whatever the size, and 1 only when the build fails or the manifest is missing.
  *
@@ -138,17 +144,23 @@ if (entryKeys.length === 0) fail('the manifest has no entry chunk');
  * login.tsx?tsr-split=component all count) are exactly the route's segments.
  */
 const routeSegments = route.split('/').filter(Boolean);
-function isRouteModule(key: string): boolean {
+/** A module under src/routes: its path segments, and whether it is a layout (route.tsx, __root, a pathless `_x`). */
+function routeModule(key: string): { segments: string[]; layout: boolean } | null {
   const source = (manifest[key]?.src ?? key).split('?')[0] ?? '';
   const match = /(?:^|\/)src\/routes\/(.+)\.[cm]?[jt]sx?$/.exec(source);
-  if (!match?.[1]) return false;
+  if (!match?.[1]) return null;
   const parts = match[1].split(/[/.]/);
-  if (parts.some((part) => part.startsWith('-'))) return false; // "-components/…": ignored by the router
+  if (parts.some((part) => part.startsWith('-'))) return null; // "-components/…": ignored by the router
+  const last = parts.at(-1) ?? '';
   const segments = parts
     .filter((part) => !/^(?:index|route|lazy)$/.test(part) && !/^\(.*\)$/.test(part) && !part.startsWith('_'))
     .map((part) => part.replace(/_$/, ''));
+  return { segments, layout: last === 'route' || last.startsWith('_') };
+}
+function isRouteModule(key: string): boolean {
+  const segments = routeModule(key)?.segments;
   return (
-    segments.length === routeSegments.length && routeSegments.every((segment, i) => segments[i] === segment)
+    segments?.length === routeSegments.length && routeSegments.every((segment, i) => segments[i] === segment)
   );
 }
 const routeKeys = Object.keys(manifest).filter(isRouteModule);
@@ -289,3 +301,64 @@ console.log(
   `initial JS for ${route}: ${initialGzipKb.toFixed(1)} KB gzip (target <= ${TARGET_KB} KB): ` +
     (initialGzipKb <= TARGET_KB ? 'PASS' : 'OVER'),
 );
+
+// ------------------------------------------------------------------------- dashboards and query editor
+
+const ROUTE_TARGET_KB = 120;
+const EDITOR_TARGET_KB = 150;
+const DASHBOARD_ROUTES = [
+  'overview',
+  'posts',
+  'people',
+  'performance',
+  'conversation',
+  'filtered-posts',
+  'filtered-profiles',
+].map((name) => `/workspace/$workspaceId/insight/${name}`);
+
+/**
+ * The route modules the router loads for a path: its own (every split part: component, loader, pending and error
+ * components, which the router fetches when the route matches) and those of the layouts above it.
+ */
+function routeChainKeys(path: string): string[] {
+  const wanted = path.split('/').filter(Boolean);
+  return Object.keys(manifest).filter((key) => {
+    const module = routeModule(key);
+    if (!module || module.segments.length > wanted.length) return false;
+    if (!module.segments.every((segment, i) => wanted[i] === segment)) return false;
+    return module.segments.length === wanted.length || module.layout;
+  });
+}
+
+const jsOf = (keys: string[]) =>
+  [...new Set(keys.map((key) => manifest[key]?.file ?? ''))].filter(isJs).map(sized);
+const initialKeySet = new Set(initialKeys);
+
+console.log(
+  `\nJS each dashboard loads beyond what ${route} loaded (its route chunks, its layouts', their imports):`,
+);
+const routeWidth = Math.max(...DASHBOARD_ROUTES.map((path) => path.length));
+for (const dashboard of DASHBOARD_ROUTES) {
+  const chain = routeChainKeys(dashboard);
+  const beyond = jsOf(staticClosure(chain).filter((key) => !initialKeySet.has(key)));
+  const gzipKb = sum(beyond, 'gzip') / 1024;
+  console.log(
+    `  ${dashboard.padEnd(routeWidth)} ${kb(sum(beyond, 'raw')).padStart(7)} KB raw ${gzipKb.toFixed(1).padStart(6)} KB gzip ` +
+      `(${beyond.length} files; target <= ${ROUTE_TARGET_KB} KB): ${gzipKb <= ROUTE_TARGET_KB ? 'PASS' : 'OVER'}`,
+  );
+}
+
+const editorKey = Object.keys(manifest).find((key) =>
+  /(?:^|\/)CodeMirrorQueryEditor-[^/]*\.m?js$/.test(manifest[key]?.file ?? ''),
+);
+if (editorKey) {
+  const editor = sized(manifest[editorKey]!.file);
+  const withImports = jsOf(staticClosure([editorKey]).filter((key) => !initialKeySet.has(key)));
+  console.log(
+    `\nquery editor chunk ${editor.file}: ${kb(editor.raw)} KB raw, ${kb(editor.gzip)} KB gzip ` +
+      `(target <= ${EDITOR_TARGET_KB} KB): ${editor.gzip / 1024 <= EDITOR_TARGET_KB ? 'PASS' : 'OVER'}; with its ` +
+      `imports beyond ${route}: ${kb(sum(withImports, 'gzip'))} KB gzip (${withImports.length} files)`,
+  );
+} else {
+  console.log('\nquery editor chunk: no CodeMirrorQueryEditor-*.js in the build');
+}

@@ -18,12 +18,17 @@ export interface StartOptions {
   serveSpa: boolean;
   /** Origins allowed to call the API cross-origin (Vite's dev server). */
   corsOrigins?: string[];
+  /**
+   * A build of the SPA made by the caller for this server's origin, served as it is instead of building dist/ (the
+   * screenshot and dashboard-timing scripts run on their own ports); `origins` are those its config calls.
+   */
+  prebuiltSpa?: { dir: string; origins: string[] };
 }
 
-export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
+export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartOptions) {
   const config = loadServerConfig();
-  const spaDir = serveSpa ? resolve(root, 'dist') : undefined;
-  const connectOrigins = spaDir ? await ensureSpaBuild(root, spaDir) : [];
+  const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
+  const connectOrigins = !spaDir ? [] : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir)));
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: resolve(root, config.DATA_DIR),

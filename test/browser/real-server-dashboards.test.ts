@@ -226,6 +226,8 @@ describe('Dashboards (real server)', () => {
 
   it('drills down by clicking a bar of a chart', async () => {
     const { page } = story.current!;
+    // Without the entry animation, the bars are where they end up from the first frame.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/workspace/demo/insight/overview?range=7d');
     const platforms = page
       .locator('section.chart-card')

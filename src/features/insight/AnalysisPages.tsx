@@ -389,7 +389,7 @@ function Conversation({ data }: { data: ConversationResponse }) {
           open: (row) => drill([{ field: 'term', values: [row.value] }]),
           label: (row) => `Posts with “${row.value}”`,
         }}
-        footer={<p className="small muted">Emerging: {data.emerging_rule}.</p>}
+        footer={<p className="small muted">Emerging: {data.emerging_rule}</p>}
       />
     </div>
   );

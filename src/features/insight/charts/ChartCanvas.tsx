@@ -70,11 +70,16 @@ export const ChartCanvas = forwardRef<
   );
 });
 
-/** Marks the chart's box once a frame is on screen (`data-drawn`), for tests and the dashboards' timing bench. */
+/**
+ * Marks the chart's box once a frame is on screen (`data-drawn`), for tests and the dashboards' timing bench: after its
+ * first draw (afterDraw, which a chart of no size never reaches); afterRender would wait for the end of the animation,
+ * a second later.
+ */
 const drawnMarker: Plugin = {
   id: 'murmur-drawn',
-  afterRender: (chart) => {
-    chart.canvas.parentElement?.setAttribute('data-drawn', 'true');
+  afterDraw: (chart) => {
+    const box = chart.canvas.parentElement;
+    if (box && !box.hasAttribute('data-drawn')) box.setAttribute('data-drawn', 'true');
   },
 };
 
