@@ -280,6 +280,37 @@ describe('Dashboards (real server)', () => {
     expect(texts).toEqual(expected);
   });
 
+  it('opens a saved query’s dashboards from the saved queries list, with the API’s figures for it', async () => {
+    const { page } = story.current!;
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/workspaces/demo/saved-queries',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'Wonderful things', query: 'wonderful' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const saved = created.json<{ id: string }>();
+    await page.goto('/workspace/demo/saved-queries');
+    await page.getByRole('link', { name: 'Wonderful things' }).click();
+    await waitForHeading(page, 'Overview');
+    expect(new URL(page.url()).searchParams.get('query')).toBe(saved.id);
+    await expect.poll(() => page.getByLabel('Posts', { exact: true }).inputValue()).toBe(saved.id);
+    const to = new Date().toISOString();
+    const from = new Date(Date.now() - 30 * 24 * HOUR).toISOString();
+    const overview = await api<{ totals: { mentions: { value: number } } }>('/social/insights/overview', {
+      workspace_id: 'demo',
+      saved_query_id: saved.id,
+      filters: { from, to },
+    });
+    // "wonderful": the espresso post and the espresso tonic one.
+    expect(overview.totals.mentions.value).toBe(2);
+    const mentionsTile = page
+      .locator('.tile')
+      .filter({ hasText: /^Mentions/ })
+      .first();
+    await expect.poll(() => mentionsTile.locator('.tile-value').innerText()).toBe('2');
+  });
+
   it('opens discover’s query in the dashboards with its range, and the figures are the API’s for that query', async () => {
     const { page } = story.current!;
     await page.goto('/workspace/demo/discover?q=coffee&range=7d');
