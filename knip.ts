@@ -10,6 +10,8 @@ const config: KnipConfig = {
   // The query editor's live preview is for the Saved queries screen, built on its own branch; drop this line once that
   // screen imports it.
   ignore: ['src/components/query-editor/QueryPreview.tsx'],
+  // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
+  ignoreBinaries: ['groupadd', 'useradd'],
 };
 
 export default config;

