@@ -1,8 +1,9 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts]`: p50/p95 latency of every insights
 // endpoint (and of POST /social/discover when it exists) on a 1M-post corpus, through app.inject in this process.
 // The corpus: BENCH_DATA_DIR / BENCH_PG_PORT, else DATA_DIR=/tmp/murmur-1m on port 55001; when that directory holds
-// no database it is generated first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL already
-// running on the directory is used as it is (and left running); otherwise one is started and stopped here.
+// no database it is generated first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL another live
+// process runs on the directory is used as it is (and left running); otherwise one is started (recovering one a crash
+// left behind) and stopped here.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +12,13 @@ import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/app';
 import { loadServerConfig } from '../server/config';
-import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import {
+  connect,
+  ensureDatabase,
+  liveOwner,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from '../server/db/database';
 import { memberships, users, workspaces } from '../server/db/schema';
 import { createAccessTokens } from '../server/auth/access-token';
 
@@ -49,17 +56,14 @@ const ENDPOINTS = [
   'discover',
 ] as const;
 
+/**
+ * The port of a PostgreSQL on the directory that a live process started (another run, a server on it). One whose
+ * process died is not used as it is: startEmbeddedPostgres recovers it, as every tool and the server do.
+ */
 function runningPort(): number | null {
   const pidFile = join(PG_DIR, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(pidLine);
-  try {
-    process.kill(pid, 0);
-    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    return null;
-  }
+  if (liveOwner(PG_DIR) === undefined || !existsSync(pidFile)) return null;
+  const [, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
   return Number(portLine);
 }
 
@@ -225,7 +229,7 @@ async function main() {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(error);
+    console.error(`bench:insights failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

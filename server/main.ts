@@ -2,7 +2,7 @@
 // `npm run dev` (scripts/dev.ts) starts the same server without the SPA build, beside Vite's dev server.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
-import { openDatabase } from './db/database';
+import { openConfiguredDatabase } from './db/database';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
@@ -24,11 +24,7 @@ export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   const config = loadServerConfig();
   const spaDir = serveSpa ? resolve(root, 'dist') : undefined;
   const connectOrigins = spaDir ? await ensureSpaBuild(root, spaDir) : [];
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: resolve(root, config.DATA_DIR),
-    embeddedPort: config.EMBEDDED_PG_PORT,
-  });
+  const database = await openConfiguredDatabase(config, root);
   console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { ServerConfig } from '../config';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
 import {
@@ -80,19 +81,27 @@ export interface EmbeddedServer {
   urlFor(database: string): string;
 }
 
+/** The live process (not this one) that started the embedded PostgreSQL in dir, if any. */
+export function liveOwner(dir: string): number | undefined {
+  const ownerFile = join(dir, '..', 'owner.pid');
+  if (!existsSync(ownerFile)) return undefined;
+  const owner = Number(readFileSync(ownerFile, 'utf8').trim());
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)
+    ? owner
+    : undefined;
+}
+
 /**
  * Which process owns an embedded data directory: `owner.pid` beside it. A live owner means the database is in use
  * (another `npm start`, a corpus script): refuse rather than stop it. A dead owner means a crash: recover.
  */
 function claimOwnership(dir: string): () => void {
   const ownerFile = join(dir, '..', 'owner.pid');
-  if (existsSync(ownerFile)) {
-    const owner = Number(readFileSync(ownerFile, 'utf8').trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
-      throw new Error(
-        `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
-      );
-    }
+  const owner = liveOwner(dir);
+  if (owner !== undefined) {
+    throw new Error(
+      `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
+    );
   }
   writeFileSync(ownerFile, String(process.pid));
   return () => {
@@ -159,6 +168,10 @@ export async function connect(url: string): Promise<Omit<Database, 'close'> & { 
   // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+  // Nor may one that is checked out (a transaction, an import's client): pg emits 'error' on the client, and without a
+  // listener Node ends the process with a stack trace. The failure still reaches its user, as the rejection of the
+  // query in flight or of the next one ("Client has encountered a connection error and is not queryable").
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const safe = new URL(url);
@@ -166,7 +179,23 @@ export async function connect(url: string): Promise<Omit<Database, 'close'> & { 
   return { db, pool, describe: safe.toString(), close: () => pool.end() };
 }
 
-export async function openDatabase(options: {
+/**
+ * The database a configuration names, as `npm start` and every command-line tool open it: one path, so that whichever
+ * starts next recovers the embedded PostgreSQL a crash left running (startEmbeddedPostgres) and refuses one that a
+ * live process uses.
+ */
+export function openConfiguredDatabase(
+  config: Pick<ServerConfig, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT'>,
+  root: string,
+): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: resolve(root, config.DATA_DIR),
+    embeddedPort: config.EMBEDDED_PG_PORT,
+  });
+}
+
+async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
   embeddedPort: number;
