@@ -11,6 +11,7 @@ import * as socialSchema from './social-schema';
 import {
   initdb,
   packagedPostgres,
+  placeForAccount,
   postgresAccount,
   startPostgres,
   type PostgresProcess,
@@ -110,14 +111,35 @@ function claimOwnership(dir: string): () => void {
   };
 }
 
-/** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
-export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
+export interface EmbeddedOptions {
+  /** The PostgreSQL binaries (bin/, lib/, share/); default: the npm package's. */
+  binaries?: string;
+  /** As root, where what the postgres account cannot reach is placed; default /var/lib/murmur. */
+  sharedDir?: string;
+}
+
+/**
+ * Starts (initialising on first use) the embedded PostgreSQL in dataDir. As root it runs as the postgres account, and
+ * what that account cannot reach (a project in /root) is placed where it can (server/db/postgres-process.ts).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedServer> {
   const dir = resolve(dataDir);
   mkdirSync(resolve(dir, '..'), { recursive: true });
-  const binaries = packagedPostgres();
   const account = postgresAccount();
-  if (!existsSync(join(dir, 'PG_VERSION'))) {
-    await initdb({ binaries, dataDir: dir, user: EMBEDDED_USER, password: EMBEDDED_PASSWORD, account });
+  const placed = placeForAccount(options.binaries ?? packagedPostgres(), dir, account, options.sharedDir);
+  const { binaries } = placed;
+  if (!existsSync(join(placed.dataDir, 'PG_VERSION'))) {
+    await initdb({
+      binaries,
+      dataDir: placed.dataDir,
+      user: EMBEDDED_USER,
+      password: EMBEDDED_PASSWORD,
+      account,
+    });
   }
   const release = claimOwnership(dir);
   let postgres: PostgresProcess;
@@ -125,7 +147,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     await recoverStaleInstance(dir);
     postgres = await startPostgres({
       binaries,
-      dataDir: dir,
+      dataDir: placed.dataDir,
       port,
       // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set
       // of the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its
