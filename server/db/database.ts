@@ -158,7 +158,8 @@ export async function startEmbeddedPostgres(
   } catch (error) {
     release();
     throw new Error(
-      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${error instanceof Error ? error.message : String(error)}`,
+      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ` +
+        (error instanceof Error ? error.message : String(error)),
       { cause: error },
     );
   }

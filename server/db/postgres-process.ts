@@ -185,6 +185,8 @@ class Refusal extends Error {}
  * it is refused with the fix.
  */
 function reachableDataDir(dataDir: string, account: Account, sharedDir: string): string {
+  const cannotEnter = (dir: string) =>
+    `The ${account.name} account, which runs PostgreSQL for root, cannot enter ${blocker(dir, account)}`;
   const link = lstatSync(dataDir, { throwIfNoEntry: false });
   if (link?.isSymbolicLink()) {
     if (!existsSync(dataDir)) {
@@ -194,24 +196,21 @@ function reachableDataDir(dataDir: string, account: Account, sharedDir: string):
     }
     const target = realpathSync(dataDir);
     if (!canEnter(dirname(target), account)) {
-      throw new Refusal(
-        `The ${account.name} account, which runs PostgreSQL for root, cannot enter ${blocker(dirname(target), account)}, where ${dataDir} leads.`,
-      );
+      throw new Refusal(`${cannotEnter(dirname(target))}, where ${dataDir} leads.`);
     }
     return target;
   }
   if (canEnter(dirname(dataDir), account)) return dataDir;
   if (existsSync(join(dataDir, 'PG_VERSION'))) {
     throw new Refusal(
-      `The ${account.name} account, which runs PostgreSQL for root, cannot enter ${blocker(dirname(dataDir), account)}, ` +
-        `where the database ${dataDir} is: let it in (chmod o+x on that directory), or move the database and set DATA_DIR ` +
-        `to a directory it can enter, or run Murmur as another user.`,
+      `${cannotEnter(dirname(dataDir))}, where the database ${dataDir} is: let it in (chmod o+x on that ` +
+        'directory), or move the database and set DATA_DIR to a directory it can enter, or run Murmur as another user.',
     );
   }
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
     throw new Refusal(
-      `The ${account.name} account, which runs PostgreSQL for root, cannot enter ${blocker(dirname(dataDir), account)}, ` +
-        `and ${dataDir} holds files but no database: remove it, or set DATA_DIR to a directory the account can enter.`,
+      `${cannotEnter(dirname(dataDir))}, and ${dataDir} holds files but no database: remove it, or set ` +
+        'DATA_DIR to a directory the account can enter.',
     );
   }
   const placed = join(sharedDirFor(sharedDir, account), `pg-${randomBytes(6).toString('hex')}`);
@@ -219,8 +218,7 @@ function reachableDataDir(dataDir: string, account: Account, sharedDir: string):
   rmSync(dataDir, { recursive: true, force: true }); // empty: left by a start that failed (initdb EACCES)
   symlinkSync(placed, dataDir);
   console.log(
-    `The ${account.name} account, which runs PostgreSQL for root, cannot enter ${blocker(dirname(dataDir), account)}: ` +
-      `the database's files are in ${placed} (${dataDir} links to it).`,
+    `${cannotEnter(dirname(dataDir))}: the database's files are in ${placed} (${dataDir} links to it).`,
   );
   return placed;
 }
