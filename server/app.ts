@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
   await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);
-  // Its pages declare the app's CSP, narrowly widened, through helmet's route option. Loaded only when it is on:
+  // Its pages declare the app's CSP, narrowly widened, as their own security headers. Loaded only when it is on:
   // oidc-provider and its Koa stack are never imported in production.
   if (deps.config.DEV_OIDC) {
     const { devOidc } = await import('./dev-oidc/plugin');
