@@ -78,10 +78,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const csp = contentSecurityPolicyDirectives(deps.connectOrigins ?? [], vendorSdks(deps.config));
   await app.register(securityHeaders, { config: deps.config, directives: csp });
   // The APIs' answers are personal: never cached. Static files and the SPA's index set their own cache-control.
-  app.addHook('onSend', async (request, reply) => {
+  // Set when the request arrives (a synchronous hook, not a promise per answer in onSend); errors keep it.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url.startsWith(API_PREFIX) || request.url.startsWith(SOCIAL_PREFIX)) {
       reply.header('cache-control', 'no-store');
     }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
