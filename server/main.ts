@@ -20,12 +20,22 @@ export interface StartOptions {
   corsOrigins?: string[];
 }
 
+/** Stops the database, then fails with the same error. */
+const stopFirst =
+  (database: { close(): Promise<void> }) =>
+  async (error: unknown): Promise<never> => {
+    await database.close();
+    throw error;
+  };
+
 export async function startServer({ serveSpa, corsOrigins }: StartOptions) {
   const config = loadServerConfig();
   const spaDir = serveSpa ? resolve(root, 'dist') : undefined;
-  const connectOrigins = spaDir ? await ensureSpaBuild(root, spaDir) : [];
+  // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
+  // minutes go into a build.
   const database = await openConfiguredDatabase(config, root);
   console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  const connectOrigins = spaDir ? await ensureSpaBuild(root, spaDir).catch(stopFirst(database)) : [];
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
