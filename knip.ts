@@ -6,6 +6,9 @@
 // and TypeScript configs.
 import type { KnipConfig } from 'knip';
 
-const config: KnipConfig = {};
+const config: KnipConfig = {
+  // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
+  ignoreBinaries: ['groupadd', 'useradd'],
+};
 
 export default config;

@@ -100,4 +100,10 @@ async function main() {
   }
 }
 
-await main();
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench:api failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

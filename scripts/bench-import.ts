@@ -215,7 +215,7 @@ async function main() {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(error);
+    console.error(`bench:import failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

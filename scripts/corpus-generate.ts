@@ -114,7 +114,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof CorpusLoadError ? error.message : error);
+    // One line, no stack trace: a bad option, or what the database answered (or that it went away).
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(
+      error instanceof CorpusLoadError ? message : `The corpus could not be generated: ${message}`,
+    );
     if (error instanceof UsageError) console.error(`\n${USAGE}`);
     process.exit(1);
   },

@@ -79,10 +79,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const csp = contentSecurityPolicyDirectives(deps.connectOrigins ?? [], vendorSdks(deps.config));
   await app.register(securityHeaders, { config: deps.config, directives: csp });
   // The APIs' answers are personal: never cached. Static files and the SPA's index set their own cache-control.
-  app.addHook('onSend', async (request, reply) => {
+  // Set when the request arrives (a synchronous hook, not a promise per answer in onSend); errors keep it.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url.startsWith(API_PREFIX) || request.url.startsWith(SOCIAL_PREFIX)) {
       reply.header('cache-control', 'no-store');
     }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -147,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
   await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);
-  // Its pages declare the app's CSP, narrowly widened, through helmet's route option. Loaded only when it is on:
+  // Its pages declare the app's CSP, narrowly widened, as their own security headers. Loaded only when it is on:
   // oidc-provider and its Koa stack are never imported in production.
   if (deps.config.DEV_OIDC) {
     const { devOidc } = await import('./dev-oidc/plugin');

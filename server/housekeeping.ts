@@ -3,6 +3,7 @@
 // and several servers on one database may run them side by side.
 import type { Db } from './db/database';
 import { purgeEndedFamilies } from './auth/refresh-tokens';
+import { purgeOldMisses } from './invites/guessing';
 
 const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
 
@@ -23,6 +24,8 @@ export function startHousekeeping(
       try {
         const tokens = await purgeEndedFamilies(db);
         if (tokens > 0) log(`Housekeeping: deleted ${tokens} refresh tokens of ended sign-ins.`);
+        const misses = await purgeOldMisses(db);
+        if (misses > 0) log(`Housekeeping: deleted ${misses} wrong join codes older than a day.`);
       } catch (error) {
         // A failed round (the database restarting, say) is retried at the next; it never stops the server.
         log(

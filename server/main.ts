@@ -2,7 +2,7 @@
 // `npm run dev` (scripts/dev.ts) starts the same server without the SPA build, beside Vite's dev server.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
-import { openDatabase } from './db/database';
+import { openConfiguredDatabase } from './db/database';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
@@ -25,16 +25,24 @@ export interface StartOptions {
   prebuiltSpa?: { dir: string; origins: string[] };
 }
 
+/** Stops the database, then fails with the same error. */
+const stopFirst =
+  (database: { close(): Promise<void> }) =>
+  async (error: unknown): Promise<never> => {
+    await database.close();
+    throw error;
+  };
+
 export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartOptions) {
   const config = loadServerConfig();
   const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
-  const connectOrigins = !spaDir ? [] : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir)));
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: resolve(root, config.DATA_DIR),
-    embeddedPort: config.EMBEDDED_PG_PORT,
-  });
+  // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
+  // minutes go into a build.
+  const database = await openConfiguredDatabase(config, root);
   console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  const connectOrigins = !spaDir
+    ? []
+    : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(database))));
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);

@@ -9,6 +9,11 @@ export interface AccessTokens {
   sign(userId: string): Promise<string>;
   /** The user id, or null for a missing, malformed, expired or forged token. */
   verify(token: string): Promise<string | null>;
+  /**
+   * The user id of a token verify() accepted and that has not expired since, at once; undefined otherwise (verify it).
+   * The same answer as verify(), without a promise: most requests of a signed-in client carry such a token.
+   */
+  cached(token: string): string | undefined;
 }
 
 /** Users' ids are UUIDs (the users table's primary key). */
@@ -19,6 +24,13 @@ const VERIFIED_CACHE_SIZE = 10_000;
 
 export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessTokens {
   const verified = new Map<string, { userId: string; expiresAtMs: number }>();
+  const cached = (token: string) => {
+    const entry = verified.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAtMs > Date.now()) return entry.userId;
+    verified.delete(token);
+    return undefined;
+  };
   return {
     sign: (userId) =>
       new SignJWT({})
@@ -30,13 +42,10 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessT
         .setJti(randomUUID())
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(key),
+    cached,
     async verify(token) {
-      const cached = verified.get(token);
-      if (cached) {
-        if (cached.expiresAtMs > Date.now()) return cached.userId;
-        verified.delete(token);
-        return null;
-      }
+      const known = cached(token);
+      if (known !== undefined) return known;
       try {
         const { payload } = await jwtVerify(token, key, {
           issuer: ISSUER,

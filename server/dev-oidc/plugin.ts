@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
 import type { ServerConfig } from '../config';
-import type { CspDirectives } from '../security-headers';
+import { securityHeaderValues, type CspDirectives } from '../security-headers';
 import { createDirectory, DEMO_ACCOUNTS, normalizeEmail, subjectFor } from './accounts';
 import { loadDevOidcSecrets } from './keys';
 import { errorPage, interactionPage, PAGE_STYLE_SOURCE, type NewPersonForm } from './pages';
@@ -45,9 +45,9 @@ function sendHtml(reply: FastifyReply, status: number, html: string) {
   return reply.status(status).type('text/html; charset=utf-8').send(html);
 }
 
-/** Helmet's headers for a route, with this content security policy instead of the app's. */
-const withPolicy = (directives: CspDirectives) => ({
-  helmet: { contentSecurityPolicy: { useDefaults: false, directives } },
+/** Route options: the app's security headers, with this content security policy instead of the app's. */
+const withPolicy = async (config: ServerConfig, directives: CspDirectives) => ({
+  config: { securityHeaders: await securityHeaderValues(config, directives) },
 });
 
 export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config, dataDir, csp }) => {
@@ -64,7 +64,7 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
   // The sign-in page's form ends in a redirect to the SPA, which may live on another origin (the Vite dev server).
   const formOrigins = [...new Set(redirectUris(config.DEV_OIDC_ISSUER).map((uri) => new URL(uri).origin))];
   // The provider's own answers (JSON, redirects, and its error page from ./pages.ts).
-  const providerPolicy = withPolicy({
+  const providerPolicy = await withPolicy(config, {
     'default-src': ["'none'"],
     'style-src': [PAGE_STYLE_SOURCE],
     'form-action': ["'self'", ...formOrigins],
@@ -72,7 +72,7 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
     'base-uri': ["'none'"],
   });
   // The sign-in page: the app's policy, its form allowed to end on the SPA's origins and its inline stylesheet (by hash).
-  const pagePolicy = withPolicy({
+  const pagePolicy = await withPolicy(config, {
     ...csp,
     'style-src': [...(csp['style-src'] ?? []), PAGE_STYLE_SOURCE],
     'form-action': ["'self'", ...formOrigins],
@@ -86,7 +86,7 @@ export const devOidc: FastifyPluginAsync<DevOidcOptions> = async (app, { config,
       const raw: IncomingMessage & { originalUrl?: string } = request.raw;
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(DEV_OIDC_PATH.length) || '/';
-      // Helmet's headers are on the raw response already (set in onRequest), so they survive the hijack.
+      // The security headers are on the raw response already (set in onRequest), so they survive the hijack.
       reply.hijack();
       await handle(raw, reply.raw);
     });

@@ -9,6 +9,14 @@ export const inviteUsedUp = () =>
 export const inviteNotFound = () =>
   new ApiError(404, 'invite_not_found', 'No such invite in this workspace.');
 export const joinCodeInvalid = () => new ApiError(404, 'join_code_invalid', 'This join code is not valid.');
+/** Too many wrong codes near it (server/invites/guessing.ts): refused even when right, until it is rotated. */
+export const joinCodeLocked = () =>
+  new ApiError(
+    410,
+    'join_code_locked',
+    'This join code was locked after too many wrong attempts. ' +
+      'Ask an owner or manager of the workspace for the new code.',
+  );
 /** Below the routes' minimum (managers; see server/workspaces/route-access.ts). */
 export const invitesDenied = () =>
   new ApiError(403, 'forbidden', 'Only owners and managers can manage invites.');
@@ -18,3 +26,10 @@ export const staffOnly = () =>
   new ApiError(403, 'staff_only', 'Only staff accounts can join the internal workspace.');
 export const rateLimited = (after: string) =>
   new ApiError(429, 'rate_limited', `Too many attempts. Try again in ${after}.`);
+/** The account's wrong codes of the day are spent (server/invites/guessing.ts). */
+export const joinCodeMissesSpent = (seconds: number) => {
+  const hours = Math.ceil(seconds / 3600);
+  const minutes = Math.ceil(seconds / 60);
+  const after = seconds > 3600 ? `${hours} hours` : minutes > 1 ? `${minutes} minutes` : '1 minute';
+  return new ApiError(429, 'rate_limited', `Too many wrong join codes. Try again in ${after}.`);
+};

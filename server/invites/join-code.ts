@@ -1,4 +1,5 @@
-// The workspace's join code: read (made on first use) and rotate, which invalidates the old code. Owners and managers.
+// The workspace's join code: read (made on first use) and rotate, which invalidates the old code and lifts a lock that
+// wrong guesses near it set (./guessing.ts). Owners and managers.
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { joinCodes } from '../db/schema';
@@ -25,9 +26,14 @@ async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T>
   }
 }
 
-async function getOrCreateJoinCode(db: Executor, workspaceId: string): Promise<string> {
+type JoinCodeRow = typeof joinCodes.$inferSelect;
+
+/** The answer: the code as shown, and whether misses near it locked it (./guessing.ts). */
+const shown = (row: JoinCodeRow) => ({ code: formatJoinCode(row.code), locked: row.lockedAt !== null });
+
+async function getOrCreateJoinCode(db: Executor, workspaceId: string): Promise<JoinCodeRow> {
   const [existing] = await db.select().from(joinCodes).where(eq(joinCodes.workspaceId, workspaceId));
-  if (existing) return existing.code;
+  if (existing) return existing;
   return withFreshCode(async (code) => {
     // Two first reads at once: both insert, one wins, both answer the winner's code.
     await db
@@ -35,18 +41,22 @@ async function getOrCreateJoinCode(db: Executor, workspaceId: string): Promise<s
       .values({ workspaceId, code })
       .onConflictDoNothing({ target: joinCodes.workspaceId });
     const [row] = await db.select().from(joinCodes).where(eq(joinCodes.workspaceId, workspaceId));
-    return row!.code;
+    return row!;
   });
 }
 
-async function rotateJoinCode(db: Executor, workspaceId: string): Promise<string> {
+/** A new code, unlocked, whose near misses are counted from now (the old code's do not carry over). */
+async function rotateJoinCode(db: Executor, workspaceId: string): Promise<JoinCodeRow> {
   return withFreshCode(async (code) => {
     const [row] = await db
       .insert(joinCodes)
       .values({ workspaceId, code })
-      .onConflictDoUpdate({ target: joinCodes.workspaceId, set: { code, createdAt: sql`now()` } })
+      .onConflictDoUpdate({
+        target: joinCodes.workspaceId,
+        set: { code, createdAt: sql`now()`, lockedAt: null },
+      })
       .returning();
-    return row!.code;
+    return row!;
   });
 }
 
@@ -60,14 +70,14 @@ export const joinCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security: bearer,
-        summary: "The workspace's join code, shown as ABCD-EFGH",
+        summary: "The workspace's join code, shown as ABCD-EFGH, and whether wrong guesses near it locked it",
         params: workspaceParamsSchema,
         response: { 200: joinCodeResponseSchema, ...errorResponses(403, 404) },
       },
     },
     async (request) => {
       const { workspace } = workspaceAccessOf(request);
-      return { code: formatJoinCode(await getOrCreateJoinCode(db, workspace.id)) };
+      return shown(await getOrCreateJoinCode(db, workspace.id));
     },
   );
 
@@ -78,14 +88,14 @@ export const joinCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security: bearer,
-        summary: 'Replace the join code; the old one stops working at once',
+        summary: 'Replace the join code (unlocked); the old one stops working at once',
         params: workspaceParamsSchema,
         response: { 200: joinCodeResponseSchema, ...errorResponses(403, 404) },
       },
     },
     async (request) => {
       const { workspace } = workspaceAccessOf(request);
-      return { code: formatJoinCode(await rotateJoinCode(db, workspace.id)) };
+      return shown(await rotateJoinCode(db, workspace.id));
     },
   );
 };

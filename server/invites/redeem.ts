@@ -13,6 +13,7 @@ import {
 import type { Privilege } from '../../src/contract/workspaces';
 import { isInternalWorkspace, type Executor } from '../workspaces/access';
 import { bearer, errorResponses } from '../workspaces/openapi';
+import { recordMiss, secondsUntilAccountMayTry } from './guessing';
 import { hashInviteToken } from './secrets';
 import {
   inviteExpired,
@@ -20,6 +21,8 @@ import {
   inviteRevoked,
   inviteUsedUp,
   joinCodeInvalid,
+  joinCodeLocked,
+  joinCodeMissesSpent,
   rateLimited,
   staffOnly,
 } from './errors';
@@ -109,12 +112,24 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearer,
         summary: 'Join a workspace as a viewer with its join code (ABCD-EFGH, any case, dash optional)',
         body: joinWithCodeBodySchema,
-        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 429) },
+        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 410, 429) },
       },
     },
-    async (request) => {
-      const [joinCode] = await db.select().from(joinCodes).where(eq(joinCodes.code, request.body.code));
-      if (!joinCode) throw joinCodeInvalid();
+    async (request, reply) => {
+      const { code } = request.body;
+      // Guessing (./guessing.ts): the account's misses of the day first, so that a hit and a miss are answered alike
+      // once they are spent; then the code, refused when too many misses near it locked it.
+      const wait = await secondsUntilAccountMayTry(db, request.userId);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw joinCodeMissesSpent(wait);
+      }
+      const [joinCode] = await db.select().from(joinCodes).where(eq(joinCodes.code, code));
+      if (!joinCode) {
+        await recordMiss(db, request.userId, code);
+        throw joinCodeInvalid();
+      }
+      if (joinCode.lockedAt) throw joinCodeLocked();
       const { workspaceId } = joinCode;
       if (!(await alreadyMember(db, config, workspaceId, request.userId))) {
         await addMember(db, workspaceId, request.userId, 'viewer');

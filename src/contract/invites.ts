@@ -69,7 +69,11 @@ const inviteResponseSchema = z.object({
 });
 export const inviteListResponseSchema = z.array(inviteResponseSchema);
 
-export const joinCodeResponseSchema = z.object({ code: z.string() });
+export const joinCodeResponseSchema = z.object({
+  code: z.string(),
+  /** Too many wrong codes near it were tried: refused, even when right, until it is rotated. */
+  locked: z.boolean(),
+});
 
 /** The workspace the user now belongs to (spec §3: invite validation result). */
 export const joinedWorkspaceResponseSchema = z.object({ id: z.string() });

@@ -41,16 +41,23 @@ interface Backend {
   members: MemberResponse[];
   invites: Array<Record<string, unknown>>;
   code: string;
+  codeLocked: boolean;
   workspaces: string[];
 }
 
 /** The signed-in user (SELF) in workspace w1 with the given privilege; the backend keeps what the calls change. */
-async function visit(url: string, privilege: Privilege, others: MemberResponse[] = defaultOthers()) {
+async function visit(
+  url: string,
+  privilege: Privilege,
+  others: MemberResponse[] = defaultOthers(),
+  codeLocked = false,
+) {
   const state: Backend = {
     privilege,
     members: [member(SELF, 'Olivia', 'Self', privilege), ...others],
     invites: [],
     code: 'ABCD-EFGH',
+    codeLocked,
     workspaces: ['w1', 'w2'],
   };
   const server = await startFakeHttp();
@@ -113,10 +120,12 @@ async function visit(url: string, privilege: Privilege, others: MemberResponse[]
       state.invites = [];
       return { status: 204 };
     }
-    if (key === 'GET workspaces/w1/join-code') return { status: 200, body: { code: state.code } };
+    if (key === 'GET workspaces/w1/join-code')
+      return { status: 200, body: { code: state.code, locked: state.codeLocked } };
     if (key === 'POST workspaces/w1/join-code/rotate') {
       state.code = 'WXYZ-2345';
-      return { status: 200, body: { code: state.code } };
+      state.codeLocked = false;
+      return { status: 200, body: { code: state.code, locked: false } };
     }
     if (key === 'POST workspaces/w1/leave') {
       state.workspaces = ['w2'];
@@ -231,6 +240,16 @@ describe('members page as an owner', () => {
       ),
     );
     expect(calls('POST', 'workspaces/w1/join-code/rotate')).toHaveLength(1);
+  });
+
+  it('says when wrong guesses locked the join code, until it is rotated', async () => {
+    const user = userEvent.setup();
+    await visit('/workspace/w1/settings/member', 'owner', defaultOthers(), true);
+    const notice = await screen.findByText(/This code was locked after too many wrong attempts/);
+    expect(notice.textContent).toContain('Rotate it to let people join again.');
+    await user.click(screen.getByRole('button', { name: 'Rotate code' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Rotate' }));
+    await waitFor(() => expect(screen.queryByText(/This code was locked/)).toBeNull());
   });
 
   it('cannot leave as the last owner', async () => {

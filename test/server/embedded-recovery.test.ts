@@ -71,3 +71,23 @@ describe('embedded PostgreSQL in use', () => {
     }
   }, 60_000);
 });
+
+describe('embedded PostgreSQL and the process that started it', () => {
+  it('stops when that process exits without stopping it, and the exit code is kept', async () => {
+    const script =
+      "const { startEmbeddedPostgres } = await import('./server/db/database.ts');" +
+      `await startEmbeddedPostgres(${JSON.stringify(dataDir)}, ${port});` +
+      'process.exitCode = 3;';
+    const { spawnSync } = await import('node:child_process');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(child.status).toBe(3);
+    // PostgreSQL got its SIGINT (fast shutdown) at the exit: its pid file goes away.
+    const deadline = Date.now() + 20_000;
+    while (existsSync(join(dataDir, 'postmaster.pid')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
+  }, 60_000);
+});

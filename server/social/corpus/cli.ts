@@ -1,47 +1,18 @@
 // Shared by the corpus scripts: connecting the way the server does, and progress on the terminal.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { loadServerConfig } from '../../config';
-import { openDatabase, type Database } from '../../db/database';
+import { openConfiguredDatabase, type Database } from '../../db/database';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
-function isRunningPostgres(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
-  } catch {
-    return false;
-  }
-}
-
 /**
- * DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (started here, stopped by close()). A PostgreSQL already
- * running on that data directory (`npm start`) is not taken over: openDatabase would stop it under the server.
+ * DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (started here, stopped by close()), opened as `npm start` opens
+ * it: a PostgreSQL left running by a crashed tool or server is recovered; one a live process (the server, another
+ * tool) uses is refused, naming that process.
  */
-export async function openCorpusDatabase(): Promise<Database> {
-  const config = loadServerConfig();
-  const dataDir = resolve(root, config.DATA_DIR);
-  if (!config.DATABASE_URL) {
-    const pidFile = join(dataDir, 'pg', 'postmaster.pid');
-    if (existsSync(pidFile)) {
-      const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-      const pid = Number(pidLine);
-      if (isRunningPostgres(pid)) {
-        throw new Error(
-          `The embedded PostgreSQL in ${join(dataDir, 'pg')} is running (pid ${pid}, port ${portLine?.trim()}), ` +
-            'probably for `npm start`. Stop the server first, or set DATABASE_URL to connect to it.',
-        );
-      }
-    }
-  }
-  return openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir,
-    embeddedPort: config.EMBEDDED_PG_PORT,
-  });
+export function openCorpusDatabase(): Promise<Database> {
+  return openConfiguredDatabase(loadServerConfig(), root);
 }
 
 export interface Progress {

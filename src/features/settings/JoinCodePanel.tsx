@@ -1,5 +1,6 @@
 // The workspace's join code: people type it on the workspace-creation page to join as viewers. Rotating it makes the
-// old code stop working at once (members who joined with it stay).
+// old code stop working at once (members who joined with it stay), and unlocks joining when too many wrong codes near
+// it were tried (the server locks it then; server/invites/guessing.ts).
 import { useState } from 'react';
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import { apiProblem, joinCodeQuery, rotateJoinCode } from '../../api/workspaces';
@@ -29,6 +30,12 @@ export function JoinCodePanel({ workspaceId }: { workspaceId: string }) {
         People who sign in can join this workspace as viewers with this code. Rotate it if it reached the
         wrong people.
       </p>
+      {joinCode.locked ? (
+        <p className="form-error" role="alert">
+          This code was locked after too many wrong attempts: nobody can join with it. Rotate it to let people
+          join again.
+        </p>
+      ) : null}
       <div className="join-code">
         <CopyField label="Join code" value={joinCode.code} />
         <button

@@ -54,6 +54,17 @@ function formatOf(path: string, given?: string): ImportFormat {
   );
 }
 
+/**
+ * A statement refused because of the rows it carried (SQLSTATE classes 21 cardinality, 22 data exception,
+ * 23 integrity constraint, 54 program limit such as an index row too large): the batch is retried row by row and the
+ * bad rows are rejected. Anything else — a lost connection, PostgreSQL shutting down or crashing, a full disk — is no
+ * row's fault: the import stops with that error rather than rejecting every row after it.
+ */
+function isRowError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^(21|22|23|54)/.test(code);
+}
+
 function dbMessage(error: unknown): string {
   const e = error as { message?: string; detail?: string };
   return `could not be stored: ${e.message ?? String(error)}${e.detail ? ` (${e.detail})` : ''}`;
@@ -90,6 +101,10 @@ export async function importCorpus(
   };
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_IMPORT_BATCH);
   const client = await pool.connect();
+  // Why the connection failed (PostgreSQL's own words), rather than pg's "not queryable" of the statements after it.
+  let lost: Error | undefined;
+  const onLost = (error: Error) => (lost ??= error);
+  client.on('error', onLost);
   let batch: ImportRow[] = [];
   const add = (result: BatchResult, rows: number) => {
     summary.inserted += result.inserted;
@@ -101,23 +116,28 @@ export async function importCorpus(
   const write = async (rows: ImportRow[]) => {
     try {
       add(await writeBatch(client, rows), rows.length);
-    } catch {
+    } catch (error) {
+      if (!isRowError(error)) throw error;
       for (const row of rows) {
         try {
           add(await writeBatch(client, [row]), 1);
-        } catch (error) {
-          reject({ line: row.line, reason: dbMessage(error) });
+        } catch (rowError) {
+          if (!isRowError(rowError)) throw rowError;
+          reject({ line: row.line, reason: dbMessage(rowError) });
         }
       }
     }
   };
   // One batch is written while the next is read and validated (the database and this process work in parallel).
   let inflight: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
   const flush = async () => {
     await inflight;
     const rows = batch;
     batch = [];
     inflight = rows.length > 0 ? write(rows) : Promise.resolve();
+    // Awaited by the next flush; until then its failure is held here, not reported as an unhandled rejection.
+    inflight.catch((error: unknown) => (failure = error instanceof Error ? error : new Error(String(error))));
   };
   try {
     const records: AsyncGenerator<SourceRecord> = format === 'csv' ? readCsv(stream) : readNdjson(stream);
@@ -150,11 +170,14 @@ export async function importCorpus(
     if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall) {
       throw new ImportFileError(`Cannot read ${path}: ${(error as Error).message}`);
     }
+    if (lost) throw new Error(`the connection to PostgreSQL was lost (${lost.message})`, { cause: error });
     throw error;
   } finally {
     stream.destroy();
     await inflight.catch(() => {});
-    client.release();
+    client.off('error', onLost);
+    // A client whose connection failed is discarded, not returned to the pool.
+    client.release(failure ?? lost);
   }
   summary.elapsedMs = performance.now() - started;
   return summary;
