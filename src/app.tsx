@@ -11,7 +11,7 @@ import { createAnalytics, domEventTransport, type AnalyticsTransport } from './l
 import { createReporter, type Reporter } from './lib/reporting';
 import { ErrorScreen } from './components/ErrorScreen';
 import { NotFound } from './components/NotFound';
-import { Pending } from './components/PageFrame';
+import { Pending } from './components/Pending';
 
 export interface AppOptions {
   storage?: Storage;

@@ -5,24 +5,10 @@ import { fromPromise } from 'xstate';
 import { decide } from '../lib/decide';
 import { messages } from '../lib/messages';
 import { showToast } from '../lib/toast';
-import { readLastWorkspace, rememberLastWorkspace } from '../lib/last-workspace';
-import { HttpError } from '../api/errors';
-import { meQuery, workspaceQuery } from '../api/queries';
+import { readLastWorkspace } from '../lib/last-workspace';
 import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
-import { inviteMachine } from '../machines/invite.machine';
-import {
-  WorkspaceAccessError,
-  workspaceGuardMachine,
-  type GuardWorkspace,
-} from '../machines/workspace-guard.machine';
 import type { RouterContext } from '../router-context';
-
-/** Fetches the current user (cached briefly) and hands the error-reporting service its user context. */
-async function fetchUser(context: RouterContext) {
-  const me = await context.queryClient.fetchQuery(meQuery(context.api));
-  context.reporter.setUser({ id: me.id, email: me.email });
-  return me;
-}
+import { fetchUser } from './-user';
 
 function validateInviteActor(context: RouterContext) {
   return fromPromise<{ workspaceId: string }, { token: string }>(async ({ input }) => {
@@ -63,6 +49,8 @@ export async function loginGuard(context: RouterContext, inviteToken: string | u
 }
 
 export async function inviteGuard(context: RouterContext, token: string | undefined, preload: boolean) {
+  // Loaded when an invite link is opened, not with the sign-in screen.
+  const { inviteMachine } = await import('../machines/invite.machine');
   const outcome = await decide(
     inviteMachine.provide({ actors: { validateInvite: validateInviteActor(context) } }),
     { token: token ?? null, isLoggedIn: context.session.isLoggedIn() },
@@ -124,41 +112,16 @@ export async function workspaceGuard(
   context: RouterContext,
   { workspaceId, pathname, preload, matches, routeId }: WorkspaceGuardOptions,
 ) {
-  const { api, queryClient } = context;
-  const cached = queryClient.getQueryData(workspaceQuery(api, workspaceId).queryKey);
-  const outcome = await decide(
-    workspaceGuardMachine.provide({
-      actors: {
-        fetchSession: fromPromise<unknown>(() => fetchUser(context)),
-        loadWorkspace: fromPromise<GuardWorkspace, { workspaceId: string }>(async ({ input }) => {
-          try {
-            return await queryClient.fetchQuery(workspaceQuery(api, input.workspaceId));
-          } catch (error) {
-            if (error instanceof HttpError && (error.status === 403 || error.status === 404)) {
-              throw new WorkspaceAccessError(`No access to workspace ${input.workspaceId}`);
-            }
-            throw error;
-          }
-        }),
-      },
-      actions: {
-        trackPageView: () => context.analytics.pageView(pathname, workspaceId),
-        rememberLastWorkspace: () => {
-          const me = queryClient.getQueryData(meQuery(api).queryKey);
-          if (me) rememberLastWorkspace(me.id, workspaceId);
-        },
-      },
-    }),
-    {
-      workspaceId,
-      page: workspacePage(matches, routeId),
-      internalWorkspaceId: context.config.VITE_INTERNAL_WORKSPACE_ID,
-      cachedWorkspace: cached ?? null,
-      preload,
-      redirecting: isRedirectOnly(matches),
-    },
-    context.inspect,
-  );
+  // The statechart and its side effects are signed-in code: loaded with the first workspace page, not with the sign-in
+  // screen (main.tsx starts loading them at once when a visit begins signed in).
+  const { decideWorkspace } = await import('./-workspace-guard');
+  const outcome = await decideWorkspace(context, {
+    workspaceId,
+    pathname,
+    preload,
+    page: workspacePage(matches, routeId),
+    redirecting: isRedirectOnly(matches),
+  });
   switch (outcome.kind) {
     case 'allow':
       return;
