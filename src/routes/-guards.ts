@@ -6,6 +6,7 @@ import { decide } from '../lib/decide';
 import { messages } from '../lib/messages';
 import { showToast } from '../lib/toast';
 import { readLastWorkspace } from '../lib/last-workspace';
+import { keepReturnTo } from '../lib/return-to';
 import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
 import type { RouterContext } from '../router-context';
 import { fetchUser } from './-user';
@@ -67,9 +68,15 @@ export async function inviteGuard(context: RouterContext, token: string | undefi
   throw redirect({ to: '/login', search: {} });
 }
 
-/** Spec §6: invite and workspace routes require login. */
-export function requireLogin(context: RouterContext) {
-  if (!context.session.isLoggedIn()) throw redirect({ to: '/login', search: {} });
+/**
+ * Spec §6: invite and workspace routes require login. Not the spec's: the page a signed-out person opened (`path`:
+ * pathname, search and hash) is kept for this tab, and after they sign in they land there when they may still see
+ * it (src/features/auth/return-to.ts); /login itself decides exactly as the spec says.
+ */
+export function requireLogin(context: RouterContext, path: string, preload: boolean) {
+  if (context.session.isLoggedIn()) return;
+  if (!preload) keepReturnTo(path);
+  throw redirect({ to: '/login', search: {} });
 }
 
 declare module '@tanstack/react-router' {
