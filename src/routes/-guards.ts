@@ -4,12 +4,24 @@ import * as z from 'zod/mini';
 import { fromPromise } from 'xstate';
 import { decide } from '../lib/decide';
 import { messages } from '../lib/messages';
+import { notices } from '../lib/notices';
 import { showToast } from '../lib/toast';
 import { readLastWorkspace } from '../lib/last-workspace';
 import { keepReturnTo } from '../lib/return-to';
+import { meQuery } from '../api/queries';
 import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
 import type { RouterContext } from '../router-context';
 import { fetchUser } from './-user';
+
+/**
+ * An invite was accepted (by /invite or /login?token): the person is now a member, so users/me is read again before
+ * the workspace opens (the switcher lists it), and they are told, as a join code tells them.
+ */
+function confirmJoined(context: RouterContext, preload: boolean) {
+  if (preload) return;
+  void context.queryClient.invalidateQueries({ queryKey: meQuery(context.api).queryKey });
+  showToast('success', notices.joinedWorkspace);
+}
 
 function validateInviteActor(context: RouterContext) {
   return fromPromise<{ workspaceId: string }, { token: string }>(async ({ input }) => {
@@ -43,6 +55,7 @@ export async function loginGuard(context: RouterContext, inviteToken: string | u
       if (!preload) showToast('error', messages.invalidInviteToken);
       return;
     case 'workspace':
+      if (decision.reason === 'invite') confirmJoined(context, preload);
       throw redirect({ to: '/workspace/$workspaceId', params: { workspaceId: decision.workspaceId } });
     case 'createWorkspace':
       throw redirect({ to: '/workspace/create/name' });
@@ -58,6 +71,7 @@ export async function inviteGuard(context: RouterContext, token: string | undefi
     context.inspect,
   );
   if (outcome.kind === 'workspace') {
+    confirmJoined(context, preload);
     throw redirect({ to: '/workspace/$workspaceId', params: { workspaceId: outcome.workspaceId } });
   }
   if (outcome.notice === 'loginRequired') {

@@ -78,6 +78,8 @@ describe('invites, signed in', () => {
     await page.goto(`/invite?token=${SEED.goodInvite}`);
     await waitForPath(page, `/workspace/${SEED.w3}/saved-queries`);
     await waitForHeading(page, 'Saved queries');
+    // Confirmed, as a join code is.
+    await expectToast('You joined the workspace.');
     expect(e2e.backend.calls('POST /api/user/me/invite')).toBe(1);
   });
 
@@ -101,6 +103,7 @@ describe('invites, signed in', () => {
     await page.goto(`/login?token=${SEED.goodInvite}`);
     await waitForPath(page, `/workspace/${SEED.w3}/saved-queries`);
     await waitForHeading(page, 'Saved queries');
+    await expectToast('You joined the workspace.');
   });
 
   it("/login?token=<invalid> stays on /login with 'Invalid invite token'", async () => {

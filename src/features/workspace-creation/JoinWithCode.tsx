@@ -9,13 +9,13 @@ import { meQuery } from '../../api/queries';
 import { apiProblem, joinWithCode, type ApiProblem } from '../../api/workspaces';
 import { TextField } from '../../components/Field';
 import { useApp } from '../../components/use-app';
+import { notices } from '../../lib/notices';
 import { WORKSPACE_CREATION_KEY } from '../../lib/storage-keys';
 import { showToast } from '../../lib/toast';
 import { useWizard } from './wizard-state';
 
 const joinMessages = {
   codeInvalid: 'That code does not match any workspace.',
-  joined: 'You joined the workspace.',
 } as const;
 
 function joinErrorMessage(problem: ApiProblem): string {
@@ -43,7 +43,7 @@ export function JoinWithCode() {
     onSuccess: async ({ id }) => {
       localStorage.removeItem(WORKSPACE_CREATION_KEY);
       await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey });
-      showToast('success', joinMessages.joined);
+      showToast('success', notices.joinedWorkspace);
       await navigate({ to: '/workspace/$workspaceId', params: { workspaceId: id } });
       clear();
     },
