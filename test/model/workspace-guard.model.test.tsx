@@ -59,6 +59,8 @@ const INVALID = address(
   'invalid-workspace',
   'This workspace is not available',
 );
+/** Where a hover preload starts from. */
+const OPEN_PAGE = { url: '/checkout/return', heading: 'Checkout' };
 const CHECKOUT = address('/workspace/w1/checkout', 'checkout', 'Checkout');
 const INTERNAL = address('/workspace/internal/saved-queries', 'saved-queries', 'Saved queries');
 const INDEX = address('/workspace/w1', null, 'Saved queries', '/workspace/w1/saved-queries');
@@ -282,8 +284,9 @@ describe('workspace guard statechart, paths run through the real router and API 
       );
       const scene = harness.start({
         apiBaseUrl,
-        // A preload happens on a page already open.
-        url: scenario.preload ? '/scraping' : scenario.address.url,
+        // A preload happens on a page already open: one that asks the backend nothing, so that every call the path
+        // holds is the guard's.
+        url: scenario.preload ? OPEN_PAGE.url : scenario.address.url,
         signedIn: true,
         prepare: (app) => {
           if (scenario.cached)
@@ -293,7 +296,7 @@ describe('workspace guard statechart, paths run through the real router and API 
       const { app } = scene;
       let preloading: Promise<unknown> | undefined;
       if (scenario.preload) {
-        expect(await screen.findByRole('heading', { name: 'Scraping' })).toBeTruthy();
+        expect(await screen.findByRole('heading', { name: OPEN_PAGE.heading })).toBeTruthy();
         preloading = app.router.preloadRoute({
           to: '/workspace/$workspaceId/saved-queries',
           params: { workspaceId: 'w1' },
@@ -311,8 +314,8 @@ describe('workspace guard statechart, paths run through the real router and API 
       await preloading;
       expect(scene.pageViews).toEqual([]);
       expect(localStorage.getItem(lastWorkspaceKey(USER))).toBeNull();
-      expect(locationOf(app).pathname).toBe('/scraping');
-      expect(screen.getByRole('heading', { name: 'Scraping' })).toBeTruthy();
+      expect(locationOf(app).pathname).toBe(OPEN_PAGE.url);
+      expect(screen.getByRole('heading', { name: OPEN_PAGE.heading })).toBeTruthy();
     });
   }
 
