@@ -8,6 +8,7 @@ import { notices } from '../lib/notices';
 import { showToast } from '../lib/toast';
 import { readLastWorkspace } from '../lib/last-workspace';
 import { keepReturnTo } from '../lib/return-to';
+import { isStaff } from '../lib/staff';
 import { meQuery } from '../api/queries';
 import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
 import type { RouterContext } from '../router-context';
@@ -90,6 +91,18 @@ export async function inviteGuard(context: RouterContext, token: string | undefi
 export function requireLogin(context: RouterContext, path: string, preload: boolean) {
   if (context.session.isLoggedIn()) return;
   if (!preload) keepReturnTo(path);
+  throw redirect({ to: '/login', search: {} });
+}
+
+/**
+ * /scraping is for staff (issue 16; the spec says only that it is an internal screen). Staff is known from users/me
+ * (src/lib/staff.ts). Anyone else is told so and sent to /login, whose decision (spec §2) opens their own workspace.
+ * A failed users/me goes to /login too, as the workspace guard's does.
+ */
+export async function scrapingGuard(context: RouterContext, preload: boolean) {
+  const me = await fetchUser(context).catch(() => null);
+  if (me && isStaff(me, context.config.VITE_INTERNAL_WORKSPACE_ID)) return;
+  if (me && !preload) showToast('error', notices.staffOnly);
   throw redirect({ to: '/login', search: {} });
 }
 

@@ -1,6 +1,7 @@
 // Navigation without dead ends (issue 16, item 3), end to end: real SPA build, real Chromium, fake backend. The header's
 // workspace switcher (workspaces, create, join with a code; keyboard), sign-out from every signed-in screen (the wizard
-// and the scraping area included), and an unknown workspace without its navigation.
+// and the scraping area included), an unknown workspace without its navigation, and the scraping area refused to
+// someone who is not staff.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AUTH_TOKENS_KEY, readStorage, signIn } from '../support/browser';
@@ -204,5 +205,23 @@ describe('the scraping area', () => {
       .click();
     await waitForPath(page, '/scraping');
     await waitForHeading(page, 'Scraping');
+  });
+
+  it('turns away someone who is not staff, with a clear message, to their own workspace', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.alice);
+    await page.goto('/scraping');
+    await expectToast(page, 'The scraping area is for Murmur staff only.');
+    await waitForPath(page, `/workspace/${SEED.w1}/saved-queries`);
+    await waitForHeading(page, 'Saved queries');
+    expect(await page.getByRole('heading', { name: 'Scraping', exact: true }).count()).toBe(0);
+  });
+
+  it('turns away someone without any workspace to workspace creation', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.carol);
+    await page.goto('/scraping');
+    await expectToast(page, 'The scraping area is for Murmur staff only.');
+    await waitForPath(page, '/workspace/create/name');
   });
 });
