@@ -1,7 +1,7 @@
 // Navigation without dead ends (issue 16, item 3), end to end: real SPA build, real Chromium, fake backend. The header's
 // workspace switcher (workspaces, create, join with a code; keyboard), sign-out from every signed-in screen (the wizard
-// and the scraping area included), an unknown workspace without its navigation, and the scraping area refused to
-// someone who is not staff.
+// and the scraping area included), an unknown workspace without its navigation, the scraping area refused to someone
+// who is not staff, and the status pages showing a workspace's true state.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AUTH_TOKENS_KEY, readStorage, signIn } from '../support/browser';
@@ -223,5 +223,56 @@ describe('the scraping area', () => {
     await page.goto('/scraping');
     await expectToast(page, 'The scraping area is for Murmur staff only.');
     await waitForPath(page, '/workspace/create/name');
+  });
+});
+
+describe('status pages show the workspace as it is', () => {
+  it.each(['plan-required', 'invalid-workspace'])(
+    '%s opened directly for a healthy workspace says it is open, with the way in and the way back',
+    async (status) => {
+      const { page } = e2e;
+      await signInAs(SEED.alice);
+      await page.goto(`/workspace/${SEED.w1}/${status}`);
+      await waitForHeading(page, 'This workspace is available');
+      await page.getByText('You are an owner of “Acme”, and its plan is active.').waitFor();
+      expect(await page.getByRole('heading', { name: 'Your plan has expired' }).count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'This workspace is not available' }).count()).toBe(0);
+      // A healthy workspace keeps its navigation.
+      await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+      await page.getByRole('link', { name: 'Go to your workspaces' }).waitFor();
+      await page.getByRole('link', { name: 'Open Acme' }).click();
+      await waitForPath(page, `/workspace/${SEED.w1}/saved-queries`);
+      await waitForHeading(page, 'Saved queries');
+    },
+  );
+
+  it("an expired plan's owner is offered renewal and a way back, without the workspace's pages", async () => {
+    const { page } = e2e;
+    await signInAs(SEED.alice);
+    await page.goto(`/workspace/${SEED.expired}/saved-queries`);
+    await waitForPath(page, `/workspace/${SEED.expired}/plan-required`);
+    await waitForHeading(page, 'Your plan has expired');
+    await page.getByRole('link', { name: 'Renew plan' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Workspace' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Go to your workspaces' }).click();
+    await waitForPath(page, `/workspace/${SEED.w1}/saved-queries`);
+  });
+
+  it('a viewer sent to plan-required by hand is told to ask the owner, not offered renewal', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.bob);
+    await page.goto(`/workspace/${SEED.expired}/plan-required`);
+    await waitForHeading(page, 'This workspace is not available');
+    await page.getByText('The plan of “Expired” has expired. Ask its owner to renew it.').waitFor();
+    expect(await page.getByRole('link', { name: 'Renew plan' }).count()).toBe(0);
+  });
+
+  it('a workspace the user is not in shows nothing of it, plan-required opened by hand included', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.alice);
+    await page.goto(`/workspace/${SEED.other}/plan-required`);
+    await waitForHeading(page, 'This workspace is not available');
+    expect(await page.getByRole('navigation', { name: 'Workspace' }).count()).toBe(0);
+    expect(await page.getByRole('banner').innerText()).not.toContain('Other');
   });
 });
