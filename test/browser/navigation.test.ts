@@ -1,7 +1,7 @@
 // Navigation without dead ends (issue 16, item 3), end to end: real SPA build, real Chromium, fake backend. The header's
-// workspace switcher (workspaces, create, join with a code; keyboard), sign-out from every signed-in screen (the wizard
-// and the scraping area included), an unknown workspace without its navigation, the scraping area refused to someone
-// who is not staff, and the status pages showing a workspace's true state.
+// workspace switcher (workspaces, create, join with a code; keyboard), sign-out from the wizard and the scraping area,
+// the scraping area refused to someone who is not staff, the status pages showing a workspace's true state, an unknown
+// workspace without its navigation, and the confirmation after accepting an invite link.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AUTH_TOKENS_KEY, readStorage, signIn } from '../support/browser';
@@ -274,5 +274,16 @@ describe('status pages show the workspace as it is', () => {
     await waitForHeading(page, 'This workspace is not available');
     expect(await page.getByRole('navigation', { name: 'Workspace' }).count()).toBe(0);
     expect(await page.getByRole('banner').innerText()).not.toContain('Other');
+  });
+});
+
+describe('invite links', () => {
+  it('accepting one confirms it, and the switcher lists the workspace', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.alice);
+    await page.goto(`/invite?token=${SEED.goodInvite}`);
+    await expectToast(page, 'You joined the workspace.');
+    await waitForPath(page, `/workspace/${SEED.w3}/saved-queries`);
+    await expect.poll(() => currentPlace(page)).toBe('Gamma');
   });
 });
