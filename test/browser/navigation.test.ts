@@ -2,6 +2,7 @@
 // workspace switcher (workspaces, create, join with a code; keyboard), sign-out from the wizard and the scraping area,
 // the scraping area refused to someone who is not staff, the status pages showing a workspace's true state, an unknown
 // workspace without its navigation, and the confirmation after accepting an invite link.
+import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AUTH_TOKENS_KEY, readStorage, signIn } from '../support/browser';
@@ -35,6 +36,27 @@ async function listed(page: Page) {
   const names = (await links.allInnerTexts()).map((text) => text.split(' · ')[0]!.trim());
   const current = await workspaceList(page).locator('a[aria-current="page"]').allInnerTexts();
   return { names, current: current.map((text) => text.split(' · ')[0]!.trim()) };
+}
+
+/** axe-core's violations on the page as drawn, as `rule: targets` lines. */
+async function axeViolations(page: Page) {
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(async () => {
+    const run = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run;
+    return run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
 
 async function expectSignedOut(page: Page) {
@@ -83,6 +105,22 @@ describe('the workspace switcher', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await waitForPath(page, `/workspace/${SEED.w2}/saved-queries`);
+  });
+
+  it('has no accessibility violation, open or closed, on a workspace page, the wizard and a status page', async () => {
+    const { page } = e2e;
+    await signInAs(SEED.alice);
+    for (const [path, heading] of [
+      [`/workspace/${SEED.w1}/saved-queries`, 'Saved queries'],
+      ['/workspace/create/name', 'Name your workspace'],
+      [`/workspace/${SEED.w1}/plan-required`, 'This workspace is available'],
+    ] as const) {
+      await page.goto(path);
+      await waitForHeading(page, heading);
+      expect([path, 'closed', await axeViolations(page)]).toEqual([path, 'closed', []]);
+      await openSwitcher(page);
+      expect([path, 'open', await axeViolations(page)]).toEqual([path, 'open', []]);
+    }
   });
 
   it('closes on a click elsewhere', async () => {
