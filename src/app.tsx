@@ -9,9 +9,10 @@ import { createApi } from './api/api';
 import { createSession } from './api/session';
 import { createAnalytics, domEventTransport, type AnalyticsTransport } from './lib/analytics';
 import { createReporter, type Reporter } from './lib/reporting';
+import { keepReturnTo } from './lib/return-to';
 import { ErrorScreen } from './components/ErrorScreen';
 import { NotFound } from './components/NotFound';
-import { Pending } from './components/PageFrame';
+import { Pending } from './components/Pending';
 
 export interface AppOptions {
   storage?: Storage;
@@ -69,6 +70,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}) {
     scrollRestoration: true,
   });
   goToLogin = () => {
+    // The session ended without the user signing out here (a refresh refused, a sign-out in another tab): the page
+    // open is kept, as requireLogin keeps one opened signed out, for after the next sign-in in this tab.
+    const { href, pathname } = router.latestLocation;
+    if (!pathname.startsWith('/login')) keepReturnTo(href);
     queryClient.clear();
     void router.navigate({ to: '/login', search: {} });
   };

@@ -30,6 +30,9 @@ async function start() {
 
   const app = createApp(config, { inspect });
   app.session.listenToOtherTabs(window);
+  // A visit that begins signed in is almost always for a workspace page: its guard (not part of the sign-in screen's
+  // first load) starts loading now, beside the first route's own work, rather than when that route's guard runs.
+  if (app.session.isLoggedIn()) void import('./routes/-workspace-guard');
   // End-to-end builds only (VITE_E2E=true): lets browser tests drive the real API client. Compiled out otherwise.
   if (import.meta.env.VITE_E2E === 'true') Object.assign(window, { __murmur: app });
   root.render(

@@ -42,12 +42,3 @@ export function EmptyState({
     </div>
   );
 }
-
-export function Pending({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <div className="pending" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" />
-      {label}
-    </div>
-  );
-}

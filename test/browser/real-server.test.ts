@@ -92,6 +92,54 @@ describe('sign-in through the development OpenID provider (real server)', () => 
       .toBe(401);
   });
 
+  it('a signed-out person who opens a page lands there after signing in; the page never reaches the provider', async () => {
+    const { page } = current;
+    const toProvider: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/oidc/')) toProvider.push(request.url());
+    });
+    const opened = '/workspace/demo/settings/member';
+    await page.goto(opened);
+    await waitForPath(page, '/login');
+    await waitForHeading(page, 'Sign in to Murmur');
+    // Kept in this tab, not in any address.
+    expect(page.url()).not.toContain('settings');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+    await page.getByRole('button', { name: /^Ana Owner/ }).click();
+
+    await waitForPath(page, opened);
+    await waitForHeading(page, 'Members');
+    expect(toProvider.length).toBeGreaterThan(0);
+    for (const url of toProvider) {
+      expect(decodeURIComponent(url)).not.toContain('settings');
+      expect(decodeURIComponent(url)).not.toContain('/workspace/');
+    }
+    expect(await page.evaluate(() => window.sessionStorage.getItem('murmur:return-to'))).toBeNull();
+  });
+
+  it('after signing in, a kept page the person may not see gives way to the /login decision', async () => {
+    const { page } = current;
+    await page.goto('/workspace/demo/settings/member');
+    await waitForPath(page, '/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    // A new person is no member of the demo workspace: /login sends them to workspace creation.
+    await signInAsNewPerson(page, { first: 'Otto', last: 'Outsider', email: 'otto@example.com' });
+    await waitForPath(page, '/workspace/create/name');
+    await waitForHeading(page, 'Name your workspace');
+  });
+
+  it('the scraping area, kept for after sign-in, opens for staff', async () => {
+    const { page } = current;
+    await page.goto('/scraping');
+    await waitForPath(page, '/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+    await page.getByRole('button', { name: /^Sam Staff/ }).click();
+    await waitForPath(page, '/scraping');
+    await waitForHeading(page, 'Scraping');
+  });
+
   it('cancelling at the provider shows why, with a way back to the login screen', async () => {
     const { page } = current;
     await page.goto('/login');

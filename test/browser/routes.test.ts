@@ -180,10 +180,21 @@ describe('workspace routes, signed in', () => {
 
   it('sends the internal workspace id to /scraping', async () => {
     const { page } = e2e;
-    await signInAs(SEED.alice);
+    await signInAs(SEED.staff);
     await page.goto('/workspace/internal');
     await waitForPath(page, '/scraping');
     await waitForHeading(page, 'Scraping');
+    expect(e2e.backend.calls('GET /api/workspaces/internal')).toBe(0);
+  });
+
+  it('sends the internal workspace id to /scraping, which turns away someone who is not staff', async () => {
+    const { page } = e2e;
+    const visited = trackPaths(page);
+    await signInAs(SEED.alice);
+    await page.goto('/workspace/internal');
+    await expectToast('The scraping area is for Murmur staff only.');
+    await waitForPath(page, `/workspace/${SEED.w1}/saved-queries`);
+    expect(visited).toContain('/scraping');
     expect(e2e.backend.calls('GET /api/workspaces/internal')).toBe(0);
   });
 

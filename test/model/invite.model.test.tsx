@@ -7,6 +7,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { inviteMachine, type InviteInput } from '../../src/machines/invite.machine';
 import { loginRedirectMachine } from '../../src/machines/login-redirect.machine';
 import { messages } from '../../src/lib/messages';
+import { notices } from '../../src/lib/notices';
 import {
   type DecisionRuns,
   ME,
@@ -83,6 +84,7 @@ async function expectMeaning(
       expect(locationOf(scene.app)).toEqual({ pathname: '/login', search: {} });
     }
     expect(screen.queryByText(messages.loginRequired)).toBeNull();
+    expect(screen.queryByText(notices.joinedWorkspace)).toBeNull();
   };
   switch (state.value) {
     case 'tokenMissing':
@@ -100,6 +102,8 @@ async function expectMeaning(
     case 'accepted':
       await expect.poll(at).toBe(`/workspace/${INVITED}/saved-queries`);
       expect(await screen.findByRole('heading', { name: 'Saved queries' })).toBeTruthy();
+      // Confirmed, as a join code is.
+      expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
       expect(loginRuns()).toHaveLength(0);
       expect(screen.queryByText(messages.invalidInviteToken)).toBeNull();
       break;

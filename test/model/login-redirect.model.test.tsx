@@ -10,6 +10,7 @@ import {
   type UserWorkspaces,
 } from '../../src/machines/login-redirect.machine';
 import { messages } from '../../src/lib/messages';
+import { notices } from '../../src/lib/notices';
 import { lastWorkspaceKey } from '../../src/lib/storage-keys';
 import {
   ME,
@@ -122,10 +123,13 @@ async function expectMeaning(state: AnyMachineSnapshot, scene: Scene, user: User
     case 'inviteRejected':
       await expectLoginScreen();
       expect(await screen.findByText(messages.invalidInviteToken)).toBeTruthy();
+      expect(screen.queryByText(notices.joinedWorkspace)).toBeNull();
       expect(at()).toBe('/login');
       break;
     case 'invitedWorkspace':
       await landsOn(`/workspace/${INVITED}/saved-queries`);
+      // Confirmed, as a join code is.
+      expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
       break;
     case 'lastUsedWorkspace':
       await landsOn(`/workspace/${user!.lastWorkspaceId}/saved-queries`);

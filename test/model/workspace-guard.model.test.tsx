@@ -53,12 +53,15 @@ const address = (url: string, page: string | null, heading: string, lands?: stri
   lands,
 });
 const SAVED_QUERIES = address('/workspace/w1/saved-queries', 'saved-queries', 'Saved queries');
-const PLAN_REQUIRED = address('/workspace/w1/plan-required', 'plan-required', 'Your plan has expired');
-const INVALID = address(
-  '/workspace/w1/invalid-workspace',
-  'invalid-workspace',
-  'This workspace is not available',
-);
+// The status pages show the workspace as it is: opened directly, w1 is open (the backend's default), and either says
+// so; reached through the checks, they show why (PLAN_EXPIRED_HEADING, NOT_AVAILABLE_HEADING).
+const OPEN_HEADING = 'This workspace is available';
+const PLAN_EXPIRED_HEADING = 'Your plan has expired';
+const NOT_AVAILABLE_HEADING = 'This workspace is not available';
+const PLAN_REQUIRED = address('/workspace/w1/plan-required', 'plan-required', OPEN_HEADING);
+const INVALID = address('/workspace/w1/invalid-workspace', 'invalid-workspace', OPEN_HEADING);
+/** Where a hover preload starts from. */
+const OPEN_PAGE = { url: '/checkout/return', heading: 'Checkout' };
 const CHECKOUT = address('/workspace/w1/checkout', 'checkout', 'Checkout');
 const INTERNAL = address('/workspace/internal/saved-queries', 'saved-queries', 'Saved queries');
 const INDEX = address('/workspace/w1', null, 'Saved queries', '/workspace/w1/saved-queries');
@@ -234,12 +237,12 @@ async function expectMeaning(
       break;
     case 'planRequired':
       await expect.poll(at).toBe('/workspace/w1/plan-required');
-      expect(await heading(PLAN_REQUIRED.heading)).toBeTruthy();
+      expect(await heading(PLAN_EXPIRED_HEADING)).toBeTruthy();
       noSideEffects();
       break;
     case 'invalidWorkspace':
       await expect.poll(at).toBe('/workspace/w1/invalid-workspace');
-      expect(await heading(INVALID.heading)).toBeTruthy();
+      expect(await heading(NOT_AVAILABLE_HEADING)).toBeTruthy();
       noSideEffects();
       break;
     case 'failed':
@@ -282,8 +285,9 @@ describe('workspace guard statechart, paths run through the real router and API 
       );
       const scene = harness.start({
         apiBaseUrl,
-        // A preload happens on a page already open.
-        url: scenario.preload ? '/scraping' : scenario.address.url,
+        // A preload happens on a page already open: one that asks the backend nothing, so that every call the path
+        // holds is the guard's.
+        url: scenario.preload ? OPEN_PAGE.url : scenario.address.url,
         signedIn: true,
         prepare: (app) => {
           if (scenario.cached)
@@ -293,7 +297,7 @@ describe('workspace guard statechart, paths run through the real router and API 
       const { app } = scene;
       let preloading: Promise<unknown> | undefined;
       if (scenario.preload) {
-        expect(await screen.findByRole('heading', { name: 'Scraping' })).toBeTruthy();
+        expect(await screen.findByRole('heading', { name: OPEN_PAGE.heading })).toBeTruthy();
         preloading = app.router.preloadRoute({
           to: '/workspace/$workspaceId/saved-queries',
           params: { workspaceId: 'w1' },
@@ -311,8 +315,8 @@ describe('workspace guard statechart, paths run through the real router and API 
       await preloading;
       expect(scene.pageViews).toEqual([]);
       expect(localStorage.getItem(lastWorkspaceKey(USER))).toBeNull();
-      expect(locationOf(app).pathname).toBe('/scraping');
-      expect(screen.getByRole('heading', { name: 'Scraping' })).toBeTruthy();
+      expect(locationOf(app).pathname).toBe(OPEN_PAGE.url);
+      expect(screen.getByRole('heading', { name: OPEN_PAGE.heading })).toBeTruthy();
     });
   }
 

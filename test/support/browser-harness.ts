@@ -15,11 +15,15 @@ export const SEED = {
   carol: 'u3',
   /** Dave: owner of w3 (reached by the 'good' invite) and of wother (Alice is no member). */
   dave: 'u4',
+  /** Sam: staff, owner of the internal workspace and viewer of w2. */
+  staff: 'u5',
   w1: 'w1',
   w2: 'w2',
   w3: 'w3',
   expired: 'wexp',
   other: 'wother',
+  /** The internal (scraping) workspace: the e2e build's VITE_INTERNAL_WORKSPACE_ID. */
+  internal: 'internal',
   goodInvite: 'good',
 } as const;
 
@@ -28,8 +32,14 @@ function seedStandardData(backend: FakeBackend): void {
   backend.addUser({ id: SEED.bob, email: 'bob@example.com', first_name: 'Bob', last_name: 'Baker' });
   backend.addUser({ id: SEED.carol, email: 'carol@example.com', first_name: 'Carol', last_name: 'Cole' });
   backend.addUser({ id: SEED.dave, email: 'dave@example.com', first_name: 'Dave', last_name: 'Dunn' });
+  backend.addUser({ id: SEED.staff, email: 'sam@example.com', first_name: 'Sam', last_name: 'Staff' });
+  backend.addWorkspace({ id: SEED.internal, name: 'Internal', members: { [SEED.staff]: 'owner' } });
   backend.addWorkspace({ id: SEED.w1, name: 'Acme', members: { [SEED.alice]: 'owner' } });
-  backend.addWorkspace({ id: SEED.w2, name: 'Beta', members: { [SEED.alice]: 'manager' } });
+  backend.addWorkspace({
+    id: SEED.w2,
+    name: 'Beta',
+    members: { [SEED.alice]: 'manager', [SEED.staff]: 'viewer' },
+  });
   backend.addWorkspace({ id: SEED.w3, name: 'Gamma', members: { [SEED.dave]: 'owner' } });
   backend.addWorkspace({ id: SEED.other, name: 'Other', members: { [SEED.dave]: 'owner' } });
   backend.addWorkspace({

@@ -14,18 +14,20 @@ export interface SignInState {
   error: string | null;
 }
 
-/** After signing in: /login decides where the person goes (the invite's workspace, last-used, first, creation). */
+/**
+ * After signing in: the page the person opened while signed out, when they may still see it; otherwise /login decides
+ * where they go (the invite's workspace, last-used, first, creation). The code is in ./return-to, loaded then.
+ */
 export function useContinueAfterSignIn() {
   const router = useRouter();
-  const { queryClient } = useApp();
-  return (inviteToken: string | null) => {
-    queryClient.clear();
-    return router.navigate({
-      to: '/login',
-      search: inviteToken ? { token: inviteToken } : {},
-      replace: true,
-    });
-  };
+  const app = useApp();
+  return (inviteToken: string | null) =>
+    import('./return-to').then(
+      ({ continueAfterSignIn }) => continueAfterSignIn({ ...app, router }, inviteToken),
+      // Signed in all the same: /login decides.
+      () =>
+        router.navigate({ to: '/login', search: inviteToken ? { token: inviteToken } : {}, replace: true }),
+    );
 }
 
 export function useSignIn(inviteToken: string | null) {

@@ -14,11 +14,11 @@ import { meQuery, workspaceQuery } from '../../api/queries';
 import { apiProblem, createWorkspace } from '../../api/workspaces';
 import { PageFrame } from '../../components/PageFrame';
 import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
+import { JoinCodeForm } from '../../components/JoinCodeForm';
 import { useApp } from '../../components/use-app';
 import { languageOptions } from '../../lib/languages';
 import { WORKSPACE_CREATION_KEY } from '../../lib/storage-keys';
 import { showToast } from '../../lib/toast';
-import { JoinWithCode } from './JoinWithCode';
 import { STEP_OF_FIELD, STEPS, useWizard, type WizardErrors, type WizardField } from './wizard-state';
 
 const FIELD_ORDER: WizardField[] = ['name', 'language', 'first_name', 'last_name'];
@@ -62,6 +62,17 @@ export function NameStep() {
       </form>
       <JoinWithCode />
     </PageFrame>
+  );
+}
+
+/** Joining an existing workspace instead of creating one. */
+function JoinWithCode() {
+  const { clear } = useWizard();
+  return (
+    <section className="join-with-code" aria-labelledby="join-title">
+      <h2 id="join-title">Joining your team instead?</h2>
+      <JoinCodeForm submitLabel="Join with a code" onJoined={clear} />
+    </section>
   );
 }
 

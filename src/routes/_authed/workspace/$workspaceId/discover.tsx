@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { workspaceQuery } from '../../../../api/queries';
-import { Pending } from '../../../../components/PageFrame';
+import { Pending } from '../../../../components/Pending';
 import { RouteError } from '../../../../components/RouteError';
 import { DiscoverPage } from '../../../../features/discover/DiscoverPage';
 import { discoverSearchSchema } from '../../../../features/discover/discover-search';

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { meQuery, workspaceQuery } from '../../../../api/queries';
 import { savedQueriesQuery } from '../../../../api/saved-queries';
 import { membersQuery } from '../../../../api/workspaces';
-import { Pending } from '../../../../components/PageFrame';
+import { Pending } from '../../../../components/Pending';
 import { RouteError } from '../../../../components/RouteError';
 import { SavedQueriesPage } from '../../../../features/saved-queries/SavedQueriesPage';
 

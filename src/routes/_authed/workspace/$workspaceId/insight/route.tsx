@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { workspaceQuery } from '../../../../../api/queries';
 import { savedQueriesQuery } from '../../../../../api/saved-queries';
-import { Pending } from '../../../../../components/PageFrame';
+import { Pending } from '../../../../../components/Pending';
 import { RouteError } from '../../../../../components/RouteError';
 import { InsightLayout } from '../../../../../features/insight/InsightLayout';
 import { validateInsightSearch } from '../../../../../features/insight/insight-search';

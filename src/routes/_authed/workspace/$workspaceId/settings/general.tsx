@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { meQuery, workspaceQuery } from '../../../../../api/queries';
-import { Pending } from '../../../../../components/PageFrame';
+import { Pending } from '../../../../../components/Pending';
 import { RouteError } from '../../../../../components/RouteError';
 import { GeneralSettingsPage } from '../../../../../features/settings/GeneralSettingsPage';
 

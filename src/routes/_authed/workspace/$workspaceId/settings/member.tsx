@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { meQuery, workspaceQuery } from '../../../../../api/queries';
 import { invitesQuery, joinCodeQuery, membersQuery } from '../../../../../api/workspaces';
-import { Pending } from '../../../../../components/PageFrame';
+import { Pending } from '../../../../../components/Pending';
 import { RouteError } from '../../../../../components/RouteError';
 import { MemberSettingsPage } from '../../../../../features/settings/MembersPage';
 import { canManageMembers } from '../../../../../features/settings/member-rules';

@@ -1,0 +1,133 @@
+// The header of every signed-in screen (workspace pages, the creation wizard, the scraping area): the workspace
+// switcher, who is signed in, and Sign out. Loaded with those screens only, never with the sign-in screen.
+import { useEffect, useRef, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { meQuery } from '../api/queries';
+import type { CurrentUserResponse, Privilege } from '../contract/workspaces';
+import { JoinCodeForm } from './JoinCodeForm';
+import { useApp } from './use-app';
+import { useSignOut } from './use-session';
+import './app-header.css';
+
+/** Where the header is: a workspace (by id, member or not), the creation wizard, or the scraping area. */
+export type HeaderPlace = { workspaceId: string } | 'create' | 'scraping';
+
+const ROLE: Record<Privilege, string> = { owner: 'Owner', manager: 'Manager', viewer: 'Viewer' };
+const SCRAPING_LABEL = 'Scraping (internal)';
+
+export function AppHeader({ place }: { place: HeaderPlace }) {
+  const { api } = useApp();
+  const me = useQuery(meQuery(api)).data;
+  const signOut = useSignOut();
+  const workspaceId = typeof place === 'object' ? place.workspaceId : null;
+  // Only a workspace the user belongs to is named, and only it is home: an unknown id shows nothing of itself.
+  const member = workspaceId !== null && (me?.workspaces.some((w) => w.id === workspaceId) ?? false);
+
+  return (
+    <header className="topbar">
+      {member && workspaceId !== null ? (
+        <Link to="/workspace/$workspaceId" params={{ workspaceId }} className="brand">
+          Murmur
+        </Link>
+      ) : (
+        <Link to="/login" search={{}} className="brand">
+          Murmur
+        </Link>
+      )}
+      <WorkspaceSwitcher me={me} place={place} />
+      <span className="spacer" />
+      {me ? <span className="muted small account-email">{me.email}</span> : null}
+      <button type="button" className="button" onClick={signOut}>
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+function currentLabel(me: CurrentUserResponse | undefined, place: HeaderPlace, internalId: string): string {
+  if (place === 'create') return 'New workspace';
+  if (place === 'scraping') return 'Scraping';
+  if (place.workspaceId === internalId) return 'Scraping';
+  return me?.workspaces.find((w) => w.id === place.workspaceId)?.name ?? 'Your workspaces';
+}
+
+/**
+ * A disclosure (native <details>: Enter or Space opens it, Tab walks it, Escape or a click elsewhere closes it): the
+ * user's workspaces from users/me, "Create a workspace", and the join-code form. Its panel is rendered only while
+ * open.
+ */
+function WorkspaceSwitcher({ me, place }: { me: CurrentUserResponse | undefined; place: HeaderPlace }) {
+  const { config } = useApp();
+  const internalId = config.VITE_INTERNAL_WORKSPACE_ID;
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDetailsElement>(null);
+  const close = () => setOpen(false);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!ref.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      ref.current?.querySelector('summary')?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  return (
+    <details
+      ref={ref}
+      className="switcher"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary>
+        <span className="visually-hidden">Workspace: </span>
+        <span className="switcher-current">{currentLabel(me, place, internalId)}</span>
+      </summary>
+      {open ? (
+        <div className="switcher-panel">
+          <nav aria-label="Your workspaces">
+            {me === undefined ? (
+              <p className="muted small">Loading your workspaces…</p>
+            ) : me.workspaces.length === 0 ? (
+              <p className="muted small">You are not in any workspace yet.</p>
+            ) : (
+              <ul className="switcher-list">
+                {me.workspaces.map((workspace) => {
+                  const internal = internalId !== '' && workspace.id === internalId;
+                  return (
+                    <li key={workspace.id}>
+                      <Link
+                        to={internal ? '/scraping' : '/workspace/$workspaceId'}
+                        params={{ workspaceId: workspace.id }}
+                        // The router marks the link of the place the user is in (aria-current="page").
+                        activeProps={{ 'aria-current': 'page' }}
+                        onClick={close}
+                      >
+                        <span>{internal ? SCRAPING_LABEL : workspace.name}</span>
+                        <span className="muted small"> · {ROLE[workspace.privilege]}</span>
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </nav>
+          <Link to="/workspace/create/name" className="button switcher-create" onClick={close}>
+            Create a workspace
+          </Link>
+          <JoinCodeForm submitLabel="Join" onJoined={close} />
+        </div>
+      ) : null}
+    </details>
+  );
+}
