@@ -3,29 +3,18 @@
 // first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL already running on the directory is used
 // as it is (and left running); otherwise one is started here, and the caller stops it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import {
+  ensureDatabase,
+  runningEmbeddedUrl,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from '../server/db/database';
 
 const DATA_DIR = resolve(process.env.BENCH_DATA_DIR ?? '/tmp/murmur-1m');
 const PORT = Number(process.env.BENCH_PG_PORT ?? 55001);
 const PG_DIR = join(DATA_DIR, 'pg');
-const USER = 'murmur';
-const PASSWORD = 'murmur-local';
-
-function runningPort(): number | null {
-  const pidFile = join(PG_DIR, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(pidLine);
-  try {
-    process.kill(pid, 0);
-    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    return null;
-  }
-  return Number(portLine);
-}
 
 function generateCorpus() {
   if (!existsSync(resolve(import.meta.dirname, 'corpus-generate.ts'))) {
@@ -44,10 +33,10 @@ function generateCorpus() {
 /** The corpus database's URL, and the PostgreSQL started for it (null when one was already running). */
 export async function openCorpus(): Promise<{ url: string; server: EmbeddedServer | null }> {
   if (!existsSync(join(PG_DIR, 'PG_VERSION'))) generateCorpus();
-  const port = runningPort();
-  if (port) {
-    console.log(`Using the PostgreSQL already running on ${PG_DIR} (port ${port}).`);
-    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/murmur`, server: null };
+  const running = runningEmbeddedUrl(PG_DIR);
+  if (running) {
+    console.log(`Using the PostgreSQL already running on ${PG_DIR}.`);
+    return { url: running, server: null };
   }
   const server = await startEmbeddedPostgres(PG_DIR, PORT);
   await ensureDatabase(server.urlFor('postgres'), 'murmur');

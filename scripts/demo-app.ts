@@ -3,12 +3,13 @@
 // built for its origin (dist-scripts/, reused while its inputs and settings are unchanged); and Chromium signed in
 // through the development OpenID provider as a demo account.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { buildSpaFor } from '../test/support/spa-build';
+import { runningEmbeddedUrl } from '../server/db/database';
+import { buildSpaFor, localSpaEnv } from '../test/support/spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST_DIR = path.join(ROOT, 'dist-scripts');
@@ -35,46 +36,17 @@ export interface DemoApp {
   stop(): Promise<void>;
 }
 
-/** The port of a PostgreSQL running on `pgDir`, or null (as scripts/bench-insights.ts finds it). */
-function runningPostgresPort(pgDir: string): number | null {
-  const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  try {
-    process.kill(Number(pidLine), 0);
-    if (!readFileSync(`/proc/${Number(pidLine)}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    return null;
-  }
-  return Number(portLine);
-}
-
-function spaEnv(origin: string): Record<string, string> {
-  return {
-    VITE_APP_ENV: 'local',
-    VITE_API_BASE_URL: `${origin}/api/`,
-    VITE_SOCIAL_API_BASE_URL: `${origin}/social/`,
-    VITE_PAYMENT_SERVER_URL: `${origin}/payments/`,
-    VITE_SENTRY_DSN: '',
-    VITE_INTERNAL_WORKSPACE_ID: 'internal',
-    VITE_GOOGLE_CLIENT_ID: '',
-    VITE_MICROSOFT_CLIENT_ID: '',
-    VITE_DEV_OIDC_ISSUER: `${origin}/oidc`,
-    VITE_E2E: 'false',
-  };
-}
-
 /** Starts the server (building the SPA first when needed) and resolves once it listens. */
 export async function startDemoApp(options: DemoAppOptions = {}): Promise<DemoApp> {
   const port = options.port ?? DEFAULT_PORT;
   const origin = `http://127.0.0.1:${port}`;
-  if (await buildSpaFor(DIST_DIR, spaEnv(origin))) console.log(`Built the web app for ${origin}.`);
+  if (await buildSpaFor(DIST_DIR, localSpaEnv(origin))) console.log(`Built the web app for ${origin}.`);
 
   const ownDir = options.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'murmur-scripts-'));
   // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
   if (ownDir) chmodSync(ownDir, 0o755);
   const dataDir = path.resolve(options.dataDir ?? ownDir!);
-  const runningPort = runningPostgresPort(path.join(dataDir, 'pg'));
+  const running = runningEmbeddedUrl(path.join(dataDir, 'pg'));
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = {
     ...inherited,
@@ -89,9 +61,9 @@ export async function startDemoApp(options: DemoAppOptions = {}): Promise<DemoAp
     SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
     MURMUR_PREBUILT_SPA: JSON.stringify({ dir: DIST_DIR, origins: [origin] }),
   };
-  if (runningPort) {
-    console.log(`Using the PostgreSQL already running on ${dataDir}/pg (port ${runningPort}).`);
-    env.DATABASE_URL = `postgres://murmur:murmur-local@127.0.0.1:${runningPort}/murmur`;
+  if (running) {
+    console.log(`Using the PostgreSQL already running on ${dataDir}/pg.`);
+    env.DATABASE_URL = running;
   }
   const main = pathToFileURL(path.join(ROOT, 'server', 'main.ts')).href;
   const code =

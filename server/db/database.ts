@@ -53,6 +53,19 @@ function isPostgres(pid: number): boolean {
 }
 
 /**
+ * The URL of the `murmur` database of a live PostgreSQL already serving `dataDir` (its postmaster.pid names a running
+ * postgres process), over TCP on its port; null when none runs there. For scripts that use a running corpus as it is.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(pidLine);
+  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid) || !isPostgres(pid)) return null;
+  return `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${Number(portLine)}/${DATABASE_NAME}`;
+}
+
+/**
  * A crash of this process leaves PostgreSQL behind: either only its postmaster.pid (the server died too), or a live
  * orphan still serving our data directory. Neither is a reason to fail: the file is removed, the orphan is asked for a
  * fast shutdown (SIGINT), and the caller starts a fresh server on the same data.

@@ -16,25 +16,10 @@ import {
 import { createAccessTokens } from '../../server/auth/access-token';
 import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
-import { buildSpaFor } from './spa-build';
+import { buildSpaFor, localSpaEnv } from './spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
-
-function spaEnv(origin: string): Record<string, string> {
-  return {
-    VITE_APP_ENV: 'local',
-    VITE_API_BASE_URL: `${origin}/api/`,
-    VITE_SOCIAL_API_BASE_URL: `${origin}/social/`,
-    VITE_PAYMENT_SERVER_URL: `${origin}/payments/`,
-    VITE_SENTRY_DSN: '',
-    VITE_INTERNAL_WORKSPACE_ID: 'internal',
-    VITE_GOOGLE_CLIENT_ID: '',
-    VITE_MICROSOFT_CLIENT_ID: '',
-    VITE_DEV_OIDC_ISSUER: `${origin}/oidc`,
-    VITE_E2E: 'false',
-  };
-}
 
 export interface RealServer {
   origin: string;
@@ -112,7 +97,7 @@ export async function startRealServer(port: number): Promise<RealServer> {
   // Kept as soon as it runs, so that a failed build still stops it.
   const pgStarting = startEmbeddedPostgres(pgDir, pgPort).then((started) => (postgres = started));
   try {
-    const [, pg] = await Promise.all([buildSpaFor(DIST_DIR, spaEnv(origin)), pgStarting]);
+    const [, pg] = await Promise.all([buildSpaFor(DIST_DIR, localSpaEnv(origin)), pgStarting]);
     const started = await startApp(pg);
     const server: RealServer = {
       origin,

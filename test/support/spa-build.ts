@@ -61,3 +61,22 @@ export async function buildSpaFor(
   writeFileSync(path.join(distDir, STAMP), JSON.stringify({ env, builtAt: Date.now() }, null, 2));
   return true;
 }
+
+/**
+ * The SPA's settings for the real server at `origin` with the development OpenID provider (no vendor sign-in, no
+ * Sentry): the build the real-server browser tests and the screenshot and timing scripts serve.
+ */
+export function localSpaEnv(origin: string): Record<string, string> {
+  return {
+    VITE_APP_ENV: 'local',
+    VITE_API_BASE_URL: `${origin}/api/`,
+    VITE_SOCIAL_API_BASE_URL: `${origin}/social/`,
+    VITE_PAYMENT_SERVER_URL: `${origin}/payments/`,
+    VITE_SENTRY_DSN: '',
+    VITE_INTERNAL_WORKSPACE_ID: 'internal',
+    VITE_GOOGLE_CLIENT_ID: '',
+    VITE_MICROSOFT_CLIENT_ID: '',
+    VITE_DEV_OIDC_ISSUER: `${origin}/oidc`,
+    VITE_E2E: 'false',
+  };
+}
