@@ -1,16 +1,7 @@
 // Discover's filters: date range preset, sort, platforms and languages; each change replaces the address's search.
 import { DISCOVER_SORTS } from '../../contract/discover';
-import { CheckboxGroup } from '../../components/CheckboxGroup';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { platformName } from '../../lib/platforms';
-import { languageLabel } from '../../lib/languages';
-import {
-  LANGUAGE_VALUES,
-  RANGE_DAYS,
-  RANGE_LABELS,
-  type DiscoverState,
-  type RangePreset,
-} from './discover-search';
+import { PlatformLanguageChoices } from '../../components/CheckboxGroup';
+import { RANGE_DAYS, RANGE_LABELS, type DiscoverState, type RangePreset } from './discover-search';
 
 const SORT_LABELS = { recency: 'Newest first', engagement: 'Most engagement first' } as const;
 
@@ -53,25 +44,12 @@ export function DiscoverFilters({
           ))}
         </select>
       </div>
-      <CheckboxGroup
-        legend="Platforms"
-        className="filter-chips"
-        itemClassName="chip"
-        options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
-        selected={state.platforms}
-        onChange={(platforms) => onChange({ platforms })}
-      />
-      <CheckboxGroup
-        legend="Languages"
-        className="filter-chips"
-        itemClassName="chip"
-        options={LANGUAGE_VALUES.map((language) => ({
-          value: language,
-          label: language,
-          title: languageLabel(language),
-        }))}
-        selected={state.languages}
-        onChange={(languages) => onChange({ languages })}
+      <PlatformLanguageChoices
+        chips
+        platforms={state.platforms}
+        languages={state.languages}
+        onPlatforms={(platforms) => onChange({ platforms })}
+        onLanguages={(languages) => onChange({ languages })}
       />
     </div>
   );

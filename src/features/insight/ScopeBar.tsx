@@ -4,10 +4,9 @@
 import { useId, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { workspaceLanguages, type WorkspaceLanguage } from '../../contract/workspaces';
+import type { WorkspaceLanguage } from '../../contract/workspaces';
 import { savedQueriesQuery } from '../../api/saved-queries';
-import { CheckboxGroup } from '../../components/CheckboxGroup';
+import { PlatformLanguageChoices } from '../../components/CheckboxGroup';
 import { CopyField } from '../../components/CopyField';
 import { useApp } from '../../components/use-app';
 import { languageLabel } from '../../lib/languages';
@@ -119,22 +118,11 @@ export function ScopeBar() {
           </p>
         ) : null}
         <div className="scope-filter-groups">
-          <CheckboxGroup
-            legend="Platforms"
-            hint="None checked: every platform."
-            options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
-            selected={scope.platforms}
-            onChange={(platforms) => setScope({ platforms })}
-          />
-          <CheckboxGroup
-            legend="Languages"
-            hint="None checked: every language."
-            options={workspaceLanguages.map((language) => ({
-              value: language,
-              label: languageLabel(language),
-            }))}
-            selected={scope.languages}
-            onChange={(languages) => setScope({ languages })}
+          <PlatformLanguageChoices
+            platforms={scope.platforms}
+            languages={scope.languages}
+            onPlatforms={(platforms) => setScope({ platforms })}
+            onLanguages={(languages) => setScope({ languages })}
           />
         </div>
       </details>

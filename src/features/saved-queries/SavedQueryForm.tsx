@@ -13,8 +13,6 @@ import { useBlocker } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import type { SavedQuery, SavedQueryFilters } from '../../contract/saved-queries';
 import type { QueryError } from '../../contract/social-query';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { workspaceLanguages } from '../../contract/workspaces';
 import {
   createSavedQuery,
   invalidQueryErrors,
@@ -23,7 +21,7 @@ import {
   type SavedQueryInput,
 } from '../../api/saved-queries';
 import { apiProblem } from '../../api/workspaces';
-import { CheckboxGroup } from '../../components/CheckboxGroup';
+import { PlatformLanguageChoices } from '../../components/CheckboxGroup';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError, TextField } from '../../components/Field';
 import { QueryEditor, type QueryEditorHandle } from '../../components/query-editor/QueryEditor';
@@ -32,8 +30,6 @@ import { QueryPreview } from '../../components/query-editor/QueryPreview';
 import { NO_SUGGESTIONS, type QuerySuggestions } from '../../components/query-editor/query-completion';
 import { useQueryCheck } from '../../components/query-editor/use-query-check';
 import { useApp } from '../../components/use-app';
-import { languageLabel } from '../../lib/languages';
-import { platformName } from '../../lib/platforms';
 import { showToast } from '../../lib/toast';
 import './saved-queries.css';
 
@@ -241,22 +237,11 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
           onSuggestions={setSuggestions}
         />
         <div className="saved-query-filters">
-          <CheckboxGroup
-            legend="Platforms"
-            hint="None checked: every platform."
-            options={PLATFORM_VALUES.map((platform) => ({ value: platform, label: platformName(platform) }))}
-            selected={draft.platforms}
-            onChange={(platforms) => setDraft((d) => ({ ...d, platforms }))}
-          />
-          <CheckboxGroup
-            legend="Languages"
-            hint="None checked: every language."
-            options={workspaceLanguages.map((language) => ({
-              value: language,
-              label: languageLabel(language),
-            }))}
-            selected={draft.languages}
-            onChange={(languages) => setDraft((d) => ({ ...d, languages }))}
+          <PlatformLanguageChoices
+            platforms={draft.platforms}
+            languages={draft.languages}
+            onPlatforms={(platforms) => setDraft((d) => ({ ...d, platforms }))}
+            onLanguages={(languages) => setDraft((d) => ({ ...d, languages }))}
           />
         </div>
         <div className="saved-query-footer">
