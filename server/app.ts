@@ -173,6 +173,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(404).send({ error: 'not_found', message: 'Not Found' });
   });
 
+  // The sign-in screen's address gets the build's login.html (scripts/vite-prerender-login.ts): index.html with that
+  // screen already drawn, so it paints before the app's code arrives. A build without it (bad configuration) falls
+  // back to index.html through the static files below.
+  if (deps.spaDir && existsSync(join(deps.spaDir, 'login.html'))) {
+    app.get('/login', { schema: { hide: true } }, (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('login.html'),
+    );
+  }
+
   if (deps.spaDir && existsSync(join(deps.spaDir, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: deps.spaDir,

@@ -1,10 +1,11 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { InspectionEvent } from 'xstate';
 import { parseConfig } from './config';
 import { installValidationMessages } from './lib/validation-messages';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen';
 import { App, createApp } from './app';
+import { removePrerender } from './lib/prerender';
 // react-toastify's stylesheet as a file of the build (its unstyled entry injects no <style>, which the CSP refuses);
 // before ours, so that our toast rules win.
 import 'react-toastify/dist/ReactToastify.css';
@@ -30,15 +31,27 @@ async function start() {
 
   const app = createApp(config, { inspect });
   app.session.listenToOtherTabs(window);
+  // login.html's prerendered sign-in screen: the login page takes it away itself when it draws (in the same frame);
+  // anywhere else the first navigation leads (a signed-in visit to /login goes on to a workspace), it goes once that
+  // page is ready.
+  const stopWatchingPrerender = app.router.subscribe('onResolved', ({ toLocation }) => {
+    if (toLocation.pathname.replace(/\/$/, '') === '/login') return;
+    removePrerender();
+    stopWatchingPrerender();
+  });
   // A visit that begins signed in is almost always for a workspace page: its guard (not part of the sign-in screen's
   // first load) starts loading now, beside the first route's own work, rather than when that route's guard runs.
   if (app.session.isLoggedIn()) void import('./routes/-workspace-guard');
   // End-to-end builds only (VITE_E2E=true): lets browser tests drive the real API client. Compiled out otherwise.
   if (import.meta.env.VITE_E2E === 'true') Object.assign(window, { __murmur: app });
-  root.render(
-    <StrictMode>
-      <App app={app} />
-    </StrictMode>,
+  // As a transition, React draws the app in slices of a few milliseconds, yielding between them, instead of in one
+  // long task that would hold up input (Total Blocking Time); the sign-in screen is already on screen (login.html).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App app={app} />
+      </StrictMode>,
+    ),
   );
 
   // Error reporting loads after the first render so it costs nothing on the first load (spec §1 sampling).

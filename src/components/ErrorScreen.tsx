@@ -1,4 +1,6 @@
 import type { ErrorComponentProps } from '@tanstack/react-router';
+import { useLayoutEffect } from 'react';
+import { removePrerender } from '../lib/prerender';
 import { messages } from '../lib/messages';
 
 export interface ErrorViewProps {
@@ -10,6 +12,8 @@ export interface ErrorViewProps {
 /** The generic error screen (spec §2): a reload button and the error message under 'Technical Details'. */
 export function ErrorView({ title, description, error }: ErrorViewProps) {
   const detail = error instanceof Error ? error.message : String(error);
+  // An error on /login must not stay hidden under the prerendered sign-in screen.
+  useLayoutEffect(removePrerender, []);
   return (
     <main className="error-screen" role="alert" aria-labelledby="error-title">
       <h1 id="error-title">{title ?? messages.fallbackErrorTitle}</h1>

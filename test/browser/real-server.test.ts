@@ -57,6 +57,35 @@ describe('sign-in through the development OpenID provider (real server)', () => 
     expect(page.url()).not.toContain('code=');
   });
 
+  it("paints the sign-in screen before the app's code has arrived, and carries out a press made then", async () => {
+    const { page } = current;
+    // The app's entry is held back until released: what shows until then is login.html's own drawing.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await waitForHeading(page, 'Sign in to Murmur');
+    expect(await page.locator('#prerendered').count()).toBe(1);
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    release();
+    // The press is not lost: the app arrives, draws the same screen in place of the prerendered one, and signs in.
+    await signInAsNewPerson(page, { first: 'Pia', last: 'Early', email: 'pia@example.com' });
+    await waitForPath(page, '/workspace/create/name');
+    expect(await storedRefreshToken(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('takes the prerendered sign-in screen away once the app has drawn its own, leaving one screen', async () => {
+    const { page } = current;
+    const response = await page.goto('/login');
+    expect(await response?.text()).toContain('<div id="prerendered"><main class="login-screen"');
+    await page.waitForFunction(() => document.getElementById('prerendered') === null);
+    expect(await page.locator('.login-screen').count()).toBe(1);
+    expect(await page.locator('#login-title').count()).toBe(1);
+  });
+
   it('an invited person signs in on the Microsoft screen, lands in the invited workspace, and signs out', async () => {
     const { page } = current;
     const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;

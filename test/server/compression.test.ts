@@ -76,3 +76,44 @@ describe('compression', () => {
     expect(small.json()).toMatchObject({ error: 'not_found' });
   });
 });
+
+describe("the sign-in screen's own page", () => {
+  const login = `<!doctype html><html><body><div id="root"></div><div id="prerendered">${'<p>Sign in</p>'.repeat(100)}</div></body></html>`;
+  let withLogin: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'murmur-spa-login-'));
+    for (const [name, content] of [
+      ['index.html', html],
+      ['login.html', login],
+    ] as const) {
+      writeFileSync(join(dir, name), content);
+      writeFileSync(join(dir, `${name}.br`), brotliCompressSync(content));
+      writeFileSync(join(dir, `${name}.gz`), gzipSync(content));
+    }
+    withLogin = await createTestServer({}, { spaDir: dir });
+  });
+  afterAll(async () => {
+    await withLogin?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the build’s login.html for /login, whatever its query, compressed and never cached', async () => {
+    for (const url of ['/login', '/login?token=abc']) {
+      const res = await withLogin.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(login);
+    }
+  });
+
+  it('sends index.html for every other page, the other sign-in screens included', async () => {
+    for (const url of ['/', '/login/microsoft', '/login/callback', '/workspace/demo/saved-queries']) {
+      const res = await withLogin.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(html);
+    }
+  });
+});

@@ -1,7 +1,10 @@
+import { useEffect, useLayoutEffect } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useApp } from '../../components/use-app';
 import { useSignedIn } from '../../components/use-session';
-import { signInMethod, usesDevProvider } from './sign-in-method';
+import { removePrerender, takeQueuedSignIn } from '../../lib/prerender';
+import { signInMethod } from './sign-in-method';
+import { SignInCardView } from './SignInCardView';
 import { SignInStatus, useSignIn } from './use-sign-in';
 
 /**
@@ -40,59 +43,32 @@ function SignInCard({
   signedIn: boolean;
 }) {
   const { busy, error, start } = useSignIn(inviteToken);
-  const googleReady = signInMethod(config, 'google') !== null;
-  const microsoftReady = signInMethod(config, 'microsoft') !== null;
+  // The page the build prerendered (login.html) stands over this one until the app has drawn it, and goes in the same
+  // frame: no flash, no shift.
+  useLayoutEffect(removePrerender, []);
+  // Its Google button pressed before the app arrived: that sign-in starts now.
+  useEffect(() => {
+    if (takeQueuedSignIn() === 'google' && signInMethod(config, 'google') !== null) start('google');
+    // Once, when the page first draws.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
-    <main className="login-screen" aria-labelledby="login-title">
-      <div className="login-card">
-        <p className="brand" aria-hidden="true">
-          Murmur
-        </p>
-        <h1 id="login-title">Sign in to Murmur</h1>
-        <p className="muted">Social-media insights for your team.</p>
-        {signedIn ? <SignedInNotice /> : null}
-        <div className="login-actions">
-          <button
-            type="button"
-            className="button provider"
-            disabled={!googleReady || busy !== null}
-            aria-describedby={googleReady ? undefined : 'google-status'}
-            onClick={() => start('google')}
-          >
-            Sign in with Google
-          </button>
-          {microsoftReady ? (
-            <Link
-              to="/login/microsoft"
-              search={inviteToken ? { token: inviteToken } : {}}
-              className="button provider"
-              disabled={busy !== null}
-            >
-              Sign in with Microsoft
-            </Link>
-          ) : (
-            <button type="button" className="button provider" disabled aria-describedby="microsoft-status">
-              Sign in with Microsoft
-            </button>
-          )}
-        </div>
-        <SignInStatus busy={busy} error={error} />
-        {usesDevProvider(config) ? (
-          <p className="muted small">
-            Development sign-in: you will pick a demo account or sign in as a new person, without a password.
-          </p>
-        ) : null}
-        {!googleReady ? (
-          <p id="google-status" className="muted small">
-            Google sign-in is not configured for this deployment.
-          </p>
-        ) : null}
-        {!microsoftReady ? (
-          <p id="microsoft-status" className="muted small">
-            Microsoft sign-in is not configured for this deployment.
-          </p>
-        ) : null}
-      </div>
-    </main>
+    <SignInCardView
+      config={config}
+      notice={signedIn ? <SignedInNotice /> : null}
+      status={<SignInStatus busy={busy} error={error} />}
+      busy={busy !== null}
+      onGoogle={() => start('google')}
+      microsoft={
+        <Link
+          to="/login/microsoft"
+          search={inviteToken ? { token: inviteToken } : {}}
+          className="button provider"
+          disabled={busy !== null}
+        >
+          Sign in with Microsoft
+        </Link>
+      }
+    />
   );
 }

@@ -1,0 +1,113 @@
+// A Vite plugin that writes login.html: index.html with the sign-in screen already drawn in it, laid over the app's
+// root, and the app's code started only once that has painted (a small boot script). The server sends it for /login,
+// so the sign-in screen paints as soon as the HTML and the stylesheet have arrived instead of after the app's code has
+// been fetched and run; the app then draws the same screen underneath and takes the prerendered one away in the same
+// frame (src/lib/prerender.ts). Every other address still gets the plain index.html. The markup comes from
+// scripts/prerender-login-markup.tsx, run by Vite's module runner.
+import { fileURLToPath } from 'node:url';
+import { runnerImport, type Plugin } from 'vite';
+// With its extension: this file is loaded with the Vite config.
+import { PRERENDER_ID, QUEUED_SIGN_IN } from '../src/lib/prerender.ts';
+
+const ROOT = '<div id="root"></div>';
+const BOOT_PLACEHOLDER = '__murmur_login_boot__';
+
+const MODULE_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+
+/**
+ * The script that starts the app on login.html once the prerendered screen has painted: the next frame, or at the
+ * latest after 200 ms (a page opened in a background tab gets no frames). It fetches and runs what index.html would
+ * have from the start (the entry and its preloads), so the app's code never holds up the sign-in screen's first paint.
+ */
+export function bootScript(entry: string, preloads: readonly string[]): string {
+  return `// Starts the app once the prerendered sign-in screen has painted (scripts/vite-prerender-login.ts).
+(function () {
+  var started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    ${JSON.stringify(preloads)}.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    });
+    var script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = ${JSON.stringify(entry)};
+    document.head.append(script);
+  }
+  // A press of the prerendered Google button before the app has arrived: kept for the login page to carry out.
+  document.addEventListener(
+    'click',
+    function (event) {
+      var button = event.target instanceof Element && event.target.closest('#${PRERENDER_ID} button[data-vendor]');
+      if (button) window.${QUEUED_SIGN_IN} = button.getAttribute('data-vendor');
+    },
+    true,
+  );
+  requestAnimationFrame(function () { setTimeout(start, 0); });
+  setTimeout(start, 200);
+})();
+`;
+}
+
+/**
+ * login.html from index.html: the sign-in screen laid over the app's (still empty) root, and the app's entry and
+ * preloads replaced by `bootSrc`, which loads them after the screen has painted.
+ */
+export function withPrerenderedLogin(
+  indexHtml: string,
+  markup: string,
+  bootSrc: string,
+): { html: string; entry: string; preloads: string[] } {
+  if (!indexHtml.includes(ROOT)) {
+    throw new Error(`index.html has no ${ROOT} to prerender the sign-in screen beside`);
+  }
+  const entries = [...indexHtml.matchAll(MODULE_SCRIPT)].map((match) => match[1]!);
+  if (entries.length !== 1)
+    throw new Error(`index.html has ${entries.length} module scripts; expected the entry alone`);
+  const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
+  const html = indexHtml
+    .replace(MODULE_SCRIPT, `<script defer src="${bootSrc}"></script>\n    `)
+    .replace(MODULE_PRELOAD, '')
+    .replace(ROOT, `${ROOT}<div id="${PRERENDER_ID}">${markup}</div>`);
+  return { html, entry: entries[0]!, preloads };
+}
+
+export function prerenderLogin(): Plugin {
+  let env: Record<string, unknown> = {};
+  return {
+    name: 'murmur-prerender-login',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      env = config.env;
+    },
+    async generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (!index || index.type !== 'asset') return;
+      const { module } = await runnerImport<typeof import('./prerender-login-markup')>(
+        fileURLToPath(new URL('./prerender-login-markup.tsx', import.meta.url)),
+        { configFile: false, logLevel: 'warn' },
+      );
+      const markup = module.loginMarkup(env);
+      if (!markup) return;
+      // The boot script's name carries a hash of its content, which names the entry: a placeholder first.
+      const draft = withPrerenderedLogin(String(index.source), markup, BOOT_PLACEHOLDER);
+      const boot = this.emitFile({
+        type: 'asset',
+        name: 'login-boot.js',
+        source: bootScript(draft.entry, draft.preloads),
+      });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'login.html',
+        source: draft.html.replace(BOOT_PLACEHOLDER, `/${this.getFileName(boot)}`),
+      });
+    },
+  };
+}
