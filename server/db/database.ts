@@ -24,6 +24,14 @@ export type Db = NodePgDatabase<typeof schema>;
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /**
+   * The analytics pool's (dashboards, discover, exports): its own connections, so that however many heavy
+   * statements run or wait, the light requests (sign-in, users/me, workspaces, saved queries) always find a
+   * connection in `pool` (issue 17 item 9). How many heavy requests run at once is bounded apart
+   * (server/social/admission.ts).
+   */
+  analyticsDb: Db;
+  analyticsPool: pg.Pool;
   /** The connection string (without password) for logs. */
   describe: string;
   close(): Promise<void>;
@@ -217,8 +225,12 @@ export async function ensureDatabase(adminUrl: string, name: string) {
   }
 }
 
-export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** The light requests' pool and the analytics pool (see Database). */
+const POOL_SIZE = 10;
+const ANALYTICS_POOL_SIZE = 8;
+
+function createPool(url: string, max: number, name: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: `murmur ${name}` });
   // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
@@ -226,14 +238,30 @@ export async function connect(url: string): Promise<Omit<Database, 'close'> & { 
   // listener Node ends the process with a stack trace. The failure still reaches its user, as the rejection of the
   // query in flight or of the next one ("Client has encountered a connection error and is not queryable").
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
+  const pool = createPool(url, POOL_SIZE, 'app');
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
+  const analyticsPool = createPool(url, ANALYTICS_POOL_SIZE, 'analytics');
+  const analyticsDb = drizzle(analyticsPool, { schema });
   const safe = new URL(url);
   safe.password = '';
   const socket = safe.searchParams.get('host');
   safe.search = '';
   const describe = socket ? `${safe.toString()} (through the socket in ${socket})` : safe.toString();
-  return { db, pool, describe, close: () => pool.end() };
+  return {
+    db,
+    pool,
+    analyticsDb,
+    analyticsPool,
+    describe,
+    close: async () => {
+      await Promise.all([pool.end(), analyticsPool.end()]);
+    },
+  };
 }
 
 /**
