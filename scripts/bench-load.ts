@@ -12,6 +12,7 @@
 // The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
 // process as `npm start` builds it.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -156,6 +157,37 @@ function runClient(job: ClientJob): Promise<ClientResult> {
   });
 }
 
+/** utime, stime, cutime, cstime of a process (/proc/<pid>/stat), in clock ticks; the fields after the name. */
+function ticksOf(pid: number): { own: number; children: number; ppid: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      ppid: Number(fields[1]),
+      own: Number(fields[11]) + Number(fields[12]),
+      children: Number(fields[13]) + Number(fields[14]),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds spent so far by this process (the server) and by PostgreSQL: the postmaster's children alive now (the
+ * connections' backends) and, through the postmaster's children's totals, those that ended (parallel workers).
+ * A run's difference divided by its requests is what one request costs the machine, whatever else runs on it.
+ */
+function cpuSeconds(postmaster: number): { server: number; postgres: number } {
+  const usage = process.cpuUsage();
+  let ticks = ticksOf(postmaster)?.children ?? 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const process_ = ticksOf(Number(entry));
+    if (process_?.ppid === postmaster) ticks += process_.own + process_.children;
+  }
+  return { server: (usage.user + usage.system) / 1e6, postgres: ticks / 100 };
+}
+
 const percentile = (values: number[], p: number) => {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -221,6 +253,8 @@ async function main() {
     );
     if (posts < 1_000_000)
       console.warn('Warning: fewer than 1,000,000 posts; the figures are not comparable.');
+    const backend = await db.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+    const postmaster = ticksOf(backend.rows[0]!.pid)!.ppid;
     let first = 0;
     const job = (endpoint: string, mode: ClientJob['mode'], connections: number, seconds = durationS) => {
       const spec: ClientJob = {
@@ -242,27 +276,46 @@ async function main() {
     };
 
     const header =
-      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200 | users/me p50   p95   p99   max (n)';
+      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg) | users/me p50   p95   p99   max (n)';
     console.log(header);
-    const row = (endpoint: string, mode: string, connections: number, r: ClientResult) => {
+    const measured = async (endpoint: string, mode: ClientJob['mode'], connections: number) => {
+      const before = cpuSeconds(postmaster);
+      const result = await job(endpoint, mode, connections);
+      const after = cpuSeconds(postmaster);
+      const served = result.ok.length + result.failed;
+      const perRequest = (seconds: number) => (served ? (seconds * 1000) / served : Number.NaN);
+      return {
+        ...result,
+        cpu: {
+          server: perRequest(after.server - before.server),
+          postgres: perRequest(after.postgres - before.postgres),
+        },
+      };
+    };
+    const row = (
+      endpoint: string,
+      mode: string,
+      connections: number,
+      r: ClientResult & { cpu: { server: number; postgres: number } },
+    ) => {
       const statuses = Object.entries(r.statuses)
         .map(([status, count]) => `${count}×${status}`)
         .join(' ');
       console.log(
         `${endpoint.padEnd(10)} ${mode.padEnd(9)} ${String(connections).padStart(5)} ${fmt(r.ok.length / durationS)} ` +
           `${fmt(percentile(r.ok, 50), 9)} ${fmt(percentile(r.ok, 95), 8)} ${fmt(percentile(r.ok, 99), 8)} ` +
-          `${String(r.failed).padStart(8)} | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
+          `${String(r.failed).padStart(8)} ${fmt(r.cpu.server + r.cpu.postgres, 9)} (${fmt(r.cpu.server, 0)}+${fmt(r.cpu.postgres, 0)}) | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
           `${fmt(percentile(r.probe, 99), 5)} ${fmt(Math.max(...r.probe), 5)} (${r.probe.length}` +
           `${r.probeFailed ? `, ${r.probeFailed} failed` : ''})${statuses ? `  ${statuses}` : ''}`,
       );
     };
-    row('(none)', 'idle', 0, await job('overview', 'repeat', 0));
+    row('(none)', 'idle', 0, await measured('overview', 'repeat', 0));
     for (const endpoint of endpoints) {
       for (const mode of modes) {
         // Warm-up: shared buffers, plans, the JIT; in repeat mode every one of its 27 requests once.
         await job(endpoint, mode, 4, 5);
         for (const connections of connectionCounts) {
-          row(endpoint, mode, connections, await job(endpoint, mode, connections));
+          row(endpoint, mode, connections, await measured(endpoint, mode, connections));
         }
       }
     }

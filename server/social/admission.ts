@@ -4,7 +4,22 @@
 // 2 cores a handful of heavy statements already keep both busy; more at once only share the same cores (each slower,
 // none sooner) and hold connections. The light requests never pass through here and use their own pool
 // (server/db/database.ts), so sign-in and users/me answer while every slot is taken.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApiError } from '../errors';
+
+/** The admission control whose slot the code running here holds (run), if any. */
+const holder = new AsyncLocalStorage<Admission>();
+
+/**
+ * Whether the heavy request running here shares the cores with another one that holds a slot. Its statements then
+ * run one after the other on one connection without parallel workers (insights/transactions.ts): splitting a
+ * request's work across processes only pays when cores are idle; under load it adds the cost of the split (exported
+ * snapshots, parallel workers' start and gather) to cores that are already busy. False outside a slot.
+ */
+export function sharingCores(): boolean {
+  const admission = holder.getStore();
+  return admission !== undefined && admission.state.running > 1;
+}
 
 export interface AdmissionOptions {
   /** Heavy requests computing at once. */
@@ -90,7 +105,7 @@ export class Admission {
   async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const release = await this.acquire(signal);
     try {
-      return await work();
+      return await holder.run(this, work);
     } finally {
       release();
     }

@@ -147,6 +147,35 @@ describe('light requests while the dashboards are saturated', () => {
   });
 });
 
+describe('under load', () => {
+  /** A statement that writes no row still raises the corpus version: the cache is emptied, nothing else changes. */
+  const emptyTheCache = () => server.db.execute(sql`UPDATE posts SET likes = likes WHERE false`);
+
+  it('answers the overview from one scan of both periods while another heavy request holds a slot, the same as apart', async () => {
+    const kolkata = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: 'Asia/Kolkata' })).id;
+    const cases: Array<[string, Record<string, unknown>]> = [
+      [workspaceId, { query: 'outage' }],
+      [workspaceId, { query: 'latte OR outage', filters: { from: '2026-03-02T05:00:00Z', to: RANGE.to } }],
+      [kolkata, { query: 'outage NOT #coffee' }],
+      [workspaceId, { query: 'outage', refine: [{ field: 'platform', values: ['x'] }] }],
+    ];
+    for (const [workspace, body] of cases) {
+      await emptyTheCache();
+      const apart = await overview(workspace, body);
+      expect(apart.statusCode, apart.body).toBe(200);
+      await emptyTheCache();
+      // Another heavy request in the other slot: this one now shares the cores.
+      const release = await server.app.analytics.admission.acquire();
+      try {
+        const shared = await overview(workspace, body);
+        expect(shared.json()).toEqual(apart.json());
+      } finally {
+        release();
+      }
+    }
+  });
+});
+
 describe('the answer cache', () => {
   const totalMentions = (body: OverviewResponse) => body.totals.mentions.value;
 
