@@ -8,11 +8,12 @@
 //             round, numbered across the whole run so no request repeats an earlier one (no cache hit possible);
 //   repeat    the same 27 requests (9 queries × 3 ranges, one range end) over and over: a team opening the same
 //             dashboards (after a warm-up pass, every answer can come from the answer cache).
-// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, and users/me's p50/p95/p99/max.
+// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
+// and PostgreSQL: scripts/bench-cpu.ts), and users/me's p50/p95/p99/max.
 // The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
 // process as `npm start` builds it.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpuSeconds, postmasterOf } from './bench-cpu';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -157,37 +158,6 @@ function runClient(job: ClientJob): Promise<ClientResult> {
   });
 }
 
-/** utime, stime, cutime, cstime of a process (/proc/<pid>/stat), in clock ticks; the fields after the name. */
-function ticksOf(pid: number): { own: number; children: number; ppid: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return {
-      ppid: Number(fields[1]),
-      own: Number(fields[11]) + Number(fields[12]),
-      children: Number(fields[13]) + Number(fields[14]),
-    };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU seconds spent so far by this process (the server) and by PostgreSQL: the postmaster's children alive now (the
- * connections' backends) and, through the postmaster's children's totals, those that ended (parallel workers).
- * A run's difference divided by its requests is what one request costs the machine, whatever else runs on it.
- */
-function cpuSeconds(postmaster: number): { server: number; postgres: number } {
-  const usage = process.cpuUsage();
-  let ticks = ticksOf(postmaster)?.children ?? 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const process_ = ticksOf(Number(entry));
-    if (process_?.ppid === postmaster) ticks += process_.own + process_.children;
-  }
-  return { server: (usage.user + usage.system) / 1e6, postgres: ticks / 100 };
-}
-
 const percentile = (values: number[], p: number) => {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -254,7 +224,7 @@ async function main() {
     if (posts < 1_000_000)
       console.warn('Warning: fewer than 1,000,000 posts; the figures are not comparable.');
     const backend = await db.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
-    const postmaster = ticksOf(backend.rows[0]!.pid)!.ppid;
+    const postmaster = postmasterOf(backend.rows[0]!.pid);
     let first = 0;
     const job = (endpoint: string, mode: ClientJob['mode'], connections: number, seconds = durationS) => {
       const spec: ClientJob = {

@@ -37,7 +37,7 @@ interface Waiter {
 }
 
 /** How a refusal reads: the same for a full queue and a wait that ran out. */
-export function busy(retryAfterSeconds: number): ApiError {
+function busy(retryAfterSeconds: number): ApiError {
   return new ApiError(
     503,
     'busy',
