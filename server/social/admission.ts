@@ -127,6 +127,16 @@ export class Admission {
   }
 }
 
+/**
+ * Why a request stopped waiting: its client went away (clientGone). A 503 rather than a failure of ours: nobody reads
+ * the answer, and nothing is logged as a 500.
+ */
+export class ClientGoneError extends ApiError {
+  constructor() {
+    super(503, 'client_gone', 'The client went away before its answer was computed.');
+  }
+}
+
 /** The signal that aborts when the connection of a response (reply.raw) closes before the answer was sent. */
 export function clientGone(response: {
   once(event: 'close', listener: () => void): unknown;
@@ -134,7 +144,7 @@ export function clientGone(response: {
 }): AbortSignal {
   const controller = new AbortController();
   response.once('close', () => {
-    if (!response.writableFinished) controller.abort(new Error('The client went away.'));
+    if (!response.writableFinished) controller.abort(new ClientGoneError());
   });
   return controller.signal;
 }

@@ -10,6 +10,9 @@ import { as, createWorkspace, type Person } from '../support/workspaces.fixtures
 import { insertCorpus, insertSavedQuery } from '../support/insights.fixtures';
 import { posts, profiles, savedQueries } from '../../server/db/social-schema';
 import { workspaces } from '../../server/db/schema';
+import { Admission, ClientGoneError } from '../../server/social/admission';
+import { ApiError } from '../../server/errors';
+import { AnswerCache } from '../../server/social/insights/answer-cache';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const CORPUS_TABLES = 'posts, profiles, post_hours, post_days, post_tag_days, author_post_times';
@@ -147,6 +150,29 @@ describe('light requests while the dashboards are saturated', () => {
   });
 });
 
+describe('admission control', () => {
+  it('answers 503 busy with Retry-After to a request that waited longer than the queue allows, and serves the others in order', async () => {
+    vi.useFakeTimers();
+    const admission = new Admission({ slots: 1, queue: 2, maxWaitMs: 1000 });
+    const order: string[] = [];
+    const release = await admission.acquire();
+    const second = admission.acquire().then((r) => (order.push('second'), r));
+    vi.advanceTimersByTime(600);
+    const third = admission.acquire().then((r) => (order.push('third'), r));
+    // The queue is full: refused at once.
+    await expect(admission.acquire()).rejects.toMatchObject({ statusCode: 503, code: 'busy' });
+    vi.advanceTimersByTime(500);
+    // The second waited 1 100 ms: refused, with when to come back.
+    const refused = await second.catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).options.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    release();
+    (await third)();
+    expect(order).toEqual(['third']);
+    expect(admission.state).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
 describe('under load', () => {
   /** A statement that writes no row still raises the corpus version: the cache is emptied, nothing else changes. */
   const emptyTheCache = () => server.db.execute(sql`UPDATE posts SET likes = likes WHERE false`);
@@ -202,6 +228,28 @@ describe('the answer cache', () => {
     });
     expect(b.json()).toEqual(a.json());
     expect(server.app.analytics.cache.stats.hits).toBe(hits + 2);
+  });
+
+  it('shares one computation between identical requests, and computes it again when the one computing went away', async () => {
+    const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: () => Promise.resolve(1) });
+    let computations = 0;
+    let giveUp!: () => void;
+    const first = cache.answer('key', () => {
+      computations += 1;
+      return new Promise<never>((_, reject) => (giveUp = () => reject(new ClientGoneError())));
+    });
+    const second = cache.answer('key', () => {
+      computations += 1;
+      return Promise.resolve({ answer: 42 });
+    });
+    await until(() => giveUp !== undefined && cache.stats.shared === 1);
+    expect(computations).toBe(1);
+    giveUp();
+    await expect(first).rejects.toBeInstanceOf(ClientGoneError);
+    expect(await second).toEqual({ answer: 42 });
+    expect(computations).toBe(2);
+    // And the answer is kept: a third asks nothing.
+    expect(await cache.answer('key', () => Promise.reject(new Error('not asked')))).toEqual({ answer: 42 });
   });
 
   it('computes anew once posts or profiles change, whoever changed them', async () => {

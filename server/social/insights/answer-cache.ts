@@ -11,6 +11,7 @@
 // the same answer is being computed wait for it instead of computing it again.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { ClientGoneError } from '../admission';
 import type { InsightScope } from './request';
 
 export interface AnswerCacheOptions {
@@ -93,7 +94,13 @@ export class AnswerCache {
     const under = this.computing.get(versioned);
     if (under) {
       this.stats.shared += 1;
-      return JSON.parse(await under) as T;
+      try {
+        return JSON.parse(await under) as T;
+      } catch (error) {
+        // The request computing it went away while it waited for a slot: this one computes it instead.
+        if (error instanceof ClientGoneError) return this.answer(key, compute);
+        throw error;
+      }
     }
     this.stats.misses += 1;
     let answer!: T;

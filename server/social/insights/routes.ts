@@ -39,7 +39,7 @@ import { invalidQueryErrorHandler } from '../query/invalid-query';
 import { resolveInsightScope, type InsightScope } from './request';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
-import { clientGone } from '../admission';
+import { clientGone, ClientGoneError } from '../admission';
 import { answerKey } from './answer-cache';
 import { conversation } from './conversation';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
@@ -195,7 +195,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const values = request.body as z.output<B>;
         const { workspace } = workspaceAccessOf(request);
         const gone = new AbortController();
-        reply.raw.on('close', () => gone.abort());
+        reply.raw.on('close', () => gone.abort(new ClientGoneError()));
         const context = await resolveInsightScope(lightDb, workspace, values);
         // The slot is held until the file is sent (or the download broken off): each page is a statement.
         const release = await admission.acquire(gone.signal);
