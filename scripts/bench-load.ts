@@ -188,7 +188,8 @@ async function main() {
   const { createAccessTokens } = await import('../server/auth/access-token');
   const { openCorpus } = await import('./bench-corpus');
   const { url, server } = await openCorpus();
-  const database = await connect(url);
+  // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.
+  const database = await connect(url, { local: true });
   const config = loadServerConfig({
     APP_ENV: 'qa',
     DEV_OIDC: 'false',

@@ -1,6 +1,7 @@
 // Opens the database: any PostgreSQL via DATABASE_URL, or the embedded PostgreSQL (real binaries from the npm registry)
 // with its data in DATA_DIR. Migrations are applied on every start; they are idempotent.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -241,11 +242,43 @@ function createPool(url: string, max: number, name: string): pg.Pool {
   return pool;
 }
 
-export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
+/** The niceness of the analytics pool's backends on a PostgreSQL of this machine (see lowerPriority). */
+const ANALYTICS_NICENESS = 10;
+
+/**
+ * On a PostgreSQL running on this machine (the embedded one), each analytics connection's backend process runs at a
+ * lower CPU priority (nice 10): when the dashboards keep every core busy, the light requests' backends and this
+ * server's own process still get a core at once, so sign-in and users/me do not wait behind them in the kernel's run
+ * queue either (issue 17 item 9). Only for a process that is PostgreSQL's: never for an external DATABASE_URL, whose
+ * backend ids are another machine's.
+ */
+function lowerPriority(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    // The backend's process id, as the server announced it when the connection opened (pg's BackendKeyData).
+    const pid = (client as pg.PoolClient & { processID?: number | null }).processID;
+    if (!pid || !isPostgres(pid)) return;
+    try {
+      setPriority(pid, ANALYTICS_NICENESS);
+    } catch {
+      // Not permitted: it keeps the default priority.
+    }
+  });
+}
+
+export interface ConnectOptions {
+  /** The database is the embedded PostgreSQL of this machine: its analytics backends run at a lower priority. */
+  local?: boolean;
+}
+
+export async function connect(
+  url: string,
+  options: ConnectOptions = {},
+): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
   const pool = createPool(url, POOL_SIZE, 'app');
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const analyticsPool = createPool(url, ANALYTICS_POOL_SIZE, 'analytics');
+  if (options.local) lowerPriority(analyticsPool);
   const analyticsDb = drizzle(analyticsPool, { schema });
   const safe = new URL(url);
   safe.password = '';
@@ -289,7 +322,7 @@ async function openDatabase(options: {
   const embedded = await startEmbeddedPostgres(join(options.dataDir, 'pg'), options.embeddedPort);
   try {
     await ensureDatabase(embedded.urlFor('postgres'), DATABASE_NAME);
-    const database = await connect(embedded.urlFor(DATABASE_NAME));
+    const database = await connect(embedded.urlFor(DATABASE_NAME), { local: true });
     return {
       ...database,
       close: async () => {

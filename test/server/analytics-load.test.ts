@@ -2,8 +2,10 @@
 // bounded queue answering 503 busy + Retry-After beyond it), and identical dashboard requests are answered from a
 // cache keyed by workspace, resolved request and corpus version. Saturation is made deterministic by holding an
 // ACCESS EXCLUSIVE lock on the corpus's tables: every dashboard statement then waits until the test lets go.
+import { randomBytes } from 'node:crypto';
+import { getPriority } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { OverviewResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
@@ -12,6 +14,7 @@ import { posts, profiles, savedQueries } from '../../server/db/social-schema';
 import { workspaces } from '../../server/db/schema';
 import { Admission, ClientGoneError } from '../../server/social/admission';
 import { ApiError } from '../../server/errors';
+import { connect, ensureDatabase } from '../../server/db/database';
 import { AnswerCache } from '../../server/social/insights/answer-cache';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
@@ -146,6 +149,24 @@ describe('light requests while the dashboards are saturated', () => {
       expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([200, 200]);
     } finally {
       await unlock().catch(() => {});
+    }
+  });
+});
+
+describe('the analytics pool', () => {
+  it("runs its backends at a lower CPU priority on this machine's PostgreSQL, the light pool's at the default", async () => {
+    const name = `test_${randomBytes(6).toString('hex')}`;
+    await ensureDatabase(inject('pgAdminUrl'), name);
+    const url = new URL(inject('pgAdminUrl'));
+    url.pathname = `/${name}`;
+    const database = await connect(url.toString(), { local: true });
+    try {
+      const pidOf = async (pool: typeof database.pool) =>
+        (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      expect(getPriority(await pidOf(database.analyticsPool))).toBe(10);
+      expect(getPriority(await pidOf(database.pool))).toBe(getPriority(process.pid));
+    } finally {
+      await database.close();
     }
   });
 });
