@@ -23,9 +23,15 @@ import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
 import { serverKeys, type ServerKeys } from './keys';
+import { createAnalytics, type Analytics } from './social/analytics';
 
 export interface AppDeps {
   db: Db;
+  /**
+   * The analytics pool's (server/db/database.ts) for the heavy requests; without it they share `db`'s pool (API-only
+   * tests).
+   */
+  analyticsDb?: Db;
   config: ServerConfig;
   accessTokens: AccessTokens;
   /** The SPA's build; omitted in API-only tests. */
@@ -49,6 +55,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
     keys: ServerKeys;
+    /** Where the heavy requests run: their pool, their admission control, the dashboards' answer cache. */
+    analytics: Analytics;
   }
 }
 
@@ -73,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
+  app.decorate('analytics', createAnalytics(deps));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -100,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     // Our own errors carry their status, 5xx included (e.g. 503 when a sign-in vendor is unreachable).
     if (error instanceof ApiError) {
+      if (error.options.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.options.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: error.code, message: error.message });
     }
     if (error.statusCode && error.statusCode < 500) {

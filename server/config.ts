@@ -87,6 +87,16 @@ const serverConfigSchema = z.object({
    * budget): each costs the database up to a few hundred milliseconds.
    */
   SOCIAL_RATE_LIMIT_PER_MINUTE: int(120, 1, 100_000),
+  /**
+   * Heavy requests (dashboards, discover, exports, query counts) computing at once, from every account together
+   * (server/social/admission.ts): about the database's cores. More wait in a queue of ANALYTICS_QUEUE, at most
+   * ANALYTICS_QUEUE_WAIT_MS each; beyond either, 503 `busy` with Retry-After.
+   */
+  ANALYTICS_SLOTS: int(2, 1, 64),
+  ANALYTICS_QUEUE: int(64, 0, 10_000),
+  ANALYTICS_QUEUE_WAIT_MS: int(20_000, 100, 600_000),
+  /** The dashboards' answer cache, in MB of JSON (server/social/insights/answer-cache.ts); 0 turns it off. */
+  ANSWER_CACHE_MB: int(64, 0, 4096),
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** Sent as Retry-After (a 503 of a full queue: server/social/admission.ts). */
+    readonly options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }

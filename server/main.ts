@@ -50,6 +50,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const secret = createHmac('sha256', signingKey).update('murmur server secret').digest();
   const app = await buildApp({
     db: database.db,
+    analyticsDb: database.analyticsDb,
     accessTokens,
     secret,
     config,

@@ -1,6 +1,7 @@
 // Opens the database: any PostgreSQL via DATABASE_URL, or the embedded PostgreSQL (real binaries from the npm registry)
 // with its data in DATA_DIR. Migrations are applied on every start; they are idempotent.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -24,6 +25,14 @@ export type Db = NodePgDatabase<typeof schema>;
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /**
+   * The analytics pool's (dashboards, discover, exports): its own connections, so that however many heavy
+   * statements run or wait, the light requests (sign-in, users/me, workspaces, saved queries) always find a
+   * connection in `pool` (issue 17 item 9). How many heavy requests run at once is bounded apart
+   * (server/social/admission.ts).
+   */
+  analyticsDb: Db;
+  analyticsPool: pg.Pool;
   /** The connection string (without password) for logs. */
   describe: string;
   close(): Promise<void>;
@@ -217,8 +226,12 @@ export async function ensureDatabase(adminUrl: string, name: string) {
   }
 }
 
-export async function connect(url: string): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** The light requests' pool and the analytics pool (see Database). */
+const POOL_SIZE = 10;
+const ANALYTICS_POOL_SIZE = 8;
+
+function createPool(url: string, max: number, name: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: `murmur ${name}` });
   // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
@@ -226,14 +239,62 @@ export async function connect(url: string): Promise<Omit<Database, 'close'> & { 
   // listener Node ends the process with a stack trace. The failure still reaches its user, as the rejection of the
   // query in flight or of the next one ("Client has encountered a connection error and is not queryable").
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+/** The niceness of the analytics pool's backends on a PostgreSQL of this machine (see lowerPriority). */
+const ANALYTICS_NICENESS = 10;
+
+/**
+ * On a PostgreSQL running on this machine (the embedded one), each analytics connection's backend process runs at a
+ * lower CPU priority (nice 10): when the dashboards keep every core busy, the light requests' backends and this
+ * server's own process still get a core at once, so sign-in and users/me do not wait behind them in the kernel's run
+ * queue either (issue 17 item 9). Only for a process that is PostgreSQL's: never for an external DATABASE_URL, whose
+ * backend ids are another machine's.
+ */
+function lowerPriority(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    // The backend's process id, as the server announced it when the connection opened (pg's BackendKeyData).
+    const pid = (client as pg.PoolClient & { processID?: number | null }).processID;
+    if (!pid || !isPostgres(pid)) return;
+    try {
+      setPriority(pid, ANALYTICS_NICENESS);
+    } catch {
+      // Not permitted: it keeps the default priority.
+    }
+  });
+}
+
+export interface ConnectOptions {
+  /** The database is the embedded PostgreSQL of this machine: its analytics backends run at a lower priority. */
+  local?: boolean;
+}
+
+export async function connect(
+  url: string,
+  options: ConnectOptions = {},
+): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
+  const pool = createPool(url, POOL_SIZE, 'app');
   const db = drizzle(pool, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
+  const analyticsPool = createPool(url, ANALYTICS_POOL_SIZE, 'analytics');
+  if (options.local) lowerPriority(analyticsPool);
+  const analyticsDb = drizzle(analyticsPool, { schema });
   const safe = new URL(url);
   safe.password = '';
   const socket = safe.searchParams.get('host');
   safe.search = '';
   const describe = socket ? `${safe.toString()} (through the socket in ${socket})` : safe.toString();
-  return { db, pool, describe, close: () => pool.end() };
+  return {
+    db,
+    pool,
+    analyticsDb,
+    analyticsPool,
+    describe,
+    close: async () => {
+      await Promise.all([pool.end(), analyticsPool.end()]);
+    },
+  };
 }
 
 /**
@@ -261,7 +322,7 @@ async function openDatabase(options: {
   const embedded = await startEmbeddedPostgres(join(options.dataDir, 'pg'), options.embeddedPort);
   try {
     await ensureDatabase(embedded.urlFor('postgres'), DATABASE_NAME);
-    const database = await connect(embedded.urlFor(DATABASE_NAME));
+    const database = await connect(embedded.urlFor(DATABASE_NAME), { local: true });
     return {
       ...database,
       close: async () => {

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   doublePrecision,
   index,
@@ -240,4 +241,20 @@ export const savedQueries = pgTable(
     /** Names are unique in a workspace regardless of case (409 name_taken). */
     uniqueIndex('saved_queries_workspace_name_idx').on(t.workspaceId, sql`lower(${t.name})`),
   ],
+);
+
+/**
+ * One row: the corpus's version, raised by a statement-level trigger on posts and on profiles (migration 0013) in the
+ * transaction of every statement that writes them, so a reader sees the new version exactly when it sees the new
+ * posts. The dashboards' answer cache (server/social/insights/answer-cache.ts) keys its answers by it.
+ */
+export const corpusState = pgTable(
+  'corpus_state',
+  {
+    /** Always true: the table holds one row. */
+    id: boolean('id').primaryKey().default(true),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('corpus_state_one_row', sql`${t.id}`)],
 );

@@ -33,11 +33,24 @@ type Extra = { sort?: PostSort | ProfileSort; cursor?: string; limit?: number };
 const STALE_MS = 60_000;
 
 /**
- * A 429 is retried once its Retry-After has passed (the page says when meanwhile); anything else but a network error
- * or a 5xx (the HTTP client's own retries) is final.
+ * A 503 `busy`: the server's queue of heavy requests was full (server/social/admission.ts). Like a 429, it says when
+ * to ask again, and asking again then is what to do; unlike a 503 time-out, a narrower range would not help.
+ */
+export function isBusy(error: unknown): error is HttpError {
+  if (!(error instanceof HttpError) || error.status !== 503) return false;
+  try {
+    return (JSON.parse(error.bodyExcerpt) as { error?: unknown }).error === 'busy';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A 429 or a 503 busy is retried once its Retry-After has passed (the page says when meanwhile); anything else but a
+ * network error or a 5xx (the HTTP client's own retries) is final.
  */
 function retryAfterRateLimit(failures: number, error: unknown): boolean {
-  return error instanceof HttpError && error.status === 429 && failures < 3;
+  return error instanceof HttpError && (error.status === 429 || isBusy(error)) && failures < 3;
 }
 const retryDelay = (_failures: number, error: unknown) =>
   error instanceof HttpError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 30_000;

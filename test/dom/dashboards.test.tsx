@@ -1,6 +1,6 @@
 // What a dashboard says when its answer is not a dashboard, through the real app against a fake backend: a query
-// error shown at its column, a 429 that names its wait and asks again once Retry-After has passed, a 503 time-out
-// that offers a narrower range (and asks for it), and a link whose params are partly not understood (a notice, the
+// error shown at its column, a 429 or a 503 busy that names its wait and asks again once Retry-After has passed, a
+// 503 time-out that offers a narrower range (and asks for it), and a link whose params are partly not understood (a notice, the
 // defaults, a clean address). The figures themselves are compared with the real server's in
 // test/browser/real-server-dashboards.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,6 +133,30 @@ describe('dashboard failures', () => {
     await screen.findByText('42', { selector: '.tile-value' }, { timeout: 4000 });
     expect(bodies()).toHaveLength(2);
     expect(hours(bodies()[1]!.filters)).toBe(7 * 24);
+  });
+
+  it('says the server is busy after a 503 busy, without offering a narrower range, and asks again after Retry-After', async () => {
+    const { bodies } = await visit('/workspace/w1/insight/overview?q=coffee&range=90d', (body, call) =>
+      call === 0
+        ? {
+            status: 503,
+            headers: { 'Retry-After': '1' },
+            body: {
+              error: 'busy',
+              message: 'Many dashboards and searches are being computed right now. Try again in 1 s.',
+            },
+          }
+        : { status: 200, body: overviewFor(body as never, 90) },
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The server is busy');
+    expect(alert.textContent).toContain('This page asks again by itself in 1 seconds.');
+    expect(alert.textContent).not.toContain('This took too long');
+    expect(screen.queryByRole('button', { name: 'Show the last 7 days' })).toBeNull();
+    await screen.findByText('90', { selector: '.tile-value' }, { timeout: 4000 });
+    // The same range asked again: nothing for the person to do.
+    expect(bodies()).toHaveLength(2);
+    expect(hours(bodies()[1]!.filters)).toBe(90 * 24);
   });
 
   it('offers a narrower range after a 503 time-out, and asks for it', async () => {

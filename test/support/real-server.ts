@@ -64,6 +64,7 @@ export async function startRealServer(port: number): Promise<RealServer> {
     const database = await connect(pg.urlFor('murmur'));
     const app = await buildApp({
       db: database.db,
+      analyticsDb: database.analyticsDb,
       config,
       accessTokens,
       spaDir: DIST_DIR,

@@ -23,12 +23,21 @@ export async function createTestServer(env: Record<string, string> = {}, options
     ...env,
   });
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
-  const app: FastifyInstance = await buildApp({ db: database.db, config, accessTokens, ...options });
+  const app: FastifyInstance = await buildApp({
+    db: database.db,
+    analyticsDb: database.analyticsDb,
+    config,
+    accessTokens,
+    ...options,
+  });
   await app.ready();
 
   return {
     app,
     db: database.db,
+    /** The light requests' pool (a test may hold one of its connections, e.g. for a lock). */
+    pool: database.pool,
+    analyticsDb: database.analyticsDb,
     config,
     accessTokens,
     async createUser(fields: { email?: string; firstName?: string; isStaff?: boolean } = {}) {

@@ -22,11 +22,14 @@ import { searchPosts } from './search';
 import { countedSentence } from './counted';
 import { usableTimeZone } from '../time-zone';
 import { perAccountLimit } from '../rate-limit';
+import { clientGone } from '../admission';
 
 const tags = ['social'];
 
 export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.deps;
+  const { config } = app.deps;
+  // A search is a heavy request: the analytics pool, in an admission slot (server/social/analytics.ts).
+  const { db, admission } = app.analytics;
   // Cursors are sealed for the client and opened here (server/social/cursor-seal.ts), then checked inside.
   const cursors = cursorSeal(app.keys.cursors);
 
@@ -54,7 +57,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
           'search, or altered, is 400 invalid_cursor). Every page searches the date range of the first (default: ' +
           'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
           'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
-          'than 5 s is cancelled (503 search_timeout).',
+          'than 5 s is cancelled (503 search_timeout); 503 busy with Retry-After when too many heavy requests are ' +
+          'queued.',
         body: discoverBodySchema,
         response: {
           200: discoverResponseSchema,
@@ -64,7 +68,7 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request): Promise<DiscoverResponse> => {
+    async (request, reply): Promise<DiscoverResponse> => {
       const { query, filters, sort, limit } = request.body;
       const { workspace } = workspaceAccessOf(request);
       const ast = parseOrThrow(query);
@@ -75,7 +79,10 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         : null;
       // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
       const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
-      const result = await searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit });
+      const result = await admission.run(
+        () => searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit }),
+        clientGone(reply.raw),
+      );
       const range = { from: scope.from.toISOString(), to: scope.to.toISOString() };
       const timeZone = usableTimeZone(workspace.timeZone);
       return {

@@ -14,7 +14,8 @@ import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
 import type { OverviewGroups } from './sources/source';
 import { bucketFor, bucketSeries, instantOfWallClock, wallClockText } from './time';
-import { readOnlyParts, type Tx } from './transactions';
+import { readOnly, readOnlyParts, type Tx } from './transactions';
+import { sharingCores } from '../admission';
 import { previousPeriod } from './where';
 
 const TOP_OVERVIEW = 5;
@@ -61,11 +62,11 @@ function spikeStats(counts: number[]) {
  * The current period over time from the chosen source's groups (sources/source.ts, OverviewGroups): every bucket of
  * the range zero-filled, the platform split, and the top posts.
  */
-function overviewTimelineStatement(context: InsightScope, groups: OverviewGroups) {
+function overviewTimelineStatement(context: InsightScope, groups: OverviewGroups, authors?: SQL) {
   const { scope, timeZone } = context;
   const bucket = bucketFor(scope.from, scope.to);
   return sql`${groups.groups}
-    SELECT
+    SELECT ${authors ? sql`${authors},` : sql``}
       ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
           coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
           coalesce(b.neg, 0)::int AS negative, coalesce(b.s, 0) AS sentiment_sum
@@ -99,7 +100,12 @@ function overviewStatements(context: InsightScope) {
   // Per author from author_post_times when it serves (the same conditions, and a range of at least 10 days, where one
   // pass over its rows costs less than the posts): both periods in the same pass, about what one period costs.
   if (authorTimes.authorPostTimes.serves(context)) {
-    return { authors: authorTimes.overviewAuthors(context, TOP_OVERVIEW), timeline, previousAuthors: null };
+    return {
+      authors: authorTimes.overviewAuthors(context, TOP_OVERVIEW),
+      timeline,
+      previousAuthors: null,
+      oneScan: null,
+    };
   }
   // From the posts. When the timeline comes from the rollup it costs little, and the per-author scan is what takes
   // time: the current period's authors then run beside the previous period's and the timeline.
@@ -108,13 +114,17 @@ function overviewStatements(context: InsightScope) {
       authors: postsScan.overviewAuthors(context, 'current', TOP_OVERVIEW),
       timeline,
       previousAuthors: postsScan.overviewAuthors(context, 'previous', TOP_OVERVIEW),
+      oneScan: null,
     };
   }
-  // Otherwise both periods in one scan, beside the timeline's scan.
+  // Otherwise both periods in one scan, beside the timeline's scan; or, when the cores are shared with other heavy
+  // requests, everything from one scan (postsScan.overviewOneScan).
+  const one = postsScan.overviewOneScan(context, bucket, TOP_OVERVIEW);
   return {
     authors: postsScan.overviewAuthors(context, 'both', TOP_OVERVIEW),
     timeline,
     previousAuthors: null,
+    oneScan: overviewTimelineStatement(context, one, one.authors),
   };
 }
 
@@ -146,22 +156,39 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
       ),
     };
   };
-  const [authors, [timeline, previousAuthors]] = await readOnlyParts<
-    [
-      AuthorsRow & { people: OverviewResponse['top_people'] },
-      [TimelineRow & { posts: Map<number, PostRow> }, AuthorsRow | null],
-    ]
-  >(
-    db,
-    [
-      (tx) => authorsOf(tx, statements.authors),
-      async (tx) => [
-        await timelineOf(tx),
-        statements.previousAuthors ? await authorsOf(tx, statements.previousAuthors) : null,
-      ],
-    ],
-    { timeZone },
-  );
+  const [authors, [timeline, previousAuthors]] =
+    statements.oneScan && sharingCores()
+      ? await readOnly(
+          db,
+          async (tx) => {
+            const [row] = (await tx.execute<AuthorsRow & TimelineRow>(statements.oneScan!)).rows;
+            const [people, posts] = [
+              await peopleFor(tx, row!.top_people),
+              await postsByIds(
+                tx,
+                row!.top_posts.map((p) => p.id),
+              ),
+            ];
+            return [{ ...row!, people }, [{ ...row!, posts }, null]] as const;
+          },
+          { timeZone },
+        )
+      : await readOnlyParts<
+          [
+            AuthorsRow & { people: OverviewResponse['top_people'] },
+            [TimelineRow & { posts: Map<number, PostRow> }, AuthorsRow | null],
+          ]
+        >(
+          db,
+          [
+            (tx) => authorsOf(tx, statements.authors),
+            async (tx) => [
+              await timelineOf(tx),
+              statements.previousAuthors ? await authorsOf(tx, statements.previousAuthors) : null,
+            ],
+          ],
+          { timeZone },
+        );
   const periods = [...authors.periods, ...(previousAuthors?.periods ?? [])];
   const { buckets, platforms } = timeline;
   const period = (cur: boolean) =>

@@ -39,6 +39,8 @@ import { invalidQueryErrorHandler } from '../query/invalid-query';
 import { resolveInsightScope, type InsightScope } from './request';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
+import { clientGone, ClientGoneError } from '../admission';
+import { answerKey } from './answer-cache';
 import { conversation } from './conversation';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { overview } from './overview';
@@ -54,7 +56,9 @@ const COMMON =
   'sentiment, language, media, kind, domain, followers, hour of the week, each with exclude). Every answer states ' +
   'time_zone, range and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for ' +
   'a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a ' +
-  'minute by one account; 503 insights_timeout past 10 s.';
+  'minute by one account; 503 insights_timeout past 10 s; 503 busy with Retry-After when too many heavy requests ' +
+  'are queued. An answer computed at the same corpus version for the same resolved request of the same workspace ' +
+  'may be served from the answer cache.';
 
 const responses = <T>(ok: T) => ({
   200: ok,
@@ -99,11 +103,20 @@ async function* loggedFailures(request: FastifyRequest, chunks: AsyncGenerator<s
   }
 }
 
+/** What a dashboard's body holds beyond the scope (sort, limit, cursor): part of its answer's cache key. */
+function extraOf(body: Record<string, unknown>): Record<string, unknown> {
+  const { workspace_id: _w, saved_query_id: _s, query: _q, filters: _f, refine: _r, ...extra } = body;
+  return extra;
+}
+
 /** Any member of the body's workspace_id (viewer and up); 404 for anyone else (server/workspaces/route-access.ts). */
 const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 
 export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config } = app.deps;
+  // The light pool resolves the request (a saved query's look-up); the dashboards compute on the analytics pool, in
+  // an admission slot, unless the answer cache has the answer (server/social/analytics.ts).
+  const { db: lightDb, config } = app.deps;
+  const { db, admission, cache } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
@@ -119,7 +132,9 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
    * One dashboard: a POST whose workspace the route-access hook checks (before anything of the body is read), whose
    * request is then resolved once (resolveInsightScope: the saved or ad-hoc query, filters, range, refinements, the
-   * workspace's zone), and whose answer is `answer`'s.
+   * workspace's zone), and whose answer is `answer`'s: from the answer cache when the same request was answered at
+   * the current corpus version, else computed in an admission slot (503 busy with Retry-After when the queue is
+   * full).
    */
   function dashboard<B extends z.ZodMiniType<z.output<typeof insightsBodySchema>>, R extends z.ZodMiniType>(
     url: string,
@@ -136,13 +151,16 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { workspace: anyMember },
         schema: { tags, security: bearer, summary, description: COMMON, body, response: responses(response) },
       },
-      async (request) => {
+      async (request, reply) => {
         const values = request.body as z.output<B>;
         const { workspace } = workspaceAccessOf(request);
         // The paged lists' cursors are sealed for the client and opened here (server/social/cursor-seal.ts).
         const paging = values as { cursor?: string };
         if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
-        const answered = await answer(await resolveInsightScope(db, workspace, values), values);
+        const context = await resolveInsightScope(lightDb, workspace, values);
+        const answered = await cache.answer(answerKey(workspace.id, url, context, extraOf(values)), () =>
+          admission.run(() => answer(context, values), clientGone(reply.raw)),
+        );
         const page = answered as { next_cursor?: string | null };
         if (typeof page.next_cursor === 'string')
           page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
@@ -177,15 +195,20 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const values = request.body as z.output<B>;
         const { workspace } = workspaceAccessOf(request);
         const gone = new AbortController();
-        reply.raw.on('close', () => gone.abort());
-        const file = await open(
-          await resolveInsightScope(db, workspace, values),
-          values,
-          workspace,
-          gone.signal,
-        );
+        reply.raw.on('close', () => gone.abort(new ClientGoneError()));
+        const context = await resolveInsightScope(lightDb, workspace, values);
+        // The slot is held until the file is sent (or the download broken off): each page is a statement.
+        const release = await admission.acquire(gone.signal);
+        let file: CsvExport;
+        try {
+          file = await open(context, values, workspace, gone.signal);
+        } catch (error) {
+          release();
+          throw error;
+        }
         // Bytes, not objects: the stream holds about one page (a chunk) before it waits for the socket to drain.
         const stream = Readable.from(loggedFailures(request, file.chunks), { objectMode: false });
+        stream.once('close', release);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${file.filename}"`)
@@ -280,6 +303,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => savedQueryVolume(db, workspaceAccessOf(request).workspace),
+    async (request, reply) =>
+      admission.run(() => savedQueryVolume(db, workspaceAccessOf(request).workspace), clientGone(reply.raw)),
   );
 };

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
+import { sharingCores } from '../admission';
 
 const STATEMENT_TIMEOUT_MS = 10_000;
 
@@ -70,7 +71,7 @@ export async function readOnly<T>(db: Db, run: (tx: Tx) => Promise<T>, options: 
   return timeoutAs503(
     () =>
       db.transaction(async (tx) => {
-        await configure(tx, timeoutMs, true, timeZone);
+        await configure(tx, timeoutMs, !sharingCores(), timeZone);
         return run(tx);
       }, TRANSACTION),
     timeoutMs,
@@ -91,8 +92,11 @@ const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
  * statement had computed them, while the cores share the work: PostgreSQL aggregates the rows of a scan in one
  * process, which is what bounds a broad dashboard on 2 cores. Parallel workers are off inside the parts (the parts
  * are the parallelism). When SIDE_BY_SIDE_LIMIT requests already run side by side, the parts run one after the other
- * in one transaction, with parallel workers: under load the cores are busy anyway, and at most that many requests
- * hold a connection while waiting for a second, so they cannot drain the pool (10) and wait on each other.
+ * in one transaction, with parallel workers: at most that many requests hold a connection while waiting for a
+ * second, so they cannot drain the pool and wait on each other. When another heavy request holds an admission slot
+ * (sharingCores), the parts run one after the other without parallel workers: the cores are busy anyway, and the
+ * split only adds work (bench:load measured 229–235 ms of CPU a distinct overview with parallel workers against
+ * about 190 side by side without; docs/performance.md).
  */
 export async function readOnlyParts<T extends unknown[]>(
   db: Db,
@@ -101,7 +105,7 @@ export async function readOnlyParts<T extends unknown[]>(
 ): Promise<T> {
   const { timeZone, timeoutMs = STATEMENT_TIMEOUT_MS, sideBySideLimit = SIDE_BY_SIDE_LIMIT } = options;
   const list = parts as Array<Part<unknown>>;
-  if (list.length < 2 || sideBySide >= sideBySideLimit) {
+  if (list.length < 2 || sideBySide >= sideBySideLimit || sharingCores()) {
     return readOnly(
       db,
       async (tx) => {

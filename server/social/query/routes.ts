@@ -6,9 +6,11 @@ import {
   validateQueryResponseSchema,
   type ValidateQueryResponse,
 } from '../../../src/contract/social-query';
+import { errorResponseSchema } from '../../../src/contract/errors';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 import { perAccountLimit } from '../rate-limit';
+import { clientGone } from '../admission';
 import { resolveScope, scopeWhere } from '../scope';
 
 const tags = ['social'];
@@ -16,7 +18,8 @@ const tags = ['social'];
 export const VALIDATE_PER_MINUTE = 120;
 
 export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.deps;
+  // The count is a heavy request: the analytics pool, in an admission slot (server/social/analytics.ts).
+  const { db, admission } = app.analytics;
 
   await app.register(rateLimit, { global: false });
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
@@ -37,18 +40,23 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
           'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
-          'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent.',
+          'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent. ' +
+          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts).',
         body: validateQueryBodySchema,
-        response: { 200: validateQueryResponseSchema, ...errorResponses(400, 404, 429) },
+        response: {
+          200: validateQueryResponseSchema,
+          ...errorResponses(400, 404, 429),
+          503: errorResponseSchema,
+        },
       },
     },
-    async (request): Promise<ValidateQueryResponse> => {
+    async (request, reply): Promise<ValidateQueryResponse> => {
       const parsed = parseQuery(request.body.query);
       if (!parsed.ok) return { valid: false, errors: parsed.errors };
       const { filters } = request.body;
       // With filters, the count is discover's: the same scope (range, platforms, languages) as its list.
       const where = filters ? scopeWhere(resolveScope(parsed.ast, filters)) : compileQuery(parsed.ast);
-      const count = await countMatches(db, where);
+      const count = await admission.run(() => countMatches(db, where), clientGone(reply.raw));
       return {
         valid: true,
         normalized: printQuery(parsed.ast),

@@ -1,10 +1,10 @@
 // What every dashboard page shares: its heading, the scope bar, the range it shows in the workspace's zone, and what
 // the page says while its answer is on the way or when it failed — a skeleton; a query error shown at its column; a
-// 429 that says when it will ask again (and does); a 503 time-out that offers a narrower range.
+// 429 or a 503 busy that says when it will ask again (and does); a 503 time-out that offers a narrower range.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
-import { insightQuery, type Dashboard } from '../../api/insights';
+import { insightQuery, isBusy, type Dashboard } from '../../api/insights';
 import { HttpError } from '../../api/errors';
 import { invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
 import { apiProblem } from '../../api/workspaces';
@@ -91,8 +91,11 @@ export function InsightBody<T extends { range: { from: string; to: string }; tim
   children: (data: T) => ReactNode;
 }) {
   const { data, error, isFetching, failureReason } = result;
-  // A 429 is retried after its Retry-After: meanwhile the page says when.
-  const waiting = !data && failureReason && apiProblem(failureReason).status === 429 ? failureReason : null;
+  // A 429 or a 503 busy is retried after its Retry-After: meanwhile the page says when.
+  const waiting =
+    !data && failureReason && (apiProblem(failureReason).status === 429 || isBusy(failureReason))
+      ? failureReason
+      : null;
   if ((error && !isFetching) || waiting) return <InsightFailure error={error ?? waiting} />;
   if (!data) return <Skeleton cards={skeleton} />;
   return (
@@ -159,6 +162,18 @@ function InsightFailure({ error }: { error: unknown }) {
         <p>
           {problem.message} This page asks again by itself
           {seconds !== null ? ` in ${seconds} seconds` : ' shortly'}.
+        </p>
+      </div>
+    );
+  }
+  if (isBusy(error)) {
+    return (
+      <div className="insight-failure" role="alert">
+        <h2>The server is busy</h2>
+        <p>
+          Many dashboards are being computed right now, so this one waits its turn. This page asks again by
+          itself
+          {error.retryAfterSeconds !== null ? ` in ${error.retryAfterSeconds} seconds` : ' shortly'}.
         </p>
       </div>
     );

@@ -1,0 +1,322 @@
+// `npm run bench:load [-- --connections 1,4,16,32 --duration 10 --only overview,posts]`: throughput and latency of
+// the heavy dashboards under concurrent load on the 1M-post corpus, with GET /api/users/me probed alongside.
+//
+// For each endpoint (overview, posts), each mode and each number of connections, autocannon (in a child process, so
+// the load generator does not share the server's event loop) keeps that many connections busy for `duration` seconds
+// while a second loop in the child asks GET /api/users/me every 50 ms. Modes:
+//   distinct  every request a different dashboard: 9 queries × 7/30/90 days × a range end moved back one hour per
+//             round, numbered across the whole run so no request repeats an earlier one (no cache hit possible);
+//   repeat    the same 27 requests (9 queries × 3 ranges, one range end) over and over: a team opening the same
+//             dashboards (after a warm-up pass, every answer can come from the answer cache).
+// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
+// and PostgreSQL: scripts/bench-cpu.ts), and users/me's p50/p95/p99/max.
+// The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
+// process as `npm start` builds it.
+import { spawn } from 'node:child_process';
+import { cpuSeconds, postmasterOf } from './bench-cpu';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+// The load client (this file with --client, in a child process) needs none of the server: it is imported in main.
+
+const QUERIES = [
+  'nova',
+  '#matchatiramisu',
+  '"midnight harbor"',
+  'cloudnest OR outage OR downdetector',
+  'nova NOT #unboxing',
+  '노바X',
+  '노바',
+  'platform:tiktok lang:es',
+  '',
+];
+const RANGES = [7, 30, 90];
+const COMBINATIONS = QUERIES.length * RANGES.length;
+const PROBE_EVERY_MS = 50;
+
+interface ClientJob {
+  base: string;
+  token: string;
+  workspaceId: string;
+  endpoint: string;
+  mode: 'distinct' | 'repeat';
+  connections: number;
+  durationS: number;
+  /** The latest whole hour of the corpus, in ms: ranges end there or whole hours before. */
+  end: number;
+  /** distinct: the number of the first request, so that no run repeats an earlier run's requests. */
+  first: number;
+}
+
+interface ClientResult {
+  ok: number[];
+  failed: number;
+  statuses: Record<string, number>;
+  probe: number[];
+  probeFailed: number;
+  sent: number;
+}
+
+/**
+ * The n-th request body of a mode: query and range from n; in distinct mode the range ends one hour earlier every 27
+ * requests (a run of a few thousand requests reaches back a few days of the corpus's 180).
+ */
+function bodyFor(job: ClientJob, n: number) {
+  const query = QUERIES[n % QUERIES.length]!;
+  const days = RANGES[Math.floor(n / QUERIES.length) % RANGES.length]!;
+  const to = job.mode === 'distinct' ? job.end - Math.floor(n / COMBINATIONS) * 3_600_000 : job.end;
+  return {
+    workspace_id: job.workspaceId,
+    query,
+    filters: { from: new Date(to - days * 86_400_000).toISOString(), to: new Date(to).toISOString() },
+  };
+}
+
+/** The child: autocannon on the endpoint, and the users/me probe beside it. */
+async function client(job: ClientJob): Promise<ClientResult> {
+  const { default: autocannon } = await import('autocannon');
+  const result: ClientResult = { ok: [], failed: 0, statuses: {}, probe: [], probeFailed: 0, sent: 0 };
+  let n = job.mode === 'distinct' ? job.first : 0;
+  let running = true;
+  // Its connection opened and its code paths warm before the load starts.
+  for (let i = 0; i < 5; i += 1) {
+    await fetch(`${job.base}/api/users/me`, { headers: { authorization: `Bearer ${job.token}` } }).then((r) =>
+      r.arrayBuffer(),
+    );
+  }
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${job.base}/api/users/me`, {
+          headers: { authorization: `Bearer ${job.token}` },
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) result.probe.push(performance.now() - started);
+        else result.probeFailed += 1;
+      } catch {
+        result.probeFailed += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  if (job.connections === 0) {
+    // users/me alone: the probe without load.
+    await new Promise((resolve) => setTimeout(resolve, job.durationS * 1000));
+    running = false;
+    await probe;
+    return result;
+  }
+  const instance = autocannon({
+    url: job.base,
+    connections: job.connections,
+    duration: job.durationS,
+    timeout: 60,
+    requests: [
+      {
+        method: 'POST',
+        path: `/social/insights/${job.endpoint}`,
+        headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          result.sent += 1;
+          return { ...request, body: JSON.stringify(bodyFor(job, n++)) };
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, time: number) => {
+    if (statusCode === 200) result.ok.push(time);
+    else {
+      result.failed += 1;
+      result.statuses[statusCode] = (result.statuses[statusCode] ?? 0) + 1;
+    }
+  });
+  await instance;
+  running = false;
+  await probe;
+  return result;
+}
+
+function runClient(job: ClientJob): Promise<ClientResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--client', JSON.stringify(job)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as ClientResult);
+      } catch {
+        reject(new Error(`The load client printed no result: ${out.slice(0, 300)}`));
+      }
+    });
+  });
+}
+
+const percentile = (values: number[], p: number) => {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const fmt = (n: number, width = 7) => (Number.isNaN(n) ? '—' : n.toFixed(n < 100 ? 1 : 0)).padStart(width);
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      connections: { type: 'string', default: '1,4,16,32' },
+      duration: { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
+      only: { type: 'string', default: 'overview,posts' },
+      modes: { type: 'string', default: 'distinct,repeat' },
+      zone: { type: 'string', default: 'America/New_York' },
+    },
+  });
+  const connectionCounts = values.connections.split(',').map(Number);
+  const durationS = Number(values.duration);
+  const endpoints = values.only.split(',');
+  const modes = values.modes.split(',') as Array<ClientJob['mode']>;
+
+  const { eq, sql } = await import('drizzle-orm');
+  const { buildApp } = await import('../server/app');
+  const { loadServerConfig } = await import('../server/config');
+  const { connect } = await import('../server/db/database');
+  const { memberships, users, workspaces } = await import('../server/db/schema');
+  const { createAccessTokens } = await import('../server/auth/access-token');
+  const { openCorpus } = await import('./bench-corpus');
+  const { url, server } = await openCorpus();
+  // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.
+  const database = await connect(url, { local: true });
+  const config = loadServerConfig({
+    APP_ENV: 'qa',
+    DEV_OIDC: 'false',
+    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  const app = await buildApp({ db: database.db, analyticsDb: database.analyticsDb, config, accessTokens });
+  const { db } = database;
+  const [user] = await db
+    .insert(users)
+    .values({ email: `bench-load-${Date.now()}@example.com` })
+    .returning();
+  const [workspace] = await db
+    .insert(workspaces)
+    .values({ name: 'Bench load', timeZone: values.zone })
+    .returning();
+  await db.insert(memberships).values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'viewer' });
+  const token = await accessTokens.sign(user!.id);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  try {
+    const stats = await db.execute<{ posts: number; latest: number }>(
+      sql`SELECT count(*)::int AS posts, extract(epoch FROM max(posted_at))::float8 * 1000 AS latest FROM posts`,
+    );
+    const posts = stats.rows[0]!.posts;
+    const end = Math.ceil(stats.rows[0]!.latest / 3_600_000) * 3_600_000;
+    console.log(
+      `bench:load — ${posts.toLocaleString('en-US')} posts (latest hour ${new Date(end).toISOString()}), ` +
+        `${durationS} s per run, loopback, workspace zone ${values.zone}; users/me probed every ${PROBE_EVERY_MS} ms ` +
+        'by one connection beside the load.',
+    );
+    if (posts < 1_000_000)
+      console.warn('Warning: fewer than 1,000,000 posts; the figures are not comparable.');
+    const backend = await db.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+    const postmaster = postmasterOf(backend.rows[0]!.pid);
+    let first = 0;
+    const job = (endpoint: string, mode: ClientJob['mode'], connections: number, seconds = durationS) => {
+      const spec: ClientJob = {
+        base,
+        token,
+        workspaceId: workspace!.id,
+        endpoint,
+        mode,
+        connections,
+        durationS: seconds,
+        end,
+        first,
+      };
+      // The next run starts after the requests this one sent.
+      return runClient(spec).then((result) => {
+        first += result.sent;
+        return result;
+      });
+    };
+
+    const header =
+      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg) | users/me p50   p95   p99   max (n)';
+    console.log(header);
+    const measured = async (endpoint: string, mode: ClientJob['mode'], connections: number) => {
+      const before = cpuSeconds(postmaster);
+      const result = await job(endpoint, mode, connections);
+      const after = cpuSeconds(postmaster);
+      const served = result.ok.length + result.failed;
+      const perRequest = (seconds: number) => (served ? (seconds * 1000) / served : Number.NaN);
+      return {
+        ...result,
+        cpu: {
+          server: perRequest(after.server - before.server),
+          postgres: perRequest(after.postgres - before.postgres),
+        },
+      };
+    };
+    const row = (
+      endpoint: string,
+      mode: string,
+      connections: number,
+      r: ClientResult & { cpu: { server: number; postgres: number } },
+    ) => {
+      const statuses = Object.entries(r.statuses)
+        .map(([status, count]) => `${count}×${status}`)
+        .join(' ');
+      console.log(
+        `${endpoint.padEnd(10)} ${mode.padEnd(9)} ${String(connections).padStart(5)} ${fmt(r.ok.length / durationS)} ` +
+          `${fmt(percentile(r.ok, 50), 9)} ${fmt(percentile(r.ok, 95), 8)} ${fmt(percentile(r.ok, 99), 8)} ` +
+          `${String(r.failed).padStart(8)} ${fmt(r.cpu.server + r.cpu.postgres, 9)} (${fmt(r.cpu.server, 0)}+${fmt(r.cpu.postgres, 0)}) | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
+          `${fmt(percentile(r.probe, 99), 5)} ${fmt(Math.max(...r.probe), 5)} (${r.probe.length}` +
+          `${r.probeFailed ? `, ${r.probeFailed} failed` : ''})${statuses ? `  ${statuses}` : ''}`,
+      );
+    };
+    row('(none)', 'idle', 0, await measured('overview', 'repeat', 0));
+    for (const endpoint of endpoints) {
+      for (const mode of modes) {
+        // Warm-up: shared buffers, plans, the JIT; in repeat mode every one of its 27 requests once.
+        await job(endpoint, mode, 4, 5);
+        for (const connections of connectionCounts) {
+          row(endpoint, mode, connections, await measured(endpoint, mode, connections));
+        }
+      }
+    }
+  } finally {
+    await app.close();
+    await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
+    await db.delete(users).where(eq(users.id, user!.id));
+    await database.close();
+    await server?.stop();
+  }
+}
+
+const clientAt = process.argv.indexOf('--client');
+if (clientAt >= 0) {
+  client(JSON.parse(process.argv[clientAt + 1]!) as ClientJob).then(
+    (result) => {
+      process.stdout.write(JSON.stringify(result));
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(`bench:load client failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`bench:load failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

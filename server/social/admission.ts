@@ -1,0 +1,150 @@
+// Admission control for the heavy requests (dashboards, discover, exports, query counts; issue 17 item 9): at most
+// `slots` of them compute at once, the next `queue` wait their turn in arrival order, and any beyond that — or one
+// that waited longer than `maxWaitMs` — is answered 503 `busy` with a Retry-After at once instead of piling up. On
+// 2 cores a handful of heavy statements already keep both busy; more at once only share the same cores (each slower,
+// none sooner) and hold connections. The light requests never pass through here and use their own pool
+// (server/db/database.ts), so sign-in and users/me answer while every slot is taken.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ApiError } from '../errors';
+
+/** The admission control whose slot the code running here holds (run), if any. */
+const holder = new AsyncLocalStorage<Admission>();
+
+/**
+ * Whether the heavy request running here shares the cores with another one that holds a slot. Its statements then
+ * run one after the other on one connection without parallel workers (insights/transactions.ts): splitting a
+ * request's work across processes only pays when cores are idle; under load it adds the cost of the split (exported
+ * snapshots, parallel workers' start and gather) to cores that are already busy. False outside a slot.
+ */
+export function sharingCores(): boolean {
+  const admission = holder.getStore();
+  return admission !== undefined && admission.state.running > 1;
+}
+
+export interface AdmissionOptions {
+  /** Heavy requests computing at once. */
+  slots: number;
+  /** Heavy requests waiting for a slot, at most; one more is answered 503 at once. */
+  queue: number;
+  /** The longest a request waits in the queue before it is answered 503. */
+  maxWaitMs: number;
+}
+
+interface Waiter {
+  grant: (release: () => void) => void;
+  refuse: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** How a refusal reads: the same for a full queue and a wait that ran out. */
+function busy(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    503,
+    'busy',
+    `Many dashboards and searches are being computed right now. Try again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+}
+
+export class Admission {
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+  /** A moving average of how long a heavy request holds its slot, for Retry-After. */
+  private averageMs = 200;
+
+  constructor(readonly options: AdmissionOptions) {}
+
+  /** What runs and waits now (tests, logs). */
+  get state() {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /** Seconds until the queue as it is now has drained, by the recent average: what Retry-After says. */
+  retryAfterSeconds(): number {
+    const ahead = this.running + this.waiting.length;
+    return Math.max(1, Math.ceil((ahead / this.options.slots) * (this.averageMs / 1000)));
+  }
+
+  /**
+   * A slot: at once when one is free, else after the requests queued before this one; rejected with a 503 `busy` when
+   * the queue is full, when the wait passes maxWaitMs, or (with the signal's reason) when `signal` aborts first (the
+   * client went away). The returned function gives the slot back; calling it again does nothing.
+   */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.running < this.options.slots) return Promise.resolve(this.grant());
+    if (this.waiting.length >= this.options.queue) return Promise.reject(busy(this.retryAfterSeconds()));
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+      };
+      const onAbort = () => {
+        leave();
+        reject(signal!.reason as Error);
+      };
+      const waiter: Waiter = {
+        grant: (release) => {
+          leave();
+          resolve(release);
+        },
+        refuse: (error) => {
+          leave();
+          reject(error);
+        },
+        timer: setTimeout(() => waiter.refuse(busy(this.retryAfterSeconds())), this.options.maxWaitMs),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Runs `work` in a slot (see acquire), giving the slot back however it ends. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const release = await this.acquire(signal);
+    try {
+      return await holder.run(this, work);
+    } finally {
+      release();
+    }
+  }
+
+  private grant(): () => void {
+    this.running += 1;
+    const started = performance.now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.averageMs = this.averageMs * 0.8 + (performance.now() - started) * 0.2;
+      this.running -= 1;
+      // The slot goes straight to the longest waiter, if any.
+      const next = this.waiting[0];
+      if (next) next.grant(this.grant());
+    };
+  }
+}
+
+/**
+ * Why a request stopped waiting: its client went away (clientGone). A 503 rather than a failure of ours: nobody reads
+ * the answer, and nothing is logged as a 500.
+ */
+export class ClientGoneError extends ApiError {
+  constructor() {
+    super(503, 'client_gone', 'The client went away before its answer was computed.');
+  }
+}
+
+/** The signal that aborts when the connection of a response (reply.raw) closes before the answer was sent. */
+export function clientGone(response: {
+  once(event: 'close', listener: () => void): unknown;
+  readonly writableFinished: boolean;
+}): AbortSignal {
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort(new ClientGoneError());
+  });
+  return controller.signal;
+}
