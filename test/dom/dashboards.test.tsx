@@ -133,6 +133,10 @@ describe('dashboard failures', () => {
     await screen.findByText('42', { selector: '.tile-value' }, { timeout: 4000 });
     expect(bodies()).toHaveLength(2);
     expect(hours(bodies()[1]!.filters)).toBe(7 * 24);
+    // The view's "now" is the start of its minute, so views opened within a minute ask the same range (and share the
+    // server's cached answer).
+    expect(Date.parse(bodies()[1]!.filters.to) % 60_000).toBe(0);
+    expect(Date.now() - Date.parse(bodies()[1]!.filters.to)).toBeLessThan(60_000 + 10_000);
   });
 
   it('says the server is busy after a 503 busy, without offering a narrower range, and asks again after Retry-After', async () => {
