@@ -101,6 +101,11 @@ const serverConfigSchema = z.object({
   /** Attempts after the first when a source fails (timeouts, 5xx), with exponential backoff from the delay. */
   SCRAPING_RETRY_LIMIT: int(5, 0, 50),
   SCRAPING_RETRY_DELAY_SECONDS: int(10, 1, 3600),
+  /**
+   * How often a worker tells the queue it is alive during a run; a run silent for this long (its process died) is
+   * handed to another worker, which resumes it from its cursor.
+   */
+  SCRAPING_HEARTBEAT_SECONDS: int(30, 10, 600),
   /** A 429's Retry-After up to this long is waited out in the worker; a longer one puts the run back on the queue. */
   SCRAPING_MAX_INLINE_WAIT_SECONDS: int(60, 0, 3600),
   /**

@@ -20,11 +20,8 @@ export interface CollectorOptions {
   /** Process runs here (false: only dispatch, as the web server does when workers run apart). */
   work: boolean;
   log?: (message: string) => void;
-  /** Test knobs: how often the dispatcher looks for due jobs, and pg-boss's timings. */
+  /** How often the dispatcher looks for due jobs (default 2 s); tests shorten it. */
   tickMs?: number;
-  heartbeatSeconds?: number;
-  monitorIntervalSeconds?: number;
-  pollingIntervalSeconds?: number;
 }
 
 export interface Collector {
@@ -44,8 +41,9 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     db: adapter(pool),
     schema: 'pgboss',
     schedule: false,
-    monitorIntervalSeconds: options.monitorIntervalSeconds ?? 10,
-    superviseIntervalSeconds: options.monitorIntervalSeconds ?? 10,
+    // Silent jobs are found within a fifth of the heartbeat after it lapses.
+    monitorIntervalSeconds: Math.max(2, Math.floor(config.SCRAPING_HEARTBEAT_SECONDS / 5)),
+    superviseIntervalSeconds: Math.max(2, Math.floor(config.SCRAPING_HEARTBEAT_SECONDS / 5)),
   });
   boss.on('error', (error: Error) => log(`Collection queue: ${error.message}`));
   await boss.start();
@@ -56,7 +54,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     retryDelayMax: 3600,
     // Death is found by the heartbeat; a long run (a big backfill with rate-limit waits) may take hours.
     expireInSeconds: 6 * 3600,
-    heartbeatSeconds: options.heartbeatSeconds ?? 30,
+    heartbeatSeconds: config.SCRAPING_HEARTBEAT_SECONDS,
   });
 
   const send = (db: IDatabase, runId: string, startAfter?: Date) =>
@@ -112,7 +110,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
         }
       });
   };
-  const timer = setInterval(tick, options.tickMs ?? 5_000);
+  const timer = setInterval(tick, options.tickMs ?? 2_000);
   timer.unref();
   tick();
 
@@ -138,7 +136,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
       {
         includeMetadata: true as const,
         localConcurrency: config.SCRAPING_CONCURRENCY,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        pollingIntervalSeconds: 1,
       },
       async (jobs: JobWithMetadata<{ runId: string }>[]) => {
         for (const job of jobs) {
