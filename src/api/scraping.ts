@@ -58,7 +58,7 @@ export const corpusTotalsQuery = (api: Api) =>
     queryKey: ['scraping', 'totals'] as const,
     queryFn: ({ signal }) =>
       api.send('scraping/totals?days=14', corpusTotalsSchema, { method: 'GET', signal }),
-    refetchInterval: 15_000,
+    refetchInterval: 5_000,
   });
 
 export const createJob = (api: Api, body: JobInput) =>
@@ -70,21 +70,14 @@ export const updateJob = (api: Api, jobId: string, body: Partial<JobInput>) =>
 export const jobAction = (api: Api, jobId: string, action: 'run' | 'pause' | 'resume' | 'cancel') =>
   api.send(`scraping/jobs/${jobId}/${action}`, scrapeJobSchema, { method: 'POST' });
 
-/**
- * Uploads a corpus file with its progress (fetch cannot report an upload's progress; XMLHttpRequest can). The
- * session is refreshed first through the API client (users/me), so the stored access token is fresh.
- */
-export async function uploadCorpusFile(
-  api: Api,
-  apiBaseUrl: string,
+/** One POST of the file with the stored access token; resolves with the status and the answer's text. */
+function postFile(
+  url: string,
   file: File,
   onProgress: (fraction: number) => void,
-): Promise<ScrapeJob> {
-  await api.getMe();
+): Promise<{ status: number; text: string }> {
   const read = readTokens();
   const token = read.ok ? read.tokens?.access_token : undefined;
-  const format = /\.csv$/i.test(file.name) ? 'csv' : 'ndjson';
-  const url = `${apiBaseUrl.replace(/\/$/, '')}/scraping/uploads?format=${format}&file_name=${encodeURIComponent(file.name)}`;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -93,20 +86,45 @@ export async function uploadCorpusFile(
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
-    xhr.onload = () => {
-      if (xhr.status === 201) resolve(scrapeJobSchema.parse(JSON.parse(xhr.responseText)));
-      else {
-        const message = (() => {
-          try {
-            return (JSON.parse(xhr.responseText) as { message?: string }).message;
-          } catch {
-            return undefined;
-          }
-        })();
-        reject(new Error(message ?? `The upload failed (${xhr.status}).`));
-      }
-    };
-    xhr.onerror = () => reject(new Error('The upload failed: the server could not be reached.'));
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () =>
+      reject(
+        new Error('The upload failed: the server could not be reached. Check the connection and try again.'),
+      );
     xhr.send(file);
   });
+}
+
+/**
+ * Uploads a corpus file with its progress (fetch cannot report an upload's progress; XMLHttpRequest can), so it goes
+ * around the API client: the session is refreshed first through the client (users/me refreshes an expired access
+ * token), and the server checks the token when the request starts, before the body. Should the token still be refused
+ * (it expired between the two), the session is refreshed again and the file sent once more.
+ */
+export async function uploadCorpusFile(
+  api: Api,
+  apiBaseUrl: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<ScrapeJob> {
+  const format = /\.csv$/i.test(file.name) ? 'csv' : 'ndjson';
+  const url = `${apiBaseUrl.replace(/\/$/, '')}/scraping/uploads?format=${format}&file_name=${encodeURIComponent(file.name)}`;
+  await api.getMe();
+  let answer = await postFile(url, file, onProgress);
+  if (answer.status === 401) {
+    onProgress(0);
+    await api.getMe();
+    answer = await postFile(url, file, onProgress);
+  }
+  if (answer.status === 201) return scrapeJobSchema.parse(JSON.parse(answer.text));
+  if (answer.status === 401)
+    throw new Error('Your session has ended: sign in again, then upload the file again.');
+  const message = (() => {
+    try {
+      return (JSON.parse(answer.text) as { message?: string }).message;
+    } catch {
+      return undefined;
+    }
+  })();
+  throw new Error(message ?? `The upload failed (HTTP ${answer.status}). Try again.`);
 }

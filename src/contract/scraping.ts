@@ -10,7 +10,13 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** Pages one run fetches at most: a backfill is bounded; later runs only fetch what is newer. */
 export const MAX_PAGES_LIMIT = 200;
-const maxPages = z._default(z.int().check(z.gte(1), z.lte(MAX_PAGES_LIMIT)), 10);
+const pagesMessage = `A whole number from 1 to ${MAX_PAGES_LIMIT}`;
+const maxPages = z._default(
+  z
+    .int({ error: pagesMessage })
+    .check(z.gte(1, { error: pagesMessage }), z.lte(MAX_PAGES_LIMIT, { error: pagesMessage })),
+  10,
+);
 
 /**
  * A URL staff type for a source: http or https only, no user name or password, no fragment. The server also refuses
@@ -68,7 +74,11 @@ export const sourceParamsSchema = z.discriminatedUnion('source', [
   z.strictObject({
     source: z.literal('bluesky_search'),
     /** Search syntax of app.bsky.feed.searchPosts (words, "phrases", from:handle, #tag). */
-    query: storableText().check(z.trim(), z.minLength(1), z.maxLength(300)),
+    query: storableText().check(
+      z.trim(),
+      z.minLength(1, { error: 'Type what to search for' }),
+      z.maxLength(300, { error: 'At most 300 characters' }),
+    ),
     /** Only posts in this language (BCP 47 primary subtag); any when absent. */
     lang: z.optional(
       z.string().check(z.regex(/^[a-z]{2,3}$/, { error: 'A language code such as en or ja' })),
@@ -96,9 +106,18 @@ export type SourceParamsInput = z.input<typeof sourceParamsSchema>;
 export type FormSourceParams = Exclude<SourceParamsInput, { source: 'upload' }>;
 
 /** Minutes between runs of a scheduled job: at least 5 (sources rate-limit), at most a week. */
-const everyMinutesSchema = z.nullable(z.int().check(z.gte(5), z.lte(7 * 24 * 60)));
+const everyMessage = 'Whole minutes from 5 to 10080 (a week), or empty to run once';
+const everyMinutesSchema = z.nullable(
+  z
+    .int({ error: everyMessage })
+    .check(z.gte(5, { error: everyMessage }), z.lte(7 * 24 * 60, { error: everyMessage })),
+);
 
-const jobNameSchema = storableText().check(z.trim(), z.minLength(1), z.maxLength(100));
+const jobNameSchema = storableText().check(
+  z.trim(),
+  z.minLength(1, { error: 'Give the job a name' }),
+  z.maxLength(100, { error: 'At most 100 characters' }),
+);
 
 export const createScrapeJobBodySchema = z.strictObject({
   name: jobNameSchema,

@@ -2,7 +2,7 @@
 // answers 403 to anyone else too): collection jobs with their status, progress and next run, read again every few
 // seconds; a form to create and edit a job with each source's parameters validated; a run's log and refused items;
 // upload of a corpus file with its progress; corpus totals per platform and day.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AppHeader } from '../../components/AppHeader';
 import { EmptyState, PageFrame } from '../../components/PageFrame';
@@ -23,6 +23,7 @@ import {
 import {
   createScrapeJobBodySchema,
   MAX_PAGES_LIMIT,
+  type CorpusTotals,
   type FormSourceParams,
   type ScrapeJob,
   type ScrapeRun,
@@ -40,27 +41,29 @@ const SOURCE_NAMES: Record<ScrapeJob['source'], string> = {
 
 const when = (seconds: number | null) => (seconds ? new Date(seconds * 1000).toLocaleString() : '—');
 
+const RUN_STATUS_TEXT: Record<ScrapeRun['status'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  waiting: 'Waiting (rate limit or retry)',
+  succeeded: 'Done',
+  failed: 'Failed',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+};
+
 function statusText(job: ScrapeJob): string {
   if (job.state === 'cancelled') return 'Cancelled';
   if (job.state === 'paused') return 'Paused';
   const run = job.last_run;
   if (!run) return 'Queued';
-  return {
-    queued: 'Queued',
-    running: 'Running',
-    waiting: 'Waiting (rate limit or retry)',
-    succeeded: 'Done',
-    failed: 'Failed',
-    paused: 'Paused',
-    cancelled: 'Cancelled',
-  }[run.status];
+  return RUN_STATUS_TEXT[run.status];
 }
 
 function progressText(run: ScrapeRun | null): string {
   if (!run) return '—';
   if (run.bytes_total)
     return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file · ${run.inserted} new`;
-  return `${run.pages} pages · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
+  return `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
 }
 
 export function ScrapingPage() {
@@ -68,6 +71,16 @@ export function ScrapingPage() {
   const jobs = useQuery(scrapeJobsQuery(api));
   const [editing, setEditing] = useState<ScrapeJob | 'new' | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const newJobButton = useRef<HTMLButtonElement>(null);
+  // Closing the form or a job's runs puts focus back where the person was: the New job button.
+  const closeForm = () => {
+    setEditing(null);
+    newJobButton.current?.focus();
+  };
+  const closeDetail = () => {
+    setSelected(null);
+    newJobButton.current?.focus();
+  };
   return (
     <>
       <AppHeader place="scraping" />
@@ -76,19 +89,31 @@ export function ScrapingPage() {
           title="Scraping"
           description="Internal: collection jobs that feed the corpus."
           actions={
-            <button type="button" className="button primary" onClick={() => setEditing('new')}>
+            <button
+              ref={newJobButton}
+              type="button"
+              className="button primary"
+              onClick={() => setEditing('new')}
+              aria-expanded={editing !== null}
+            >
               New job
             </button>
           }
         >
-          {editing && <JobForm job={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+          {editing && (
+            <JobForm
+              key={editing === 'new' ? 'new' : editing.id}
+              job={editing === 'new' ? null : editing}
+              onClose={closeForm}
+            />
+          )}
           <UploadPanel />
           <section aria-labelledby="jobs-heading">
             <h2 id="jobs-heading">Jobs</h2>
             {jobs.isPending ? (
               <p role="status">Loading jobs…</p>
             ) : jobs.isError ? (
-              <FormError message="The jobs could not be loaded; retrying." />
+              <FormError message="The jobs could not be loaded; trying again every few seconds." />
             ) : jobs.data.jobs.length === 0 ? (
               <EmptyState title="No scraping jobs">
                 Create a job or upload a file to collect posts.
@@ -118,7 +143,7 @@ export function ScrapingPage() {
               </table>
             )}
           </section>
-          {selected && <JobDetail jobId={selected} onClose={() => setSelected(null)} />}
+          {selected && <JobDetail key={selected} jobId={selected} onClose={closeDetail} />}
           <Totals />
         </PageFrame>
       </main>
@@ -137,7 +162,12 @@ function JobRow({ job, onOpen, onEdit }: { job: ScrapeJob; onOpen: () => void; o
   return (
     <tr>
       <td>
-        <button type="button" className="link-button" onClick={onOpen}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={onOpen}
+          aria-label={`${job.name}: runs and log`}
+        >
           {job.name}
         </button>
       </td>
@@ -150,31 +180,59 @@ function JobRow({ job, onOpen, onEdit }: { job: ScrapeJob; onOpen: () => void; o
       <td>{when(job.next_run_at)}</td>
       <td className="scraping-actions">
         {job.state === 'active' && !open && (
-          <button type="button" onClick={() => action.mutate('run')}>
+          <button
+            type="button"
+            className="button small"
+            disabled={action.isPending}
+            aria-label={`Run now ${job.name}`}
+            onClick={() => action.mutate('run')}
+          >
             Run now
           </button>
         )}
-        {job.state === 'active' && (
-          <button type="button" onClick={() => action.mutate('pause')}>
+        {job.state === 'active' && (open || job.every_minutes !== null) && (
+          <button
+            type="button"
+            className="button small"
+            disabled={action.isPending}
+            aria-label={`Pause ${job.name}`}
+            onClick={() => action.mutate('pause')}
+          >
             Pause
           </button>
         )}
         {job.state === 'paused' && (
-          <button type="button" onClick={() => action.mutate('resume')}>
+          <button
+            type="button"
+            className="button small"
+            disabled={action.isPending}
+            aria-label={`Resume ${job.name}`}
+            onClick={() => action.mutate('resume')}
+          >
             Resume
           </button>
         )}
         {job.state !== 'cancelled' && job.source !== 'upload' && (
-          <button type="button" onClick={onEdit}>
+          <button type="button" className="button small" aria-label={`Edit ${job.name}`} onClick={onEdit}>
             Edit
           </button>
         )}
         {job.state !== 'cancelled' && (
-          <button type="button" onClick={() => action.mutate('cancel')}>
+          <button
+            type="button"
+            className="button small"
+            disabled={action.isPending}
+            aria-label={`Cancel ${job.name}`}
+            onClick={() => action.mutate('cancel')}
+          >
             Cancel
           </button>
         )}
-        {action.isError && <span role="alert">{action.error.message}</span>}
+        {action.isError && (
+          <span className="field-error" role="alert">
+            {action.error.message}
+          </span>
+        )}
       </td>
     </tr>
   );
@@ -190,12 +248,15 @@ const EMPTY_PARAMS: Record<FormSourceParams['source'], FormSourceParams> = {
 function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () => void }) {
   const { api } = useApp();
   const client = useQueryClient();
+  const formRef = useRef<HTMLFormElement>(null);
   const [name, setName] = useState(job?.name ?? '');
   const [params, setParams] = useState<FormSourceParams>(
     job && job.params.source !== 'upload' ? job.params : EMPTY_PARAMS.mastodon_hashtag,
   );
   const [every, setEvery] = useState(job?.every_minutes ? String(job.every_minutes) : '');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // Opening the form takes focus to its first field.
+  useEffect(() => formRef.current?.querySelector<HTMLInputElement>('#job-name')?.focus(), []);
   const save = useMutation({
     mutationFn: (body: JobInput) => (job ? updateJob(api, job.id, body) : createJob(api, body)),
     onSuccess: async () => {
@@ -210,67 +271,83 @@ function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () => void 
     const body = { name, params, every_minutes: every.trim() === '' ? null : Number(every) };
     const result = createScrapeJobBodySchema.safeParse(body);
     if (!result.success) {
-      setErrors(Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message])));
+      const found: Record<string, string> = {};
+      for (const issue of result.error.issues) found[issue.path.join('.')] ??= issue.message;
+      setErrors(found);
+      // The first invalid field gets focus, so its message is read with it.
+      requestAnimationFrame(() =>
+        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+      );
       return;
     }
     setErrors({});
     save.mutate(body);
   };
-  const field = (key: string, label: string, value: string | number | undefined, hint?: string) => {
-    const id = `job-${key}`;
-    const error = errors[`params.${key}`] ?? errors[key];
+  const field = (
+    id: string,
+    label: string,
+    value: string,
+    onChange: (value: string) => void,
+    error: string | undefined,
+    hint?: string,
+    inputMode?: 'numeric',
+  ) => {
+    const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
     return (
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <input
           id={id}
-          value={value ?? ''}
+          className="input"
+          value={value}
+          inputMode={inputMode}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) =>
-            set(
-              key,
-              key === 'max_pages'
-                ? e.target.value === ''
-                  ? undefined
-                  : Number(e.target.value)
-                : e.target.value,
-            )
-          }
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => onChange(e.target.value)}
         />
-        {hint && <small>{hint}</small>}
+        {hint && (
+          <p id={`${id}-hint`} className="field-hint">
+            {hint}
+          </p>
+        )}
         {error && (
-          <span id={`${id}-error`} className="field-error" role="alert">
+          <p id={`${id}-error`} className="field-error">
             {error}
-          </span>
+          </p>
         )}
       </div>
     );
   };
+  const param = (key: string, label: string, value: string | undefined, hint?: string) =>
+    field(`job-${key}`, label, value ?? '', (v) => set(key, v), errors[`params.${key}`], hint);
+  const errorCount = Object.keys(errors).length;
   return (
-    <form className="scraping-form" onSubmit={submit} aria-label={job ? 'Edit job' : 'New job'} noValidate>
-      <h2>{job ? `Edit “${job.name}”` : 'New collection job'}</h2>
-      <div className="field">
-        <label htmlFor="job-name">Name</label>
-        <input
-          id="job-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          aria-invalid={errors.name ? true : undefined}
-        />
-        {errors.name && (
-          <span className="field-error" role="alert">
-            {errors.name}
-          </span>
-        )}
-      </div>
+    <form
+      ref={formRef}
+      className="scraping-form"
+      onSubmit={submit}
+      aria-labelledby="job-form-heading"
+      noValidate
+    >
+      <h2 id="job-form-heading">{job ? `Edit “${job.name}”` : 'New collection job'}</h2>
+      {errorCount > 0 && (
+        <p className="form-error" role="alert">
+          {errorCount === 1 ? 'One field needs attention.' : `${errorCount} fields need attention.`}
+        </p>
+      )}
+      {field('job-name', 'Name', name, setName, errors.name)}
       <div className="field">
         <label htmlFor="job-source">Source</label>
         <select
           id="job-source"
+          className="input"
           value={params.source}
           disabled={job !== null}
-          onChange={(e) => setParams(EMPTY_PARAMS[e.target.value as FormSourceParams['source']])}
+          aria-describedby={job ? 'job-source-hint' : undefined}
+          onChange={(e) => {
+            setParams(EMPTY_PARAMS[e.target.value as FormSourceParams['source']]);
+            setErrors({});
+          }}
         >
           {(Object.keys(EMPTY_PARAMS) as FormSourceParams['source'][]).map((source) => (
             <option key={source} value={source}>
@@ -278,44 +355,53 @@ function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () => void 
             </option>
           ))}
         </select>
+        {job && (
+          <p id="job-source-hint" className="field-hint">
+            A job’s source cannot change; create another job for another source.
+          </p>
+        )}
       </div>
       {(params.source === 'mastodon_hashtag' || params.source === 'mastodon_account') &&
-        field(
+        param(
           'instance',
           'Instance',
           params.instance,
           'The instance’s address, e.g. https://mastodon.social',
         )}
-      {params.source === 'mastodon_hashtag' && field('hashtag', 'Hashtag', params.hashtag)}
+      {params.source === 'mastodon_hashtag' &&
+        param('hashtag', 'Hashtag', params.hashtag, 'Without the #, e.g. coffee')}
       {params.source === 'mastodon_account' &&
-        field('account', 'Account', params.account, 'e.g. Gargron or Gargron@mastodon.social')}
-      {params.source === 'bluesky_search' && field('query', 'Search', params.query)}
-      {params.source === 'bluesky_search' && field('lang', 'Language (optional)', params.lang, 'e.g. en')}
+        param('account', 'Account', params.account, 'e.g. Gargron or Gargron@mastodon.social')}
+      {params.source === 'bluesky_search' &&
+        param('query', 'Search', params.query, 'Words, "a phrase", from:handle or #tag')}
+      {params.source === 'bluesky_search' &&
+        param('lang', 'Language (optional)', params.lang, 'Only posts in this language, e.g. en')}
       {params.source === 'feed' &&
-        field('url', 'Feed URL', params.url, 'An RSS or Atom feed (http or https)')}
-      {field('max_pages', 'Pages per run', params.max_pages, `1 to ${MAX_PAGES_LIMIT} (default 10)`)}
-      <div className="field">
-        <label htmlFor="job-every">Every (minutes)</label>
-        <input
-          id="job-every"
-          inputMode="numeric"
-          value={every}
-          onChange={(e) => setEvery(e.target.value)}
-          aria-invalid={errors.every_minutes ? true : undefined}
-        />
-        <small>Empty: run once, now. At least 5.</small>
-        {errors.every_minutes && (
-          <span className="field-error" role="alert">
-            {errors.every_minutes}
-          </span>
-        )}
-      </div>
+        param('url', 'Feed URL', params.url, 'An RSS or Atom feed (http or https)')}
+      {field(
+        'job-max_pages',
+        'Pages per run',
+        params.max_pages === undefined ? '' : String(params.max_pages),
+        (v) => set('max_pages', v.trim() === '' ? undefined : Number(v)),
+        errors['params.max_pages'],
+        `1 to ${MAX_PAGES_LIMIT}; empty: 10`,
+        'numeric',
+      )}
+      {field(
+        'job-every',
+        'Every (minutes)',
+        every,
+        setEvery,
+        errors.every_minutes,
+        'Empty: run once, now. Otherwise at least 5.',
+        'numeric',
+      )}
       <FormError message={save.isError ? save.error.message : null} />
-      <div className="scraping-actions">
+      <div className="form-actions">
         <button type="submit" className="button primary" disabled={save.isPending}>
-          {job ? 'Save' : 'Create and run'}
+          {save.isPending ? 'Saving…' : job ? 'Save' : 'Create and run'}
         </button>
-        <button type="button" onClick={onClose}>
+        <button type="button" className="button" onClick={onClose}>
           Close
         </button>
       </div>
@@ -328,15 +414,22 @@ function UploadPanel() {
   const client = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const onFile = async (file: File | undefined) => {
+  const [done, setDone] = useState<string | null>(null);
+  /** The file of a failed upload, sent again by "Try again". */
+  const [failed, setFailed] = useState<File | null>(null);
+  const send = async (file: File | undefined) => {
     if (!file) return;
     setError(null);
+    setDone(null);
+    setFailed(null);
     setProgress(0);
     try {
-      await uploadCorpusFile(api, config.VITE_API_BASE_URL, file, setProgress);
+      const job = await uploadCorpusFile(api, config.VITE_API_BASE_URL, file, setProgress);
+      setDone(`“${job.name}” was uploaded; its import is in the jobs below.`);
       await client.invalidateQueries({ queryKey: ['scraping'] });
     } catch (e) {
       setError((e as Error).message);
+      setFailed(file);
     } finally {
       setProgress(null);
     }
@@ -344,19 +437,40 @@ function UploadPanel() {
   return (
     <section aria-labelledby="upload-heading" className="scraping-upload">
       <h2 id="upload-heading">Upload a corpus file</h2>
-      <label htmlFor="upload-file">NDJSON or CSV in the corpus format</label>
-      <input
-        id="upload-file"
-        type="file"
-        accept=".ndjson,.jsonl,.csv"
-        onChange={(e) => void onFile(e.target.files?.[0])}
-      />
+      <div className="field">
+        <label htmlFor="upload-file">File</label>
+        <p id="upload-file-hint" className="field-hint">
+          NDJSON or CSV in the corpus format (docs/corpus-format.md); it is imported as soon as it arrives.
+        </p>
+        <input
+          id="upload-file"
+          type="file"
+          accept=".ndjson,.jsonl,.json,.csv"
+          aria-describedby="upload-file-hint"
+          disabled={progress !== null}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            // The same file chosen again (after fixing it) must fire another change.
+            e.target.value = '';
+            void send(file);
+          }}
+        />
+      </div>
       {progress !== null && (
-        <progress max={1} value={progress} aria-label="Upload progress">
-          {Math.round(progress * 100)}%
-        </progress>
+        <div className="scraping-progress">
+          <progress max={1} value={progress} aria-label="Upload progress" />
+          <span role="status">
+            {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Uploaded; saving…'}
+          </span>
+        </div>
       )}
+      {done && <p role="status">{done}</p>}
       <FormError message={error} />
+      {failed && (
+        <button type="button" className="button" onClick={() => void send(failed)}>
+          Try again
+        </button>
+      )}
     </section>
   );
 }
@@ -365,27 +479,41 @@ function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => void }) {
   const { api } = useApp();
   const detail = useQuery(scrapeJobQuery(api, jobId));
   const [runId, setRunId] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opening a job's runs takes focus to them (they appear below the list).
+  useEffect(() => heading.current?.focus(), [detail.isPending]);
   if (detail.isPending) return <p role="status">Loading the job…</p>;
   if (detail.isError) return <FormError message="The job could not be loaded." />;
   const run = detail.data.runs.find((r) => r.id === runId) ?? detail.data.runs[0];
   return (
     <section aria-labelledby="detail-heading" className="scraping-detail">
-      <h2 id="detail-heading">{detail.data.job.name}: runs</h2>
-      <button type="button" onClick={onClose}>
-        Close
-      </button>
+      <div className="scraping-detail-head">
+        <h2 id="detail-heading" ref={heading} tabIndex={-1}>
+          {detail.data.job.name}: runs
+        </h2>
+        <button type="button" className="button small" onClick={onClose}>
+          Close
+        </button>
+      </div>
       {detail.data.runs.length === 0 ? (
-        <p>No run yet.</p>
+        <p>No run yet: the job starts within a few seconds.</p>
       ) : (
         <>
-          <label htmlFor="run-select">Run</label>
-          <select id="run-select" value={run?.id} onChange={(e) => setRunId(e.target.value)}>
-            {detail.data.runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {when(r.queued_at)} — {r.status}
-              </option>
-            ))}
-          </select>
+          <div className="field">
+            <label htmlFor="run-select">Run</label>
+            <select
+              id="run-select"
+              className="input"
+              value={run?.id}
+              onChange={(e) => setRunId(e.target.value)}
+            >
+              {detail.data.runs.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {when(r.queued_at)} — {RUN_STATUS_TEXT[r.status]}
+                </option>
+              ))}
+            </select>
+          </div>
           {run && <RunView run={run} />}
         </>
       )}
@@ -400,35 +528,62 @@ function RunView({ run }: { run: ScrapeRun }) {
   return (
     <div className="scraping-run">
       <p>
-        {progressText(run)}
-        {run.error && <span className="field-error"> · {run.error}</span>}
+        <strong>{RUN_STATUS_TEXT[run.status]}</strong> · {progressText(run)}
+        {run.started_at ? ` · started ${when(run.started_at)}` : ''}
+        {run.finished_at ? ` · finished ${when(run.finished_at)}` : ''}
       </p>
+      {run.error && <p className="form-error">{run.error}</p>}
       <h3>Log</h3>
-      <ol className="scraping-log" aria-label="Run log">
-        {log.data?.entries.map((e) => (
-          <li key={e.id} data-level={e.level}>
-            <time>{new Date(e.at * 1000).toLocaleTimeString()}</time> {e.message}
-          </li>
-        ))}
-      </ol>
-      <h3>Refused items ({refused.data?.total ?? 0})</h3>
-      {refused.data && refused.data.items.length > 0 && (
-        <table className="scraping-table">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {refused.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.ref}</td>
-                <td>{item.reason}</td>
+      {log.isPending ? (
+        <p role="status">Loading the log…</p>
+      ) : log.isError ? (
+        <FormError message="The log could not be loaded." />
+      ) : log.data.entries.length === 0 ? (
+        <p>Nothing logged yet.</p>
+      ) : (
+        <ol className="scraping-log" aria-label="Run log" tabIndex={0}>
+          {log.data.entries.map((e) => (
+            <li key={e.id} data-level={e.level}>
+              <time dateTime={new Date(e.at * 1000).toISOString()}>
+                {new Date(e.at * 1000).toLocaleTimeString()}
+              </time>{' '}
+              {e.level !== 'info' && <span className="scraping-level">{e.level}: </span>}
+              {e.message}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3>Refused items{refused.data ? ` (${refused.data.total})` : ''}</h3>
+      {refused.isPending ? (
+        <p role="status">Loading the refused items…</p>
+      ) : refused.isError ? (
+        <FormError message="The refused items could not be loaded." />
+      ) : refused.data.items.length === 0 ? (
+        <p>None: every item was taken.</p>
+      ) : (
+        <div className="scraping-scroll">
+          <table className="scraping-table" aria-label="Refused items">
+            <thead>
+              <tr>
+                <th scope="col">Item</th>
+                <th scope="col">Reason</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {refused.data.items.map((item) => (
+                <tr key={item.id}>
+                  <td className="scraping-ref">{item.ref}</td>
+                  <td>{item.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {refused.data.total > refused.data.items.length && (
+            <p>
+              The first {refused.data.items.length} of {refused.data.total} are shown.
+            </p>
+          )}
+        </div>
       )}
     </div>
   );
@@ -437,37 +592,49 @@ function RunView({ run }: { run: ScrapeRun }) {
 function Totals() {
   const { api } = useApp();
   const totals = useQuery(corpusTotalsQuery(api));
-  if (!totals.data) return null;
-  const { days, platforms, all_time } = totals.data;
   return (
     <section aria-labelledby="totals-heading">
       <h2 id="totals-heading">Corpus: posts per platform and day (UTC, last 14 days)</h2>
-      <div className="scraping-scroll">
-        <table className="scraping-table">
-          <thead>
-            <tr>
-              <th scope="col">Platform</th>
-              {days.map((d) => (
-                <th scope="col" key={d}>
-                  {d.slice(5)}
-                </th>
-              ))}
-              <th scope="col">All time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {all_time.map(({ platform, posts }) => (
-              <tr key={platform}>
-                <th scope="row">{platformName(platform)}</th>
-                {(platforms.find((p) => p.platform === platform)?.posts ?? days.map(() => 0)).map((n, i) => (
-                  <td key={days[i]}>{n}</td>
-                ))}
-                <td>{posts}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {totals.isPending ? (
+        <p role="status">Loading the totals…</p>
+      ) : totals.isError ? (
+        <FormError message="The corpus totals could not be loaded." />
+      ) : totals.data.all_time.length === 0 ? (
+        <EmptyState title="The corpus is empty">Posts collected or uploaded are counted here.</EmptyState>
+      ) : (
+        <TotalsTable data={totals.data} />
+      )}
     </section>
+  );
+}
+
+function TotalsTable({ data: { days, platforms, all_time } }: { data: CorpusTotals }) {
+  return (
+    <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
+      <table className="scraping-table scraping-totals">
+        <thead>
+          <tr>
+            <th scope="col">Platform</th>
+            {days.map((d) => (
+              <th scope="col" key={d}>
+                <time dateTime={d}>{d.slice(5)}</time>
+              </th>
+            ))}
+            <th scope="col">All time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {all_time.map(({ platform, posts }) => (
+            <tr key={platform}>
+              <th scope="row">{platformName(platform)}</th>
+              {(platforms.find((p) => p.platform === platform)?.posts ?? days.map(() => 0)).map((n, i) => (
+                <td key={days[i]}>{n.toLocaleString()}</td>
+              ))}
+              <td>{posts.toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
