@@ -438,7 +438,7 @@ function UploadPanel() {
     <section aria-labelledby="upload-heading" className="scraping-upload">
       <h2 id="upload-heading">Upload a corpus file</h2>
       <div className="field">
-        <label htmlFor="upload-file">File</label>
+        <label htmlFor="upload-file">Corpus file</label>
         <p id="upload-file-hint" className="field-hint">
           NDJSON or CSV in the corpus format (docs/corpus-format.md); it is imported as soon as it arrives.
         </p>
