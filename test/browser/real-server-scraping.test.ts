@@ -161,7 +161,7 @@ describe('Scraping (real server)', () => {
     await sam.getByText('“roastery.ndjson” was uploaded; its import is in the jobs below.').waitFor();
     const row = jobRow(sam, 'roastery.ndjson');
     await row.getByRole('cell', { name: 'Done' }).waitFor({ timeout: 30_000 });
-    await row.getByText(/30 new/).waitFor();
+    await row.getByText('31 rows · 30 new · 0 updated · 1 refused').waitFor();
     // The totals: RSS & Atom has the 30 posts today (UTC) and in all.
     const totals = sam.locator('.scraping-totals');
     const rss = totals.getByRole('row', { name: /^RSS & Atom/ });

@@ -61,8 +61,11 @@ function statusText(job: ScrapeJob): string {
 
 function progressText(run: ScrapeRun | null): string {
   if (!run) return '—';
-  if (run.bytes_total)
-    return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file · ${run.inserted} new`;
+  // An upload's counts are written when its import ends; until then the share of the file read is what is known.
+  if (run.bytes_total && (run.status === 'running' || run.status === 'waiting'))
+    return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file imported`;
+  if (run.bytes_total !== null || run.bytes_done !== null)
+    return `${run.fetched} rows · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
   return `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
 }
 
@@ -119,28 +122,30 @@ export function ScrapingPage() {
                 Create a job or upload a file to collect posts.
               </EmptyState>
             ) : (
-              <table className="scraping-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Job</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Progress</th>
-                    <th scope="col">Next run</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {jobs.data.jobs.map((job) => (
-                    <JobRow
-                      key={job.id}
-                      job={job}
-                      onOpen={() => setSelected(job.id)}
-                      onEdit={() => setEditing(job)}
-                    />
-                  ))}
-                </tbody>
-              </table>
+              <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="jobs-heading">
+                <table className="scraping-table scraping-jobs">
+                  <thead>
+                    <tr>
+                      <th scope="col">Job</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Progress</th>
+                      <th scope="col">Next run</th>
+                      <th scope="col">Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {jobs.data.jobs.map((job) => (
+                      <JobRow
+                        key={job.id}
+                        job={job}
+                        onOpen={() => setSelected(job.id)}
+                        onEdit={() => setEditing(job)}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
           </section>
           {selected && <JobDetail key={selected} jobId={selected} onClose={closeDetail} />}
@@ -178,61 +183,63 @@ function JobRow({ job, onOpen, onEdit }: { job: ScrapeJob; onOpen: () => void; o
       <td data-status={job.last_run?.status ?? 'queued'}>{statusText(job)}</td>
       <td>{progressText(job.last_run)}</td>
       <td>{when(job.next_run_at)}</td>
-      <td className="scraping-actions">
-        {job.state === 'active' && !open && (
-          <button
-            type="button"
-            className="button small"
-            disabled={action.isPending}
-            aria-label={`Run now ${job.name}`}
-            onClick={() => action.mutate('run')}
-          >
-            Run now
-          </button>
-        )}
-        {job.state === 'active' && (open || job.every_minutes !== null) && (
-          <button
-            type="button"
-            className="button small"
-            disabled={action.isPending}
-            aria-label={`Pause ${job.name}`}
-            onClick={() => action.mutate('pause')}
-          >
-            Pause
-          </button>
-        )}
-        {job.state === 'paused' && (
-          <button
-            type="button"
-            className="button small"
-            disabled={action.isPending}
-            aria-label={`Resume ${job.name}`}
-            onClick={() => action.mutate('resume')}
-          >
-            Resume
-          </button>
-        )}
-        {job.state !== 'cancelled' && job.source !== 'upload' && (
-          <button type="button" className="button small" aria-label={`Edit ${job.name}`} onClick={onEdit}>
-            Edit
-          </button>
-        )}
-        {job.state !== 'cancelled' && (
-          <button
-            type="button"
-            className="button small"
-            disabled={action.isPending}
-            aria-label={`Cancel ${job.name}`}
-            onClick={() => action.mutate('cancel')}
-          >
-            Cancel
-          </button>
-        )}
-        {action.isError && (
-          <span className="field-error" role="alert">
-            {action.error.message}
-          </span>
-        )}
+      <td>
+        <div className="scraping-actions">
+          {job.state === 'active' && !open && (
+            <button
+              type="button"
+              className="button small"
+              disabled={action.isPending}
+              aria-label={`Run now ${job.name}`}
+              onClick={() => action.mutate('run')}
+            >
+              Run now
+            </button>
+          )}
+          {job.state === 'active' && (open || job.every_minutes !== null) && (
+            <button
+              type="button"
+              className="button small"
+              disabled={action.isPending}
+              aria-label={`Pause ${job.name}`}
+              onClick={() => action.mutate('pause')}
+            >
+              Pause
+            </button>
+          )}
+          {job.state === 'paused' && (
+            <button
+              type="button"
+              className="button small"
+              disabled={action.isPending}
+              aria-label={`Resume ${job.name}`}
+              onClick={() => action.mutate('resume')}
+            >
+              Resume
+            </button>
+          )}
+          {job.state !== 'cancelled' && job.source !== 'upload' && (
+            <button type="button" className="button small" aria-label={`Edit ${job.name}`} onClick={onEdit}>
+              Edit
+            </button>
+          )}
+          {job.state !== 'cancelled' && (
+            <button
+              type="button"
+              className="button small"
+              disabled={action.isPending}
+              aria-label={`Cancel ${job.name}`}
+              onClick={() => action.mutate('cancel')}
+            >
+              Cancel
+            </button>
+          )}
+          {action.isError && (
+            <span className="field-error" role="alert">
+              {action.error.message}
+            </span>
+          )}
+        </div>
       </td>
     </tr>
   );
