@@ -65,7 +65,7 @@ function progressText(run: ScrapeRun | null): string {
   if (run.bytes_total && (run.status === 'running' || run.status === 'waiting'))
     return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file imported`;
   if (run.bytes_total !== null || run.bytes_done !== null)
-    return `${run.fetched} rows · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
+    return `${run.fetched} ${run.fetched === 1 ? 'row' : 'rows'} · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
   return `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
 }
 
