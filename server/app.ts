@@ -49,6 +49,8 @@ export interface AppDeps {
   logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
   dataDir?: string;
+  /** The collection queue's dispatcher (server/scraping/collector.ts), once started: API calls nudge it. */
+  collector?: { nudge(): void };
 }
 
 declare module 'fastify' {

@@ -100,6 +100,36 @@ const serverConfigSchema = z.object({
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**
+   * Collection jobs (issue 19, docs/scraping.md). `in-process`: the web server runs the workers; `off`: it only queues
+   * runs, and `npm run worker` processes (any number, on the same database) run them.
+   */
+  SCRAPING_WORKER: z._default(z.enum(['in-process', 'off']), 'in-process'),
+  /** Runs one worker process executes at once. */
+  SCRAPING_CONCURRENCY: int(2, 1, 50),
+  /** Per request to a source, body included. */
+  SCRAPING_HTTP_TIMEOUT_SECONDS: int(15, 1, 300),
+  /** Attempts after the first when a source fails (timeouts, 5xx), with exponential backoff from the delay. */
+  SCRAPING_RETRY_LIMIT: int(5, 0, 50),
+  SCRAPING_RETRY_DELAY_SECONDS: int(10, 1, 3600),
+  /**
+   * How often a worker tells the queue it is alive during a run; a run silent for this long (its process died) is
+   * handed to another worker, which resumes it from its cursor.
+   */
+  SCRAPING_HEARTBEAT_SECONDS: int(30, 10, 600),
+  /** A 429's Retry-After up to this long is waited out in the worker; a longer one puts the run back on the queue. */
+  SCRAPING_MAX_INLINE_WAIT_SECONDS: int(60, 0, 3600),
+  /**
+   * Whether staff-entered URLs may reach loopback, private and link-local addresses. Unset: only with APP_ENV local
+   * (a source on the developer's machine); elsewhere collection reaches public hosts only (SSRF guard).
+   */
+  SCRAPING_ALLOW_PRIVATE_HOSTS: optionalBool,
+  /** The Bluesky AppView that answers app.bsky.feed.searchPosts without sign-in. */
+  SCRAPING_BLUESKY_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://public.api.bsky.app'),
+  /** Where uploaded corpus files wait for their import; default DATA_DIR/uploads. */
+  SCRAPING_UPLOAD_DIR: optionalText,
+  /** The largest corpus file staff may upload, in megabytes. */
+  SCRAPING_UPLOAD_MAX_MB: int(200, 1, 10_000),
+  /**
    * The bundled development OpenID provider under /oidc. Unset: on for APP_ENV local and dev, off for qa and prod;
    * `true` or `false` decides regardless of APP_ENV.
    */
@@ -119,7 +149,12 @@ const serverConfigSchema = z.object({
 
 type ParsedConfig = z.infer<typeof serverConfigSchema>;
 
-export type ServerConfig = Omit<ParsedConfig, 'DEV_OIDC' | 'DEV_OIDC_ISSUER' | 'API_DOCS'> & {
+export type ServerConfig = Omit<
+  ParsedConfig,
+  'DEV_OIDC' | 'DEV_OIDC_ISSUER' | 'API_DOCS' | 'SCRAPING_ALLOW_PRIVATE_HOSTS'
+> & {
+  /** Resolved from SCRAPING_ALLOW_PRIVATE_HOSTS and APP_ENV. */
+  SCRAPING_ALLOW_PRIVATE_HOSTS: boolean;
   /** Whether /api/docs is served (resolved from API_DOCS and APP_ENV). */
   API_DOCS: boolean;
   /** Whether the development provider is mounted (resolved from DEV_OIDC and APP_ENV). */
@@ -139,6 +174,7 @@ function resolveDevOidc(parsed: ParsedConfig): ServerConfig {
     DEV_OIDC: enabled,
     DEV_OIDC_ISSUER: issuer,
     API_DOCS: parsed.API_DOCS ?? parsed.APP_ENV !== 'prod',
+    SCRAPING_ALLOW_PRIVATE_HOSTS: parsed.SCRAPING_ALLOW_PRIVATE_HOSTS ?? parsed.APP_ENV === 'local',
   };
   if (!enabled) return config;
   const jwks = `${issuer}/jwks`;

@@ -3,13 +3,15 @@
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { openConfiguredDatabase } from './db/database';
-import { buildApp } from './app';
+import { buildApp, type AppDeps } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
 import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { startHousekeeping, type Housekeeping } from './housekeeping';
+import { startCollector, type Collector } from './scraping/collector';
+import { uploadDirOf } from './scraping/uploads';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -48,7 +50,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
   // The server's secret for derived keys (server/keys.ts), from the signing key: stable across restarts.
   const secret = createHmac('sha256', signingKey).update('murmur server secret').digest();
-  const app = await buildApp({
+  const deps: AppDeps = {
     db: database.db,
     analyticsDb: database.analyticsDb,
     accessTokens,
@@ -60,16 +62,19 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     logger: { level: config.APP_ENV === 'local' ? 'warn' : 'info' },
     dataDir,
     corsOrigins,
-  });
+  };
+  const app = await buildApp(deps);
 
   let stopping = false;
   let housekeeping: Housekeeping | undefined;
+  let collector: Collector | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
     housekeeping?.stop();
     await app.close();
+    await collector?.stop().catch(() => {});
     await database.close();
     process.exit(0);
   };
@@ -89,7 +94,16 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     }
     await app.listen({ host: config.HOST, port: config.PORT });
     housekeeping = startHousekeeping(database.db);
+    // Collection jobs: queued here always; run here too unless SCRAPING_WORKER=off (then by npm run worker).
+    collector = await startCollector({
+      pool: database.pool,
+      config,
+      uploadDir: uploadDirOf(config, dataDir),
+      work: config.SCRAPING_WORKER === 'in-process',
+    });
+    deps.collector = collector;
   } catch (error) {
+    await collector?.stop().catch(() => {});
     await app.close();
     await database.close();
     throw error;

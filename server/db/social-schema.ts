@@ -24,7 +24,17 @@ import { users, workspaces } from './schema';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-export const PLATFORMS = ['x', 'instagram', 'tiktok', 'youtube', 'facebook', 'reddit'] as const;
+export const PLATFORMS = [
+  'x',
+  'instagram',
+  'tiktok',
+  'youtube',
+  'facebook',
+  'reddit',
+  'mastodon',
+  'bluesky',
+  'rss',
+] as const;
 export const POST_KINDS = ['original', 'reply', 'repost', 'quote'] as const;
 export const MEDIA_TYPES = ['text', 'image', 'video', 'link'] as const;
 export const SENTIMENT_LABELS = ['positive', 'neutral', 'negative'] as const;

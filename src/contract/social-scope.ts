@@ -2,7 +2,17 @@
 // discover and insights (server) and their screens (SPA).
 import * as z from 'zod/mini';
 
-export const PLATFORM_VALUES = ['x', 'instagram', 'tiktok', 'youtube', 'facebook', 'reddit'] as const;
+export const PLATFORM_VALUES = [
+  'x',
+  'instagram',
+  'tiktok',
+  'youtube',
+  'facebook',
+  'reddit',
+  'mastodon',
+  'bluesky',
+  'rss',
+] as const;
 const platformSchema = z.enum(PLATFORM_VALUES);
 
 /** A BCP 47 primary language subtag: en, ko, ja, es, … */

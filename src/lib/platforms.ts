@@ -10,6 +10,9 @@ const PLATFORM_NAMES: Record<Platform, string> = {
   youtube: 'YouTube',
   facebook: 'Facebook',
   reddit: 'Reddit',
+  mastodon: 'Mastodon',
+  bluesky: 'Bluesky',
+  rss: 'RSS & Atom',
 };
 
 export const platformName = (platform: Platform) => PLATFORM_NAMES[platform];

@@ -88,7 +88,10 @@ describe('corpus import (PostgreSQL)', () => {
       [2, expect.stringMatching(/^invalid JSON/)],
       [3, 'external_id: required'],
       [5, 'likes: expected number, got "12"'],
-      [6, 'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit (got "myspace")'],
+      [
+        6,
+        'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss (got "myspace")',
+      ],
       [7, expect.stringMatching(/^posted_at: must be an ISO 8601 date-time with an offset/)],
       [8, expect.stringMatching(/^not valid UTF-8: byte 0xE9/)],
       [10, 'unknown field "mood"'],

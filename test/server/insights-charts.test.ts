@@ -109,6 +109,9 @@ describe('performance matches a brute force', () => {
       'youtube',
       'facebook',
       'reddit',
+      'mastodon',
+      'bluesky',
+      'rss',
     ]);
 
     expect(body.best_time).toHaveLength(7 * 24);

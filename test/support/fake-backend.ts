@@ -6,7 +6,11 @@ import http from 'node:http';
 import path from 'node:path';
 
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
+import { corpusTotalsSchema, scrapeJobListSchema } from '../../src/contract/scraping';
 import { emptySavedQueryListFixture } from './contract.fixtures';
+
+/** The internal (scraping) workspace's id, as the e2e build's VITE_INTERNAL_WORKSPACE_ID. */
+const INTERNAL_WORKSPACE_ID = 'internal';
 
 export type { Privilege };
 
@@ -214,6 +218,29 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       if (!workspace) throw new HttpFailure(404, { detail: 'Workspace not found' });
       workspace.members[user.id] ??= grant.privilege;
       return { status: 200, body: { id: workspace.id } };
+    }
+    // The scraping area's reads (staff: members of the internal workspace, as the real users/me lists it only to
+    // them): no job, and an empty corpus over the last `days` UTC days; anyone else gets the server's 403.
+    const scrapingRead = /^scraping\/(jobs|totals)$/.exec(route);
+    if (method === 'GET' && scrapingRead) {
+      const user = authenticate(req);
+      if (!workspaces.get(INTERNAL_WORKSPACE_ID)?.members[user.id]) {
+        throw new HttpFailure(403, {
+          error: 'staff_only',
+          message: 'The scraping area is for Murmur staff only.',
+        });
+      }
+      if (scrapingRead[1] === 'jobs') return { status: 200, body: scrapeJobListSchema.parse({ jobs: [] }) };
+      const days = Number(new URL(req.url ?? '/', 'http://fake').searchParams.get('days') ?? 14);
+      const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+      const totals = {
+        days: Array.from({ length: days }, (_, i) =>
+          new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+        ),
+        platforms: [],
+        all_time: [],
+      };
+      return { status: 200, body: corpusTotalsSchema.parse(totals) };
     }
     throw new HttpFailure(404, { detail: `No route ${method} /api/${route}` });
   }

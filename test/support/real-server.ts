@@ -16,6 +16,8 @@ import {
 import { createAccessTokens } from '../../server/auth/access-token';
 import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
+import { startCollector } from '../../server/scraping/collector';
+import { uploadDirOf } from '../../server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -39,7 +41,15 @@ export interface RealServer {
   close(): Promise<void>;
 }
 
-export async function startRealServer(port: number): Promise<RealServer> {
+export interface RealServerOptions {
+  /**
+   * Runs the collection queue in the server process as `npm start` does (server/scraping/collector.ts, dispatcher
+   * every 0.5 s here); off by default, as only the scraping suite needs it.
+   */
+  collector?: boolean;
+}
+
+export async function startRealServer(port: number, options: RealServerOptions = {}): Promise<RealServer> {
   const origin = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'murmur-real-e2e-'));
   // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
@@ -51,6 +61,7 @@ export async function startRealServer(port: number): Promise<RealServer> {
     PORT: String(port),
     DEV_OIDC_ISSUER: `${origin}/oidc`,
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    SCRAPING_RETRY_DELAY_SECONDS: '1',
   });
   // Like `npm start`: the signing key lives in DATA_DIR, so access tokens stay valid across a restart.
   const accessTokens = createAccessTokens(loadSigningKey(undefined, dir), config.ACCESS_TOKEN_TTL_SECONDS);
@@ -74,13 +85,26 @@ export async function startRealServer(port: number): Promise<RealServer> {
       await database.close().catch(() => undefined);
       throw error;
     });
+    let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
+      await collector?.stop().catch(() => undefined);
       await database.close().catch(() => undefined);
     };
     await seedDevData(database.db, config);
     await app.listen({ host: '127.0.0.1', port });
+    if (options.collector) {
+      collector = await startCollector({
+        pool: database.pool,
+        config,
+        uploadDir: uploadDirOf(config, dir),
+        work: true,
+        tickMs: 500,
+        log: () => undefined,
+      });
+      app.deps.collector = collector;
+    }
     return { app, db: database.db };
   };
 

@@ -6,7 +6,8 @@ import { BRANDS } from './brands';
 import { GEN_LANGUAGES, type Lang } from './topics';
 import { VOCABULARY } from './vocab';
 
-export type Platform = (typeof PLATFORMS)[number];
+/** The platforms the synthetic corpus covers: collected platforms (Mastodon, Bluesky, feeds) come from collection jobs. */
+export type Platform = Exclude<(typeof PLATFORMS)[number], 'mastodon' | 'bluesky' | 'rss'>;
 
 export interface GenProfile {
   index: number;

@@ -60,12 +60,12 @@ function formatOf(path: string, given?: string): ImportFormat {
  * bad rows are rejected. Anything else — a lost connection, PostgreSQL shutting down or crashing, a full disk — is no
  * row's fault: the import stops with that error rather than rejecting every row after it.
  */
-function isRowError(error: unknown): boolean {
+export function isRowError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^(21|22|23|54)/.test(code);
 }
 
-function dbMessage(error: unknown): string {
+export function dbMessage(error: unknown): string {
   const e = error as { message?: string; detail?: string };
   return `could not be stored: ${e.message ?? String(error)}${e.detail ? ` (${e.detail})` : ''}`;
 }

@@ -120,24 +120,33 @@ function postRecord(row: ImportRow) {
   };
 }
 
-/** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry row by row). */
-export async function writeBatch(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
+/**
+ * Upserts rows inside the caller's open transaction (collection jobs commit a page's posts with the job's cursor):
+ * takes the corpus lock, then profiles, then posts.
+ */
+export async function upsertRows(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
   const profiles = lastByKey(rows, (r) => `${r.platform}\u0000${r.author.externalId}`).map(profileRecord);
   const posts = lastByKey(rows, (r) => `${r.platform}\u0000${r.externalId}`).map(postRecord);
+  // Imports, collection jobs and the generator take turns on the corpus (an upsert racing another could lose a row).
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+  await client.query(UPSERT_PROFILES, [JSON.stringify(profiles)]);
+  const { rows: counts } = await client.query<{ inserted: string; updated: string }>(UPSERT_POSTS, [
+    JSON.stringify(posts),
+  ]);
+  const inserted = Number(counts[0]!.inserted);
+  const updated = Number(counts[0]!.updated);
+  return { inserted, updated, unchanged: posts.length - inserted - updated };
+}
+
+/** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry row by row). */
+export async function writeBatch(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
   await client.query('BEGIN');
   try {
     // An import can be run again: losing the last commits in an OS crash costs little, a flush per batch much.
     await client.query('SET LOCAL synchronous_commit = off');
-    // Imports and the generator take turns on the corpus (an upsert racing another could lose a row).
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
-    await client.query(UPSERT_PROFILES, [JSON.stringify(profiles)]);
-    const { rows: counts } = await client.query<{ inserted: string; updated: string }>(UPSERT_POSTS, [
-      JSON.stringify(posts),
-    ]);
+    const result = await upsertRows(client, rows);
     await client.query('COMMIT');
-    const inserted = Number(counts[0]!.inserted);
-    const updated = Number(counts[0]!.updated);
-    return { inserted, updated, unchanged: posts.length - inserted - updated };
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

@@ -1,0 +1,123 @@
+// The internal scraping area (issue 19): collection jobs, their runs, each run's log and refused items. The queue
+// itself is pg-boss's (its own schema, pgboss, created and migrated by pg-boss at start); these tables are what staff
+// see and what makes a run resumable (the job's cursor, written in the same transaction as each page's posts).
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './schema';
+
+export const scrapeJobs = pgTable(
+  'scrape_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** mastodon_hashtag, mastodon_account, bluesky_search, feed, upload (src/contract/scraping.ts). */
+    source: text('source').notNull(),
+    /** The source's parameters, validated by its schema in src/contract/scraping.ts. */
+    params: jsonb('params').notNull(),
+    /** Minutes between runs; null: run once. */
+    everyMinutes: integer('every_minutes'),
+    /** What staff asked for: active, paused or cancelled (final). */
+    state: text('state').notNull().default('active'),
+    /**
+     * The connector's position: between runs where the next run starts (since_id, since, ETag); during a run the
+     * next page as well. Written with each page's posts in one transaction, so a restart resumes exactly there.
+     */
+    cursor: jsonb('cursor'),
+    /** When the scheduler starts the next run; null while a run is under way or when none is due. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('scrape_jobs_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`state = 'active'`),
+  ],
+);
+
+export const scrapeRuns = pgTable(
+  'scrape_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => scrapeJobs.id, { onDelete: 'cascade' }),
+    /** queued, running, waiting (rate limit or retry), succeeded, failed, paused, cancelled. */
+    status: text('status').notNull().default('queued'),
+    /** Pages committed in this run. */
+    pages: integer('pages').notNull().default(0),
+    fetched: integer('fetched').notNull().default(0),
+    inserted: integer('inserted').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    refused: integer('refused').notNull().default(0),
+    /** Upload runs: bytes of the file read so far, of its size. */
+    bytesDone: bigint('bytes_done', { mode: 'number' }),
+    bytesTotal: bigint('bytes_total', { mode: 'number' }),
+    /** The pg-boss job carrying the run; null until the dispatcher has sent it (server/scraping/collector.ts). */
+    queueJobId: text('queue_job_id'),
+    /** Attempts the queue made (retries with backoff after a failure). */
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When the last page was committed (or the run last reported), for "updated live" and stale runs. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('scrape_runs_job_idx').on(t.jobId, t.queuedAt),
+    /** A job has at most one run that is not over (two would write the same cursor). */
+    uniqueIndex('scrape_runs_open_idx')
+      .on(t.jobId)
+      .where(sql`status IN ('queued', 'running', 'waiting', 'paused')`),
+    /** Runs the dispatcher still has to send to the queue. */
+    index('scrape_runs_unsent_idx')
+      .on(t.queuedAt)
+      .where(sql`status = 'queued' AND queue_job_id IS NULL`),
+  ],
+);
+
+export const scrapeLogs = pgTable(
+  'scrape_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => scrapeRuns.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** info, warn, error. */
+    level: text('level').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [index('scrape_logs_run_idx').on(t.runId, t.id)],
+);
+
+export const scrapeRefusals = pgTable(
+  'scrape_refusals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => scrapeRuns.id, { onDelete: 'cascade' }),
+    /** The item's id at the source (a status id, an AT URI, a feed entry's guid) or its line in an upload. */
+    ref: text('ref').notNull(),
+    reason: text('reason').notNull(),
+    /** The item as received, cut to 2,000 characters. */
+    raw: text('raw'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('scrape_refusals_run_idx').on(t.runId, t.id)],
+);

@@ -1,0 +1,371 @@
+// One run of a collection job, as the queue's worker executes it: page after page from the job's cursor, each page's
+// posts, refused items, counts, log line and the new cursor committed in one transaction. A crash loses at most the
+// page in flight, which the next attempt fetches again from the committed cursor: nothing is lost, and nothing is
+// counted or stored twice. Between pages the run looks at what staff asked (pause, cancel) and at the queue's signal.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { sourceParamsSchema, type RunStatus, type SourceParams } from '../../src/contract/scraping';
+import { dbMessage, ImportFileError, importCorpus, isRowError } from '../social/corpus/import/run';
+import type { ImportRow } from '../social/corpus/import/normalise';
+import { upsertRows } from '../social/corpus/import/write';
+import { connectorFor } from './connectors';
+import { PermanentError, RateLimitedError, type HttpOptions } from './connectors/http';
+import type { Page } from './connectors/types';
+import { prepareItems, type Refusal } from './prepare';
+import { uploadPath } from './uploads';
+
+export interface RunnerDeps {
+  pool: pg.Pool;
+  http: HttpOptions;
+  blueskyUrl: string;
+  uploadDir: string;
+  /** Waits for a rate limit up to this long in the worker; longer ones put the run back on the queue for later. */
+  maxInlineWaitMs: number;
+  /** Puts a run back on the queue to start after `at` (a long rate-limit wait), in the caller's transaction. */
+  requeue(client: pg.PoolClient, runId: string, at: Date): Promise<string | null>;
+}
+
+export interface Attempt {
+  runId: string;
+  /** 0 on the first attempt. */
+  retryCount: number;
+  retryLimit: number;
+  signal: AbortSignal;
+}
+
+/** The queue retries the run after its backoff (the error's message is in the run's log). */
+export class RetryableRunError extends Error {}
+
+interface RunRow {
+  id: string;
+  job_id: string;
+  status: RunStatus;
+  pages: number;
+  state: string;
+  params: unknown;
+  cursor: unknown;
+  every_minutes: number | null;
+}
+
+type Level = 'info' | 'warn' | 'error';
+
+async function log(db: pg.Pool | pg.PoolClient, runId: string, level: Level, message: string) {
+  await db.query('INSERT INTO scrape_logs (run_id, level, message) VALUES ($1, $2, $3)', [
+    runId,
+    level,
+    message.slice(0, 4_000),
+  ]);
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function loadRun(
+  db: pg.Pool | pg.PoolClient,
+  runId: string,
+  lock = false,
+): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT r.id, r.job_id, r.status, r.pages, j.state, j.params, j.cursor, j.every_minutes
+       FROM scrape_runs r JOIN scrape_jobs j ON j.id = r.job_id WHERE r.id = $1${lock ? ' FOR UPDATE OF r, j' : ''}`,
+    [runId],
+  );
+  return rows[0];
+}
+
+const OVER: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** Ends a run: its status and time, the job's next run when it has a schedule, a last log line. */
+async function finishRun(
+  client: pg.PoolClient,
+  run: RunRow,
+  status: 'succeeded' | 'failed' | 'cancelled',
+  message: string,
+  error?: string,
+) {
+  await client.query(
+    `UPDATE scrape_runs SET status = $2, finished_at = now(), heartbeat_at = now(), error = $3 WHERE id = $1`,
+    [run.id, status, error ?? null],
+  );
+  // A scheduled job runs again every_minutes after this one ended, failed or not (a source down now may be up then);
+  // a cancelled job never does.
+  await client.query(
+    `UPDATE scrape_jobs SET next_run_at = CASE WHEN state = 'active' AND every_minutes IS NOT NULL
+       THEN now() + every_minutes * interval '1 minute' END, updated_at = now() WHERE id = $1`,
+    [run.job_id],
+  );
+  await log(client, run.id, status === 'failed' ? 'error' : 'info', message);
+}
+
+/** Pauses the run where it is (its cursor is the job's): resuming sends it to the queue again. */
+async function pauseRun(client: pg.PoolClient, run: RunRow) {
+  await client.query(
+    `UPDATE scrape_runs SET status = 'paused', queue_job_id = NULL, heartbeat_at = now() WHERE id = $1`,
+    [run.id],
+  );
+  await log(
+    client,
+    run.id,
+    'info',
+    `Paused after ${run.pages} pages; resuming continues from the same place.`,
+  );
+}
+
+async function insertRefusals(client: pg.PoolClient, runId: string, refused: readonly Refusal[]) {
+  if (refused.length === 0) return;
+  await client.query(
+    `INSERT INTO scrape_refusals (run_id, ref, reason, raw)
+       SELECT $1, r.ref, r.reason, r.raw FROM jsonb_to_recordset($2::jsonb) AS r(ref text, reason text, raw text)`,
+    [
+      runId,
+      JSON.stringify(
+        refused.map((r) => ({ ...r, ref: r.ref.slice(0, 500), reason: r.reason.slice(0, 2_000) })),
+      ),
+    ],
+  );
+}
+
+/**
+ * Upserts a page's rows in the open transaction. A row PostgreSQL refuses (an index row too large, say) is found by
+ * retrying row by row behind savepoints and refused with the database's reason; the other rows land.
+ */
+async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string[], refused: Refusal[]) {
+  if (rows.length === 0) return { inserted: 0, updated: 0 };
+  await client.query('SAVEPOINT page');
+  try {
+    const result = await upsertRows(client, rows);
+    await client.query('RELEASE SAVEPOINT page');
+    return result;
+  } catch (error) {
+    if (!isRowError(error)) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT page');
+  }
+  let inserted = 0;
+  let updated = 0;
+  for (const [index, row] of rows.entries()) {
+    await client.query('SAVEPOINT row');
+    try {
+      const result = await upsertRows(client, [row]);
+      inserted += result.inserted;
+      updated += result.updated;
+      await client.query('RELEASE SAVEPOINT row');
+    } catch (error) {
+      if (!isRowError(error)) throw error;
+      await client.query('ROLLBACK TO SAVEPOINT row');
+      refused.push({ ref: refs[index] ?? row.externalId, reason: dbMessage(error), raw: null });
+    }
+  }
+  return { inserted, updated };
+}
+
+/** Commits one page: posts, refusals, counts, the job's cursor and a log line, together. */
+async function commitPage(deps: RunnerDeps, run: RunRow, page: Page) {
+  const { rows, refused } = prepareItems(page.items);
+  const refs = page.items.filter((item) => !('reason' in item)).map((item) => item.ref);
+  await inTransaction(deps.pool, async (client) => {
+    // A second worker holding the same run (a retry racing a slow first attempt) waits here, then sees the page done.
+    await client.query('SELECT 1 FROM scrape_runs WHERE id = $1 FOR UPDATE', [run.id]);
+    const { inserted, updated } = await upsertPage(client, rows, refs, refused);
+    const fetched = page.items.length;
+    const unchanged = fetched - refused.length - inserted - updated;
+    await insertRefusals(client, run.id, refused);
+    await client.query(
+      `UPDATE scrape_runs SET pages = pages + 1, fetched = fetched + $2, inserted = inserted + $3,
+         updated = updated + $4, unchanged = unchanged + $5, refused = refused + $6, heartbeat_at = now()
+       WHERE id = $1`,
+      [run.id, fetched, inserted, updated, unchanged, refused.length],
+    );
+    await client.query('UPDATE scrape_jobs SET cursor = $2::jsonb, updated_at = now() WHERE id = $1', [
+      run.job_id,
+      JSON.stringify(page.cursor ?? null),
+    ]);
+    await log(
+      client,
+      run.id,
+      refused.length > 0 ? 'warn' : 'info',
+      `${page.note} → ${inserted} new, ${updated} updated, ${unchanged} unchanged, ${refused.length} refused`,
+    );
+  });
+  run.pages += 1;
+  run.cursor = page.cursor;
+}
+
+async function runUpload(deps: RunnerDeps, run: RunRow, params: Extract<SourceParams, { source: 'upload' }>) {
+  const path = uploadPath(deps.uploadDir, params.upload_id, params.format);
+  const refused: Refusal[] = [];
+  let progress = Promise.resolve();
+  let lastReport = 0;
+  const summary = await importCorpus(deps.pool, path, {
+    format: params.format,
+    onRejected: (row) => {
+      refused.push({ ref: `line ${row.line}`, reason: row.reason, raw: row.raw?.slice(0, 2_000) ?? null });
+    },
+    onProgress: (bytes, size) => {
+      if (Date.now() - lastReport < 500 && bytes < size) return;
+      lastReport = Date.now();
+      progress = progress.then(async () => {
+        await deps.pool.query(
+          'UPDATE scrape_runs SET bytes_done = $2, bytes_total = $3, heartbeat_at = now() WHERE id = $1',
+          [run.id, bytes, size],
+        );
+      });
+    },
+  });
+  await progress;
+  await inTransaction(deps.pool, async (client) => {
+    await insertRefusals(client, run.id, refused.slice(0, 10_000));
+    await client.query(
+      `UPDATE scrape_runs SET pages = 1, fetched = $2, inserted = $3, updated = $4, unchanged = $5, refused = $6
+       WHERE id = $1`,
+      [run.id, summary.rows, summary.inserted, summary.updated, summary.unchanged, summary.rejected],
+    );
+    await finishRun(
+      client,
+      run,
+      'succeeded',
+      `Imported ${params.file_name}: ${summary.rows} rows, ${summary.inserted} new, ${summary.updated} updated, ` +
+        `${summary.unchanged} unchanged, ${summary.rejected} refused in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
+    );
+  });
+}
+
+/** Executes (or resumes) a run. Throws RetryableRunError for the queue to retry with backoff. */
+export async function executeRun(deps: RunnerDeps, attempt: Attempt): Promise<void> {
+  const run = await inTransaction(deps.pool, async (client) => {
+    const found = await loadRun(client, attempt.runId, true);
+    if (!found || OVER.includes(found.status)) return undefined;
+    if (found.state === 'cancelled') {
+      await finishRun(client, found, 'cancelled', 'Cancelled before it started.');
+      return undefined;
+    }
+    if (found.state === 'paused') {
+      await pauseRun(client, found);
+      return undefined;
+    }
+    await client.query(
+      `UPDATE scrape_runs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+         heartbeat_at = now() WHERE id = $1`,
+      [found.id],
+    );
+    await log(
+      client,
+      found.id,
+      'info',
+      found.pages > 0
+        ? `Resumed from the saved cursor after ${found.pages} pages (attempt ${attempt.retryCount + 1}).`
+        : `Started (attempt ${attempt.retryCount + 1}).`,
+    );
+    return found;
+  });
+  if (!run) return;
+  const parsed = sourceParamsSchema.safeParse(run.params);
+  if (!parsed.success) {
+    await inTransaction(deps.pool, (c) =>
+      finishRun(c, run, 'failed', 'The job’s parameters are not valid.', 'invalid parameters'),
+    );
+    return;
+  }
+  const params = parsed.data;
+  try {
+    if (params.source === 'upload') {
+      await runUpload(deps, run, params);
+      return;
+    }
+    const connector = connectorFor(params);
+    const context = { http: deps.http, signal: attempt.signal, blueskyUrl: deps.blueskyUrl };
+    for (;;) {
+      if (attempt.signal.aborted)
+        throw new RetryableRunError('The worker is stopping; the run resumes at its next start.');
+      // What staff asked meanwhile (pause, cancel) is read between pages.
+      const stop = await inTransaction(deps.pool, async (client) => {
+        const current = await loadRun(client, run.id, true);
+        if (!current || current.state === 'active') return false;
+        if (current.state === 'paused') await pauseRun(client, { ...current, pages: run.pages });
+        else await finishRun(client, current, 'cancelled', `Cancelled after ${run.pages} pages.`);
+        return true;
+      });
+      if (stop) return;
+      if (run.pages >= params.max_pages) {
+        await inTransaction(deps.pool, async (client) => {
+          await client.query('UPDATE scrape_jobs SET cursor = $2::jsonb WHERE id = $1', [
+            run.job_id,
+            JSON.stringify(connector.finish(run.cursor) ?? null),
+          ]);
+          await finishRun(
+            client,
+            run,
+            'succeeded',
+            `Done: the run's ${params.max_pages}-page budget is spent.`,
+          );
+        });
+        return;
+      }
+      let page: Page;
+      try {
+        page = await connector.fetchPage(params, run.cursor, context);
+      } catch (error) {
+        if (!(error instanceof RateLimitedError)) throw error;
+        if (error.waitMs <= deps.maxInlineWaitMs) {
+          await log(deps.pool, run.id, 'warn', `${error.message}: waiting, then asking again.`);
+          await sleep(error.waitMs, undefined, { signal: attempt.signal }).catch(() => {});
+          continue;
+        }
+        const at = new Date(Date.now() + error.waitMs);
+        await inTransaction(deps.pool, async (client) => {
+          await client.query(
+            `UPDATE scrape_runs SET status = 'waiting', heartbeat_at = now() WHERE id = $1`,
+            [run.id],
+          );
+          await deps.requeue(client, run.id, at);
+          await log(client, run.id, 'warn', `${error.message}: the run continues at ${at.toISOString()}.`);
+        });
+        return;
+      }
+      await commitPage(deps, run, page);
+      if (page.done) {
+        await inTransaction(deps.pool, (client) =>
+          finishRun(client, run, 'succeeded', `Done after ${run.pages} pages: the source has nothing more.`),
+        );
+        return;
+      }
+    }
+  } catch (error) {
+    const message = (error as Error).message;
+    const permanent = error instanceof PermanentError || error instanceof ImportFileError;
+    const lastAttempt = attempt.retryCount >= attempt.retryLimit;
+    if (permanent || lastAttempt) {
+      await inTransaction(deps.pool, (client) =>
+        finishRun(
+          client,
+          run,
+          'failed',
+          `Failed${permanent ? '' : ` after ${attempt.retryCount + 1} attempts`}: ${message}`,
+          message,
+        ),
+      );
+      return;
+    }
+    await deps.pool.query(`UPDATE scrape_runs SET status = 'waiting', heartbeat_at = now() WHERE id = $1`, [
+      run.id,
+    ]);
+    await log(
+      deps.pool,
+      run.id,
+      'warn',
+      `Attempt ${attempt.retryCount + 1} failed: ${message}. Retrying with backoff (${attempt.retryLimit - attempt.retryCount} left).`,
+    );
+    throw new RetryableRunError(message);
+  }
+}

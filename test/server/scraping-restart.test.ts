@@ -1,0 +1,181 @@
+// The worker killed (SIGKILL) in the middle of a job: another worker, started after, resumes the run from the cursor
+// the last committed page wrote. Nothing is lost (every status lands) and nothing is duplicated (each once, counted
+// once). The workers are real processes (`npm run worker`'s server/worker.ts) on a fresh database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { connect, ensureDatabase } from '../../server/db/database';
+import { startReplayServer, type ReplayServer } from '../support/replay-server';
+
+const PAGES = 6;
+const PER_PAGE = 2;
+const root = resolve(import.meta.dirname, '../..');
+
+let replay: ReplayServer;
+let database: Awaited<ReturnType<typeof connect>>;
+let url: string;
+const children: ChildProcess[] = [];
+
+/** Statuses 1000 down to 989, two per page, each page answered after 600 ms (a slow instance). */
+function statuses(page: number) {
+  return Array.from({ length: PER_PAGE }, (_, i) => {
+    const id = String(1000 - page * PER_PAGE - i);
+    return {
+      id,
+      uri: `https://slow.example/users/ana/statuses/${id}`,
+      created_at: `2025-05-01T10:${String(page).padStart(2, '0')}:0${i}.000Z`,
+      language: 'en',
+      content: `<p>Status ${id} about resuming</p>`,
+      replies_count: 0,
+      reblogs_count: 0,
+      favourites_count: 1,
+      account: {
+        id: '1',
+        username: 'ana',
+        acct: 'ana',
+        display_name: 'Ana',
+        url: 'https://slow.example/@ana',
+      },
+      media_attachments: [],
+      tags: [],
+      mentions: [],
+    };
+  });
+}
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'server/worker.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      APP_ENV: 'qa',
+      DEV_OIDC: 'false',
+      DATABASE_URL: url,
+      SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
+      SCRAPING_HEARTBEAT_SECONDS: '10',
+      SCRAPING_RETRY_DELAY_SECONDS: '1',
+      SCRAPING_CONCURRENCY: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[worker] ${chunk.toString()}`));
+  children.push(child);
+  return child;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+beforeAll(async () => {
+  replay = await startReplayServer({
+    '/api/v1/timelines/tag/resume': (request) => {
+      const maxId = request.searchParams.get('max_id');
+      const page = maxId ? (1000 - Number(maxId) + 1) / PER_PAGE : 0;
+      if (page >= PAGES) return { body: '[]', delayMs: 600 };
+      const body = statuses(page);
+      const last = body.at(-1)!.id;
+      return {
+        body: JSON.stringify(body),
+        delayMs: 600,
+        headers: { link: `<${replay.url}/api/v1/timelines/tag/resume?max_id=${last}>; rel="next"` },
+      };
+    },
+  });
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const adminUrl = inject('pgAdminUrl');
+  await ensureDatabase(adminUrl, name);
+  const target = new URL(adminUrl);
+  target.pathname = `/${name}`;
+  url = target.toString();
+  database = await connect(url);
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await database.close();
+  await replay.close();
+});
+
+it(
+  'resumes a run from its cursor after the worker is killed mid-run: nothing lost, nothing duplicated',
+  { timeout: 120_000 },
+  async () => {
+    const { pool } = database;
+    const first = startWorker();
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO scrape_jobs (name, source, params, next_run_at)
+     VALUES ('resume', 'mastodon_hashtag', $1::jsonb, now()) RETURNING id`,
+      [
+        JSON.stringify({
+          source: 'mastodon_hashtag',
+          instance: replay.url,
+          hashtag: 'resume',
+          max_pages: 50,
+        }),
+      ],
+    );
+    const jobId = rows[0]!.id;
+    // Two pages committed, the third in flight: kill the process without warning.
+    await waitFor(
+      'two committed pages',
+      async () => {
+        const { rows: runs } = await pool.query<{ pages: number }>(
+          'SELECT pages FROM scrape_runs WHERE job_id = $1',
+          [jobId],
+        );
+        return (runs[0]?.pages ?? 0) >= 2 ? true : undefined;
+      },
+      60_000,
+    );
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const { rows: atKill } = await pool.query<{ pages: number; status: string; cursor: { max_id?: string } }>(
+      `SELECT r.pages, r.status, j.cursor FROM scrape_runs r JOIN scrape_jobs j ON j.id = r.job_id WHERE j.id = $1`,
+      [jobId],
+    );
+    expect(atKill[0]!.status).toBe('running');
+    const pagesAtKill = atKill[0]!.pages;
+    expect(atKill[0]!.cursor.max_id).toBe(String(1000 - pagesAtKill * PER_PAGE + 1));
+    const requestsBefore = replay.requests.length;
+
+    startWorker();
+    const done = await waitFor(
+      'the run to finish',
+      async () => {
+        const { rows: runs } = await pool.query('SELECT * FROM scrape_runs WHERE job_id = $1', [jobId]);
+        return runs[0]?.status === 'succeeded' ? (runs[0] as Record<string, number | string>) : undefined;
+      },
+      90_000,
+    );
+    expect(done).toMatchObject({
+      pages: PAGES + 1,
+      fetched: PAGES * PER_PAGE,
+      inserted: PAGES * PER_PAGE,
+      updated: 0,
+      refused: 0,
+    });
+    expect(Number(done.attempts)).toBe(2);
+    const { rows: posts } = await pool.query<{ n: number; distinct: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM posts WHERE platform = 'mastodon'`,
+    );
+    expect(posts[0]).toEqual({ n: PAGES * PER_PAGE, distinct: PAGES * PER_PAGE });
+    // The second worker started at the committed cursor: no page before it was asked again.
+    const after = replay.requests.slice(requestsBefore);
+    expect(after[0]).toContain(`max_id=${atKill[0]!.cursor.max_id}`);
+    const { rows: log } = await pool.query<{ message: string }>(
+      `SELECT message FROM scrape_logs l JOIN scrape_runs r ON r.id = l.run_id WHERE r.job_id = $1 ORDER BY l.id`,
+      [jobId],
+    );
+    expect(
+      log.some((l) => l.message.startsWith(`Resumed from the saved cursor after ${pagesAtKill} pages`)),
+    ).toBe(true);
+  },
+);
