@@ -11,7 +11,7 @@ const config: KnipConfig = {
   ignoreBinaries: ['groupadd', 'useradd'],
   // Installed for work in progress on other branches (billing: stripe; scraping: pg-boss, fast-xml-parser, tinyld);
   // this line goes when that work is merged.
-  ignoreDependencies: ['stripe', 'pg-boss', 'fast-xml-parser', 'tinyld'],
+  ignoreDependencies: ['pg-boss', 'fast-xml-parser', 'tinyld'],
 };
 
 export default config;

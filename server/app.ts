@@ -23,6 +23,12 @@ import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
 import { serverKeys, type ServerKeys } from './keys';
+import { loadCatalogue, type Catalogue } from './billing/plans';
+import type { PaymentProvider } from './billing/provider';
+import type { BillingContext } from './billing/service';
+import { builtinProvider } from './billing/builtin-adapter';
+import { stripeProvider } from './billing/stripe';
+import { createBuiltinPayments, type BuiltinPayments } from './payments/service';
 
 export interface AppDeps {
   db: Db;
@@ -43,13 +49,45 @@ export interface AppDeps {
   logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
   dataDir?: string;
+  /** The plan catalogue; loaded from BILLING_PLANS_FILE (or the bundled plans.json) when absent. */
+  catalogue?: Catalogue;
+  /** The payment provider; from the configuration when absent (tests pass Stripe with recorded answers). */
+  paymentProvider?: PaymentProvider;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
     keys: ServerKeys;
+    /** Plans, the payment provider and the database, for the billing routes, the limits and the billing job. */
+    billing: BillingContext;
+    /** The built-in payment provider when it is the one in use, else null. */
+    builtinPayments: BuiltinPayments | null;
   }
+}
+
+/** The configured payment provider (and the built-in one's service when that is it). */
+function paymentsFor(deps: AppDeps, keys: ServerKeys) {
+  const { config } = deps;
+  if (deps.paymentProvider) return { provider: deps.paymentProvider, builtin: null };
+  if (config.PAYMENT_PROVIDER === 'stripe') {
+    return {
+      provider: stripeProvider({
+        secretKey: config.STRIPE_SECRET_KEY!,
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+      }),
+      builtin: null,
+    };
+  }
+  if (config.PAYMENT_PROVIDER === 'builtin') {
+    const builtin = createBuiltinPayments({
+      db: deps.db,
+      key: keys.paymentWebhooks,
+      baseUrl: config.PAYMENT_SERVER_URL,
+    });
+    return { provider: builtinProvider(builtin, keys.paymentWebhooks), builtin };
+  }
+  return { provider: null, builtin: null };
 }
 
 /** Where each API lives, as the SPA's build-time config names them. */
@@ -73,6 +111,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
+  const payments = paymentsFor(deps, app.keys);
+  app.decorate('billing', {
+    db: deps.db,
+    config: deps.config,
+    catalogue: deps.catalogue ?? loadCatalogue(deps.config.BILLING_PLANS_FILE),
+    provider: payments.provider,
+  });
+  app.decorate('builtinPayments', payments.builtin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -154,6 +200,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.DEV_OIDC) {
     const { devOidc } = await import('./dev-oidc/plugin');
     await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir, csp });
+  }
+
+  if (payments.builtin) {
+    const { builtinPaymentsPlugin } = await import('./payments/plugin');
+    await app.register(builtinPaymentsPlugin, { config: deps.config, payments: payments.builtin });
   }
 
   // Unknown API paths answer JSON, never the SPA's index.html.

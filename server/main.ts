@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { startHousekeeping, type Housekeeping } from './housekeeping';
+import { startBillingJob, type BillingJob } from './billing/job';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -63,11 +64,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
 
   let stopping = false;
   let housekeeping: Housekeeping | undefined;
+  let billingJob: BillingJob | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
     housekeeping?.stop();
+    billingJob?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -88,6 +91,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     }
     await app.listen({ host: config.HOST, port: config.PORT });
     housekeeping = startHousekeeping(database.db);
+    // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
+    const builtin = app.builtinPayments;
+    billingJob = startBillingJob(app.billing, {
+      extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
+    });
   } catch (error) {
     await app.close();
     await database.close();
@@ -100,6 +108,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       : `Murmur API at http://${host}:${config.PORT}/api/  (docs: /api/docs)`,
   );
   if (config.DEV_OIDC) console.log(`Development sign-in (OpenID provider): ${config.DEV_OIDC_ISSUER}`);
+  if (config.PAYMENT_PROVIDER === 'builtin') {
+    console.log(`Card checkout: the built-in test provider at ${config.PAYMENT_SERVER_URL}`);
+  } else if (config.PAYMENT_PROVIDER === 'none') {
+    console.log('Card checkout: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).');
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

@@ -5,6 +5,7 @@ import { userRoutes } from './users/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
+import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
@@ -17,6 +18,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(workspaceRoutes);
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api' },
   );

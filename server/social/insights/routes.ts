@@ -36,7 +36,8 @@ import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
 import { invalidQueryErrorHandler } from '../query/invalid-query';
-import { resolveInsightScope, type InsightScope } from './request';
+import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
+import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../../billing/limits';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { conversation } from './conversation';
@@ -54,11 +55,13 @@ const COMMON =
   'sentiment, language, media, kind, domain, followers, hour of the week, each with exclude). Every answer states ' +
   'time_zone, range and `counted`. 400 for an unknown refinement or value or a query that does not parse; 404 for ' +
   'a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a ' +
-  'minute by one account; 503 insights_timeout past 10 s.';
+  "minute by one account; 503 insights_timeout past 10 s. Within the workspace's plan: a range reaching further back " +
+  "than the plan's history starts at its oldest day (history_clip says so; 409 history_limit when it ends before " +
+  "it), and each call counts against the month's dashboard volume (409 dashboard_volume_limit at the limit).";
 
 const responses = <T>(ok: T) => ({
   200: ok,
-  ...errorResponses(404, 429),
+  ...errorResponses(404, 409, 429),
   400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
@@ -79,7 +82,7 @@ const exportResponses = {
     description: 'The CSV file, streamed',
     content: { 'text/csv': { schema: z.string() } },
   },
-  ...errorResponses(404, 429),
+  ...errorResponses(404, 409, 429),
   400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 };
@@ -105,6 +108,23 @@ const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
   const cursors = cursorSeal(app.keys.cursors);
+  const { catalogue } = app.billing;
+
+  /**
+   * The request resolved within the plan: its monthly volume counted (or refused at the limit) and its range clipped
+   * to the plan's history.
+   */
+  async function planScope(
+    workspace: Parameters<typeof resolveInsightScope>[1] & { id: string; plan: string },
+    body: Parameters<typeof resolveInsightScope>[2],
+    metric: MonthlyMetric,
+  ): Promise<InsightScope> {
+    const context = await resolveInsightScope(db, workspace, body);
+    const { limits, planName } = limitsOf(catalogue, workspace.plan);
+    const clipped = clipToHistory(context, historyStart(limits), limits.history_days, planName);
+    await consumeMonthly(db, { ...workspace, timeZone: context.timeZone }, catalogue, metric);
+    return clipped;
+  }
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
@@ -142,7 +162,9 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         // The paged lists' cursors are sealed for the client and opened here (server/social/cursor-seal.ts).
         const paging = values as { cursor?: string };
         if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
-        const answered = await answer(await resolveInsightScope(db, workspace, values), values);
+        const context = await planScope(workspace, values, 'dashboard_requests_per_month');
+        const answered = await answer(context, values);
+        if (context.historyClip) (answered as { history_clip?: unknown }).history_clip = context.historyClip;
         const page = answered as { next_cursor?: string | null };
         if (typeof page.next_cursor === 'string')
           page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
@@ -179,7 +201,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const gone = new AbortController();
         reply.raw.on('close', () => gone.abort());
         const file = await open(
-          await resolveInsightScope(db, workspace, values),
+          await planScope(workspace, values, 'exports_per_month'),
           values,
           workspace,
           gone.signal,
