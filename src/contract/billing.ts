@@ -90,7 +90,6 @@ const paymentMethodSchema = z.object({
   exp_month: z.int(),
   exp_year: z.int(),
 });
-export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 
 const INVOICE_STATUSES = ['paid', 'open', 'void'] as const;
 const invoiceSchema = z.object({
@@ -102,7 +101,6 @@ const invoiceSchema = z.object({
   status: z.enum(INVOICE_STATUSES),
   description: z.string(),
 });
-export type Invoice = z.infer<typeof invoiceSchema>;
 
 const line = (max: number) => storableText().check(z.trim(), z.maxLength(max));
 
@@ -139,7 +137,6 @@ export const checkoutResponseSchema = z.object({
   /** The hosted checkout page to send the browser to. */
   checkout_url: z.url(),
 });
-export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 export const changePlanResponseSchema = z.object({
   /** `upgrade`: charged now (prorated), applied when the payment is confirmed; `downgrade`: at the period's end. */
@@ -151,10 +148,8 @@ export const changePlanResponseSchema = z.object({
   checkout_url: z.nullable(z.url()),
   plan: planResponseSchema,
 });
-export type ChangePlanResponse = z.infer<typeof changePlanResponseSchema>;
 
 const PAYMENT_STATUSES = ['open', 'processing', 'requires_action', 'paid', 'failed', 'expired'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const paymentResponseSchema = z.object({
   id: z.string(),
