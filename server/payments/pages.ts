@@ -34,7 +34,7 @@ const STYLE = `
     border-radius: 8px; margin-top: 1rem; }
   table { width: 100%; border-collapse: collapse; font-size: .875rem; }
   th, td { text-align: left; padding: .3rem .25rem; border-bottom: 1px solid #ebeaf2; }
-  code { font-size: .85rem; }
+  code { font-size: .85rem; white-space: nowrap; }
   :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 `;
 

@@ -50,6 +50,8 @@ export async function startRealServer(port: number): Promise<RealServer> {
     APP_ENV: 'local',
     PORT: String(port),
     DEV_OIDC_ISSUER: `${origin}/oidc`,
+    // The card checkout returns here, and the built-in payment provider is served here (/payments/).
+    APP_URL: origin,
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
   });
   // Like `npm start`: the signing key lives in DATA_DIR, so access tokens stay valid across a restart.
