@@ -235,6 +235,37 @@ describe('the billing job', () => {
     expect(await invoicesOf(team)).toHaveLength(2);
   });
 
+  it('two servers running the job at once renew a plan once (SKIP LOCKED), and the state is all in the database', async () => {
+    const team = await paidTeam();
+    await endPeriod(team, 60_000);
+    // A second server on the same database: its own app and billing context, sharing nothing in memory.
+    const { buildApp } = await import('../../server/app');
+    const second = await buildApp({
+      db: server.db,
+      config: server.config,
+      accessTokens: server.accessTokens,
+      paymentProvider: server.app.billing.provider!,
+    });
+    await second.ready();
+    try {
+      const [a, b] = await Promise.all([
+        runDue(server.app.billing, new Date(), quiet),
+        runDue(second.billing, new Date(), quiet),
+      ]);
+      const renewing = [...a, ...b].filter((s) => s.workspaceId === team.workspaceId && s.outcome === 'renewing');
+      expect(renewing).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+    await delivered();
+    const renewals = await server.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.workspaceId, team.workspaceId), eq(payments.kind, 'renewal')));
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0]).toMatchObject({ attempts: 1, status: 'paid' });
+  });
+
   it('a failed renewal goes past due, is tried again, and expires after the grace', async () => {
     const team = await paidTeam();
     const sub = await subOf(team);
