@@ -252,7 +252,9 @@ describe('the billing job', () => {
         runDue(server.app.billing, new Date(), quiet),
         runDue(second.billing, new Date(), quiet),
       ]);
-      const renewing = [...a, ...b].filter((s) => s.workspaceId === team.workspaceId && s.outcome === 'renewing');
+      const renewing = [...a, ...b].filter(
+        (s) => s.workspaceId === team.workspaceId && s.outcome === 'renewing',
+      );
       expect(renewing).toHaveLength(1);
     } finally {
       await second.close();

@@ -23,3 +23,9 @@ export function plansFile(trial: Partial<Limits>, plans: Record<string, Partial<
   writeFileSync(file, JSON.stringify(catalogue));
   return file;
 }
+
+/**
+ * For tests of what the dashboards count on fixed past dates (not of plans): a trial that keeps ten years of history,
+ * so no range of theirs is clipped to the plan's.
+ */
+export const longHistory = () => ({ BILLING_PLANS_FILE: plansFile({ history_days: 3650 }) });
