@@ -483,6 +483,8 @@ export async function applyEvent(
     const grace = ctx.config.PAST_DUE_GRACE_DAYS;
     const now = new Date();
     if (event.type === 'payment.succeeded') {
+      // Paid, but not what this payment asked for: nothing is applied (the event stays recorded, for the records).
+      if (event.amount !== payment.amount) return 'ignored';
       const plan = ctx.catalogue.find(payment.planId);
       const { start, end } = periodAfter(payment, sub, now);
       const card = event.card;

@@ -39,10 +39,16 @@ export async function subscriptionOf(
   workspace: WorkspaceRow,
   options: { lock?: boolean } = {},
 ): Promise<SubscriptionRow> {
+  const read = async () => {
+    const query = tx.select().from(subscriptions).where(eq(subscriptions.workspaceId, workspace.id));
+    const [row] = options.lock ? await query.for('update') : await query;
+    return row;
+  };
+  const existing = await read();
+  if (existing) return existing;
+  // Made once; two requests at once both read nothing, and the second insert does nothing.
   await tx.insert(subscriptions).values(initialRow(workspace)).onConflictDoNothing();
-  const query = tx.select().from(subscriptions).where(eq(subscriptions.workspaceId, workspace.id));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row!;
+  return (await read())!;
 }
 
 /** The status as shown: a period that has run out is expired even before the billing job has marked it. */

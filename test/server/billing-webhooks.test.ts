@@ -167,6 +167,14 @@ describe('webhooks', () => {
     expect((await planOf(other)).status).toBe('active');
   });
 
+  it('does not apply a success for another amount than the payment asked', async () => {
+    const team = await createTeam(server);
+    const { payment_id } = await startCheckout(team);
+    const cheap = event('payment.succeeded', payment_id, now(), { amount: 100 });
+    expect((await post(cheap)).json().outcome).toBe('ignored');
+    expect((await planOf(team)).status).toBe('trialing');
+  });
+
   it('ignores events without a payment of ours', async () => {
     const body = event('payment.succeeded', '00000000-0000-4000-8000-000000000000', now());
     expect((await post(body)).json().outcome).toBe('ignored');
