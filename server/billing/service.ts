@@ -63,15 +63,21 @@ const describe = (plan: Plan, interval: BillingInterval, what: string) =>
 // Views.
 
 export async function planView(ctx: BillingContext, access: WorkspaceAccess): Promise<PlanResponse> {
+  // One snapshot: a webhook committing meanwhile is seen whole or not at all (never the old plan without its pending
+  // payment, which would leave the page waiting for nothing).
+  return ctx.db.transaction((tx) => planViewIn(tx, ctx, access), { isolationLevel: 'repeatable read' });
+}
+
+async function planViewIn(db: Executor, ctx: BillingContext, access: WorkspaceAccess): Promise<PlanResponse> {
   // Read again: the access was resolved before the request's own change (cancel, resume, a plan change).
-  const [workspace = access.workspace] = await ctx.db
+  const [workspace = access.workspace] = await db
     .select()
     .from(workspaces)
     .where(eq(workspaces.id, access.workspace.id));
-  const sub = await subscriptionOf(ctx.db, workspace);
+  const sub = await subscriptionOf(db, workspace);
   const timeZone = usableTimeZone(workspace.timeZone);
-  const usage = await usageOf(ctx.db, { ...workspace, timeZone }, ctx.catalogue);
-  const [pending] = await ctx.db
+  const usage = await usageOf(db, { ...workspace, timeZone }, ctx.catalogue);
+  const [pending] = await db
     .select({ id: payments.id })
     .from(payments)
     .where(

@@ -32,6 +32,16 @@ export const updateBillingDetails = (api: Api, workspaceId: string, body: Billin
 export const getPayment = (api: Api, paymentId: string) =>
   api.send(`checkout/payments/${encodeURIComponent(paymentId)}`, paymentResponseSchema, { method: 'GET' });
 
+/** Resolves once the payment is no longer waiting for the provider (paid, failed or expired), or after ~30 s. */
+export async function settledPayment(api: Api, paymentId: string, everyMs = 1000, tries = 30) {
+  for (let i = 0; i < tries; i++) {
+    const payment = await getPayment(api, paymentId);
+    if (!['open', 'processing', 'requires_action'].includes(payment.status)) return payment;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return null;
+}
+
 /** An invoice's document (HTML), with the file name the server gave it. */
 export async function downloadInvoice(api: Api, workspaceId: string, invoiceId: string) {
   const response = await api.http

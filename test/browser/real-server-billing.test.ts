@@ -207,6 +207,55 @@ describe('renewing an expired plan through the built-in provider', () => {
   );
 });
 
+describe('changing a paid plan from the plan and billing pages', () => {
+  it('upgrades at once (prorated), cancels at period end and resumes, and keeps billing details', async () => {
+    const workspaceId = await expiredWorkspace('Harbour Changes');
+    const page = await signInAs('Ana Owner');
+    await toProviderPage(page, workspaceId, 'Starter');
+    await fillCard(page, '5555 5555 5555 4444');
+    await waitForHeading(page, 'Payment received');
+
+    await page.goto(`/workspace/${workspaceId}/settings/plan`);
+    await page.getByRole('region', { name: /^Starter/ }).waitFor();
+    await page.getByRole('button', { name: 'Upgrade to Team' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Upgrade to Team?' });
+    await dialog.getByText(/prorated/).waitFor();
+    await dialog.getByRole('button', { name: 'Upgrade now' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // The webhook applies it; the page reads the plan again while the payment is pending.
+    const current = page.getByRole('region', { name: /^(Starter|Team)/ }).getByRole('heading', { level: 2 });
+    await expect.poll(() => current.innerText(), { timeout: 15_000 }).toMatch(/^Team/);
+    expect(await page.getByText('Current plan').count()).toBe(1);
+    await shot(page, 'after-upgrade');
+    await page.getByRole('button', { name: 'Downgrade to Starter' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Downgrade at period end' }).click();
+    await page.getByText(/^Changes to Starter \(monthly\) on /).waitFor();
+
+    await page.goto(`/workspace/${workspaceId}/settings/billing`);
+    await waitForHeading(page, 'Billing');
+    expect(await page.locator('.card-line').innerText()).toMatch(/mastercard ending in 4444/i);
+    expect(await page.getByRole('table').getByRole('row').count()).toBe(3); // a header, two invoices
+    await page.getByRole('button', { name: 'Cancel at period end' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel at period end' }).click();
+    await page.getByRole('button', { name: 'Resume plan' }).waitFor();
+    await page.getByRole('button', { name: 'Resume plan' }).click();
+    await page.getByRole('button', { name: 'Cancel at period end' }).waitFor();
+
+    await page.getByLabel('Billing e-mail').fill('not an address');
+    await page.getByRole('button', { name: 'Save billing details' }).click();
+    await page.getByText('Enter an e-mail address such as billing@example.com, or leave it empty.').waitFor();
+    await page.getByLabel('Billing e-mail').fill('billing@harbour.example');
+    await page.getByLabel('Company or name').fill('Harbour Analytics GmbH');
+    await page.getByLabel('Country (two-letter code, e.g. DE)').fill('de');
+    await page.getByRole('button', { name: 'Save billing details' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Billing details saved.' }).first().waitFor();
+    await page.reload();
+    await waitForHeading(page, 'Billing');
+    expect(await page.getByLabel('Country (two-letter code, e.g. DE)').inputValue()).toBe('DE');
+    await shot(page, 'billing-after-changes');
+  });
+});
+
 describe('limits shown before they are reached', () => {
   it('the plan page warns from 80 % and the trial shows its end', async () => {
     const ids = await demoUserIds(server.db);

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { cancelPlan, changePlan, planQuery, resumePlan } from '../../api/billing';
+import { cancelPlan, changePlan, planQuery, resumePlan, settledPayment } from '../../api/billing';
 import { apiProblem } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
@@ -303,6 +303,12 @@ function PlanCard({
       setConfirming(false);
       queryClient.setQueryData(planQuery(api, plan.workspace_id).queryKey, answer.plan);
       void queryClient.invalidateQueries({ queryKey: ['workspaces', plan.workspace_id] });
+      // An upgrade applies when the provider confirms its payment: the plan is read again then.
+      if (answer.payment_id) {
+        void settledPayment(api, answer.payment_id).then(() =>
+          queryClient.invalidateQueries({ queryKey: ['workspaces', plan.workspace_id] }),
+        );
+      }
       showToast(
         'success',
         answer.kind === 'upgrade'
