@@ -184,7 +184,7 @@ function Invoices({ billing, plan }: { billing: BillingResponse; plan: PlanRespo
           <tbody>
             {billing.invoices.map((invoice) => (
               <tr key={invoice.id}>
-                <td>{invoice.number}</td>
+                <td className="nowrap">{invoice.number}</td>
                 <td>{formatDay(invoice.issued_at, plan.time_zone)}</td>
                 <td>{invoice.description}</td>
                 <td className="numeric">{formatMoney(invoice.amount, invoice.currency)}</td>
