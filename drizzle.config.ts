@@ -2,6 +2,11 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema.ts', './server/db/social-schema.ts', './server/db/scraping-schema.ts'],
+  schema: [
+    './server/db/schema.ts',
+    './server/db/social-schema.ts',
+    './server/db/scraping-schema.ts',
+    './server/db/billing-schema.ts',
+  ],
   out: './server/db/migrations',
 });

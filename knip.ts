@@ -9,9 +9,6 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
   ignoreBinaries: ['groupadd', 'useradd'],
-  // Installed for work in progress on other branches (billing: stripe; scraping: pg-boss, fast-xml-parser, tinyld);
-  // this line goes when that work is merged.
-  ignoreDependencies: ['stripe'],
 };
 
 export default config;

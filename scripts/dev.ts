@@ -4,6 +4,10 @@ import { createServer } from 'vite';
 import { startServer } from '../server/main';
 
 const VITE_ORIGIN = 'http://localhost:5173';
+// The card checkout returns to the SPA, which Vite serves here (unless APP_URL says otherwise).
+process.env.APP_URL ||= VITE_ORIGIN;
+// The built-in payment provider stays on the API server, not under the SPA's origin.
+process.env.PAYMENT_SERVER_URL ||= `http://localhost:${process.env.PORT || '8787'}/payments/`;
 
 await startServer({ serveSpa: false, corsOrigins: [VITE_ORIGIN] });
 const vite = await createServer({ configFile: new URL('../vite.config.ts', import.meta.url).pathname });

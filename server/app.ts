@@ -24,6 +24,12 @@ import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
+import { loadCatalogue, type Catalogue } from './billing/plans';
+import type { PaymentProvider } from './billing/provider';
+import type { BillingContext } from './billing/service';
+import { builtinProvider } from './billing/builtin-adapter';
+import { stripeProvider } from './billing/stripe';
+import { createBuiltinPayments, type BuiltinPayments } from './payments/service';
 
 export interface AppDeps {
   db: Db;
@@ -51,6 +57,10 @@ export interface AppDeps {
   dataDir?: string;
   /** The collection queue's dispatcher (server/scraping/collector.ts), once started: API calls nudge it. */
   collector?: { nudge(): void };
+  /** The plan catalogue; loaded from BILLING_PLANS_FILE (or the bundled plans.json) when absent. */
+  catalogue?: Catalogue;
+  /** The payment provider; from the configuration when absent (tests pass Stripe with recorded answers). */
+  paymentProvider?: PaymentProvider;
 }
 
 declare module 'fastify' {
@@ -59,7 +69,35 @@ declare module 'fastify' {
     keys: ServerKeys;
     /** Where the heavy requests run: their pool, their admission control, the dashboards' answer cache. */
     analytics: Analytics;
+    /** Plans, the payment provider and the database, for the billing routes, the limits and the billing job. */
+    billing: BillingContext;
+    /** The built-in payment provider when it is the one in use, else null. */
+    builtinPayments: BuiltinPayments | null;
   }
+}
+
+/** The configured payment provider (and the built-in one's service when that is it). */
+function paymentsFor(deps: AppDeps, keys: ServerKeys) {
+  const { config } = deps;
+  if (deps.paymentProvider) return { provider: deps.paymentProvider, builtin: null };
+  if (config.PAYMENT_PROVIDER === 'stripe') {
+    return {
+      provider: stripeProvider({
+        secretKey: config.STRIPE_SECRET_KEY!,
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+      }),
+      builtin: null,
+    };
+  }
+  if (config.PAYMENT_PROVIDER === 'builtin') {
+    const builtin = createBuiltinPayments({
+      db: deps.db,
+      key: keys.paymentWebhooks,
+      baseUrl: config.PAYMENT_SERVER_URL,
+    });
+    return { provider: builtinProvider(builtin, keys.paymentWebhooks), builtin };
+  }
+  return { provider: null, builtin: null };
 }
 
 /** Where each API lives, as the SPA's build-time config names them. */
@@ -84,6 +122,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
   app.decorate('analytics', createAnalytics(deps));
+  const payments = paymentsFor(deps, app.keys);
+  app.decorate('billing', {
+    db: deps.db,
+    config: deps.config,
+    catalogue: deps.catalogue ?? loadCatalogue(deps.config.BILLING_PLANS_FILE),
+    provider: payments.provider,
+  });
+  app.decorate('builtinPayments', payments.builtin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -167,6 +213,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.DEV_OIDC) {
     const { devOidc } = await import('./dev-oidc/plugin');
     await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir, csp });
+  }
+
+  if (payments.builtin) {
+    const { builtinPaymentsPlugin } = await import('./payments/plugin');
+    await app.register(builtinPaymentsPlugin, { config: deps.config, payments: payments.builtin });
   }
 
   // Unknown API paths answer JSON, never the SPA's index.html.

@@ -57,6 +57,24 @@ const serverConfigSchema = z.object({
    */
   REFRESH_REUSE_GRACE_SECONDS: int(30, 0, 300),
   TRIAL_DAYS: int(14, 0, 365),
+  /** The plans, their prices and limits (server/billing/plans.json by default); validated at start. */
+  BILLING_PLANS_FILE: optionalText,
+  /** The SPA's public origin, where the card checkout returns to; default http://localhost:PORT. */
+  APP_URL: z.pipe(optionalText, z.optional(z.url())),
+  /** Where the built-in payment provider is served; default APP_URL + /payments/. */
+  PAYMENT_SERVER_URL: z.pipe(optionalText, z.optional(z.url())),
+  /**
+   * The built-in payment provider (test cards, no real money) under /payments/. Unset: on for local, dev and qa
+   * unless Stripe is configured; `true` or `false` decides. Never with APP_ENV=prod.
+   */
+  BUILTIN_PAYMENTS: optionalBool,
+  /** Stripe: both set switch the checkout to Stripe (Checkout Sessions, webhooks verified with the signing secret). */
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  /** Days a failed renewal stays past due (retried daily) before the plan expires. */
+  PAST_DUE_GRACE_DAYS: int(7, 0, 60),
+  /** How often the billing job looks for trials ending, renewals due and past-due plans running out. */
+  BILLING_JOB_INTERVAL_SECONDS: int(30, 1, 3600),
   INTERNAL_WORKSPACE_ID: z._default(z.string().check(z.minLength(1)), 'internal'),
   /** Comma-separated e-mail addresses of staff accounts (the internal workspace is theirs). */
   STAFF_EMAILS: z._default(z.string(), ''),
@@ -81,7 +99,6 @@ const serverConfigSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: int(10, 1, 100_000),
   /** Per client IP and minute, for auth/refresh and auth/logout; higher, as a shared IP carries many sessions. */
   REFRESH_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
-  SAVED_QUERY_LIMIT: int(25, 1, 10_000),
   /**
    * Per account and minute, for discover searches and, separately, for the insights dashboards (all seven share one
    * budget): each costs the database up to a few hundred milliseconds.
@@ -149,12 +166,24 @@ const serverConfigSchema = z.object({
 
 type ParsedConfig = z.infer<typeof serverConfigSchema>;
 
+type PaymentProviderName = 'builtin' | 'stripe' | 'none';
+
 export type ServerConfig = Omit<
   ParsedConfig,
-  'DEV_OIDC' | 'DEV_OIDC_ISSUER' | 'API_DOCS' | 'SCRAPING_ALLOW_PRIVATE_HOSTS'
+  | 'DEV_OIDC'
+  | 'DEV_OIDC_ISSUER'
+  | 'API_DOCS'
+  | 'SCRAPING_ALLOW_PRIVATE_HOSTS'
+  | 'APP_URL'
+  | 'PAYMENT_SERVER_URL'
+  | 'BUILTIN_PAYMENTS'
 > & {
   /** Resolved from SCRAPING_ALLOW_PRIVATE_HOSTS and APP_ENV. */
   SCRAPING_ALLOW_PRIVATE_HOSTS: boolean;
+  APP_URL: string;
+  PAYMENT_SERVER_URL: string;
+  /** Which payment provider takes the checkout (resolved from the Stripe keys, BUILTIN_PAYMENTS and APP_ENV). */
+  PAYMENT_PROVIDER: PaymentProviderName;
   /** Whether /api/docs is served (resolved from API_DOCS and APP_ENV). */
   API_DOCS: boolean;
   /** Whether the development provider is mounted (resolved from DEV_OIDC and APP_ENV). */
@@ -169,8 +198,14 @@ export type ServerConfig = Omit<
 function resolveDevOidc(parsed: ParsedConfig): ServerConfig {
   const enabled = parsed.DEV_OIDC ?? (parsed.APP_ENV === 'local' || parsed.APP_ENV === 'dev');
   const issuer = parsed.DEV_OIDC_ISSUER ?? `http://localhost:${parsed.PORT}${DEV_OIDC_PATH}`;
+  const appUrl = (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  const stripe = Boolean(parsed.STRIPE_SECRET_KEY && parsed.STRIPE_WEBHOOK_SECRET);
+  const builtin = parsed.BUILTIN_PAYMENTS ?? (!stripe && parsed.APP_ENV !== 'prod');
   const config: ServerConfig = {
     ...parsed,
+    APP_URL: appUrl,
+    PAYMENT_SERVER_URL: parsed.PAYMENT_SERVER_URL ?? `${appUrl}/payments/`,
+    PAYMENT_PROVIDER: stripe ? 'stripe' : builtin ? 'builtin' : 'none',
     DEV_OIDC: enabled,
     DEV_OIDC_ISSUER: issuer,
     API_DOCS: parsed.API_DOCS ?? parsed.APP_ENV !== 'prod',
@@ -203,6 +238,16 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     if (result.data.APP_ENV === 'prod' && result.data.DEV_OIDC === true) {
       throw new Error(
         'Invalid server configuration:\n  DEV_OIDC: the development sign-in provider cannot run with APP_ENV=prod',
+      );
+    }
+    if (result.data.APP_ENV === 'prod' && result.data.BUILTIN_PAYMENTS === true) {
+      throw new Error(
+        'Invalid server configuration:\n  BUILTIN_PAYMENTS: the built-in payment provider (test cards) cannot run with APP_ENV=prod',
+      );
+    }
+    if (Boolean(result.data.STRIPE_SECRET_KEY) !== Boolean(result.data.STRIPE_WEBHOOK_SECRET)) {
+      throw new Error(
+        'Invalid server configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both or neither',
       );
     }
     return resolveDevOidc(result.data);

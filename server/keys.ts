@@ -6,6 +6,8 @@ export interface ServerKeys {
   refreshSuccessors: Uint8Array;
   /** Paging cursors' seals (server/social/cursor-seal.ts). */
   cursors: Uint8Array;
+  /** The built-in payment provider's webhook signatures (server/payments). */
+  paymentWebhooks: Uint8Array;
 }
 
 const derive = (secret: Uint8Array, purpose: string) =>
@@ -16,5 +18,6 @@ export function serverKeys(secret: Uint8Array = randomBytes(32)): ServerKeys {
   return {
     refreshSuccessors: derive(secret, 'refresh-token successors'),
     cursors: derive(secret, 'paging cursors'),
+    paymentWebhooks: derive(secret, 'built-in payment webhooks'),
   };
 }

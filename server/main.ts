@@ -12,6 +12,7 @@ import { seedDemoCorpus, seedDevData } from './seed';
 import { startHousekeeping, type Housekeeping } from './housekeeping';
 import { startCollector, type Collector } from './scraping/collector';
 import { uploadDirOf } from './scraping/uploads';
+import { startBillingJob, type BillingJob } from './billing/job';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -68,11 +69,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   let stopping = false;
   let housekeeping: Housekeeping | undefined;
   let collector: Collector | undefined;
+  let billingJob: BillingJob | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
     housekeeping?.stop();
+    billingJob?.stop();
     await app.close();
     await collector?.stop().catch(() => {});
     await database.close();
@@ -102,6 +105,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       work: config.SCRAPING_WORKER === 'in-process',
     });
     deps.collector = collector;
+    // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
+    const builtin = app.builtinPayments;
+    billingJob = startBillingJob(app.billing, {
+      extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
+    });
   } catch (error) {
     await collector?.stop().catch(() => {});
     await app.close();
@@ -115,6 +123,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       : `Murmur API at http://${host}:${config.PORT}/api/  (docs: /api/docs)`,
   );
   if (config.DEV_OIDC) console.log(`Development sign-in (OpenID provider): ${config.DEV_OIDC_ISSUER}`);
+  if (config.PAYMENT_PROVIDER === 'builtin') {
+    console.log(`Card checkout: the built-in test provider at ${config.PAYMENT_SERVER_URL}`);
+  } else if (config.PAYMENT_PROVIDER === 'none') {
+    console.log('Card checkout: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET).');
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

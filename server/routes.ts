@@ -6,6 +6,7 @@ import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { scrapingRoutes } from './scraping/routes';
+import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
@@ -19,6 +20,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
       await api.register(scrapingRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api' },
   );

@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { ServerConfig } from '../config';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
+import * as billingSchema from './billing-schema';
 import {
   initdb,
   packagedPostgres,
@@ -18,7 +19,7 @@ import {
   type PostgresProcess,
 } from './postgres-process';
 
-const schema = { ...accountSchema, ...socialSchema };
+const schema = { ...accountSchema, ...socialSchema, ...billingSchema };
 
 export type Db = NodePgDatabase<typeof schema>;
 

@@ -14,6 +14,7 @@ import type { Privilege } from '../../src/contract/workspaces';
 import { isInternalWorkspace, type Executor } from '../workspaces/access';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { recordMiss, secondsUntilAccountMayTry } from './guessing';
+import { assertSeatFree } from '../billing/limits';
 import { hashInviteToken } from './secrets';
 import {
   inviteExpired,
@@ -74,7 +75,7 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearer,
         summary: "Join a workspace with an invite link's token",
         body: redeemInviteBodySchema,
-        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 410, 429) },
+        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 409, 410, 429) },
       },
     },
     async (request) => {
@@ -91,6 +92,7 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
         if (invite.expiresAt.getTime() <= Date.now()) throw inviteExpired();
         if (await alreadyMember(tx, config, invite.workspaceId, request.userId)) return invite.workspaceId;
         if (invite.maxUses !== null && invite.uses >= invite.maxUses) throw inviteUsedUp();
+        await assertSeatFree(tx, app.billing.catalogue, invite.workspaceId);
         if (await addMember(tx, invite.workspaceId, request.userId, invite.privilege)) {
           await tx
             .update(invites)
@@ -112,7 +114,7 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearer,
         summary: 'Join a workspace as a viewer with its join code (ABCD-EFGH, any case, dash optional)',
         body: joinWithCodeBodySchema,
-        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 410, 429) },
+        response: { 200: joinedWorkspaceResponseSchema, ...errorResponses(400, 403, 404, 409, 410, 429) },
       },
     },
     async (request, reply) => {
@@ -131,9 +133,11 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (joinCode.lockedAt) throw joinCodeLocked();
       const { workspaceId } = joinCode;
-      if (!(await alreadyMember(db, config, workspaceId, request.userId))) {
-        await addMember(db, workspaceId, request.userId, 'viewer');
-      }
+      await db.transaction(async (tx) => {
+        if (await alreadyMember(tx, config, workspaceId, request.userId)) return;
+        await assertSeatFree(tx, app.billing.catalogue, workspaceId);
+        await addMember(tx, workspaceId, request.userId, 'viewer');
+      });
       return { id: workspaceId };
     },
   );

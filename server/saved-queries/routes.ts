@@ -10,6 +10,7 @@ import {
   workspaceAccessOf,
   type WorkspaceRequirement,
 } from '../workspaces/route-access';
+import { limitReached, limitsOf } from '../billing/limits';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { invalidQueryErrorHandler, parseOrThrow } from '../social/query/invalid-query';
 import {
@@ -26,7 +27,6 @@ import {
   countSavedQueries,
   findSavedQuery,
   guardName,
-  limitReached,
   listSavedQueries,
   savedQueriesDenied,
   savedQueryNotFound,
@@ -63,7 +63,10 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows = await listSavedQueries(db, workspace.id);
       return {
         saved_queries: rows.map(toSavedQueryResponse),
-        usage: { count: rows.length, limit: config.SAVED_QUERY_LIMIT },
+        usage: {
+          count: rows.length,
+          limit: limitsOf(app.billing.catalogue, workspace.plan).limits.saved_queries,
+        },
       };
     },
   );
@@ -110,8 +113,12 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
         // The workspace row stays locked until commit: concurrent creates count one after another.
         const access = await lockWorkspaceAccess(tx, config, request);
         parseOrThrow(query);
-        if ((await countSavedQueries(tx, access.workspace.id)) >= config.SAVED_QUERY_LIMIT) {
-          throw limitReached(config.SAVED_QUERY_LIMIT);
+        const { limits, planName } = limitsOf(app.billing.catalogue, access.workspace.plan);
+        if (
+          limits.saved_queries !== null &&
+          (await countSavedQueries(tx, access.workspace.id)) >= limits.saved_queries
+        ) {
+          throw limitReached('saved_queries', limits.saved_queries, planName);
         }
         return guardName(name, async () => {
           const [created] = await tx

@@ -23,13 +23,6 @@ export const savedQueriesDenied = () =>
 const nameTaken = (name: string) =>
   new ApiError(409, 'name_taken', `This workspace already has a saved query named "${name}".`);
 
-export const limitReached = (limit: number) =>
-  new ApiError(
-    409,
-    'saved_query_limit',
-    `This workspace has reached its limit of ${limit} saved ${limit === 1 ? 'query' : 'queries'}.`,
-  );
-
 export function toSavedQueryResponse(row: Row): SavedQuery {
   // Stored text always parsed when it was saved; should the language ever tighten, the text is shown as it is.
   let normalized = row.query;

@@ -3,7 +3,7 @@ import { errorResponseSchema } from '../../src/contract/errors';
 
 export const bearer = [{ bearer: [] }];
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 503;
 
 /** Error responses for the OpenAPI document; the bodies come from the app's error handler. */
 export function errorResponses(...statuses: ErrorStatus[]) {

@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memberships, users, workspaces } from '../db/schema';
+import { subscriptions } from '../db/billing-schema';
 import { unauthorized } from '../errors';
 import {
   createWorkspaceBodySchema,
@@ -65,6 +66,15 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
         await tx
           .insert(memberships)
           .values({ workspaceId: created!.id, userId: owner.id, privilege: 'owner' });
+        // The trial's subscription: the billing job ends it at plan_expired_at (server/billing/job.ts).
+        await tx.insert(subscriptions).values({
+          workspaceId: created!.id,
+          planId: 'trial',
+          status: 'trialing',
+          periodStart: created!.createdAt,
+          periodEnd: created!.planExpiredAt,
+          nextRunAt: created!.planExpiredAt,
+        });
         return created!;
       });
       return reply.status(201).send(toWorkspaceResponse(workspace, 'owner'));

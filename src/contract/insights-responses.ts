@@ -18,6 +18,11 @@ const base = {
   query: z.nullable(z.string()),
   /** One plain sentence on exactly what was counted. */
   counted: z.string(),
+  /**
+   * Set when the range asked for reached further back than the plan's history: `range.from` was moved to the oldest
+   * day the plan keeps; `requested_from` is the start asked for.
+   */
+  history_clip: z.optional(z.nullable(z.object({ requested_from: z.string(), history_days: z.int() }))),
 };
 
 /** A post of a list or of the top posts: with sort `overperformance`, its engagement ÷ its author's average. */

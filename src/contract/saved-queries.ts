@@ -55,7 +55,8 @@ export const savedQueryResponseSchema = z.object({
 export type SavedQuery = z.infer<typeof savedQueryResponseSchema>;
 
 /** How many saved queries the workspace has against its plan's limit, shown before the limit bites. */
-const savedQueryUsageSchema = z.object({ count: z.int(), limit: z.int() });
+/** `limit` is the plan's (server/billing/plans.json); null without one (the demo and internal workspaces). */
+const savedQueryUsageSchema = z.object({ count: z.int(), limit: z.nullable(z.int()) });
 
 export const savedQueryListResponseSchema = z.object({
   /** Newest first. */

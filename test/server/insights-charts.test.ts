@@ -13,6 +13,7 @@ import {
 } from '../../server/social/insights/conversation';
 import { sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from '../support/server-harness';
+import { longHistory } from '../support/billing.fixtures';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
 import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from '../support/insights-brute-force';
@@ -24,7 +25,7 @@ let rows: Row[];
 const ZONES = ['America/New_York', 'Asia/Seoul'];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer(longHistory());
   viewer = await server.createUser();
   for (const zone of ZONES) {
     workspaces.set(zone, (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone })).id);

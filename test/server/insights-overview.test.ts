@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
+import { longHistory } from '../support/billing.fixtures';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
 import {
@@ -27,7 +28,7 @@ const workspaces = new Map<string, string>();
 const ZONES = ['America/New_York', 'Asia/Kolkata'];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer(longHistory());
   viewer = await server.createUser();
   for (const zone of ZONES) {
     const workspace = await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone });

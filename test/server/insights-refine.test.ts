@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PerformanceResponse, PostsResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
+import { longHistory } from '../support/billing.fixtures';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
 import { bucketKey, inScope, wall } from '../support/insights-brute-force';
@@ -15,7 +16,7 @@ let rows: Row[];
 const ZONE = 'America/New_York';
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer(longHistory());
   viewer = await server.createUser();
   workspaceId = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: ZONE })).id;
   await insertCorpus(server);

@@ -3,12 +3,13 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { plansFile } from '../support/billing.fixtures';
 
 const LIMIT = 5;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await createTestServer({ SAVED_QUERY_LIMIT: String(LIMIT) });
+  server = await createTestServer({ BILLING_PLANS_FILE: plansFile({ saved_queries: LIMIT }) });
 });
 afterAll(() => server.close());
 
@@ -117,7 +118,9 @@ describe(`the plan's limit (${LIMIT} here)`, () => {
     expect(over.statusCode).toBe(409);
     expect(over.json()).toEqual({
       error: 'saved_query_limit',
-      message: `This workspace has reached its limit of ${LIMIT} saved queries.`,
+      message:
+        `This workspace has reached its Trial plan's limit of ${LIMIT} saved queries. ` +
+        'An owner can upgrade the plan in Settings › Plan.',
     });
 
     const [first] = list.json().saved_queries;

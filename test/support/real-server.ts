@@ -60,6 +60,8 @@ export async function startRealServer(port: number, options: RealServerOptions =
     APP_ENV: 'local',
     PORT: String(port),
     DEV_OIDC_ISSUER: `${origin}/oidc`,
+    // The card checkout returns here, and the built-in payment provider is served here (/payments/).
+    APP_URL: origin,
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     SCRAPING_RETRY_DELAY_SECONDS: '1',
   });

@@ -2,13 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app';
+import { buildApp, type AppDeps } from '../../server/app';
 import { loadServerConfig, type ServerConfig } from '../../server/config';
 import { connect, ensureDatabase } from '../../server/db/database';
 import { users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/auth/access-token';
 
-export async function createTestServer(env: Record<string, string> = {}, options: { spaDir?: string } = {}) {
+export async function createTestServer(
+  env: Record<string, string> = {},
+  options: Pick<AppDeps, 'spaDir' | 'paymentProvider'> = {},
+) {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const adminUrl = inject('pgAdminUrl');
   await ensureDatabase(adminUrl, name);

@@ -45,7 +45,7 @@ describe('forbidden imports fail', () => {
     // The shared layers import neither routes nor features.
     ['src/api/probe.ts', '../routes/-guards', RESTRICTED_PATHS],
     ['src/lib/probe.ts', '../features/auth/sign-in', RESTRICTED_PATHS],
-    ['src/components/probe.ts', '@/features/settings/pages', RESTRICTED_PATHS],
+    ['src/components/probe.ts', '@/features/settings/GeneralSettingsPage', RESTRICTED_PATHS],
     // The server shares only the contract with the SPA, and the SPA imports no server code.
     ['server/probe.ts', '../src/features/auth/sign-in', RESTRICTED_PATHS],
     ['server/auth/probe.ts', '../../src/lib/jwt', RESTRICTED_PATHS],

@@ -141,6 +141,12 @@ function preamble(what: string, context: InsightScope, first: Page<unknown>, max
     `# Workspace time zone: ${timeZone}`,
     `# Range: ${local(scope.from)} to ${local(scope.to)} ${timeZone} (${scope.from.toISOString()} to ` +
       `${scope.to.toISOString()} UTC); from inclusive, to exclusive`,
+    ...(context.historyClip
+      ? [
+          `# History: the plan keeps ${context.historyClip.history_days} days; the range asked for started ` +
+            `${context.historyClip.requested_from} and was clipped to the plan's history`,
+        ]
+      : []),
     `# Query: ${query}`,
     `# Counted: ${first.counted}`,
     `# Rows: the first ${maxRows} at most, of ${first.total} ${what} when the export started`,

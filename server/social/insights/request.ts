@@ -20,6 +20,40 @@ export interface InsightScope {
   refines: Refine[];
   refine: SQL | null;
   timeZone: string;
+  /** Set when the range reached further back than the plan's history and its start was moved (clipToHistory). */
+  historyClip?: HistoryClip | null;
+}
+
+interface HistoryClip {
+  /** The start asked for (ISO 8601, UTC). */
+  requested_from: string;
+  history_days: number;
+}
+
+/**
+ * The plan's history limit on a dashboard's range: a start further back than `start` is moved to it (and the answer
+ * says so); a range that ends before it has nothing the plan may show, and is refused with history_limit.
+ */
+export function clipToHistory(
+  context: InsightScope,
+  start: Date | null,
+  historyDays: number | null,
+  planName: string,
+): InsightScope {
+  if (start === null || historyDays === null || context.scope.from >= start) return context;
+  if (context.scope.to <= start) {
+    throw new ApiError(
+      409,
+      'history_limit',
+      `This range ends before the ${historyDays} days of history the ${planName} plan keeps. Choose a later ` +
+        'range, or an owner can upgrade the plan in Settings › Plan.',
+    );
+  }
+  return {
+    ...context,
+    scope: { ...context.scope, from: start },
+    historyClip: { requested_from: context.scope.from.toISOString(), history_days: historyDays },
+  };
 }
 
 /**

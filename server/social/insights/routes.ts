@@ -36,7 +36,8 @@ import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
 import { bearer, errorResponses } from '../../workspaces/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
 import { invalidQueryErrorHandler } from '../query/invalid-query';
-import { resolveInsightScope, type InsightScope } from './request';
+import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
+import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../../billing/limits';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError } from '../admission';
@@ -58,11 +59,13 @@ const COMMON =
   'a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a ' +
   'minute by one account; 503 insights_timeout past 10 s; 503 busy with Retry-After when too many heavy requests ' +
   'are queued. An answer computed at the same corpus version for the same resolved request of the same workspace ' +
-  'may be served from the answer cache.';
+  "may be served from the answer cache. Within the workspace's plan: a range reaching further back than the plan's " +
+  "history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call " +
+  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit).";
 
 const responses = <T>(ok: T) => ({
   200: ok,
-  ...errorResponses(404, 429),
+  ...errorResponses(404, 409, 429),
   400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 });
@@ -83,7 +86,7 @@ const exportResponses = {
     description: 'The CSV file, streamed',
     content: { 'text/csv': { schema: z.string() } },
   },
-  ...errorResponses(404, 429),
+  ...errorResponses(404, 409, 429),
   400: z.union([invalidQueryErrorSchema, errorResponseSchema]),
   503: errorResponseSchema,
 };
@@ -118,6 +121,24 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db: lightDb, config } = app.deps;
   const { db, admission, cache } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
+  const { catalogue } = app.billing;
+
+  /**
+   * The request resolved within the plan: its monthly volume counted (or refused at the limit) and its range clipped
+   * to the plan's history.
+   */
+  async function planScope(
+    workspace: Parameters<typeof resolveInsightScope>[1] & { id: string; plan: string },
+    body: Parameters<typeof resolveInsightScope>[2],
+    metric: MonthlyMetric,
+  ): Promise<InsightScope> {
+    // On the light pool: a look-up and a counter, never to wait behind the analytics.
+    const context = await resolveInsightScope(lightDb, workspace, body);
+    const { limits, planName } = limitsOf(catalogue, workspace.plan);
+    const clipped = clipToHistory(context, historyStart(limits), limits.history_days, planName);
+    await consumeMonthly(lightDb, { ...workspace, timeZone: context.timeZone }, catalogue, metric);
+    return clipped;
+  }
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
@@ -157,10 +178,12 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         // The paged lists' cursors are sealed for the client and opened here (server/social/cursor-seal.ts).
         const paging = values as { cursor?: string };
         if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
-        const context = await resolveInsightScope(lightDb, workspace, values);
+        const context = await planScope(workspace, values, 'dashboard_requests_per_month');
         const answered = await cache.answer(answerKey(workspace.id, url, context, extraOf(values)), () =>
           admission.run(() => answer(context, values), clientGone(reply.raw)),
         );
+        // The cache gives each request its own copy: what is added here stays with this answer.
+        if (context.historyClip) (answered as { history_clip?: unknown }).history_clip = context.historyClip;
         const page = answered as { next_cursor?: string | null };
         if (typeof page.next_cursor === 'string')
           page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
@@ -196,7 +219,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const { workspace } = workspaceAccessOf(request);
         const gone = new AbortController();
         reply.raw.on('close', () => gone.abort(new ClientGoneError()));
-        const context = await resolveInsightScope(lightDb, workspace, values);
+        const context = await planScope(workspace, values, 'exports_per_month');
         // The slot is held until the file is sent (or the download broken off): each page is a statement.
         const release = await admission.acquire(gone.signal);
         let file: CsvExport;

@@ -5,7 +5,8 @@ import { useId } from 'react';
 import type { Refine } from '../../contract/insights';
 import type { PerformanceResponse } from '../../contract/insights-responses';
 import { Counted } from './ChartCard';
-import { exportName, saveFile, toCsv, type CsvMeta } from './csv';
+import { exportName, toCsv, type CsvMeta } from './csv';
+import { saveFile } from '../../lib/save-file';
 import { DAY_NAMES, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 

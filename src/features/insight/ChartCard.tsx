@@ -4,7 +4,8 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
-import { exportName, saveFile, toCsv, type CsvColumn, type CsvMeta } from './csv';
+import { exportName, toCsv, type CsvColumn, type CsvMeta } from './csv';
+import { saveFile } from '../../lib/save-file';
 
 export interface TableColumn<R> extends CsvColumn<R> {
   /** How the cell reads on screen (the CSV keeps the raw value). */

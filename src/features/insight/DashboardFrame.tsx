@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } fro
 import { insightQuery, isBusy, type Dashboard } from '../../api/insights';
 import { HttpError } from '../../api/errors';
 import { invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
+import { formatDay } from '../../lib/billing-format';
 import { apiProblem } from '../../api/workspaces';
 import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
@@ -81,7 +82,13 @@ type InsightResult<T> = UseQueryResult<T, unknown>;
  * Renders `children` with the answer once there is one; until then a skeleton of `skeleton` cards; on failure what
  * the failure means and what to do.
  */
-export function InsightBody<T extends { range: { from: string; to: string }; time_zone: string }>({
+export function InsightBody<
+  T extends {
+    range: { from: string; to: string };
+    time_zone: string;
+    history_clip?: { requested_from: string; history_days: number } | null;
+  },
+>({
   result,
   skeleton = 4,
   children,
@@ -104,6 +111,14 @@ export function InsightBody<T extends { range: { from: string; to: string }; tim
         {formatRange(data.range, data.time_zone)}
         {isFetching ? <span className="updating"> · updating…</span> : null}
       </p>
+      {data.history_clip ? (
+        <p className="notice warning" role="status">
+          The plan keeps {data.history_clip.history_days} days of history: this range starts on{' '}
+          {formatDay(Date.parse(data.range.from) / 1000, data.time_zone)} instead of{' '}
+          {formatDay(Date.parse(data.history_clip.requested_from) / 1000, data.time_zone)}. A bigger plan
+          (Settings › Plan) keeps more.
+        </p>
+      ) : null}
       {children(data)}
     </div>
   );

@@ -11,7 +11,7 @@ import { PostCard } from '../../components/PostCard';
 import { termPatterns } from '../../components/query-editor/match-terms';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
-import { saveFile } from './csv';
+import { saveFile } from '../../lib/save-file';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { formatDecimal, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';

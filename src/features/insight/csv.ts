@@ -40,20 +40,6 @@ export function toCsv<R>(meta: CsvMeta, columns: ReadonlyArray<CsvColumn<R>>, ro
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** Saves a file the page made (a CSV, a chart's PNG) under `filename`. */
-export function saveFile(filename: string, content: Blob | string): void {
-  const url = typeof content === 'string' && content.startsWith('data:') ? content : null;
-  const href = url ?? URL.createObjectURL(typeof content === 'string' ? new Blob([content]) : content);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  if (!url) setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
-
 /** A file name for the dashboard and chart: murmur-overview-mentions-over-time-2026-11-22.csv */
 export const exportName = (dashboard: string, chart: string, extension: 'csv' | 'png') =>
   `murmur-${dashboard}-${chart}`.toLowerCase().replace(/[^a-z0-9]+/g, '-') +

@@ -53,7 +53,7 @@ export function SavedQueriesPage() {
   const createDisabledBy = !editor
     ? viewerRefusal
     : full
-      ? { id: LIMIT_REASON_ID, reason: limitReason(usage.limit) }
+      ? { id: LIMIT_REASON_ID, reason: limitReason(usage.limit ?? usage.count) }
       : null;
 
   const openForm = (target: 'new' | string) => void navigate({ search: { edit: target } });
@@ -118,7 +118,7 @@ export function SavedQueriesPage() {
         ) : null}
         {editor && full ? (
           <p id={LIMIT_REASON_ID} className="notice warning">
-            {limitReason(usage.limit)}
+            {limitReason(usage.limit ?? usage.count)}
           </p>
         ) : null}
         {editor && level === 'warning' ? (

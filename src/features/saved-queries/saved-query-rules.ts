@@ -14,13 +14,16 @@ const WARN_FROM = 0.8;
 
 export type UsageLevel = 'ok' | 'warning' | 'full';
 
-export function usageLevel({ count, limit }: { count: number; limit: number }): UsageLevel {
+export function usageLevel({ count, limit }: { count: number; limit: number | null }): UsageLevel {
+  if (limit === null) return 'ok';
   if (count >= limit) return 'full';
   return count >= Math.ceil(limit * WARN_FROM) ? 'warning' : 'ok';
 }
 
-export const usageText = ({ count, limit }: { count: number; limit: number }) =>
-  `${count} of ${limit} saved ${limit === 1 ? 'query' : 'queries'}`;
+export const usageText = ({ count, limit }: { count: number; limit: number | null }) =>
+  limit === null
+    ? `${count} saved ${count === 1 ? 'query' : 'queries'}`
+    : `${count} of ${limit} saved ${limit === 1 ? 'query' : 'queries'}`;
 
 export const limitReason = (limit: number) =>
   `Your plan allows ${limit} saved ${limit === 1 ? 'query' : 'queries'}. Delete one to add another.`;

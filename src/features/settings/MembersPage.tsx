@@ -2,9 +2,11 @@
 // Viewers see a read-only list; owners and managers get the controls their privilege allows (./member-rules.ts).
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import type { Privilege } from '../../contract/workspaces';
 import { meQuery } from '../../api/queries';
+import { planQuery } from '../../api/billing';
+import { usageLevel } from '../../lib/billing-format';
 import { apiProblem, leaveWorkspace, membersQuery } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
@@ -36,6 +38,7 @@ export function MemberSettingsPage() {
           selfId={me.id}
           ownerCount={ownerCount}
         />
+        <SeatUsage workspaceId={workspaceId} />
         {!manages ? (
           <p className="muted small">Only owners and managers can change roles or invite people.</p>
         ) : null}
@@ -53,6 +56,25 @@ export function MemberSettingsPage() {
         ownerCount={ownerCount}
       />
     </PageFrame>
+  );
+}
+
+/** The plan's seats against the members, before the limit bites (invite links and the join code stop at it). */
+function SeatUsage({ workspaceId }: { workspaceId: string }) {
+  const { api } = useApp();
+  // Not suspended on: the list shows at once, the seats follow.
+  const seats = useQuery(planQuery(api, workspaceId)).data?.usage.find((item) => item.key === 'members');
+  if (!seats || seats.limit === null) return null;
+  const level = usageLevel(seats);
+  return (
+    <p className={level === 'ok' ? 'muted small' : 'notice warning'}>
+      {seats.used} of the {seats.limit} members the plan allows
+      {level === 'full'
+        ? ': invite links and the join code admit nobody new until a seat is free or the plan is bigger.'
+        : level === 'warning'
+          ? ': close to the limit.'
+          : '.'}
+    </p>
   );
 }
 

@@ -4,6 +4,7 @@ import { meQuery, workspaceQuery } from '../../api/queries';
 import { AppHeader } from '../../components/AppHeader';
 import { useApp } from '../../components/use-app';
 import { isPlanExpired } from './workspace-status';
+import { TrialNotice } from '../../components/TrialNotice';
 
 const NAV = [
   { to: '/workspace/$workspaceId/saved-queries', label: 'Saved queries' },
@@ -48,6 +49,7 @@ export function WorkspaceLayout() {
         <div className="sidebar" />
       )}
       <main id="workspace-main" className="workspace-main" tabIndex={-1}>
+        {open ? <TrialNotice workspace={workspace.data} /> : null}
         <Outlet />
       </main>
     </div>

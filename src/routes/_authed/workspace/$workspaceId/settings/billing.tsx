@@ -1,6 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { BillingSettingsPage } from '../../../../../features/settings/pages';
+import { meQuery, workspaceQuery } from '../../../../../api/queries';
+import { Pending } from '../../../../../components/Pending';
+import { RouteError } from '../../../../../components/RouteError';
+import { BillingPage } from '../../../../../features/billing/BillingPage';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings/billing')({
-  component: BillingSettingsPage,
+  loader: ({ context: { queryClient, api }, params: { workspaceId } }) =>
+    Promise.all([
+      queryClient.ensureQueryData(workspaceQuery(api, workspaceId)),
+      queryClient.ensureQueryData(meQuery(api)),
+    ]),
+  pendingComponent: () => <Pending label="Loading billing…" />,
+  errorComponent: RouteError,
+  component: BillingPage,
 });

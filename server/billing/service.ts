@@ -1,0 +1,570 @@
+// Plans and billing: the plan page's view, the checkout, plan changes, cancel and resume, and the one place a
+// payment changes a plan — a verified webhook, applied once (billing_events), in order (payments.last_event_at),
+// under the subscription's row lock.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { billingEvents, invoices, payments, subscriptions } from '../db/billing-schema';
+import { memberships, users, workspaces } from '../db/schema';
+import { ApiError } from '../errors';
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/database';
+import type { Executor, WorkspaceAccess } from '../workspaces/access';
+import { toUnixSeconds } from '../workspaces/access';
+import { usableTimeZone } from '../social/time-zone';
+import type {
+  BillingDetails,
+  BillingInterval,
+  BillingResponse,
+  PaymentResponse,
+  Plan,
+  PlanResponse,
+} from '../../src/contract/billing';
+import { dailyPrice, priceOf, type Catalogue, type PaidPlan } from './plans';
+import { downgradeBlockers, usageOf } from './limits';
+import type { PaymentEvent, PaymentProvider } from './provider';
+import {
+  accessEnd,
+  addInterval,
+  DAY_MS,
+  effectiveStatus,
+  saveSubscription,
+  subscriptionOf,
+  type SubscriptionRow,
+} from './subscriptions';
+
+type PaymentRow = typeof payments.$inferSelect;
+
+export interface BillingContext {
+  db: Db;
+  config: ServerConfig;
+  catalogue: Catalogue;
+  /** Null when no provider is configured (production without Stripe): buying is refused with 503. */
+  provider: PaymentProvider | null;
+}
+
+const billingError = (status: number, code: string, message: string) => new ApiError(status, code, message);
+export const ownersOnly = () =>
+  billingError(403, 'owner_required', 'Only an owner can buy, change or cancel the plan and see billing.');
+const noProvider = () =>
+  billingError(503, 'payments_unavailable', 'Card payments are not set up on this server.');
+const unknownPlan = (id: string) => billingError(400, 'unknown_plan', `There is no plan "${id}" to buy.`);
+const paymentNotFound = () => billingError(404, 'payment_not_found', 'There is no such payment.');
+
+const seconds = (date: Date | null) => (date ? toUnixSeconds(date) : null);
+
+function paidPlan(catalogue: Catalogue, planId: string): PaidPlan {
+  const plan = catalogue.findPaid(planId);
+  if (!plan) throw unknownPlan(planId);
+  return plan;
+}
+
+const describe = (plan: Plan, interval: BillingInterval, what: string) =>
+  `Murmur ${plan.name}, ${interval === 'year' ? 'yearly' : 'monthly'} — ${what}`;
+
+// Views.
+
+export async function planView(ctx: BillingContext, access: WorkspaceAccess): Promise<PlanResponse> {
+  // One snapshot: a webhook committing meanwhile is seen whole or not at all (never the old plan without its pending
+  // payment, which would leave the page waiting for nothing).
+  return ctx.db.transaction((tx) => planViewIn(tx, ctx, access), { isolationLevel: 'repeatable read' });
+}
+
+async function planViewIn(db: Executor, ctx: BillingContext, access: WorkspaceAccess): Promise<PlanResponse> {
+  // Read again: the access was resolved before the request's own change (cancel, resume, a plan change).
+  const [workspace = access.workspace] = await db
+    .select()
+    .from(workspaces)
+    .where(eq(workspaces.id, access.workspace.id));
+  const sub = await subscriptionOf(db, workspace);
+  const timeZone = usableTimeZone(workspace.timeZone);
+  const usage = await usageOf(db, { ...workspace, timeZone }, ctx.catalogue);
+  const [pending] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.workspaceId, workspace.id),
+        inArray(payments.status, ['processing', 'requires_action']),
+      ),
+    )
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return {
+    workspace_id: workspace.id,
+    currency: ctx.catalogue.currency,
+    plan: ctx.catalogue.find(workspace.plan),
+    status: effectiveStatus(sub, workspace),
+    interval: sub.interval,
+    period_start: seconds(sub.periodStart),
+    period_end: seconds(sub.periodEnd),
+    access_ends_at: seconds(workspace.planExpiredAt),
+    cancel_at_period_end: sub.cancelAtPeriodEnd,
+    scheduled_change:
+      sub.scheduledPlanId && sub.periodEnd
+        ? {
+            plan_id: sub.scheduledPlanId,
+            interval: sub.scheduledInterval ?? sub.interval ?? 'month',
+            effective_at: toUnixSeconds(sub.periodEnd),
+          }
+        : null,
+    usage_month: usage.month,
+    usage: usage.items,
+    plans: ctx.catalogue.paid,
+    can_manage: access.privilege === 'owner',
+    pending_payment_id: pending?.id ?? null,
+    time_zone: timeZone,
+  };
+}
+
+const detailsOf = (sub: SubscriptionRow): BillingDetails => ({
+  email: sub.billingEmail,
+  name: sub.billingName,
+  address_line1: sub.addressLine1,
+  address_line2: sub.addressLine2,
+  postal_code: sub.postalCode,
+  city: sub.city,
+  country: sub.country,
+});
+
+export async function billingView(ctx: BillingContext, access: WorkspaceAccess): Promise<BillingResponse> {
+  const sub = await subscriptionOf(ctx.db, access.workspace);
+  const rows = await ctx.db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.workspaceId, access.workspace.id))
+    .orderBy(desc(invoices.issuedAt));
+  return {
+    payment_method:
+      sub.cardLast4 && sub.cardBrand
+        ? {
+            brand: sub.cardBrand,
+            last4: sub.cardLast4,
+            exp_month: sub.cardExpMonth ?? 0,
+            exp_year: sub.cardExpYear ?? 0,
+          }
+        : null,
+    details: detailsOf(sub),
+    invoices: rows.map((row) => ({
+      id: row.id,
+      number: row.number,
+      issued_at: toUnixSeconds(row.issuedAt),
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status,
+      description: row.description,
+    })),
+    provider: ctx.config.PAYMENT_PROVIDER === 'stripe' ? 'stripe' : 'builtin',
+  };
+}
+
+export async function updateDetails(ctx: BillingContext, access: WorkspaceAccess, details: BillingDetails) {
+  await ctx.db.transaction(async (tx) => {
+    await subscriptionOf(tx, access.workspace, { lock: true });
+    await tx
+      .update(subscriptions)
+      .set({
+        billingEmail: details.email,
+        billingName: details.name,
+        addressLine1: details.address_line1,
+        addressLine2: details.address_line2,
+        postalCode: details.postal_code,
+        city: details.city,
+        country: details.country,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(subscriptions.workspaceId, access.workspace.id));
+  });
+  return billingView(ctx, access);
+}
+
+function toPaymentResponse(row: PaymentRow): PaymentResponse {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    kind: row.kind,
+    plan_id: row.planId,
+    interval: row.interval,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    failure_message: row.failureMessage,
+    created_at: toUnixSeconds(row.createdAt),
+  };
+}
+
+// Buying.
+
+/** Whether the workspace has a paid period running that a checkout would only duplicate. */
+const hasRunningPeriod = (sub: SubscriptionRow, now: Date) =>
+  (sub.status === 'active' || sub.status === 'canceled') &&
+  sub.periodEnd !== null &&
+  sub.periodEnd.getTime() > now.getTime() &&
+  sub.interval !== null;
+
+export async function startCheckout(
+  ctx: BillingContext,
+  access: WorkspaceAccess,
+  userId: string,
+  body: { plan_id: string; interval: BillingInterval },
+): Promise<{ payment_id: string; checkout_url: string }> {
+  if (!ctx.provider) throw noProvider();
+  const provider = ctx.provider;
+  const plan = paidPlan(ctx.catalogue, body.plan_id);
+  const { workspace } = access;
+  const amount = priceOf(plan, body.interval);
+  const { payment, customerRef, email } = await ctx.db.transaction(async (tx) => {
+    const sub = await subscriptionOf(tx, workspace, { lock: true });
+    if (hasRunningPeriod(sub, new Date())) {
+      throw billingError(
+        409,
+        'already_subscribed',
+        sub.status === 'canceled'
+          ? 'This plan is paid until the end of its period: resume it, or change the plan.'
+          : 'This workspace already has a paid plan: change the plan instead.',
+      );
+    }
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    const [created] = await tx
+      .insert(payments)
+      .values({
+        workspaceId: workspace.id,
+        kind: 'subscribe',
+        planId: plan.id,
+        interval: body.interval,
+        amount,
+        currency: ctx.catalogue.currency,
+        status: 'open',
+        provider: provider.name,
+        createdBy: userId,
+      })
+      .returning();
+    return {
+      payment: created!,
+      customerRef: sub.provider === provider.name ? sub.customerRef : null,
+      email: sub.billingEmail || user?.email || null,
+    };
+  });
+  const base = ctx.config.APP_URL;
+  const session = await provider.createCheckout({
+    paymentId: payment.id,
+    workspaceId: workspace.id,
+    amount,
+    currency: payment.currency,
+    description: describe(plan, body.interval, workspace.name),
+    customerEmail: email,
+    customerRef,
+    successUrl: `${base}/checkout/return?payment_id=${payment.id}`,
+    cancelUrl: `${base}/workspace/${encodeURIComponent(workspace.id)}/checkout?canceled=${payment.id}`,
+  });
+  await ctx.db
+    .update(payments)
+    .set({ providerRef: session.ref, checkoutUrl: session.url, updatedAt: sql`now()` })
+    .where(eq(payments.id, payment.id));
+  return { payment_id: payment.id, checkout_url: session.url };
+}
+
+export async function paymentFor(ctx: BillingContext, paymentId: string, userId: string) {
+  const [row] = await ctx.db
+    .select({ payment: payments, privilege: memberships.privilege })
+    .from(payments)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.workspaceId, payments.workspaceId), eq(memberships.userId, userId)),
+    )
+    .where(eq(payments.id, paymentId));
+  // Only the workspace's owners learn anything of its payments; anyone else gets the same 404 as for no payment.
+  if (!row || row.privilege !== 'owner') throw paymentNotFound();
+  return toPaymentResponse(row.payment);
+}
+
+/** Charges a payment row's amount on the saved card (outside any transaction); the webhook decides. */
+async function charge(ctx: BillingContext, payment: PaymentRow, sub: SubscriptionRow, description: string) {
+  await ctx.provider!.chargeSaved({
+    paymentId: payment.id,
+    attempt: payment.attempts,
+    workspaceId: payment.workspaceId,
+    amount: payment.amount,
+    currency: payment.currency,
+    description,
+    customerRef: sub.customerRef!,
+    paymentMethodRef: sub.paymentMethodRef!,
+  });
+}
+
+export async function changePlan(
+  ctx: BillingContext,
+  access: WorkspaceAccess,
+  userId: string,
+  body: { plan_id: string; interval: BillingInterval },
+) {
+  const target = paidPlan(ctx.catalogue, body.plan_id);
+  const { workspace } = access;
+  const now = new Date();
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const sub = await subscriptionOf(tx, workspace, { lock: true });
+    if (!hasRunningPeriod(sub, now) || sub.status === 'canceled') {
+      throw billingError(
+        409,
+        'no_running_plan',
+        sub.status === 'canceled'
+          ? 'Resume the plan before changing it.'
+          : 'There is no paid plan to change: buy one through the checkout.',
+      );
+    }
+    const current = ctx.catalogue.findPaid(sub.planId);
+    const interval = sub.interval!;
+    if (current && current.id === target.id && interval === body.interval) {
+      await saveSubscription(
+        tx,
+        workspace.id,
+        { scheduledPlanId: null, scheduledInterval: null },
+        ctx.config.PAST_DUE_GRACE_DAYS,
+      );
+      return { kind: 'none' as const, amount: 0, payment: null, sub };
+    }
+    const upgrade = !current || dailyPrice(target, body.interval) > dailyPrice(current, interval);
+    if (!upgrade) {
+      const usage = await usageOf(tx, workspace, ctx.catalogue);
+      const reasons = downgradeBlockers(usage.items, target.limits, target.name);
+      if (reasons.length > 0) {
+        throw billingError(
+          409,
+          'downgrade_blocked',
+          `This workspace uses more than ${target.name} allows: ${reasons.join(' ')}`,
+        );
+      }
+      await saveSubscription(
+        tx,
+        workspace.id,
+        { scheduledPlanId: target.id, scheduledInterval: body.interval },
+        ctx.config.PAST_DUE_GRACE_DAYS,
+      );
+      return { kind: 'downgrade' as const, amount: 0, payment: null, sub };
+    }
+    if (!ctx.provider) throw noProvider();
+    if (!sub.customerRef || !sub.paymentMethodRef || sub.provider !== ctx.provider.name) {
+      throw billingError(
+        409,
+        'no_saved_card',
+        'There is no saved card to charge: renew through the checkout.',
+      );
+    }
+    // Prorated: the difference in daily price for the days left of the period, in whole minor units.
+    const daysLeft = (sub.periodEnd!.getTime() - now.getTime()) / DAY_MS;
+    const perDay = dailyPrice(target, body.interval) - (current ? dailyPrice(current, interval) : 0);
+    const amount = Math.max(0, Math.round(perDay * daysLeft));
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        workspaceId: workspace.id,
+        kind: 'upgrade',
+        planId: target.id,
+        interval: body.interval,
+        amount,
+        currency: ctx.catalogue.currency,
+        status: 'processing',
+        attempts: 1,
+        provider: ctx.provider.name,
+        createdBy: userId,
+      })
+      .returning();
+    return { kind: 'upgrade' as const, amount, payment: payment!, sub };
+  });
+  if (outcome.payment) {
+    await charge(
+      ctx,
+      outcome.payment,
+      outcome.sub,
+      describe(target, body.interval, `upgrade for the rest of the period, ${workspace.name}`),
+    );
+  }
+  return { kind: outcome.kind, amount: outcome.amount, payment_id: outcome.payment?.id ?? null };
+}
+
+export async function cancelPlan(ctx: BillingContext, access: WorkspaceAccess) {
+  await ctx.db.transaction(async (tx) => {
+    const sub = await subscriptionOf(tx, access.workspace, { lock: true });
+    if (sub.status !== 'active' || !hasRunningPeriod(sub, new Date())) {
+      throw billingError(409, 'not_cancelable', 'Only a paid plan that is active can be canceled.');
+    }
+    await saveSubscription(
+      tx,
+      access.workspace.id,
+      { status: 'canceled', cancelAtPeriodEnd: true, scheduledPlanId: null, scheduledInterval: null },
+      ctx.config.PAST_DUE_GRACE_DAYS,
+    );
+  });
+}
+
+export async function resumePlan(ctx: BillingContext, access: WorkspaceAccess) {
+  await ctx.db.transaction(async (tx) => {
+    const sub = await subscriptionOf(tx, access.workspace, { lock: true });
+    if (sub.status !== 'canceled' || !hasRunningPeriod(sub, new Date())) {
+      throw billingError(
+        409,
+        'not_resumable',
+        'Only a canceled plan whose period has not ended can be resumed.',
+      );
+    }
+    await saveSubscription(
+      tx,
+      access.workspace.id,
+      { status: 'active', cancelAtPeriodEnd: false },
+      ctx.config.PAST_DUE_GRACE_DAYS,
+    );
+  });
+}
+
+// Webhooks.
+
+export type EventOutcome = 'applied' | 'duplicate' | 'ignored' | 'stale';
+
+async function issueInvoice(tx: Executor, payment: PaymentRow, sub: SubscriptionRow, description: string) {
+  await tx
+    .insert(invoices)
+    .values({
+      workspaceId: payment.workspaceId,
+      paymentId: payment.id,
+      number: sql`'MUR-' || nextval('invoice_number_seq')::text`,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: 'paid',
+      description,
+      billedTo: {
+        ...detailsOf(sub),
+        card: sub.cardLast4 ? { brand: sub.cardBrand, last4: sub.cardLast4 } : null,
+      },
+    })
+    .onConflictDoNothing({ target: invoices.paymentId });
+}
+
+/** What a paid payment does to the subscription: a new period, the next period, or a bigger plan at once. */
+function periodAfter(payment: PaymentRow, sub: SubscriptionRow, now: Date) {
+  if (payment.kind === 'upgrade') return { start: sub.periodStart, end: sub.periodEnd };
+  if (payment.kind === 'renewal') {
+    const start = payment.periodStart ?? sub.periodEnd ?? now;
+    return { start, end: addInterval(start, payment.interval) };
+  }
+  // A second checkout paid for the same plan while the first's period runs adds a period after it.
+  const running =
+    sub.status === 'active' && sub.planId === payment.planId && sub.periodEnd && sub.periodEnd > now;
+  const start = running ? sub.periodEnd! : now;
+  return { start, end: addInterval(start, payment.interval) };
+}
+
+/**
+ * Applies one verified event: recorded first (a second delivery of the same event stops there), then the payment and
+ * the subscription locked, so events of one payment delivered at once take turns. An event older than the last one
+ * applied to the payment changes nothing, and nothing changes a paid payment.
+ */
+export async function applyEvent(
+  ctx: BillingContext,
+  provider: string,
+  event: PaymentEvent,
+): Promise<EventOutcome> {
+  return ctx.db.transaction(async (tx) => {
+    const recorded = await tx
+      .insert(billingEvents)
+      .values({ provider, eventId: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: billingEvents.eventId });
+    if (recorded.length === 0) return 'duplicate';
+    if (event.type === 'ignored') return 'ignored';
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, event.paymentId), eq(payments.provider, provider)))
+      .for('update');
+    if (!payment) return 'ignored';
+    const [workspace] = await tx
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, payment.workspaceId))
+      .for('update');
+    if (!workspace) return 'ignored';
+    const sub = await subscriptionOf(tx, workspace, { lock: true });
+    if (payment.status === 'paid') return 'stale';
+    if (event.type !== 'payment.succeeded' && payment.lastEventAt && event.occurredAt < payment.lastEventAt) {
+      return 'stale';
+    }
+    const grace = ctx.config.PAST_DUE_GRACE_DAYS;
+    const now = new Date();
+    if (event.type === 'payment.succeeded') {
+      // Paid, but not what this payment asked for: nothing is applied (the event stays recorded, for the records).
+      if (event.amount !== payment.amount) return 'ignored';
+      const plan = ctx.catalogue.find(payment.planId);
+      const { start, end } = periodAfter(payment, sub, now);
+      const card = event.card;
+      const saved = await saveSubscription(
+        tx,
+        workspace.id,
+        {
+          planId: payment.planId,
+          interval: payment.interval,
+          status: 'active',
+          periodStart: start,
+          periodEnd: end,
+          cancelAtPeriodEnd: false,
+          pastDueSince: null,
+          nextRunAt: end,
+          ...(payment.kind === 'renewal' && { scheduledPlanId: null, scheduledInterval: null }),
+          // A bigger plan replaces a smaller one waiting for the period's end.
+          ...(payment.kind === 'upgrade' && { scheduledPlanId: null, scheduledInterval: null }),
+          provider,
+          ...(event.customerRef && { customerRef: event.customerRef }),
+          ...(event.paymentMethodRef && { paymentMethodRef: event.paymentMethodRef }),
+          ...(card && {
+            cardBrand: card.brand,
+            cardLast4: card.last4,
+            cardExpMonth: card.expMonth,
+            cardExpYear: card.expYear,
+          }),
+        },
+        grace,
+      );
+      const [paid] = await tx
+        .update(payments)
+        .set({
+          status: 'paid',
+          providerRef: event.providerRef,
+          failureMessage: null,
+          lastEventAt: event.occurredAt,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(payments.id, payment.id))
+        .returning();
+      const what =
+        payment.kind === 'upgrade'
+          ? `upgrade until ${end!.toISOString().slice(0, 10)}`
+          : `${start!.toISOString().slice(0, 10)} to ${end!.toISOString().slice(0, 10)}`;
+      await issueInvoice(tx, paid!, saved, describe(plan, payment.interval, what));
+      return 'applied';
+    }
+    const status =
+      event.type === 'payment.failed'
+        ? 'failed'
+        : event.type === 'payment.expired'
+          ? 'expired'
+          : 'requires_action';
+    await tx
+      .update(payments)
+      .set({
+        status,
+        failureMessage: event.message,
+        lastEventAt: event.occurredAt,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(payments.id, payment.id));
+    // A renewal that fails puts the plan past due; the job tries again daily until the grace runs out.
+    if (payment.kind === 'renewal' && status === 'failed' && sub.status === 'active') {
+      const until = accessEnd(sub, grace);
+      const retry = new Date(Math.min(now.getTime() + DAY_MS, until?.getTime() ?? now.getTime()));
+      await saveSubscription(
+        tx,
+        workspace.id,
+        { status: 'past_due', pastDueSince: now, nextRunAt: retry },
+        grace,
+      );
+    }
+    return 'applied';
+  });
+}
