@@ -121,8 +121,15 @@ export async function consumeMonthly(
 }
 
 /** The oldest instant the plan lets a dashboard look at (its history), or null without a limit. */
+/**
+ * Where the plan's history begins: `history_days` whole days back, from the start of today (UTC). A day's requests
+ * therefore clip to the same instant, so a clipped range is the same request all day and the dashboards' answer cache
+ * (keyed by the resolved range) serves it again; the plan keeps its days plus today's hours so far.
+ */
 export function historyStart(limits: PlanLimits, now = new Date()): Date | null {
-  return limits.history_days === null ? null : new Date(now.getTime() - limits.history_days * DAY_MS);
+  if (limits.history_days === null) return null;
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return new Date(today - limits.history_days * DAY_MS);
 }
 
 /** Usage against every limit, for the plan page; history is the plan's length (used = limit). */
