@@ -8,12 +8,26 @@ export function newestMtime(path: string): number {
   return Math.max(stats.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
 }
 
+/** What the SPA's build is made from: a build older than any of these is stale. */
+export const SPA_BUILD_INPUTS = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  // The build's own plugins (compression, the prerendered sign-in screen).
+  'scripts/vite-precompress.ts',
+  'scripts/vite-prerender-login.ts',
+  'scripts/prerender-login-markup.tsx',
+  '.env',
+  '.env.local',
+  'package.json',
+  'package-lock.json',
+] as const;
+
 function spaBuildIsStale(root: string, dist: string): boolean {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) return true;
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts', '.env', '.env.local', 'package-lock.json']
-    .map((p) => join(root, p))
-    .filter(existsSync);
+  const sources = SPA_BUILD_INPUTS.map((p) => join(root, p)).filter(existsSync);
   return Math.max(...sources.map(newestMtime)) > statSync(index).mtimeMs;
 }
 

@@ -2,10 +2,9 @@
 // the same values is newer than every input (CI always rebuilds). Used by the fake-backend and real-server suites.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { newestMtime } from '../../server/spa-build';
+import { newestMtime, SPA_BUILD_INPUTS } from '../../server/spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', '.env'];
 const STAMP = '.e2e-build.json';
 
 function isFresh(distDir: string, env: Record<string, string>, extraInputs: string[]): boolean {
@@ -15,7 +14,7 @@ function isFresh(distDir: string, env: Record<string, string>, extraInputs: stri
       builtAt?: number;
     };
     const newestInput = Math.max(
-      ...[...INPUTS.map((input) => path.join(ROOT, input)), ...extraInputs]
+      ...[...SPA_BUILD_INPUTS.map((input) => path.join(ROOT, input)), ...extraInputs]
         .filter(existsSync)
         .map(newestMtime),
     );
