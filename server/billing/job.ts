@@ -6,7 +6,7 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import { payments, subscriptions } from '../db/billing-schema';
 import { workspaces } from '../db/schema';
 import { priceOf } from './plans';
-import type { BillingContext } from './service';
+import { chargeSavedCard, type BillingContext } from './service';
 import { accessEnd, DAY_MS, saveSubscription, type SubscriptionRow } from './subscriptions';
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -135,16 +135,7 @@ export async function runDue(
     if (done.charge) {
       const { payment, sub, description } = done.charge;
       try {
-        await ctx.provider!.chargeSaved({
-          paymentId: payment.id,
-          attempt: payment.attempts,
-          workspaceId: payment.workspaceId,
-          amount: payment.amount,
-          currency: payment.currency,
-          description,
-          customerRef: sub.customerRef!,
-          paymentMethodRef: sub.paymentMethodRef!,
-        });
+        await chargeSavedCard(ctx, payment, sub, description);
       } catch (error) {
         // Tried again at the row's next run (a day later at most), with the next attempt's idempotency key.
         log(`Billing: the renewal charge of ${payment.id} failed to start: ${(error as Error).message}`);

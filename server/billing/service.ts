@@ -277,7 +277,12 @@ export async function paymentFor(ctx: BillingContext, paymentId: string, userId:
 }
 
 /** Charges a payment row's amount on the saved card (outside any transaction); the webhook decides. */
-async function charge(ctx: BillingContext, payment: PaymentRow, sub: SubscriptionRow, description: string) {
+export async function chargeSavedCard(
+  ctx: BillingContext,
+  payment: PaymentRow,
+  sub: SubscriptionRow,
+  description: string,
+) {
   await ctx.provider!.chargeSaved({
     paymentId: payment.id,
     attempt: payment.attempts,
@@ -370,7 +375,7 @@ export async function changePlan(
     return { kind: 'upgrade' as const, amount, payment: payment!, sub };
   });
   if (outcome.payment) {
-    await charge(
+    await chargeSavedCard(
       ctx,
       outcome.payment,
       outcome.sub,
