@@ -25,8 +25,8 @@ import { MAX_PAGES_LIMIT } from '../src/contract/scraping';
 import { loadServerConfig } from '../server/config';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
 import { startCollector } from '../server/scraping/collector';
-import { planCorpus } from '../server/social/corpus/generate/plan';
 import { importCorpus } from '../server/social/corpus/import/run';
+import { generatedImportRows } from './generated-import-rows';
 
 const PAGE_SIZE = 40;
 const WORDS = {
@@ -224,37 +224,8 @@ async function benchCollect(
 /** The importer on the generator's posts (as bench:import), into its own empty database. */
 async function benchImport(server: EmbeddedServer, dir: string, posts: number) {
   const file = join(dir, 'corpus.ndjson');
-  const plan = planCorpus({ posts, seed: 7, end: Date.UTC(2025, 5, 1) });
   function* lines() {
-    for (const post of plan.posts()) {
-      const author = plan.profiles[post.authorIndex]!;
-      yield `${JSON.stringify({
-        platform: post.platform,
-        external_id: post.externalId,
-        author_external_id: author.externalId,
-        author_handle: author.handle,
-        author_display_name: author.displayName,
-        author_followers: author.followers,
-        author_following: author.following,
-        author_verified: author.verified,
-        author_bio: author.bio,
-        author_country: author.country,
-        author_language: author.language,
-        text: post.text,
-        language: post.language,
-        posted_at: new Date(post.postedAt).toISOString(),
-        kind: post.kind,
-        media: post.media,
-        likes: post.likes,
-        comments: post.comments,
-        shares: post.shares,
-        views: post.views,
-        url: post.url,
-        hashtags: post.hashtags,
-        mentions: post.mentions,
-        domains: post.domains,
-      })}\n`;
-    }
+    for (const row of generatedImportRows(posts, 7, Date.UTC(2025, 5, 1))) yield `${JSON.stringify(row)}\n`;
   }
   await pipeline(Readable.from(lines()), createWriteStream(file));
   await ensureDatabase(server.urlFor('postgres'), 'bench_import');

@@ -13,51 +13,16 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
-import { planCorpus } from '../server/social/corpus/generate/plan';
 import {
   DEFAULT_IMPORT_BATCH,
   importCorpus,
   type ImportFormat,
   type RejectedRow,
 } from '../server/social/corpus/import/run';
-import { IMPORT_FIELDS, type ImportRowInput } from '../server/social/corpus/import/schema';
+import { IMPORT_FIELDS } from '../server/social/corpus/import/schema';
+import { generatedImportRows } from './generated-import-rows';
 
 const END = Date.UTC(2025, 5, 1);
-
-/** The generator's corpus as import rows: each post with its author's profile fields inline. */
-function* importRows(posts: number, seed: number): Generator<ImportRowInput> {
-  const plan = planCorpus({ posts, seed, end: END });
-  for (const post of plan.posts()) {
-    const author = plan.profiles[post.authorIndex]!;
-    yield {
-      platform: post.platform,
-      external_id: post.externalId,
-      author_external_id: author.externalId,
-      author_handle: author.handle,
-      author_display_name: author.displayName,
-      author_followers: author.followers,
-      author_following: author.following,
-      author_verified: author.verified,
-      author_bio: author.bio,
-      author_country: author.country,
-      author_language: author.language,
-      author_avatar_url: author.avatarUrl,
-      text: post.text,
-      language: post.language,
-      posted_at: new Date(post.postedAt).toISOString(),
-      kind: post.kind,
-      media: post.media,
-      likes: post.likes,
-      comments: post.comments,
-      shares: post.shares,
-      views: post.views,
-      url: post.url,
-      hashtags: post.hashtags,
-      mentions: post.mentions,
-      domains: post.domains,
-    };
-  }
-}
 
 /** A CSV cell (docs/corpus-format.md): strings quoted, lists space-separated, absent values empty. */
 function csvCell(value: unknown): string {
@@ -69,7 +34,7 @@ function csvCell(value: unknown): string {
 
 function* fileLines(format: ImportFormat, posts: number, seed: number): Generator<string> {
   if (format === 'csv') yield `${IMPORT_FIELDS.join(',')}\n`;
-  for (const row of importRows(posts, seed)) {
+  for (const row of generatedImportRows(posts, seed, END)) {
     yield format === 'csv'
       ? `${IMPORT_FIELDS.map((field) => csvCell(row[field])).join(',')}\n`
       : `${JSON.stringify(row)}\n`;
