@@ -17,7 +17,7 @@ const USAGE = `Usage: npm run corpus:generate -- [--posts N] [--seed N] [--repla
 
   --posts N       posts to generate (default 100000)
   --seed N        seed of the generator, 0–4294967295 (default 42)
-  --replace       empty posts and profiles first (TRUNCATE … CASCADE)
+  --replace       empty posts and profiles first (corpus_truncate(): TRUNCATE … CASCADE)
   --append        add to a corpus that is not empty (needs a seed not loaded yet)
   --days N        length of the window in days (default ${DEFAULT_DAYS})
   --end DATE      end of the window, a UTC date (default: today, 00:00 UTC)

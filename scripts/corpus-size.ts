@@ -11,6 +11,7 @@ import { runningEmbeddedUrl } from '../server/db/database';
 /** The tables of the corpus (server/db/social-schema.ts), largest first in practice. */
 const TABLES = [
   'posts',
+  'post_keys',
   'profiles',
   'author_post_times',
   'post_tag_days',
@@ -67,13 +68,17 @@ async function main() {
       indexes: string;
       total: string;
     }>(
-      `SELECT c.relname AS name, pg_relation_size(c.oid, 'main') + pg_relation_size(c.oid, 'fsm')
-          + pg_relation_size(c.oid, 'vm') AS heap,
-        pg_table_size(c.oid) - pg_relation_size(c.oid, 'main') - pg_relation_size(c.oid, 'fsm')
-          - pg_relation_size(c.oid, 'vm') AS toast,
-        pg_indexes_size(c.oid) AS indexes, pg_total_relation_size(c.oid) AS total
-      FROM pg_class c WHERE c.relname = ANY($1::text[]) AND c.relkind = 'r'
-        AND c.relnamespace = 'public'::regnamespace`,
+      // A partitioned table (posts, migration 0016) is the sum of its partitions (pg_partition_tree's leaves).
+      `SELECT c.relname AS name,
+        sum(pg_relation_size(l.relid, 'main') + pg_relation_size(l.relid, 'fsm') + pg_relation_size(l.relid, 'vm'))
+          AS heap,
+        sum(pg_table_size(l.relid) - pg_relation_size(l.relid, 'main') - pg_relation_size(l.relid, 'fsm')
+          - pg_relation_size(l.relid, 'vm')) AS toast,
+        sum(pg_indexes_size(l.relid)) AS indexes, sum(pg_total_relation_size(l.relid)) AS total
+      FROM pg_class c CROSS JOIN LATERAL pg_partition_tree(c.oid) l
+      WHERE c.relname = ANY($1::text[]) AND c.relkind IN ('r', 'p') AND l.isleaf
+        AND c.relnamespace = 'public'::regnamespace
+      GROUP BY c.relname`,
       [TABLES],
     );
     const byName = new Map(sizes.rows.map((r) => [r.name, r]));
@@ -97,11 +102,12 @@ async function main() {
     tableRows.push(['all of the above', '', '', '', '', mb(sum), perPost(sum, posts)]);
 
     const indexes = await client.query<{ table: string; name: string; bytes: string; def: string }>(
-      `SELECT t.relname AS table, i.relname AS name, pg_relation_size(i.oid) AS bytes,
+      `SELECT t.relname AS table, i.relname AS name,
+        (SELECT sum(pg_relation_size(l.relid)) FROM pg_partition_tree(i.oid) l WHERE l.isleaf) AS bytes,
         regexp_replace(pg_get_indexdef(i.oid), '^.* USING ', '') AS def
       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
       WHERE t.relname = ANY($1::text[]) AND t.relnamespace = 'public'::regnamespace
-      ORDER BY pg_relation_size(i.oid) DESC`,
+      ORDER BY 3 DESC`,
       [TABLES],
     );
 

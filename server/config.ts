@@ -114,6 +114,11 @@ const serverConfigSchema = z.object({
   ANALYTICS_QUEUE_WAIT_MS: int(20_000, 100, 600_000),
   /** The dashboards' answer cache, in MB of JSON (server/social/insights/answer-cache.ts); 0 turns it off. */
   ANSWER_CACHE_MB: int(64, 0, 4096),
+  /**
+   * Months of posts kept (server/social/corpus/partitions.ts): the monthly partitions wholly older than this many days
+   * are dropped hourly, with their rollups. 0 keeps every month; a value shorter than a plan's history is refused.
+   */
+  CORPUS_RETENTION_DAYS: int(0, 0, 36_500),
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**

@@ -4,6 +4,7 @@
 import type { Db } from './db/database';
 import { purgeEndedFamilies } from './auth/refresh-tokens';
 import { purgeOldMisses } from './invites/guessing';
+import { maintainPartitions } from './social/corpus/partitions';
 
 const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
 
@@ -15,9 +16,9 @@ export interface Housekeeping {
 
 export function startHousekeeping(
   db: Db,
-  options: { everyMs?: number; log?: (message: string) => void } = {},
+  options: { everyMs?: number; log?: (message: string) => void; corpusRetentionDays?: number } = {},
 ): Housekeeping {
-  const { everyMs = HOUSEKEEPING_EVERY_MS, log = console.log } = options;
+  const { everyMs = HOUSEKEEPING_EVERY_MS, log = console.log, corpusRetentionDays = 0 } = options;
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= (async () => {
@@ -26,6 +27,12 @@ export function startHousekeeping(
         if (tokens > 0) log(`Housekeeping: deleted ${tokens} refresh tokens of ended sign-ins.`);
         const misses = await purgeOldMisses(db);
         if (misses > 0) log(`Housekeeping: deleted ${misses} wrong join codes older than a day.`);
+        const partitions = await maintainPartitions(db, corpusRetentionDays);
+        if (partitions.created > 0)
+          log(`Housekeeping: made ${partitions.created} monthly partitions of posts ahead.`);
+        if (partitions.dropped.length > 0) {
+          log(`Housekeeping: retention dropped the posts of ${partitions.dropped.join(', ')}.`);
+        }
       } catch (error) {
         // A failed round (the database restarting, say) is retried at the next; it never stops the server.
         log(

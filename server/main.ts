@@ -2,6 +2,8 @@
 // `npm run dev` (scripts/dev.ts) starts the same server without the SPA build, beside Vite's dev server.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
+import { loadCatalogue } from './billing/plans';
+import { retentionProblem } from './social/corpus/partitions';
 import { openConfiguredDatabase } from './db/database';
 import { buildApp, type AppDeps } from './app';
 import { ensureSpaBuild } from './spa-build';
@@ -38,6 +40,8 @@ const stopFirst =
 
 export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartOptions) {
   const config = loadServerConfig();
+  const retention = retentionProblem(config.CORPUS_RETENTION_DAYS, loadCatalogue(config.BILLING_PLANS_FILE));
+  if (retention) throw new Error(retention);
   const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
   // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
   // minutes go into a build.
@@ -96,7 +100,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       );
     }
     await app.listen({ host: config.HOST, port: config.PORT });
-    housekeeping = startHousekeeping(database.db);
+    housekeeping = startHousekeeping(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS });
     // Collection jobs: queued here always; run here too unless SCRAPING_WORKER=off (then by npm run worker).
     collector = await startCollector({
       pool: database.pool,

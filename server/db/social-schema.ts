@@ -13,6 +13,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -60,15 +61,16 @@ export const profiles = pgTable(
   ],
 );
 
-export const posts = pgTable(
-  'posts',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+/** A post's columns but its id and search vector: posts' own, and the change path's corpus_added (migration 0016). */
+export function postColumns() {
+  return {
     platform: platform('platform').notNull(),
     externalId: text('external_id').notNull(),
     authorId: bigint('author_id', { mode: 'number' })
       .notNull()
-      .references(() => profiles.id, { onDelete: 'cascade' }),
+      // A profile goes with its posts only through corpus_delete_profiles (the rollups follow); a plain DELETE of
+      // a profile that still has posts is refused.
+      .references(() => profiles.id, { onDelete: 'restrict' }),
     text: text('text').notNull(),
     language: text('language'),
     postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
@@ -101,13 +103,29 @@ export const posts = pgTable(
     engagement: integer('engagement')
       .notNull()
       .generatedAlwaysAs(sql`likes + comments + shares`),
+  };
+}
+
+/**
+ * Posts, partitioned by month of `posted_at` (UTC) since migration 0016: `posts_YYYY_MM` partitions made by the
+ * ingestion path as it needs them (and a few months ahead by the server's housekeeping), dropped whole by retention.
+ * A partitioned table's keys contain the partition key, so the primary key is (id, posted_at) and the external key
+ * (platform, external_id) is kept unique by `post_keys`. Every write goes through the corpus's change path
+ * (server/social/corpus/changes.ts, the `corpus_*` SQL functions), which keeps `post_keys`, the rollups and the
+ * corpus version exact in the writer's transaction: no triggers (docs/scaling.md §3).
+ */
+export const posts = pgTable(
+  'posts',
+  {
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    ...postColumns(),
     /** Language-neutral full-text vector ('simple' keeps every word; stemming would differ per language). */
     search: tsvector('search')
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, text)`),
   },
   (t) => [
-    uniqueIndex('posts_platform_external_idx').on(t.platform, t.externalId),
+    primaryKey({ name: 'posts_pkey', columns: [t.id, t.postedAt] }),
     /**
      * The date range, with what the per-author dashboards read of a post (author, engagement, platform, language): a
      * query without text (every post, platform:, lang:) groups by author from the index alone (migration 0008).
@@ -134,8 +152,27 @@ export const posts = pgTable(
 );
 
 /**
+ * The posts' external keys (migration 0016): unique across every partition of posts, which a partitioned table's own
+ * indexes cannot be (they contain the partition key). Written by the change path with the post itself.
+ */
+export const postKeys = pgTable(
+  'post_keys',
+  {
+    platform: platform('platform').notNull(),
+    externalId: text('external_id').notNull(),
+    id: bigint('id', { mode: 'number' }).notNull(),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'post_keys_pkey', columns: [t.platform, t.externalId] }),
+    /** Retention deletes the keys of the months it drops. */
+    index('post_keys_posted_idx').on(t.postedAt),
+  ],
+);
+
+/**
  * Rollups of posts for dashboards whose condition reads only the platform and the language (every post, and those
- * filters): kept exact by statement triggers on posts and profiles (migration 0007), in the writing transaction.
+ * filters): kept exact in the writing transaction by the corpus's change path (migration 0016; triggers until then).
  * `posted_at` is the first instant of the UTC hour (post_hours) or UTC day (post_days, post_tag_days), so a scope's
  * conditions on `p.posted_at`, `p.platform` and `p.language` read a rollup as they read posts.
  */
@@ -200,14 +237,14 @@ export const postTagDays = pgTable(
 /**
  * Per author, platform and language, every post's time and a running sum of engagement (migration 0009): the
  * author's posts and engagement over any range are two binary searches (width_bucket) and two subscripts away,
- * whatever the range's length. Kept exact by triggers on posts, like the rollups above.
+ * whatever the range's length. Kept exact by the corpus's change path, like the rollups above.
  */
 export const authorPostTimes = pgTable(
   'author_post_times',
   {
-    /** No foreign key: the posts' triggers keep the rows (a profile's posts go before it). */
+    /** No foreign key: the change path keeps the rows (a profile's posts go before it). */
     authorId: bigint('author_id', { mode: 'number' }).notNull(),
-    /** The profile's followers, kept equal to it by a trigger on profiles (migration 0010), for potential reach. */
+    /** The profile's followers, kept equal to it by the change path (migration 0016), for potential reach. */
     followers: integer('followers').notNull().default(0),
     platform: platform('platform').notNull(),
     /** Whether this is the author's only row, which then needs no grouping by author. */
@@ -246,8 +283,8 @@ export const savedQueries = pgTable(
 );
 
 /**
- * One row: the corpus's version, raised by a statement-level trigger on posts and on profiles (migration 0013) in the
- * transaction of every statement that writes them, so a reader sees the new version exactly when it sees the new
+ * One row: the corpus's version, raised by the corpus's change path (migration 0016) in the transaction of every
+ * change of posts or profiles, so a reader sees the new version exactly when it sees the new
  * posts. The dashboards' answer cache (server/social/insights/answer-cache.ts) keys its answers by it.
  */
 export const corpusState = pgTable(

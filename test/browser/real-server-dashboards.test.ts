@@ -12,6 +12,7 @@ import { demoUserIds } from '../../server/seed';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 1;
 const HOUR = 3_600_000;
@@ -56,7 +57,8 @@ beforeAll(async () => {
     'A calm pour-over and a good book',
     'Espresso tonic is wonderful in summer',
   ];
-  await server.db.insert(posts).values(
+  await insertPosts(
+    server.db,
     texts.map((text, i) => {
       const author = authors[i % authors.length]!;
       return {

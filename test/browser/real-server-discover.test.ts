@@ -14,6 +14,7 @@ import {
 } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;
@@ -44,7 +45,8 @@ beforeAll(async () => {
     'Morning coffee in the sun',
     'ESPRESSO tonic, try it',
   ];
-  await server.db.insert(posts).values(
+  await insertPosts(
+    server.db,
     texts.map((text, i) => ({
       platform: 'x' as const,
       externalId: `e2e-${i}`,

@@ -19,6 +19,7 @@ import {
 } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const NAME = 'Harbour ferries';
@@ -34,7 +35,8 @@ beforeAll(async () => {
     .values({ platform: 'x', externalId: 'e2e-ferry', handle: 'ferryfan', displayName: 'Ferry Fan' })
     .returning({ id: profiles.id });
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
-  await server.db.insert(posts).values(
+  await insertPosts(
+    server.db,
     [1, 30, 50, 75, 120].map((hours, i) => ({
       authorId: author!.id,
       platform: 'x' as const,
@@ -43,7 +45,7 @@ beforeAll(async () => {
       postedAt: hoursAgo(hours),
     })),
   );
-  await server.db.insert(posts).values([
+  await insertPosts(server.db, [
     {
       authorId: author!.id,
       platform: 'x' as const,

@@ -16,6 +16,7 @@ import { Admission, ClientGoneError } from '../../server/social/admission';
 import { ApiError } from '../../server/errors';
 import { connect, ensureDatabase } from '../../server/db/database';
 import { AnswerCache } from '../../server/social/insights/answer-cache';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const CORPUS_TABLES = 'posts, profiles, post_hours, post_days, post_tag_days, author_post_times';
@@ -195,8 +196,8 @@ describe('admission control', () => {
 });
 
 describe('under load', () => {
-  /** A statement that writes no row still raises the corpus version: the cache is emptied, nothing else changes. */
-  const emptyTheCache = () => server.db.execute(sql`UPDATE posts SET likes = likes WHERE false`);
+  /** Raising the corpus version empties the cache; nothing else changes. */
+  const emptyTheCache = () => server.db.execute(sql`SELECT corpus_touch()`);
 
   it('answers the overview from one scan of both periods while another heavy request holds a slot, the same as apart', async () => {
     const kolkata = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: 'Asia/Kolkata' })).id;
@@ -277,9 +278,8 @@ describe('the answer cache', () => {
     const before = (await overview(workspaceId)).json<OverviewResponse>();
     expect((await overview(workspaceId)).json()).toEqual(before);
     const [author] = await server.db.select().from(profiles).limit(1);
-    const [post] = await server.db
-      .insert(posts)
-      .values({
+    const [postId] = await insertPosts(server.db, [
+      {
         authorId: author!.id,
         platform: author!.platform,
         externalId: 'cache-new-post',
@@ -291,44 +291,41 @@ describe('the answer cache', () => {
         shares: 0,
         sentiment: 0,
         sentimentLabel: 'neutral',
-      })
-      .returning();
+      },
+    ]);
     const afterInsert = (await overview(workspaceId)).json<OverviewResponse>();
     expect(totalMentions(afterInsert)).toBe(totalMentions(before) + 1);
 
-    await server.db.update(posts).set({ likes: 105 }).where(eq(posts.id, post!.id));
+    await server.db.execute(sql`SELECT corpus_update_posts(${`id = ${postId}`}, 'likes = 105')`);
     const afterUpdate = (await overview(workspaceId)).json<OverviewResponse>();
     expect(afterUpdate.totals.engagement.value).toBe(afterInsert.totals.engagement.value + 100);
 
-    await server.db
-      .update(profiles)
-      .set({ followers: author!.followers + 1_000_000 })
-      .where(eq(profiles.id, author!.id));
+    await server.db.execute(
+      sql`SELECT corpus_update_profiles(${`id = ${author!.id}`}, ${`followers = ${author!.followers + 1_000_000}`})`,
+    );
     const afterFollowers = (await overview(workspaceId)).json<OverviewResponse>();
     expect(afterFollowers.totals.reach.value).toBe(afterUpdate.totals.reach.value + 1_000_000);
 
-    await server.db.delete(posts).where(eq(posts.id, post!.id));
+    await server.db.execute(sql`SELECT corpus_delete_posts(${`id = ${postId}`})`);
     const afterDelete = (await overview(workspaceId)).json<OverviewResponse>();
     expect(totalMentions(afterDelete)).toBe(totalMentions(before));
   });
 
-  it('raises the corpus version in the writing transaction, once per statement, and not for a rolled-back write', async () => {
+  it('raises the corpus version in the writing transaction, once per change, and not for a rolled-back write', async () => {
     const version = async () =>
       Number(
         (await server.db.execute<{ v: string }>(sql`SELECT version::text AS v FROM corpus_state`)).rows[0]!.v,
       );
     const start = await version();
-    await server.db
-      .update(posts)
-      .set({ views: 1 })
-      .where(sql`id IN (SELECT id FROM posts LIMIT 3)`);
+    await server.db.execute(
+      sql`SELECT corpus_update_posts('id IN (SELECT id FROM posts LIMIT 3)', 'views = 1')`,
+    );
     expect(await version()).toBe(start + 1);
     await server.db
       .transaction(async (tx) => {
-        await tx
-          .update(posts)
-          .set({ views: 2 })
-          .where(sql`id IN (SELECT id FROM posts LIMIT 1)`);
+        await tx.execute(
+          sql`SELECT corpus_update_posts('id IN (SELECT id FROM posts LIMIT 1)', 'views = 2')`,
+        );
         throw new Error('roll back');
       })
       .catch(() => {});

@@ -74,11 +74,12 @@ describe('corpus generator (PostgreSQL)', () => {
       `SELECT count(*) FILTER (WHERE posted_at < before)::int AS out_of_order,
               count(*) FILTER (WHERE ctid < ctid_before)::int AS physical
          FROM (SELECT posted_at, ctid, lag(posted_at) OVER (ORDER BY id) AS before,
-                      lag(ctid) OVER (ORDER BY id) AS ctid_before FROM posts) t`,
+                      lag(ctid) OVER (PARTITION BY tableoid ORDER BY id) AS ctid_before FROM posts) t`,
     );
-    // Ids follow time exactly; pages nearly so (a new batch may first fill the room left on earlier pages).
+    // Ids follow time exactly; pages nearly so within each month's partition (each batch, written to every month it
+    // spans, may first fill the room the free space map shows on that month's earlier pages).
     expect(rows[0]!.out_of_order).toBe(0);
-    expect(rows[0]!.physical).toBeLessThan(OPTIONS.posts / 100);
+    expect(rows[0]!.physical).toBeLessThan(OPTIONS.posts / 50);
   });
 
   it('refuses to add to a corpus that is not empty, with a clear message', async () => {

@@ -36,7 +36,7 @@ it('lists every trigger beside the function it executes', async () => {
       SELECT t.tgname AS name, p.proname AS function FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
       WHERE NOT t.tgisinternal`)
   ).rows;
-  expect(triggers.length).toBeGreaterThan(0);
+  // None since migration 0016 (the corpus's change path replaced them): a trigger added later is listed too.
   for (const { name, function: executes } of triggers) {
     expect(listed(executes), name).toContain(`CREATE TRIGGER "${name}"`);
   }

@@ -13,6 +13,7 @@ import type { PostsResponse, ProfilesResponse } from '../../src/contract/insight
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
 import { insertCorpus } from '../support/insights.fixtures';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 let server: TestServer;
 let viewer: Person;
@@ -63,8 +64,9 @@ beforeAll(async () => {
     comments: i % 3,
     hashtags: ['bulk'],
   }));
-  for (let i = 0; i < bulk.length; i += 2_000) await server.db.insert(posts).values(bulk.slice(i, i + 2_000));
-  await server.db.insert(posts).values(
+  for (let i = 0; i < bulk.length; i += 2_000) await insertPosts(server.db, bulk.slice(i, i + 2_000));
+  await insertPosts(
+    server.db,
     AWKWARD.map((text, i) => ({
       platform: 'x' as const,
       externalId: `awkward${i}`,

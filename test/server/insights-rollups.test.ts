@@ -10,6 +10,7 @@ import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/i
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { insertCorpus } from '../support/insights.fixtures';
+import { rollupDifferences } from '../support/rollups';
 
 let server: TestServer;
 let viewer: Person;
@@ -175,59 +176,6 @@ describe('which per-author figures author_post_times serves', () => {
   });
 });
 
-/**
- * Rows of each rollup that differ from a recount of the posts (either way), sums rounded to 9 places; rows without
- * posts or (author_post_times) whose arrays do not pair up.
- */
-async function differences() {
-  const result = await server.db.execute<{
-    hours: number;
-    days: number;
-    tags: number;
-    authors: number;
-    empty: number;
-  }>(sql`
-    WITH h1 AS (SELECT posted_at, platform, language, posts, engagement, positive, neutral, negative,
-        round(sentiment::numeric, 9) AS s FROM post_hours),
-      h2 AS (SELECT date_trunc('hour', posted_at, 'UTC'), platform, language, count(*)::int, sum(engagement)::bigint,
-        count(*) FILTER (WHERE sentiment_label = 'positive')::int,
-        count(*) FILTER (WHERE sentiment_label = 'neutral')::int,
-        count(*) FILTER (WHERE sentiment_label = 'negative')::int, round(sum(sentiment::float8)::numeric, 9)
-        FROM posts GROUP BY 1, 2, 3),
-      d1 AS (SELECT posted_at, platform, language, kind, media, posts, likes, comments, shares, views, engagement,
-        round(sentiment::numeric, 9), round(rate::numeric, 9), rated FROM post_days),
-      d2 AS (SELECT date_trunc('day', p.posted_at, 'UTC'), p.platform, p.language, p.kind, p.media, count(*)::int,
-        sum(p.likes)::bigint, sum(p.comments)::bigint, sum(p.shares)::bigint, coalesce(sum(p.views), 0)::bigint,
-        sum(p.engagement)::bigint, round(sum(p.sentiment::float8)::numeric, 9),
-        round(coalesce(sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0), 0)::numeric, 9),
-        count(*) FILTER (WHERE a.followers > 0)::int
-        FROM posts p JOIN profiles a ON a.id = p.author_id GROUP BY 1, 2, 3, 4, 5),
-      t1 AS (SELECT posted_at, type, tag, platform, language, posts FROM post_tag_days),
-      t2 AS (SELECT date_trunc('day', p.posted_at, 'UTC'), e.type, e.tag, p.platform, p.language, count(*)::int
-        FROM posts p CROSS JOIN LATERAL (SELECT DISTINCT 'hashtag', x FROM unnest(p.hashtags) x
-          UNION SELECT 'mention', x FROM unnest(p.mentions) x UNION SELECT 'domain', x FROM unnest(p.domains) x)
-          e (type, tag) GROUP BY 1, 2, 3, 4, 5),
-      a1 AS (SELECT author_id, followers, platform, language, posted_at, running, sole FROM author_post_times),
-      -- Posts with the same time and engagement are interchangeable: the running sums climb through them.
-      a2 AS (SELECT author_id, followers, platform, language, array_agg(posted_at ORDER BY posted_at, engagement, r),
-          '{0}'::bigint[] || array_agg(r ORDER BY posted_at, engagement, r), count(*) OVER (PARTITION BY author_id) = 1
-        FROM (SELECT p.author_id, a.followers, p.platform, p.language, p.posted_at, p.engagement,
-            sum(p.engagement) OVER (PARTITION BY p.author_id, p.platform, p.language
-              ORDER BY p.posted_at, p.engagement ROWS UNBOUNDED PRECEDING) AS r
-          FROM posts p JOIN profiles a ON a.id = p.author_id) x
-        GROUP BY 1, 2, 3, 4)
-    SELECT
-      (SELECT count(*) FROM ((TABLE h1 EXCEPT TABLE h2) UNION ALL (TABLE h2 EXCEPT TABLE h1)) x)::int AS hours,
-      (SELECT count(*) FROM ((TABLE d1 EXCEPT TABLE d2) UNION ALL (TABLE d2 EXCEPT TABLE d1)) x)::int AS days,
-      (SELECT count(*) FROM ((TABLE t1 EXCEPT TABLE t2) UNION ALL (TABLE t2 EXCEPT TABLE t1)) x)::int AS tags,
-      (SELECT count(*) FROM ((TABLE a1 EXCEPT TABLE a2) UNION ALL (TABLE a2 EXCEPT TABLE a1)) x)::int AS authors,
-      ((SELECT count(*) FROM post_hours WHERE posts <= 0) + (SELECT count(*) FROM post_days WHERE posts <= 0)
-        + (SELECT count(*) FROM post_tag_days WHERE posts <= 0)
-        + (SELECT count(*) FROM author_post_times WHERE cardinality(posted_at) = 0
-          OR cardinality(running) <> cardinality(posted_at) + 1))::int AS empty`);
-  return result.rows[0]!;
-}
-
 const counts = async () =>
   (
     await server.db.execute<{
@@ -241,6 +189,29 @@ const counts = async () =>
       (SELECT count(*) FROM post_days)::int AS days, (SELECT count(*) FROM post_tag_days)::int AS tags,
       (SELECT count(*) FROM author_post_times)::int AS authors`)
   ).rows[0]!;
+
+type Tx = Parameters<Parameters<TestServer['db']['transaction']>[0]>[0];
+
+/** Hand-written changes through the change path (migration 0016): a plain UPDATE would leave the rollups behind. */
+const updatePosts = (db: TestServer['db'], condition: string, assignments: string) =>
+  db.execute(sql`SELECT corpus_update_posts(${condition}, ${assignments})`);
+const deletePosts = (db: TestServer['db'], condition: string) =>
+  db.execute(sql`SELECT corpus_delete_posts(${condition})`);
+const updateProfiles = (db: TestServer['db'], condition: string, assignments: string) =>
+  db.execute(sql`SELECT corpus_update_profiles(${condition}, ${assignments})`);
+
+/** New posts copied from those a condition selects: external id + suffix, time + shift, likes + extra. */
+async function copyPosts(tx: Tx, suffix: string, shift: string, condition: string, extraLikes = 0) {
+  await tx.execute(sql`SELECT corpus_changes_begin()`);
+  await tx.execute(
+    sql.raw(`INSERT INTO corpus_added (platform, external_id, author_id, text, language, posted_at, kind, media,
+      likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
+    SELECT platform, external_id || ${suffix}, author_id, text, language, posted_at + ${shift}::interval, kind, media,
+      likes + ${extraLikes}, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
+    FROM posts WHERE ${condition}`),
+  );
+  await tx.execute(sql`SELECT corpus_changes_apply()`);
+}
 
 const NONE = { hours: 0, days: 0, tags: 0, authors: 0, empty: 0 };
 
@@ -293,90 +264,86 @@ async function expectRollupsEqualPosts() {
   }
 }
 
-describe('the triggers keep the rollups and author_post_times equal to a recount of the posts', () => {
+describe('the change path keeps the rollups and author_post_times equal to a recount of the posts', () => {
   it('after the corpus went in', async () => {
     expect((await counts()).hours).toBeGreaterThan(0);
     expect((await counts()).authors).toBeGreaterThan(0);
-    expect(await differences()).toEqual(NONE);
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
     await expectRollupsEqualPosts();
   });
 
   it('after updates of counts, times, languages, tags and authors', async () => {
-    await server.db.execute(
-      sql`UPDATE posts SET likes = likes + 7, views = coalesce(views, 0) + 1 WHERE id % 3 = 0`,
+    await updatePosts(server.db, 'id % 3 = 0', 'likes = likes + 7, views = coalesce(views, 0) + 1');
+    // Across a month's end too: the post moves to another partition.
+    await updatePosts(
+      server.db,
+      'id % 5 = 0',
+      `posted_at = posted_at + interval '5 hours 17 minutes', language = CASE WHEN language IS NULL THEN 'en' END`,
     );
-    await server.db.execute(sql`UPDATE posts SET posted_at = posted_at + interval '5 hours 17 minutes',
-      language = CASE WHEN language IS NULL THEN 'en' END WHERE id % 5 = 0`);
-    await server.db.execute(sql`UPDATE posts SET hashtags = hashtags || hashtags || '{fresh}',
-      mentions = '{}', domains = domains || '{example.org}' WHERE id % 4 = 1`);
-    await server.db.execute(sql`UPDATE posts SET sentiment = -sentiment, sentiment_label = 'negative',
-      kind = 'quote', media = 'video', platform = 'reddit' WHERE id % 7 = 2`);
-    await server.db.execute(
-      sql`UPDATE posts SET author_id = (SELECT min(id) FROM profiles) WHERE id % 6 = 5`,
+    await updatePosts(
+      server.db,
+      'id % 4 = 1',
+      `hashtags = hashtags || hashtags || '{fresh}', mentions = '{}', domains = domains || '{example.org}'`,
     );
-    expect(await differences()).toEqual(NONE);
+    await updatePosts(
+      server.db,
+      'id % 7 = 2',
+      `sentiment = -sentiment, sentiment_label = 'negative', kind = 'quote', media = 'video', platform = 'reddit'`,
+    );
+    await updatePosts(server.db, 'id % 6 = 5', 'author_id = (SELECT min(id) FROM profiles)');
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
     await expectRollupsEqualPosts();
   });
 
   it('after followers change (to and from none) and posts are deleted', async () => {
-    await server.db.execute(sql`UPDATE profiles SET followers = followers * 3 + 11 WHERE id % 2 = 0`);
-    await server.db.execute(sql`UPDATE profiles SET followers = 0 WHERE id % 3 = 0`);
-    await server.db.execute(sql`UPDATE profiles SET followers = 5 WHERE id % 3 = 0 AND id % 2 = 0`);
-    await server.db.execute(sql`DELETE FROM posts WHERE id % 9 = 4`);
-    expect(await differences()).toEqual(NONE);
+    await updateProfiles(server.db, 'id % 2 = 0', 'followers = followers * 3 + 11');
+    await updateProfiles(server.db, 'id % 3 = 0', 'followers = 0');
+    await updateProfiles(server.db, 'id % 3 = 0 AND id % 2 = 0', 'followers = 5');
+    await deletePosts(server.db, 'id % 9 = 4');
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
     await expectRollupsEqualPosts();
   });
 
   it('after a profile is deleted with its posts, and posts are inserted in the same transaction', async () => {
     const before = await counts();
     await server.db.transaction(async (tx) => {
-      await tx.execute(sql`DELETE FROM profiles WHERE id = (SELECT author_id FROM posts GROUP BY 1
-        ORDER BY count(*) DESC, 1 LIMIT 1)`);
-      await tx.execute(sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind,
-          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
-        SELECT platform, external_id || '-again', author_id, text, language, posted_at - interval '3 days', kind,
-          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
-        FROM posts WHERE id % 4 = 0`);
+      await tx.execute(sql`SELECT corpus_delete_profiles('id = (SELECT author_id FROM posts GROUP BY 1
+        ORDER BY count(*) DESC, 1 LIMIT 1)')`);
+      await copyPosts(tx, "'-again'", "'-3 days'", 'id % 4 = 0');
     });
     expect((await counts()).posts).not.toBe(before.posts);
-    expect(await differences()).toEqual(NONE);
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
     await expectRollupsEqualPosts();
   });
 
   it('after concurrent transactions write posts of the same authors', async () => {
-    const copy = (suffix: string, shift: string, remainder: number) =>
-      sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes,
-          comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
-        SELECT platform, external_id || ${suffix}, author_id, text, language, posted_at + ${shift}::interval, kind,
-          media, likes + 1, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
-        FROM posts WHERE id % 5 = ${remainder} AND external_id NOT LIKE '%-x%'`;
+    const copy = (tx: Tx, suffix: string, shift: string, remainder: number) =>
+      copyPosts(tx, `'${suffix}'`, `'${shift}'`, `id % 5 = ${remainder} AND external_id NOT LIKE '%-x%'`, 1);
     const before = await counts();
     // The first holds its transaction open after its insert, while the second inserts and deletes.
     await Promise.all([
       server.db.transaction(async (tx) => {
-        await tx.execute(copy('-x1', '-1 day', 1));
+        await copy(tx, '-x1', '-1 day', 1);
         await tx.execute(sql`SELECT pg_sleep(0.3)`);
       }),
       (async () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         await server.db.transaction(async (tx) => {
-          await tx.execute(copy('-x2', '2 hours', 2));
-          await tx.execute(sql`DELETE FROM posts WHERE id % 11 = 3`);
+          await copy(tx, '-x2', '2 hours', 2);
+          await tx.execute(sql`SELECT corpus_delete_posts('id % 11 = 3')`);
         });
       })(),
     ]);
     expect((await counts()).posts).not.toBe(before.posts);
-    expect(await differences()).toEqual(NONE);
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
   });
 
   it('after followers change while posts of the same authors are written, in either order', async () => {
-    const insert = (suffix: string) =>
-      sql`INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes,
-          comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label)
-        SELECT platform, external_id || ${suffix}, author_id, text, language, posted_at - interval '3 hours', kind,
-          media, likes, comments, shares, views, hashtags, mentions, domains, sentiment, sentiment_label
-        FROM posts WHERE id % 4 = 1 AND external_id NOT LIKE '%-f%'`;
-    const follow = sql`UPDATE profiles SET followers = followers + 17 WHERE id % 2 = 1`;
+    const insert = (suffix: string) => (tx: Tx) =>
+      copyPosts(tx, `'${suffix}'`, "'-3 hours'", `id % 4 = 1 AND external_id NOT LIKE '%-f%'`);
+    const follow = async (tx: Tx) => {
+      await tx.execute(sql`SELECT corpus_update_profiles('id % 2 = 1', 'followers = followers + 17')`);
+    };
     // Each first writer holds its transaction open after its statement; the second starts meanwhile.
     for (const [first, second] of [
       [insert('-f1'), follow],
@@ -384,15 +351,15 @@ describe('the triggers keep the rollups and author_post_times equal to a recount
     ] as const) {
       await Promise.all([
         server.db.transaction(async (tx) => {
-          await tx.execute(first);
+          await first(tx);
           await tx.execute(sql`SELECT pg_sleep(0.3)`);
         }),
         (async () => {
           await new Promise((resolve) => setTimeout(resolve, 100));
-          await server.db.execute(second);
+          await server.db.transaction((tx) => second(tx));
         })(),
       ]);
-      expect(await differences()).toEqual(NONE);
+      expect(await rollupDifferences(server.db)).toEqual(NONE);
     }
   });
 
@@ -400,16 +367,16 @@ describe('the triggers keep the rollups and author_post_times equal to a recount
     const before = await counts();
     await expect(
       server.db.transaction(async (tx) => {
-        await tx.execute(sql`UPDATE posts SET likes = likes + 1000`);
+        await tx.execute(sql`SELECT corpus_update_posts('true', 'likes = likes + 1000')`);
         await tx.execute(sql`SELECT 1 / 0`);
       }),
     ).rejects.toThrow();
     expect(await counts()).toEqual(before);
-    expect(await differences()).toEqual(NONE);
+    expect(await rollupDifferences(server.db)).toEqual(NONE);
   });
 
   it('after the posts are emptied', async () => {
-    await server.db.execute(sql`TRUNCATE posts`);
+    await server.db.execute(sql`SELECT corpus_truncate()`);
     expect(await counts()).toEqual({ posts: 0, hours: 0, days: 0, tags: 0, authors: 0 });
   });
 });

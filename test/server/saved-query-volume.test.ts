@@ -9,6 +9,7 @@ import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
 import { bucketKey, inScope } from '../support/insights-brute-force';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 /** Thursday 5 November 2026, 10:00 in New York: the 7 days before hold the clocks going back and a spike. */
 const NOW = Date.parse('2026-11-05T15:00:00Z');
@@ -47,16 +48,14 @@ beforeAll(async () => {
     text: `${word} post`,
     postedAt: new Date(at),
   });
-  await server.db
-    .insert(posts)
-    .values([
-      marker('m1', '2026-11-02T14:59:59.999Z', 'midnightmarker'),
-      marker('m2', '2026-11-02T15:00:00.000Z', 'midnightmarker'),
-      marker('e1', '2026-10-29T03:59:59.999Z', 'edgemarker'),
-      marker('e2', '2026-10-29T04:00:00.000Z', 'edgemarker'),
-      marker('e3', new Date(NOW - 1).toISOString(), 'edgemarker'),
-      marker('e4', new Date(NOW).toISOString(), 'edgemarker'),
-    ]);
+  await insertPosts(server.db, [
+    marker('m1', '2026-11-02T14:59:59.999Z', 'midnightmarker'),
+    marker('m2', '2026-11-02T15:00:00.000Z', 'midnightmarker'),
+    marker('e1', '2026-10-29T03:59:59.999Z', 'edgemarker'),
+    marker('e2', '2026-10-29T04:00:00.000Z', 'edgemarker'),
+    marker('e3', new Date(NOW - 1).toISOString(), 'edgemarker'),
+    marker('e4', new Date(NOW).toISOString(), 'edgemarker'),
+  ]);
   for (const zone of ['America/New_York', 'Asia/Kolkata', 'UTC', 'Asia/Tokyo']) {
     const workspace = await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone });
     zones.set(zone, workspace.id);

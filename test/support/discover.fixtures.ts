@@ -2,8 +2,9 @@
 // vocabulary (so "contains the word" is exact in both), posted_at and engagement tie on purpose (the id breaks ties),
 // and some times differ by less than a millisecond (which a JavaScript Date could not tell apart).
 import { sql } from 'drizzle-orm';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import type { TestServer } from './server-harness';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
@@ -102,25 +103,23 @@ export async function insertDiscoverCorpus(server: TestServer, specs: PostSpec[]
       .returning({ id: profiles.id });
     authorIds.set(author.key, row!.id);
   }
-  const rows = await server.db
-    .insert(posts)
-    .values(
-      specs.map((post) => ({
-        platform: post.author.platform,
-        externalId: post.key,
-        authorId: authorIds.get(post.author.key)!,
-        text: post.text,
-        language: post.language,
-        postedAt: sql`${isoMicros(post.micros)}::timestamptz` as unknown as Date,
-        likes: post.likes,
-        comments: post.comments,
-        shares: post.shares,
-        hashtags: post.hashtags,
-        url: `https://example.com/p/${post.key}`,
-      })),
-    )
-    .returning({ id: posts.id, key: posts.externalId });
-  return { postIds: new Map(rows.map((row) => [row.key, row.id])), authorIds };
+  const rows = await insertPosts(
+    server.db,
+    specs.map((post) => ({
+      platform: post.author.platform,
+      externalId: post.key,
+      authorId: authorIds.get(post.author.key)!,
+      text: post.text,
+      language: post.language,
+      postedAt: sql`${isoMicros(post.micros)}::timestamptz` as unknown as Date,
+      likes: post.likes,
+      comments: post.comments,
+      shares: post.shares,
+      hashtags: post.hashtags,
+      url: `https://example.com/p/${post.key}`,
+    })),
+  );
+  return { postIds: new Map(specs.map((post, i) => [post.key, rows[i]!])), authorIds };
 }
 
 /** The words of a post, as the query's whole-word matching sees them. */

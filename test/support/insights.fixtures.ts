@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { posts, profiles, savedQueries } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import type { TestServer } from './server-harness';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 type Post = typeof posts.$inferInsert;
@@ -167,7 +168,7 @@ export async function insertCorpus(server: TestServer, seed = 7) {
     ids.push(row!.id);
   }
   const rows = buildCorpus(seed).map(({ author, ...post }) => ({ ...post, authorId: ids[author]! }));
-  await server.db.insert(posts).values(rows);
+  await insertPosts(server.db, rows);
 }
 
 export async function insertSavedQuery(

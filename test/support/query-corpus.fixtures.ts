@@ -1,9 +1,10 @@
 // A small corpus for the query-language tests: each post's external id names it, so expectations read as lists of
 // names. Texts are chosen for one construct each (positions for NEAR, scripts without spaces, injection look-alikes).
 import { sql } from 'drizzle-orm';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import type { TestServer } from './server-harness';
+import { insertPosts } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
@@ -69,7 +70,8 @@ export async function insertCorpus(server: TestServer) {
       .returning({ id: profiles.id });
     authorIds.set(author.key, row!.id);
   }
-  await server.db.insert(posts).values(
+  await insertPosts(
+    server.db,
     Object.entries(POSTS).map(([key, post]) => ({
       platform: AUTHORS.find((author) => author.key === post.author)!.platform,
       externalId: key,

@@ -153,6 +153,7 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
       posts: await postsByIds(
         tx,
         row!.top_posts.map((p) => p.id),
+        scope,
       ),
     };
   };
@@ -167,6 +168,7 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
               await postsByIds(
                 tx,
                 row!.top_posts.map((p) => p.id),
+                scope,
               ),
             ];
             return [{ ...row!, people }, [{ ...row!, posts }, null]] as const;

@@ -72,6 +72,7 @@ export async function postList(
       const posts = await postsByIds(
         tx,
         page.map((p) => p.id),
+        scope,
       );
       const last = page.at(-1);
       return {

@@ -2,6 +2,7 @@
 // (time-order.ts), in batches, each batch one transaction with one COPY … FROM STDIN. Engagement and the search vector
 // are generated columns and are never written.
 import type pg from 'pg';
+import { applyChanges, beginChanges } from '../changes';
 import { arrayLiteral, copyLine, copyLines } from '../copy';
 import type { GenPost } from './posts';
 import { planCorpus, type CorpusOptions } from './plan';
@@ -128,10 +129,10 @@ async function prepare(
   if (mode === 'replace' && !empty) {
     const dependents = await dependentTables(client);
     if (dependents.length > 0) options.onWarning?.(`--replace also empties ${dependents.join(', ')}`);
-    await client.query('TRUNCATE posts, profiles RESTART IDENTITY CASCADE');
+    await client.query('SELECT corpus_truncate()');
   }
   if (mode === 'append') {
-    const clash = await client.query('SELECT 1 FROM posts WHERE external_id = $1 LIMIT 1', [firstPostId]);
+    const clash = await client.query('SELECT 1 FROM post_keys WHERE external_id = $1 LIMIT 1', [firstPostId]);
     if (clash.rowCount) {
       throw new CorpusLoadError(
         `Posts of seed ${options.seed} are already in the corpus; --append needs another --seed (or use --replace).`,
@@ -147,6 +148,9 @@ async function loadProfiles(
   append: boolean,
 ): Promise<Float64Array> {
   await inTransaction(client, async () => {
+    // New profiles have no posts yet: nothing but the corpus version follows them.
+    await beginChanges(client);
+    await client.query('SELECT corpus_touch()');
     if (!append) return copyLines(client, `profiles (${PROFILE_COLUMNS})`, profiles.map(profileLine));
     // Appending: the brand accounts (and a same-seed profile set) may exist already; keep those.
     await client.query(
@@ -217,7 +221,13 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
                 report({ phase: 'posts', done: done + i + 1, total: plan.postCount });
             }
           })();
-          await inTransaction(client, () => copyLines(client, `posts (${POST_COLUMNS})`, lines));
+          // Through the change path (changes.ts): the batch is copied into corpus_added, then written to its
+          // months' partitions with the rollups, per-author rows and keys, in one transaction.
+          await inTransaction(client, async () => {
+            await beginChanges(client);
+            await copyLines(client, `corpus_added (${POST_COLUMNS})`, lines);
+            await applyChanges(client);
+          });
           done += size;
           report({ phase: 'posts', done, total: plan.postCount });
         }
@@ -228,7 +238,7 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
       report({ phase: 'analyze', done: 0, total: 1 });
       // VACUUM as well as ANALYZE: it marks the new pages all-visible (index-only scans then skip the heap) and
       // merges the GIN indexes' pending entries, which autovacuum would otherwise do a little later, under the first
-      // readers. The rollups (migrations 0007, 0009) were filled by the posts' triggers as the batches went in.
+      // readers. The rollups and per-author rows were filled by the change path as the batches went in.
       // Every batch rewrote the rows of author_post_times of the authors it touched, most of them: the table is
       // written again without that dead space first (38 MB became 23 MB for 1M posts, in about a second), as it is
       // read whole by the dashboards it serves.

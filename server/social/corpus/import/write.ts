@@ -2,6 +2,7 @@
 // row leaves out keeps the stored value (or the column default for a new row); a field it gives replaces it — so a
 // re-import updates counts and changes nothing else.
 import type pg from 'pg';
+import { applyChanges, beginChanges } from '../changes';
 import type { ImportRow } from './normalise';
 
 export interface BatchResult {
@@ -26,6 +27,8 @@ function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
 const PROFILE_RECORD = `r(platform platform, external_id text, handle text, display_name text, followers int,
   following int, verified boolean, bio text, country text, language text, avatar_url text)`;
 
+// Profiles are updated in place (the change path only needs their followers before and after: the engagement rates of
+// their posts follow), then the new ones inserted.
 const UPSERT_PROFILES = `
 WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS ${PROFILE_RECORD}),
 updated AS (
@@ -39,46 +42,56 @@ updated AS (
       IS DISTINCT FROM (r.handle, coalesce(r.display_name, p.display_name), coalesce(r.followers, p.followers),
          coalesce(r.following, p.following), coalesce(r.verified, p.verified), coalesce(r.bio, p.bio),
          coalesce(r.country, p.country), coalesce(r.language, p.language), coalesce(r.avatar_url, p.avatar_url))
-  RETURNING p.id)
-INSERT INTO profiles (platform, external_id, handle, display_name, followers, following, verified, bio, country,
-  language, avatar_url)
-SELECT platform, external_id, handle, coalesce(display_name, handle), coalesce(followers, 0), coalesce(following, 0),
-  coalesce(verified, false), coalesce(bio, ''), country, language, avatar_url FROM r
-ON CONFLICT (platform, external_id) DO NOTHING`;
+  RETURNING p.id, old.followers AS before, new.followers AS after),
+inserted AS (
+  INSERT INTO profiles (platform, external_id, handle, display_name, followers, following, verified, bio, country,
+    language, avatar_url)
+  SELECT platform, external_id, handle, coalesce(display_name, handle), coalesce(followers, 0), coalesce(following, 0),
+    coalesce(verified, false), coalesce(bio, ''), country, language, avatar_url FROM r
+  ON CONFLICT (platform, external_id) DO NOTHING
+  RETURNING id)
+SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(before), '{}') AS before,
+  coalesce(array_agg(after), '{}') AS after, (SELECT count(*) FROM inserted) AS inserted
+FROM updated`;
 
 const POST_RECORD = `r(platform platform, external_id text, author_external_id text, text text, language text,
   posted_at timestamptz, kind post_kind, media media_type, likes int, comments int, shares int, views bigint,
   url text, hashtags text[], mentions text[], domains text[], sentiment real, sentiment_label sentiment_label)`;
 
-const UPSERT_POSTS = `
+// A batch's posts become the change path's two tables: the stored rows that would change (found by their external
+// key) as corpus_removed, and every new or changed row as corpus_added (a changed post keeps its id). A field a row
+// leaves out keeps the stored value. Rows identical to what is stored are in neither: re-imports are cheap.
+const STAGE_POSTS = `
 WITH r AS (
   SELECT r.*, a.id AS author_id FROM jsonb_to_recordset($1::jsonb) AS ${POST_RECORD}
   JOIN profiles a ON a.platform = r.platform AND a.external_id = r.author_external_id),
-updated AS (
-  UPDATE posts p SET author_id = r.author_id, text = r.text, language = coalesce(r.language, p.language),
-    posted_at = r.posted_at, kind = coalesce(r.kind, p.kind), media = coalesce(r.media, p.media),
-    likes = coalesce(r.likes, p.likes), comments = coalesce(r.comments, p.comments),
-    shares = coalesce(r.shares, p.shares), views = coalesce(r.views, p.views), url = coalesce(r.url, p.url),
-    hashtags = r.hashtags, mentions = r.mentions, domains = r.domains, sentiment = r.sentiment,
-    sentiment_label = r.sentiment_label
-  FROM r WHERE p.platform = r.platform AND p.external_id = r.external_id
-    -- A row that would not change is left alone (no new row version, no index work): re-imports are cheap.
-    AND (p.author_id, p.text, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments, p.shares, p.views,
-         p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label)
+m AS (
+  SELECT k.id, r.platform, r.external_id, r.author_id, r.text,
+    CASE WHEN p.id IS NULL THEN r.language ELSE coalesce(r.language, p.language) END AS language,
+    r.posted_at, coalesce(r.kind, p.kind, 'original') AS kind, coalesce(r.media, p.media, 'text') AS media,
+    coalesce(r.likes, p.likes, 0) AS likes, coalesce(r.comments, p.comments, 0) AS comments,
+    coalesce(r.shares, p.shares, 0) AS shares, coalesce(r.views, p.views) AS views, coalesce(r.url, p.url) AS url,
+    r.hashtags, r.mentions, r.domains, r.sentiment, r.sentiment_label, p.id IS NOT NULL AS stored,
+    p.id IS NOT NULL AND (p.author_id, p.text, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments,
+      p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label)
       IS DISTINCT FROM (r.author_id, r.text, coalesce(r.language, p.language), r.posted_at, coalesce(r.kind, p.kind),
-         coalesce(r.media, p.media), coalesce(r.likes, p.likes), coalesce(r.comments, p.comments),
-         coalesce(r.shares, p.shares), coalesce(r.views, p.views), coalesce(r.url, p.url), r.hashtags, r.mentions,
-         r.domains, r.sentiment, r.sentiment_label)
-  RETURNING p.id),
-inserted AS (
-  INSERT INTO posts (platform, external_id, author_id, text, language, posted_at, kind, media, likes, comments,
-    shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label)
-  SELECT platform, external_id, author_id, text, language, posted_at, coalesce(kind, 'original'),
-    coalesce(media, 'text'), coalesce(likes, 0), coalesce(comments, 0), coalesce(shares, 0), views, url, hashtags,
-    mentions, domains, sentiment, sentiment_label FROM r
-  ON CONFLICT (platform, external_id) DO NOTHING
-  RETURNING id)
-SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM updated) AS updated`;
+        coalesce(r.media, p.media), coalesce(r.likes, p.likes), coalesce(r.comments, p.comments),
+        coalesce(r.shares, p.shares), coalesce(r.views, p.views), coalesce(r.url, p.url), r.hashtags, r.mentions,
+        r.domains, r.sentiment, r.sentiment_label) AS changed
+  FROM r LEFT JOIN post_keys k ON k.platform = r.platform AND k.external_id = r.external_id
+  LEFT JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at),
+removed AS (
+  INSERT INTO corpus_removed
+  SELECT p.id, p.platform, p.external_id, p.author_id, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments,
+    p.shares, p.views, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label, p.engagement
+  FROM m JOIN post_keys k ON k.id = m.id AND k.platform = m.platform AND k.external_id = m.external_id
+  JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at
+  WHERE m.changed)
+INSERT INTO corpus_added (id, platform, external_id, author_id, text, language, posted_at, kind, media, likes,
+  comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label)
+SELECT coalesce(id, nextval('posts_id_seq')), platform, external_id, author_id, text, language, posted_at, kind,
+  media, likes, comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label
+FROM m WHERE NOT stored OR changed`;
 
 function profileRecord(row: ImportRow) {
   const a = row.author;
@@ -122,20 +135,32 @@ function postRecord(row: ImportRow) {
 
 /**
  * Upserts rows inside the caller's open transaction (collection jobs commit a page's posts with the job's cursor):
- * takes the corpus lock, then profiles, then posts.
+ * takes the corpus lock, then profiles, then posts, through the corpus's change path (../changes.ts).
  */
 export async function upsertRows(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
   const profiles = lastByKey(rows, (r) => `${r.platform}\u0000${r.author.externalId}`).map(profileRecord);
   const posts = lastByKey(rows, (r) => `${r.platform}\u0000${r.externalId}`).map(postRecord);
   // Imports, collection jobs and the generator take turns on the corpus (an upsert racing another could lose a row).
-  await client.query(`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
-  await client.query(UPSERT_PROFILES, [JSON.stringify(profiles)]);
-  const { rows: counts } = await client.query<{ inserted: string; updated: string }>(UPSERT_POSTS, [
-    JSON.stringify(posts),
-  ]);
-  const inserted = Number(counts[0]!.inserted);
-  const updated = Number(counts[0]!.updated);
-  return { inserted, updated, unchanged: posts.length - inserted - updated };
+  await beginChanges(client);
+  const { rows: changed } = await client.query<{
+    ids: string[];
+    before: number[];
+    after: number[];
+    inserted: string;
+  }>(UPSERT_PROFILES, [JSON.stringify(profiles)]);
+  const { ids, before, after, inserted: profilesInserted } = changed[0]!;
+  if (ids.length > 0) {
+    await client.query('SELECT corpus_followers_changed($1::bigint[], $2::int[], $3::int[])', [
+      ids,
+      before,
+      after,
+    ]);
+  } else if (Number(profilesInserted) > 0) {
+    await client.query('SELECT corpus_touch()');
+  }
+  await client.query(STAGE_POSTS, [JSON.stringify(posts)]);
+  const { added, removed } = await applyChanges(client);
+  return { inserted: added - removed, updated: removed, unchanged: posts.length - added };
 }
 
 /** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry row by row). */

@@ -1,0 +1,57 @@
+// The corpus's change path on this side (migration 0016, docs/scaling.md §3): every write of posts goes through the
+// two change tables of the writer's transaction, corpus_removed (rows as they were) and corpus_added (as they will
+// be), and corpus_changes_apply() then writes posts, their external keys, the rollups, the per-author rows and the
+// corpus version from them, in the same transaction. No triggers: the same statements run when posts are
+// partitioned, and would run on a distributed PostgreSQL.
+import { sql } from 'drizzle-orm';
+import { bigint, pgTable } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import type { Db } from '../../db/database';
+import { postColumns } from '../../db/social-schema';
+
+/** The change path's corpus_added, for writers that build rows with Drizzle (tests' fixtures, tools). */
+const corpusAdded = pgTable('corpus_added', {
+  id: bigint('id', { mode: 'number' })
+    .notNull()
+    .default(sql`nextval('posts_id_seq')`),
+  ...postColumns(),
+});
+
+export interface AppliedChanges {
+  /** Rows written from corpus_added. */
+  added: number;
+  /** Rows taken away from corpus_removed (a changed post is one of each). */
+  removed: number;
+}
+
+/** Takes the corpus lock and opens this transaction's change tables (idempotent within a transaction). */
+export async function beginChanges(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT corpus_changes_begin()');
+}
+
+/** Applies the change tables (see the top of this file) and empties them for the next batch. */
+export async function applyChanges(client: pg.ClientBase): Promise<AppliedChanges> {
+  const { rows } = await client.query<{ added: string; removed: string }>(
+    'SELECT added, removed FROM corpus_changes_apply()',
+  );
+  return { added: Number(rows[0]!.added), removed: Number(rows[0]!.removed) };
+}
+
+type PostInsert = typeof corpusAdded.$inferInsert;
+
+/**
+ * Inserts posts through the change path in one transaction and returns their ids in the order given: what a direct
+ * INSERT INTO posts would do, with the rollups, keys and corpus version kept.
+ */
+export async function insertPosts(db: Db, rows: readonly PostInsert[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT corpus_changes_begin()`);
+    const inserted = await tx
+      .insert(corpusAdded)
+      .values([...rows])
+      .returning({ id: corpusAdded.id });
+    await tx.execute(sql`SELECT corpus_changes_apply()`);
+    return inserted.map((row) => row.id);
+  });
+}
