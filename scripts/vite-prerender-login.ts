@@ -7,7 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { runnerImport, type Plugin, type Rollup } from 'vite';
 // With its extension: this file is loaded with the Vite config.
-import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS, shellGateScript } from '../src/lib/prerender.ts';
+import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS } from '../src/lib/prerender.ts';
+import { AUTH_TOKENS_KEY } from '../src/lib/storage-keys.ts';
 
 const ROOT = '<div id="root"></div>';
 const BOOT_PLACEHOLDER = '__murmur_login_boot__';
@@ -82,6 +83,18 @@ export function withPrerenderedLogin(
     .replace(MODULE_PRELOAD, '')
     .replace(ROOT, `${ROOT}<div id="${PRERENDER_ID}">${markup}</div>`);
   return { html, entry: entries[0]!, preloads };
+}
+
+/** The class the shell's gate puts on <html> when the browser holds a session: only then is the shell shown (styles.css). */
+const SESSION_CLASS = 'has-session';
+
+/** The start of a shell page's boot script: run before the body is drawn, it shows the shell only to a browser with a session. */
+export function shellGateScript(): string {
+  return `// Shows the prerendered dashboard shell only when this browser holds a session (src/lib/prerender.ts).
+try {
+  if (localStorage.getItem(${JSON.stringify(AUTH_TOKENS_KEY)})) document.documentElement.classList.add(${JSON.stringify(SESSION_CLASS)});
+} catch (error) {}
+`;
 }
 
 /**

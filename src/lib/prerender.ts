@@ -7,14 +7,9 @@
 //   the user (the server does not know who asks). Shown only when this browser holds a session (the shell's gate
 //   script), inert (a picture of the page), and taken away by the dashboard when it draws, or by whatever screen the
 //   visit ends on instead (the sign-in screen, an error, a status page).
-import { AUTH_TOKENS_KEY } from './storage-keys.ts';
-
 export const PRERENDER_ID = 'prerendered';
 /** The window property the boot script sets to the vendor whose prerendered button was pressed. */
 export const QUEUED_SIGN_IN = '__murmurQueuedSignIn';
-/** The class the shell's gate script puts on <html> when the browser holds a session: only then is the shell shown. */
-const SESSION_CLASS = 'has-session';
-
 /** The dashboards that have a prerendered shell (the keys of features/insight/dashboard-pages.ts). */
 export const SHELL_DASHBOARDS = ['overview', 'people', 'performance', 'conversation'] as const;
 
@@ -29,15 +24,6 @@ export function shellDashboardOf(pathname: string): (typeof SHELL_DASHBOARDS)[nu
   return (SHELL_DASHBOARDS as readonly string[]).includes(page)
     ? (page as (typeof SHELL_DASHBOARDS)[number])
     : null;
-}
-
-/** The gate script of a shell page: run before the body is drawn, it shows the shell only to a browser with a session. */
-export function shellGateScript(): string {
-  return `// Shows the prerendered dashboard shell only when this browser holds a session (src/lib/prerender.ts).
-try {
-  if (localStorage.getItem(${JSON.stringify(AUTH_TOKENS_KEY)})) document.documentElement.classList.add(${JSON.stringify(SESSION_CLASS)});
-} catch (error) {}
-`;
 }
 
 export function removePrerender(): void {
