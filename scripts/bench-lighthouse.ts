@@ -8,7 +8,7 @@
 // when nothing answers there, `npm start`'s server started here on a temporary data directory (the SPA's build points
 // its API at localhost:8787, so that is the port).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
@@ -18,6 +18,8 @@ const BASE = process.env.BENCH_URL ?? 'http://localhost:8787';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DEBUG_PORT = 9300 + Math.floor(Math.random() * 600);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** BENCH_REPORT_DIR=<dir> keeps each run's Lighthouse report there (JSON), to see where the time went. */
+const REPORT_DIR = process.env.BENCH_REPORT_DIR;
 
 interface Figures {
   score: number;
@@ -73,6 +75,11 @@ async function measure(url: string, clearCache?: () => Promise<void>): Promise<F
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    if (REPORT_DIR) {
+      mkdirSync(REPORT_DIR, { recursive: true });
+      const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+      writeFileSync(join(REPORT_DIR, `${name}-${i + 1}.json`), JSON.stringify(lhr, null, 1));
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     runs.push({

@@ -5,9 +5,10 @@
 // frame (src/lib/prerender.ts). Every other address still gets the plain index.html. The markup comes from
 // scripts/prerender-login-markup.tsx, run by Vite's module runner.
 import { fileURLToPath } from 'node:url';
-import { runnerImport, type Plugin } from 'vite';
+import { runnerImport, type Plugin, type Rollup } from 'vite';
 // With its extension: this file is loaded with the Vite config.
-import { PRERENDER_ID, QUEUED_SIGN_IN } from '../src/lib/prerender.ts';
+import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS } from '../src/lib/prerender.ts';
+import { AUTH_TOKENS_KEY } from '../src/lib/storage-keys.ts';
 
 const ROOT = '<div id="root"></div>';
 const BOOT_PLACEHOLDER = '__murmur_login_boot__';
@@ -15,13 +16,28 @@ const BOOT_PLACEHOLDER = '__murmur_login_boot__';
 const MODULE_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g;
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
 
+// A press of the prerendered Google button before the app has arrived: kept for the login page to carry out.
+const QUEUE_SIGN_IN = `  document.addEventListener(
+    'click',
+    function (event) {
+      var button = event.target instanceof Element && event.target.closest('#${PRERENDER_ID} button[data-vendor]');
+      if (button) window.${QUEUED_SIGN_IN} = button.getAttribute('data-vendor');
+    },
+    true,
+  );
+`;
+
 /**
  * The script that starts the app on login.html once the prerendered screen has painted: the next frame, or at the
  * latest after 200 ms (a page opened in a background tab gets no frames). It fetches and runs what index.html would
  * have from the start (the entry and its preloads), so the app's code never holds up the sign-in screen's first paint.
  */
-export function bootScript(entry: string, preloads: readonly string[]): string {
-  return `// Starts the app once the prerendered sign-in screen has painted (scripts/vite-prerender-login.ts).
+export function bootScript(
+  entry: string,
+  preloads: readonly string[],
+  { queueSignIn = true }: { queueSignIn?: boolean } = {},
+): string {
+  return `// Starts the app once the prerendered page has painted (scripts/vite-prerender-login.ts).
 (function () {
   var started = false;
   function start() {
@@ -40,16 +56,7 @@ export function bootScript(entry: string, preloads: readonly string[]): string {
     script.src = ${JSON.stringify(entry)};
     document.head.append(script);
   }
-  // A press of the prerendered Google button before the app has arrived: kept for the login page to carry out.
-  document.addEventListener(
-    'click',
-    function (event) {
-      var button = event.target instanceof Element && event.target.closest('#${PRERENDER_ID} button[data-vendor]');
-      if (button) window.${QUEUED_SIGN_IN} = button.getAttribute('data-vendor');
-    },
-    true,
-  );
-  requestAnimationFrame(function () { setTimeout(start, 0); });
+${queueSignIn ? QUEUE_SIGN_IN : ''}  requestAnimationFrame(function () { setTimeout(start, 0); });
   setTimeout(start, 200);
 })();
 `;
@@ -78,8 +85,85 @@ export function withPrerenderedLogin(
   return { html, entry: entries[0]!, preloads };
 }
 
+/** The class the shell's gate puts on <html> when the browser holds a session: only then is the shell shown (styles.css). */
+const SESSION_CLASS = 'has-session';
+
+/** The start of a shell page's boot script: run before the body is drawn, it shows the shell only to a browser with a session. */
+export function shellGateScript(): string {
+  return `// Shows the prerendered dashboard shell only when this browser holds a session (src/lib/prerender.ts).
+try {
+  if (localStorage.getItem(${JSON.stringify(AUTH_TOKENS_KEY)})) document.documentElement.classList.add(${JSON.stringify(SESSION_CLASS)});
+} catch (error) {}
+`;
+}
+
+/**
+ * A dashboard's shell page from index.html: the shell laid over the app's root (shown only when the boot script finds
+ * a session), the stylesheets the shell is drawn with beside index.html's, and the app's entry and preloads replaced by
+ * `bootSrc`, a script run before the body (it shows the shell or not) that loads them after the shell has painted.
+ */
+export function withShell(
+  indexHtml: string,
+  markup: string,
+  bootSrc: string,
+  stylesheets: readonly string[],
+): { html: string; entry: string; preloads: string[] } {
+  const { html, entry, preloads } = withPrerenderedLogin(indexHtml, markup, BOOT_PLACEHOLDER);
+  const head = [
+    ...stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+    `<script src="${bootSrc}"></script>`,
+  ].join('\n    ');
+  if (!html.includes('</head>')) throw new Error('index.html has no </head> for the shell’s boot script');
+  return {
+    html: html
+      .replace(`<script defer src="${BOOT_PLACEHOLDER}"></script>\n    `, '')
+      .replace('</head>', `  ${head}\n  </head>`)
+      .replace(`<div id="${PRERENDER_ID}">`, `<div id="${PRERENDER_ID}" data-shell="" inert="">`),
+    entry,
+    preloads,
+  };
+}
+
+/** The stylesheets the build made for the chunks holding `modules` (paths from the root, e.g. src/x.tsx). */
+function stylesheetsOf(bundle: Rollup.OutputBundle, modules: readonly string[]): string[] {
+  const css = new Set<string>();
+  for (const chunk of Object.values(bundle)) {
+    if (chunk.type !== 'chunk') continue;
+    if (!chunk.moduleIds.some((id) => modules.some((module) => id.endsWith(module)))) continue;
+    for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(`/${file}`);
+  }
+  return [...css];
+}
+
+/** The modules whose stylesheets draw a dashboard's shell besides index.html's: the header's and the dashboards'. */
+const SHELL_STYLE_MODULES = ['src/components/AppHeader.tsx', 'src/features/insight/InsightLayout.tsx'];
+
 export function prerenderLogin(): Plugin {
   let env: Record<string, unknown> = {};
+  // Each shell dashboard's page, shell-<dashboard>.html, which the server sends for that dashboard's address.
+  async function emitShells(this: Rollup.PluginContext, indexHtml: string, bundle: Rollup.OutputBundle) {
+    const { module } = await runnerImport<typeof import('./prerender-shell-markup')>(
+      fileURLToPath(new URL('./prerender-shell-markup.tsx', import.meta.url)),
+      { configFile: false, logLevel: 'warn' },
+    );
+    const stylesheets = stylesheetsOf(bundle, SHELL_STYLE_MODULES);
+    const draft = (dashboard: (typeof SHELL_DASHBOARDS)[number], bootSrc: string) =>
+      withShell(indexHtml, module.shellMarkup(dashboard), bootSrc, stylesheets);
+    // One boot script for every shell (they share the entry): the gate, then the app once the shell has painted.
+    const { entry, preloads } = draft('overview', BOOT_PLACEHOLDER);
+    const boot = this.emitFile({
+      type: 'asset',
+      name: 'shell-boot.js',
+      source: shellGateScript() + bootScript(entry, preloads, { queueSignIn: false }),
+    });
+    for (const dashboard of SHELL_DASHBOARDS) {
+      this.emitFile({
+        type: 'asset',
+        fileName: `shell-${dashboard}.html`,
+        source: draft(dashboard, `/${this.getFileName(boot)}`).html,
+      });
+    }
+  }
   return {
     name: 'murmur-prerender-login',
     apply: 'build',
@@ -96,6 +180,7 @@ export function prerenderLogin(): Plugin {
       );
       const markup = module.loginMarkup(env);
       if (!markup) return;
+      await emitShells.call(this, String(index.source), bundle);
       // The boot script's name carries a hash of its content, which names the entry: a placeholder first.
       const draft = withPrerenderedLogin(String(index.source), markup, BOOT_PLACEHOLDER);
       const boot = this.emitFile({

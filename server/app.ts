@@ -1,7 +1,12 @@
 // Builds the Fastify app: validation from zod schemas, the OpenAPI document, security headers, the APIs, and the SPA.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -98,6 +103,13 @@ function paymentsFor(deps: AppDeps, keys: ServerKeys) {
     return { provider: builtinProvider(builtin, keys.paymentWebhooks), builtin };
   }
   return { provider: null, builtin: null };
+}
+
+/** The dashboards the SPA's build wrote a shell page for (shell-<dashboard>.html). */
+function shellDashboards(spaDir: string): Set<string> {
+  if (!existsSync(spaDir)) return new Set();
+  const names = readdirSync(spaDir).map((file) => /^shell-([a-z-]+)\.html$/.exec(file)?.[1]);
+  return new Set(names.filter((name): name is string => name !== undefined));
 }
 
 /** Where each API lives, as the SPA's build-time config names them. */
@@ -244,6 +256,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.get('/login', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('login.html'),
     );
+  }
+
+  // A dashboard's address gets that dashboard's shell (shell-<dashboard>.html, scripts/vite-prerender-login.ts): the
+  // workspace frame and the dashboard's heading and skeleton, drawn at build time and the same for everyone, so they
+  // paint before the app's code arrives. /insight opens the overview. Any other page under /insight gets index.html,
+  // as every other address does.
+  const shells = deps.spaDir ? shellDashboards(deps.spaDir) : new Set<string>();
+  if (shells.size) {
+    const sendShell = (request: FastifyRequest<{ Params: { dashboard?: string } }>, reply: FastifyReply) => {
+      const dashboard = request.params.dashboard ?? 'overview';
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .sendFile(shells.has(dashboard) ? `shell-${dashboard}.html` : 'index.html');
+    };
+    app.get('/workspace/:workspaceId/insight', { schema: { hide: true } }, sendShell);
+    app.get('/workspace/:workspaceId/insight/:dashboard', { schema: { hide: true } }, sendShell);
   }
 
   if (deps.spaDir && existsSync(join(deps.spaDir, 'index.html'))) {

@@ -14,10 +14,11 @@ export const SPA_BUILD_INPUTS = [
   'public',
   'index.html',
   'vite.config.ts',
-  // The build's own plugins (compression, the prerendered sign-in screen).
+  // The build's own plugins (compression, the prerendered sign-in screen and dashboard shells).
   'scripts/vite-precompress.ts',
   'scripts/vite-prerender-login.ts',
   'scripts/prerender-login-markup.tsx',
+  'scripts/prerender-shell-markup.tsx',
   '.env',
   '.env.local',
   'package.json',

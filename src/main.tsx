@@ -5,7 +5,7 @@ import { parseConfig } from './config';
 import { installValidationMessages } from './lib/validation-messages';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen';
 import { App, createApp } from './app';
-import { removePrerender } from './lib/prerender';
+import { removePrerender, shellDashboardOf } from './lib/prerender';
 // react-toastify's stylesheet as a file of the build (its unstyled entry injects no <style>, which the CSP refuses);
 // before ours, so that our toast rules win.
 import 'react-toastify/dist/ReactToastify.css';
@@ -34,8 +34,10 @@ async function start() {
   // login.html's prerendered sign-in screen: the login page takes it away itself when it draws (in the same frame);
   // anywhere else the first navigation leads (a signed-in visit to /login goes on to a workspace), it goes once that
   // page is ready.
+  // A dashboard's shell: that dashboard takes it away when it draws.
   const stopWatchingPrerender = app.router.subscribe('onResolved', ({ toLocation }) => {
     if (toLocation.pathname.replace(/\/$/, '') === '/login') return;
+    if (shellDashboardOf(toLocation.pathname) !== null) return;
     removePrerender();
     stopWatchingPrerender();
   });

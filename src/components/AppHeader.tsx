@@ -8,6 +8,7 @@ import type { CurrentUserResponse, Privilege } from '../contract/workspaces';
 import { JoinCodeForm } from './JoinCodeForm';
 import { useApp } from './use-app';
 import { useSignOut } from './use-session';
+import { ANY_WORKSPACE, SwitcherSummary, Topbar } from './Topbar';
 import './app-header.css';
 
 /** Where the header is: a workspace (by id, member or not), the creation wizard, or the scraping area. */
@@ -25,23 +26,22 @@ export function AppHeader({ place }: { place: HeaderPlace }) {
   const member = workspaceId !== null && (me?.workspaces.some((w) => w.id === workspaceId) ?? false);
 
   return (
-    <header className="topbar">
-      {member && workspaceId !== null ? (
-        <Link to="/workspace/$workspaceId" params={{ workspaceId }} className="brand">
-          Murmur
-        </Link>
-      ) : (
-        <Link to="/login" search={{}} className="brand">
-          Murmur
-        </Link>
-      )}
-      <WorkspaceSwitcher me={me} place={place} />
-      <span className="spacer" />
-      {me ? <span className="muted small account-email">{me.email}</span> : null}
-      <button type="button" className="button" onClick={signOut}>
-        Sign out
-      </button>
-    </header>
+    <Topbar
+      brand={
+        member && workspaceId !== null ? (
+          <Link to="/workspace/$workspaceId" params={{ workspaceId }} className="brand">
+            Murmur
+          </Link>
+        ) : (
+          <Link to="/login" search={{}} className="brand">
+            Murmur
+          </Link>
+        )
+      }
+      switcher={<WorkspaceSwitcher me={me} place={place} />}
+      email={me?.email}
+      onSignOut={signOut}
+    />
   );
 }
 
@@ -49,7 +49,7 @@ function currentLabel(me: CurrentUserResponse | undefined, place: HeaderPlace, i
   if (place === 'create') return 'New workspace';
   if (place === 'scraping') return 'Scraping';
   if (place.workspaceId === internalId) return 'Scraping';
-  return me?.workspaces.find((w) => w.id === place.workspaceId)?.name ?? 'Your workspaces';
+  return me?.workspaces.find((w) => w.id === place.workspaceId)?.name ?? ANY_WORKSPACE;
 }
 
 /**
@@ -89,10 +89,7 @@ function WorkspaceSwitcher({ me, place }: { me: CurrentUserResponse | undefined;
       open={open}
       onToggle={(event) => setOpen(event.currentTarget.open)}
     >
-      <summary>
-        <span className="visually-hidden">Workspace: </span>
-        <span className="switcher-current">{currentLabel(me, place, internalId)}</span>
-      </summary>
+      <SwitcherSummary label={currentLabel(me, place, internalId)} />
       {open ? (
         <div className="switcher-panel">
           <nav aria-label="Your workspaces">

@@ -1,5 +1,7 @@
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
+import { useLayoutEffect } from 'react';
 import { apiProblem } from '../api/workspaces';
+import { removePrerender } from '../lib/prerender';
 import { FormError } from './Field';
 
 /**
@@ -8,6 +10,8 @@ import { FormError } from './Field';
  */
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
+  // A dashboard's shell (src/lib/prerender.ts) must not stay over the error.
+  useLayoutEffect(removePrerender, []);
   const retry = () => {
     reset();
     void router.invalidate();

@@ -398,3 +398,50 @@ function parseCsvRow(row: string): string[] {
   fields.push(field);
   return fields;
 }
+
+describe("The dashboards' prerendered shell (real server)", () => {
+  /** Holds the app's entry back until the returned function is called. */
+  async function holdTheApp(page: Page): Promise<() => void> {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+
+  it("paints the overview's frame before the app's code has arrived; the app then takes its place", async () => {
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    await signIn(current, /Ana/);
+    const { page } = current;
+    const release = await holdTheApp(page);
+    const response = await page.goto('/workspace/demo/insight/overview');
+    expect(await response?.text()).toContain('<div id="prerendered" data-shell="" inert="">');
+    // Without the app: the shell is on screen, the app's root is empty.
+    await page.locator('#prerendered h1', { hasText: 'Overview' }).waitFor({ state: 'visible' });
+    await page.locator('#prerendered .skeleton-card').first().waitFor({ state: 'visible' });
+    expect(await page.locator('#root').innerHTML()).toBe('');
+    release();
+    // The app draws the dashboard and the shell is gone: one page, one heading.
+    await page.waitForFunction(() => document.getElementById('prerendered') === null);
+    await page.getByRole('heading', { name: 'Mentions over time' }).waitFor();
+    expect(await page.locator('#page-title').count()).toBe(1);
+    expect(await page.locator('.workspace-shell').count()).toBe(1);
+  });
+
+  it('shows nothing of it to a visitor without a session, who lands on /login as before', async () => {
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    const { page } = current;
+    const release = await holdTheApp(page);
+    await page.goto('/workspace/demo/insight/overview');
+    expect(await page.locator('#prerendered').count()).toBe(1);
+    expect(await page.locator('#prerendered').isVisible()).toBe(false);
+    release();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await waitForHeading(page, 'Sign in to Murmur');
+    expect(await page.locator('#prerendered').count()).toBe(0);
+  });
+});

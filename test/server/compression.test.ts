@@ -117,3 +117,56 @@ describe("the sign-in screen's own page", () => {
     }
   });
 });
+
+describe("the dashboards' shell pages", () => {
+  const shell = (name: string) =>
+    `<!doctype html><html><body><div id="root"></div><div id="prerendered" data-shell="">${`<h1>${name}</h1>`.repeat(50)}</div></body></html>`;
+  let withShells: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'murmur-spa-shells-'));
+    for (const [name, content] of [
+      ['index.html', html],
+      ['shell-overview.html', shell('Overview')],
+      ['shell-people.html', shell('People')],
+    ] as const) {
+      writeFileSync(join(dir, name), content);
+      writeFileSync(join(dir, `${name}.br`), brotliCompressSync(content));
+      writeFileSync(join(dir, `${name}.gz`), gzipSync(content));
+    }
+    withShells = await createTestServer({}, { spaDir: dir });
+  });
+  afterAll(async () => {
+    await withShells?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends a dashboard’s shell for its address (the overview’s for /insight), whatever the query, never cached', async () => {
+    for (const [url, name] of [
+      ['/workspace/demo/insight/overview', 'Overview'],
+      ['/workspace/demo/insight/overview?range=30d', 'Overview'],
+      ['/workspace/other/insight', 'Overview'],
+      ['/workspace/demo/insight/people', 'People'],
+    ] as const) {
+      const res = await withShells.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(shell(name));
+    }
+  });
+
+  it('sends index.html for a dashboard without a shell and for every other page', async () => {
+    for (const url of [
+      '/workspace/demo/insight/posts',
+      '/workspace/demo/insight/no-such-page',
+      '/workspace/demo/saved-queries',
+      '/login',
+    ]) {
+      const res = await withShells.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(html);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { platformName } from '../../lib/platforms';
 import { ChartCard, type TableColumn } from './ChartCard';
 import { COLORS } from './charts/chart-js';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
+import { DASHBOARD_PAGES } from './dashboard-pages';
 import { formatCompact, formatDecimal, formatShare, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { PeopleTable } from './PeopleTable';
@@ -30,8 +31,8 @@ export function PeoplePage() {
   const sort = search.sort ?? 'mentions';
   const { workspaceId, search: scopeSearch } = useInsightView();
   return (
-    <DashboardFrame title="People" description="Who talks the most, and who is heard.">
-      <InsightBody result={result} skeleton={2}>
+    <DashboardFrame title={DASHBOARD_PAGES.people.title} description={DASHBOARD_PAGES.people.description}>
+      <InsightBody result={result} skeleton={DASHBOARD_PAGES.people.skeleton}>
         {(data) => {
           const list = {
             mentions: data.by_mentions,
@@ -129,8 +130,11 @@ const barChart = (labels: string[], values: Array<number | null>, label: string)
 export function PerformancePage() {
   const result = useInsight('performance');
   return (
-    <DashboardFrame title="Performance" description="Engagement by platform, format and time of day.">
-      <InsightBody result={result} skeleton={4}>
+    <DashboardFrame
+      title={DASHBOARD_PAGES.performance.title}
+      description={DASHBOARD_PAGES.performance.description}
+    >
+      <InsightBody result={result} skeleton={DASHBOARD_PAGES.performance.skeleton}>
         {(data) => <Performance data={data} />}
       </InsightBody>
     </DashboardFrame>
@@ -223,8 +227,11 @@ type Counted = ConversationResponse['hashtags'][number];
 export function ConversationPage() {
   const result = useInsight('conversation', { limit: 20 });
   return (
-    <DashboardFrame title="Conversation" description="Hashtags, mentions, words and links people use.">
-      <InsightBody result={result} skeleton={4}>
+    <DashboardFrame
+      title={DASHBOARD_PAGES.conversation.title}
+      description={DASHBOARD_PAGES.conversation.description}
+    >
+      <InsightBody result={result} skeleton={DASHBOARD_PAGES.conversation.skeleton}>
         {(data) => <Conversation data={data} />}
       </InsightBody>
     </DashboardFrame>

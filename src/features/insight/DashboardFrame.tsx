@@ -1,7 +1,7 @@
 // What every dashboard page shares: its heading, the scope bar, the range it shows in the workspace's zone, and what
 // the page says while its answer is on the way or when it failed — a skeleton; a query error shown at its column; a
 // 429 or a 503 busy that says when it will ask again (and does); a 503 time-out that offers a narrower range.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
 import { insightQuery, isBusy, type Dashboard } from '../../api/insights';
@@ -11,12 +11,14 @@ import { formatDay } from '../../lib/billing-format';
 import { apiProblem } from '../../api/workspaces';
 import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
+import { removePrerender } from '../../lib/prerender';
 import { useApp } from '../../components/use-app';
 import { formatRange } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { decodeRefines } from './refine-codec';
 import { takeDroppedParams } from './insight-search';
 import { ScopeBar } from './ScopeBar';
+import { DashboardSkeleton } from './DashboardSkeleton';
 
 export function DashboardFrame({
   title,
@@ -30,6 +32,9 @@ export function DashboardFrame({
   children: ReactNode;
 }) {
   const notice = useInvalidLinkNotice();
+  // The shell the server sent for this address (a dashboard's prerendered frame, src/lib/prerender.ts) stands over the
+  // app until the app has drawn the same frame, and goes in the same frame.
+  useLayoutEffect(removePrerender, []);
   return (
     <PageFrame title={title} description={description} actions={actions}>
       {notice ? (
@@ -97,14 +102,18 @@ export function InsightBody<
   skeleton?: number;
   children: (data: T) => ReactNode;
 }) {
-  const { data, error, isFetching, failureReason } = result;
+  const { error, isFetching, failureReason } = result;
+  // The answer is drawn in a background render that React splits into slices of a few milliseconds, yielding to the
+  // browser between them (the query's own update is synchronous): a dashboard's charts, posts and tables arriving do
+  // not hold up input for one long task. Until that render is done the page shows what it showed before.
+  const data = useDeferredValue(result.data);
   // A 429 or a 503 busy is retried after its Retry-After: meanwhile the page says when.
   const waiting =
-    !data && failureReason && (apiProblem(failureReason).status === 429 || isBusy(failureReason))
+    !result.data && failureReason && (apiProblem(failureReason).status === 429 || isBusy(failureReason))
       ? failureReason
       : null;
   if ((error && !isFetching) || waiting) return <InsightFailure error={error ?? waiting} />;
-  if (!data) return <Skeleton cards={skeleton} />;
+  if (!data) return <DashboardSkeleton cards={skeleton} />;
   return (
     <div className="insight-body" aria-busy={isFetching || undefined}>
       <p className="range-line small muted">
@@ -120,16 +129,6 @@ export function InsightBody<
         </p>
       ) : null}
       {children(data)}
-    </div>
-  );
-}
-
-function Skeleton({ cards }: { cards: number }) {
-  return (
-    <div className="skeleton-grid" role="status" aria-label="Loading the dashboard">
-      {Array.from({ length: cards }, (_, index) => (
-        <div key={index} className="skeleton-card" aria-hidden="true" />
-      ))}
     </div>
   );
 }

@@ -2,16 +2,7 @@ import { Outlet } from '@tanstack/react-router';
 import './insight.css';
 import { SectionNav } from '../../components/SectionNav';
 import { InsightViewProvider, useInsightView } from './insight-view';
-
-const LINKS = [
-  { to: '/workspace/$workspaceId/insight/overview', label: 'Overview' },
-  { to: '/workspace/$workspaceId/insight/posts', label: 'Posts' },
-  { to: '/workspace/$workspaceId/insight/people', label: 'People' },
-  { to: '/workspace/$workspaceId/insight/performance', label: 'Performance' },
-  { to: '/workspace/$workspaceId/insight/conversation', label: 'Conversation' },
-  { to: '/workspace/$workspaceId/insight/filtered-posts', label: 'Filtered posts' },
-  { to: '/workspace/$workspaceId/insight/filtered-profiles', label: 'Filtered profiles' },
-];
+import { INSIGHT_LINKS } from './insight-links';
 
 /** The dashboards' tabs carry the view's scope from one dashboard to the next (not a list's sort or page). */
 export function InsightLayout() {
@@ -25,5 +16,7 @@ export function InsightLayout() {
 
 function InsightTabs() {
   const { workspaceId, search } = useInsightView();
-  return <SectionNav label="Insight dashboards" workspaceId={workspaceId} links={LINKS} search={search} />;
+  return (
+    <SectionNav label="Insight dashboards" workspaceId={workspaceId} links={INSIGHT_LINKS} search={search} />
+  );
 }

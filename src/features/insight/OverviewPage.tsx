@@ -9,6 +9,7 @@ import { termPatterns } from '../../components/query-editor/match-terms';
 import { ChartCard, Counted } from './ChartCard';
 import { COLORS } from './charts/chart-js';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
+import { DASHBOARD_PAGES } from './dashboard-pages';
 import {
   formatBucket,
   formatChange,
@@ -27,8 +28,8 @@ const SENTIMENT_LABELS = { positive: 'Positive', neutral: 'Neutral', negative: '
 export function OverviewPage() {
   const result = useInsight('overview');
   return (
-    <DashboardFrame title="Overview" description="Mentions, reach, engagement and sentiment at a glance.">
-      <InsightBody result={result} skeleton={6}>
+    <DashboardFrame title={DASHBOARD_PAGES.overview.title} description={DASHBOARD_PAGES.overview.description}>
+      <InsightBody result={result} skeleton={DASHBOARD_PAGES.overview.skeleton}>
         {(data) => <Overview data={data} />}
       </InsightBody>
     </DashboardFrame>

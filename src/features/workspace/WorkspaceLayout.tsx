@@ -5,13 +5,7 @@ import { AppHeader } from '../../components/AppHeader';
 import { useApp } from '../../components/use-app';
 import { isPlanExpired } from './workspace-status';
 import { TrialNotice } from '../../components/TrialNotice';
-
-const NAV = [
-  { to: '/workspace/$workspaceId/saved-queries', label: 'Saved queries' },
-  { to: '/workspace/$workspaceId/discover', label: 'Discover' },
-  { to: '/workspace/$workspaceId/insight', label: 'Insights' },
-  { to: '/workspace/$workspaceId/settings', label: 'Settings' },
-] as const;
+import { WORKSPACE_NAV, WorkspaceFrame } from './WorkspaceFrame';
 
 /** The frame of every page inside a workspace: the header (switcher, user, sign-out) and the navigation between pages. */
 export function WorkspaceLayout() {
@@ -27,31 +21,27 @@ export function WorkspaceLayout() {
   const open = member && workspace.data !== undefined && !isPlanExpired(workspace.data);
 
   return (
-    <div className="workspace-shell">
-      <a className="skip-link" href="#workspace-main">
-        Skip to content
-      </a>
-      <AppHeader place={{ workspaceId }} />
-      {open ? (
-        <nav className="sidebar" aria-label="Workspace">
-          {NAV.map((item) => (
-            <Link
-              key={item.to}
-              to={item.to}
-              params={{ workspaceId }}
-              activeProps={{ 'aria-current': 'page' }}
-            >
-              {item.label}
-            </Link>
-          ))}
-        </nav>
-      ) : (
-        <div className="sidebar" />
-      )}
-      <main id="workspace-main" className="workspace-main" tabIndex={-1}>
-        {open ? <TrialNotice workspace={workspace.data} /> : null}
-        <Outlet />
-      </main>
-    </div>
+    <WorkspaceFrame
+      header={<AppHeader place={{ workspaceId }} />}
+      nav={
+        open ? (
+          <nav className="sidebar" aria-label="Workspace">
+            {WORKSPACE_NAV.map((item) => (
+              <Link
+                key={item.to}
+                to={item.to}
+                params={{ workspaceId }}
+                activeProps={{ 'aria-current': 'page' }}
+              >
+                {item.label}
+              </Link>
+            ))}
+          </nav>
+        ) : null
+      }
+    >
+      {open ? <TrialNotice workspace={workspace.data} /> : null}
+      <Outlet />
+    </WorkspaceFrame>
   );
 }

@@ -42,7 +42,14 @@ export const ChartCanvas = forwardRef<
     const cancel = drawSoon(() => {
       try {
         if (!element.getContext('2d')) throw new Error('No 2D canvas');
-        made = new Chart(element, withInteraction(configRef.current, pick));
+        // The first drawing is the final one at once: Chart.js's entrance animation would redraw every chart of the
+        // dashboard on each frame for a second, main-thread work while the page has only just arrived. Later changes
+        // (another scope, range or refinement) still animate from the drawing before.
+        const first = withInteraction(configRef.current, pick);
+        made = new Chart(element, {
+          ...first,
+          options: { ...first.options, animation: false },
+        } as ChartConfiguration);
       } catch {
         onUnavailable?.();
         return;
