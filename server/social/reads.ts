@@ -134,6 +134,8 @@ export interface ReadRouterOptions {
   /** The primary's corpus version now (on its light pool). */
   primaryVersion: () => Promise<number>;
   log?: (message: string) => void;
+  /** How long a replica found down is left alone; REPLICA_RETRY_MS unless given (tests). */
+  retryMs?: number;
 }
 
 export class ReadRouter {
@@ -174,10 +176,11 @@ export class ReadRouter {
           this.stats.conflicts += 1;
         } else if (replicaUnavailable(error)) {
           this.stats.unavailable += 1;
-          target.downUntil = Date.now() + REPLICA_RETRY_MS;
+          const retryMs = this.options.retryMs ?? REPLICA_RETRY_MS;
+          target.downUntil = Date.now() + retryMs;
           this.options.log?.(
             `[db] replica ${target.describe} unavailable (${error instanceof Error ? error.message : String(error)}); ` +
-              `its reads go elsewhere for ${REPLICA_RETRY_MS / 1000} s`,
+              `its reads go elsewhere for ${retryMs / 1000} s`,
           );
         } else {
           throw error;
