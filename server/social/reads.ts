@@ -231,3 +231,9 @@ export function sayWhereRead(
   reply.header('murmur-read-from', read.from);
   if (read.asOf) reply.header('murmur-data-as-of', read.asOf.toISOString());
 }
+
+/** What the OpenAPI document says of those headers, in each route's description. */
+export const READ_HEADERS_DOC =
+  'With read replicas (DATABASE_READ_URL), the header Murmur-Read-From says where the answer was read (replica, ' +
+  'primary or cache) and, when a replica behind the primary answered (within DATABASE_READ_MAX_LAG_SECONDS), ' +
+  'Murmur-Data-As-Of the instant (ISO 8601) up to which its posts are complete.';

@@ -177,6 +177,11 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
       message: expect.stringMatching(/read-only transaction/),
     });
     // So does the app's pool there.
+    // The dashboards' parts share an exported snapshot (readOnlyParts): a standby exports one too.
+    await onReplica.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const exported = await onReplica.query<{ id: string }>('SELECT pg_export_snapshot() AS id');
+    expect(exported.rows[0]!.id).toMatch(/^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i);
+    await onReplica.query('COMMIT');
     const [pool] = server.app.deps.readReplicas!;
     await expect(pool!.pool.query(`DELETE FROM corpus_state`)).rejects.toMatchObject({ code: '25006' });
   });
@@ -214,10 +219,16 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
         id,
       ]);
       expect(absent.rows[0].n).toBe(0);
+      const counted = `SELECT coalesce(sum(count), 0)::int AS n FROM usage_counters
+        WHERE workspace_id = $1 AND metric = 'dashboard_requests_per_month'`;
+      const countedBefore = (await onPrimary.query(counted, [workspaceId])).rows[0].n as number;
       const bySaved = await overview({ saved_query_id: id });
       expect(bySaved.statusCode, bySaved.body).toBe(200);
       expect(mentions(bySaved)).toBe(mentions(first));
       expect(bySaved.headers['murmur-read-from']).toBe('replica');
+      // Counted on the primary; the paused replica has not seen the count.
+      expect((await onPrimary.query(counted, [workspaceId])).rows[0].n).toBe(countedBefore + 1);
+      expect((await onReplica.query(counted, [workspaceId])).rows[0].n).toBeLessThan(countedBefore + 1);
       const volume = await as(server, viewer, {
         method: 'POST',
         url: '/social/saved-queries/volume',

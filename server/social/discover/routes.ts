@@ -23,7 +23,7 @@ import { countedSentence } from './counted';
 import { usableTimeZone } from '../time-zone';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
-import { sayWhereRead } from '../reads';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 
 const tags = ['social'];
 
@@ -60,7 +60,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
           'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
           'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
           'than 5 s is cancelled (503 search_timeout); 503 busy with Retry-After when too many heavy requests are ' +
-          'queued.',
+          'queued. ' +
+          READ_HEADERS_DOC,
         body: discoverBodySchema,
         response: {
           200: discoverResponseSchema,

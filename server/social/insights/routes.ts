@@ -41,7 +41,7 @@ import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../.
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError } from '../admission';
-import { sayWhereRead } from '../reads';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import type { Db } from '../../db/database';
 import { answerKey } from './answer-cache';
 import { conversation } from './conversation';
@@ -63,7 +63,8 @@ const COMMON =
   'are queued. An answer computed at the same corpus version for the same resolved request of the same workspace ' +
   "may be served from the answer cache. Within the workspace's plan: a range reaching further back than the plan's " +
   'history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call ' +
-  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit).";
+  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit). " +
+  READ_HEADERS_DOC;
 
 const responses = <T>(ok: T) => ({
   200: ok,
@@ -80,7 +81,8 @@ const EXPORT =
   'most; then a header row. Fields are quoted per RFC 4180; text starting with =, +, -, @, a tab or CR gets a ' +
   'leading apostrophe (formula injection). Errors found before the first byte are JSON as for the dashboards (400, ' +
   "404, 429, 503); a failure after it breaks the download off (the file's end is then missing), never a shorter file " +
-  'that looks complete.';
+  'that looks complete. ' +
+  READ_HEADERS_DOC;
 
 /** The CSV file; the errors as the dashboards'. */
 const exportResponses = {
@@ -329,7 +331,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
           "Days of the workspace's time zone (time_zone, days: oldest first, today last and counted up to now). " +
           'Each saved query is counted with its text, platforms and languages as the overview dashboard counts ' +
           'its mentions; counts is null for a stored query that no longer parses. 404 for a workspace the caller ' +
-          'is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute.',
+          'is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute. ' +
+          READ_HEADERS_DOC,
         body: savedQueryVolumeBodySchema,
         response: {
           200: savedQueryVolumeResponseSchema,

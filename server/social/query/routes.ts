@@ -11,7 +11,7 @@ import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
-import { sayWhereRead } from '../reads';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import { resolveScope, scopeWhere } from '../scope';
 
 const tags = ['social'];
@@ -43,7 +43,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
           'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
           'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent. ' +
-          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts).',
+          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts). ' +
+          READ_HEADERS_DOC,
         body: validateQueryBodySchema,
         response: {
           200: validateQueryResponseSchema,
