@@ -32,6 +32,11 @@ export interface Read<T> {
 }
 
 interface Scope {
+  /**
+   * The read has answered: what runs later in its async context (an export's further pages, read as the client
+   * takes them) is neither recorded nor refused.
+   */
+  done: boolean;
   versions: number[];
   replayedAt: Date | null;
   /** On a replica: the primary's version and how far behind it the replica's data may be. */
@@ -69,7 +74,7 @@ class ReplicaTooFarBehind extends Error {
  */
 export function noteSnapshot(row: Record<string, unknown> | undefined) {
   const current = scope.getStore();
-  if (!current || !row) return;
+  if (!current || current.done || !row) return;
   const version = Number(row.murmur_corpus_version);
   const replayedAt = typeof row.murmur_replayed_at === 'number' ? new Date(row.murmur_replayed_at) : null;
   const ageMs = typeof row.murmur_replay_age_ms === 'number' ? row.murmur_replay_age_ms : null;
@@ -207,8 +212,13 @@ export class ReadRouter {
     from: 'primary' | 'replica',
     replica?: Scope['replica'],
   ): Promise<Read<T>> {
-    const seen: Scope = { versions: [], replayedAt: null, replica };
-    const value = await scope.run(seen, () => run(db));
+    const seen: Scope = { done: false, versions: [], replayedAt: null, replica };
+    let value: T;
+    try {
+      value = await scope.run(seen, () => run(db));
+    } finally {
+      seen.done = true;
+    }
     const versions = new Set(seen.versions);
     const version = versions.size === 1 ? [...versions][0]! : null;
     const lowest = seen.versions.length > 0 ? Math.min(...seen.versions) : null;

@@ -199,6 +199,14 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
     expect(search.statusCode, search.body).toBe(200);
     expect(search.headers['murmur-read-from']).toBe('replica');
     expect(search.json<DiscoverResponse>().posts.length).toBeGreaterThan(0);
+    const file = await as(server, viewer, {
+      method: 'POST',
+      url: '/social/insights/export/posts',
+      payload: { workspace_id: workspaceId, query: 'outage', filters: RANGE },
+    });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['murmur-read-from']).toBe('replica');
+    expect(file.body).toMatch(/outage/);
     // The replica's pool ran them; the primary's analytics pool never opened a connection.
     const analytics = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'murmur analytics%'`;
     expect((await onReplica.query(analytics)).rows[0].n).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 // Where the heavy requests read (server/social/reads.ts), with stand-ins for the pools: each read "runs" on the
 // database it is given and reports its snapshot as a dashboard transaction's first statement does (noteSnapshot).
 // The real replica is in test/server/read-replica.test.ts.
+import { AsyncResource } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import type { Db, ReadReplica } from '../../server/db/database';
 import { noteSnapshot, ReadRouter } from '../../server/social/reads';
@@ -95,6 +96,18 @@ describe('reads with replicas', () => {
     const unknown = await reads.read(async (db) => (snapshot(nameOf(db) === 'a' ? 6 : 7, null), nameOf(db)));
     expect(unknown.value).toBe('primary');
     expect(reads.stats).toMatchObject({ behind: 2, primary: 2, replica: 0 });
+  });
+
+  it("neither record nor refuse what runs in their context after they answered (an export's later pages)", async () => {
+    const { reads } = router([replica('a')], { version: 7, maxLagMs: 1000 });
+    let laterPage!: () => void;
+    const read = await reads.read(async (db) => {
+      laterPage = AsyncResource.bind(() => snapshot(5, 60_000));
+      return (snapshot(7, 5), nameOf(db));
+    });
+    expect(read).toMatchObject({ value: 'a', version: 7 });
+    expect(() => laterPage()).not.toThrow();
+    expect(reads.stats.behind).toBe(0);
   });
 
   it('leave a replica that is down alone for a while, then try it again', async () => {
