@@ -268,6 +268,8 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
       expect(mentions(lagging)).toBe(mentions(before));
       expect(lagging.headers['murmur-read-from']).toBe('replica');
       expect(lagging.headers['murmur-data-as-of']).toBe(rows[0]!.at.toISOString());
+      // The dashboard says it too, in its answer (the SPA shows it above the figures).
+      expect(lagging.json<OverviewResponse>().data_as_of).toBe(rows[0]!.at.toISOString());
       const search = await as(server, viewer, {
         method: 'POST',
         url: '/social/discover',
@@ -288,6 +290,7 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
     expect(mentions(caughtUp)).toBe(mentions(before) + 1);
     expect(caughtUp.headers['murmur-read-from']).toBe('replica');
     expect(caughtUp.headers['murmur-data-as-of']).toBeUndefined();
+    expect(caughtUp.json<OverviewResponse>().data_as_of).toBeUndefined();
     expect((await overview()).headers['murmur-read-from']).toBe('cache');
   });
 

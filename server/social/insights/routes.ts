@@ -64,7 +64,8 @@ const COMMON =
   "may be served from the answer cache. Within the workspace's plan: a range reaching further back than the plan's " +
   'history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call ' +
   "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit). " +
-  READ_HEADERS_DOC;
+  READ_HEADERS_DOC +
+  ' The answer then has data_as_of too (the same instant); without it the figures are as current as the primary.';
 
 const responses = <T>(ok: T) => ({
   200: ok,
@@ -194,6 +195,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const answered = read.value;
         // The cache gives each request its own copy: what is added here stays with this answer.
         if (context.historyClip) (answered as { history_clip?: unknown }).history_clip = context.historyClip;
+        // A lagging replica's answer (never a cached one) says up to when its posts are complete.
+        if (read.asOf) (answered as { data_as_of?: string }).data_as_of = read.asOf.toISOString();
         const page = answered as { next_cursor?: string | null };
         if (typeof page.next_cursor === 'string')
           page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
