@@ -30,15 +30,18 @@ import { insertCorpus } from '../support/insights.fixtures';
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const REPLICATION_PASSWORD = 'replica-test';
 
-/** A port nobody listens on now (MURMUR_REPLICA_TEST_PG_PORT and the next one, when set). */
-async function freePort(offset: number): Promise<number> {
+/** Two ports nobody listens on now (MURMUR_REPLICA_TEST_PG_PORT and the next one, when set). */
+async function freePorts(): Promise<[number, number]> {
   const base = process.env.MURMUR_REPLICA_TEST_PG_PORT;
-  if (base) return Number(base) + offset;
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  if (base) return [Number(base), Number(base) + 1];
+  // Both held open at once, so the system gives two different ones.
+  const probes = [createServer(), createServer()];
+  await Promise.all(
+    probes.map((probe) => new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))),
+  );
+  const ports = probes.map((probe) => (probe.address() as { port: number }).port);
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  return [ports[0]!, ports[1]!];
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'murmur-replica-'));
@@ -115,7 +118,7 @@ async function importPost(word: string) {
 }
 
 beforeAll(async () => {
-  const [primaryPort, replicaPort] = [await freePort(0), await freePort(1)];
+  const [primaryPort, replicaPort] = await freePorts();
   primary = await startEmbeddedPostgres(primaryDir, primaryPort);
   await ensureDatabase(primary.urlFor('postgres'), 'murmur');
   const primaryUrl = primary.urlFor('murmur');
@@ -177,13 +180,13 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
       message: expect.stringMatching(/read-only transaction/),
     });
     // So does the app's pool there.
+    const [pool] = server.app.deps.readReplicas!;
+    await expect(pool!.pool.query(`DELETE FROM corpus_state`)).rejects.toMatchObject({ code: '25006' });
     // The dashboards' parts share an exported snapshot (readOnlyParts): a standby exports one too.
     await onReplica.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const exported = await onReplica.query<{ id: string }>('SELECT pg_export_snapshot() AS id');
     expect(exported.rows[0]!.id).toMatch(/^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i);
     await onReplica.query('COMMIT');
-    const [pool] = server.app.deps.readReplicas!;
-    await expect(pool!.pool.query(`DELETE FROM corpus_state`)).rejects.toMatchObject({ code: '25006' });
   });
 
   it('serves dashboards and discover from the replica, while saved queries and counters stay on the primary', async () => {
