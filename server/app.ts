@@ -19,7 +19,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Db } from './db/database';
+import type { Db, ReadReplica } from './db/database';
 import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
@@ -43,6 +43,11 @@ export interface AppDeps {
    * tests).
    */
   analyticsDb?: Db;
+  /**
+   * The read replicas' pools (DATABASE_READ_URL, server/db/database.ts connectReplicas): the corpus reads of the heavy
+   * requests go there (server/social/reads.ts); none, or absent, keeps them on analyticsDb.
+   */
+  readReplicas?: ReadReplica[];
   config: ServerConfig;
   accessTokens: AccessTokens;
   /** The SPA's build; omitted in API-only tests. */
@@ -133,7 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
-  app.decorate('analytics', createAnalytics(deps));
+  app.decorate(
+    'analytics',
+    createAnalytics(deps, (message) => app.log.warn(message)),
+  );
   const payments = paymentsFor(deps, app.keys);
   app.decorate('billing', {
     db: deps.db,
@@ -212,8 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(cors, {
       origin: deps.corsOrigins,
       methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-      // The SPA waits out a 429's Retry-After before asking again; the downloads' file name comes from the answer.
-      exposedHeaders: ['Retry-After', 'Content-Disposition'],
+      // The SPA waits out a 429's Retry-After before asking again; the downloads' file name comes from the answer; a
+      // dashboard read on a lagging replica says how old its data is (server/social/reads.ts, docs/replicas.md).
+      exposedHeaders: ['Retry-After', 'Content-Disposition', 'Murmur-Read-From', 'Murmur-Data-As-Of'],
     });
   }
   await app.register(authenticate, { accessTokens: deps.accessTokens });

@@ -39,12 +39,55 @@ const list = (fallback: string) =>
     z.array(z.string()).check(z.minLength(1, { error: 'Must list at least one value' })),
   );
 
+/** Whether a URL names a PostgreSQL server: postgres:// or postgresql:// with a host. */
+const isPostgresUrl = (value: string) => {
+  const url = URL.parse(value);
+  return url !== null && /^postgres(ql)?:$/.test(url.protocol) && url.hostname !== '';
+};
+/**
+ * DATABASE_READ_URL: read replicas of DATABASE_URL, comma-separated. A malformed one is named by its position and
+ * host, never by its text (it holds a password).
+ */
+const readUrls = z.pipe(
+  optionalText,
+  z.transform((value, context) => {
+    if (value === undefined) return [];
+    const urls = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    urls.forEach((url, index) => {
+      if (isPostgresUrl(url)) return;
+      const host = URL.parse(url)?.hostname;
+      context.issues.push({
+        code: 'custom',
+        input: `#${index + 1}`,
+        message:
+          `URL #${index + 1} of ${urls.length}${host ? ` (host ${host})` : ''} is not a PostgreSQL URL ` +
+          '(postgres://user:password@host:port/database)',
+      });
+    });
+    return urls;
+  }),
+);
+
 const serverConfigSchema = z.object({
   APP_ENV: z._default(z.enum(['local', 'dev', 'qa', 'prod']), 'local'),
   HOST: z._default(z.string(), '127.0.0.1'),
   PORT: int(8787, 1, 65535),
   /** Any PostgreSQL; when absent the embedded PostgreSQL keeps its data in DATA_DIR. */
   DATABASE_URL: z.optional(z.url()),
+  /**
+   * Streaming replicas of the primary, comma-separated PostgreSQL URLs (docs/replicas.md): the dashboards', discover's
+   * and the exports' reads of the corpus go there (least busy first); everything else, and every write, stays on the
+   * primary. A replica that is down or refuses is left alone for a few seconds and its reads go to the primary.
+   */
+  DATABASE_READ_URL: readUrls,
+  /**
+   * How old, at most, the corpus a replica answers from may be while the primary has newer changes (the time since
+   * the replica's last replayed transaction); a replica further behind gives its reads to the primary.
+   */
+  DATABASE_READ_MAX_LAG_SECONDS: int(30, 0, 86_400),
   DATA_DIR: z._default(z.string(), '.data'),
   EMBEDDED_PG_PORT: int(54329, 1024, 65535),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */

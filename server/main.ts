@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { loadCatalogue } from './billing/plans';
 import { retentionProblem } from './social/corpus/partitions';
-import { openConfiguredDatabase } from './db/database';
+import { connectReplicas, openConfiguredDatabase } from './db/database';
 import { buildApp, type AppDeps } from './app';
 import { ensureSpaBuild } from './spa-build';
 import { createAccessTokens } from './auth/access-token';
@@ -45,8 +45,18 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
   // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
   // minutes go into a build.
-  const database = await openConfiguredDatabase(config, root);
-  console.log(`Database: ${database.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  const primary = await openConfiguredDatabase(config, root);
+  console.log(`Database: ${primary.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
+  // Read replicas (DATABASE_READ_URL, docs/replicas.md): pools that connect on first use, closed with the primary.
+  const replicas = connectReplicas(config.DATABASE_READ_URL);
+  for (const replica of replicas.replicas) console.log(`Read replica: ${replica.describe}`);
+  const database = {
+    ...primary,
+    close: async () => {
+      await replicas.close();
+      await primary.close();
+    },
+  };
   const connectOrigins = !spaDir
     ? []
     : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(database))));
@@ -58,6 +68,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const deps: AppDeps = {
     db: database.db,
     analyticsDb: database.analyticsDb,
+    readReplicas: replicas.replicas,
     accessTokens,
     secret,
     config,

@@ -271,6 +271,15 @@ export interface ConnectOptions {
   local?: boolean;
 }
 
+/** A connection string as logs may show it: without its password or options. */
+function describeUrl(url: string): string {
+  const safe = new URL(url);
+  safe.password = '';
+  const socket = safe.searchParams.get('host');
+  safe.search = '';
+  return socket ? `${safe.toString()} (through the socket in ${socket})` : safe.toString();
+}
+
 export async function connect(
   url: string,
   options: ConnectOptions = {},
@@ -281,11 +290,7 @@ export async function connect(
   const analyticsPool = createPool(url, ANALYTICS_POOL_SIZE, 'analytics');
   if (options.local) lowerPriority(analyticsPool);
   const analyticsDb = drizzle(analyticsPool, { schema });
-  const safe = new URL(url);
-  safe.password = '';
-  const socket = safe.searchParams.get('host');
-  safe.search = '';
-  const describe = socket ? `${safe.toString()} (through the socket in ${socket})` : safe.toString();
+  const describe = describeUrl(url);
   return {
     db,
     pool,
@@ -294,6 +299,50 @@ export async function connect(
     describe,
     close: async () => {
       await Promise.all([pool.end(), analyticsPool.end()]);
+    },
+  };
+}
+
+/** A read replica (DATABASE_READ_URL): an analytics pool of its own on a streaming standby of the primary. */
+export interface ReadReplica {
+  db: Db;
+  pool: pg.Pool;
+  /** Its URL without password, for logs. */
+  describe: string;
+}
+
+/**
+ * How long a replica's connection may take to open: past it the replica counts as down and its reads go to the
+ * primary (server/social/reads.ts), rather than waiting on a host that does not answer (pg waits forever by default).
+ */
+const REPLICA_CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * One analytics pool per replica (DATABASE_READ_URL), each the size of the primary's analytics pool. Nothing is
+ * migrated there (a standby is read-only; it replays the primary's migrations) and no connection opens before the
+ * first read, so a replica that is down does not keep the server from starting. Each connection's session is read-only
+ * (default_transaction_read_only): pointed at a primary by mistake, a replica URL still cannot write.
+ */
+export function connectReplicas(urls: readonly string[]): {
+  replicas: ReadReplica[];
+  close(): Promise<void>;
+} {
+  const replicas = urls.map((url, index) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: ANALYTICS_POOL_SIZE,
+      application_name: `murmur analytics replica ${index + 1}`,
+      connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+      options: '-c default_transaction_read_only=on',
+    });
+    pool.on('error', (error) => console.error(`[db] idle replica connection lost: ${error.message}`));
+    pool.on('connect', (client) => client.on('error', () => {}));
+    return { db: drizzle(pool, { schema }), pool, describe: describeUrl(url) };
+  });
+  return {
+    replicas,
+    close: async () => {
+      await Promise.all(replicas.map((replica) => replica.pool.end()));
     },
   };
 }

@@ -259,7 +259,8 @@ export function placeForAccount(
 
 /** Messages in English whatever the machine's language: readiness is read from the log. */
 const ENV = { ...process.env, LC_MESSAGES: 'C' };
-const READY = 'database system is ready to accept connections';
+/** A primary says "ready to accept connections"; a hot standby (a read replica) "ready to accept read-only connections". */
+const READY = /database system is ready to accept (read-only )?connections/;
 /** Log lines kept to explain a failure. */
 const KEPT_LINES = 20;
 
@@ -410,7 +411,7 @@ export async function startPostgres({
   // The log is read to the end (a full pipe would block PostgreSQL) and only kept to explain a failure.
   const lines: string[] = [];
   await new Promise<void>((ready, fail) => {
-    keepLines(child.stderr, lines, (line) => line.includes(READY) && ready());
+    keepLines(child.stderr, lines, (line) => READY.test(line) && ready());
     child.on('error', fail);
     child.on('exit', (code, signal) =>
       fail(new Error(`postgres stopped (${exitText(code, signal)}): ${explain(lines)}`)),

@@ -1,30 +1,42 @@
-// Where the heavy requests run (issue 17 item 9): the analytics pool, the admission control that bounds how many
-// compute at once and how many wait (admission.ts), and the dashboards' answer cache (insights/answer-cache.ts).
-// One per app (buildApp decorates it as `app.analytics`).
+// Where the heavy requests run (issue 17 item 9): the analytics pool (or the read replicas' pools: reads.ts), the
+// admission control that bounds how many compute at once and how many wait (admission.ts), and the dashboards' answer
+// cache (insights/answer-cache.ts). One per app (buildApp decorates it as `app.analytics`).
 import type { AppDeps } from '../app';
-import type { Db } from '../db/database';
 import { Admission } from './admission';
 import { AnswerCache, corpusVersionOf } from './insights/answer-cache';
+import { ReadRouter } from './reads';
 
 export interface Analytics {
-  db: Db;
+  /** Runs a read of the corpus where it should run: a replica or the primary's analytics pool. */
+  reads: ReadRouter;
   admission: Admission;
   cache: AnswerCache;
 }
 
-export function createAnalytics(deps: Pick<AppDeps, 'db' | 'analyticsDb' | 'config'>): Analytics {
+export function createAnalytics(
+  deps: Pick<AppDeps, 'db' | 'analyticsDb' | 'readReplicas' | 'config'>,
+  log?: (message: string) => void,
+): Analytics {
   const { config } = deps;
+  // The version is read on the light pool (the primary's): a cached answer is served while every analytics slot is
+  // taken, and a replica's answer is compared with what the primary has.
+  const primaryVersion = corpusVersionOf(deps.db);
   return {
-    db: deps.analyticsDb ?? deps.db,
+    reads: new ReadRouter({
+      primary: deps.analyticsDb ?? deps.db,
+      replicas: deps.readReplicas ?? [],
+      maxLagMs: config.DATABASE_READ_MAX_LAG_SECONDS * 1000,
+      primaryVersion,
+      log,
+    }),
     admission: new Admission({
       slots: config.ANALYTICS_SLOTS,
       queue: config.ANALYTICS_QUEUE,
       maxWaitMs: config.ANALYTICS_QUEUE_WAIT_MS,
     }),
-    // The version is read on the light pool: a cached answer is served while every analytics slot is taken.
     cache: new AnswerCache({
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
-      readVersion: corpusVersionOf(deps.db),
+      readVersion: primaryVersion,
     }),
   };
 }

@@ -23,6 +23,11 @@ const base = {
    * day the plan keeps; `requested_from` is the start asked for.
    */
   history_clip: z.optional(z.nullable(z.object({ requested_from: z.string(), history_days: z.int() }))),
+  /**
+   * Set when a read replica that is behind the primary computed the answer (DATABASE_READ_URL, docs/replicas.md): the
+   * instant (ISO 8601) up to which its posts are complete; newer posts are not counted yet.
+   */
+  data_as_of: z.optional(z.nullable(z.string())),
 };
 
 /** A post of a list or of the top posts: with sort `overperformance`, its engagement ÷ its author's average. */

@@ -180,6 +180,18 @@ describe('dashboard failures', () => {
     expect(hours(bodies().at(-1)!.filters)).toBe(7 * 24);
   });
 
+  it("says up to when a lagging read replica's figures count posts", async () => {
+    await visit('/workspace/w1/insight/overview?q=coffee&range=7d', (body) => ({
+      status: 200,
+      body: { ...overviewFor(body as never, 41), data_as_of: '2026-11-22T13:05:00.000Z' },
+    }));
+    await screen.findByText('41', { selector: '.tile-value' });
+    const notice = screen.getByText(/These figures count posts up to/);
+    expect(notice.getAttribute('role')).toBe('status');
+    // In the workspace's zone (Europe/Berlin: 14:05).
+    expect(notice.textContent).toMatch(/Nov.*22.*2026.*(14:05|2:05\sPM): newer posts are still being copied/);
+  });
+
   it('resets the parts of a link it does not understand, says so, and cleans the address', async () => {
     const { history, bodies } = await visit(
       '/workspace/w1/insight/overview?q=coffee&range=forever&refine=colour%3Ared&platforms=x,myspace',

@@ -10,12 +10,13 @@ import type { OverviewResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { insertCorpus, insertSavedQuery } from '../support/insights.fixtures';
-import { posts, profiles, savedQueries } from '../../server/db/social-schema';
+import { profiles, savedQueries } from '../../server/db/social-schema';
 import { workspaces } from '../../server/db/schema';
 import { Admission, ClientGoneError } from '../../server/social/admission';
 import { ApiError } from '../../server/errors';
 import { connect, ensureDatabase } from '../../server/db/database';
-import { AnswerCache } from '../../server/social/insights/answer-cache';
+import { AnswerCache, corpusVersionOf } from '../../server/social/insights/answer-cache';
+import { readOnly } from '../../server/social/insights/transactions';
 import { insertPosts } from '../../server/social/corpus/changes';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
@@ -260,18 +261,71 @@ describe('the answer cache', () => {
       computations += 1;
       return new Promise<never>((_, reject) => (giveUp = () => reject(new ClientGoneError())));
     });
-    const second = cache.answer('key', () => {
+    const second = cache.answer('key', (version) => {
       computations += 1;
-      return Promise.resolve({ answer: 42 });
+      return Promise.resolve({ value: { answer: 42 }, version: version!, from: 'primary', asOf: null });
     });
     await until(() => giveUp !== undefined && cache.stats.shared === 1);
     expect(computations).toBe(1);
     giveUp();
     await expect(first).rejects.toBeInstanceOf(ClientGoneError);
-    expect(await second).toEqual({ answer: 42 });
+    expect((await second).value).toEqual({ answer: 42 });
     expect(computations).toBe(2);
     // And the answer is kept: a third asks nothing.
-    expect(await cache.answer('key', () => Promise.reject(new Error('not asked')))).toEqual({ answer: 42 });
+    const third = await cache.answer('key', () => Promise.reject(new Error('not asked')));
+    expect(third).toEqual({ value: { answer: 42 }, version: 1, from: 'cache', asOf: null });
+  });
+
+  it("keeps an answer only under the corpus version its own snapshot saw, never under the primary's newer one", async () => {
+    // The primary is at version 7; the computation's snapshot (a lagging replica's) saw version 6.
+    let primary = 7;
+    const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: () => Promise.resolve(primary) });
+    const lagging = await cache.answer('key', () =>
+      Promise.resolve({ value: 'as of 6', version: 6, from: 'replica' as const, asOf: new Date(0) }),
+    );
+    expect(lagging.value).toBe('as of 6');
+    expect(cache.stats).toMatchObject({ stored: 0, discarded: 1 });
+    // Not served again: the next request computes, and one whose snapshot saw 7 is kept.
+    let computed = 0;
+    const current = () => {
+      computed += 1;
+      return Promise.resolve({ value: 'as of 7', version: 7, from: 'replica' as const, asOf: null });
+    };
+    expect((await cache.answer('key', current)).value).toBe('as of 7');
+    expect((await cache.answer('key', current)).from).toBe('cache');
+    expect(computed).toBe(1);
+    // A snapshot newer than the version looked up (a write committed after the look-up) is not kept either, nor one
+    // whose statements saw different versions (null).
+    primary = 8;
+    await cache.answer('other', () =>
+      Promise.resolve({ value: 'as of 9', version: 9, from: 'primary' as const, asOf: null }),
+    );
+    await cache.answer('third', () =>
+      Promise.resolve({ value: 'mixed', version: null, from: 'primary' as const, asOf: null }),
+    );
+    expect(cache.stats).toMatchObject({ stored: 1, discarded: 3 });
+  });
+
+  it('takes the version an answer is kept under from the transaction that computed it', async () => {
+    // A write commits between the look-up (version v) and the computation, whose snapshot therefore sees v + 1: the
+    // answer is returned, with v + 1, and not kept under v.
+    const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: corpusVersionOf(server.db) });
+    const before = await corpusVersionOf(server.db)();
+    const read = await cache.answer('key', (version) =>
+      server.app.analytics.reads.read(async (db) => {
+        // A change of the corpus, through its change path (migration 0016).
+        await server.db.execute(sql`SELECT corpus_touch()`);
+        return readOnly(
+          db,
+          async (tx) => (await tx.execute(sql`SELECT count(*)::int AS n FROM posts`)).rows,
+          {
+            timeZone: 'UTC',
+          },
+        );
+      }, version),
+    );
+    expect(read).toMatchObject({ version: before + 1, from: 'primary', asOf: null });
+    expect(cache.stats).toMatchObject({ stored: 0, discarded: 1 });
   });
 
   it('computes anew once posts or profiles change, whoever changed them', async () => {

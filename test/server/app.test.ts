@@ -82,6 +82,28 @@ describe('configuration', () => {
     const { loadServerConfig } = await import('../../server/config');
     expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('takes one or more read replicas, and names a malformed one without its password', async () => {
+    const { loadServerConfig } = await import('../../server/config');
+    expect(loadServerConfig({}).DATABASE_READ_URL).toEqual([]);
+    expect(loadServerConfig({ DATABASE_READ_URL: '' }).DATABASE_READ_URL).toEqual([]);
+    expect(
+      loadServerConfig({ DATABASE_READ_URL: ' postgres://m:pw@r1:5432/murmur, postgresql://m:pw@r2/murmur ' })
+        .DATABASE_READ_URL,
+    ).toEqual(['postgres://m:pw@r1:5432/murmur', 'postgresql://m:pw@r2/murmur']);
+    let message = '';
+    try {
+      loadServerConfig({
+        DATABASE_READ_URL: 'postgres://m:s3cret@r1/murmur,mysql://m:s3cret@r2/murmur,s3cret',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/DATABASE_READ_URL: URL #2 of 3 \(host r2\) is not a PostgreSQL URL/);
+    expect(message).toMatch(/DATABASE_READ_URL: URL #3 of 3 is not a PostgreSQL URL/);
+    expect(message).not.toMatch(/s3cret/);
+    expect(() => loadServerConfig({ DATABASE_READ_MAX_LAG_SECONDS: '-1' })).toThrow(/MAX_LAG/);
+  });
 });
 
 describe('embedded PostgreSQL in a process', () => {

@@ -4,20 +4,27 @@ import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../server/app';
 import { loadServerConfig, type ServerConfig } from '../../server/config';
-import { connect, ensureDatabase } from '../../server/db/database';
+import { connect, connectReplicas, ensureDatabase } from '../../server/db/database';
 import { users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/auth/access-token';
 
-export async function createTestServer(
-  env: Record<string, string> = {},
-  options: Pick<AppDeps, 'spaDir' | 'paymentProvider'> = {},
-) {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await connect(url.toString());
+export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider'> {
+  /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */
+  databaseUrl?: string;
+}
+
+export async function createTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
+  const { databaseUrl, ...appOptions } = options;
+  let url = databaseUrl;
+  if (!url) {
+    const name = `test_${randomBytes(6).toString('hex')}`;
+    const adminUrl = inject('pgAdminUrl');
+    await ensureDatabase(adminUrl, name);
+    const fresh = new URL(adminUrl);
+    fresh.pathname = `/${name}`;
+    url = fresh.toString();
+  }
+  const database = await connect(url);
   // Test files make hundreds of social calls per account within a minute; the per-account limit has its own test.
   const config: ServerConfig = loadServerConfig({
     APP_ENV: 'qa',
@@ -26,12 +33,15 @@ export async function createTestServer(
     ...env,
   });
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  // DATABASE_READ_URL's pools, as npm start opens them (server/main.ts).
+  const replicas = connectReplicas(config.DATABASE_READ_URL);
   const app: FastifyInstance = await buildApp({
     db: database.db,
     analyticsDb: database.analyticsDb,
+    readReplicas: replicas.replicas,
     config,
     accessTokens,
-    ...options,
+    ...appOptions,
   });
   await app.ready();
 
@@ -52,6 +62,7 @@ export async function createTestServer(
     },
     async close() {
       await app.close();
+      await replicas.close();
       await database.close();
     },
   };

@@ -23,13 +23,15 @@ import { countedSentence } from './counted';
 import { usableTimeZone } from '../time-zone';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 
 const tags = ['social'];
 
 export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.deps;
-  // A search is a heavy request: the analytics pool, in an admission slot (server/social/analytics.ts).
-  const { db, admission } = app.analytics;
+  // A search is a heavy request: the analytics pool or a read replica (server/social/reads.ts), in an admission slot
+  // (server/social/analytics.ts).
+  const { reads, admission } = app.analytics;
   // Cursors are sealed for the client and opened here (server/social/cursor-seal.ts), then checked inside.
   const cursors = cursorSeal(app.keys.cursors);
 
@@ -58,7 +60,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
           'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
           'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
           'than 5 s is cancelled (503 search_timeout); 503 busy with Retry-After when too many heavy requests are ' +
-          'queued.',
+          'queued. ' +
+          READ_HEADERS_DOC,
         body: discoverBodySchema,
         response: {
           200: discoverResponseSchema,
@@ -79,10 +82,12 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         : null;
       // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
       const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
-      const result = await admission.run(
-        () => searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit }),
+      const read = await admission.run(
+        () => reads.read((db) => searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit })),
         clientGone(reply.raw),
       );
+      sayWhereRead(reads, reply, read);
+      const result = read.value;
       const range = { from: scope.from.toISOString(), to: scope.to.toISOString() };
       const timeZone = usableTimeZone(workspace.timeZone);
       return {

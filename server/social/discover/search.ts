@@ -9,6 +9,7 @@ import type { SocialPost } from '../../../src/contract/social-posts';
 import { toPost } from '../post-rows';
 import type { Cursor } from './cursor';
 import { after, pageQuery, profilesQuery, toProfile, type PageRow } from './queries';
+import { noteSnapshot, snapshotColumns } from '../reads';
 
 /** A search that runs longer in all is cancelled (503 search_timeout). */
 const DISCOVER_TIMEOUT_MS = 5000;
@@ -53,8 +54,11 @@ const searchTimeout = () =>
 
 type Executor = Pick<Db, 'execute'>;
 
-const setTimeoutLocal = (tx: Executor, ms: number) =>
-  tx.execute(sql`SELECT set_config('statement_timeout', ${`${Math.max(1, Math.ceil(ms))}ms`}, true)`);
+/** `also`: more columns to select (the first statement's snapshotColumns, server/social/reads.ts). */
+const setTimeoutLocal = (tx: Executor, ms: number, also: SQL = sql`1`) =>
+  tx.execute<Record<string, unknown>>(
+    sql`SELECT set_config('statement_timeout', ${`${Math.max(1, Math.ceil(ms))}ms`}, true), ${also}`,
+  );
 
 export async function searchPosts(db: Db, options: SearchOptions): Promise<SearchResult> {
   const { where, sort, cursor, limit } = options;
@@ -65,7 +69,9 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
   try {
     return await db.transaction(
       async (tx) => {
-        await setTimeoutLocal(tx, Math.min(walkBudgetMs, remaining()));
+        noteSnapshot(
+          (await setTimeoutLocal(tx, Math.min(walkBudgetMs, remaining()), snapshotColumns)).rows[0],
+        );
         let rows: PageRow[];
         try {
           // A savepoint: a cancelled walk leaves the transaction usable.

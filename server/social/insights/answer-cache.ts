@@ -6,18 +6,22 @@
 // write therefore makes every earlier answer unreachable, whoever wrote (importer, generator, collector), and the
 // cache is emptied when a new version is seen. Bounded by the bytes of the answers' JSON, least recently used first.
 //
-// An answer is stored only when the corpus version read before computing it is still the version after: then no
-// write committed in between, and the answer's snapshot saw exactly that version's posts. Requests that arrive while
-// the same answer is being computed wait for it instead of computing it again.
+// An answer is looked up by the version the primary has now (read on the light pool, so a cached answer is served
+// while every analytics slot is taken), and stored only under the version its own snapshot saw (read in the same
+// transaction: server/social/reads.ts), when that is the version looked up: an answer computed on a replica that lags
+// (issue 20 item 4), or before a write that committed during the computation, is returned but never kept under a
+// version whose posts it did not see. Requests that arrive while the same answer is being computed wait for it instead
+// of computing it again.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ClientGoneError } from '../admission';
+import type { Read } from '../reads';
 import type { InsightScope } from './request';
 
 export interface AnswerCacheOptions {
   /** The most bytes of JSON kept; 0 keeps nothing (every request computes). */
   maxBytes: number;
-  /** The corpus version as the database has it now. */
+  /** The corpus version as the primary has it now. */
   readVersion: () => Promise<number>;
 }
 
@@ -60,9 +64,12 @@ export function answerKey(
   ]);
 }
 
+/** A computation under way: its answer's JSON and where it was read. */
+type Computing = Promise<{ json: string; read: Omit<Read<unknown>, 'value'> }>;
+
 export class AnswerCache {
   private readonly entries = new Map<string, string>();
-  private readonly computing = new Map<string, Promise<string>>();
+  private readonly computing = new Map<string, Computing>();
   private bytes = 0;
   private version = -1;
   /** Counters for the logs and the tests. */
@@ -75,11 +82,11 @@ export class AnswerCache {
   }
 
   /**
-   * The answer under `key` at the current corpus version: from the cache, from a computation of the same answer
-   * already under way, or computed now by `compute` (and kept when the version did not move meanwhile). Each caller
-   * gets its own copy, which it may change.
+   * The answer under `key` at the primary's current corpus version: from the cache, from a computation of the same
+   * answer already under way, or computed now by `compute`, which is given that version and reports the version its
+   * snapshot saw (kept only when they are the same). Each caller gets its own copy, which it may change.
    */
-  async answer<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  async answer<T>(key: string, compute: (version?: number) => Promise<Read<T>>): Promise<Read<T>> {
     if (this.options.maxBytes <= 0) return compute();
     const version = await this.currentVersion();
     const versioned = `${version}\u0000${key}`;
@@ -89,13 +96,14 @@ export class AnswerCache {
       this.entries.delete(versioned);
       this.entries.set(versioned, kept);
       this.stats.hits += 1;
-      return JSON.parse(kept) as T;
+      return { value: JSON.parse(kept) as T, version, from: 'cache', asOf: null };
     }
     const under = this.computing.get(versioned);
     if (under) {
       this.stats.shared += 1;
       try {
-        return JSON.parse(await under) as T;
+        const { json, read } = await under;
+        return { ...read, value: JSON.parse(json) as T };
       } catch (error) {
         // The request computing it went away while it waited for a slot: this one computes it instead.
         if (error instanceof ClientGoneError) return this.answer(key, compute);
@@ -103,15 +111,17 @@ export class AnswerCache {
       }
     }
     this.stats.misses += 1;
-    let answer!: T;
-    const json = (async () => {
-      answer = await compute();
-      return JSON.stringify(answer);
+    let answer!: Read<T>;
+    const json: Computing = (async () => {
+      answer = await compute(version);
+      const { value: _value, ...read } = answer;
+      return { json: JSON.stringify(answer.value), read };
     })();
     this.computing.set(versioned, json);
     try {
-      const text = await json;
-      if ((await this.currentVersion()) === version) this.store(versioned, text);
+      const { json: text } = await json;
+      // Its snapshot saw the version it is kept under, and no newer version has been seen meanwhile.
+      if (answer.version === version && version === this.version) this.store(versioned, text);
       else this.stats.discarded += 1;
       return answer;
     } finally {

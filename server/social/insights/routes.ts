@@ -41,6 +41,8 @@ import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../.
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError } from '../admission';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
+import type { Db } from '../../db/database';
 import { answerKey } from './answer-cache';
 import { conversation } from './conversation';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
@@ -60,8 +62,10 @@ const COMMON =
   'minute by one account; 503 insights_timeout past 10 s; 503 busy with Retry-After when too many heavy requests ' +
   'are queued. An answer computed at the same corpus version for the same resolved request of the same workspace ' +
   "may be served from the answer cache. Within the workspace's plan: a range reaching further back than the plan's " +
-  "history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call " +
-  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit).";
+  'history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call ' +
+  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit). " +
+  READ_HEADERS_DOC +
+  ' The answer then has data_as_of too (the same instant); without it the figures are as current as the primary.';
 
 const responses = <T>(ok: T) => ({
   200: ok,
@@ -78,7 +82,8 @@ const EXPORT =
   'most; then a header row. Fields are quoted per RFC 4180; text starting with =, +, -, @, a tab or CR gets a ' +
   'leading apostrophe (formula injection). Errors found before the first byte are JSON as for the dashboards (400, ' +
   "404, 429, 503); a failure after it breaks the download off (the file's end is then missing), never a shorter file " +
-  'that looks complete.';
+  'that looks complete. ' +
+  READ_HEADERS_DOC;
 
 /** The CSV file; the errors as the dashboards'. */
 const exportResponses = {
@@ -116,10 +121,11 @@ function extraOf(body: Record<string, unknown>): Record<string, unknown> {
 const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 
 export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The light pool resolves the request (a saved query's look-up); the dashboards compute on the analytics pool, in
-  // an admission slot, unless the answer cache has the answer (server/social/analytics.ts).
+  // The light pool (the primary's) resolves the request (a saved query's look-up) and counts it; the dashboards read
+  // the corpus on the analytics pool or a read replica (server/social/reads.ts), in an admission slot, unless the
+  // answer cache has the answer (server/social/analytics.ts).
   const { db: lightDb, config } = app.deps;
-  const { db, admission, cache } = app.analytics;
+  const { reads, admission, cache } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
   const { catalogue } = app.billing;
 
@@ -162,7 +168,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     summary: string,
     body: B,
     response: R,
-    answer: (context: InsightScope, body: z.output<B>) => Promise<z.output<R>>,
+    answer: (db: Db, context: InsightScope, body: z.output<B>) => Promise<z.output<R>>,
   ) {
     // The schema validates the body and encodes the answer as for any route; the types come from `body` and
     // `response` through `answer`, which Fastify's inference cannot follow through a generic schema.
@@ -179,11 +185,18 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const paging = values as { cursor?: string };
         if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
         const context = await planScope(workspace, values, 'dashboard_requests_per_month');
-        const answered = await cache.answer(answerKey(workspace.id, url, context, extraOf(values)), () =>
-          admission.run(() => answer(context, values), clientGone(reply.raw)),
+        const read = await cache.answer(answerKey(workspace.id, url, context, extraOf(values)), (version) =>
+          admission.run(
+            () => reads.read((db) => answer(db, context, values), version),
+            clientGone(reply.raw),
+          ),
         );
+        sayWhereRead(reads, reply, read);
+        const answered = read.value;
         // The cache gives each request its own copy: what is added here stays with this answer.
         if (context.historyClip) (answered as { history_clip?: unknown }).history_clip = context.historyClip;
+        // A lagging replica's answer (never a cached one) says up to when its posts are complete.
+        if (read.asOf) (answered as { data_as_of?: string }).data_as_of = read.asOf.toISOString();
         const page = answered as { next_cursor?: string | null };
         if (typeof page.next_cursor === 'string')
           page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
@@ -202,6 +215,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     summary: string,
     body: B,
     open: (
+      db: Db,
       context: InsightScope,
       body: z.output<B>,
       workspace: { name: string },
@@ -224,7 +238,10 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const release = await admission.acquire(gone.signal);
         let file: CsvExport;
         try {
-          file = await open(context, values, workspace, gone.signal);
+          // Every page is read where the first was (a replica's or the primary's pool).
+          const read = await reads.read((db) => open(db, context, values, workspace, gone.signal));
+          sayWhereRead(reads, reply, read);
+          file = read.value;
         } catch (error) {
           release();
           throw error;
@@ -245,62 +262,62 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
     insightsBodySchema,
     overviewResponseSchema,
-    (context) => overview(db, context),
+    (db, context) => overview(db, context),
   );
   dashboard(
     '/insights/posts',
     'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
     postsBodySchema,
     postsResponseSchema,
-    (context, body) => postList(db, context, body),
+    (db, context, body) => postList(db, context, body),
   );
   dashboard(
     '/insights/people',
     'People: top authors by mentions, followers and engagement',
     peopleBodySchema,
     peopleResponseSchema,
-    (context, body) => people(db, context, body.limit),
+    (db, context, body) => people(db, context, body.limit),
   );
   dashboard(
     '/insights/performance',
     'Performance: engagement by platform, media and kind; engagement rate; best time to post',
     insightsBodySchema,
     performanceResponseSchema,
-    (context) => performance(db, context),
+    (db, context) => performance(db, context),
   );
   dashboard(
     '/insights/conversation',
     'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
     conversationBodySchema,
     conversationResponseSchema,
-    (context, body) => conversation(db, context, body.limit),
+    (db, context, body) => conversation(db, context, body.limit),
   );
   dashboard(
     '/insights/filtered-posts',
     'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
     filteredPostsBodySchema,
     postsResponseSchema,
-    (context, body) => postList(db, context, body),
+    (db, context, body) => postList(db, context, body),
   );
   dashboard(
     '/insights/filtered-profiles',
     'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
     filteredProfilesBodySchema,
     profilesResponseSchema,
-    (context, body) => profileList(db, context, body),
+    (db, context, body) => profileList(db, context, body),
   );
 
   csvExport(
     '/insights/export/posts',
     'Export the filtered posts as CSV (the filtered-posts list, every page), streamed',
     exportPostsBodySchema,
-    (context, body, workspace, signal) => exportPosts(db, context, body, workspace, signal),
+    (db, context, body, workspace, signal) => exportPosts(db, context, body, workspace, signal),
   );
   csvExport(
     '/insights/export/profiles',
     'Export the filtered profiles as CSV (the filtered-profiles list, every page), streamed',
     exportProfilesBodySchema,
-    (context, body, workspace, signal) => exportProfiles(db, context, body, workspace, signal),
+    (db, context, body, workspace, signal) => exportProfiles(db, context, body, workspace, signal),
   );
 
   // The saved queries list's sparklines: here, under the dashboards' rate limit (one call per list, whatever its
@@ -317,7 +334,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
           "Days of the workspace's time zone (time_zone, days: oldest first, today last and counted up to now). " +
           'Each saved query is counted with its text, platforms and languages as the overview dashboard counts ' +
           'its mentions; counts is null for a stored query that no longer parses. 404 for a workspace the caller ' +
-          'is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute.',
+          'is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute. ' +
+          READ_HEADERS_DOC,
         body: savedQueryVolumeBodySchema,
         response: {
           200: savedQueryVolumeResponseSchema,
@@ -326,7 +344,16 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) =>
-      admission.run(() => savedQueryVolume(db, workspaceAccessOf(request).workspace), clientGone(reply.raw)),
+    async (request, reply) => {
+      // The saved queries are listed on the primary (one saved a moment ago is listed); their posts are counted
+      // where the dashboards read.
+      const { workspace } = workspaceAccessOf(request);
+      const read = await admission.run(
+        () => reads.read((db) => savedQueryVolume(db, workspace, { savedQueriesDb: lightDb })),
+        clientGone(reply.raw),
+      );
+      sayWhereRead(reads, reply, read);
+      return read.value;
+    },
   );
 };

@@ -40,15 +40,19 @@ function dayCounts(context: InsightScope): SQL {
 
 type CountRow = { i: number; local: string; n: number };
 
+/**
+ * `db` counts the posts (the analytics pool or a read replica); the saved queries are listed from `savedQueriesDb`
+ * (the primary's light pool, where they are written), `db` unless given.
+ */
 export async function savedQueryVolume(
   db: Db,
   workspace: { id: string; timeZone: string },
-  now = new Date(),
+  { savedQueriesDb = db, now = new Date() }: { savedQueriesDb?: Db; now?: Date } = {},
 ): Promise<SavedQueryVolume> {
   const timeZone = usableTimeZone(workspace.timeZone);
   const { days, from } = volumeDays(now, timeZone);
   const range = { from: from.toISOString(), to: now.toISOString() };
-  const saved = await listSavedQueries(db, workspace.id);
+  const saved = await listSavedQueries(savedQueriesDb, workspace.id);
 
   // The saved query's own text and filters, its date range replaced by the volume's: as a dashboard asked for
   // this saved query with filters { from, to } would count it.
@@ -57,7 +61,7 @@ export async function savedQueryVolume(
       const filters = queryFiltersSchema.safeParse(row.filters);
       try {
         return await resolveInsightScope(
-          db,
+          savedQueriesDb,
           workspace,
           {
             workspace_id: workspace.id,

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { sharingCores } from '../admission';
+import { noteSnapshot, snapshotColumns } from '../reads';
 
 const STATEMENT_TIMEOUT_MS = 10_000;
 
@@ -41,13 +42,19 @@ export interface ReadOnlyOptions {
   sideBySideLimit?: number;
 }
 
+/**
+ * The transaction's settings, in its first statement (or the first after SET TRANSACTION SNAPSHOT), which also reads
+ * what the snapshot sees of the corpus for the read running it (server/social/reads.ts: the version the answer cache
+ * keys it by; a replica too far behind is refused here, before any work).
+ */
 async function configure(tx: Tx, timeoutMs: number, parallel: boolean, timeZone: string) {
   // Parallel workers share the scan of a large scope (the default costs keep them out of most plans here).
-  await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true),
+  const { rows } = await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true),
     set_config('TimeZone', ${timeZone}, true),
     set_config('jit', 'off', true), set_config('work_mem', '64MB', true),
     set_config('parallel_setup_cost', '20', true), set_config('parallel_tuple_cost', '0.002', true),
-    set_config('max_parallel_workers_per_gather', ${parallel ? '2' : '0'}, true)`);
+    set_config('max_parallel_workers_per_gather', ${parallel ? '2' : '0'}, true), ${snapshotColumns}`);
+  noteSnapshot(rows[0]);
 }
 
 async function timeoutAs503<T>(run: () => Promise<T>, timeoutMs: number): Promise<T> {

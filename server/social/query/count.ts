@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { QUERY_MATCH_COUNT_CAP } from '../../../src/contract/social-query';
 import { QUERY_FROM } from './compile';
+import { noteSnapshot, snapshotColumns } from '../reads';
 
 export interface MatchCount {
   /** At most `cap`; null when counting took longer than `timeoutMs`. */
@@ -28,7 +29,10 @@ export async function countMatches(
   try {
     const count = await db.transaction(
       async (tx) => {
-        await tx.execute(sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true)`);
+        const settings = await tx.execute<Record<string, unknown>>(
+          sql`SELECT set_config('statement_timeout', ${`${timeoutMs}ms`}, true), ${snapshotColumns}`,
+        );
+        noteSnapshot(settings.rows[0]);
         const result = await tx.execute<{ n: number }>(
           sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${QUERY_FROM} WHERE ${where} LIMIT ${cap + 1}) AS m`,
         );

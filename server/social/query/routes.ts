@@ -11,6 +11,7 @@ import { bearer, errorResponses } from '../../workspaces/openapi';
 import { compileQuery, countMatches, parseQuery, printQuery } from './index';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
+import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import { resolveScope, scopeWhere } from '../scope';
 
 const tags = ['social'];
@@ -18,8 +19,9 @@ const tags = ['social'];
 export const VALIDATE_PER_MINUTE = 120;
 
 export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The count is a heavy request: the analytics pool, in an admission slot (server/social/analytics.ts).
-  const { db, admission } = app.analytics;
+  // The count is a heavy request: the analytics pool or a read replica (server/social/reads.ts), in an admission slot
+  // (server/social/analytics.ts).
+  const { reads, admission } = app.analytics;
 
   await app.register(rateLimit, { global: false });
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
@@ -41,7 +43,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
           'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
           'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent. ' +
-          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts).',
+          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts). ' +
+          READ_HEADERS_DOC,
         body: validateQueryBodySchema,
         response: {
           200: validateQueryResponseSchema,
@@ -56,7 +59,12 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { filters } = request.body;
       // With filters, the count is discover's: the same scope (range, platforms, languages) as its list.
       const where = filters ? scopeWhere(resolveScope(parsed.ast, filters)) : compileQuery(parsed.ast);
-      const count = await admission.run(() => countMatches(db, where), clientGone(reply.raw));
+      const read = await admission.run(
+        () => reads.read((db) => countMatches(db, where)),
+        clientGone(reply.raw),
+      );
+      sayWhereRead(reads, reply, read);
+      const count = read.value;
       return {
         valid: true,
         normalized: printQuery(parsed.ast),

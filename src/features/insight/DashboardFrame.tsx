@@ -13,7 +13,7 @@ import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
 import { removePrerender } from '../../lib/prerender';
 import { useApp } from '../../components/use-app';
-import { formatRange } from './insight-format';
+import { formatInstant, formatRange } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { decodeRefines } from './refine-codec';
 import { takeDroppedParams } from './insight-search';
@@ -92,6 +92,7 @@ export function InsightBody<
     range: { from: string; to: string };
     time_zone: string;
     history_clip?: { requested_from: string; history_days: number } | null;
+    data_as_of?: string | null;
   },
 >({
   result,
@@ -126,6 +127,12 @@ export function InsightBody<
           {formatDay(Date.parse(data.range.from) / 1000, data.time_zone)} instead of{' '}
           {formatDay(Date.parse(data.history_clip.requested_from) / 1000, data.time_zone)}. A bigger plan
           (Settings › Plan) keeps more.
+        </p>
+      ) : null}
+      {data.data_as_of ? (
+        <p className="notice" role="status">
+          These figures count posts up to {formatInstant(data.data_as_of, data.time_zone)}: newer posts are
+          still being copied to the database that computes dashboards and will be counted shortly.
         </p>
       ) : null}
       {children(data)}

@@ -26,7 +26,7 @@ function format(key: string, timeZone: string, options: Intl.DateTimeFormatOptio
 }
 
 /** An instant in the zone: "3 Nov 2026, 14:00". */
-const formatInstant = (iso: string, timeZone: string) =>
+export const formatInstant = (iso: string, timeZone: string) =>
   format('instant', timeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** A chart bucket's label: the hour for hourly buckets, the day otherwise ("Mon 3 Nov", "3 Nov 14:00"). */
