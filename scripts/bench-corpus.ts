@@ -1,7 +1,9 @@
-// The 1M-post corpus of the insights benches (`npm run bench:insights`, `npm run bench:export`): BENCH_DATA_DIR /
-// BENCH_PG_PORT, else DATA_DIR=/tmp/murmur-1m on port 55001; when that directory holds no database it is generated
-// first (`npm run corpus:generate -- --posts 1000000 --seed 42`). A PostgreSQL already running on the directory is used
-// as it is (and left running); otherwise one is started here, and the caller stops it.
+// The bench corpora of the insights benches (`npm run bench:insights`, `npm run bench:export`): 1M posts by default,
+// or another size (`bench:insights -- --posts 10000000`). A size's corpus lives in /tmp/murmur-<size> (1m, 3m, 10m…)
+// on port 55000 + millions (55001 for 1M), unless BENCH_DATA_DIR / BENCH_PG_PORT say otherwise; when that directory
+// holds no database it is generated first (`npm run corpus:generate -- --posts <size> --seed 42`). A PostgreSQL
+// already running on the directory is used as it is (and left running); otherwise one is started here, and the caller
+// stops it.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,33 +14,48 @@ import {
   type EmbeddedServer,
 } from '../server/db/database';
 
-const DATA_DIR = resolve(process.env.BENCH_DATA_DIR ?? '/tmp/murmur-1m');
-const PORT = Number(process.env.BENCH_PG_PORT ?? 55001);
-const PG_DIR = join(DATA_DIR, 'pg');
+export const DEFAULT_POSTS = 1_000_000;
 
-function generateCorpus() {
+/** 1m, 3m, 10m, or the count itself below a million. */
+export const sizeLabel = (posts: number) =>
+  posts >= 1_000_000 && posts % 1_000_000 === 0 ? `${posts / 1_000_000}m` : String(posts);
+
+function placeOf(posts: number) {
+  const dataDir = resolve(process.env.BENCH_DATA_DIR ?? `/tmp/murmur-${sizeLabel(posts)}`);
+  const port = Number(process.env.BENCH_PG_PORT ?? 55_000 + Math.max(1, Math.round(posts / 1_000_000)));
+  return { dataDir, port, pgDir: join(dataDir, 'pg') };
+}
+
+function generateCorpus(posts: number, dataDir: string, port: number) {
   if (!existsSync(resolve(import.meta.dirname, 'corpus-generate.ts'))) {
-    throw new Error(`No corpus in ${DATA_DIR} and no generator (scripts/corpus-generate.ts) to make one.`);
+    throw new Error(`No corpus in ${dataDir} and no generator (scripts/corpus-generate.ts) to make one.`);
   }
-  console.log(`No corpus in ${DATA_DIR}: generating 1,000,000 posts (seed 42)…`);
-  // The embedded PostgreSQL in DATA_DIR, whatever DATABASE_URL says.
+  console.log(`No corpus in ${dataDir}: generating ${posts.toLocaleString('en-US')} posts (seed 42)…`);
+  // The embedded PostgreSQL in the data directory, whatever DATABASE_URL says.
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const result = spawnSync('npm', ['run', 'corpus:generate', '--', '--posts', '1000000', '--seed', '42'], {
-    stdio: 'inherit',
-    env: { ...env, DATA_DIR, EMBEDDED_PG_PORT: String(PORT) },
-  });
+  const result = spawnSync(
+    'npm',
+    ['run', 'corpus:generate', '--', '--posts', String(posts), '--seed', '42'],
+    {
+      stdio: 'inherit',
+      env: { ...env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) },
+    },
+  );
   if (result.status !== 0) throw new Error('The corpus generator failed.');
 }
 
 /** The corpus database's URL, and the PostgreSQL started for it (null when one was already running). */
-export async function openCorpus(): Promise<{ url: string; server: EmbeddedServer | null }> {
-  if (!existsSync(join(PG_DIR, 'PG_VERSION'))) generateCorpus();
-  const running = runningEmbeddedUrl(PG_DIR);
+export async function openCorpus(
+  posts = DEFAULT_POSTS,
+): Promise<{ url: string; server: EmbeddedServer | null }> {
+  const { dataDir, port, pgDir } = placeOf(posts);
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) generateCorpus(posts, dataDir, port);
+  const running = runningEmbeddedUrl(pgDir);
   if (running) {
-    console.log(`Using the PostgreSQL already running on ${PG_DIR}.`);
+    console.log(`Using the PostgreSQL already running on ${pgDir}.`);
     return { url: running, server: null };
   }
-  const server = await startEmbeddedPostgres(PG_DIR, PORT);
+  const server = await startEmbeddedPostgres(pgDir, port);
   await ensureDatabase(server.urlFor('postgres'), 'murmur');
   return { url: server.urlFor('murmur'), server };
 }
