@@ -1,6 +1,7 @@
 // The rollups (migration 0007) and author_post_times (0009): which dashboards they serve and how a range splits, the
-// triggers that keep them equal to a recount of the posts after every kind of write (concurrent ones too), and the
-// dashboards read from them equal to the same dashboards read from the posts.
+// corpus's change path (migration 0016; triggers before it) that keeps them equal to a recount of the posts after every
+// kind of write (concurrent ones too), and the dashboards read from them equal to the same dashboards read from the
+// posts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '../../src/contract/insights';
