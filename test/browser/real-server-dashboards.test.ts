@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';

@@ -3,7 +3,7 @@
 // query, and the copied address opened in a fresh page shows the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import {
   collectCspViolations,

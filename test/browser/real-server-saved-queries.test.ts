@@ -7,7 +7,7 @@
 // zero.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import type { SavedQueryVolume } from '../../src/contract/saved-queries';
 import {

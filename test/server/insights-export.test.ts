@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { csvField } from '../../server/social/insights/export';
 import { wallClockFormatter } from '../../server/social/insights/time';
 import type { PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';

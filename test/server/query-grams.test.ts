@@ -3,7 +3,7 @@
 // aside), checked against a brute force; and the index serves terms of 1 and 2 characters, which trigrams could not.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import { matchMode } from '../../server/social/query/terms';
 import { createTestServer, type TestServer } from '../support/server-harness';

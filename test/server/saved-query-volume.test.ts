@@ -3,7 +3,7 @@
 // in a half-hour zone and in UTC (where platform-only queries read the hourly rollup); day boundaries at local
 // midnight; who may call it. "Now" is a fixed instant inside the fixture corpus (only Date is faked).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { posts, profiles } from '../../server/db/social-schema';
+import { profiles } from '../../server/db/social-schema';
 import type { SavedQueryVolume } from '../../src/contract/saved-queries';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
