@@ -78,6 +78,9 @@ const api = (url: string, payload?: object) =>
 const cardTexts = (page: Page) => page.locator('.post-card .post-text').allInnerTexts();
 
 async function expectSearchShown(page: Page, query: string, count: number, texts: string[]) {
+  // A fresh page first loads the app and the editor's chunk: the polls below compare what it then shows, each within
+  // expect.poll's own second, which a loaded machine can spend on the loading alone.
+  await page.locator('.cm-content').waitFor({ timeout: 15_000 });
   await expect.poll(() => page.locator('.cm-content').innerText()).toBe(query);
   await expect.poll(() => page.locator('.match-count').innerText()).toBe(`${count} posts match`);
   await expect.poll(() => cardTexts(page)).toEqual(texts);
