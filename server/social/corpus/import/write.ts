@@ -72,6 +72,7 @@ m AS (
     coalesce(r.likes, p.likes, 0) AS likes, coalesce(r.comments, p.comments, 0) AS comments,
     coalesce(r.shares, p.shares, 0) AS shares, coalesce(r.views, p.views) AS views, coalesce(r.url, p.url) AS url,
     r.hashtags, r.mentions, r.domains, r.sentiment, r.sentiment_label, p.id IS NOT NULL AS stored,
+    k.posted_at AS stored_at,
     p.id IS NOT NULL AND (p.author_id, p.text, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments,
       p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label)
       IS DISTINCT FROM (r.author_id, r.text, coalesce(r.language, p.language), r.posted_at, coalesce(r.kind, p.kind),
@@ -84,8 +85,7 @@ removed AS (
   INSERT INTO corpus_removed
   SELECT p.id, p.platform, p.external_id, p.author_id, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments,
     p.shares, p.views, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label, p.engagement
-  FROM m JOIN post_keys k ON k.id = m.id AND k.platform = m.platform AND k.external_id = m.external_id
-  JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at
+  FROM m JOIN posts p ON p.id = m.id AND p.posted_at = m.stored_at
   WHERE m.changed)
 INSERT INTO corpus_added (id, platform, external_id, author_id, text, language, posted_at, kind, media, likes,
   comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label)
