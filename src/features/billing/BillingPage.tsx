@@ -3,16 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import {
-  billingQuery,
-  cancelPlan,
-  downloadInvoice,
-  planQuery,
-  resumePlan,
-  updateBillingDetails,
-} from '../../api/billing';
+import { billingQuery, downloadInvoice, planQuery, updateBillingDetails } from '../../api/billing';
 import { apiProblem } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError, TextField } from '../../components/Field';
 import { PageFrame, EmptyState } from '../../components/PageFrame';
 import { Pending } from '../../components/Pending';
@@ -27,6 +19,7 @@ import {
 } from '../../contract/billing';
 import { formatDay, formatMoney } from '../../lib/billing-format';
 import { useBillingWorkspace } from './use-billing-workspace';
+import { CancelPlanDialog, usePlanCancellation } from './plan-cancellation';
 import './billing.css';
 
 export function BillingPage() {
@@ -73,22 +66,8 @@ export function BillingPage() {
 }
 
 function PaymentMethodCard({ billing, plan }: { billing: BillingResponse; plan: PlanResponse }) {
-  const { api, queryClient } = useApp();
-  const [confirming, setConfirming] = useState(false);
-  const after = (next: PlanResponse, message: string) => {
-    setConfirming(false);
-    queryClient.setQueryData(planQuery(api, plan.workspace_id).queryKey, next);
-    void queryClient.invalidateQueries({ queryKey: ['workspaces', plan.workspace_id] });
-    showToast('success', message);
-  };
-  const cancel = useMutation({
-    mutationFn: () => cancelPlan(api, plan.workspace_id),
-    onSuccess: (next) => after(next, 'The plan is canceled at the end of its period.'),
-  });
-  const resume = useMutation({
-    mutationFn: () => resumePlan(api, plan.workspace_id),
-    onSuccess: (next) => after(next, 'The plan is resumed.'),
-  });
+  const cancellation = usePlanCancellation(plan);
+  const { setConfirming, resume } = cancellation;
   const card = billing.payment_method;
   return (
     <section className="billing-card" aria-labelledby="payment-method">
@@ -132,22 +111,13 @@ function PaymentMethodCard({ billing, plan }: { billing: BillingResponse; plan: 
         ) : null}
       </div>
       {resume.error ? <FormError message={apiProblem(resume.error).message} /> : null}
-      {confirming && plan.period_end ? (
-        <ConfirmDialog
-          title="Cancel the plan?"
-          confirmLabel="Cancel at period end"
-          pendingLabel="Canceling…"
-          pending={cancel.isPending}
-          destructive
-          error={cancel.error ? apiProblem(cancel.error).message : null}
-          onConfirm={() => cancel.mutate()}
-          onCancel={() => setConfirming(false)}
-        >
+      {plan.period_end ? (
+        <CancelPlanDialog cancellation={cancellation}>
           <p>
             Nothing more is charged. The plan stays until {formatDay(plan.period_end, plan.time_zone)}, and
             can be resumed until then.
           </p>
-        </ConfirmDialog>
+        </CancelPlanDialog>
       ) : null}
     </section>
   );

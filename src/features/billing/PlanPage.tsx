@@ -5,9 +5,10 @@
 import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { cancelPlan, changePlan, planQuery, resumePlan, settledPayment } from '../../api/billing';
+import { changePlan, planQuery, settledPayment } from '../../api/billing';
 import { apiProblem } from '../../api/workspaces';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CancelPlanDialog, usePlanCancellation } from './plan-cancellation';
 import { PageFrame } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
@@ -74,27 +75,8 @@ function statusLine(plan: PlanResponse): string {
 }
 
 function PlanSummary({ plan }: { plan: PlanResponse }) {
-  const { api, queryClient } = useApp();
-  const [confirming, setConfirming] = useState(false);
-  const refresh = (next: PlanResponse) => {
-    queryClient.setQueryData(planQuery(api, plan.workspace_id).queryKey, next);
-    void queryClient.invalidateQueries({ queryKey: ['workspaces', plan.workspace_id] });
-  };
-  const cancel = useMutation({
-    mutationFn: () => cancelPlan(api, plan.workspace_id),
-    onSuccess: (next) => {
-      setConfirming(false);
-      refresh(next);
-      showToast('success', 'The plan is canceled at the end of its period.');
-    },
-  });
-  const resume = useMutation({
-    mutationFn: () => resumePlan(api, plan.workspace_id),
-    onSuccess: (next) => {
-      refresh(next);
-      showToast('success', 'The plan is resumed.');
-    },
-  });
+  const cancellation = usePlanCancellation(plan);
+  const { setConfirming, resume } = cancellation;
   const scheduled = plan.scheduled_change
     ? plan.plans.find((p) => p.id === plan.scheduled_change!.plan_id)
     : undefined;
@@ -161,22 +143,13 @@ function PlanSummary({ plan }: { plan: PlanResponse }) {
         <p className="muted small">Only owners can buy, change or cancel the plan.</p>
       )}
       {resume.error ? <p className="field-error">{apiProblem(resume.error).message}</p> : null}
-      {confirming && plan.period_end ? (
-        <ConfirmDialog
-          title="Cancel the plan?"
-          confirmLabel="Cancel at period end"
-          pendingLabel="Canceling…"
-          pending={cancel.isPending}
-          destructive
-          error={cancel.error ? apiProblem(cancel.error).message : null}
-          onConfirm={() => cancel.mutate()}
-          onCancel={() => setConfirming(false)}
-        >
+      {plan.period_end ? (
+        <CancelPlanDialog cancellation={cancellation}>
           <p>
             The plan stays until {formatDay(plan.period_end, plan.time_zone)}; then the workspace closes until
             a plan is bought again. You can resume it until then.
           </p>
-        </ConfirmDialog>
+        </CancelPlanDialog>
       ) : null}
     </section>
   );
