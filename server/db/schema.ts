@@ -1,6 +1,7 @@
 // The internal API's tables (Drizzle pg-core). Migrations in server/db/migrations are generated from this file.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -22,6 +23,12 @@ export const users = pgTable('users', {
   firstName: text('first_name'),
   lastName: text('last_name'),
   isStaff: boolean('is_staff').notNull().default(false),
+  /**
+   * Raised by triggers (migration 0017) whenever what users/me answers for this user changes: their own row, a
+   * membership of theirs, or a workspace they belong to. users/me keeps its answer per user with this version and
+   * re-reads only when it moved.
+   */
+  profileVersion: bigint('profile_version', { mode: 'number' }).notNull().default(0),
   createdAt: createdAt(),
 });
 
