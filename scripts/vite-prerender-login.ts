@@ -32,12 +32,12 @@ const QUEUE_SIGN_IN = `  document.addEventListener(
  * latest after 200 ms (a page opened in a background tab gets no frames). It fetches and runs what index.html would
  * have from the start (the entry and its preloads), so the app's code never holds up the sign-in screen's first paint.
  *
- * On a dashboard's shell (`dashboardPreloads`: each shell dashboard's own chunks, DASHBOARD_ROUTES), in a browser that
- * holds a session, it then preloads the chunks the router will load for the dashboard of the address, one per task,
- * once the first contentful paint is on screen: their download starts while the entry's goes on, instead of after the
- * entry has run and the router has resolved the address,
- * and the router's loading (Vite's preload helper) finds them already asked for instead of adding some thirty links in
- * one long task (each link added costs the main thread about a millisecond, several under Lighthouse's tracing).
+ * On a dashboard's shell (`dashboardPreloads`: each shell dashboard's own chunks, DASHBOARD_ROUTES), the entry's
+ * preloads are added one per task, and, in a browser that holds a session, once the first contentful paint is on
+ * screen, the chunks the router will load for the dashboard of the address, one per task too: their download starts
+ * while the entry's goes on, instead of after the entry has run and the router has resolved the address, and the
+ * router's loading (Vite's preload helper) finds them already asked for instead of adding some thirty links in one
+ * long task (each link added costs the main thread a fraction of a millisecond, several under Lighthouse's tracing).
  */
 export function bootScript(
   entry: string,
@@ -57,16 +57,14 @@ export function bootScript(
     link.href = href;
     document.head.append(link);
   }
-  function start() {
-    if (started) return;
-    started = true;
-    ${JSON.stringify(preloads)}.forEach(preload);
+  function entry() {
     var script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = '';
     script.src = ${JSON.stringify(entry)};
     document.head.append(script);
-${dashboardPreloads ? DASHBOARD_PRELOADS(dashboardPreloads) : ''}  }
+  }
+${dashboardPreloads ? SHELL_START(preloads, dashboardPreloads) : LOGIN_START(preloads)}
 ${queueSignIn ? QUEUE_SIGN_IN : ''}  requestAnimationFrame(function () { setTimeout(start, 0); });
   setTimeout(start, 200);
 })();
@@ -79,29 +77,47 @@ export interface DashboardPreloads {
   own: Readonly<Record<string, readonly string[]>>;
 }
 
-/** The part of the shell's boot script that preloads the address's dashboard chunks, one per task (bootScript). */
-const DASHBOARD_PRELOADS = ({
-  common,
-  own,
-}: DashboardPreloads) => `    var match = ${SHELL_PATH.toString()}.exec(location.pathname);
+/** login.html's start: the entry's preloads and the entry. */
+const LOGIN_START = (preloads: readonly string[]) => `  function start() {
+    if (started) return;
+    started = true;
+    ${JSON.stringify(preloads)}.forEach(preload);
+    entry();
+  }
+`;
+
+/**
+ * A shell's start: the entry, then its preloads, one per task; and, once the first contentful paint has been presented
+ * (so that these downloads never compete with what it needs), the chunks of the address's dashboard, one per task too.
+ */
+const SHELL_START = (preloads: readonly string[], { common, own }: DashboardPreloads) => `  var queue = [];
+  var pumping = false;
+  function pump() {
+    var href = queue.shift();
+    pumping = href !== undefined;
+    if (!pumping) return;
+    preload(href);
+    setTimeout(pump, 0);
+  }
+  function enqueue(hrefs) {
+    queue.push.apply(queue, hrefs);
+    if (!pumping) pump();
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    entry();
+    enqueue(${JSON.stringify(preloads)});
+    var match = ${SHELL_PATH.toString()}.exec(location.pathname);
     var mine = match && ${JSON.stringify(own)}[match[1] || 'overview'];
-    var later = document.documentElement.classList.contains(${JSON.stringify(SESSION_CLASS)}) && mine
-      ? ${JSON.stringify(common)}.concat(mine)
-      : [];
-    function next() {
-      var href = later.shift();
-      if (!href) return;
-      preload(href);
-      setTimeout(next, 0);
-    }
-    // After the first contentful paint has been presented, so that these downloads never compete with what it needs.
-    if (later.length && typeof PerformanceObserver === 'function') {
-      new PerformanceObserver(function (list, observer) {
-        if (!list.getEntriesByName('first-contentful-paint').length) return;
-        observer.disconnect();
-        next();
-      }).observe({ type: 'paint', buffered: true });
-    }
+    if (!mine || !document.documentElement.classList.contains(${JSON.stringify(SESSION_CLASS)})) return;
+    if (typeof PerformanceObserver !== 'function') return;
+    new PerformanceObserver(function (list, observer) {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      enqueue(${JSON.stringify(common)}.concat(mine));
+    }).observe({ type: 'paint', buffered: true });
+  }
 `;
 
 /**

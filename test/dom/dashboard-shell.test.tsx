@@ -234,10 +234,12 @@ describe("a dashboard's prerendered shell", () => {
     it('for a browser that holds a session, the common chunks then the dashboard’s own', () => {
       document.documentElement.classList.add('has-session');
       boot('/workspace/w1/insight/people');
+      vi.runAllTimers();
       expect(added()).toEqual(['/assets/e.js']);
       paint!();
+      // One link per task.
       expect(added()).toEqual(['/assets/e.js', '/assets/c1.js']);
-      vi.advanceTimersByTime(0);
+      vi.advanceTimersToNextTimer();
       expect(added()).toEqual(['/assets/e.js', '/assets/c1.js', '/assets/c2.js']);
       vi.runAllTimers();
       expect(added()).toEqual(['/assets/e.js', '/assets/c1.js', '/assets/c2.js', '/assets/p.js']);
