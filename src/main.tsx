@@ -22,10 +22,10 @@ const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 
 
 async function start() {
   await yieldToBrowser();
-  const root = createRoot(document.getElementById('root') as HTMLElement);
+  const makeRoot = () => createRoot(document.getElementById('root') as HTMLElement);
   const parsed = parseConfig(import.meta.env);
   if (!parsed.ok) {
-    root.render(<ConfigErrorScreen problems={parsed.problems} />);
+    makeRoot().render(<ConfigErrorScreen problems={parsed.problems} />);
     return;
   }
   const config = parsed.config;
@@ -55,6 +55,7 @@ async function start() {
   // End-to-end builds only (VITE_E2E=true): lets browser tests drive the real API client. Compiled out otherwise.
   if (import.meta.env.VITE_E2E === 'true') Object.assign(window, { __murmur: app });
   await yieldToBrowser();
+  const root = makeRoot();
   // As a transition, React draws the app in slices of a few milliseconds, yielding between them, instead of in one
   // long task that would hold up input (Total Blocking Time); the sign-in screen is already on screen (login.html).
   startTransition(() =>
