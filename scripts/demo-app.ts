@@ -161,7 +161,8 @@ export type Dashboard = keyof typeof DASHBOARDS;
 /**
  * In-page JavaScript, `(spec) => boolean`: true once the page is the dashboard of `spec` with everything drawn — its
  * heading, no skeleton, its answer shown and not being fetched again, its main content present, and every chart's box
- * marked `data-drawn` by Chart.js (src/features/insight/charts/ChartCanvas.tsx). A string, installed as
+ * near the viewport marked `data-drawn` by Chart.js (src/features/insight/charts/ChartCanvas.tsx; a chart further down
+ * is drawn when scrolled toward, its box marked `data-offscreen` until then). A string, installed as
  * `window.__murmurDrawn` by an init script (the DevTools protocol, so the page's CSP, which forbids eval, does not
  * apply); functions compiled by tsx may carry helpers the page lacks.
  */
@@ -171,7 +172,9 @@ export const DRAWN_JS = `(spec) => {
   if (document.querySelector('.skeleton-card')) return false;
   if (!document.querySelector('.insight-body') || document.querySelector('.insight-body[aria-busy="true"]')) return false;
   if (!spec.content.every((selector) => document.querySelector(selector))) return false;
-  for (const chart of document.querySelectorAll('.chart-canvas')) if (!chart.hasAttribute('data-drawn')) return false;
+  for (const chart of document.querySelectorAll('.chart-canvas')) {
+    if (!chart.hasAttribute('data-drawn') && !chart.hasAttribute('data-offscreen')) return false;
+  }
   return true;
 }`;
 

@@ -326,6 +326,26 @@ async function main() {
             .last()
             .evaluate((card) => card.getBoundingClientRect().bottom + window.scrollY)
         : null;
+      if (bottom !== null) {
+        // Charts further down than the viewport are drawn when scrolled toward (ChartCanvas): the page is scrolled to
+        // the shot's bottom until every chart above it is drawn, then back to its top.
+        await page.evaluate((y) => window.scrollTo(0, y), bottom);
+        await page.waitForFunction(
+          (y) =>
+            [...document.querySelectorAll('.chart-canvas')].every(
+              (chart) =>
+                chart.hasAttribute('data-drawn') || chart.getBoundingClientRect().top + window.scrollY > y,
+            ),
+          bottom,
+        );
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate(
+          () =>
+            new Promise<void>((resolve) =>
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+            ),
+        );
+      }
       const png = await page.screenshot({
         animations: 'disabled',
         caret: 'hide',

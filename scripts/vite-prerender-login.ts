@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { runnerImport, type Plugin, type Rollup } from 'vite';
 // With its extension: this file is loaded with the Vite config.
-import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS } from '../src/lib/prerender.ts';
+import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS, SHELL_PATH } from '../src/lib/prerender.ts';
 import { AUTH_TOKENS_KEY } from '../src/lib/storage-keys.ts';
 
 const ROOT = '<div id="root"></div>';
@@ -31,36 +31,97 @@ const QUEUE_SIGN_IN = `  document.addEventListener(
  * The script that starts the app on login.html once the prerendered screen has painted: the next frame, or at the
  * latest after 200 ms (a page opened in a background tab gets no frames). It fetches and runs what index.html would
  * have from the start (the entry and its preloads), so the app's code never holds up the sign-in screen's first paint.
+ *
+ * On a dashboard's shell (`dashboardPreloads`: each shell dashboard's own chunks, DASHBOARD_ROUTES), the entry's
+ * preloads are added one per task, and, in a browser that holds a session, once the first contentful paint is on
+ * screen, the chunks the router will load for the dashboard of the address, one per task too: their download starts
+ * while the entry's goes on, instead of after the entry has run and the router has resolved the address, and the
+ * router's loading (Vite's preload helper) finds them already asked for instead of adding some thirty links in one
+ * long task (each link added costs the main thread a fraction of a millisecond, several under Lighthouse's tracing).
  */
 export function bootScript(
   entry: string,
   preloads: readonly string[],
-  { queueSignIn = true }: { queueSignIn?: boolean } = {},
+  {
+    queueSignIn = true,
+    dashboardPreloads,
+  }: { queueSignIn?: boolean; dashboardPreloads?: DashboardPreloads } = {},
 ): string {
   return `// Starts the app once the prerendered page has painted (scripts/vite-prerender-login.ts).
 (function () {
   var started = false;
-  function start() {
-    if (started) return;
-    started = true;
-    ${JSON.stringify(preloads)}.forEach(function (href) {
-      var link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.crossOrigin = '';
-      link.href = href;
-      document.head.append(link);
-    });
+  function preload(href) {
+    var link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  function entry() {
     var script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = '';
     script.src = ${JSON.stringify(entry)};
     document.head.append(script);
   }
+${dashboardPreloads ? SHELL_START(preloads, dashboardPreloads) : LOGIN_START(preloads)}
 ${queueSignIn ? QUEUE_SIGN_IN : ''}  requestAnimationFrame(function () { setTimeout(start, 0); });
   setTimeout(start, 200);
 })();
 `;
 }
+
+/** The chunks every shell dashboard loads beyond the entry (`common`), and each one's own (`own`). */
+export interface DashboardPreloads {
+  common: readonly string[];
+  own: Readonly<Record<string, readonly string[]>>;
+}
+
+/** login.html's start: the entry's preloads and the entry. */
+const LOGIN_START = (preloads: readonly string[]) => `  function start() {
+    if (started) return;
+    started = true;
+    ${JSON.stringify(preloads)}.forEach(preload);
+    entry();
+  }
+`;
+
+/**
+ * A shell's start: the entry, then its preloads, one per task; and, once the first contentful paint has been presented
+ * (so that these downloads never compete with what it needs), the chunks of the address's dashboard, one per task too.
+ */
+const SHELL_START = (preloads: readonly string[], { common, own }: DashboardPreloads) => `  var queue = [];
+  var pumping = false;
+  // A task per link without setTimeout's 4 ms clamp: the links are all in before the router asks for their chunks.
+  var channel = new MessageChannel();
+  channel.port1.onmessage = pump;
+  function pump() {
+    var href = queue.shift();
+    pumping = href !== undefined;
+    if (!pumping) return;
+    preload(href);
+    channel.port2.postMessage(null);
+  }
+  function enqueue(hrefs) {
+    queue.push.apply(queue, hrefs);
+    if (!pumping) pump();
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    entry();
+    enqueue(${JSON.stringify(preloads)});
+    var match = ${SHELL_PATH.toString()}.exec(location.pathname);
+    var mine = match && ${JSON.stringify(own)}[match[1] || 'overview'];
+    if (!mine || !document.documentElement.classList.contains(${JSON.stringify(SESSION_CLASS)})) return;
+    if (typeof PerformanceObserver !== 'function') return;
+    new PerformanceObserver(function (list, observer) {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      enqueue(${JSON.stringify(common)}.concat(mine));
+    }).observe({ type: 'paint', buffered: true });
+  }
+`;
 
 /**
  * login.html from index.html: the sign-in screen laid over the app's (still empty) root, and the app's entry and
@@ -135,6 +196,68 @@ function stylesheetsOf(bundle: Rollup.OutputBundle, modules: readonly string[]):
   return [...css];
 }
 
+/**
+ * The route modules (TanStack Router's split chunks: `?tsr-split=component` and `loader`) that a visit to a dashboard
+ * loads, from the signed-in layout down to the dashboard's page, and the pending component of the route with a loader
+ * (the router loads it with the route, should the loader take long). Error components are loaded only on an error. A route moved or renamed fails the build (dashboardChunks) rather than silently preloading nothing.
+ */
+const DASHBOARD_ROUTES = (dashboard: string) => [
+  ['src/routes/_authed/route.tsx', 'component'],
+  ['src/routes/_authed/workspace/$workspaceId/route.tsx', 'component'],
+  ['src/routes/_authed/workspace/$workspaceId/insight/route.tsx', 'component'],
+  ['src/routes/_authed/workspace/$workspaceId/insight/route.tsx', 'loader'],
+  ['src/routes/_authed/workspace/$workspaceId/insight/route.tsx', 'pendingComponent'],
+  [`src/routes/_authed/workspace/$workspaceId/insight/${dashboard}.tsx`, 'component'],
+];
+/** The workspace guard, which the entry loads on demand for a visit that begins signed in (src/main.tsx). */
+const WORKSPACE_GUARD = 'src/routes/-workspace-guard.ts';
+
+/** Each shell dashboard's chunks (dashboardChunks), those they all load said once. */
+function shellPreloads(bundle: Rollup.OutputBundle): DashboardPreloads {
+  const lists = SHELL_DASHBOARDS.map((dashboard) => [dashboard, dashboardChunks(bundle, dashboard)] as const);
+  const common = lists[0]![1].filter((file) => lists.every(([, list]) => list.includes(file)));
+  return {
+    common,
+    own: Object.fromEntries(
+      lists.map(([dashboard, list]) => [dashboard, list.filter((f) => !common.includes(f))]),
+    ),
+  };
+}
+
+/**
+ * The JavaScript files a visit to `dashboard` loads beyond the entry's own: the chunks of its routes
+ * (DASHBOARD_ROUTES) and of the workspace guard, with everything they import, less what the entry imports.
+ */
+function dashboardChunks(bundle: Rollup.OutputBundle, dashboard: string): string[] {
+  const chunks = Object.values(bundle).filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
+  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const closure = (roots: readonly Rollup.OutputChunk[]) => {
+    const seen = new Set<string>();
+    const visit = (chunk: Rollup.OutputChunk) => {
+      if (seen.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      for (const name of chunk.imports) {
+        const imported = byName.get(name);
+        if (imported) visit(imported);
+      }
+    };
+    roots.forEach(visit);
+    return seen;
+  };
+  const facade = (module: string) => {
+    const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+    if (!chunk) throw new Error(`No chunk of ${module} for the ${dashboard} shell’s preloads`);
+    return chunk;
+  };
+  const entry = closure(chunks.filter((chunk) => chunk.isEntry));
+  // The guard first: the entry asks for it as soon as it runs.
+  const roots = [
+    facade(WORKSPACE_GUARD),
+    ...DASHBOARD_ROUTES(dashboard).map(([file, split]) => facade(`${file}?tsr-split=${split}`)),
+  ];
+  return [...closure(roots)].filter((name) => !entry.has(name)).map((name) => `/${name}`);
+}
+
 /** The modules whose stylesheets draw a dashboard's shell besides index.html's: the header's and the dashboards'. */
 const SHELL_STYLE_MODULES = ['src/components/AppHeader.tsx', 'src/features/insight/InsightLayout.tsx'];
 
@@ -154,7 +277,12 @@ export function prerenderLogin(): Plugin {
     const boot = this.emitFile({
       type: 'asset',
       name: 'shell-boot.js',
-      source: shellGateScript() + bootScript(entry, preloads, { queueSignIn: false }),
+      source:
+        shellGateScript() +
+        bootScript(entry, preloads, {
+          queueSignIn: false,
+          dashboardPreloads: shellPreloads(bundle),
+        }),
     });
     for (const dashboard of SHELL_DASHBOARDS) {
       this.emitFile({

@@ -13,11 +13,19 @@ import './styles.css';
 
 installValidationMessages();
 
+/**
+ * Lets the browser run what waits (a paint, a click) between two parts of the startup: the evaluation of the entry's
+ * modules, the making of the app (config, session, router) and its first render are then three tasks rather than one
+ * long one (Total Blocking Time).
+ */
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 async function start() {
-  const root = createRoot(document.getElementById('root') as HTMLElement);
+  await yieldToBrowser();
+  const makeRoot = () => createRoot(document.getElementById('root') as HTMLElement);
   const parsed = parseConfig(import.meta.env);
   if (!parsed.ok) {
-    root.render(<ConfigErrorScreen problems={parsed.problems} />);
+    makeRoot().render(<ConfigErrorScreen problems={parsed.problems} />);
     return;
   }
   const config = parsed.config;
@@ -46,6 +54,8 @@ async function start() {
   if (app.session.isLoggedIn()) void import('./routes/-workspace-guard');
   // End-to-end builds only (VITE_E2E=true): lets browser tests drive the real API client. Compiled out otherwise.
   if (import.meta.env.VITE_E2E === 'true') Object.assign(window, { __murmur: app });
+  await yieldToBrowser();
+  const root = makeRoot();
   // As a transition, React draws the app in slices of a few milliseconds, yielding between them, instead of in one
   // long task that would hold up input (Total Blocking Time); the sign-in screen is already on screen (login.html).
   startTransition(() =>

@@ -1,10 +1,9 @@
 // A post as discover and the query preview list it: author, platform, time in the workspace's zone, the text with the
 // query's terms marked, kind, media, engagement, and sentiment stated as an estimate.
 import type { SocialPost } from '../contract/social-posts';
+import { formatCompactNumber } from '../lib/compact-number';
 import { platformName } from '../lib/platforms';
 import { HighlightedText } from './query-editor/HighlightedText';
-
-const number = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** The post's time in the workspace's time zone, named. */
@@ -62,9 +61,9 @@ export function PostCard({
         <span>{post.media}</span>
         {post.language ? <span>{post.language}</span> : null}
         <span title={`${post.likes} likes, ${post.comments} comments, ${post.shares} shares`}>
-          {number.format(post.engagement)} engagement
+          {formatCompactNumber(post.engagement)} engagement
         </span>
-        {post.views !== null ? <span>{number.format(post.views)} views</span> : null}
+        {post.views !== null ? <span>{formatCompactNumber(post.views)} views</span> : null}
         <span title="Estimated from a word list; it can miss sarcasm and context">
           Sentiment (estimate): {post.sentiment_label}
         </span>

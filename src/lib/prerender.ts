@@ -13,12 +13,15 @@ export const QUEUED_SIGN_IN = '__murmurQueuedSignIn';
 /** The dashboards that have a prerendered shell (the keys of features/insight/dashboard-pages.ts). */
 export const SHELL_DASHBOARDS = ['overview', 'people', 'performance', 'conversation'] as const;
 
+/** A dashboard's address: /workspace/{id}/insight/{dashboard}, or /workspace/{id}/insight (the overview). */
+export const SHELL_PATH = /^\/workspace\/[^/]+\/insight(?:\/([^/]+))?\/?$/;
+
 /**
  * The dashboard whose shell the address gets, or null: /workspace/{id}/insight/{dashboard}, and /workspace/{id}/insight
  * (which opens the overview).
  */
 export function shellDashboardOf(pathname: string): (typeof SHELL_DASHBOARDS)[number] | null {
-  const match = /^\/workspace\/[^/]+\/insight(?:\/([^/]+))?\/?$/.exec(pathname);
+  const match = SHELL_PATH.exec(pathname);
   if (!match) return null;
   const page = match[1] ?? 'overview';
   return (SHELL_DASHBOARDS as readonly string[]).includes(page)

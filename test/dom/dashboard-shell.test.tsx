@@ -179,4 +179,93 @@ describe("a dashboard's prerendered shell", () => {
     expect(bootScript('/a.js', [], { queueSignIn: false })).not.toContain('click');
     expect(bootScript('/a.js', [])).toContain('click');
   });
+
+  describe("preloads the address's dashboard chunks after the first contentful paint, one per task", () => {
+    const dashboardPreloads = {
+      common: ['/assets/c1.js', '/assets/c2.js'],
+      own: { people: ['/assets/p.js'] },
+    };
+    let paint: (() => void) | null = null;
+    const added = () =>
+      [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((el) => el.getAttribute('href'));
+
+    function boot(path: string) {
+      window.history.replaceState(null, '', path);
+      vi.useFakeTimers();
+      vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => {
+        callback(0);
+        return 0;
+      });
+      // The paint timeline: the callback gets the first contentful paint when the test says it was presented.
+      vi.stubGlobal(
+        'PerformanceObserver',
+        class {
+          constructor(private readonly callback: PerformanceObserverCallback) {}
+          observe() {
+            paint = () =>
+              this.callback(
+                {
+                  getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{}] : []),
+                } as never,
+                this as never,
+              );
+          }
+          disconnect() {
+            paint = null;
+          }
+        },
+      );
+      new Function(
+        bootScript('/assets/entry.js', ['/assets/e.js'], { queueSignIn: false, dashboardPreloads }),
+      )();
+      vi.advanceTimersByTime(0);
+    }
+
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      paint = null;
+      document.head
+        .querySelectorAll('link[rel="modulepreload"], script[type="module"]')
+        .forEach((el) => el.remove());
+      window.history.replaceState(null, '', '/');
+    });
+
+    /** One task of the boot script's queue (a MessageChannel turn). */
+    const turn = () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          resolve();
+        };
+        channel.port2.postMessage(null);
+      });
+
+    it('for a browser that holds a session, the common chunks then the dashboard’s own', async () => {
+      document.documentElement.classList.add('has-session');
+      boot('/workspace/w1/insight/people');
+      await turn();
+      expect(added()).toEqual(['/assets/e.js']);
+      paint!();
+      // One link per task: the first at once, the others in the tasks after.
+      expect(added()).toEqual(['/assets/e.js', '/assets/c1.js']);
+      for (let i = 0; i < 4; i++) await turn();
+      expect(added()).toEqual(['/assets/e.js', '/assets/c1.js', '/assets/c2.js', '/assets/p.js']);
+    });
+
+    it('not for a browser without a session (it is on its way to sign in), nor on another page', async () => {
+      boot('/workspace/w1/insight/people');
+      expect(paint).toBeNull();
+      await turn();
+      expect(added()).toEqual(['/assets/e.js']);
+      vi.useRealTimers();
+      document.head.querySelectorAll('link[rel="modulepreload"]').forEach((el) => el.remove());
+      document.documentElement.classList.add('has-session');
+      boot('/workspace/w1/insight/posts');
+      expect(paint).toBeNull();
+      await turn();
+      expect(added()).toEqual(['/assets/e.js']);
+    });
+  });
 });

@@ -11,6 +11,7 @@ import { formatDay } from '../../lib/billing-format';
 import { apiProblem } from '../../api/workspaces';
 import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
+import { prepareCompactNumbers } from '../../lib/compact-number';
 import { removePrerender } from '../../lib/prerender';
 import { useApp } from '../../components/use-app';
 import { formatInstant, formatRange } from './insight-format';
@@ -35,6 +36,8 @@ export function DashboardFrame({
   // The shell the server sent for this address (a dashboard's prerendered frame, src/lib/prerender.ts) stands over the
   // app until the app has drawn the same frame, and goes in the same frame.
   useLayoutEffect(removePrerender, []);
+  // The dashboards write compact figures (tiles, posts): their format is made while the answer is on the way.
+  useEffect(prepareCompactNumbers, []);
   return (
     <PageFrame title={title} description={description} actions={actions}>
       {notice ? (

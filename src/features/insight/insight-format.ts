@@ -1,11 +1,12 @@
 // How the dashboards write numbers, changes, instants and ranges: in the reader's locale, instants in the workspace's
 // time zone (named), so a figure reads the same for every member wherever they are.
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+import { formatCompactNumber } from '../../lib/compact-number';
+
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 
-export const formatCompact = (value: number) => compact.format(value);
+export const formatCompact = formatCompactNumber;
 export const formatWhole = (value: number) => whole.format(value);
 export const formatDecimal = (value: number | null) => (value === null ? '–' : decimal.format(value));
 /** A share (0–1) as a percentage. */

@@ -132,7 +132,7 @@ function GeneralForm({ workspace }: { workspace: WorkspaceResponse }) {
           aria-describedby={errors.language ? 'workspace-language-error' : undefined}
         >
           {language === '' ? <option value="">Choose a language</option> : null}
-          {languageOptions.map((option) => (
+          {languageOptions().map((option) => (
             <option key={option.code} value={option.code}>
               {option.label}
             </option>

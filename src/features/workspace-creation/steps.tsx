@@ -102,7 +102,7 @@ export function LanguageStep() {
           aria-describedby={errors.language ? 'language-error' : undefined}
         >
           <legend>Language</legend>
-          {languageOptions.map((option) => (
+          {languageOptions().map((option) => (
             <label key={option.code} className="choice">
               <input
                 type="radio"

@@ -39,7 +39,12 @@ export const ChartCanvas = forwardRef<
     const element = canvas.current;
     if (!element) return;
     let made: Chart | null = null;
-    const cancel = drawSoon(() => {
+    let cancelDraw = () => {};
+    const stopWaiting = whenNear(element.parentElement ?? element, () => {
+      cancelDraw = drawSoon(draw);
+    });
+    function draw() {
+      if (!element) return;
       try {
         if (!element.getContext('2d')) throw new Error('No 2D canvas');
         // The first drawing is the final one at once: Chart.js's entrance animation would redraw every chart of the
@@ -55,9 +60,10 @@ export const ChartCanvas = forwardRef<
         return;
       }
       chart.current = made;
-    });
+    }
     return () => {
-      cancel();
+      stopWaiting();
+      cancelDraw();
       made?.destroy();
       chart.current = null;
     };
@@ -83,6 +89,50 @@ export const ChartCanvas = forwardRef<
     </div>
   );
 });
+
+/**
+ * How near the viewport (in CSS pixels, below, above and beside it) a chart's box must come to be drawn: the charts a
+ * page opens with are drawn at once, those further down when the reader scrolls toward them — far enough ahead that
+ * one is drawn (tens of milliseconds) before it comes into view. Until then its box, of the chart's height, holds the
+ * place, so nothing moves when it is drawn.
+ */
+const NEAR_MARGIN_PX = 400;
+/** The attribute a chart's box carries while it waits to come near the viewport (tests and benches read it). */
+const WAITING_ATTRIBUTE = 'data-offscreen';
+
+const waiting = new Map<Element, () => void>();
+let observer: IntersectionObserver | null = null;
+
+/**
+ * Calls `near` once `box` is within NEAR_MARGIN_PX of the viewport (at once where IntersectionObserver is missing);
+ * the returned function stops waiting. One observer for every chart of the page.
+ */
+function whenNear(box: Element, near: () => void): () => void {
+  if (typeof IntersectionObserver !== 'function') {
+    near();
+    return () => {};
+  }
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const callback = waiting.get(entry.target);
+        stop(entry.target);
+        callback?.();
+      }
+    },
+    { rootMargin: `${NEAR_MARGIN_PX}px` },
+  );
+  const stop = (target: Element) => {
+    waiting.delete(target);
+    observer?.unobserve(target);
+    target.removeAttribute(WAITING_ATTRIBUTE);
+  };
+  waiting.set(box, near);
+  box.setAttribute(WAITING_ATTRIBUTE, '');
+  observer.observe(box);
+  return () => stop(box);
+}
 
 /**
  * Charts are made one per task, in the order they mounted: a dashboard's half-dozen charts mounting together would
