@@ -8,7 +8,7 @@ import { PROFILE_SORTS, type ProfileSort, type Refine } from '../../contract/ins
 import type { ConversationResponse, PerformanceResponse } from '../../contract/insights-responses';
 import { platformName } from '../../lib/platforms';
 import { ChartCard, type TableColumn } from './ChartCard';
-import { COLORS } from './charts/chart-js';
+import { COLORS } from './charts/colors';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { DASHBOARD_PAGES } from './dashboard-pages';
 import { formatCompact, formatDecimal, formatShare, formatWhole } from './insight-format';

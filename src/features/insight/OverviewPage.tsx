@@ -7,7 +7,7 @@ import { platformName } from '../../lib/platforms';
 import { PostCard } from '../../components/PostCard';
 import { termPatterns } from '../../components/query-editor/match-terms';
 import { ChartCard, Counted } from './ChartCard';
-import { COLORS } from './charts/chart-js';
+import { COLORS } from './charts/colors';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { DASHBOARD_PAGES } from './dashboard-pages';
 import {

@@ -3,8 +3,14 @@
 // The canvas is an image with a summary for screen readers; the card's table view is the accessible alternative and
 // the keyboard's way to every drill-down (ChartCard).
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import type { ChartConfiguration, Plugin } from 'chart.js';
-import { Chart } from './chart-js';
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+
+/**
+ * Chart.js, loaded (and registered) when the first chart of a page is about to be drawn, once for the app: it is not
+ * part of a dashboard's start, where on a phone no chart is in view (chart-js.ts).
+ */
+let chartJs: Promise<typeof import('./chart-js')> | null = null;
+const loadChartJs = () => (chartJs ??= import('./chart-js'));
 
 export interface ChartHandle {
   /** The chart as drawn, as a PNG data URL on a white background (null before it is drawn). */
@@ -39,19 +45,32 @@ export const ChartCanvas = forwardRef<
     const element = canvas.current;
     if (!element) return;
     let made: Chart | null = null;
+    let unmounted = false;
     let cancelDraw = () => {};
+    let ChartJs: typeof Chart | null = null;
     const stopWaiting = whenNear(element.parentElement ?? element, () => {
-      cancelDraw = drawSoon(draw);
+      loadChartJs().then(
+        (loaded) => {
+          if (unmounted) return;
+          ChartJs = loaded.Chart;
+          cancelDraw = drawSoon(draw);
+        },
+        // The chunk could not be loaded (the network, or a deployment replaced it): the card shows its table.
+        () => {
+          chartJs = null;
+          if (!unmounted) onUnavailable?.();
+        },
+      );
     });
     function draw() {
-      if (!element) return;
+      if (!element || !ChartJs) return;
       try {
         if (!element.getContext('2d')) throw new Error('No 2D canvas');
         // The first drawing is the final one at once: Chart.js's entrance animation would redraw every chart of the
         // dashboard on each frame for a second, main-thread work while the page has only just arrived. Later changes
         // (another scope, range or refinement) still animate from the drawing before.
         const first = withInteraction(configRef.current, pick);
-        made = new Chart(element, {
+        made = new ChartJs(element, {
           ...first,
           options: { ...first.options, animation: false },
         } as ChartConfiguration);
@@ -62,6 +81,7 @@ export const ChartCanvas = forwardRef<
       chart.current = made;
     }
     return () => {
+      unmounted = true;
       stopWaiting();
       cancelDraw();
       made?.destroy();

@@ -1,7 +1,7 @@
 // Chart.js, registered once with only the parts the dashboards draw (line, bar, doughnut on category and linear
-// scales), so the dashboard chunk carries about 60 KB gzip of it. Why Chart.js: docs/charts.md (measured against
-// ECharts, Recharts and uPlot). Colours are the app's palette (styles.css), chosen to stay apart for colour-blind
-// readers, and sentiment always has the same three.
+// scales): about 60 KB gzip, in a chunk of its own that ChartCanvas loads when the first chart of a page comes near the
+// viewport, so its evaluation and registration are not part of a dashboard's start (on a phone the charts are below
+// the fold). Why Chart.js: docs/charts.md (measured against ECharts, Recharts and uPlot). The colours: ./colors.ts.
 import {
   ArcElement,
   BarController,
@@ -41,12 +41,3 @@ if (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: red
 }
 
 export { Chart };
-
-export const COLORS = {
-  primary: '#4338ca',
-  spike: '#b42318',
-  positive: '#15803d',
-  neutral: '#8a8799',
-  negative: '#c2410c',
-  series: ['#4338ca', '#0e7490', '#b45309', '#7c3aed', '#be185d', '#15803d'],
-} as const;
