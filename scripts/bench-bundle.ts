@@ -350,12 +350,17 @@ for (const dashboard of DASHBOARD_ROUTES) {
   );
 }
 
-const editorKey = Object.keys(manifest).find((key) =>
-  /(?:^|\/)CodeMirrorQueryEditor-[^/]*\.m?js$/.test(manifest[key]?.file ?? ''),
-);
-if (editorKey) {
-  const editor = sized(manifest[editorKey]!.file);
-  const withImports = jsOf(staticClosure([editorKey]).filter((key) => !initialKeySet.has(key)));
+/** A chunk loaded on demand, found by its file name, and what it loads with its imports beyond the initial load. */
+function lazyChunk(file: RegExp): { chunk: Sized; withImports: Sized[] } | null {
+  const key = Object.keys(manifest).find((k) => file.test(manifest[k]?.file ?? ''));
+  if (!key) return null;
+  const withImports = jsOf(staticClosure([key]).filter((k) => !initialKeySet.has(k)));
+  return { chunk: sized(manifest[key]!.file), withImports };
+}
+
+const editorChunk = lazyChunk(/(?:^|\/)CodeMirrorQueryEditor-[^/]*\.m?js$/);
+if (editorChunk) {
+  const { chunk: editor, withImports } = editorChunk;
   console.log(
     `\nquery editor chunk ${editor.file}: ${kb(editor.raw)} KB raw, ${kb(editor.gzip)} KB gzip ` +
       `(target <= ${EDITOR_TARGET_KB} KB): ${editor.gzip / 1024 <= EDITOR_TARGET_KB ? 'PASS' : 'OVER'}; with its ` +
@@ -365,12 +370,9 @@ if (editorKey) {
   console.log('\nquery editor chunk: no CodeMirrorQueryEditor-*.js in the build');
 }
 
-const chartsKey = Object.keys(manifest).find((key) =>
-  /(?:^|\/)chart-js-[^/]*\.m?js$/.test(manifest[key]?.file ?? ''),
-);
-if (chartsKey) {
-  const charts = sized(manifest[chartsKey]!.file);
-  const withImports = jsOf(staticClosure([chartsKey]).filter((key) => !initialKeySet.has(key)));
+const chartsChunk = lazyChunk(/(?:^|\/)chart-js-[^/]*\.m?js$/);
+if (chartsChunk) {
+  const { chunk: charts, withImports } = chartsChunk;
   console.log(
     `charts chunk ${charts.file} (loaded when a page's first chart comes near the viewport): ${kb(charts.raw)} KB ` +
       `raw, ${kb(charts.gzip)} KB gzip; with its imports beyond ${route}: ${kb(sum(withImports, 'gzip'))} KB gzip ` +

@@ -6,9 +6,9 @@
 //
 // "Drawn" (DRAWN_JS in demo-app.ts): the dashboard's heading, no skeleton, its answer shown and not being fetched
 // again, its main content present (post cards, the people table, the heatmap, the tiles and charts) and every chart's
-// box near the 1280×800 viewport marked `data-drawn` by Chart.js (charts further down are drawn when scrolled toward). An init script watches the DOM (MutationObserver) and records performance.now()
-// the first time that holds: for a full load, milliseconds since the navigation started (the page's time origin); for
-// a tab switch, since the click on the tab (the click event's time stamp). The browser's HTTP cache is warm after the
+// box near the 1280×800 viewport marked `data-drawn` by Chart.js (charts further down are drawn when scrolled toward).
+// An init script watches the DOM (MutationObserver) and records performance.now() the first time that holds: for a
+// full load, milliseconds since the navigation started (the page's time origin); for a tab switch, since the click on the tab (the click event's time stamp). The browser's HTTP cache is warm after the
 // warm-up (scripts and styles come from it, as for a returning user); the app's data cache starts empty on each full
 // load, and the tab switch's source dashboard is loaded anew before each click, so its target is never cached.
 //

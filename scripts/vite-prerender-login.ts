@@ -199,7 +199,8 @@ function stylesheetsOf(bundle: Rollup.OutputBundle, modules: readonly string[]):
 /**
  * The route modules (TanStack Router's split chunks: `?tsr-split=component` and `loader`) that a visit to a dashboard
  * loads, from the signed-in layout down to the dashboard's page, and the pending component of the route with a loader
- * (the router loads it with the route, should the loader take long). Error components are loaded only on an error. A route moved or renamed fails the build (dashboardChunks) rather than silently preloading nothing.
+ * (the router loads it with the route, should the loader take long). Error components are loaded only on an error. A
+ * route moved or renamed fails the build (dashboardChunks) rather than silently preloading nothing.
  */
 const DASHBOARD_ROUTES = (dashboard: string) => [
   ['src/routes/_authed/route.tsx', 'component'],
