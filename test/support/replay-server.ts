@@ -13,7 +13,8 @@ export const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf
 export interface Reply {
   status?: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** Text, or bytes (a compressed body). */
+  body?: string | Buffer;
   /** Never answer (a source that times out). */
   hang?: boolean;
   /** Answer after this many milliseconds. */

@@ -1,14 +1,23 @@
-// Outgoing HTTP for the connectors: Node's fetch with a timeout, the source's rate limits read (429 and Retry-After,
+// Outgoing HTTP for the connectors: node:http(s) with a timeout, the source's rate limits read (429 and Retry-After,
 // Mastodon's X-RateLimit-*), redirects followed by hand so every hop passes the same checks as the URL staff typed.
 //
 // SSRF: staff type instance and feed URLs, so the server must not become a way into its own network. Only http and
-// https are fetched, never with credentials in the URL, and — unless allowPrivateHosts is set (local development and
-// the tests' replay server) — never a host that resolves to a loopback, private, link-local, CGNAT or otherwise
-// reserved address. The address is checked when the request is made; a DNS answer that changes between the check and
-// the connection (rebinding) is not caught: collection runs for staff only, so this is a guard, not a sandbox.
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+// https are fetched, never with credentials in the URL, and never to an address that is not public (addresses.ts:
+// loopback, private, link-local, CGNAT, multicast, reserved, and the IPv6 forms that embed one of those), unless
+// allowPrivateHosts is set (local development and the tests' replay servers), which admits loopback, private and
+// link-local but still nothing unspecified, multicast or reserved. The check is made where the connection is made:
+// the socket's DNS lookup resolves the name, classifies every address it got and hands only those checked addresses
+// to connect, so there is no second resolution for a rebinding DNS server to answer differently, and every redirect
+// hop and every new connection of the keep-alive pool goes through it. An address literal in the URL is checked
+// before the request (the socket does not look those up).
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { Transform, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { sourceUrlProblem } from '../../../src/contract/scraping';
+import { addressProblem } from './addresses';
 
 /** The source said to wait (429, or its rate-limit window is used up). */
 export class RateLimitedError extends Error {
@@ -26,64 +35,98 @@ class TransientError extends Error {}
 /** A failure retrying cannot fix: 4xx (not found, forbidden), a refused URL, a body that is not the expected format. */
 export class PermanentError extends Error {}
 
+/** A host name's addresses, as dns.lookup with all: true answers. */
+export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
 export interface HttpOptions {
   /** Per request, including the body. */
   timeoutMs: number;
   allowPrivateHosts: boolean;
   userAgent: string;
+  /** The DNS the connections use; the system's resolver (dns.lookup) unless given. */
+  resolve?: Resolve;
 }
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+const systemResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true });
+
+const refusal = (host: string, address: string, problem: string) =>
+  new PermanentError(
+    `${host} resolves to a private or reserved address (${address}: ${problem}); collection only reaches public hosts`,
+  );
+
+/**
+ * The socket's lookup: resolves once, refuses the host when any of its addresses is not allowed, and hands connect
+ * exactly the addresses it checked.
+ */
+export function guardedLookup(resolve: Resolve, allowPrivateHosts: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (found) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+        const addresses = found.filter((a) => !family || a.family === family);
+        for (const { address } of found) {
+          const problem = addressProblem(address, allowPrivateHosts);
+          if (problem) return callback(refusal(hostname, address, problem), '', 0);
+        }
+        const first = addresses[0];
+        if (!first) {
+          return callback(
+            new TransientError(`${hostname}: cannot resolve the host name (no address)`),
+            '',
+            0,
+          );
+        }
+        if (options.all) return (callback as (e: null, a: typeof addresses) => void)(null, addresses);
+        callback(null, first.address, first.family);
+      },
+      (error: unknown) =>
+        callback(
+          new TransientError(`${hostname}: cannot resolve the host name (${(error as Error).message})`),
+          '',
+          0,
+        ),
+    );
+  };
 }
 
-function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) {
-    return isBlockedAddress(address.slice(7));
+interface Agents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+// Keep-alive pools per policy and resolver: a pooled socket was checked under the policy it serves.
+const agentPools = new WeakMap<Resolve, Map<boolean, Agents>>();
+
+function agentsFor(options: Pick<HttpOptions, 'allowPrivateHosts' | 'resolve'>): Agents {
+  const resolve = options.resolve ?? systemResolve;
+  let byPolicy = agentPools.get(resolve);
+  if (!byPolicy) agentPools.set(resolve, (byPolicy = new Map()));
+  let agents = byPolicy.get(options.allowPrivateHosts);
+  if (!agents) {
+    // The same pool settings as Node's global agent.
+    const settings = {
+      keepAlive: true,
+      scheduling: 'lifo' as const,
+      timeout: 5_000,
+      lookup: guardedLookup(resolve, options.allowPrivateHosts),
+    };
+    agents = { http: new HttpAgent(settings), https: new HttpsAgent(settings) };
+    byPolicy.set(options.allowPrivateHosts, agents);
   }
-  return family === 4 ? blocked.check(address, 'ipv4') : family === 6 ? blocked.check(address, 'ipv6') : true;
+  return agents;
 }
 
-/** Throws PermanentError when the URL may not be fetched (scheme, credentials, private address). */
-export async function checkUrl(raw: string, options: Pick<HttpOptions, 'allowPrivateHosts'>): Promise<URL> {
+/**
+ * Throws PermanentError when the URL may not be fetched (scheme, credentials, an address literal that is not public).
+ * A host name's addresses are checked when the connection resolves them (guardedLookup).
+ */
+export function checkUrl(raw: string, options: Pick<HttpOptions, 'allowPrivateHosts'>): URL {
   const problem = sourceUrlProblem(raw);
   if (problem) throw new PermanentError(`${raw}: ${problem}`);
   const url = new URL(raw);
-  if (options.allowPrivateHosts) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  } catch (error) {
-    throw new TransientError(`${url.host}: cannot resolve the host name (${(error as Error).message})`);
-  }
-  if (addresses.some(isBlockedAddress)) {
-    throw new PermanentError(
-      `${url.host} resolves to a private or reserved address; collection only reaches public hosts`,
-    );
+  if (isIP(host)) {
+    const addressRefused = addressProblem(host, options.allowPrivateHosts);
+    if (addressRefused) throw refusal(url.host, host, addressRefused);
   }
   return url;
 }
@@ -107,22 +150,108 @@ export interface HttpResponse {
   body: string;
 }
 
-async function readBody(response: Response, url: URL): Promise<string> {
-  const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) throw new PermanentError(`${url.host}: the answer is larger than 10 MB`);
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
+/** Sends one GET and answers once the status line and headers are in; the body is left to read. */
+function send(
+  url: URL,
+  options: HttpOptions & { headers?: Record<string, string> },
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const agents = agentsFor(options);
+  const https = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const request = (https ? httpsRequest : httpRequest)(
+      url,
+      {
+        agent: https ? agents.https : agents.http,
+        headers: {
+          'user-agent': options.userAgent,
+          accept: '*/*',
+          'accept-encoding': 'gzip, deflate, br',
+          ...options.headers,
+        },
+        signal,
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function headersOf(response: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      headers.append(name, one);
+    }
+  }
+  return headers;
+}
+
+/** The body decoded as Content-Encoding says (the encodings fetch accepts), as one stream. */
+function decoded(response: IncomingMessage, url: URL): Readable {
+  const encodings = (response.headers['content-encoding'] ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e && e !== 'identity');
+  let stream: Readable = response;
+  for (const encoding of encodings.reverse()) {
+    const decoder =
+      encoding === 'gzip' || encoding === 'x-gzip'
+        ? createGunzip()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : encoding === 'deflate'
+            ? deflateDecoder()
+            : undefined;
+    if (!decoder) {
+      response.destroy();
+      throw new PermanentError(`${url.host}: the answer's Content-Encoding ${encoding} is not one asked for`);
+    }
+    const source = stream;
+    source.on('error', (error) => decoder.destroy(error));
+    stream = source.pipe(decoder);
+  }
+  return stream;
+}
+
+/** "deflate" is zlib-wrapped by the standard and raw from some servers: the first byte says which. */
+function deflateDecoder(): Transform {
+  let inner: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!inner) {
+        inner = (chunk[0]! & 0x0f) === 0x08 ? createInflate() : createInflateRaw();
+        inner.on('data', (data: Buffer) => this.push(data));
+        inner.on('error', (error) => this.destroy(error));
+      }
+      if (inner.write(chunk)) done();
+      else inner.once('drain', () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+  });
+}
+
+async function readBody(response: IncomingMessage, url: URL): Promise<string> {
+  const length = Number(response.headers['content-length'] ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    response.destroy();
+    throw new PermanentError(`${url.host}: the answer is larger than 10 MB`);
+  }
+  const body = decoded(response, url);
+  const chunks: Buffer[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
     if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
+      response.destroy();
       throw new PermanentError(`${url.host}: the answer is larger than 10 MB`);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -135,40 +264,38 @@ export async function httpGet(
   raw: string,
   options: HttpOptions & { headers?: Record<string, string>; signal?: AbortSignal },
 ): Promise<HttpResponse> {
-  let url = await checkUrl(raw, options);
+  let url = checkUrl(raw, options);
   for (let hop = 0; ; hop++) {
-    const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
-    let response: Response;
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([timeout, ...(options.signal ? [options.signal] : [])]);
+    let response: IncomingMessage;
     let body: string;
     try {
-      response = await fetch(url, {
-        redirect: 'manual',
-        headers: { 'user-agent': options.userAgent, accept: '*/*', ...options.headers },
-        signal: AbortSignal.any(signals),
-      });
-      if (response.status >= 300 && response.status < 400 && response.status !== 304) {
-        await response.body?.cancel();
-        const location = response.headers.get('location');
+      response = await send(url, options, signal);
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400 && status !== 304) {
+        response.destroy();
+        const location = response.headers.location;
         if (!location) throw new PermanentError(`${url.host}: redirect without a Location`);
         if (hop >= MAX_REDIRECTS)
           throw new PermanentError(`${url.host}: more than ${MAX_REDIRECTS} redirects`);
-        url = await checkUrl(new URL(location, url).toString(), options);
+        url = checkUrl(new URL(location, url).toString(), options);
         continue;
       }
       body = await readBody(response, url);
     } catch (error) {
       if (error instanceof PermanentError || error instanceof TransientError) throw error;
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      const name = (error as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') {
+      if (timeout.aborted) {
         throw new TransientError(`${url.host}: no answer within ${Math.round(options.timeoutMs / 1000)} s`);
       }
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new TransientError(`${url.host}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+      const { code, message } = error as { code?: string; message: string };
+      throw new TransientError(`${url.host}: ${code ?? message}`);
     }
-    const { status } = response;
-    if (status === 429 || (status === 503 && response.headers.has('retry-after'))) {
-      const wait = retryAfterMs(response.headers.get('retry-after')) ?? 60_000;
+    const status = response.statusCode ?? 0;
+    const headers = headersOf(response);
+    if (status === 429 || (status === 503 && headers.has('retry-after'))) {
+      const wait = retryAfterMs(headers.get('retry-after')) ?? 60_000;
       throw new RateLimitedError(
         wait,
         `${url.host} answered ${status}; Retry-After ${Math.ceil(wait / 1000)} s`,
@@ -176,7 +303,7 @@ export async function httpGet(
     }
     if (status >= 500) throw new TransientError(`${url.host} answered ${status}`);
     if (status >= 400) throw new PermanentError(`${url.host} answered ${status} for ${url.pathname}`);
-    return { status, headers: response.headers, url: url.toString(), body };
+    return { status, headers, url: url.toString(), body };
   }
 }
 
