@@ -48,7 +48,8 @@ const LAYERS =
   'src/api, src/lib and src/components are shared layers: they may not import src/routes or src/features';
 const SERVER = 'The server shares only the contract with the SPA (src/contract)';
 const SPA = 'The SPA does not import server code: shared shapes belong in src/contract';
-const CONTRACT = 'src/contract imports only zod and itself: both the SPA and the server depend on it';
+const CONTRACT =
+  "src/contract imports only zod, csv-stringify (the exports' CSV writer) and itself: both the SPA and the server depend on it";
 
 // Files under `target` may not import files under `from` (but those under `except`, relative to `from`). Zones see
 // the file an import resolves to; an import that does not resolve fails the typecheck instead.
@@ -147,6 +148,6 @@ export default defineConfig([
   {
     name: 'murmur/imports/contract',
     files: [`src/contract/**/*.${CODE}`],
-    rules: { 'no-restricted-imports': ['error', onlyPackages(['zod'], CONTRACT)] },
+    rules: { 'no-restricted-imports': ['error', onlyPackages(['zod', 'csv-stringify'], CONTRACT)] },
   },
 ]);

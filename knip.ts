@@ -10,7 +10,7 @@ const config: KnipConfig = {
   // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
   ignoreBinaries: ['groupadd', 'useradd'],
   // Added ahead of their first use (one CSV writer, the SSRF guard's address ranges, per-language stop words).
-  ignoreDependencies: ['csv-stringify', 'stopwords-iso'],
+  ignoreDependencies: ['stopwords-iso'],
 };
 
 export default config;

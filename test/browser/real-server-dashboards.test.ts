@@ -285,6 +285,29 @@ describe('Dashboards (real server)', () => {
     expect(texts).toEqual(expected);
   });
 
+  it("downloads a chart's table as CSV, made in the page by the exports' writer (loaded on the first file)", async () => {
+    const { page } = story.current!;
+    await page.goto('/workspace/demo/insight/performance?range=7d');
+    await waitForHeading(page, 'Performance');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download best time to post as CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      /^murmur-performance-best-time-to-post-\d{4}-\d\d-\d\d\.csv$/,
+    );
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('# Murmur export: performance – best time to post');
+    expect(lines[1]).toBe('# Workspace time zone: UTC');
+    const records = lines.filter((line) => line !== '' && !line.startsWith('#'));
+    expect(records[0]).toBe('Day,Hour,Posts,Engagement per post');
+    // A record per hour of the week, the file ending in CRLF.
+    expect(records).toHaveLength(1 + 7 * 24);
+    expect(records[1]).toMatch(/^Monday,00:00,\d+,/);
+    expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
   it('opens a saved query’s dashboards from the saved queries list, with the API’s figures for it', async () => {
     const { page } = story.current!;
     const created = await server.app.inject({

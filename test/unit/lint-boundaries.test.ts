@@ -51,7 +51,7 @@ describe('forbidden imports fail', () => {
     ['server/auth/probe.ts', '../../src/lib/jwt', RESTRICTED_PATHS],
     ['src/lib/probe.ts', '../../server/app', RESTRICTED_PATHS],
     ['src/contract/probe.ts', '../../server/config', RESTRICTED_PATHS],
-    // The contract imports only zod and itself.
+    // The contract imports only zod, csv-stringify and itself.
     ['src/contract/probe.ts', '../api/api', RESTRICTED_PATHS],
     ['src/contract/probe.ts', '@/lib/jwt', RESTRICTED_PATHS],
     ['src/contract/probe.ts', 'react', RESTRICTED_IMPORTS],
@@ -71,6 +71,7 @@ describe('allowed imports pass', () => {
     ['server/probe.ts', '../src/contract/workspaces'],
     ['server/auth/probe.ts', '@/contract/auth'],
     ['src/contract/probe.ts', 'zod/mini'],
+    ['src/contract/probe.ts', 'csv-stringify/browser/esm/sync'],
     ['src/contract/probe.ts', './workspaces'],
     ['test/probe.ts', '../server/app'],
   ])('%s importing %s', async (filePath, specifier) => {

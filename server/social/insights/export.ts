@@ -1,8 +1,10 @@
 // CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}): the lists' own code (postList,
 // profileList) read page after page with internal cursors, each page written out as it comes, so an export of
 // 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their order, are
-// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; fields are quoted
-// per RFC 4180, and text a spreadsheet would read as a formula is neutralised (README.md beside this file, "Exports").
+// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; the exports' one
+// CSV writer (src/contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
+// formula (README.md beside this file, "Exports").
+import { csvComments, csvRecords, type CsvValue } from '../../../src/contract/csv';
 import type { PostSort, ProfileSort } from '../../../src/contract/insights';
 import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
 import type { Db } from '../../db/database';
@@ -32,32 +34,10 @@ const OVERPERFORMANCE_PAGE_ROWS = 20_000;
  */
 const CHUNK_ROWS = 200;
 
-type Value = string | number | boolean | null;
-
 interface Column<T> {
   name: string;
-  value: (row: T) => Value;
+  value: (row: T) => CsvValue;
 }
-
-/** A text field a spreadsheet would take for a formula (or a control character that starts one). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * One field: empty for null; numbers and booleans as JavaScript prints them; text with a leading apostrophe when it
- * starts with =, +, -, @, a tab or a carriage return (so a spreadsheet shows it instead of evaluating it), then quoted
- * when it holds a comma, a quote, CR or LF, quotes doubled (RFC 4180). Numbers are never prefixed: a negative
- * sentiment stays a number.
- */
-export function csvField(value: Value): string {
-  if (value === null) return '';
-  if (typeof value !== 'string') return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** Records end in CRLF (RFC 4180). */
-const record = (fields: string[]) => `${fields.join(',')}\r\n`;
 
 function postColumns(timeZone: string, sort: PostSort): Array<Column<InsightPost>> {
   const local = wallClockFormatter(timeZone);
@@ -126,9 +106,6 @@ function slug(name: string): string {
   return words.join('-').slice(0, 40).replace(/-+$/, '') || 'workspace';
 }
 
-/** Comment lines hold one line each. */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
-
 function preamble(what: string, context: InsightScope, first: Page<unknown>, maxRows: number): string {
   const { scope, timeZone, normalized, savedQueryName } = context;
   const local = (instant: Date) => formatWallClock(wallClock(instant, timeZone)).replace('T', ' ');
@@ -136,23 +113,21 @@ function preamble(what: string, context: InsightScope, first: Page<unknown>, max
     normalized === null
       ? 'none (every post)'
       : `${normalized}${savedQueryName === null ? '' : ` (the saved query "${savedQueryName}")`}`;
-  return [
-    `# Murmur export: ${what}`,
-    `# Workspace time zone: ${timeZone}`,
-    `# Range: ${local(scope.from)} to ${local(scope.to)} ${timeZone} (${scope.from.toISOString()} to ` +
+  return csvComments([
+    `Murmur export: ${what}`,
+    `Workspace time zone: ${timeZone}`,
+    `Range: ${local(scope.from)} to ${local(scope.to)} ${timeZone} (${scope.from.toISOString()} to ` +
       `${scope.to.toISOString()} UTC); from inclusive, to exclusive`,
     ...(context.historyClip
       ? [
-          `# History: the plan keeps ${context.historyClip.history_days} days; the range asked for started ` +
+          `History: the plan keeps ${context.historyClip.history_days} days; the range asked for started ` +
             `${context.historyClip.requested_from} and was clipped to the plan's history`,
         ]
       : []),
-    `# Query: ${query}`,
-    `# Counted: ${first.counted}`,
-    `# Rows: the first ${maxRows} at most, of ${first.total} ${what} when the export started`,
-  ]
-    .map((line) => `${oneLine(line)}\r\n`)
-    .join('');
+    `Query: ${query}`,
+    `Counted: ${first.counted}`,
+    `Rows: the first ${maxRows} at most, of ${first.total} ${what} when the export started`,
+  ]);
 }
 
 /**
@@ -170,7 +145,7 @@ async function csvExport<T>(
   fetch: Fetch<T>,
 ): Promise<CsvExport> {
   const first = await fetch(undefined, Math.min(pageRows, maxRows));
-  const head = preamble(what, context, first, maxRows) + record(columns.map((column) => column.name));
+  const head = preamble(what, context, first, maxRows) + csvRecords([columns.map((column) => column.name)]);
   const date = formatWallClock(wallClock(new Date(), context.timeZone)).slice(0, 10);
   // The first page is the generator's argument, so that it is let go once written.
   async function* chunks(page: Page<T>): AsyncGenerator<string> {
@@ -187,12 +162,12 @@ async function csvExport<T>(
       // Its failure is thrown where it is awaited below; this only keeps it from being unhandled if the client
       // leaves first.
       next?.catch(() => {});
-      for (const [index, row] of rows.entries()) {
-        text += record(columns.map((column) => csvField(column.value(row))));
-        if (index % CHUNK_ROWS === CHUNK_ROWS - 1) {
-          yield text;
-          text = '';
-        }
+      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+        text += csvRecords(
+          rows.slice(start, start + CHUNK_ROWS).map((row) => columns.map((column) => column.value(row))),
+        );
+        yield text;
+        text = '';
       }
       if (text) yield text;
       text = '';

@@ -5,7 +5,7 @@ import { useId } from 'react';
 import type { Refine } from '../../contract/insights';
 import type { PerformanceResponse } from '../../contract/insights-responses';
 import { Counted } from './ChartCard';
-import { exportName, toCsv, type CsvMeta } from './csv';
+import { exportName, saveCsv, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
 import { DAY_NAMES, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
@@ -40,23 +40,16 @@ export function BestTime({ data, meta }: { data: PerformanceResponse; meta: Omit
     .sort((a, b) => (b.average_engagement ?? 0) - (a.average_engagement ?? 0))[0];
 
   const exportCsv = () =>
-    saveFile(
+    saveCsv(
       exportName('performance', 'best time to post', 'csv'),
-      new Blob(
-        [
-          toCsv(
-            { ...meta, title: 'performance – best time to post' },
-            [
-              { label: 'Day', value: (cell: Cell) => DAY_NAMES[cell.day - 1] ?? cell.day },
-              { label: 'Hour', value: (cell: Cell) => hourLabel(cell.hour) },
-              { label: 'Posts', value: (cell: Cell) => cell.posts },
-              { label: 'Engagement per post', value: (cell: Cell) => cell.average_engagement },
-            ],
-            data.best_time,
-          ),
-        ],
-        { type: 'text/csv;charset=utf-8' },
-      ),
+      { ...meta, title: 'performance – best time to post' },
+      [
+        { label: 'Day', value: (cell: Cell) => DAY_NAMES[cell.day - 1] ?? cell.day },
+        { label: 'Hour', value: (cell: Cell) => hourLabel(cell.hour) },
+        { label: 'Posts', value: (cell: Cell) => cell.posts },
+        { label: 'Engagement per post', value: (cell: Cell) => cell.average_engagement },
+      ],
+      data.best_time,
     );
 
   return (

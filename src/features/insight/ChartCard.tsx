@@ -4,7 +4,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
-import { exportName, toCsv, type CsvColumn, type CsvMeta } from './csv';
+import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
 
 export interface TableColumn<R> extends CsvColumn<R> {
@@ -58,11 +58,11 @@ export function ChartCard<R>({
   const showTable = !chart || view === 'table' || !drawable;
 
   const exportCsv = () =>
-    saveFile(
+    saveCsv(
       exportName(dashboard, title, 'csv'),
-      new Blob([toCsv({ ...meta, title: `${dashboard} – ${title}` }, columns, rows)], {
-        type: 'text/csv;charset=utf-8',
-      }),
+      { ...meta, title: `${dashboard} – ${title}` },
+      columns,
+      rows,
     );
   const exportPng = () => {
     const png = canvas.current?.png();
