@@ -119,7 +119,7 @@ function agentsFor(options: Pick<HttpOptions, 'allowPrivateHosts' | 'resolve'>):
  * Throws PermanentError when the URL may not be fetched (scheme, credentials, an address literal that is not public).
  * A host name's addresses are checked when the connection resolves them (guardedLookup).
  */
-export function checkUrl(raw: string, options: Pick<HttpOptions, 'allowPrivateHosts'>): URL {
+function checkUrl(raw: string, options: Pick<HttpOptions, 'allowPrivateHosts'>): URL {
   const problem = sourceUrlProblem(raw);
   if (problem) throw new PermanentError(`${raw}: ${problem}`);
   const url = new URL(raw);
