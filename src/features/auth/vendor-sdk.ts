@@ -1,6 +1,6 @@
 // The production vendors: Google Identity Services (its script, loaded on demand) and Microsoft's MSAL (a popup).
 // Each hands back an ID token carrying the server's nonce. Neither can run without the vendor's servers, so both are
-// kept small; the CSP and COOP headers they need in production are listed in the README.
+// kept small; the CSP and COOP headers they need in production are listed in docs/configuration.md.
 import type { PopupRequest } from '@azure/msal-browser';
 import { SIGN_IN_CALLBACK_PATH } from '../../contract/dev-oidc';
 import { SignInError } from './sign-in-error';
