@@ -75,6 +75,7 @@ export const sessionMachine = setup({
       event.type === 'REQUEST.UNAUTHORIZED' && (context.retries[event.url] ?? 0) >= MAX_REFRESH_RETRIES,
     hasNoRefreshToken: ({ context }) => !context.tokens?.refresh_token,
     isNetworkFailure: ({ event }) => errorOf(event).kind === 'network',
+    isRefreshExpired: ({ event }) => errorOf(event).kind === 'refreshExpired',
     workspaceCreationInProgress: ({ event }) => event.type === 'ME.UNAUTHORIZED' && event.workspaceCreation,
     tokensCleared: ({ event }) => event.type === 'TOKENS.CHANGED_ELSEWHERE' && event.tokens === null,
   },
@@ -205,6 +206,7 @@ export const sessionMachine = setup({
                 description: "'Failed to fetch': reported, the original response passed on.",
               },
               {
+                guard: 'isRefreshExpired',
                 target: '#session.signedOut',
                 actions: [
                   { type: 'reportRefreshFailure', params: ({ event }) => ({ error: errorOf(event) }) },
@@ -212,7 +214,17 @@ export const sessionMachine = setup({
                   'clearReportingUser',
                   'redirectToLogin',
                 ],
-                description: "'Refresh token expired', 'No tokens found' or any other failure.",
+                description: "The refresh call answered 401: 'Refresh token expired'.",
+              },
+              {
+                target: '#session.signedOut',
+                actions: [
+                  { type: 'reportRefreshFailure', params: ({ event }) => ({ error: errorOf(event) }) },
+                  'removeStoredTokens',
+                  'clearReportingUser',
+                  'redirectToLogin',
+                ],
+                description: "'No tokens found' or any other failure.",
               },
             ],
           },

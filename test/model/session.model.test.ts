@@ -189,11 +189,14 @@ describe('session statechart, paths run against the real session and API client'
             break;
           default: {
             // The refresh call's outcome: answer the request the real client made.
-            const reply = replyFor(event);
-            await expect.poll(() => parked.length, { timeout: 5000 }).toBeGreaterThan(0);
-            const latest = parked.pop()!;
-            for (const stale of parked.splice(0)) stale({ status: 401 });
-            latest(reply);
+            // With no tokens stored the refresh fails before any call is made.
+            if ((event as unknown as { error?: SessionError }).error?.kind !== 'noTokens') {
+              const reply = replyFor(event);
+              await expect.poll(() => parked.length, { timeout: 5000 }).toBeGreaterThan(0);
+              const latest = parked.pop()!;
+              for (const stale of parked.splice(0)) stale({ status: 401 });
+              latest(reply);
+            }
             await Promise.all(pending.splice(0));
           }
         }
