@@ -16,9 +16,9 @@ interface CheckoutReturnContext extends CheckoutReturnInput {
 }
 
 /** Between two checks of a pending payment. */
-const CHECK_EVERY_MS = 1500;
+export const CHECK_EVERY_MS = 1500;
 /** After this many checks the page stops asking on its own and offers to check again. */
-const MAX_CHECKS = 40;
+export const MAX_CHECKS = 40;
 
 const PENDING = new Set(['open', 'processing', 'requires_action']);
 

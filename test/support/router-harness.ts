@@ -94,6 +94,11 @@ export class ScriptedBackend {
     for (const call of now) call.release(reply);
   }
 
+  /** Holds `endpoint` again: its next call parks until answered (a call a machine makes more than once). */
+  hold(endpoint: Endpoint): void {
+    this.held.add(endpoint);
+  }
+
   /** Stops holding: parked calls get the defaults. */
   releaseAll(): void {
     this.held.clear();

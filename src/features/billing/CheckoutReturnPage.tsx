@@ -16,7 +16,7 @@ import './billing.css';
 
 export function CheckoutReturnPage() {
   const { payment_id: paymentId } = useSearch({ from: '/checkout/return' });
-  const { api, session, queryClient } = useApp();
+  const { api, session, queryClient, inspect } = useApp();
   const machine = useMemo(
     () =>
       checkoutReturnMachine.provide({
@@ -26,6 +26,7 @@ export function CheckoutReturnPage() {
   );
   const [state, send] = useMachine(machine, {
     input: { paymentId: paymentId ?? null, isLoggedIn: session.isLoggedIn() },
+    inspect,
   });
   const payment = state.context.payment;
   const paid = state.matches('paid');
