@@ -25,6 +25,7 @@ import { MAX_PAGES_LIMIT } from '../src/contract/scraping';
 import { loadServerConfig } from '../server/config';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
 import { startCollector } from '../server/scraping/collector';
+import { startQueue } from '../server/scheduler';
 import { importCorpus } from '../server/social/corpus/import/run';
 import { generatedImportRows } from './generated-import-rows';
 
@@ -171,13 +172,15 @@ async function benchCollect(
     SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
     SCRAPING_CONCURRENCY: String(concurrency),
   });
+  const log = (message: string) => console.log(`  [collector] ${message}`);
+  const queue = await startQueue(config, { pool: database.pool }, { log });
   const collector = await startCollector({
+    boss: queue,
     pool: database.pool,
     config,
     uploadDir: join(dir, 'uploads'),
     work: true,
-    tickMs: 200,
-    log: (message) => console.log(`  [collector] ${message}`),
+    log,
   });
   try {
     const started = performance.now();
@@ -216,6 +219,7 @@ async function benchCollect(
     return { seconds, pages: rows[0]!.pages, profiles: stored.profiles };
   } finally {
     await collector.stop();
+    await queue.stop({ graceful: true, timeout: 10_000 });
     await database.close();
     await source.close();
   }

@@ -116,8 +116,21 @@ const serverConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   /** Days a failed renewal stays past due (retried daily) before the plan expires. */
   PAST_DUE_GRACE_DAYS: int(7, 0, 60),
-  /** How often the billing job looks for trials ending, renewals due and past-due plans running out. */
-  BILLING_JOB_INTERVAL_SECONDS: int(30, 1, 3600),
+  /**
+   * How often the billing job looks for trials ending, renewals due and past-due plans running out: every N minutes
+   * past the hour (a pg-boss schedule, whose finest step is a minute), so N divides 60.
+   */
+  BILLING_JOB_EVERY_MINUTES: z._default(
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)),
+      z.number().check(
+        z.refine((n) => Number.isInteger(n) && n >= 1 && n <= 60 && 60 % n === 0, {
+          error: 'Must divide 60: 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60',
+        }),
+      ),
+    ),
+    1,
+  ),
   INTERNAL_WORKSPACE_ID: z._default(z.string().check(z.minLength(1)), 'internal'),
   /** Comma-separated e-mail addresses of staff accounts (the internal workspace is theirs). */
   STAFF_EMAILS: z._default(z.string(), ''),

@@ -11,10 +11,12 @@ import { createAccessTokens } from './auth/access-token';
 import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
-import { startHousekeeping, type Housekeeping } from './housekeeping';
+import { housekeepingJob } from './housekeeping';
 import { startCollector, type Collector } from './scraping/collector';
 import { uploadDirOf } from './scraping/uploads';
-import { startBillingJob, type BillingJob } from './billing/job';
+import { billingJob } from './billing/job';
+import { schedulePeriodic, startQueue } from './scheduler';
+import type { PgBoss } from 'pg-boss';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -82,17 +84,15 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const app = await buildApp(deps);
 
   let stopping = false;
-  let housekeeping: Housekeeping | undefined;
+  let queue: PgBoss | undefined;
   let collector: Collector | undefined;
-  let billingJob: BillingJob | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
-    housekeeping?.stop();
-    billingJob?.stop();
     await app.close();
     await collector?.stop().catch(() => {});
+    await queue?.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
     await database.close();
     process.exit(0);
   };
@@ -111,9 +111,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       );
     }
     await app.listen({ host: config.HOST, port: config.PORT });
-    housekeeping = startHousekeeping(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS });
+    // Every periodic job on one queue in the database (server/scheduler.ts): once per period across servers.
+    queue = await startQueue(config, { pool: database.pool });
     // Collection jobs: queued here always; run here too unless SCRAPING_WORKER=off (then by npm run worker).
     collector = await startCollector({
+      boss: queue,
       pool: database.pool,
       config,
       uploadDir: uploadDirOf(config, dataDir),
@@ -122,11 +124,15 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
     const builtin = app.builtinPayments;
-    billingJob = startBillingJob(app.billing, {
-      extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
-    });
+    await schedulePeriodic(queue, [
+      housekeepingJob(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS }),
+      billingJob(app.billing, {
+        extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
+      }),
+    ]);
   } catch (error) {
     await collector?.stop().catch(() => {});
+    await queue?.stop({ graceful: false }).catch(() => {});
     await app.close();
     await database.close();
     throw error;

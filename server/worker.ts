@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { connect, runningEmbeddedUrl } from './db/database';
 import { startCollector } from './scraping/collector';
+import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,7 +21,9 @@ export async function startWorker() {
     );
   }
   const database = await connect(url);
+  const queue = await startQueue(config, { pool: database.pool });
   const collector = await startCollector({
+    boss: queue,
     pool: database.pool,
     config,
     uploadDir: uploadDirOf(config, dataDir),
@@ -33,6 +36,7 @@ export async function startWorker() {
     stopping = true;
     console.log(`\n${signal}: stopping the worker (runs under way resume at the next start)…`);
     await collector.stop();
+    await queue.stop({ graceful: true, timeout: 10_000 });
     await database.close();
     process.exit(0);
   };

@@ -1,4 +1,4 @@
-// The billing job, in the server process: trials end, paid periods renew (the saved card is charged), failed renewals
+// The billing job (server/scheduler.ts): trials end, paid periods renew (the saved card is charged), failed renewals
 // are tried again daily while past due, and plans whose time has run out expire. What is due lives in the database
 // (subscriptions.next_run_at), so a restart loses nothing; each row is taken with FOR UPDATE SKIP LOCKED, so servers
 // sharing a database never handle one twice.
@@ -8,6 +8,7 @@ import { workspaces } from '../db/schema';
 import { priceOf } from './plans';
 import { chargeSavedCard, type BillingContext } from './service';
 import { accessEnd, DAY_MS, saveSubscription, type SubscriptionRow } from './subscriptions';
+import type { PeriodicJob } from '../scheduler';
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -145,36 +146,24 @@ export async function runDue(
   return steps;
 }
 
-export interface BillingJob {
-  run(): Promise<void>;
-  stop(): void;
-}
-
-/** Every BILLING_JOB_INTERVAL_SECONDS: the due subscriptions, then `extra` (the built-in provider's own chores). */
-export function startBillingJob(
+/**
+ * Every BILLING_JOB_EVERY_MINUTES (a job of server/scheduler.ts): the due subscriptions, then `extra` (the built-in
+ * provider's own chores).
+ */
+export const billingJob = (
   ctx: BillingContext,
-  options: { everyMs?: number; extra?: () => Promise<unknown>; log?: (message: string) => void } = {},
-): BillingJob {
-  const { everyMs = ctx.config.BILLING_JOB_INTERVAL_SECONDS * 1000, extra, log = console.log } = options;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= (async () => {
-      try {
-        for (const s of await runDue(ctx, new Date(), log)) {
-          if (s.outcome !== 'waiting')
-            log(`Billing: workspace ${s.workspaceId} ${s.outcome.replace('_', ' ')}.`);
-        }
-        await extra?.();
-      } catch (error) {
-        log(`Billing job failed, retrying in ${Math.round(everyMs / 1000)} s: ${(error as Error).message}`);
-      } finally {
-        running = null;
+  options: { extra?: () => Promise<unknown>; log?: (message: string) => void } = {},
+): PeriodicJob => {
+  const { extra, log = console.log } = options;
+  const minutes = ctx.config.BILLING_JOB_EVERY_MINUTES;
+  return {
+    name: 'billing',
+    cron: minutes === 60 ? '0 * * * *' : `*/${minutes} * * * *`,
+    run: async () => {
+      for (const s of await runDue(ctx, new Date(), log)) {
+        if (s.outcome !== 'waiting') log(`Billing: workspace ${s.workspaceId} ${s.outcome.replace('_', ' ')}.`);
       }
-    })();
-    return running;
+      await extra?.();
+    },
   };
-  const timer = setInterval(() => void run(), everyMs);
-  timer.unref();
-  void run();
-  return { run, stop: () => clearInterval(timer) };
-}
+};

@@ -1,18 +1,23 @@
-// The collector: pg-boss (a PostgreSQL-backed queue in its own schema, pgboss) carrying runs to workers, and a
-// dispatcher that turns due jobs into runs and sends runs to the queue. It runs in the server process by default
-// (SCRAPING_WORKER=in-process) and alone in `npm run worker` (server/worker.ts), any number of times: the dispatcher
-// claims rows with FOR UPDATE SKIP LOCKED and sends in the same transaction, so a run is sent once.
+// The collector: the process's pg-boss (server/scheduler.ts) carrying runs to workers, and a dispatcher that turns due
+// jobs into runs and sends runs to the queue. It runs in the server process by default (SCRAPING_WORKER=in-process)
+// and alone in `npm run worker` (server/worker.ts), any number of times: the dispatcher claims rows with FOR UPDATE
+// SKIP LOCKED and sends in the same transaction, so a run is sent once. The dispatcher runs when an API call asks
+// (nudge), after each run, at the next job's due time (a delayed job on the queue) and every minute (a schedule).
 //
 // Crashes: a worker heartbeats its job (heartbeatSeconds); when a process dies mid-run, pg-boss's monitor fails the
 // silent job and retries it, and the retry resumes from the cursor the last committed page wrote.
-import { PgBoss, type Db as IDatabase, type JobWithMetadata } from 'pg-boss';
+import type { Db as IDatabase, JobWithMetadata, PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import type { ServerConfig } from '../config';
+import { poolAdapter as adapter } from '../scheduler';
 import { executeRun, RetryableRunError, type RunnerDeps } from './runner';
 
 const RUN_QUEUE = 'scrape-run';
+const DISPATCH_QUEUE = 'scrape-dispatch';
 
 export interface CollectorOptions {
+  /** The process's queue (server/scheduler.ts startQueue); its owner stops it. */
+  boss: PgBoss;
   pool: pg.Pool;
   config: ServerConfig;
   /** Absolute; from SCRAPING_UPLOAD_DIR or DATA_DIR/uploads. */
@@ -20,8 +25,6 @@ export interface CollectorOptions {
   /** Process runs here (false: only dispatch, as the web server does when workers run apart). */
   work: boolean;
   log?: (message: string) => void;
-  /** How often the dispatcher looks for due jobs (default 2 s); tests shorten it. */
-  tickMs?: number;
 }
 
 export interface Collector {
@@ -30,23 +33,8 @@ export interface Collector {
   stop(): Promise<void>;
 }
 
-/** pg-boss's statements on a pooled client (our pool, or a transaction's client for a send that commits with it). */
-const adapter = (db: pg.Pool | pg.PoolClient): IDatabase => ({
-  executeSql: (text: string, values?: unknown[]) => db.query(text, values),
-});
-
 export async function startCollector(options: CollectorOptions): Promise<Collector> {
-  const { pool, config, log = console.log } = options;
-  const boss = new PgBoss({
-    db: adapter(pool),
-    schema: 'pgboss',
-    schedule: false,
-    // Silent jobs are found within a fifth of the heartbeat after it lapses.
-    monitorIntervalSeconds: Math.max(2, Math.floor(config.SCRAPING_HEARTBEAT_SECONDS / 5)),
-    superviseIntervalSeconds: Math.max(2, Math.floor(config.SCRAPING_HEARTBEAT_SECONDS / 5)),
-  });
-  boss.on('error', (error: Error) => log(`Collection queue: ${error.message}`));
-  await boss.start();
+  const { boss, pool, config, log = console.log } = options;
   await boss.createQueue(RUN_QUEUE, {
     retryLimit: config.SCRAPING_RETRY_LIMIT,
     retryDelay: config.SCRAPING_RETRY_DELAY_SECONDS,
@@ -82,6 +70,19 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
         const jobId = await send(adapter(client), id);
         await client.query('UPDATE scrape_runs SET queue_job_id = $2 WHERE id = $1', [id, jobId]);
       }
+      // The next due job before the minute's schedule comes round: the dispatcher is woken at its time.
+      const { rows: next } = await client.query<{ at: Date }>(
+        `SELECT min(next_run_at) AS at FROM scrape_jobs
+           WHERE state = 'active' AND next_run_at > now() AND next_run_at < now() + interval '1 minute'`,
+      );
+      const at = next[0]?.at;
+      if (at) {
+        await boss.send(DISPATCH_QUEUE, null, {
+          db: adapter(client),
+          startAfter: at,
+          singletonKey: at.toISOString(),
+        });
+      }
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
@@ -110,8 +111,11 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
         }
       });
   };
-  const timer = setInterval(tick, options.tickMs ?? 2_000);
-  timer.unref();
+  // Every minute whatever happens (a run left unsent by a crash between its commit and its send is found so), and
+  // at the next job's due time: a delayed job, one per instant however many processes ask.
+  await boss.createQueue(DISPATCH_QUEUE, { policy: 'short', retryLimit: 0, expireInSeconds: 300 });
+  await boss.schedule(DISPATCH_QUEUE, '* * * * *', null, { tz: 'UTC' });
+  await boss.work(DISPATCH_QUEUE, { pollingIntervalSeconds: 1 }, async () => tick());
   tick();
 
   if (options.work) {
@@ -147,6 +151,8 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
               retryLimit: job.retryLimit,
               signal: job.signal,
             });
+            // A recurring job has its next time now: the dispatcher sees it (and wakes itself for it).
+            tick();
           } catch (error) {
             if (!(error instanceof RetryableRunError)) {
               log(`Collection run ${job.data.runId}: ${(error as Error).message}`);
@@ -162,9 +168,8 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     nudge: tick,
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      await Promise.all([boss.offWork(RUN_QUEUE), boss.offWork(DISPATCH_QUEUE)]);
       await ticking;
-      await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };
 }

@@ -83,6 +83,15 @@ describe('configuration', () => {
     expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
+  it('takes the billing job every N minutes only where N divides the hour (a schedule steps by minutes)', async () => {
+    const { loadServerConfig } = await import('../../server/config');
+    expect(loadServerConfig({}).BILLING_JOB_EVERY_MINUTES).toBe(1);
+    expect(loadServerConfig({ BILLING_JOB_EVERY_MINUTES: '15' }).BILLING_JOB_EVERY_MINUTES).toBe(15);
+    for (const bad of ['0', '7', '61', '1.5', 'soon']) {
+      expect(() => loadServerConfig({ BILLING_JOB_EVERY_MINUTES: bad })).toThrow(/BILLING_JOB_EVERY_MINUTES/);
+    }
+  });
+
   it('takes one or more read replicas, and names a malformed one without its password', async () => {
     const { loadServerConfig } = await import('../../server/config');
     expect(loadServerConfig({}).DATABASE_READ_URL).toEqual([]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { purgeEndedFamilies } from '../../server/auth/refresh-tokens';
 import { refreshTokens } from '../../server/db/schema';
-import { startHousekeeping } from '../../server/housekeeping';
+import { runHousekeeping } from '../../server/housekeeping';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { bearer, login, startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
 
@@ -222,24 +222,19 @@ describe('housekeeping', () => {
     expect(await purgeEndedFamilies(server.db)).toBe(0);
   });
 
-  it('runs a round when started and on demand, and reports what it deleted', async () => {
+  it('a housekeeping round deletes the tokens of ended sign-ins and reports it', async () => {
     const ended = await signIn();
     await server.db
       .update(refreshTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(refreshTokens.tokenHash, sha256(ended.refresh_token)));
     const messages: string[] = [];
-    const housekeeping = startHousekeeping(server.db, { everyMs: 3_600_000, log: (m) => messages.push(m) });
-    try {
-      await housekeeping.run();
-      expect(messages.some((m) => /deleted \d+ refresh tokens of ended sign-ins/.test(m))).toBe(true);
-      const rows = await server.db
-        .select()
-        .from(refreshTokens)
-        .where(eq(refreshTokens.tokenHash, sha256(ended.refresh_token)));
-      expect(rows).toEqual([]);
-    } finally {
-      housekeeping.stop();
-    }
+    await runHousekeeping(server.db, { log: (m) => messages.push(m) });
+    expect(messages.some((m) => /deleted \d+ refresh tokens of ended sign-ins/.test(m))).toBe(true);
+    const rows = await server.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(ended.refresh_token)));
+    expect(rows).toEqual([]);
   });
 });

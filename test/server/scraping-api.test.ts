@@ -8,11 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { fixture, startReplayServer, type ReplayServer } from '../support/replay-server';
 import { startCollector, type Collector } from '../../server/scraping/collector';
+import { startQueue } from '../../server/scheduler';
+import type { PgBoss } from 'pg-boss';
 import type { ScrapeJob } from '../../src/contract/scraping';
 
 let server: TestServer;
 let replay: ReplayServer;
 let collector: Collector;
+let queue: PgBoss;
 let uploadDir: string;
 let staff: { token: string };
 let member: { token: string };
@@ -26,13 +29,15 @@ beforeAll(async () => {
     SCRAPING_BLUESKY_URL: replay.url,
   });
   const pool = (server.db as unknown as { $client: pg.Pool }).$client;
-  collector = await startCollector({ pool, config: server.config, uploadDir, work: true, tickMs: 300 });
+  queue = await startQueue(server.config, { pool }, { log: () => undefined });
+  collector = await startCollector({ boss: queue, pool, config: server.config, uploadDir, work: true });
   server.app.deps.collector = collector;
   staff = await server.createUser({ isStaff: true });
   member = await server.createUser();
 });
 afterAll(async () => {
   await collector.stop();
+  await queue.stop({ graceful: false });
   await server.close();
   await replay.close();
   rmSync(uploadDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { createAccessTokens } from '../../server/auth/access-token';
 import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
 import { startCollector } from '../../server/scraping/collector';
+import { startQueue } from '../../server/scheduler';
 import { uploadDirOf } from '../../server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 
@@ -88,21 +89,24 @@ export async function startRealServer(port: number, options: RealServerOptions =
       throw error;
     });
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
+    let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
+      await queue?.stop({ graceful: false }).catch(() => undefined);
       await database.close().catch(() => undefined);
     };
     await seedDevData(database.db, config);
     await app.listen({ host: '127.0.0.1', port });
     if (options.collector) {
+      queue = await startQueue(config, { pool: database.pool }, { log: () => undefined });
       collector = await startCollector({
+        boss: queue,
         pool: database.pool,
         config,
         uploadDir: uploadDirOf(config, dir),
         work: true,
-        tickMs: 500,
         log: () => undefined,
       });
       app.deps.collector = collector;

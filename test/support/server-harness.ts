@@ -47,6 +47,8 @@ export async function createTestServer(env: Record<string, string> = {}, options
 
   return {
     app,
+    /** Its database, for a client of its own (pg-boss's pool, say). */
+    databaseUrl: url,
     db: database.db,
     /** The light requests' pool (a test may hold one of its connections, e.g. for a lock). */
     pool: database.pool,
