@@ -1,16 +1,10 @@
 // The development provider's pages, rendered on the server: no scripts (the CSP allows none inline), every control a
 // native button or labelled field, so the sign-in works with a keyboard and a screen reader.
-import { createHash } from 'node:crypto';
 import { DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
+import { escapeHtml, htmlPage, pageStyle } from '../html-page';
 import { DEMO_ACCOUNTS } from './accounts';
 
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
-
-const STYLE = `
+const STYLE = pageStyle(`
   :root { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1c1b29; background: #f7f7fb;
     line-height: 1.5; }
   * { box-sizing: border-box; }
@@ -33,28 +27,13 @@ const STYLE = `
   .actions { margin-top: 1rem; display: flex; gap: .5rem; }
   .error { color: #b42318; font-weight: 600; }
   :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
-`;
+`);
 
 /** The one inline stylesheet of every page here, as a CSP source: the policy allows it and no other inline style. */
-export const PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export const PAGE_STYLE_SOURCE = STYLE.source;
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main aria-labelledby="title">
-${body}
-</main>
-</body>
-</html>`;
-}
+const page = (title: string, body: string) =>
+  htmlPage({ title, style: STYLE, body: `<main aria-labelledby="title">\n${body}\n</main>` });
 
 export interface NewPersonForm {
   given_name: string;

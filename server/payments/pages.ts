@@ -1,15 +1,9 @@
 // The built-in provider's hosted pages, rendered on the server: the card form, the confirmation step some cards ask
 // for, and a message page. No scripts (the CSP allows none); native, labelled controls only.
-import { createHash } from 'node:crypto';
+import { escapeHtml, htmlPage, pageStyle } from '../html-page';
 import { TEST_CARDS } from './cards';
 
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
-
-const STYLE = `
+const STYLE = pageStyle(`
   :root { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1c1b29; background: #eef0f6;
     line-height: 1.5; }
   * { box-sizing: border-box; }
@@ -36,29 +30,20 @@ const STYLE = `
   th, td { text-align: left; padding: .3rem .25rem; border-bottom: 1px solid #ebeaf2; }
   code { font-size: .85rem; white-space: nowrap; }
   :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
-`;
+`);
 
 /** The one inline stylesheet of every page here, as a CSP source. */
-export const PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export const PAGE_STYLE_SOURCE = STYLE.source;
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<p class="badge" role="note">Test mode: the built-in payment provider. No real card is charged.</p>
+const page = (title: string, body: string) =>
+  htmlPage({
+    title,
+    style: STYLE,
+    body: `<p class="badge" role="note">Test mode: the built-in payment provider. No real card is charged.</p>
 <main aria-labelledby="title">
 ${body}
-</main>
-</body>
-</html>`;
-}
+</main>`,
+  });
 
 const formatMoney = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
