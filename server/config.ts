@@ -93,6 +93,12 @@ const serverConfigSchema = z.object({
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),
+  /**
+   * How long a server process trusts that a sign-in is live before reading it again (server/auth/sign-in-state.ts).
+   * Sign-out ends its access tokens at once in every process through a database signal; this bounds how long one
+   * stays usable in a process that missed the signal (its listening connection was down). 0 reads on every request.
+   */
+  SIGN_IN_STATE_MAX_AGE_SECONDS: int(5, 0, 60),
   REFRESH_TOKEN_LIFETIME_DAYS: int(30, 1, 365),
   /**
    * Seconds after a refresh during which the rotated token, presented again, gets the same successor instead of
