@@ -9,7 +9,7 @@ import { users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/auth/access-token';
 import { signInAs } from '../../server/auth/sign-in';
 
-export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider'> {
+export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider' | 'logger'> {
   /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */
   databaseUrl?: string;
   /** The access tokens' key; random when absent. Servers given the same key accept each other's tokens. */
