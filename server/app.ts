@@ -28,6 +28,7 @@ import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
+import { httpLimitsOf, limitedServer } from './http-server';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
 import { loadCatalogue, type Catalogue } from './billing/plans';
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : false,
     trustProxy: false,
     bodyLimit: 256 * 1024,
+    serverFactory: limitedServer(httpLimitsOf(deps.config)),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
