@@ -137,7 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : false,
     trustProxy: false,
     bodyLimit: 256 * 1024,
-    serverFactory: limitedServer(httpLimitsOf(deps.config)),
+    // The app's logger once it exists: only connections, which come after it, are refused.
+    serverFactory: limitedServer(httpLimitsOf(deps.config), (message) => app.log.warn(message)),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));

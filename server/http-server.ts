@@ -45,9 +45,25 @@ function addressKey(address: string): string {
   return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).join(':')}::/64`;
 }
 
+/** Refusals are said at most this often, as a count: under a flood, one line a minute rather than one per socket. */
+const REFUSALS_REPORTED_EVERY_MS = 60_000;
+
 /** Counts connections per address; one over the cap gets the refusal and is closed, and its request never runs. */
-function capPerAddress(server: Server, max: number, refused: WeakSet<Socket>) {
+function capPerAddress(
+  server: Server,
+  max: number,
+  refused: WeakSet<Socket>,
+  warn: (message: string) => void,
+) {
   const open = new Map<string, number>();
+  let unreported = 0;
+  let reportedAt = 0;
+  const report = () => {
+    unreported += 1;
+    if (Date.now() - reportedAt < REFUSALS_REPORTED_EVERY_MS) return;
+    warn(`refused ${unreported} connection(s) over HTTP_MAX_SOCKETS_PER_ADDRESS (${max}) from one address`);
+    [unreported, reportedAt] = [0, Date.now()];
+  };
   // Before the HTTP layer's own listener: the refusal is the first thing the connection gets.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
@@ -63,12 +79,13 @@ function capPerAddress(server: Server, max: number, refused: WeakSet<Socket>) {
     if (count > max) {
       refused.add(socket);
       socket.end(REFUSAL);
+      report();
     }
   });
 }
 
-/** Fastify's server factory: a node:http server with these limits. */
-export function limitedServer(limits: HttpLimits): FastifyServerFactory {
+/** Fastify's server factory: a node:http server with these limits; refused connections are counted into `warn`. */
+export function limitedServer(limits: HttpLimits, warn: (message: string) => void): FastifyServerFactory {
   return (handler) => {
     const refused = new WeakSet<Socket>();
     const server = createServer(
@@ -86,7 +103,7 @@ export function limitedServer(limits: HttpLimits): FastifyServerFactory {
       },
     );
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-    if (limits.maxSocketsPerAddress > 0) capPerAddress(server, limits.maxSocketsPerAddress, refused);
+    if (limits.maxSocketsPerAddress > 0) capPerAddress(server, limits.maxSocketsPerAddress, refused, warn);
     return server;
   };
 }

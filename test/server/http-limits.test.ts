@@ -1,6 +1,7 @@
 // The HTTP server's own limits, on raw connections to a listening server: a connection that does not finish its
 // request's head in time is closed, and one address holds at most so many connections open.
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadServerConfig } from '../../server/config';
@@ -10,12 +11,19 @@ const CAP = 3;
 let server: TestServer;
 let port: number;
 const sockets: Socket[] = [];
+const logged: { level: number; msg?: string }[] = [];
 
 beforeAll(async () => {
-  server = await createTestServer({
-    HTTP_HEADERS_TIMEOUT_SECONDS: '1',
-    HTTP_MAX_SOCKETS_PER_ADDRESS: String(CAP),
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+      done();
+    },
   });
+  server = await createTestServer(
+    { HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_MAX_SOCKETS_PER_ADDRESS: String(CAP) },
+    { logger: { level: 'warn', stream } },
+  );
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   port = (server.app.server.address() as AddressInfo).port;
 });
@@ -76,6 +84,12 @@ describe('connections per address', () => {
     // Its request was never handled: the nonce it asked for was not stored.
     await new Promise((resolve) => setImmediate(resolve));
     expect(await nonces()).toBe(before);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: `refused 1 connection(s) over HTTP_MAX_SOCKETS_PER_ADDRESS (${CAP}) from one address`,
+      }),
+    );
     // Once one closes, the address may open another.
     const [first] = held;
     first!.socket.destroy();
