@@ -12,6 +12,7 @@ import { loadServerConfig } from '../server/config';
 import { connect, ensureDatabase, startEmbeddedPostgres } from '../server/db/database';
 import { memberships, users, workspaces } from '../server/db/schema';
 import { createAccessTokens } from '../server/auth/access-token';
+import { signInAs } from '../server/auth/sign-in';
 import { cpuSeconds, postmasterOf } from './bench-cpu';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -72,7 +73,7 @@ async function main() {
     await database.db
       .insert(memberships)
       .values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'owner' });
-    const token = await accessTokens.sign(user!.id);
+    const token = (await signInAs(database.db, accessTokens, user!.id)).accessToken;
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

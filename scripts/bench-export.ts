@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/app';
 import { createAccessTokens } from '../server/auth/access-token';
+import { signInAs } from '../server/auth/sign-in';
 import { loadServerConfig } from '../server/config';
 import { connect } from '../server/db/database';
 import { memberships, users, workspaces } from '../server/db/schema';
@@ -64,7 +65,7 @@ async function serve(url: string, timeZone: string) {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const served: Served = {
     port: (app.server.address() as AddressInfo).port,
-    token: await accessTokens.sign(user!.id),
+    token: (await signInAs(database.db, accessTokens, user!.id)).accessToken,
     workspaceId: workspace!.id,
     latest: stats.rows[0]!.latest,
     posts: stats.rows[0]!.posts,

@@ -186,6 +186,7 @@ async function main() {
   const { connect } = await import('../server/db/database');
   const { memberships, users, workspaces } = await import('../server/db/schema');
   const { createAccessTokens } = await import('../server/auth/access-token');
+  const { signInAs } = await import('../server/auth/sign-in');
   const { openCorpus } = await import('./bench-corpus');
   const { url, server } = await openCorpus();
   // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.
@@ -207,7 +208,7 @@ async function main() {
     .values({ name: 'Bench load', timeZone: values.zone })
     .returning();
   await db.insert(memberships).values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'viewer' });
-  const token = await accessTokens.sign(user!.id);
+  const token = (await signInAs(database.db, accessTokens, user!.id)).accessToken;
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

@@ -23,10 +23,12 @@ import type { Db, ReadReplica } from './db/database';
 import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
+import { createSignInStates } from './auth/sign-in-state';
 import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
+import { httpLimitsOf, limitedServer } from './http-server';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
 import { loadCatalogue, type Catalogue } from './billing/plans';
@@ -135,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : false,
     trustProxy: false,
     bodyLimit: 256 * 1024,
+    // The app's logger once it exists: only connections, which come after it, are refused.
+    serverFactory: limitedServer(httpLimitsOf(deps.config), (message) => app.log.warn(message)),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.decorate('keys', serverKeys(deps.secret));
@@ -225,7 +229,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       exposedHeaders: ['Retry-After', 'Content-Disposition', 'Murmur-Read-From', 'Murmur-Data-As-Of'],
     });
   }
-  await app.register(authenticate, { accessTokens: deps.accessTokens });
+  const signIns = createSignInStates(deps.db, {
+    maxAgeMs: deps.config.SIGN_IN_STATE_MAX_AGE_SECONDS * 1000,
+    warn: (message) => app.log.warn(message),
+  });
+  app.addHook('onClose', () => signIns.close());
+  await app.register(authenticate, { accessTokens: deps.accessTokens, signIns });
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
   await app.register(routeAccess, { db: deps.db, config: deps.config });
   await registerApiRoutes(app);

@@ -88,11 +88,31 @@ const serverConfigSchema = z.object({
    * the replica's last replayed transaction); a replica further behind gives its reads to the primary.
    */
   DATABASE_READ_MAX_LAG_SECONDS: int(30, 0, 86_400),
+  /**
+   * The HTTP server's time-outs (server/http-server.ts): a request's head must arrive within HEADERS (a browser sends
+   * it at once), the whole request, an upload's body included, within REQUEST; an idle kept-alive connection is closed
+   * after KEEP_ALIVE (behind a proxy, keep it above the proxy's own idle time-out).
+   */
+  HTTP_HEADERS_TIMEOUT_SECONDS: int(10, 1, 300),
+  HTTP_REQUEST_TIMEOUT_SECONDS: int(300, 1, 3600),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: int(30, 1, 600),
+  /**
+   * Connections one address (an IPv6 client's /64) may hold open at once; one more is answered 429 and closed. An
+   * office behind one NAT address shares it; behind a proxy every client has the proxy's address (raise it, or 0 for
+   * no cap, and let the proxy limit them).
+   */
+  HTTP_MAX_SOCKETS_PER_ADDRESS: int(256, 0, 1_000_000),
   DATA_DIR: z._default(z.string(), '.data'),
   EMBEDDED_PG_PORT: int(54329, 1024, 65535),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),
+  /**
+   * How long a server process trusts that a sign-in is live before reading it again (server/auth/sign-in-state.ts).
+   * Sign-out ends its access tokens at once in every process through a database signal; this bounds how long one
+   * stays usable in a process that missed the signal (its listening connection was down). 0 reads on every request.
+   */
+  SIGN_IN_STATE_MAX_AGE_SECONDS: int(5, 0, 60),
   REFRESH_TOKEN_LIFETIME_DAYS: int(30, 1, 365),
   /**
    * Seconds after a refresh during which the rotated token, presented again, gets the same successor instead of
@@ -304,6 +324,11 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     if (result.data.APP_ENV === 'prod' && result.data.BUILTIN_PAYMENTS === true) {
       throw new Error(
         'Invalid server configuration:\n  BUILTIN_PAYMENTS: the built-in payment provider (test cards) cannot run with APP_ENV=prod',
+      );
+    }
+    if (result.data.HTTP_HEADERS_TIMEOUT_SECONDS > result.data.HTTP_REQUEST_TIMEOUT_SECONDS) {
+      throw new Error(
+        'Invalid server configuration:\n  HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer than HTTP_REQUEST_TIMEOUT_SECONDS',
       );
     }
     if (Boolean(result.data.STRIPE_SECRET_KEY) !== Boolean(result.data.STRIPE_WEBHOOK_SECRET)) {

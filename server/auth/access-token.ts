@@ -1,39 +1,46 @@
-// Short-lived access tokens: HS256 JWTs with sub (user id) and exp. Verification never touches the database.
+// Short-lived access tokens: HS256 JWTs with sub (user id), sid (the sign-in's id: its refresh-token family) and exp.
+// Verifying one never touches the database; whether its sign-in is still live is asked apart (sign-in-state.ts).
 import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'murmur';
 const AUDIENCE = 'murmur-api';
 
-export interface AccessTokens {
-  sign(userId: string): Promise<string>;
-  /** The user id, or null for a missing, malformed, expired or forged token. */
-  verify(token: string): Promise<string | null>;
-  /**
-   * The user id of a token verify() accepted and that has not expired since, at once; undefined otherwise (verify it).
-   * The same answer as verify(), without a promise: most requests of a signed-in client carry such a token.
-   */
-  cached(token: string): string | undefined;
+/** Whom a token stands for and the sign-in it was handed out for. */
+export interface AccessClaims {
+  userId: string;
+  signInId: string;
 }
 
-/** Users' ids are UUIDs (the users table's primary key). */
-const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export interface AccessTokens {
+  sign(userId: string, signInId: string): Promise<string>;
+  /** The claims, or null for a missing, malformed, expired or forged token. */
+  verify(token: string): Promise<AccessClaims | null>;
+  /**
+   * The claims of a token verify() accepted and that has not expired since, at once; undefined otherwise (verify it).
+   * The same answer as verify(), without a promise: most requests of a signed-in client carry such a token.
+   */
+  cached(token: string): AccessClaims | undefined;
+}
+
+/** Users' and sign-ins' ids are UUIDs (primary key and family id). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Verified tokens kept until they expire, so a busy client costs one signature check per token, not per request. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
 export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessTokens {
-  const verified = new Map<string, { userId: string; expiresAtMs: number }>();
+  const verified = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
   const cached = (token: string) => {
     const entry = verified.get(token);
     if (!entry) return undefined;
-    if (entry.expiresAtMs > Date.now()) return entry.userId;
+    if (entry.expiresAtMs > Date.now()) return entry.claims;
     verified.delete(token);
     return undefined;
   };
   return {
-    sign: (userId) =>
-      new SignJWT({})
+    sign: (userId, signInId) =>
+      new SignJWT({ sid: signInId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -52,17 +59,22 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number): AccessT
           audience: AUDIENCE,
           algorithms: ['HS256'],
         });
-        // Only this server signs these tokens, with a user id as subject; anything else is refused, never queried.
+        // Only this server signs these tokens, with a user id as subject and a sign-in's id; anything else (a token
+        // without its sign-in included) is refused, never queried.
+        const { sub, sid, exp } = payload;
         if (
-          typeof payload.sub !== 'string' ||
-          !USER_ID.test(payload.sub) ||
-          typeof payload.exp !== 'number'
+          typeof sub !== 'string' ||
+          !UUID.test(sub) ||
+          typeof sid !== 'string' ||
+          !UUID.test(sid) ||
+          typeof exp !== 'number'
         ) {
           return null;
         }
+        const claims = { userId: sub, signInId: sid };
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-        verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
-        return payload.sub;
+        verified.set(token, { claims, expiresAtMs: exp * 1000 });
+        return claims;
       } catch {
         return null;
       }

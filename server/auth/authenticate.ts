@@ -1,12 +1,15 @@
 // Cross-cutting authentication: routes opt in with `preHandler: app.requireUser`, then read request.userId.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AccessTokens } from './access-token';
+import type { AccessClaims, AccessTokens } from './access-token';
+import type { SignInStates } from './sign-in-state';
 import { unauthorized } from '../errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    /** Whether a sign-in is live; the auth routes tell it of the sign-ins they end. */
+    signIns: SignInStates;
     /** An onRequest hook: request.userId, or 401. */
     requireUser: onRequestHookHandler;
   }
@@ -23,26 +26,33 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 export const authenticate = fp(
-  async (app: FastifyInstance, options: { accessTokens: AccessTokens }) => {
-    app.decorate('accessTokens', options.accessTokens);
+  async (app: FastifyInstance, options: { accessTokens: AccessTokens; signIns: SignInStates }) => {
+    const { accessTokens, signIns } = options;
+    app.decorate('accessTokens', accessTokens);
+    app.decorate('signIns', signIns);
     app.decorateRequest('userId', '');
     const refuse = () => unauthorized('A valid access token is required.');
-    // Callback style: a token verified before (most requests) is answered without a promise or a tick.
+    const ended = () => unauthorized('This sign-in has ended. Sign in again.');
+    // Callback style: a token verified before whose sign-in is known to be live (most requests) is answered without
+    // a promise or a tick.
     app.decorate(
       'requireUser',
       (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        const admit = (claims: AccessClaims) => {
+          request.userId = claims.userId;
+          done();
+        };
+        const whenLive = (claims: AccessClaims) => {
+          const live = signIns.known(claims.signInId);
+          if (live === true) return admit(claims);
+          if (live === false) return done(ended());
+          signIns.check(claims.signInId).then((ok) => (ok ? admit(claims) : done(ended())), done);
+        };
         const token = bearerToken(request);
         if (!token) return done(refuse());
-        const known = options.accessTokens.cached(token);
-        if (known !== undefined) {
-          request.userId = known;
-          return done();
-        }
-        options.accessTokens.verify(token).then((userId) => {
-          if (!userId) return done(refuse());
-          request.userId = userId;
-          done();
-        }, done);
+        const known = accessTokens.cached(token);
+        if (known !== undefined) return whenLive(known);
+        accessTokens.verify(token).then((claims) => (claims ? whenLive(claims) : done(refuse())), done);
       },
     );
   },

@@ -3,9 +3,10 @@
 // except within a short grace period after the rotation (Okta's and Auth0's reuse interval), when it is a retry
 // whose answer was lost or two requests of one client at once, and gets the same successor again.
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { refreshTokens } from '../db/schema';
+import { SIGN_IN_ENDED_CHANNEL } from './sign-in-state';
 
 /** The database or a transaction on it: callers decide what a write belongs to. */
 export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -41,25 +42,39 @@ export interface RotationPolicy {
 const successorOf = (policy: RotationPolicy, token: string) =>
   createHmac('sha256', policy.secret).update(token).digest('base64url');
 
-/** Starts a family for a new sign-in; its end is fixed now and never moves. */
-export function startFamily(tx: DbOrTx, userId: string, lifetimeDays: number): Promise<string> {
-  return insertToken(tx, {
-    familyId: randomUUID(),
+/**
+ * Starts a family for a new sign-in; its end is fixed now and never moves. The family's id is the sign-in's: access
+ * tokens carry it, and live only as long as the family does.
+ */
+export async function startFamily(
+  tx: DbOrTx,
+  userId: string,
+  lifetimeDays: number,
+): Promise<{ signInId: string; refreshToken: string }> {
+  const signInId = randomUUID();
+  const refreshToken = await insertToken(tx, {
+    familyId: signInId,
     userId,
     expiresAt: sql`now() + make_interval(days => ${lifetimeDays})`,
   });
+  return { signInId, refreshToken };
 }
 
 export type RotationResult =
-  | { outcome: 'rotated'; userId: string; refreshToken: string }
+  | { outcome: 'rotated'; userId: string; signInId: string; refreshToken: string }
   | { outcome: 'invalid' }
-  | { outcome: 'reused' };
+  | { outcome: 'reused'; signInId: string };
 
+/**
+ * Revokes every token of a family and tells every server process, when the transaction commits, that its access
+ * tokens are to be refused (server/auth/sign-in-state.ts).
+ */
 async function revokeFamily(tx: DbOrTx, familyId: string) {
   await tx
     .update(refreshTokens)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  await tx.execute(sql`SELECT pg_notify(${SIGN_IN_ENDED_CHANNEL}, ${familyId})`);
 }
 
 /**
@@ -85,10 +100,12 @@ export function rotate(db: Db, token: string, policy: RotationPolicy): Promise<R
     if (!row || row.revokedAt || row.expired) return { outcome: 'invalid' };
     if (row.rotatedAt) {
       // Within the grace period: the successor handed out at the rotation, again (its row is already there).
-      if (row.inGrace)
-        return { outcome: 'rotated', userId: row.userId, refreshToken: successorOf(policy, token) };
+      if (row.inGrace) {
+        const refreshToken = successorOf(policy, token);
+        return { outcome: 'rotated', userId: row.userId, signInId: row.familyId, refreshToken };
+      }
       await revokeFamily(tx, row.familyId);
-      return { outcome: 'reused' };
+      return { outcome: 'reused', signInId: row.familyId };
     }
     await tx
       .update(refreshTokens)
@@ -99,20 +116,24 @@ export function rotate(db: Db, token: string, policy: RotationPolicy): Promise<R
       { familyId: row.familyId, userId: row.userId, expiresAt: row.expiresAt },
       successorOf(policy, token),
     );
-    return { outcome: 'rotated', userId: row.userId, refreshToken };
+    return { outcome: 'rotated', userId: row.userId, signInId: row.familyId, refreshToken };
   });
 }
 
-/** Ends the sign-in the token belongs to; a token that matches nothing changes nothing. */
-export async function revokeFamilyOf(db: Db, token: string): Promise<void> {
-  const family = db
-    .select({ familyId: refreshTokens.familyId })
-    .from(refreshTokens)
-    .where(eq(refreshTokens.tokenHash, hash(token)));
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)));
+/**
+ * Ends the sign-in the token belongs to and returns its id; a token that matches nothing changes nothing (null). Ending
+ * it again (a second sign-out) signals it again, which is harmless.
+ */
+export function revokeFamilyOf(db: Db, token: string): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hash(token)));
+    if (!row) return null;
+    await revokeFamily(tx, row.familyId);
+    return row.familyId;
+  });
 }
 
 /**

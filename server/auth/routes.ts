@@ -79,11 +79,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         throw error;
       }
-      const { userId, refreshToken } = await signIn(db, identity, {
+      const { userId, signInId, refreshToken } = await signIn(db, identity, {
         staffEmails,
         refreshLifetimeDays: config.REFRESH_TOKEN_LIFETIME_DAYS,
       });
-      return { access_token: await app.accessTokens.sign(userId), refresh_token: refreshToken };
+      return { access_token: await app.accessTokens.sign(userId, signInId), refresh_token: refreshToken };
     },
   );
 
@@ -96,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Exchange a refresh token for a new token pair',
         description:
           'The Authorization header carries the refresh token (not an access token); no body. The refresh token rotates: ' +
-          'the old one stops working, and presenting it again ends the whole sign-in.',
+          'the old one stops working, and presenting it again ends the whole sign-in, its access tokens included.',
         security: [{ bearer: [] }],
         response: { 200: tokenPairSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -109,11 +109,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         secret: app.keys.refreshSuccessors,
       });
       if (result.outcome === 'reused') {
+        app.signIns.ended(result.signInId);
         request.log.warn('a rotated refresh token was presented again; its sign-in is revoked');
       }
       if (result.outcome !== 'rotated') throw invalidRefreshToken();
       return {
-        access_token: await app.accessTokens.sign(result.userId),
+        access_token: await app.accessTokens.sign(result.userId, result.signInId),
         refresh_token: result.refreshToken,
       };
     },
@@ -127,14 +128,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'End the sign-in a refresh token belongs to',
         description:
-          'The Authorization header carries the refresh token. Always 204, whether or not the token was known.',
+          'The Authorization header carries the refresh token. Always 204, whether or not the token was known. The ' +
+          "sign-in's access tokens stop working at once.",
         security: [{ bearer: [] }],
         response: { 204: z.null(), 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const token = bearerToken(request);
-      if (isWellFormed(token)) await revokeFamilyOf(db, token);
+      const ended = isWellFormed(token) ? await revokeFamilyOf(db, token) : null;
+      if (ended) app.signIns.ended(ended);
       return reply.code(204).send(null);
     },
   );

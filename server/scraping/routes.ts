@@ -35,7 +35,13 @@ import {
   runRefusals,
   toJob,
 } from './store';
-import { saveUpload, uploadDirOf, UploadTooLargeError } from './uploads';
+import {
+  clientWentAway,
+  refuseDeclaredTooLarge,
+  saveUpload,
+  uploadDirOf,
+  UploadTooLargeError,
+} from './uploads';
 
 const tags = ['scraping'];
 const staffOnly = () => new ApiError(403, 'staff_only', 'The scraping area is for Murmur staff only.');
@@ -46,7 +52,8 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
   const nudge = () => app.deps.collector?.nudge();
 
   app.addHook('onRequest', app.requireUser);
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  // Before the body is read: only staff get to send one (an upload is up to SCRAPING_UPLOAD_MAX_MB).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const [user] = await db
       .select({ isStaff: users.isStaff })
       .from(users)
@@ -55,6 +62,10 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // Uploads stream to disk as they arrive: the body is the file, never buffered whole.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+
+  const maxUploadBytes = config.SCRAPING_UPLOAD_MAX_MB * 1024 * 1024;
+  const tooLarge = () =>
+    new ApiError(413, 'too_large', `Files up to ${config.SCRAPING_UPLOAD_MAX_MB} MB can be uploaded.`);
 
   const jobAnswer = async (jobId: string) => (await jobDetail(db, jobId)).job;
 
@@ -313,7 +324,8 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/scraping/uploads',
     {
-      bodyLimit: config.SCRAPING_UPLOAD_MAX_MB * 1024 * 1024,
+      bodyLimit: maxUploadBytes,
+      preParsing: refuseDeclaredTooLarge(maxUploadBytes, tooLarge),
       schema: {
         tags,
         security: bearer,
@@ -336,20 +348,13 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
       const uploadId = randomUUID();
       let bytes: number;
       try {
-        bytes = await saveUpload(
-          uploadDir,
-          uploadId,
-          format,
-          body as never,
-          config.SCRAPING_UPLOAD_MAX_MB * 1024 * 1024,
-        );
+        bytes = await saveUpload(uploadDir, uploadId, format, body as never, maxUploadBytes);
       } catch (error) {
-        if (error instanceof UploadTooLargeError) {
-          throw new ApiError(
-            413,
-            'too_large',
-            `Files up to ${config.SCRAPING_UPLOAD_MAX_MB} MB can be uploaded.`,
-          );
+        if (error instanceof UploadTooLargeError) throw tooLarge();
+        // The client closed the connection mid-upload: nothing failed here, and nobody is left to answer.
+        if (clientWentAway(request.raw)) {
+          request.log.info('upload aborted by the client');
+          return reply.hijack();
         }
         throw error;
       }

@@ -4,7 +4,9 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { preParsingHookHandler } from 'fastify';
 import { pipeline } from 'node:stream/promises';
 
 export const uploadPath = (dir: string, id: string, format: 'ndjson' | 'csv') => join(dir, `${id}.${format}`);
@@ -40,6 +42,23 @@ export async function saveUpload(
 }
 
 export class UploadTooLargeError extends Error {}
+
+/**
+ * A route's preParsing hook: a body whose Content-Length is over the limit is refused at once (413), before any of it
+ * is read, and its connection closed after the answer rather than drained of bytes nobody wants. A body without a
+ * length (chunked) is counted as it arrives instead (saveUpload).
+ */
+export const refuseDeclaredTooLarge =
+  (maxBytes: number, refusal: () => Error): preParsingHookHandler =>
+  (request, reply, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    if (!(declared > maxBytes)) return done(null, payload);
+    reply.header('connection', 'close');
+    done(refusal());
+  };
+
+/** Whether a request's body ended because its client closed the connection before sending all of it. */
+export const clientWentAway = (request: IncomingMessage) => request.destroyed && !request.complete;
 
 /** SCRAPING_UPLOAD_DIR, else DATA_DIR/uploads (absolute DATA_DIR as the server resolved it, when given). */
 export function uploadDirOf(config: { SCRAPING_UPLOAD_DIR?: string; DATA_DIR: string }, dataDir?: string) {

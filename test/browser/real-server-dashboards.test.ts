@@ -25,7 +25,7 @@ let token = '';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  token = await server.accessTokens.sign((await demoUserIds(server.db)).get('ana@murmur.local')!);
+  token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
   // A small corpus of the last days: two authors, three platforms, every sentiment.
   const authors = await server.db
     .insert(profiles)

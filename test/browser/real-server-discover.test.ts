@@ -26,7 +26,7 @@ let token = '';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  token = await server.accessTokens.sign((await demoUserIds(server.db)).get('ana@murmur.local')!);
+  token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
   // A few recent posts (the test server has no demo corpus): four say espresso, one only coffee.
   const [author] = await server.db
     .insert(profiles)

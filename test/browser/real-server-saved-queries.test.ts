@@ -79,7 +79,7 @@ const api = async (url: string, payload?: object) => {
   return server.app.inject({
     method: payload ? 'POST' : 'GET',
     url,
-    headers: { authorization: `Bearer ${await server.accessTokens.sign(anaId)}` },
+    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
     ...(payload ? { payload } : {}),
   });
 };

@@ -116,7 +116,7 @@ describe('Scraping (real server)', () => {
     await row.getByRole('cell', { name: /^(Queued|Running|Waiting \(rate limit or retry\))$/ }).waitFor();
     await row.getByRole('cell', { name: 'Done' }).waitFor({ timeout: 30_000 });
     await row.getByText('3 pages · 5 fetched · 4 new · 0 updated · 1 refused').waitFor();
-    const token = await server.accessTokens.sign((await demoUserIds(server.db)).get('sam@murmur.local')!);
+    const token = await server.tokenFor((await demoUserIds(server.db)).get('sam@murmur.local')!);
     const listed = await server.app.inject({
       url: '/api/scraping/jobs',
       headers: { authorization: `Bearer ${token}` },

@@ -92,7 +92,7 @@ describe('sign-in through the development OpenID provider (real server)', () => 
     const created = await server.app.inject({
       method: 'POST',
       url: '/api/workspaces/demo/invites',
-      headers: { authorization: `Bearer ${await server.accessTokens.sign(anaId)}` },
+      headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
       payload: { privilege: 'viewer' },
     });
     expect(created.statusCode).toBe(201);

@@ -64,7 +64,7 @@ describe('server basics', () => {
 
   it('rejects a forged access token', async () => {
     const user = await server.createUser();
-    expect(await server.accessTokens.verify(user.token)).toBe(user.id);
+    expect((await server.accessTokens.verify(user.token))?.userId).toBe(user.id);
     expect(await server.accessTokens.verify(`${user.token}x`)).toBeNull();
     expect(await server.accessTokens.verify('not.a.jwt')).toBeNull();
   });

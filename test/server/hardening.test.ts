@@ -51,9 +51,23 @@ describe('bad input that used to crash a request', () => {
       .setExpirationTime('600s')
       .sign(key);
     expect(await tokens.verify(forged)).toBeNull();
-    expect(await tokens.verify(await tokens.sign('8d3b7a52-6c0e-4a8e-9f4e-2b1f0c9d7e61'))).toBe(
-      '8d3b7a52-6c0e-4a8e-9f4e-2b1f0c9d7e61',
-    );
+    const userId = '8d3b7a52-6c0e-4a8e-9f4e-2b1f0c9d7e61';
+    const signInId = '0b6c1f0e-2d4a-4f7e-8a59-3c2e1d0f9b87';
+    expect(await tokens.verify(await tokens.sign(userId, signInId))).toEqual({ userId, signInId });
+  });
+
+  it('answers 401 to a validly signed access token that names no sign-in', async () => {
+    const key = randomBytes(32);
+    const tokens = createAccessTokens(key, 600);
+    const claims = (sid?: unknown) =>
+      new SignJWT(sid === undefined ? {} : { sid })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(viewer.id)
+        .setIssuer('murmur')
+        .setAudience('murmur-api')
+        .setExpirationTime('600s')
+        .sign(key);
+    for (const sid of [undefined, 'not-a-uuid', 42]) expect(await tokens.verify(await claims(sid))).toBeNull();
   });
 });
 

@@ -309,7 +309,7 @@ describe('a streaming replica behind DATABASE_READ_URL', () => {
       },
       { databaseUrl: primary.urlFor('murmur') },
     );
-    const person = { ...viewer, token: await strict.accessTokens.sign(viewer.id) };
+    const person = { ...viewer, token: await strict.tokenFor(viewer.id) };
     const overviewOf = () =>
       as(strict, person, {
         method: 'POST',

@@ -35,7 +35,7 @@ async function buildProbeApp(server: TestServer) {
     }
     return reply.status(500).send({ error: 'internal', message: error.message });
   });
-  await probe.register(authenticate, { accessTokens: server.accessTokens });
+  await probe.register(authenticate, { accessTokens: server.accessTokens, signIns: server.app.signIns });
   await probe.register(routeAccess, { db: server.db, config: server.config });
 
   const seen = (request: FastifyRequest) => {
@@ -220,7 +220,7 @@ describe('a declaration that cannot be met', () => {
         probe.post('/no-body', { config: { workspace: { from: 'body', minimum: 'viewer' } } }, () => ''),
     ]) {
       const probe = Fastify();
-      await probe.register(authenticate, { accessTokens: server.accessTokens });
+      await probe.register(authenticate, { accessTokens: server.accessTokens, signIns: server.app.signIns });
       await probe.register(routeAccess, { db: server.db, config: server.config });
       await expect(
         probe.register(async (scope) => {

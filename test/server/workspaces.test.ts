@@ -8,7 +8,12 @@ import { addMember, as, createTeam } from '../support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await createTestServer({ TRIAL_DAYS: '14', INTERNAL_WORKSPACE_ID: 'murmur-internal' });
+  server = await createTestServer({
+    TRIAL_DAYS: '14',
+    INTERNAL_WORKSPACE_ID: 'murmur-internal',
+    // A sign-in seen live stays trusted for the length of a test (see the rollback case).
+    SIGN_IN_STATE_MAX_AGE_SECONDS: '60',
+  });
 });
 afterAll(() => server.close());
 
@@ -88,6 +93,8 @@ describe('POST /api/workspaces', () => {
 
   it('rolls the workspace back when a later step fails', async () => {
     const user = await server.createUser();
+    // Seen live first: deleting the account ends its sign-in too, which would refuse the request before it starts.
+    expect((await as(server, user, { method: 'GET', url: '/api/users/me' })).statusCode).toBe(200);
     await server.db.delete(users).where(eq(users.id, user.id));
     const before = await workspaceCount();
 

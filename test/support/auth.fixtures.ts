@@ -115,8 +115,8 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** The user an access token stands for, straight from the database. */
 export async function findUser(server: TestServer, accessToken: string) {
-  const userId = await server.accessTokens.verify(accessToken);
-  expect(userId).not.toBeNull();
-  const [user] = await server.db.select().from(users).where(eq(users.id, userId!));
+  const claims = await server.accessTokens.verify(accessToken);
+  expect(claims).not.toBeNull();
+  const [user] = await server.db.select().from(users).where(eq(users.id, claims!.userId));
   return user!;
 }

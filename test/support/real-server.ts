@@ -14,6 +14,7 @@ import {
   type EmbeddedServer,
 } from '../../server/db/database';
 import { createAccessTokens } from '../../server/auth/access-token';
+import { signInAs } from '../../server/auth/sign-in';
 import { loadSigningKey } from '../../server/auth/signing-key';
 import { seedDevData } from '../../server/seed';
 import { startCollector } from '../../server/scraping/collector';
@@ -29,6 +30,8 @@ export interface RealServer {
   /** The running app; a new instance after restart(). */
   app: FastifyInstance;
   accessTokens: ReturnType<typeof createAccessTokens>;
+  /** An access token of a new sign-in of the user (its refresh-token family in the running app's database). */
+  tokenFor(userId: string): Promise<string>;
   /** The database of the running app; a new pool after restart(). */
   db: Awaited<ReturnType<typeof connect>>['db'];
   /** DATA_DIR of this server: PostgreSQL's files (pg/), the access-token signing key, the provider's keys. */
@@ -134,6 +137,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
       origin,
       ...started,
       accessTokens,
+      tokenFor: async (userId) => (await signInAs(server.db, accessTokens, userId)).accessToken,
       dataDir: dir,
       close,
       async restart() {

@@ -7,14 +7,17 @@ import { loadServerConfig, type ServerConfig } from '../../server/config';
 import { connect, connectReplicas, ensureDatabase } from '../../server/db/database';
 import { users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/auth/access-token';
+import { signInAs } from '../../server/auth/sign-in';
 
-export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider'> {
+export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider' | 'logger'> {
   /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */
   databaseUrl?: string;
+  /** The access tokens' key; random when absent. Servers given the same key accept each other's tokens. */
+  signingKey?: Uint8Array;
 }
 
 export async function createTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
-  const { databaseUrl, ...appOptions } = options;
+  const { databaseUrl, signingKey, ...appOptions } = options;
   let url = databaseUrl;
   if (!url) {
     const name = `test_${randomBytes(6).toString('hex')}`;
@@ -32,7 +35,7 @@ export async function createTestServer(env: Record<string, string> = {}, options
     SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
-  const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
+  const accessTokens = createAccessTokens(signingKey ?? randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   // DATABASE_READ_URL's pools, as npm start opens them (server/main.ts).
   const replicas = connectReplicas(config.DATABASE_READ_URL);
   const app: FastifyInstance = await buildApp({
@@ -47,7 +50,7 @@ export async function createTestServer(env: Record<string, string> = {}, options
 
   return {
     app,
-    /** Its database, for a client of its own (pg-boss's pool, say). */
+    /** The database's URL: another server (or pg-boss's own pool) on it stands for another process of the deployment. */
     databaseUrl: url,
     db: database.db,
     /** The light requests' pool (a test may hold one of its connections, e.g. for a lock). */
@@ -60,7 +63,11 @@ export async function createTestServer(env: Record<string, string> = {}, options
         .insert(users)
         .values({ email: fields.email ?? `${randomBytes(4).toString('hex')}@example.com`, ...fields })
         .returning();
-      return { ...user!, token: await accessTokens.sign(user!.id) };
+      return { ...user!, token: (await signInAs(database.db, accessTokens, user!.id)).accessToken };
+    },
+    /** An access token of a new sign-in of the user. */
+    async tokenFor(userId: string) {
+      return (await signInAs(database.db, accessTokens, userId)).accessToken;
     },
     async close() {
       await app.close();

@@ -1,0 +1,164 @@
+// Whether the sign-in an access token was handed out for is still live: sign-out and a refresh token's reuse end it,
+// and its access tokens with it, in every server process.
+//
+// Each process keeps what it read per sign-in. A live answer is trusted for at most SIGN_IN_STATE_MAX_AGE_SECONDS,
+// then read again (one indexed statement per sign-in and period, not per request, so users/me and every other call
+// stay off the database for this). An ended one is final. Ending a sign-in notifies every process through PostgreSQL
+// (NOTIFY on SIGN_IN_ENDED_CHANNEL, sent when the revoking transaction commits); each listens on a connection of its
+// own and forgets the sign-in at once. The period bounds the window only when that signal is lost (the listening
+// connection was down): while it reconnects, and after, every live answer kept is read again.
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { Db } from '../db/database';
+import { refreshTokens } from '../db/schema';
+
+export const SIGN_IN_ENDED_CHANNEL = 'murmur_sign_in_ended';
+
+/** Sign-ins remembered at most (about 100 bytes each); the oldest remembered is dropped first. */
+const REMEMBERED = 100_000;
+const RECONNECT_MS = { first: 500, max: 30_000 };
+
+export interface SignInStates {
+  /** true: live; false: ended; undefined: not known now (ask check()). Answered without a promise. */
+  known(signInId: string): boolean | undefined;
+  /** Whether the sign-in is live, read from the database (concurrent reads of one sign-in share one statement). */
+  check(signInId: string): Promise<boolean>;
+  /** This process ended the sign-in (its transaction has committed): refused here at once. */
+  ended(signInId: string): void;
+  close(): Promise<void>;
+}
+
+export interface SignInStateOptions {
+  /** How long a live answer is trusted before it is read again; 0 reads on every request. */
+  maxAgeMs: number;
+  /** Where the listening connection's failures are said; without it, nowhere. */
+  warn?: (message: string) => void;
+}
+
+export function createSignInStates(db: Db, options: SignInStateOptions): SignInStates {
+  // Live while any token of the family is unrevoked and the family has not reached its end.
+  const liveUntil = db
+    .select({ expiresAt: refreshTokens.expiresAt })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.familyId, sql.placeholder('signInId')),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1)
+    .prepare('sign_in_state');
+
+  /** Per sign-in: ended (false) or live until a time (trusted until then). */
+  const states = new Map<string, false | { untilMs: number }>();
+  const reading = new Map<string, Promise<boolean>>();
+  const remember = (signInId: string, state: false | { untilMs: number }) => {
+    states.delete(signInId);
+    if (states.size >= REMEMBERED) states.delete(states.keys().next().value!);
+    states.set(signInId, state);
+  };
+  const ended = (signInId: string) => remember(signInId, false);
+
+  const listener = listen(db, ended, () => {
+    // Signals may have been missed while it was down: what was read as live is read again.
+    for (const [signInId, state] of states) if (state) states.delete(signInId);
+  }, options.warn);
+
+  return {
+    known(signInId) {
+      const state = states.get(signInId);
+      if (state === undefined) return undefined;
+      if (state === false) return false;
+      return state.untilMs > Date.now() ? true : undefined;
+    },
+    check(signInId) {
+      const pending = reading.get(signInId);
+      if (pending) return pending;
+      const read = liveUntil
+        .execute({ signInId })
+        .then(([row]) => {
+          // An end seen while the statement ran (a sign-out here, or its signal) is final: the read may predate it.
+          if (states.get(signInId) === false) return false;
+          if (!row) {
+            ended(signInId);
+            return false;
+          }
+          const untilMs = Math.min(Date.now() + options.maxAgeMs, row.expiresAt.getTime());
+          remember(signInId, { untilMs });
+          return true;
+        })
+        .finally(() => reading.delete(signInId));
+      reading.set(signInId, read);
+      return read;
+    },
+    ended,
+    close: listener.close,
+  };
+}
+
+/**
+ * Listens for ended sign-ins on a connection of its own (not one of the pool's, which a LISTEN would keep), and
+ * reconnects with a growing pause when it is lost.
+ */
+function listen(
+  db: Db,
+  onEnded: (signInId: string) => void,
+  onConnected: () => void,
+  warn: (message: string) => void = () => {},
+) {
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let pauseMs = RECONNECT_MS.first;
+  let closed = false;
+
+  const reconnect = (current: pg.Client) => {
+    if (closed || client !== current) return;
+    client = undefined;
+    current.end().catch(() => {});
+    timer = setTimeout(connect, pauseMs);
+    timer.unref();
+    pauseMs = Math.min(pauseMs * 2, RECONNECT_MS.max);
+  };
+
+  // The pool's own settings (its URL): drizzle keeps the pool it was made with as $client.
+  const pool = (db as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) {
+    warn('sign-in signals: no connection pool to listen with; ended sign-ins are seen by their next read');
+    return { close: async () => {} };
+  }
+
+  async function connect() {
+    if (closed) return;
+    const current = new pg.Client({ ...(pool as pg.Pool).options, application_name: 'murmur sign-ins' });
+    client = current;
+    current.on('notification', (message) => {
+      if (message.channel === SIGN_IN_ENDED_CHANNEL && message.payload) onEnded(message.payload);
+    });
+    current.on('error', (error) => {
+      warn(`sign-in signals: connection lost (${error.message}); reconnecting`);
+      reconnect(current);
+    });
+    current.on('end', () => reconnect(current));
+    try {
+      await current.connect();
+      await current.query(`LISTEN ${SIGN_IN_ENDED_CHANNEL}`);
+      pauseMs = RECONNECT_MS.first;
+      onConnected();
+    } catch (error) {
+      warn(`sign-in signals: cannot listen (${(error as Error).message}); retrying`);
+      reconnect(current);
+    }
+  }
+  void connect();
+
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
+}
