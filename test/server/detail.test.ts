@@ -1,10 +1,12 @@
 // POST /social/posts/detail and /social/profiles/detail: who may read them, what is not found or malformed, the terms
 // of the view's query a post matches, and a profile's posts per day in the scope.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts, profiles } from '../../server/db/social-schema';
 import { insertPosts } from '../../server/social/corpus/changes';
 import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
 import { plansFile } from '../support/billing.fixtures';
+import { scanned, statementsOf } from '../support/pruning';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
 
@@ -239,7 +241,53 @@ describe('the OpenAPI document', () => {
     for (const path of ['/social/posts/detail', '/social/profiles/detail']) {
       const route = doc.paths[path]?.post;
       expect(route?.requestBody, path).toBeDefined();
-      expect(Object.keys(route?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '404', '429']));
+      expect(Object.keys(route?.responses ?? {})).toEqual(
+        expect.arrayContaining(['200', '400', '404', '429']),
+      );
     }
+  });
+});
+
+describe('partition pruning', () => {
+  /** The months of posts each statement that `work` runs reads, by the plan PostgreSQL makes for it. */
+  async function monthsRead(work: () => Promise<void>): Promise<string[][]> {
+    const statements = await statementsOf(work);
+    const months: string[][] = [];
+    for (const { text, values } of statements) {
+      const { rows } = await server.pool.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) ${text}`,
+        values,
+      );
+      months.push(
+        [...scanned(rows[0]!['QUERY PLAN'])].filter((name) => /^posts_\d{4}_\d{2}$/.test(name)).sort(),
+      );
+    }
+    return months;
+  }
+  const monthOf = (at: Date) => `posts_${at.toISOString().slice(0, 7).replace('-', '_')}`;
+
+  it("a post is read from its month's partition alone", async () => {
+    const [latte] = await server.db
+      .select({ at: posts.postedAt })
+      .from(posts)
+      .where(eq(posts.id, ids.latte!));
+    const months = await monthsRead(async () => {
+      const res = await postDetail(team.viewer, { post_id: ids.latte, query: 'latte OR #coffee' });
+      expect(res.statusCode).toBe(200);
+    });
+    expect(months).toEqual([[monthOf(latte!.at)]]);
+  });
+
+  it("a profile's days read only the range's months", async () => {
+    const from = daysAgo(3);
+    const months = await monthsRead(async () => {
+      const res = await profileDetail(team.viewer, {
+        profile_id: ana,
+        filters: { from: from.toISOString(), to: new Date().toISOString() },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+    expect(months.length).toBe(1);
+    expect(months[0]).toEqual([...new Set([monthOf(from), monthOf(new Date())])].sort());
   });
 });
