@@ -147,8 +147,8 @@ function MatchedTerms({ matched }: { matched: PostDetailResponse['matched'] }) {
   if (!matched) {
     return (
       <p className="muted">
-        This view has no query: every post is in it. Choose a saved query or type one in the scope bar to see which
-        of its terms this post matches.
+        This view has no query: every post is in it. Choose a saved query or type one in the scope bar to see
+        which of its terms this post matches.
       </p>
     );
   }
@@ -156,8 +156,8 @@ function MatchedTerms({ matched }: { matched: PostDetailResponse['matched'] }) {
     <>
       <p>
         {matched.matches ? 'This post matches the query ' : 'This post does not match the query '}
-        <code>{matched.query}</code> (its text, hashtags, mentions and fields; the date range and filters are not
-        checked here).
+        <code>{matched.query}</code> (its text, hashtags, mentions and fields; the date range and filters are
+        not checked here).
       </p>
       <ul className="matched-terms" aria-label="The query's terms">
         {matched.terms.map((term) => (

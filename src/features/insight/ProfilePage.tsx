@@ -125,8 +125,8 @@ function ProfileFigures({ data }: { data: ProfileDetailResponse }) {
         <p className="small muted">
           {formatWhole(profile.followers)} followers · {formatWhole(profile.following)} following
           {profile.country ? ` · ${profile.country}` : ''}
-          {profile.language ? ` · writes in ${profile.language}` : ''} · id on {platformName(profile.platform)}:{' '}
-          {profile.external_id}
+          {profile.language ? ` · writes in ${profile.language}` : ''} · id on{' '}
+          {platformName(profile.platform)}: {profile.external_id}
         </p>
       </section>
       <ul className="tiles" aria-label="In this view">
@@ -183,7 +183,10 @@ function ProfilePosts({ profileId }: { profileId: number }) {
   const { api } = useApp();
   const { body } = useInsightView();
   const paging = usePaging<PostSort>('recency');
-  const authorBody = { ...body, refine: [...(body.refine ?? []), { field: 'author' as const, values: [profileId] }] };
+  const authorBody = {
+    ...body,
+    refine: [...(body.refine ?? []), { field: 'author' as const, values: [profileId] }],
+  };
   const result = useQuery({
     ...insightQuery(api, 'filtered-posts', authorBody, {
       sort: paging.sort,
