@@ -7,7 +7,7 @@ import { socialAuthorSchema, socialPostSchema } from './social-posts';
 import { workspaceIdSchema } from './workspaces';
 
 /** Post and profile ids are PostgreSQL bigints handed out by a sequence: whole numbers from 1, exact in a double. */
-export const corpusIdSchema = z
+const corpusIdSchema = z
   .int({ error: 'An id is a whole number' })
   .check(z.gte(1, { error: 'An id is a whole number from 1' }), z.lte(Number.MAX_SAFE_INTEGER));
 
@@ -28,7 +28,6 @@ const matchedTermSchema = z.object({
   /** Whether the post matches the term, as the search matches it (the same SQL). */
   matched: z.boolean(),
 });
-export type MatchedTerm = z.infer<typeof matchedTermSchema>;
 
 export const postDetailResponseSchema = z.object({
   post: socialPostSchema,
@@ -61,7 +60,6 @@ const profileSchema = z.object({
   following: z.int(),
   bio: z.string(),
 });
-export type Profile = z.infer<typeof profileSchema>;
 
 export const profileDetailResponseSchema = z.object({
   profile: profileSchema,

@@ -9,7 +9,7 @@ import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
 import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '../query/index';
 import { readOnly } from '../insights/transactions';
 
-export const postNotFound = () =>
+const postNotFound = () =>
   new ApiError(404, 'not_found', 'There is no such post, or it is older than the plan keeps.');
 
 interface Leaf {
@@ -21,7 +21,7 @@ interface Leaf {
  * The query's terms: its leaves (a NEAR counts as one: its sides only match together), each once by its canonical
  * text, in the order written; `negated` when under an odd number of NOTs.
  */
-export function queryLeaves(node: QueryNode, negated = false, into = new Map<string, Leaf>()): Leaf[] {
+function queryLeaves(node: QueryNode, negated = false, into = new Map<string, Leaf>()): Leaf[] {
   switch (node.type) {
     case 'not':
       queryLeaves(node.operand, !negated, into);

@@ -11,7 +11,7 @@ import { bucketSeries, instantOfWallClock, wallClockText, bucketOf } from '../in
 import { readOnly } from '../insights/transactions';
 import { insightWhere, scanFrom } from '../insights/where';
 
-export const profileNotFound = () => new ApiError(404, 'not_found', 'There is no such profile.');
+const profileNotFound = () => new ApiError(404, 'not_found', 'There is no such profile.');
 
 type ProfileRow = AuthorRow & { external_id: string; following: number; bio: string };
 type DayRow = { local: string; posts: number; engagement: string | number };

@@ -96,7 +96,7 @@ export function SortSelect<S extends string>({
   );
 }
 
-export function Pager({
+function Pager({
   page,
   shown,
   total,

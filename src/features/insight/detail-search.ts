@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { postListSearchSchema } from './list-search';
 
 /** The pages a post or a profile is opened from. */
-export const BACK_TARGETS = [
+const BACK_TARGETS = [
   'discover',
   'overview',
   'posts',
