@@ -112,7 +112,7 @@ export function PostCard({
           Sentiment (estimate): {post.sentiment_label}
         </span>
         {postLink ? (
-          <Link {...postLink} aria-label={`Details of the post by @${author.handle}`}>
+          <Link {...postLink} aria-label={`Post details (@${author.handle})`}>
             Post details
           </Link>
         ) : null}

@@ -8,6 +8,7 @@ import { demoUserIds } from '../../server/seed';
 import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
+import { axeViolations } from '../support/axe';
 import { startRealServer, type RealServer } from '../support/real-server';
 import { insertPosts } from '../../server/social/corpus/changes';
 
@@ -156,6 +157,7 @@ describe('Post and profile pages (real server)', () => {
     const table = page.getByRole('table', { name: 'Posts and engagement per day' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(detail.days.length);
     await expect.poll(() => page.getByRole('link', { name: 'Back to discover' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
     story.profileUrl = page.url();
   });
 
