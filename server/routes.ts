@@ -10,6 +10,7 @@ import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
+import { detailRoutes } from './social/detail/routes';
 
 export async function registerApiRoutes(app: FastifyInstance) {
   await app.register(
@@ -30,6 +31,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await social.register(queryRoutes);
       await social.register(discoverRoutes);
       await social.register(insightRoutes);
+      await social.register(detailRoutes);
     },
     { prefix: '/social' },
   );

@@ -44,6 +44,8 @@ import { Route as AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport } from '.
 import { Route as AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/_authed/workspace/$workspaceId/settings/general'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/_authed/workspace/$workspaceId/settings/member'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport } from './routes/_authed/workspace/$workspaceId/settings/plan'
+import { Route as AuthedWorkspaceWorkspaceIdInsightPostPostIdRouteImport } from './routes/_authed/workspace/$workspaceId/insight/post.$postId'
+import { Route as AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRouteImport } from './routes/_authed/workspace/$workspaceId/insight/profile.$profileId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -246,6 +248,18 @@ const AuthedWorkspaceWorkspaceIdSettingsPlanRoute =
     path: '/plan',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
+const AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute =
+  AuthedWorkspaceWorkspaceIdInsightPostPostIdRouteImport.update({
+    id: '/post/$postId',
+    path: '/post/$postId',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
+  } as any)
+const AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute =
+  AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRouteImport.update({
+    id: '/profile/$profileId',
+    path: '/profile/$profileId',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -282,6 +296,8 @@ export interface FileRoutesByFullPath {
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
+  '/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
+  '/workspace/$workspaceId/insight/profile/$profileId': typeof AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -314,6 +330,8 @@ export interface FileRoutesByTo {
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
+  '/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
+  '/workspace/$workspaceId/insight/profile/$profileId': typeof AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -352,6 +370,8 @@ export interface FileRoutesById {
   '/_authed/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/_authed/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/_authed/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
+  '/_authed/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
+  '/_authed/workspace/$workspaceId/insight/profile/$profileId': typeof AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -390,6 +410,8 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/settings/plan'
     | '/workspace/$workspaceId/insight/'
     | '/workspace/$workspaceId/settings/'
+    | '/workspace/$workspaceId/insight/post/$postId'
+    | '/workspace/$workspaceId/insight/profile/$profileId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -422,6 +444,8 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/settings/plan'
     | '/workspace/$workspaceId/insight'
     | '/workspace/$workspaceId/settings'
+    | '/workspace/$workspaceId/insight/post/$postId'
+    | '/workspace/$workspaceId/insight/profile/$profileId'
   id:
     | '__root__'
     | '/'
@@ -459,6 +483,8 @@ export interface FileRouteTypes {
     | '/_authed/workspace/$workspaceId/settings/plan'
     | '/_authed/workspace/$workspaceId/insight/'
     | '/_authed/workspace/$workspaceId/settings/'
+    | '/_authed/workspace/$workspaceId/insight/post/$postId'
+    | '/_authed/workspace/$workspaceId/insight/profile/$profileId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -718,6 +744,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
+    '/_authed/workspace/$workspaceId/insight/post/$postId': {
+      id: '/_authed/workspace/$workspaceId/insight/post/$postId'
+      path: '/post/$postId'
+      fullPath: '/workspace/$workspaceId/insight/post/$postId'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
+    }
+    '/_authed/workspace/$workspaceId/insight/profile/$profileId': {
+      id: '/_authed/workspace/$workspaceId/insight/profile/$profileId'
+      path: '/profile/$profileId'
+      fullPath: '/workspace/$workspaceId/insight/profile/$profileId'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
+    }
   }
 }
 
@@ -730,6 +770,8 @@ interface AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren {
   AuthedWorkspaceWorkspaceIdInsightPerformanceRoute: typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
   AuthedWorkspaceWorkspaceIdInsightPostsRoute: typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   AuthedWorkspaceWorkspaceIdInsightIndexRoute: typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
+  AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute: typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
+  AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute: typeof AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute
 }
 
 const AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren: AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren =
@@ -750,6 +792,10 @@ const AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren: AuthedWorkspaceWorksp
       AuthedWorkspaceWorkspaceIdInsightPostsRoute,
     AuthedWorkspaceWorkspaceIdInsightIndexRoute:
       AuthedWorkspaceWorkspaceIdInsightIndexRoute,
+    AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute:
+      AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute,
+    AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute:
+      AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute,
   }
 
 const AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren =

@@ -1,4 +1,5 @@
-// Calls of the insights dashboards (POST /social/insights/*) and their query options. Every dashboard takes the same
+// Calls of the insights dashboards (POST /social/insights/*), and of the post and profile pages in their scope
+// (POST /social/posts/detail, /social/profiles/detail), and their query options. Every dashboard takes the same
 // body (src/contract/insights.ts); the lists add sort, limit and a keyset cursor. Keys sit under ['workspaces', id]
 // so dropping a workspace drops every dashboard cached for it.
 import { queryOptions } from '@tanstack/react-query';
@@ -14,6 +15,11 @@ import {
   postsResponseSchema,
   profilesResponseSchema,
 } from '../contract/insights-responses';
+import {
+  postDetailResponseSchema,
+  profileDetailResponseSchema,
+  type PostDetailBody,
+} from '../contract/social-detail';
 
 const DASHBOARDS = {
   overview: overviewResponseSchema,
@@ -69,6 +75,32 @@ export const insightQuery = <D extends Dashboard>(
         body: { ...body, ...extra },
         signal,
       }) as Promise<z.infer<(typeof DASHBOARDS)[D]>>,
+    staleTime: STALE_MS,
+    retry: retryAfterRateLimit,
+    retryDelay,
+  });
+
+/** A post's page: the post and which of the view's query terms it matches (POST /social/posts/detail). */
+export const postDetailQuery = (api: Api, body: PostDetailBody) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'posts', body.post_id, body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('posts/detail', postDetailResponseSchema, { method: 'POST', body, signal }),
+    staleTime: STALE_MS,
+    retry: retryAfterRateLimit,
+    retryDelay,
+  });
+
+/** A profile's page: who it is and its posts per day in the view's scope (POST /social/profiles/detail). */
+export const profileDetailQuery = (api: Api, body: InsightsBody, profileId: number) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'profiles', profileId, body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('profiles/detail', profileDetailResponseSchema, {
+        method: 'POST',
+        body: { ...body, profile_id: profileId },
+        signal,
+      }),
     staleTime: STALE_MS,
     retry: retryAfterRateLimit,
     retryDelay,

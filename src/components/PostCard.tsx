@@ -1,5 +1,9 @@
-// A post as discover and the query preview list it: author, platform, time in the workspace's zone, the text with the
-// query's terms marked, kind, media, engagement, and sentiment stated as an estimate.
+// A post as discover, the dashboards and the query preview list it: author, platform, time in the workspace's zone,
+// the text with the query's terms marked, kind, media, engagement, and sentiment stated as an estimate. With `links`,
+// the author's name opens their profile's page and the card its post's page (a click anywhere but on a link, or the
+// "Post details" link from the keyboard).
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { SocialPost } from '../contract/social-posts';
 import { formatCompactNumber } from '../lib/compact-number';
 import { platformName } from '../lib/platforms';
@@ -25,23 +29,63 @@ function formatPostTime(iso: string, timeZone: string): string {
   return format.format(new Date(iso));
 }
 
+/** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */
+export interface DetailLinks {
+  workspaceId: string;
+  search: Record<string, string | undefined>;
+}
+
+const POST_PAGE = '/workspace/$workspaceId/insight/post/$postId';
+const PROFILE_PAGE = '/workspace/$workspaceId/insight/profile/$profileId';
+
 export function PostCard({
   post,
   timeZone,
   patterns,
   compact = false,
+  links,
 }: {
   post: SocialPost;
   timeZone: string;
   patterns: readonly string[];
   compact?: boolean;
+  links?: DetailLinks;
 }) {
   const { author } = post;
+  const navigate = useNavigate();
+  const postLink = links && {
+    to: POST_PAGE,
+    params: { workspaceId: links.workspaceId, postId: String(post.id) },
+    search: links.search as never,
+  };
+  // The mouse's way in: a click on the card's text opens the post, unless it selected text or hit a link.
+  const open = (event: MouseEvent<HTMLElement>) => {
+    if (!postLink || (event.target as HTMLElement).closest('a, button')) return;
+    if (window.getSelection()?.toString()) return;
+    void navigate(postLink);
+  };
+  const name = <strong>{author.display_name}</strong>;
   return (
-    <article className={compact ? 'post-card compact' : 'post-card'} aria-label={`Post by @${author.handle}`}>
+    <article
+      className={`post-card${compact ? ' compact' : ''}${links ? ' linked' : ''}`}
+      aria-label={`Post by @${author.handle}`}
+      onClick={links ? open : undefined}
+    >
       <header className="post-meta">
         <span className="post-author">
-          <strong>{author.display_name}</strong> <span className="muted">@{author.handle}</span>
+          {links ? (
+            <Link
+              to={PROFILE_PAGE}
+              params={{ workspaceId: links.workspaceId, profileId: String(author.id) }}
+              search={links.search as never}
+              aria-label={`Profile of ${author.display_name} (@${author.handle})`}
+            >
+              {name}
+            </Link>
+          ) : (
+            name
+          )}{' '}
+          <span className="muted">@{author.handle}</span>
           {author.verified ? (
             <span className="badge" title="Verified account">
               ✓
@@ -67,6 +111,11 @@ export function PostCard({
         <span title="Estimated from a word list; it can miss sarcasm and context">
           Sentiment (estimate): {post.sentiment_label}
         </span>
+        {postLink ? (
+          <Link {...postLink} aria-label={`Post details (@${author.handle})`}>
+            Post details
+          </Link>
+        ) : null}
         {post.url ? (
           <a href={post.url} target="_blank" rel="noreferrer noopener">
             Open on {platformName(post.platform)}

@@ -4,19 +4,18 @@
 // Cleo (a viewer) opens the copied address in her own browser and sees the same view. axe-core finds no violation on
 // any dashboard, saved queries or discover.
 import { readFile } from 'node:fs/promises';
-import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
+import { axeViolations } from '../support/axe';
 import { startRealServer, type RealServer } from '../support/real-server';
 import { insertPosts } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 1;
 const HOUR = 3_600_000;
-const axeSource = axe.source;
 
 let server: RealServer;
 let browser: Browser;
@@ -101,27 +100,6 @@ async function signIn(current: TestPage, who: RegExp) {
 
 /** The posts' texts on the page, in order. */
 const cardTexts = (page: Page) => page.locator('.post-card .post-text').allInnerTexts();
-
-/** axe-core's violations on the page as drawn (run through the DevTools protocol: the page's CSP stays on). */
-async function axeViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('Dashboards (real server)', () => {
   const story = { url: '', current: null as TestPage | null };

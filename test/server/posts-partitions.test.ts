@@ -3,7 +3,6 @@
 // key stays unique across months, retention drops whole months with their rollups, and no trigger is left on the
 // corpus (item 3: the change path keeps everything exact without them).
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertPosts } from '../../server/social/corpus/changes';
 import { writeBatch } from '../../server/social/corpus/import/write';
@@ -12,6 +11,7 @@ import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { insertCorpus } from '../support/insights.fixtures';
 import { rollupDifferences } from '../support/rollups';
+import { scanned, statementsOf } from '../support/pruning';
 import { profiles } from '../../server/db/social-schema';
 import { loadCatalogue } from '../../server/billing/plans';
 import { maintainPartitions, retentionProblem } from '../../server/social/corpus/partitions';
@@ -90,46 +90,6 @@ describe('partitions', () => {
     expect(await rollupDifferences(server.db)).toEqual(NONE);
   });
 });
-
-/** Every relation a plan (EXPLAIN's JSON) scans. */
-function scanned(plan: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(plan)) for (const item of plan) scanned(item, into);
-  else if (plan && typeof plan === 'object') {
-    for (const [key, value] of Object.entries(plan)) {
-      if (key === 'Relation Name' && typeof value === 'string') into.add(value);
-      else scanned(value, into);
-    }
-  }
-  return into;
-}
-
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-/** The statements reading posts that the endpoints run while `work` runs (on any connection). */
-async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
-  const seen: Statement[] = [];
-  const original = pg.Client.prototype.query;
-  vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const [first, second] = args as [unknown, unknown];
-    const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-    const values =
-      typeof first === 'object' && first && 'values' in first
-        ? ((first as { values?: unknown[] }).values ?? [])
-        : Array.isArray(second)
-          ? second
-          : [];
-    if (text && /\bposts\s+(AS\s+)?p\b|\bFROM posts\b/i.test(text) && !/^\s*EXPLAIN/i.test(text)) {
-      seen.push({ text, values });
-    }
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original);
-  await work();
-  vi.restoreAllMocks();
-  return seen;
-}
 
 describe('partition pruning', () => {
   const dashboards = [

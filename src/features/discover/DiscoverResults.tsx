@@ -1,6 +1,7 @@
 // Discover's results: a virtualised list of posts (keyset pages through next_cursor, loaded as the end comes near or
 // with "Load more"), the top profiles beside it, and the sentence on exactly what was counted.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { invalidQueryErrors } from '../../api/saved-queries';
@@ -9,12 +10,12 @@ import { apiProblem } from '../../api/workspaces';
 import type { DiscoverProfile } from '../../contract/discover';
 import { EmptyState } from '../../components/PageFrame';
 import { Pending } from '../../components/Pending';
-import { PostCard } from '../../components/PostCard';
+import { PostCard, type DetailLinks } from '../../components/PostCard';
 import { platformName } from '../../lib/platforms';
 import { termPatterns } from '../../components/query-editor/match-terms';
 import { suggestionsFromPosts, type QuerySuggestions } from '../../components/query-editor/query-completion';
 import { useApp } from '../../components/use-app';
-import type { DiscoverState } from './discover-search';
+import { toSearch, type DiscoverState } from './discover-search';
 
 const number = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 
@@ -41,6 +42,11 @@ export function DiscoverResults({
   const posts = useMemo(() => results.data?.pages.flatMap((page) => page.posts) ?? [], [results.data]);
   const first = results.data?.pages[0];
   const patterns = useMemo(() => termPatterns(state.query), [state.query]);
+  // A post's and a profile's pages keep the search's scope (its query, range and filters) and lead back here.
+  const links = useMemo((): DetailLinks => {
+    const { sort: _sort, ...scope } = toSearch(state);
+    return { workspaceId, search: { ...scope, back: 'discover' } };
+  }, [state, workspaceId]);
   useEffect(() => onSuggestions(suggestionsFromPosts(posts)), [posts, onSuggestions]);
 
   if (blank) {
@@ -74,6 +80,7 @@ export function DiscoverResults({
             posts={posts}
             timeZone={first.time_zone}
             patterns={patterns}
+            links={links}
             hasMore={results.hasNextPage}
             loadingMore={results.isFetchingNextPage}
             loadMore={() => void results.fetchNextPage()}
@@ -81,7 +88,7 @@ export function DiscoverResults({
         )}
         {results.isError ? <SearchFailure error={results.error} /> : null}
       </section>
-      <TopProfiles profiles={first.profiles ?? []} />
+      <TopProfiles profiles={first.profiles ?? []} links={links} />
     </div>
   );
 }
@@ -108,6 +115,7 @@ function PostList({
   posts,
   timeZone,
   patterns,
+  links,
   hasMore,
   loadingMore,
   loadMore,
@@ -115,6 +123,7 @@ function PostList({
   posts: ReadonlyArray<Parameters<typeof PostCard>[0]['post']>;
   timeZone: string;
   patterns: readonly string[];
+  links: DetailLinks;
   hasMore: boolean;
   loadingMore: boolean;
   loadMore: () => void;
@@ -154,7 +163,7 @@ function PostList({
             className="post-list-item"
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            <PostCard post={posts[item.index]!} timeZone={timeZone} patterns={patterns} />
+            <PostCard post={posts[item.index]!} timeZone={timeZone} patterns={patterns} links={links} />
           </li>
         ))}
       </ol>
@@ -171,7 +180,7 @@ function PostList({
   );
 }
 
-function TopProfiles({ profiles }: { profiles: readonly DiscoverProfile[] }) {
+function TopProfiles({ profiles, links }: { profiles: readonly DiscoverProfile[]; links: DetailLinks }) {
   return (
     <aside className="discover-profiles" aria-labelledby="discover-profiles-title">
       <h2 id="discover-profiles-title">Top profiles</h2>
@@ -181,7 +190,14 @@ function TopProfiles({ profiles }: { profiles: readonly DiscoverProfile[] }) {
         <ol className="profile-list">
           {profiles.map((profile) => (
             <li key={profile.id}>
-              <strong>{profile.display_name}</strong>{' '}
+              <Link
+                to="/workspace/$workspaceId/insight/profile/$profileId"
+                params={{ workspaceId: links.workspaceId, profileId: String(profile.id) }}
+                search={links.search as never}
+                aria-label={`Profile of ${profile.display_name} (@${profile.handle})`}
+              >
+                <strong>{profile.display_name}</strong>
+              </Link>{' '}
               <span className="muted">
                 @{profile.handle} · {platformName(profile.platform)}
               </span>

@@ -143,7 +143,8 @@ export function InsightBody<
   );
 }
 
-function InsightFailure({ error }: { error: unknown }) {
+/** What a failed answer means and what to do: a query error at its column, a wait, a narrower range. */
+export function InsightFailure({ error }: { error: unknown }) {
   const { api } = useApp();
   const { scope, setScope, workspaceId } = useInsightView();
   const saved = useSuspenseQuery(savedQueriesQuery(api, workspaceId)).data.saved_queries;

@@ -16,6 +16,8 @@ import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { formatDecimal, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { PeopleTable } from './PeopleTable';
+import { useDetailLinks } from './DetailLinks';
+import type { BackTarget } from './detail-search';
 
 const PAGE_SIZE = 25;
 
@@ -36,7 +38,7 @@ interface ListSearch {
   page?: string;
 }
 
-function usePaging<S extends string>(defaultSort: S) {
+export function usePaging<S extends string>(defaultSort: S) {
   const search = useSearch({ strict: false }) as ListSearch;
   const update = useSearchUpdate();
   const sort = (search.sort as S | undefined) ?? defaultSort;
@@ -64,7 +66,7 @@ function usePaging<S extends string>(defaultSort: S) {
   };
 }
 
-function SortSelect<S extends string>({
+export function SortSelect<S extends string>({
   sorts,
   labels,
   value,
@@ -189,22 +191,26 @@ function PostListPage({
         {dashboard === 'filtered-posts' ? <ProfilesLink /> : null}
       </div>
       <InsightBody result={result} skeleton={3}>
-        {(data) => <PostList data={data} page={paging.page} paging={paging} />}
+        {(data) => <PostList data={data} page={paging.page} paging={paging} back={dashboard} />}
       </InsightBody>
     </DashboardFrame>
   );
 }
 
-function PostList({
+export function PostList({
   data,
   page,
   paging,
+  back,
 }: {
   data: PostsResponse;
   page: number;
   paging: { next: (cursor: string, end: string) => void; first: () => void };
+  /** The page the posts' and authors' links return to. */
+  back: BackTarget;
 }) {
   const patterns = termPatterns(data.query ?? '');
+  const links = useDetailLinks(back);
   return (
     <>
       <p className="counted small muted">{data.counted}</p>
@@ -212,7 +218,7 @@ function PostList({
         <ol className="post-list static" aria-label={`${data.posts.length} posts on this page`}>
           {data.posts.map((post) => (
             <li key={post.id} className="post-list-item">
-              <PostCard post={post} timeZone={data.time_zone} patterns={patterns} />
+              <PostCard post={post} timeZone={data.time_zone} patterns={patterns} links={links} />
               {post.overperformance !== null ? <Overperformance post={post} /> : null}
             </li>
           ))}

@@ -20,6 +20,7 @@ import {
 } from './insight-format';
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
+import { useDetailLinks } from './DetailLinks';
 
 type Bucket = OverviewResponse['over_time'][number];
 const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -46,6 +47,7 @@ function Overview({ data }: { data: OverviewResponse }) {
       ...(sentiment ? [{ field: 'sentiment' as const, values: [sentiment] }] : []),
     ]);
   const patterns = useMemo(() => termPatterns(data.query ?? ''), [data.query]);
+  const links = useDetailLinks('overview');
 
   const overTime = useMemo(
     (): ChartConfiguration => ({
@@ -271,7 +273,7 @@ function Overview({ data }: { data: OverviewResponse }) {
           <ol className="top-posts">
             {data.top_posts.map((post) => (
               <li key={post.id}>
-                <PostCard post={post} timeZone={data.time_zone} patterns={patterns} compact />
+                <PostCard post={post} timeZone={data.time_zone} patterns={patterns} links={links} compact />
               </li>
             ))}
           </ol>

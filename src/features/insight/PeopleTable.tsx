@@ -1,12 +1,14 @@
 // People as a table: who they are (name, handle, platform, verified, country), followers, their matching posts
-// ("mentions") and the engagement of those posts. Each row opens the person's posts in the view (filtered posts with
-// an author refinement); CSV of the rows.
+// ("mentions") and the engagement of those posts. A name opens the person's page; each row opens their posts in the
+// view (filtered posts with an author refinement); CSV of the rows.
 import type { InsightPerson } from '../../contract/insights-responses';
 import { platformName } from '../../lib/platforms';
 import { ChartCard } from './ChartCard';
 import type { CsvMeta } from './csv';
 import { formatCompact, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
+import { ProfileLink } from './DetailLinks';
+import type { BackTarget } from './detail-search';
 
 export function PeopleTable({
   people,
@@ -17,7 +19,8 @@ export function PeopleTable({
 }: {
   people: readonly InsightPerson[];
   caption: string;
-  dashboard: string;
+  /** The dashboard it is on: the CSV's name and where the people's links return to. */
+  dashboard: 'overview' | 'people' | 'filtered-profiles';
   meta: Omit<CsvMeta, 'title'>;
   /** With a title the table is a card of its own; without, it sits in the caller's card. */
   title?: string;
@@ -37,7 +40,7 @@ export function PeopleTable({
           value: (person) => person.handle,
           show: (person) => (
             <span className="person">
-              <strong>{person.display_name}</strong>{' '}
+              <ProfileLink profile={person} back={dashboard satisfies BackTarget} />{' '}
               <span className="muted">
                 @{person.handle} · {platformName(person.platform)}
                 {person.verified ? ' · verified' : ''}

@@ -1,0 +1,95 @@
+// One post by id, with the terms of the view's query it matched. The post's month comes first from post_keys (its
+// (id, posted_at) index, migration 0021), so the post itself is read from that month's partition alone; the terms are
+// the query's own compiled conditions, evaluated on that one row, so "matched" means what the search means.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PostDetailResponse } from '../../../src/contract/social-detail';
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
+import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '../query/index';
+import { readOnly } from '../insights/transactions';
+
+const postNotFound = () =>
+  new ApiError(404, 'not_found', 'There is no such post, or it is older than the plan keeps.');
+
+interface Leaf {
+  node: QueryNode;
+  negated: boolean;
+}
+
+/**
+ * The query's terms: its leaves (a NEAR counts as one: its sides only match together), each once by its canonical
+ * text, in the order written; `negated` when under an odd number of NOTs.
+ */
+function queryLeaves(node: QueryNode, negated = false, into = new Map<string, Leaf>()): Leaf[] {
+  switch (node.type) {
+    case 'not':
+      queryLeaves(node.operand, !negated, into);
+      break;
+    case 'and':
+    case 'or':
+      for (const operand of node.operands) queryLeaves(operand, negated, into);
+      break;
+    default: {
+      const key = `${negated ? '-' : '+'}${printQuery(node)}`;
+      if (!into.has(key)) into.set(key, { node, negated });
+    }
+  }
+  return [...into.values()];
+}
+
+export interface PostRead {
+  postId: number;
+  /** The plan's oldest instant (null: no limit): an older post is not found. */
+  since: Date | null;
+  /** The view's query, null for none. */
+  query: QueryNode | null;
+  timeZone: string;
+}
+
+export async function readPost(db: Db, read: PostRead): Promise<Omit<PostDetailResponse, 'time_zone'>> {
+  const { postId, since, query } = read;
+  return readOnly(
+    db,
+    async (tx) => {
+      const [key] = (
+        await tx.execute<{ posted_at: string }>(sql`
+          SELECT to_char(k.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_at
+          FROM post_keys k WHERE k.id = ${postId} ${since ? sql`AND k.posted_at >= ${since}` : sql``}
+          LIMIT 1`)
+      ).rows;
+      if (!key) throw postNotFound();
+      const leaves = query ? queryLeaves(query) : [];
+      const matches: SQL[] = query
+        ? [
+            sql`coalesce(${compileQuery(query)}, false) AS matches_query`,
+            ...leaves.map(
+              (leaf, i) => sql`coalesce(${compileQuery(leaf.node)}, false) AS ${sql.raw(`term_${i}`)}`,
+            ),
+          ]
+        : [];
+      // The month's partition alone: posted_at is a value here, known when the statement is planned or run.
+      const [row] = (
+        await tx.execute<PostRow & Record<string, unknown>>(sql`
+          SELECT ${sql.join([POST_COLUMNS, ...matches], sql`, `)}
+          FROM ${QUERY_FROM} WHERE p.id = ${postId} AND p.posted_at = ${key.posted_at}::timestamptz`)
+      ).rows;
+      if (!row) throw postNotFound();
+      return {
+        post: toPost(row),
+        matched: query
+          ? {
+              query: printQuery(query),
+              matches: row.matches_query === true,
+              terms: leaves.map((leaf, i) => ({
+                term: printQuery(leaf.node),
+                negated: leaf.negated,
+                matched: row[`term_${i}`] === true,
+              })),
+            }
+          : null,
+      };
+    },
+    { timeZone: read.timeZone },
+  );
+}
