@@ -23,7 +23,7 @@ let authorId = 0;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  token = await server.accessTokens.sign((await demoUserIds(server.db)).get('ana@murmur.local')!);
+  token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
   const [author] = await server.db
     .insert(profiles)
     .values({
