@@ -140,6 +140,29 @@ describe('The workspace time zone (real server)', () => {
     await page.getByText(/Average engagement per post by weekday and hour, Asia\/Tokyo\./).waitFor();
   });
 
+  it("names the zone in the charts' PNG files", async () => {
+    // What the app writes on canvases from now on (the PNGs are drawn on one each).
+    await page.evaluate(() => {
+      const drawn: string[] = [];
+      (window as unknown as { drawn: string[] }).drawn = drawn;
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        drawn.push(text);
+        return fillText.call(this, text, ...rest);
+      };
+    });
+    for (const name of ['Engagement per post by platform', 'best time to post']) {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: `Download ${name} as PNG` }).click();
+      expect((await download).suggestedFilename()).toMatch(/\.png$/);
+    }
+    const drawn = await page.evaluate(() => (window as unknown as { drawn: string[] }).drawn);
+    expect(drawn).toContain('Murmur performance – Engagement per post by platform');
+    expect(drawn.some((text) => / – .*\(Asia\/Tokyo\)$/.test(text))).toBe(true);
+    expect(drawn).toContain('Days and hours in Asia/Tokyo');
+    expect(drawn).toContain('Best time to post (Asia/Tokyo)');
+  });
+
   it('shows a viewer the zone without a field to change it', async () => {
     const viewer = await signIn(/Cleo/);
     await viewer.goto('/workspace/demo/settings/general');
