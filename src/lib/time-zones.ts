@@ -35,11 +35,57 @@ export function timeZoneOption(zone: string, at = new Date()): TimeZoneOption {
   };
 }
 
+/**
+ * Zones ICU (so Chrome and Node) still lists under their old IANA names, with their current ones: the list offers
+ * the current name, the one people look for, when the runtime takes it as that zone (the server does: it is an
+ * alias of a listed zone). The old name stays searchable.
+ */
+const CURRENT_NAMES: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
+/** The name the list shows for a listed zone: its current one where the runtime knows it as this zone. */
+function currentName(listed: string): string {
+  const current = CURRENT_NAMES[listed];
+  if (!current) return listed;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: current }).resolvedOptions().timeZone === listed
+      ? current
+      : listed;
+  } catch {
+    return listed;
+  }
+}
+
 /** Every listed zone with its offset now, UTC first; the workspace's current zone added when the list lacks it. */
 export function timeZoneOptions(current: string, at = new Date()): TimeZoneOption[] {
-  const zones = listedTimeZones();
-  const all = zones.includes(current) ? zones : [current, ...zones];
-  return all.map((zone) => timeZoneOption(zone, at));
+  const options = listedTimeZones().map((listed) => {
+    const option = timeZoneOption(currentName(listed), at);
+    return listed === option.zone
+      ? option
+      : { ...option, words: `${option.words} ${listed.replace(/[/_]/g, ' ').toLowerCase()}` };
+  });
+  return options.some((option) => option.zone === current)
+    ? options
+    : [timeZoneOption(current, at), ...options];
 }
 
 /** The options whose words contain every word of the text (any order); all of them for an empty text. */
