@@ -31,7 +31,7 @@ function resolvedTimeZone(name: string): string | null {
  * Whether `name` is a listed zone, or another name Intl resolves to one (an alias). Intl resolves names whatever
  * their case, so a name that differs from its resolved one only in case (asia/tokyo) is refused: it is not a name.
  */
-export function isListedTimeZone(name: string): boolean {
+function isListedTimeZone(name: string): boolean {
   listedSet ??= new Set(listedTimeZones());
   if (listedSet.has(name)) return true;
   const resolved = resolvedTimeZone(name);
