@@ -11,7 +11,8 @@ import {
   workspaceResponseSchema,
 } from '../../src/contract/workspaces';
 import { ensureInternalWorkspace, toWorkspaceResponse } from './access';
-import { workspaceAccessOf } from './route-access';
+import { lockWorkspaceAccess, workspaceAccessOf } from './route-access';
+import { postgresKnowsTimeZone, unknownTimeZone } from './time-zone';
 import { settingsDenied } from './errors';
 import { bearer, errorResponses } from './openapi';
 import { memberRoutes } from './members';
@@ -106,24 +107,35 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security: bearer,
-        summary: 'Rename a workspace or change its language (owners and managers)',
+        summary: 'Rename a workspace, or change its language or its time zone (owners and managers)',
         params: workspaceParamsSchema,
         body: updateWorkspaceBodySchema,
         response: { 200: workspaceResponseSchema, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      const access = workspaceAccessOf(request);
-      const { name, language } = request.body;
-      if (name === undefined && language === undefined) {
+    async (request, reply) => {
+      const { name, language, time_zone: timeZone } = request.body;
+      if (name === undefined && language === undefined && timeZone === undefined) {
+        const access = workspaceAccessOf(request);
         return toWorkspaceResponse(access.workspace, access.privilege);
       }
-      const [updated] = await db
-        .update(workspaces)
-        .set({ ...(name !== undefined && { name }), ...(language !== undefined && { language }) })
-        .where(eq(workspaces.id, access.workspace.id))
-        .returning();
-      return toWorkspaceResponse(updated!, access.privilege);
+      if (timeZone !== undefined && !(await postgresKnowsTimeZone(db, timeZone))) {
+        return reply.status(400).send(unknownTimeZone());
+      }
+      return db.transaction(async (tx) => {
+        // Read again under the workspace's lock: a demotion committed meanwhile refuses the change.
+        const access = await lockWorkspaceAccess(tx, config, request);
+        const [updated] = await tx
+          .update(workspaces)
+          .set({
+            ...(name !== undefined && { name }),
+            ...(language !== undefined && { language }),
+            ...(timeZone !== undefined && { timeZone }),
+          })
+          .where(eq(workspaces.id, access.workspace.id))
+          .returning();
+        return toWorkspaceResponse(updated!, access.privilege);
+      });
     },
   );
 

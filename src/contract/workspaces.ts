@@ -2,6 +2,7 @@
 // Response shapes avoid transforms: the server encodes responses through them.
 import * as z from 'zod/mini';
 import { storableText } from './text';
+import { timeZoneSchema } from './time-zones';
 
 /** A member's role in a workspace (spec §6): owner > manager > viewer. */
 export const privilegeSchema = z.enum(['owner', 'manager', 'viewer']);
@@ -43,6 +44,8 @@ export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBodySchema>;
 export const updateWorkspaceBodySchema = z.object({
   name: z.optional(workspaceNameSchema),
   language: z.optional(workspaceLanguageSchema),
+  /** The IANA zone the dashboards count days and hours in (see time-zones.ts). */
+  time_zone: z.optional(timeZoneSchema),
 });
 export type UpdateWorkspaceBody = z.infer<typeof updateWorkspaceBodySchema>;
 

@@ -1,10 +1,10 @@
 // A dashboard card: a title, the chart (or, at the reader's choice, the same data as a table — the accessible
 // alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
-// what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart.
+// what is shown: CSV of the rows and PNG of the chart, each stating the zone and the range.
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
-import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
+import { exportName, pngCaption, saveCsv, type CsvColumn, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
 
 export interface TableColumn<R> extends CsvColumn<R> {
@@ -65,7 +65,7 @@ export function ChartCard<R>({
       rows,
     );
   const exportPng = () => {
-    const png = canvas.current?.png();
+    const png = canvas.current?.png(pngCaption(dashboard, title, meta));
     if (png) saveFile(exportName(dashboard, title, 'png'), png);
   };
 

@@ -13,8 +13,11 @@ let chartJs: Promise<typeof import('./chart-js')> | null = null;
 const loadChartJs = () => (chartJs ??= import('./chart-js'));
 
 export interface ChartHandle {
-  /** The chart as drawn, as a PNG data URL on a white background (null before it is drawn). */
-  png: () => string | null;
+  /**
+   * The chart as drawn, as a PNG data URL on a white background with the caption's lines under it (what it shows,
+   * the range and the zone: a file read on its own says them); null before it is drawn.
+   */
+  png: (caption?: readonly string[]) => string | null;
 }
 
 export interface PickedElement {
@@ -100,7 +103,7 @@ export const ChartCanvas = forwardRef<
   }, [config]);
 
   useImperativeHandle(ref, () => ({
-    png: () => (chart.current ? pngOnWhite(chart.current.canvas) : null),
+    png: (caption = []) => (chart.current ? pngOnWhite(chart.current.canvas, caption) : null),
   }));
 
   return (
@@ -215,14 +218,28 @@ function withInteraction(
 }
 
 /** The canvas is transparent: a PNG of it alone would show black or checkered behind the lines in many viewers. */
-function pngOnWhite(source: HTMLCanvasElement): string {
+function pngOnWhite(source: HTMLCanvasElement, caption: readonly string[]): string {
+  // The canvas is in device pixels: the caption is scaled as the chart's own text is.
+  const scale = source.width / (source.clientWidth || source.width);
+  const line = Math.round(16 * scale);
+  const band = caption.length ? caption.length * line + Math.round(12 * scale) : 0;
   const copy = document.createElement('canvas');
   copy.width = source.width;
-  copy.height = source.height;
+  copy.height = source.height + band;
   const context = copy.getContext('2d');
   if (!context) return source.toDataURL('image/png');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, copy.width, copy.height);
   context.drawImage(source, 0, 0);
+  context.fillStyle = '#5d5b73';
+  context.font = `${Math.round(12 * scale)}px system-ui, sans-serif`;
+  caption.forEach((text, index) => {
+    context.fillText(
+      text,
+      Math.round(8 * scale),
+      source.height + (index + 1) * line,
+      copy.width - 16 * scale,
+    );
+  });
   return copy.toDataURL('image/png');
 }
