@@ -15,6 +15,7 @@
 // of computing it again.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { corpusState } from '../../db/social-schema';
 import { ClientGoneError } from '../admission';
 import type { Read } from '../reads';
 import { PreparedAnswer } from './answer-bytes';
@@ -27,12 +28,17 @@ export interface AnswerCacheOptions {
   readVersion: () => Promise<number>;
 }
 
-/** The corpus version: one row's read by its primary key. */
-export const corpusVersionOf = (db: Db) => async () => {
-  const { rows } = await db.execute<{ version: string }>(
-    sql`SELECT version::text AS version FROM corpus_state WHERE id`,
-  );
-  return Number(rows[0]?.version ?? 0);
+/**
+ * The corpus version: one row's read by its primary key. Every dashboard request reads it, so it is a prepared
+ * statement (PostgreSQL plans it once per connection).
+ */
+export const corpusVersionOf = (db: Db) => {
+  const statement = db
+    .select({ version: sql<string>`${corpusState.version}::text` })
+    .from(corpusState)
+    .where(sql`${corpusState.id}`)
+    .prepare('corpus_version');
+  return async () => Number((await statement.execute())[0]?.version ?? 0);
 };
 
 /**
