@@ -289,7 +289,18 @@ describe('the answer cache', () => {
     expect(first.statusCode, first.body).toBe(200);
     const hits = server.app.analytics.cache.stats.hits;
     const unlock = await lockCorpus();
+    // More requests waiting for computations than the lane is wide (server/social/lane.ts): six identical ones share
+    // one computation, two more wait for theirs. None holds a place in the lane while it waits.
+    const waiting = [
+      ...Array.from({ length: 6 }, () => overview(workspaceId, { query: 'nova OR latte' })),
+      distinctOverview(300),
+      distinctOverview(301),
+    ];
     try {
+      await until(() => {
+        const { inside, waiting: queued } = server.app.analytics.lane.state;
+        return server.app.analytics.cache.stats.shared >= 5 && inside === 0 && queued === 0;
+      });
       // A computation would wait on the lock; the cached answer does not.
       const again = await within(overview(workspaceId, { query: 'nova OR outage' }), 3000, 'the repeat');
       expect(again.statusCode).toBe(200);
@@ -297,6 +308,7 @@ describe('the answer cache', () => {
     } finally {
       await unlock();
     }
+    expect((await Promise.all(waiting)).map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
     expect(server.app.analytics.cache.stats.hits).toBe(hits + 1);
     // The same request written differently (spacing, the order of platforms) is the same answer, from the cache.
     const platforms = (list: string[]) => ({ ...RANGE, platforms: list });

@@ -96,9 +96,15 @@ export class AnswerCache {
    * computation of the same answer already under way, or computed now by `compute`, which is given that version,
    * returns the answer's JSON as the route sends it and reports the version its snapshot saw (kept only when they are
    * the same). A kept answer has every compressed form made before it is kept, so a hit only writes bytes.
+   * `waits` is called first when the answer is not in the cache (the request will wait for a computation).
    */
-  async answer(key: string, compute: (version?: number) => Promise<Read<Buffer>>): Promise<Read<PreparedAnswer>> {
+  async answer(
+    key: string,
+    compute: (version?: number) => Promise<Read<Buffer>>,
+    waits?: () => void,
+  ): Promise<Read<PreparedAnswer>> {
     if (this.options.maxBytes <= 0) {
+      waits?.();
       const read = await compute();
       return { ...read, value: new PreparedAnswer(read.value) };
     }
@@ -112,6 +118,7 @@ export class AnswerCache {
       this.stats.hits += 1;
       return { value: kept.answer, version, from: 'cache', asOf: null };
     }
+    waits?.();
     const under = this.computing.get(versioned);
     if (under) {
       this.stats.shared += 1;
@@ -120,7 +127,7 @@ export class AnswerCache {
         return { ...read, value: answer };
       } catch (error) {
         // The request computing it went away while it waited for a slot: this one computes it instead.
-        if (error instanceof ClientGoneError) return this.answer(key, compute);
+        if (error instanceof ClientGoneError) return this.answer(key, compute, waits);
         throw error;
       }
     }

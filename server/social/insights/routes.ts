@@ -41,6 +41,7 @@ import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../.
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError, refuseWhenFull } from '../admission';
+import { inLane, leaveLane } from '../lane';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import type { Db } from '../../db/database';
 import { answerKey } from './answer-cache';
@@ -126,7 +127,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   // the corpus on the analytics pool or a read replica (server/social/reads.ts), in an admission slot, unless the
   // answer cache has the answer (server/social/analytics.ts).
   const { db: lightDb, config } = app.deps;
-  const { reads, admission, cache } = app.analytics;
+  const { reads, admission, cache, lane } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
   const { catalogue } = app.billing;
 
@@ -184,6 +185,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         config: { workspace: anyMember },
         schema: { tags, security: bearer, summary, description: COMMON, body, response: responses(response) },
+        // Past the door: a few at once (server/social/lane.ts), so a flood of cached answers leaves users/me room.
+        onRequest: inLane(lane),
       },
       async (request, reply) => {
         const values = request.body as z.output<B>;
@@ -209,6 +212,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
               answered.next_cursor = cursors.seal(answered.next_cursor, workspace.id);
             return { ...computed, value: Buffer.from(serialize(answered)) };
           },
+          // Waiting for a computation (its own or another's) holds no place in the lane.
+          () => leaveLane(request),
         );
         sayWhereRead(reads, reply, read);
         return sendAnswer(request, reply, read.value);
