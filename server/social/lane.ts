@@ -45,7 +45,10 @@ export function inLane(lane: Lane): onRequestHookHandler {
   return (request, reply, done) => {
     void lane.enter().then((leave) => {
       seats.set(request, leave);
-      reply.raw.once('close', leave);
+      const response = reply.raw;
+      // A client that went away while this waited: its response closed already, and 'close' will not come again.
+      if (response.destroyed || response.writableFinished || request.raw.socket?.destroyed) leave();
+      else response.once('close', leave);
       done();
     });
   };
