@@ -1,5 +1,6 @@
-// `npm run bench:load [-- --connections 1,4,16,32 --duration 10 --only overview,posts]`: throughput and latency of
-// the heavy dashboards under concurrent load on the 1M-post corpus, with GET /api/users/me probed alongside.
+// `npm run bench:load [-- --connections 1,4,16,32 --duration 10 --only overview,posts --cases dashboards,light
+// --posts 1000000]`: throughput and latency of the heavy dashboards under concurrent load on the 1M-post corpus (or
+// another size's: scripts/bench-corpus.ts), with GET /api/users/me probed alongside.
 //
 // For each endpoint (overview, posts), each mode and each number of connections, autocannon (in a child process, so
 // the load generator does not share the server's event loop) keeps that many connections busy for `duration` seconds
@@ -8,11 +9,19 @@
 //             round, numbered across the whole run so no request repeats an earlier one (no cache hit possible);
 //   repeat    the same 27 requests (9 queries × 3 ranges, one range end) over and over: a team opening the same
 //             dashboards (after a warm-up pass, every answer can come from the answer cache).
+//   refused   distinct requests to a second server whose admission control is tiny (--refuse-slots 1, --refuse-queue
+//             1): nearly every request is answered 503 busy.
 // Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
-// and PostgreSQL: scripts/bench-cpu.ts), and users/me's p50/p95/p99/max.
+// and PostgreSQL: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop delay (p99 and max,
+// perf_hooks.monitorEventLoopDelay) and the machine's 1-minute load average at the end of the run.
+// `--cases light` runs only what the light requests feel (issue 27 item 10): users/me idle, under 32 connections of
+// repeated (cached) overviews and posts, and under 128 connections being refused 503 busy; `dashboards` the table
+// above.
 // The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
 // process as `npm start` builds it.
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpuSeconds, postmasterOf } from './bench-cpu';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +49,7 @@ interface ClientJob {
   token: string;
   workspaceId: string;
   endpoint: string;
-  mode: 'distinct' | 'repeat';
+  mode: 'distinct' | 'repeat' | 'refused';
   connections: number;
   durationS: number;
   /** The latest whole hour of the corpus, in ms: ranges end there or whole hours before. */
@@ -65,7 +74,7 @@ interface ClientResult {
 function bodyFor(job: ClientJob, n: number) {
   const query = QUERIES[n % QUERIES.length]!;
   const days = RANGES[Math.floor(n / QUERIES.length) % RANGES.length]!;
-  const to = job.mode === 'distinct' ? job.end - Math.floor(n / COMBINATIONS) * 3_600_000 : job.end;
+  const to = job.mode !== 'repeat' ? job.end - Math.floor(n / COMBINATIONS) * 3_600_000 : job.end;
   return {
     workspace_id: job.workspaceId,
     query,
@@ -77,7 +86,7 @@ function bodyFor(job: ClientJob, n: number) {
 async function client(job: ClientJob): Promise<ClientResult> {
   const { default: autocannon } = await import('autocannon');
   const result: ClientResult = { ok: [], failed: 0, statuses: {}, probe: [], probeFailed: 0, sent: 0 };
-  let n = job.mode === 'distinct' ? job.first : 0;
+  let n = job.mode !== 'repeat' ? job.first : 0;
   let running = true;
   // Its connection opened and its code paths warm before the load starts.
   for (let i = 0; i < 5; i += 1) {
@@ -172,6 +181,10 @@ async function main() {
       duration: { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
       only: { type: 'string', default: 'overview,posts' },
       modes: { type: 'string', default: 'distinct,repeat' },
+      cases: { type: 'string', default: 'light,dashboards' },
+      posts: { type: 'string', default: '1000000' },
+      'refuse-slots': { type: 'string', default: '1' },
+      'refuse-queue': { type: 'string', default: '1' },
       zone: { type: 'string', default: 'America/New_York' },
     },
   });
@@ -179,6 +192,8 @@ async function main() {
   const durationS = Number(values.duration);
   const endpoints = values.only.split(',');
   const modes = values.modes.split(',') as Array<ClientJob['mode']>;
+  const cases = new Set(values.cases.split(','));
+  const corpusPosts = Number(values.posts);
 
   const { eq, sql } = await import('drizzle-orm');
   const { buildApp } = await import('../server/app');
@@ -188,16 +203,24 @@ async function main() {
   const { createAccessTokens } = await import('../server/auth/access-token');
   const { signInAs } = await import('../server/auth/sign-in');
   const { openCorpus } = await import('./bench-corpus');
-  const { url, server } = await openCorpus();
+  const { url, server } = await openCorpus(corpusPosts);
   // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.
   const database = await connect(url, { local: true });
-  const config = loadServerConfig({
-    APP_ENV: 'qa',
-    DEV_OIDC: 'false',
-    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
-  });
+  const settings = { APP_ENV: 'qa', DEV_OIDC: 'false', SOCIAL_RATE_LIMIT_PER_MINUTE: '100000' };
+  const config = loadServerConfig(settings);
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({ db: database.db, analyticsDb: database.analyticsDb, config, accessTokens });
+  // The refusal case's server: the same database, an admission control that refuses nearly everything.
+  const refusing = await buildApp({
+    db: database.db,
+    analyticsDb: database.analyticsDb,
+    config: loadServerConfig({
+      ...settings,
+      ANALYTICS_SLOTS: values['refuse-slots'],
+      ANALYTICS_QUEUE: values['refuse-queue'],
+    }),
+    accessTokens,
+  });
   const { db } = database;
   const [user] = await db
     .insert(users)
@@ -209,8 +232,12 @@ async function main() {
     .returning();
   await db.insert(memberships).values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'viewer' });
   const token = (await signInAs(database.db, accessTokens, user!.id)).accessToken;
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const baseOf = async (instance: typeof app) => {
+    await instance.listen({ host: '127.0.0.1', port: 0 });
+    return `http://127.0.0.1:${(instance.server.address() as AddressInfo).port}`;
+  };
+  const base = await baseOf(app);
+  const refusingBase = await baseOf(refusing);
 
   try {
     const stats = await db.execute<{ posts: number; latest: number }>(
@@ -224,13 +251,13 @@ async function main() {
         'by one connection beside the load.',
     );
     if (posts < 1_000_000)
-      console.warn('Warning: fewer than 1,000,000 posts; the figures are not comparable.');
+      console.warn('Warning: fewer than 1,000,000 posts; the dashboards figures are not comparable.');
     const backend = await db.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
     const postmaster = postmasterOf(backend.rows[0]!.pid);
     let first = 0;
     const job = (endpoint: string, mode: ClientJob['mode'], connections: number, seconds = durationS) => {
       const spec: ClientJob = {
-        base,
+        base: mode === 'refused' ? refusingBase : base,
         token,
         workspaceId: workspace!.id,
         endpoint,
@@ -248,11 +275,14 @@ async function main() {
     };
 
     const header =
-      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg) | users/me p50   p95   p99   max (n)';
-    console.log(header);
+      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg) | users/me p50   p95   p99   max (n) | loop delay p99  max | load';
     const measured = async (endpoint: string, mode: ClientJob['mode'], connections: number) => {
       const before = cpuSeconds(postmaster);
+      // How long the server's event loop was blocked: what any request waits before its turn.
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
       const result = await job(endpoint, mode, connections);
+      loop.disable();
       const after = cpuSeconds(postmaster);
       const served = result.ok.length + result.failed;
       const perRequest = (seconds: number) => (served ? (seconds * 1000) / served : Number.NaN);
@@ -262,14 +292,11 @@ async function main() {
           server: perRequest(after.server - before.server),
           postgres: perRequest(after.postgres - before.postgres),
         },
+        loop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+        load: loadavg()[0]!,
       };
     };
-    const row = (
-      endpoint: string,
-      mode: string,
-      connections: number,
-      r: ClientResult & { cpu: { server: number; postgres: number } },
-    ) => {
+    const row = (endpoint: string, mode: string, connections: number, r: Awaited<ReturnType<typeof measured>>) => {
       const statuses = Object.entries(r.statuses)
         .map(([status, count]) => `${count}×${status}`)
         .join(' ');
@@ -278,21 +305,38 @@ async function main() {
           `${fmt(percentile(r.ok, 50), 9)} ${fmt(percentile(r.ok, 95), 8)} ${fmt(percentile(r.ok, 99), 8)} ` +
           `${String(r.failed).padStart(8)} ${fmt(r.cpu.server + r.cpu.postgres, 9)} (${fmt(r.cpu.server, 0)}+${fmt(r.cpu.postgres, 0)}) | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
           `${fmt(percentile(r.probe, 99), 5)} ${fmt(Math.max(...r.probe), 5)} (${r.probe.length}` +
-          `${r.probeFailed ? `, ${r.probeFailed} failed` : ''})${statuses ? `  ${statuses}` : ''}`,
+          `${r.probeFailed ? `, ${r.probeFailed} failed` : ''}) | ${fmt(r.loop.p99, 14)} ${fmt(r.loop.max, 4)} | ` +
+          `${r.load.toFixed(2)}${statuses ? `  ${statuses}` : ''}`,
       );
     };
-    row('(none)', 'idle', 0, await measured('overview', 'repeat', 0));
-    for (const endpoint of endpoints) {
-      for (const mode of modes) {
-        // Warm-up: shared buffers, plans, the JIT; in repeat mode every one of its 27 requests once.
-        await job(endpoint, mode, 4, 5);
-        for (const connections of connectionCounts) {
-          row(endpoint, mode, connections, await measured(endpoint, mode, connections));
+
+    if (cases.has('light')) {
+      console.log('\nusers/me under cache hits and refusals');
+      console.log(header);
+      row('(none)', 'idle', 0, await measured('overview', 'repeat', 0));
+      for (const endpoint of ['overview', 'posts']) {
+        // Every one of the 27 requests once: each later one is a cache hit.
+        await job(endpoint, 'repeat', 4, 5);
+        row(endpoint, 'repeat', 32, await measured(endpoint, 'repeat', 32));
+      }
+      row('overview', 'refused', 128, await measured('overview', 'refused', 128));
+    }
+    if (cases.has('dashboards')) {
+      console.log(header);
+      row('(none)', 'idle', 0, await measured('overview', 'repeat', 0));
+      for (const endpoint of endpoints) {
+        for (const mode of modes) {
+          // Warm-up: shared buffers, plans, the JIT; in repeat mode every one of its 27 requests once.
+          await job(endpoint, mode, 4, 5);
+          for (const connections of connectionCounts) {
+            row(endpoint, mode, connections, await measured(endpoint, mode, connections));
+          }
         }
       }
     }
   } finally {
     await app.close();
+    await refusing.close();
     await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
     await db.delete(users).where(eq(users.id, user!.id));
     await database.close();

@@ -31,6 +31,7 @@ import { ApiError, logFailure } from './errors';
 import { httpLimitsOf, limitedServer } from './http-server';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
+import { API_COMPRESSION } from './social/insights/answer-bytes';
 import { loadCatalogue, type Catalogue } from './billing/plans';
 import type { PaymentProvider } from './billing/provider';
 import type { BillingContext } from './billing/service';
@@ -199,12 +200,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // API answers above 1 KB go compressed when the client accepts it (dashboards answer tens of KB of JSON, the CSV
   // exports megabytes). Brotli at quality 4 and gzip at 6: on the fly, the top levels cost more CPU than they save.
-  // The SPA's files are compressed at build time instead (preCompressed below), so they are left alone here.
+  // The SPA's files are compressed at build time instead (preCompressed below), so they are left alone here; the
+  // dashboards' answers are compressed once, with the same settings, and sent as they are (insights/answer-bytes.ts).
   await app.register(fastifyCompress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+    threshold: API_COMPRESSION.threshold,
+    encodings: [...API_COMPRESSION.encodings],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: API_COMPRESSION.brotliQuality } },
+    zlibOptions: { level: API_COMPRESSION.gzipLevel },
   });
 
   await app.register(fastifySwagger, {

@@ -5,6 +5,7 @@
 // none sooner) and hold connections. The light requests never pass through here and use their own pool
 // (server/db/database.ts), so sign-in and users/me answer while every slot is taken.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { onRequestHookHandler } from 'fastify';
 import { ApiError } from '../errors';
 
 /** The admission control whose slot the code running here holds (run), if any. */
@@ -59,6 +60,11 @@ export class Admission {
     return { running: this.running, waiting: this.waiting.length };
   }
 
+  /** Whether a request asking for a slot now would be refused (every slot taken and the queue full). */
+  get full(): boolean {
+    return this.running >= this.options.slots && this.waiting.length >= this.options.queue;
+  }
+
   /** Seconds until the queue as it is now has drained, by the recent average: what Retry-After says. */
   retryAfterSeconds(): number {
     const ahead = this.running + this.waiting.length;
@@ -73,7 +79,7 @@ export class Admission {
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.running < this.options.slots) return Promise.resolve(this.grant());
-    if (this.waiting.length >= this.options.queue) return Promise.reject(busy(this.retryAfterSeconds()));
+    if (this.full) return Promise.reject(busy(this.retryAfterSeconds()));
     return new Promise((resolve, reject) => {
       const leave = () => {
         clearTimeout(waiter.timer);
@@ -147,4 +153,37 @@ export function clientGone(response: {
     if (!response.writableFinished) controller.abort(new ClientGoneError());
   });
   return controller.signal;
+}
+
+/** The refusals' bodies by Retry-After, made once: as the error handler writes the busy error. */
+const refusalBodies = new Map<number, Buffer>();
+const KEPT_REFUSALS = 600;
+
+function refusalBody(seconds: number): Buffer {
+  let body = refusalBodies.get(seconds);
+  if (!body) {
+    const error = busy(seconds);
+    body = Buffer.from(JSON.stringify({ error: error.code, message: error.message }));
+    if (refusalBodies.size < KEPT_REFUSALS) refusalBodies.set(seconds, body);
+  }
+  return body;
+}
+
+/**
+ * An onRequest hook (after authentication) that refuses at the door while `admission` is full: 503 busy with
+ * Retry-After, before the body is read or the database asked anything, at the cost of a write of bytes made once. A
+ * flood of requests the server cannot take then costs it almost nothing, so the light requests sharing its event loop
+ * and its pool do not feel it. While the queue is full this refuses a request the answer cache could have served too:
+ * knowing that takes the body, the workspace's row and the corpus version, the very work a refusal must not do.
+ */
+export function refuseWhenFull(admission: Admission): onRequestHookHandler {
+  return (_request, reply, done) => {
+    if (!admission.full) return done();
+    const seconds = admission.retryAfterSeconds();
+    void reply
+      .code(503)
+      .header('retry-after', String(seconds))
+      .type('application/json; charset=utf-8')
+      .send(refusalBody(seconds));
+  };
 }

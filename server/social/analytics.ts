@@ -4,13 +4,22 @@
 import type { AppDeps } from '../app';
 import { Admission } from './admission';
 import { AnswerCache, corpusVersionOf } from './insights/answer-cache';
+import { Lane } from './lane';
 import { ReadRouter } from './reads';
+
+/**
+ * Dashboard requests worked on at once past the door (lane.ts): enough to keep the look-ups of cached answers
+ * overlapping with the database's replies, few enough that a light request never waits behind many.
+ */
+const DASHBOARD_LANE = 4;
 
 export interface Analytics {
   /** Runs a read of the corpus where it should run: a replica or the primary's analytics pool. */
   reads: ReadRouter;
   admission: Admission;
   cache: AnswerCache;
+  /** The dashboards' requests worked on at once, up to their answer or their wait for a slot. */
+  lane: Lane;
 }
 
 export function createAnalytics(
@@ -38,5 +47,6 @@ export function createAnalytics(
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
       readVersion: primaryVersion,
     }),
+    lane: new Lane(DASHBOARD_LANE),
   };
 }

@@ -136,6 +136,62 @@ describe('light requests while the dashboards are saturated', () => {
     expect(server.app.analytics.admission.state).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('refuses at the door while the queue is full: before the body is read or the volume counted, bytes made once', async () => {
+    const unlock = await lockCorpus();
+    const dashboards = Array.from({ length: 12 }, (_, n) => distinctOverview(200 + n));
+    const counted = async () =>
+      Number(
+        (
+          await server.db.execute<{ n: string }>(
+            sql`SELECT coalesce(sum(count), 0)::text AS n FROM usage_counters WHERE workspace_id = ${workspaceId}`,
+          )
+        ).rows[0]!.n,
+      );
+    try {
+      await until(() => {
+        const { running, waiting } = server.app.analytics.admission.state;
+        return running === 2 && waiting === 10;
+      });
+      const before = await counted();
+      const refusals = await Promise.all([
+        distinctOverview(212),
+        // Not even a valid body, or a workspace the caller is a member of: nothing was read to find out.
+        as(server, viewer, { method: 'POST', url: '/social/insights/overview', payload: { nonsense: true } }),
+        overview('00000000-0000-4000-8000-000000000000'),
+        as(server, viewer, { method: 'POST', url: '/social/insights/export/posts', payload: {} }),
+      ]);
+      for (const refused of refusals) {
+        expect(refused.statusCode, refused.body).toBe(503);
+        const seconds = refused.headers['retry-after'];
+        expect(seconds).toMatch(/^[1-9]\d*$/);
+        expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(refused.headers['cache-control']).toBe('no-store');
+        // As the error handler writes the busy error.
+        expect(refused.body).toBe(
+          JSON.stringify({
+            error: 'busy',
+            message: `Many dashboards and searches are being computed right now. Try again in ${seconds} s.`,
+          }),
+        );
+      }
+      // A refused request is not counted against the month's dashboard volume.
+      expect(await counted()).toBe(before);
+      // A signed-out caller still learns only that it must sign in.
+      const anonymous = await as(server, null, {
+        method: 'POST',
+        url: '/social/insights/overview',
+        payload: { workspace_id: workspaceId, query: 'outage', filters: RANGE },
+      });
+      expect(anonymous.statusCode).toBe(401);
+      const me = await as(server, viewer, { method: 'GET', url: '/api/users/me' });
+      expect(me.statusCode).toBe(200);
+    } finally {
+      await unlock();
+    }
+    const answers = await Promise.all(dashboards);
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(12).fill(200));
+  });
+
   it('gives the slot of a request whose client went away to the next one', async () => {
     const unlock = await lockCorpus();
     try {
@@ -233,7 +289,18 @@ describe('the answer cache', () => {
     expect(first.statusCode, first.body).toBe(200);
     const hits = server.app.analytics.cache.stats.hits;
     const unlock = await lockCorpus();
+    // More requests waiting for computations than the lane is wide (server/social/lane.ts): six identical ones share
+    // one computation, two more wait for theirs. None holds a place in the lane while it waits.
+    const waiting = [
+      ...Array.from({ length: 6 }, () => overview(workspaceId, { query: 'nova OR latte' })),
+      distinctOverview(300),
+      distinctOverview(301),
+    ];
     try {
+      await until(() => {
+        const { inside, waiting: queued } = server.app.analytics.lane.state;
+        return server.app.analytics.cache.stats.shared >= 5 && inside === 0 && queued === 0;
+      });
       // A computation would wait on the lock; the cached answer does not.
       const again = await within(overview(workspaceId, { query: 'nova OR outage' }), 3000, 'the repeat');
       expect(again.statusCode).toBe(200);
@@ -241,6 +308,7 @@ describe('the answer cache', () => {
     } finally {
       await unlock();
     }
+    expect((await Promise.all(waiting)).map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
     expect(server.app.analytics.cache.stats.hits).toBe(hits + 1);
     // The same request written differently (spacing, the order of platforms) is the same answer, from the cache.
     const platforms = (list: string[]) => ({ ...RANGE, platforms: list });
@@ -263,17 +331,18 @@ describe('the answer cache', () => {
     });
     const second = cache.answer('key', (version) => {
       computations += 1;
-      return Promise.resolve({ value: { answer: 42 }, version: version!, from: 'primary', asOf: null });
+      return Promise.resolve({ value: Buffer.from('{"answer":42}'), version: version!, from: 'primary', asOf: null });
     });
     await until(() => giveUp !== undefined && cache.stats.shared === 1);
     expect(computations).toBe(1);
     giveUp();
     await expect(first).rejects.toBeInstanceOf(ClientGoneError);
-    expect((await second).value).toEqual({ answer: 42 });
+    expect((await second).value.json.toString()).toBe('{"answer":42}');
     expect(computations).toBe(2);
     // And the answer is kept: a third asks nothing.
     const third = await cache.answer('key', () => Promise.reject(new Error('not asked')));
-    expect(third).toEqual({ value: { answer: 42 }, version: 1, from: 'cache', asOf: null });
+    expect(third).toMatchObject({ version: 1, from: 'cache', asOf: null });
+    expect(third.value).toBe((await second).value);
   });
 
   it("keeps an answer only under the corpus version its own snapshot saw, never under the primary's newer one", async () => {
@@ -281,27 +350,27 @@ describe('the answer cache', () => {
     let primary = 7;
     const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: () => Promise.resolve(primary) });
     const lagging = await cache.answer('key', () =>
-      Promise.resolve({ value: 'as of 6', version: 6, from: 'replica' as const, asOf: new Date(0) }),
+      Promise.resolve({ value: Buffer.from('as of 6'), version: 6, from: 'replica' as const, asOf: new Date(0) }),
     );
-    expect(lagging.value).toBe('as of 6');
+    expect(lagging.value.json.toString()).toBe('as of 6');
     expect(cache.stats).toMatchObject({ stored: 0, discarded: 1 });
     // Not served again: the next request computes, and one whose snapshot saw 7 is kept.
     let computed = 0;
     const current = () => {
       computed += 1;
-      return Promise.resolve({ value: 'as of 7', version: 7, from: 'replica' as const, asOf: null });
+      return Promise.resolve({ value: Buffer.from('as of 7'), version: 7, from: 'replica' as const, asOf: null });
     };
-    expect((await cache.answer('key', current)).value).toBe('as of 7');
+    expect((await cache.answer('key', current)).value.json.toString()).toBe('as of 7');
     expect((await cache.answer('key', current)).from).toBe('cache');
     expect(computed).toBe(1);
     // A snapshot newer than the version looked up (a write committed after the look-up) is not kept either, nor one
     // whose statements saw different versions (null).
     primary = 8;
     await cache.answer('other', () =>
-      Promise.resolve({ value: 'as of 9', version: 9, from: 'primary' as const, asOf: null }),
+      Promise.resolve({ value: Buffer.from('as of 9'), version: 9, from: 'primary' as const, asOf: null }),
     );
     await cache.answer('third', () =>
-      Promise.resolve({ value: 'mixed', version: null, from: 'primary' as const, asOf: null }),
+      Promise.resolve({ value: Buffer.from('mixed'), version: null, from: 'primary' as const, asOf: null }),
     );
     expect(cache.stats).toMatchObject({ stored: 1, discarded: 3 });
   });
@@ -317,7 +386,7 @@ describe('the answer cache', () => {
         await server.db.execute(sql`SELECT corpus_touch()`);
         return readOnly(
           db,
-          async (tx) => (await tx.execute(sql`SELECT count(*)::int AS n FROM posts`)).rows,
+          async (tx) => Buffer.from(JSON.stringify((await tx.execute(sql`SELECT count(*)::int AS n FROM posts`)).rows)),
           {
             timeZone: 'UTC',
           },

@@ -4,7 +4,8 @@
 // the refinements, the workspace's time zone, the page's sort, size and cursor) and the corpus version
 // (corpus_state, raised by a trigger in the transaction of every write to posts or profiles: migration 0013). A
 // write therefore makes every earlier answer unreachable, whoever wrote (importer, generator, collector), and the
-// cache is emptied when a new version is seen. Bounded by the bytes of the answers' JSON, least recently used first.
+// cache is emptied when a new version is seen. An answer is kept as the bytes sent (answer-bytes.ts: its JSON and
+// its brotli and gzip forms), bounded by their total, least recently used first.
 //
 // An answer is looked up by the version the primary has now (read on the light pool, so a cached answer is served
 // while every analytics slot is taken), and stored only under the version its own snapshot saw (read in the same
@@ -14,23 +15,30 @@
 // of computing it again.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { corpusState } from '../../db/social-schema';
 import { ClientGoneError } from '../admission';
 import type { Read } from '../reads';
+import { PreparedAnswer } from './answer-bytes';
 import type { InsightScope } from './request';
 
 export interface AnswerCacheOptions {
-  /** The most bytes of JSON kept; 0 keeps nothing (every request computes). */
+  /** The most bytes kept (each answer's JSON and its compressed forms); 0 keeps nothing (every request computes). */
   maxBytes: number;
   /** The corpus version as the primary has it now. */
   readVersion: () => Promise<number>;
 }
 
-/** The corpus version: one row's read by its primary key. */
-export const corpusVersionOf = (db: Db) => async () => {
-  const { rows } = await db.execute<{ version: string }>(
-    sql`SELECT version::text AS version FROM corpus_state WHERE id`,
-  );
-  return Number(rows[0]?.version ?? 0);
+/**
+ * The corpus version: one row's read by its primary key. Every dashboard request reads it, so it is a prepared
+ * statement (PostgreSQL plans it once per connection).
+ */
+export const corpusVersionOf = (db: Db) => {
+  const statement = db
+    .select({ version: sql<string>`${corpusState.version}::text` })
+    .from(corpusState)
+    .where(sql`${corpusState.id}`)
+    .prepare('corpus_version');
+  return async () => Number((await statement.execute())[0]?.version ?? 0);
 };
 
 /**
@@ -57,6 +65,8 @@ export function answerKey(
     scope.from.toISOString(),
     scope.to.toISOString(),
     context.refines,
+    // The plan's clip is in the answer (history_clip names the start asked for), so it is part of what is kept.
+    context.historyClip ?? null,
     Object.keys(extra)
       .sort()
       .filter((key) => extra[key] !== undefined)
@@ -64,11 +74,11 @@ export function answerKey(
   ]);
 }
 
-/** A computation under way: its answer's JSON and where it was read. */
-type Computing = Promise<{ json: string; read: Omit<Read<unknown>, 'value'> }>;
+/** A computation under way: its answer's bytes and where it was read. */
+type Computing = Promise<{ answer: PreparedAnswer; read: Omit<Read<unknown>, 'value'> }>;
 
 export class AnswerCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, { answer: PreparedAnswer; bytes: number }>();
   private readonly computing = new Map<string, Computing>();
   private bytes = 0;
   private version = -1;
@@ -82,12 +92,22 @@ export class AnswerCache {
   }
 
   /**
-   * The answer under `key` at the primary's current corpus version: from the cache, from a computation of the same
-   * answer already under way, or computed now by `compute`, which is given that version and reports the version its
-   * snapshot saw (kept only when they are the same). Each caller gets its own copy, which it may change.
+   * The answer under `key` at the primary's current corpus version, as the bytes to send: from the cache, from a
+   * computation of the same answer already under way, or computed now by `compute`, which is given that version,
+   * returns the answer's JSON as the route sends it and reports the version its snapshot saw (kept only when they are
+   * the same). A kept answer has every compressed form made before it is kept, so a hit only writes bytes.
+   * `waits` is called first when the answer is not in the cache (the request will wait for a computation).
    */
-  async answer<T>(key: string, compute: (version?: number) => Promise<Read<T>>): Promise<Read<T>> {
-    if (this.options.maxBytes <= 0) return compute();
+  async answer(
+    key: string,
+    compute: (version?: number) => Promise<Read<Buffer>>,
+    waits?: () => void,
+  ): Promise<Read<PreparedAnswer>> {
+    if (this.options.maxBytes <= 0) {
+      waits?.();
+      const read = await compute();
+      return { ...read, value: new PreparedAnswer(read.value) };
+    }
     const version = await this.currentVersion();
     const versioned = `${version}\u0000${key}`;
     const kept = this.entries.get(versioned);
@@ -96,34 +116,37 @@ export class AnswerCache {
       this.entries.delete(versioned);
       this.entries.set(versioned, kept);
       this.stats.hits += 1;
-      return { value: JSON.parse(kept) as T, version, from: 'cache', asOf: null };
+      return { value: kept.answer, version, from: 'cache', asOf: null };
     }
+    waits?.();
     const under = this.computing.get(versioned);
     if (under) {
       this.stats.shared += 1;
       try {
-        const { json, read } = await under;
-        return { ...read, value: JSON.parse(json) as T };
+        const { answer, read } = await under;
+        return { ...read, value: answer };
       } catch (error) {
         // The request computing it went away while it waited for a slot: this one computes it instead.
-        if (error instanceof ClientGoneError) return this.answer(key, compute);
+        if (error instanceof ClientGoneError) return this.answer(key, compute, waits);
         throw error;
       }
     }
     this.stats.misses += 1;
-    let answer!: Read<T>;
-    const json: Computing = (async () => {
-      answer = await compute(version);
-      const { value: _value, ...read } = answer;
-      return { json: JSON.stringify(answer.value), read };
-    })();
-    this.computing.set(versioned, json);
-    try {
-      const { json: text } = await json;
+    const computing: Computing = (async () => {
+      const { value, ...read } = await compute(version);
+      const answer = new PreparedAnswer(value);
       // Its snapshot saw the version it is kept under, and no newer version has been seen meanwhile.
-      if (answer.version === version && version === this.version) this.store(versioned, text);
-      else this.stats.discarded += 1;
-      return answer;
+      if (read.version === version && version === this.version) {
+        const bytes = await answer.complete();
+        if (version === this.version) this.store(versioned, answer, bytes);
+        else this.stats.discarded += 1;
+      } else this.stats.discarded += 1;
+      return { answer, read };
+    })();
+    this.computing.set(versioned, computing);
+    try {
+      const { answer, read } = await computing;
+      return { ...read, value: answer };
     } finally {
       this.computing.delete(versioned);
     }
@@ -139,20 +162,20 @@ export class AnswerCache {
     return version;
   }
 
-  private store(key: string, json: string) {
-    // JavaScript strings: two bytes a code unit.
-    const size = json.length * 2 + key.length * 2;
-    if (size > this.options.maxBytes) return;
+  private store(key: string, answer: PreparedAnswer, answerBytes: number) {
+    // The key is a JavaScript string: two bytes a code unit.
+    const bytes = answerBytes + key.length * 2;
+    if (bytes > this.options.maxBytes) return;
     const before = this.entries.get(key);
-    if (before !== undefined) this.bytes -= before.length * 2 + key.length * 2;
+    if (before !== undefined) this.bytes -= before.bytes;
     this.entries.delete(key);
-    this.entries.set(key, json);
-    this.bytes += size;
+    this.entries.set(key, { answer, bytes });
+    this.bytes += bytes;
     this.stats.stored += 1;
-    for (const [oldest, text] of this.entries) {
+    for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= text.length * 2 + oldest.length * 2;
+      this.bytes -= entry.bytes;
       this.stats.evicted += 1;
     }
   }

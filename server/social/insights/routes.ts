@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { serializerCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   conversationBodySchema,
   EXPORT_MAX_ROWS,
@@ -40,10 +40,12 @@ import { clipToHistory, resolveInsightScope, type InsightScope } from './request
 import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../../billing/limits';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
-import { clientGone, ClientGoneError } from '../admission';
+import { clientGone, ClientGoneError, refuseWhenFull } from '../admission';
+import { inLane, leaveLane } from '../lane';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import type { Db } from '../../db/database';
 import { answerKey } from './answer-cache';
+import { sendAnswer } from './answer-bytes';
 import { conversation } from './conversation';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { overview } from './overview';
@@ -125,7 +127,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   // the corpus on the analytics pool or a read replica (server/social/reads.ts), in an admission slot, unless the
   // answer cache has the answer (server/social/analytics.ts).
   const { db: lightDb, config } = app.deps;
-  const { reads, admission, cache } = app.analytics;
+  const { reads, admission, cache, lane } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
   const { catalogue } = app.billing;
 
@@ -148,6 +150,9 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // onRequest: a signed-out caller learns nothing, not even that their body was invalid.
   app.addHook('onRequest', app.requireUser);
+  // While every slot and the queue are taken, a signed-in caller's request is refused here, before its body is read
+  // or the database asked anything (and before it counts against the rate limit or the month's volume).
+  app.addHook('onRequest', refuseWhenFull(admission));
   app.setErrorHandler(invalidQueryErrorHandler);
   // One budget (one store) for every dashboard of this plugin: a page that loads several spends several. Registered
   // after requireUser, so the key is the account.
@@ -161,7 +166,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
    * request is then resolved once (resolveInsightScope: the saved or ad-hoc query, filters, range, refinements, the
    * workspace's zone), and whose answer is `answer`'s: from the answer cache when the same request was answered at
    * the current corpus version, else computed in an admission slot (503 busy with Retry-After when the queue is
-   * full).
+   * full). The answer is sent as bytes made once (answer-bytes.ts): the cache keeps them, so a repeat is a write.
    */
   function dashboard<B extends z.ZodMiniType<z.output<typeof insightsBodySchema>>, R extends z.ZodMiniType>(
     url: string,
@@ -170,13 +175,18 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     response: R,
     answer: (db: Db, context: InsightScope, body: z.output<B>) => Promise<z.output<R>>,
   ) {
-    // The schema validates the body and encodes the answer as for any route; the types come from `body` and
+    // The route's own serializer for its 200 (the schema's encoding, then JSON.stringify), run once per computed
+    // answer instead of once per request.
+    const serialize = serializerCompiler({ schema: response, method: 'POST', url, httpStatus: '200' });
+    // The schema validates the body and documents the answer as for any route; the types come from `body` and
     // `response` through `answer`, which Fastify's inference cannot follow through a generic schema.
     app.withTypeProvider<FastifyTypeProviderDefault>().post(
       url,
       {
         config: { workspace: anyMember },
         schema: { tags, security: bearer, summary, description: COMMON, body, response: responses(response) },
+        // Past the door: a few at once (server/social/lane.ts), so a flood of cached answers leaves users/me room.
+        onRequest: inLane(lane),
       },
       async (request, reply) => {
         const values = request.body as z.output<B>;
@@ -185,22 +195,28 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         const paging = values as { cursor?: string };
         if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
         const context = await planScope(workspace, values, 'dashboard_requests_per_month');
-        const read = await cache.answer(answerKey(workspace.id, url, context, extraOf(values)), (version) =>
-          admission.run(
-            () => reads.read((db) => answer(db, context, values), version),
-            clientGone(reply.raw),
-          ),
+        const read = await cache.answer(
+          answerKey(workspace.id, url, context, extraOf(values)),
+          async (version) => {
+            const computed = await admission.run(
+              () => reads.read((db) => answer(db, context, values), version),
+              clientGone(reply.raw),
+            );
+            // What the answer says beyond the computation is written into its bytes: the plan's clip and the sealed
+            // cursor are the same for every request of the key (it holds both the clip and the workspace), and a
+            // lagging replica's data_as_of is on an answer that is never kept.
+            const answered = computed.value as Record<string, unknown>;
+            if (context.historyClip) answered.history_clip = context.historyClip;
+            if (computed.asOf) answered.data_as_of = computed.asOf.toISOString();
+            if (typeof answered.next_cursor === 'string')
+              answered.next_cursor = cursors.seal(answered.next_cursor, workspace.id);
+            return { ...computed, value: Buffer.from(serialize(answered)) };
+          },
+          // Waiting for a computation (its own or another's) holds no place in the lane.
+          () => leaveLane(request),
         );
         sayWhereRead(reads, reply, read);
-        const answered = read.value;
-        // The cache gives each request its own copy: what is added here stays with this answer.
-        if (context.historyClip) (answered as { history_clip?: unknown }).history_clip = context.historyClip;
-        // A lagging replica's answer (never a cached one) says up to when its posts are complete.
-        if (read.asOf) (answered as { data_as_of?: string }).data_as_of = read.asOf.toISOString();
-        const page = answered as { next_cursor?: string | null };
-        if (typeof page.next_cursor === 'string')
-          page.next_cursor = cursors.seal(page.next_cursor, workspace.id);
-        return answered;
+        return sendAnswer(request, reply, read.value);
       },
     );
   }
