@@ -18,6 +18,8 @@ export interface CsvMeta {
   timeZone: string;
   range: { from: string; to: string };
   counted: string;
+  /** The query as the server understood it (null: every post); the file states it in the "counted" line. */
+  query?: string | null;
 }
 
 export async function toCsv<R>(
