@@ -164,6 +164,18 @@ describe('Charts (real server)', () => {
     );
     expect(text.get('Description')).toMatch(/^Posts matching "outage" posted from /);
     expect(rangeLine).toContain('(UTC)');
+
+    // The best time to post (a heatmap drawn for the file) says the same above it.
+    await page.goto('/workspace/demo/insight/performance?range=7d&q=outage');
+    await waitForHeading(page, 'Performance');
+    const [heatmap] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download best time to post as PNG' }).click(),
+    ]);
+    const best = decodePng(await readFile((await heatmap.path())!));
+    expect(best.text.get('Title')).toBe('Murmur – Performance – Best time to post');
+    expect(best.text.get('Query')).toBe('outage');
+    expect(best.height - 7 * 24).toBeGreaterThan(50 + 24);
   });
 
   it('draws every chart for print media, those below the fold too', async () => {

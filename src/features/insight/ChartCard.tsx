@@ -7,8 +7,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
 import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
-import { formatInstant } from './insight-format';
-import type { PngHeader } from './charts/chart-png';
+import { pngHeader } from './charts/chart-png';
 
 export interface TableColumn<R> extends CsvColumn<R> {
   /** How the cell reads on screen (the CSV keeps the raw value). */
@@ -213,30 +212,6 @@ function DataTable<R>({
       </table>
     </div>
   );
-}
-
-/** What a chart's PNG says above the chart, and in its metadata: as the CSV's comment lines. */
-function pngHeader(dashboard: string, title: string, meta: Omit<CsvMeta, 'title'>): PngHeader {
-  const page = dashboard.charAt(0).toUpperCase() + dashboard.slice(1).replace(/-/g, ' ');
-  const heading = `${page} – ${title}`;
-  const query = meta.query ?? null;
-  const range = `${formatInstant(meta.range.from, meta.timeZone)} – ${formatInstant(meta.range.to, meta.timeZone)}`;
-  return {
-    title: heading,
-    lines: [
-      query === null ? 'Query: none (every post)' : `Query: ${query}`,
-      `Range: ${range}`,
-      `Time zone: ${meta.timeZone}`,
-    ],
-    metadata: [
-      ['Title', `Murmur – ${heading}`],
-      ['Description', meta.counted],
-      ['Query', query ?? ''],
-      ['Range', `${meta.range.from} to ${meta.range.to} (UTC, from inclusive, to exclusive)`],
-      ['Time zone', meta.timeZone],
-      ['Software', 'Murmur'],
-    ],
-  };
 }
 
 /** The server's sentence on exactly what a card counts: one line, opened on demand (it is long and alike per card). */

@@ -2,6 +2,8 @@
 // query, the range and the workspace's time zone, on white (the canvas itself is transparent: alone it would show black
 // or checkered behind the lines in many viewers). The same lines are in the file's metadata (iTXt chunks, UTF-8), for
 // a program or a search that reads them.
+import type { CsvMeta } from '../csv';
+import { formatInstant } from '../insight-format';
 
 export interface PngHeader {
   /** "Conversation – Hashtags" */
@@ -10,6 +12,30 @@ export interface PngHeader {
   lines: readonly string[];
   /** Metadata as keyword → text (PNG's Title, Description, …). */
   metadata: ReadonlyArray<readonly [string, string]>;
+}
+
+/** What a chart's PNG says above the chart, and in its metadata: as the CSV's comment lines. */
+export function pngHeader(dashboard: string, title: string, meta: Omit<CsvMeta, 'title'>): PngHeader {
+  const page = dashboard.charAt(0).toUpperCase() + dashboard.slice(1).replace(/-/g, ' ');
+  const heading = `${page} – ${title}`;
+  const query = meta.query ?? null;
+  const range = `${formatInstant(meta.range.from, meta.timeZone)} – ${formatInstant(meta.range.to, meta.timeZone)}`;
+  return {
+    title: heading,
+    lines: [
+      query === null ? 'Query: none (every post)' : `Query: ${query}`,
+      `Range: ${range}`,
+      `Time zone: ${meta.timeZone}`,
+    ],
+    metadata: [
+      ['Title', `Murmur – ${heading}`],
+      ['Description', meta.counted],
+      ['Query', query ?? ''],
+      ['Range', `${meta.range.from} to ${meta.range.to} (UTC, from inclusive, to exclusive)`],
+      ['Time zone', meta.timeZone],
+      ['Software', 'Murmur'],
+    ],
+  };
 }
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
