@@ -157,10 +157,11 @@ describe('The workspace time zone (real server)', () => {
       expect((await download).suggestedFilename()).toMatch(/\.png$/);
     }
     const drawn = await page.evaluate(() => (window as unknown as { drawn: string[] }).drawn);
-    expect(drawn).toContain('Murmur performance – Engagement per post by platform');
-    expect(drawn.some((text) => / – .*\(Asia\/Tokyo\)$/.test(text))).toBe(true);
-    expect(drawn).toContain('Days and hours in Asia/Tokyo');
-    expect(drawn).toContain('Best time to post (Asia/Tokyo)');
+    // Each file's header band (charts/chart-png.ts): its title, and the zone its range and hours are in.
+    expect(drawn).toContain('Performance – Engagement per post by platform');
+    expect(drawn).toContain('Performance – Best time to post');
+    expect(drawn.filter((text) => text === 'Time zone: Asia/Tokyo')).toHaveLength(2);
+    expect(drawn.some((text) => /^Range: .+ – .+$/.test(text))).toBe(true);
   });
 
   it('shows a viewer the zone without a field to change it', async () => {

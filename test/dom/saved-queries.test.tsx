@@ -329,17 +329,18 @@ describe('as an owner', () => {
     expect(Math.abs(Date.now() - 30 * 86_400_000 - from)).toBeLessThan(60_000);
     expect(preview().queryByRole('article')).toBeNull();
 
-    // Save is refused without a request: the error said at the editor, the editor focused with its span selected.
+    // Save is refused without a request: the error said at the editor, the editor focused with the caret where the
+    // error begins and nothing selected (the next keystrokes must not replace the person's text).
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Not saved: the query has an error. Fix it to save.');
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
     expect(document.activeElement).toBe(queryEditor());
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
-    // Choosing the error selects its span again; the form keeps what was typed.
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 11]);
+    // Choosing the error puts the caret there again; the form keeps what was typed.
     queryEditor().setSelectionRange(0, 0);
     await user.click(within(alert).getByRole('button', { name: 'Unexpected ")" at column 12' }));
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 11]);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Launch');
     expect((screen.getByRole('checkbox', { name: 'Instagram' }) as HTMLInputElement).checked).toBe(true);
 
@@ -390,10 +391,10 @@ describe('as an owner', () => {
     const error = await screen.findByRole('button', { name: 'Unexpected ")" at column 12' });
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(1);
     expect(error.closest('[role="alert"]')!.textContent).toContain('Not saved');
-    // The server's errors reach the editor as the check's would, and its span is selected.
+    // The server's errors reach the editor as the check's would, and the caret is where the error begins.
     expect(editorErrors()).toEqual([{ message: 'Unexpected ")" at column 12', column: 12, length: 1 }]);
     expect(document.activeElement).toBe(queryEditor());
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 12]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 11]);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Launch');
   });
 
@@ -435,7 +436,7 @@ describe('as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     await screen.findByRole('alert');
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([1000, 10_000]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([1000, 1000]);
   });
 
   it('shows a taken name at the name field', async () => {

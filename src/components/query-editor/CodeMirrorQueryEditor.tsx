@@ -156,12 +156,11 @@ export default function CodeMirrorQueryEditor({
   useImperativeHandle(
     handle,
     (): QueryEditorHandle => ({
-      select(from, to) {
+      placeCaret(at) {
         const editor = view.current;
         if (!editor) return;
-        const length = editor.state.doc.length;
         editor.dispatch({
-          selection: { anchor: Math.min(from, length), head: Math.min(to, length) },
+          selection: { anchor: Math.max(0, Math.min(at, editor.state.doc.length)) },
           scrollIntoView: true,
         });
         editor.focus();

@@ -6,8 +6,11 @@ import type { QueryError } from '../../contract/social-query';
 
 /** What a page may ask of the editor once it is loaded (before, the calls do nothing). */
 export interface QueryEditorHandle {
-  /** Focuses the editor with the text between `from` and `to` (0-based UTF-16 offsets, clamped) selected. */
-  select(from: number, to: number): void;
+  /**
+   * Focuses the editor with the caret at `at` (a 0-based UTF-16 offset, clamped). Nothing is selected: text the person
+   * did not select would be replaced by their next keystroke, changing the query without a word.
+   */
+  placeCaret(at: number): void;
 }
 
 export interface QueryEditorProps {

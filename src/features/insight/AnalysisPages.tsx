@@ -9,6 +9,7 @@ import type { ConversationResponse, PerformanceResponse } from '../../contract/i
 import { platformName } from '../../lib/platforms';
 import { ChartCard, type TableColumn } from './ChartCard';
 import { COLORS } from './charts/colors';
+import { horizontalBarHeight, horizontalBarOptions } from './charts/bar-labels';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { DASHBOARD_PAGES } from './dashboard-pages';
 import { formatCompact, formatDecimal, formatShare, formatWhole } from './insight-format';
@@ -73,7 +74,12 @@ export function PeoplePage() {
                 people={list}
                 caption="People"
                 dashboard="people"
-                meta={{ timeZone: data.time_zone, range: data.range, counted: data.counted }}
+                meta={{
+                  timeZone: data.time_zone,
+                  range: data.range,
+                  counted: data.counted,
+                  query: data.query,
+                }}
               />
               <p>
                 <Link
@@ -143,7 +149,7 @@ export function PerformancePage() {
 
 function Performance({ data }: { data: PerformanceResponse }) {
   const { drill } = useInsightView();
-  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted };
+  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const groups = [
     {
       title: 'By platform',
@@ -240,7 +246,7 @@ export function ConversationPage() {
 
 function Conversation({ data }: { data: ConversationResponse }) {
   const { drill } = useInsightView();
-  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted };
+  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const lists: Array<{
     title: string;
     rows: Counted[];
@@ -280,11 +286,7 @@ function Conversation({ data }: { data: ConversationResponse }) {
           },
         ],
       },
-      options: {
-        indexAxis: 'y',
-        plugins: { legend: { display: false } },
-        scales: { x: { beginAtZero: true } },
-      },
+      options: horizontalBarOptions(),
     }),
     [data],
   );
@@ -321,17 +323,13 @@ function Conversation({ data }: { data: ConversationResponse }) {
                   },
                 ],
               },
-              options: {
-                indexAxis: 'y',
-                plugins: { legend: { display: false } },
-                scales: { x: { beginAtZero: true } },
-              },
+              options: horizontalBarOptions(),
             },
             summary: list.rows
               .slice(0, 5)
               .map((row) => `${list.show(row.value)} ${row.posts}`)
               .join(', '),
-            height: Math.max(160, list.rows.length * 22),
+            height: horizontalBarHeight(list.rows.length),
           }}
           drill={{
             open: (row) => drill([{ field: list.field, values: [row.value] }]),
@@ -360,7 +358,7 @@ function Conversation({ data }: { data: ConversationResponse }) {
             .slice(0, 5)
             .map((row) => `${row.value} ${row.posts}`)
             .join(', '),
-          height: Math.max(160, data.terms.length * 22),
+          height: horizontalBarHeight(data.terms.length),
         }}
         drill={{
           open: (row) => drill([{ field: 'term', values: [row.value] }]),

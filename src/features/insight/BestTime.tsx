@@ -1,12 +1,13 @@
 // Best time to post: a day × hour heatmap in the workspace's zone, darker where posts drew more engagement on average.
 // It is a real table (days as rows, hours as columns), so it reads as one and each cell is a button that opens the
-// posts of that hour of the week; the PNG is drawn from the same numbers.
+// posts of that hour of the week; the PNG is drawn from the same numbers, under the title, query, range and zone.
 import { useId } from 'react';
 import type { Refine } from '../../contract/insights';
 import type { PerformanceResponse } from '../../contract/insights-responses';
 import { Counted } from './ChartCard';
 import { exportName, saveCsv, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
+import { chartPng, pngHeader } from './charts/chart-png';
 import { DAY_NAMES, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 
@@ -69,7 +70,10 @@ export function BestTime({ data, meta }: { data: PerformanceResponse; meta: Omit
             type="button"
             className="button small"
             onClick={() =>
-              saveFile(exportName('performance', 'best time to post', 'png'), heatmapPng(data, level))
+              saveFile(
+                exportName('performance', 'best time to post', 'png'),
+                chartPng(heatmapCanvas(data, level), pngHeader('performance', 'Best time to post', meta)),
+              )
             }
             aria-label="Download best time to post as PNG"
           >
@@ -137,21 +141,20 @@ export function BestTime({ data, meta }: { data: PerformanceResponse; meta: Omit
   );
 }
 
-/** The heatmap drawn on a canvas for the PNG: the same cells and shades, with day and hour labels. */
-function heatmapPng(data: PerformanceResponse, level: Map<string, number>): string {
+/**
+ * The heatmap drawn on a canvas for the PNG: the same cells and shades, with day and hour labels (the title, query,
+ * range and zone go above it, as above every chart's PNG).
+ */
+function heatmapCanvas(data: PerformanceResponse, level: Map<string, number>): HTMLCanvasElement {
   const size = 24;
   const left = 48;
-  const top = 40;
+  const top = 24;
   const canvas = document.createElement('canvas');
   canvas.width = left + 24 * size + 16;
-  canvas.height = top + 7 * size + 32;
+  canvas.height = top + 7 * size + 8;
   const context = canvas.getContext('2d');
-  if (!context) return canvas.toDataURL('image/png');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
+  if (!context) return canvas;
   context.fillStyle = '#1c1b29';
-  context.font = '14px system-ui, sans-serif';
-  context.fillText(`Best time to post (${data.time_zone})`, 8, 20);
   context.font = '11px system-ui, sans-serif';
   for (const hour of HOURS) {
     if (hour % 3 === 0) context.fillText(String(hour).padStart(2, '0'), left + hour * size + 4, top - 6);
@@ -166,7 +169,5 @@ function heatmapPng(data: PerformanceResponse, level: Map<string, number>): stri
       context.fillRect(left + hour * size + 1, top + index * size + 1, size - 2, size - 2);
     }
   });
-  context.fillStyle = '#5d5b73';
-  context.fillText(`${data.range.from} to ${data.range.to} (UTC)`, 8, canvas.height - 10);
-  return canvas.toDataURL('image/png');
+  return canvas;
 }

@@ -1,11 +1,13 @@
 // A dashboard card: a title, the chart (or, at the reader's choice, the same data as a table — the accessible
 // alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
-// what is shown: CSV of the rows and PNG of the chart, each stating the zone and the range.
+// what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart (under a header with its
+// title, query, range and zone).
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
-import { exportName, pngCaption, saveCsv, type CsvColumn, type CsvMeta } from './csv';
+import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
 import { saveFile } from '../../lib/save-file';
+import { pngHeader } from './charts/chart-png';
 
 export interface TableColumn<R> extends CsvColumn<R> {
   /** How the cell reads on screen (the CSV keeps the raw value). */
@@ -65,7 +67,7 @@ export function ChartCard<R>({
       rows,
     );
   const exportPng = () => {
-    const png = canvas.current?.png(pngCaption(dashboard, title, meta));
+    const png = canvas.current?.png(pngHeader(dashboard, title, meta));
     if (png) saveFile(exportName(dashboard, title, 'png'), png);
   };
 

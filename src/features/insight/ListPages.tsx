@@ -306,7 +306,7 @@ export function FilteredProfilesPage() {
               people={data.profiles}
               caption="Profiles"
               dashboard="filtered-profiles"
-              meta={{ timeZone: data.time_zone, range: data.range, counted: data.counted }}
+              meta={{ timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query }}
             />
             <Pager
               page={paging.page}

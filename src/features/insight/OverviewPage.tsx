@@ -8,6 +8,7 @@ import { PostCard } from '../../components/PostCard';
 import { termPatterns } from '../../components/query-editor/match-terms';
 import { ChartCard, Counted } from './ChartCard';
 import { COLORS } from './charts/colors';
+import { horizontalBarOptions } from './charts/bar-labels';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { DASHBOARD_PAGES } from './dashboard-pages';
 import {
@@ -39,7 +40,7 @@ export function OverviewPage() {
 
 function Overview({ data }: { data: OverviewResponse }) {
   const { drill } = useInsightView();
-  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted };
+  const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
   const openBucket = (row: Bucket, sentiment?: (typeof SENTIMENTS)[number]) =>
     drill([
@@ -123,11 +124,7 @@ function Overview({ data }: { data: OverviewResponse }) {
           },
         ],
       },
-      options: {
-        indexAxis: 'y',
-        plugins: { legend: { display: false } },
-        scales: { x: { beginAtZero: true } },
-      },
+      options: horizontalBarOptions(),
     }),
     [data],
   );

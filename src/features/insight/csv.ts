@@ -6,7 +6,6 @@
 // made, not with the page.
 import type { CsvValue } from '../../contract/csv';
 import { saveFile } from '../../lib/save-file';
-import { formatRange } from './insight-format';
 import { showToast } from '../../lib/toast';
 
 export interface CsvColumn<R> {
@@ -19,6 +18,8 @@ export interface CsvMeta {
   timeZone: string;
   range: { from: string; to: string };
   counted: string;
+  /** The query as the server understood it (null: every post); the file states it in the "counted" line. */
+  query?: string | null;
 }
 
 export async function toCsv<R>(
@@ -53,16 +54,6 @@ export function saveCsv<R>(
     () => showToast('error', 'The CSV file could not be made. Try again.'),
   );
 }
-
-/**
- * The lines under a chart's PNG: the dashboard and chart, and the range in the workspace's zone, named — the
- * picture's hours and days are that zone's.
- */
-export const pngCaption = (dashboard: string, chart: string, meta: Omit<CsvMeta, 'title'>): string[] => [
-  `Murmur ${dashboard} – ${chart}`,
-  formatRange(meta.range, meta.timeZone),
-  `Days and hours in ${meta.timeZone}`,
-];
 
 /** A file name for the dashboard and chart: murmur-overview-mentions-over-time-2026-11-22.csv */
 export const exportName = (dashboard: string, chart: string, extension: 'csv' | 'png') =>

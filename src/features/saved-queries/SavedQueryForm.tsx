@@ -105,9 +105,12 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
     withResolver: true,
   });
 
-  /** Focuses the editor with an error's span selected (the server counts 1-based columns). */
-  const selectError = useCallback((error: QueryError) => {
-    editor.current?.select(error.column - 1, error.column - 1 + error.length);
+  /**
+   * Focuses the editor with the caret where an error begins (the server counts 1-based columns): the error stays
+   * underlined and nothing is selected, so what the person types next is inserted, never typed over their text.
+   */
+  const showError = useCallback((error: QueryError) => {
+    editor.current?.placeCaret(error.column - 1);
   }, []);
 
   const save = useMutation({
@@ -125,7 +128,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
       const errors = invalidQueryErrors(error);
       if (errors) {
         setRefusal({ query: input.query, errors });
-        if (errors[0]) selectError(errors[0]);
+        if (errors[0]) showError(errors[0]);
         return;
       }
       const problem = apiProblem(error);
@@ -149,7 +152,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
       return;
     }
     if (errors) {
-      selectError(errors[0]!);
+      showError(errors[0]!);
       return;
     }
     // The stored date range, if any, is kept: filters replace the stored ones as a whole.
@@ -216,7 +219,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
                     <button
                       type="button"
                       className="link-button field-error"
-                      onClick={() => selectError(error)}
+                      onClick={() => showError(error)}
                     >
                       {error.message}
                     </button>

@@ -4,20 +4,22 @@
 // the keyboard's way to every drill-down (ChartCard).
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+import { chartPng, type PngHeader } from './chart-png';
+import { drawForPrint, drawSoon, whenNear } from './draw-schedule';
 
 /**
  * Chart.js, loaded (and registered) when the first chart of a page is about to be drawn, once for the app: it is not
  * part of a dashboard's start, where on a phone no chart is in view (chart-js.ts).
  */
 let chartJs: Promise<typeof import('./chart-js')> | null = null;
-const loadChartJs = () => (chartJs ??= import('./chart-js'));
+/** Chart.js once loaded: a chart can then be made in the same task (before printing). */
+let loadedChartJs: typeof import('./chart-js') | null = null;
+const loadChartJs = () => (chartJs ??= import('./chart-js').then((loaded) => (loadedChartJs = loaded)));
+const chartCode = { loaded: () => loadedChartJs !== null, load: loadChartJs };
 
 export interface ChartHandle {
-  /**
-   * The chart as drawn, as a PNG data URL on a white background with the caption's lines under it (what it shows,
-   * the range and the zone: a file read on its own says them); null before it is drawn.
-   */
-  png: (caption?: readonly string[]) => string | null;
+  /** The chart as drawn under `header`, as a PNG data URL on a white background (null before it is drawn). */
+  png: (header: PngHeader) => string | null;
 }
 
 export interface PickedElement {
@@ -51,7 +53,14 @@ export const ChartCanvas = forwardRef<
     let unmounted = false;
     let cancelDraw = () => {};
     let ChartJs: typeof Chart | null = null;
-    const stopWaiting = whenNear(element.parentElement ?? element, () => {
+    drawForPrint(chartCode);
+    const stopWaiting = whenNear(element.parentElement ?? element, (printing) => {
+      // Before printing, made in this very task if Chart.js is there (the printed page is laid out right after).
+      if (printing && loadedChartJs) {
+        ChartJs = loadedChartJs.Chart;
+        draw();
+        return;
+      }
       loadChartJs().then(
         (loaded) => {
           if (unmounted) return;
@@ -103,7 +112,7 @@ export const ChartCanvas = forwardRef<
   }, [config]);
 
   useImperativeHandle(ref, () => ({
-    png: (caption = []) => (chart.current ? pngOnWhite(chart.current.canvas, caption) : null),
+    png: (header) => (chart.current ? chartPng(chart.current.canvas, header) : null),
   }));
 
   return (
@@ -112,74 +121,6 @@ export const ChartCanvas = forwardRef<
     </div>
   );
 });
-
-/**
- * How near the viewport (in CSS pixels, below, above and beside it) a chart's box must come to be drawn: the charts a
- * page opens with are drawn at once, those further down when the reader scrolls toward them — far enough ahead that
- * one is drawn (tens of milliseconds) before it comes into view. Until then its box, of the chart's height, holds the
- * place, so nothing moves when it is drawn.
- */
-const NEAR_MARGIN_PX = 400;
-/** The attribute a chart's box carries while it waits to come near the viewport (tests and benches read it). */
-const WAITING_ATTRIBUTE = 'data-offscreen';
-
-const waiting = new Map<Element, () => void>();
-let observer: IntersectionObserver | null = null;
-
-/**
- * Calls `near` once `box` is within NEAR_MARGIN_PX of the viewport (at once where IntersectionObserver is missing);
- * the returned function stops waiting. One observer for every chart of the page.
- */
-function whenNear(box: Element, near: () => void): () => void {
-  if (typeof IntersectionObserver !== 'function') {
-    near();
-    return () => {};
-  }
-  observer ??= new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        const callback = waiting.get(entry.target);
-        stop(entry.target);
-        callback?.();
-      }
-    },
-    { rootMargin: `${NEAR_MARGIN_PX}px` },
-  );
-  const stop = (target: Element) => {
-    waiting.delete(target);
-    observer?.unobserve(target);
-    target.removeAttribute(WAITING_ATTRIBUTE);
-  };
-  waiting.set(box, near);
-  box.setAttribute(WAITING_ATTRIBUTE, '');
-  observer.observe(box);
-  return () => stop(box);
-}
-
-/**
- * Charts are made one per task, in the order they mounted: a dashboard's half-dozen charts mounting together would
- * otherwise be made in one long task (every chart's layout and first draw), holding up input and the next frame;
- * between two charts the browser can paint and answer a click. A MessageChannel turn, not setTimeout: no 4 ms clamp.
- */
-const pending: Array<() => void> = [];
-let channel: MessageChannel | null = null;
-
-function drawSoon(job: () => void): () => void {
-  if (!channel) {
-    channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      pending.shift()?.();
-      if (pending.length) channel?.port2.postMessage(null);
-    };
-  }
-  pending.push(job);
-  if (pending.length === 1) channel.port2.postMessage(null);
-  return () => {
-    const at = pending.indexOf(job);
-    if (at >= 0) pending.splice(at, 1);
-  };
-}
 
 /**
  * Marks the chart's box once a frame is on screen (`data-drawn`), for tests and the dashboards' timing bench: after its
@@ -215,31 +156,4 @@ function withInteraction(
       },
     },
   } as ChartConfiguration;
-}
-
-/** The canvas is transparent: a PNG of it alone would show black or checkered behind the lines in many viewers. */
-function pngOnWhite(source: HTMLCanvasElement, caption: readonly string[]): string {
-  // The canvas is in device pixels: the caption is scaled as the chart's own text is.
-  const scale = source.width / (source.clientWidth || source.width);
-  const line = Math.round(16 * scale);
-  const band = caption.length ? caption.length * line + Math.round(12 * scale) : 0;
-  const copy = document.createElement('canvas');
-  copy.width = source.width;
-  copy.height = source.height + band;
-  const context = copy.getContext('2d');
-  if (!context) return source.toDataURL('image/png');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, copy.width, copy.height);
-  context.drawImage(source, 0, 0);
-  context.fillStyle = '#5d5b73';
-  context.font = `${Math.round(12 * scale)}px system-ui, sans-serif`;
-  caption.forEach((text, index) => {
-    context.fillText(
-      text,
-      Math.round(8 * scale),
-      source.height + (index + 1) * line,
-      copy.width - 16 * scale,
-    );
-  });
-  return copy.toDataURL('image/png');
 }
