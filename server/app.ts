@@ -16,7 +16,6 @@ import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Db, ReadReplica } from './db/database';
@@ -27,6 +26,7 @@ import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
+import { validatorCompiler } from './validation';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
 import { loadCatalogue, type Catalogue } from './billing/plans';
