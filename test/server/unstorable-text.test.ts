@@ -87,7 +87,10 @@ function stringLeaves(raw: Json, depth = 0): Leaf[] {
     );
     for (const [key, property] of Object.entries(properties)) {
       for (const leaf of stringLeaves(property, depth + 1)) {
-        leaves.push({ path: [key, ...leaf.path], sample: (bad) => ({ ...constants, [key]: leaf.sample(bad) }) });
+        leaves.push({
+          path: [key, ...leaf.path],
+          sample: (bad) => ({ ...constants, [key]: leaf.sample(bad) }),
+        });
       }
     }
     if (typeof schema.additionalProperties === 'object') {
@@ -237,7 +240,11 @@ describe('text PostgreSQL cannot store, in every string of every request', () =>
       const ok = await as(server, owner, {
         method: 'POST',
         url: `/social/insights/${route}`,
-        payload: { workspace_id: workspaceId, query: 'coffee', refine: [{ field: 'term', values: ['東京🚀'] }] },
+        payload: {
+          workspace_id: workspaceId,
+          query: 'coffee',
+          refine: [{ field: 'term', values: ['東京🚀'] }],
+        },
       });
       expect(ok.statusCode, `${route}: ${ok.body}`).toBe(200);
     }
