@@ -276,22 +276,33 @@ export async function paymentFor(ctx: BillingContext, paymentId: string, userId:
   return toPaymentResponse(row.payment);
 }
 
-/** Charges a payment row's amount on the saved card (outside any transaction); the webhook decides. */
+/**
+ * Charges a payment row's amount on the saved card; the webhook decides. The charge's reference is written to the
+ * payment while the row is locked, so its webhook, which may arrive before the provider has answered here, waits for
+ * it (applyEvent locks the payment too) and is checked against it. A charge that fails to start changes nothing.
+ */
 export async function chargeSavedCard(
   ctx: BillingContext,
   payment: PaymentRow,
   sub: SubscriptionRow,
   description: string,
 ) {
-  await ctx.provider!.chargeSaved({
-    paymentId: payment.id,
-    attempt: payment.attempts,
-    workspaceId: payment.workspaceId,
-    amount: payment.amount,
-    currency: payment.currency,
-    description,
-    customerRef: sub.customerRef!,
-    paymentMethodRef: sub.paymentMethodRef!,
+  await ctx.db.transaction(async (tx) => {
+    await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, payment.id)).for('update');
+    const charge = await ctx.provider!.chargeSaved({
+      paymentId: payment.id,
+      attempt: payment.attempts,
+      workspaceId: payment.workspaceId,
+      amount: payment.amount,
+      currency: payment.currency,
+      description,
+      customerRef: sub.customerRef!,
+      paymentMethodRef: sub.paymentMethodRef!,
+    });
+    await tx
+      .update(payments)
+      .set({ providerRef: charge.ref, updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id));
   });
 }
 
@@ -442,6 +453,19 @@ async function issueInvoice(tx: Executor, payment: PaymentRow, sub: Subscription
     .onConflictDoNothing({ target: invoices.paymentId });
 }
 
+/**
+ * Whether a verified event is about this payment as we asked for it: the workspace its metadata names, the provider's
+ * reference we hold for the payment (its checkout session, or the charge of its latest try), and for a success the
+ * amount and the currency. A provider's signature says who sent the event, not that it matches what we asked for.
+ */
+function isAboutPayment(event: Exclude<PaymentEvent, { type: 'ignored' }>, payment: PaymentRow): boolean {
+  if (event.workspaceId !== payment.workspaceId) return false;
+  const ref = payment.providerRef;
+  if (ref === null || (event.providerRef !== ref && event.checkoutRef !== ref)) return false;
+  if (event.type !== 'payment.succeeded') return true;
+  return event.amount === payment.amount && event.currency.toLowerCase() === payment.currency.toLowerCase();
+}
+
 /** What a paid payment does to the subscription: a new period, the next period, or a bigger plan at once. */
 function periodAfter(payment: PaymentRow, sub: SubscriptionRow, now: Date) {
   if (payment.kind === 'upgrade') return { start: sub.periodStart, end: sub.periodEnd };
@@ -479,7 +503,9 @@ export async function applyEvent(
       .from(payments)
       .where(and(eq(payments.id, event.paymentId), eq(payments.provider, provider)))
       .for('update');
-    if (!payment) return 'ignored';
+    // Not this payment's (another workspace, session, charge, amount or currency): nothing is applied, and the event
+    // stays recorded, for the records.
+    if (!payment || !isAboutPayment(event, payment)) return 'ignored';
     const [workspace] = await tx
       .select()
       .from(workspaces)
@@ -494,8 +520,6 @@ export async function applyEvent(
     const grace = ctx.config.PAST_DUE_GRACE_DAYS;
     const now = new Date();
     if (event.type === 'payment.succeeded') {
-      // Paid, but not what this payment asked for: nothing is applied (the event stays recorded, for the records).
-      if (event.amount !== payment.amount) return 'ignored';
       const plan = ctx.catalogue.find(payment.planId);
       const { start, end } = periodAfter(payment, sub, now);
       const card = event.card;

@@ -1,9 +1,15 @@
 // Webhooks (a bad signature, a replay, two at once, out of order) and the billing job (trials ending, renewals,
 // failed renewals going past due and then expiring, cancel and resume, upgrades and downgrades).
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, payments, providerPaymentMethods, subscriptions } from '../../server/db/billing-schema';
+import {
+  invoices,
+  payments,
+  providerPaymentMethods,
+  providerWebhooks,
+  subscriptions,
+} from '../../server/db/billing-schema';
 import { memberships, workspaces } from '../../server/db/schema';
 import { runDue } from '../../server/billing/job';
 import { signPayload } from '../../server/payments/signature';
@@ -30,14 +36,24 @@ async function planOf(team: Team): Promise<PlanResponse> {
   return res.json();
 }
 
-async function startCheckout(team: Team, planId = 'team', interval = 'month') {
+/** A checkout started: our payment, and the provider's session (its id ends the page's address) and workspace. */
+interface Started {
+  payment_id: string;
+  checkout_url: string;
+  session: string;
+  workspace_id: string;
+}
+
+async function startCheckout(team: Team, planId = 'team', interval = 'month'): Promise<Started> {
   const res = await as(server, team.owner, {
     method: 'POST',
     url: `/api/workspaces/${team.workspaceId}/checkout`,
     payload: { plan_id: planId, interval },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ payment_id: string; checkout_url: string }>();
+  const started = res.json<{ payment_id: string; checkout_url: string }>();
+  const session = decodeURIComponent(new URL(started.checkout_url).pathname.split('/').at(-1)!);
+  return { ...started, session, workspace_id: team.workspaceId };
 }
 
 /** A team on a paid plan, bought through the hosted page with the success card. */
@@ -56,16 +72,17 @@ async function paidTeam(planId = 'team', interval = 'month'): Promise<Team> {
   return team;
 }
 
-function event(type: string, paymentId: string, created: number, extra: object = {}) {
+/** The built-in provider's webhook about the checkout `started` (its session, payment and workspace). */
+function event(type: string, started: Started, created: number, extra: object = {}) {
   return {
     id: `evt_${randomBytes(8).toString('hex')}`,
     type,
     created,
     data: {
-      id: `cs_${randomBytes(8).toString('hex')}`,
+      id: started.session,
       amount: 14_900,
       currency: 'usd',
-      metadata: { payment_id: paymentId },
+      metadata: { payment_id: started.payment_id, workspace_id: started.workspace_id },
       customer: 'cus_test',
       payment_method:
         type === 'payment.succeeded'
@@ -99,8 +116,8 @@ const subOf = async (team: Team) =>
 describe('webhooks', () => {
   it('refuses a bad signature, an old signature and another key, and changes nothing', async () => {
     const team = await createTeam(server);
-    const { payment_id } = await startCheckout(team);
-    const body = event('payment.succeeded', payment_id, now());
+    const started = await startCheckout(team);
+    const body = event('payment.succeeded', started, now());
     const payload = JSON.stringify(body);
     const forged = signPayload(randomBytes(32), payload);
     const old = signPayload(server.app.keys.paymentWebhooks, payload, now() - 3600);
@@ -121,8 +138,8 @@ describe('webhooks', () => {
 
   it('a replayed event changes nothing the second time', async () => {
     const team = await createTeam(server);
-    const { payment_id } = await startCheckout(team);
-    const body = event('payment.succeeded', payment_id, now());
+    const started = await startCheckout(team);
+    const body = event('payment.succeeded', started, now());
     expect((await post(body)).json()).toEqual({ received: true, outcome: 'applied' });
     const first = await planOf(team);
     expect(first.status).toBe('active');
@@ -133,10 +150,10 @@ describe('webhooks', () => {
 
   it('two events for one payment at once apply it once', async () => {
     const team = await createTeam(server);
-    const { payment_id } = await startCheckout(team);
+    const started = await startCheckout(team);
     const results = await Promise.all([
-      post(event('payment.succeeded', payment_id, now())),
-      post(event('payment.succeeded', payment_id, now())),
+      post(event('payment.succeeded', started, now())),
+      post(event('payment.succeeded', started, now())),
     ]);
     expect(results.map((r) => r.json().outcome).sort()).toEqual(['applied', 'stale']);
     expect(await invoicesOf(team)).toHaveLength(1);
@@ -147,36 +164,75 @@ describe('webhooks', () => {
 
   it('an older event arriving late changes nothing', async () => {
     const team = await createTeam(server);
-    const { payment_id } = await startCheckout(team);
+    const started = await startCheckout(team);
+    const { payment_id } = started;
     const t = now();
-    await post(event('payment.succeeded', payment_id, t));
-    expect((await post(event('payment.failed', payment_id, t - 60))).json().outcome).toBe('stale');
-    expect((await post(event('payment.expired', payment_id, t + 60))).json().outcome).toBe('stale');
+    expect((await post(event('payment.succeeded', started, t))).json().outcome).toBe('applied');
+    expect((await post(event('payment.failed', started, t - 60))).json().outcome).toBe('stale');
+    expect((await post(event('payment.expired', started, t + 60))).json().outcome).toBe('stale');
     expect((await planOf(team)).status).toBe('active');
     const [row] = await server.db.select().from(payments).where(eq(payments.id, payment_id));
     expect(row!.status).toBe('paid');
 
     const other = await createTeam(server);
     const second = await startCheckout(other);
-    await post(event('payment.requires_action', second.payment_id, t));
-    expect((await post(event('payment.failed', second.payment_id, t - 30))).json().outcome).toBe('stale');
+    await post(event('payment.requires_action', second, t));
+    expect((await post(event('payment.failed', second, t - 30))).json().outcome).toBe('stale');
     const [pending] = await server.db.select().from(payments).where(eq(payments.id, second.payment_id));
     expect(pending!.status).toBe('requires_action');
     // Then the success that came after the confirmation step still applies.
-    await post(event('payment.succeeded', second.payment_id, t + 5));
+    await post(event('payment.succeeded', second, t + 5));
     expect((await planOf(other)).status).toBe('active');
   });
 
   it('does not apply a success for another amount than the payment asked', async () => {
     const team = await createTeam(server);
-    const { payment_id } = await startCheckout(team);
-    const cheap = event('payment.succeeded', payment_id, now(), { amount: 100 });
+    const started = await startCheckout(team);
+    const cheap = event('payment.succeeded', started, now(), { amount: 100 });
     expect((await post(cheap)).json().outcome).toBe('ignored');
     expect((await planOf(team)).status).toBe('trialing');
   });
 
+  it('does not apply a success in another currency, of another session or for another workspace', async () => {
+    const team = await createTeam(server);
+    const other = await createTeam(server);
+    const started = await startCheckout(team);
+    const otherCheckout = await startCheckout(other);
+    const wrong = [
+      event('payment.succeeded', started, now(), { currency: 'jpy' }),
+      event('payment.succeeded', started, now(), { id: 'cs_forged' }),
+      // A real session of ours, but another payment's.
+      event('payment.succeeded', started, now(), { id: otherCheckout.session }),
+      event('payment.succeeded', started, now(), {
+        metadata: { payment_id: started.payment_id, workspace_id: other.workspaceId },
+      }),
+      event('payment.succeeded', started, now(), { metadata: { payment_id: started.payment_id } }),
+      // Nor does a failure or an expiry of another session touch the payment.
+      event('payment.failed', started, now(), { id: 'cs_forged' }),
+      event('payment.expired', started, now(), { id: 'cs_forged' }),
+    ];
+    for (const body of wrong) {
+      expect((await post(body)).json().outcome, JSON.stringify(body.data)).toBe('ignored');
+    }
+    expect((await planOf(team)).status).toBe('trialing');
+    expect((await planOf(other)).status).toBe('trialing');
+    const [pending] = await server.db.select().from(payments).where(eq(payments.id, started.payment_id));
+    expect(pending!.status).toBe('open');
+    expect(await invoicesOf(team)).toHaveLength(0);
+    // The same currency written in capitals is the same currency.
+    const right = event('payment.succeeded', started, now(), { currency: 'USD' });
+    expect((await post(right)).json().outcome).toBe('applied');
+    expect((await planOf(team)).status).toBe('active');
+  });
+
   it('ignores events without a payment of ours', async () => {
-    const body = event('payment.succeeded', '00000000-0000-4000-8000-000000000000', now());
+    const team = await createTeam(server);
+    const started = await startCheckout(team);
+    const body = event(
+      'payment.succeeded',
+      { ...started, payment_id: '00000000-0000-4000-8000-000000000000' },
+      now(),
+    );
     expect((await post(body)).json().outcome).toBe('ignored');
     const bare = { ...body, id: 'evt_bare', data: { ...body.data, metadata: {} } };
     expect((await post(bare)).json().outcome).toBe('ignored');
@@ -240,6 +296,47 @@ describe('the billing job', () => {
       .where(and(eq(payments.workspaceId, team.workspaceId), eq(payments.kind, 'renewal')));
     expect(renewals).toHaveLength(1);
     expect(renewals[0]).toMatchObject({ status: 'paid', amount: 14_900 });
+    expect(await invoicesOf(team)).toHaveLength(2);
+  });
+
+  it("renews when the charge's webhook comes back before the provider has answered the charge", async () => {
+    const team = await paidTeam();
+    await endPeriod(team, 60_000);
+    const billing = server.app.billing;
+    const provider = billing.provider!;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    /** The built-in provider's webhooks not yet answered (the one in flight included: it is answered at its end). */
+    const unanswered = async () =>
+      (await server.db.select().from(providerWebhooks).where(isNull(providerWebhooks.deliveredAt))).length;
+    const waitingForLock = async () =>
+      (
+        await server.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )
+      ).rows[0]!.n > 0;
+    // The built-in provider sends the charge's webhook to this server at once; the charge answers only once that
+    // webhook has been handled or waits for the payment.
+    billing.provider = {
+      ...provider,
+      async chargeSaved(input) {
+        const charge = await provider.chargeSaved(input);
+        for (let i = 0; i < 2000 && (await unanswered()) > 0 && !(await waitingForLock()); i++) await pause();
+        return charge;
+      },
+    };
+    try {
+      await runDue(billing, new Date(), quiet);
+    } finally {
+      billing.provider = provider;
+    }
+    for (let i = 0; i < 2000 && (await unanswered()) > 0; i++) await pause();
+    expect((await subOf(team)).status).toBe('active');
+    const [renewal] = await server.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.workspaceId, team.workspaceId), eq(payments.kind, 'renewal')));
+    expect(renewal).toMatchObject({ status: 'paid', providerRef: expect.stringMatching(/^pi_/) });
     expect(await invoicesOf(team)).toHaveLength(2);
   });
 
