@@ -16,7 +16,6 @@ import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Db, ReadReplica } from './db/database';
@@ -29,6 +28,7 @@ import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './
 import { registerApiRoutes } from './routes';
 import { ApiError, logFailure } from './errors';
 import { httpLimitsOf, limitedServer } from './http-server';
+import { validatorCompiler } from './validation';
 import { serverKeys, type ServerKeys } from './keys';
 import { createAnalytics, type Analytics } from './social/analytics';
 import { API_COMPRESSION } from './social/insights/answer-bytes';

@@ -67,15 +67,22 @@ export function builtinProvider(payments: BuiltinPayments, key: Uint8Array): Pay
       const occurredAt = new Date(event.created * 1000);
       const paymentId = event.data.metadata.payment_id;
       if (!paymentId) return { id: event.id, occurredAt, type: 'ignored', providerType: event.type };
+      // A checkout's events name its session, a charge's the charge: the reference billing holds for either.
+      const subject = {
+        paymentId,
+        workspaceId: event.data.metadata.workspace_id ?? null,
+        providerRef: event.data.id,
+        checkoutRef: null,
+      };
       if (event.type === 'payment.succeeded') {
         const method = event.data.payment_method;
         return {
           id: event.id,
           occurredAt,
           type: event.type,
-          paymentId,
-          providerRef: event.data.id,
+          ...subject,
           amount: event.data.amount,
+          currency: event.data.currency,
           customerRef: event.data.customer,
           paymentMethodRef: method?.id ?? null,
           card: method
@@ -92,8 +99,7 @@ export function builtinProvider(payments: BuiltinPayments, key: Uint8Array): Pay
         id: event.id,
         occurredAt,
         type: event.type,
-        paymentId,
-        providerRef: event.data.id,
+        ...subject,
         message: event.data.failure_message,
       };
     },

@@ -35,27 +35,40 @@ interface ChargeInput {
   paymentMethodRef: string;
 }
 
+/**
+ * What an event says it is about, checked against our pending payment before anything is applied: the workspace its
+ * metadata names, and the provider's objects (the payment intent or charge, and the checkout session it was paid
+ * through) of which one must be the reference we hold for the payment.
+ */
+interface EventSubject {
+  paymentId: string;
+  /** The workspace_id of the metadata we gave the provider; null when the event carries none. */
+  workspaceId: string | null;
+  /** The provider's object the event is about (Stripe's PaymentIntent or Checkout Session, the built-in's id). */
+  providerRef: string;
+  /** The checkout session the payment was made through, when the provider names another object than it. */
+  checkoutRef: string | null;
+}
+
 /** A verified webhook, in the provider's words translated to ours. */
 export type PaymentEvent =
-  | {
+  | (EventSubject & {
       id: string;
       occurredAt: Date;
       type: 'payment.succeeded';
-      paymentId: string;
-      providerRef: string;
       amount: number;
+      /** ISO 4217, as the provider writes it (any case). */
+      currency: string;
       customerRef: string | null;
       paymentMethodRef: string | null;
       card: CardDetails | null;
-    }
-  | {
+    })
+  | (EventSubject & {
       id: string;
       occurredAt: Date;
       type: 'payment.failed' | 'payment.requires_action' | 'payment.expired';
-      paymentId: string;
-      providerRef: string;
       message: string | null;
-    }
+    })
   /** An event of no interest (another type, or one without our payment id): acknowledged and ignored. */
   | { id: string; occurredAt: Date; type: 'ignored'; providerType: string };
 

@@ -30,8 +30,8 @@ import {
   resumePlan,
   startCheckout,
   updateDetails,
-  applyEvent,
 } from './service';
+import { applyEvent } from './events';
 import { WebhookSignatureError } from './provider';
 import { invoiceDocument } from './invoice-document';
 

@@ -1,8 +1,7 @@
-// Plans and billing: the plan page's view, the checkout, plan changes, cancel and resume, and the one place a
-// payment changes a plan — a verified webhook, applied once (billing_events), in order (payments.last_event_at),
-// under the subscription's row lock.
+// Plans and billing: the plan page's view, the checkout, plan changes, cancel and resume. The one place a payment
+// changes a plan, a verified webhook, is ./events.ts.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { billingEvents, invoices, payments, subscriptions } from '../db/billing-schema';
+import { invoices, payments, subscriptions } from '../db/billing-schema';
 import { memberships, users, workspaces } from '../db/schema';
 import { ApiError } from '../errors';
 import type { ServerConfig } from '../config';
@@ -20,10 +19,8 @@ import type {
 } from '../../src/contract/billing';
 import { dailyPrice, priceOf, type Catalogue, type PaidPlan } from './plans';
 import { downgradeBlockers, usageOf } from './limits';
-import type { PaymentEvent, PaymentProvider } from './provider';
+import type { PaymentProvider } from './provider';
 import {
-  accessEnd,
-  addInterval,
   DAY_MS,
   effectiveStatus,
   saveSubscription,
@@ -31,7 +28,7 @@ import {
   type SubscriptionRow,
 } from './subscriptions';
 
-type PaymentRow = typeof payments.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
 
 export interface BillingContext {
   db: Db;
@@ -57,7 +54,7 @@ function paidPlan(catalogue: Catalogue, planId: string): PaidPlan {
   return plan;
 }
 
-const describe = (plan: Plan, interval: BillingInterval, what: string) =>
+export const describe = (plan: Plan, interval: BillingInterval, what: string) =>
   `Murmur ${plan.name}, ${interval === 'year' ? 'yearly' : 'monthly'} — ${what}`;
 
 // Views.
@@ -115,7 +112,7 @@ async function planViewIn(db: Executor, ctx: BillingContext, access: WorkspaceAc
   };
 }
 
-const detailsOf = (sub: SubscriptionRow): BillingDetails => ({
+export const detailsOf = (sub: SubscriptionRow): BillingDetails => ({
   email: sub.billingEmail,
   name: sub.billingName,
   address_line1: sub.addressLine1,
@@ -276,22 +273,33 @@ export async function paymentFor(ctx: BillingContext, paymentId: string, userId:
   return toPaymentResponse(row.payment);
 }
 
-/** Charges a payment row's amount on the saved card (outside any transaction); the webhook decides. */
+/**
+ * Charges a payment row's amount on the saved card; the webhook decides. The charge's reference is written to the
+ * payment while the row is locked, so its webhook, which may arrive before the provider has answered here, waits for
+ * it (applyEvent locks the payment too) and is checked against it. A charge that fails to start changes nothing.
+ */
 export async function chargeSavedCard(
   ctx: BillingContext,
   payment: PaymentRow,
   sub: SubscriptionRow,
   description: string,
 ) {
-  await ctx.provider!.chargeSaved({
-    paymentId: payment.id,
-    attempt: payment.attempts,
-    workspaceId: payment.workspaceId,
-    amount: payment.amount,
-    currency: payment.currency,
-    description,
-    customerRef: sub.customerRef!,
-    paymentMethodRef: sub.paymentMethodRef!,
+  await ctx.db.transaction(async (tx) => {
+    await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, payment.id)).for('update');
+    const charge = await ctx.provider!.chargeSaved({
+      paymentId: payment.id,
+      attempt: payment.attempts,
+      workspaceId: payment.workspaceId,
+      amount: payment.amount,
+      currency: payment.currency,
+      description,
+      customerRef: sub.customerRef!,
+      paymentMethodRef: sub.paymentMethodRef!,
+    });
+    await tx
+      .update(payments)
+      .set({ providerRef: charge.ref, updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id));
   });
 }
 
@@ -416,160 +424,5 @@ export async function resumePlan(ctx: BillingContext, access: WorkspaceAccess) {
       { status: 'active', cancelAtPeriodEnd: false },
       ctx.config.PAST_DUE_GRACE_DAYS,
     );
-  });
-}
-
-// Webhooks.
-
-export type EventOutcome = 'applied' | 'duplicate' | 'ignored' | 'stale';
-
-async function issueInvoice(tx: Executor, payment: PaymentRow, sub: SubscriptionRow, description: string) {
-  await tx
-    .insert(invoices)
-    .values({
-      workspaceId: payment.workspaceId,
-      paymentId: payment.id,
-      number: sql`'MUR-' || nextval('invoice_number_seq')::text`,
-      amount: payment.amount,
-      currency: payment.currency,
-      status: 'paid',
-      description,
-      billedTo: {
-        ...detailsOf(sub),
-        card: sub.cardLast4 ? { brand: sub.cardBrand, last4: sub.cardLast4 } : null,
-      },
-    })
-    .onConflictDoNothing({ target: invoices.paymentId });
-}
-
-/** What a paid payment does to the subscription: a new period, the next period, or a bigger plan at once. */
-function periodAfter(payment: PaymentRow, sub: SubscriptionRow, now: Date) {
-  if (payment.kind === 'upgrade') return { start: sub.periodStart, end: sub.periodEnd };
-  if (payment.kind === 'renewal') {
-    const start = payment.periodStart ?? sub.periodEnd ?? now;
-    return { start, end: addInterval(start, payment.interval) };
-  }
-  // A second checkout paid for the same plan while the first's period runs adds a period after it.
-  const running =
-    sub.status === 'active' && sub.planId === payment.planId && sub.periodEnd && sub.periodEnd > now;
-  const start = running ? sub.periodEnd! : now;
-  return { start, end: addInterval(start, payment.interval) };
-}
-
-/**
- * Applies one verified event: recorded first (a second delivery of the same event stops there), then the payment and
- * the subscription locked, so events of one payment delivered at once take turns. An event older than the last one
- * applied to the payment changes nothing, and nothing changes a paid payment.
- */
-export async function applyEvent(
-  ctx: BillingContext,
-  provider: string,
-  event: PaymentEvent,
-): Promise<EventOutcome> {
-  return ctx.db.transaction(async (tx) => {
-    const recorded = await tx
-      .insert(billingEvents)
-      .values({ provider, eventId: event.id, type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: billingEvents.eventId });
-    if (recorded.length === 0) return 'duplicate';
-    if (event.type === 'ignored') return 'ignored';
-    const [payment] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, event.paymentId), eq(payments.provider, provider)))
-      .for('update');
-    if (!payment) return 'ignored';
-    const [workspace] = await tx
-      .select()
-      .from(workspaces)
-      .where(eq(workspaces.id, payment.workspaceId))
-      .for('update');
-    if (!workspace) return 'ignored';
-    const sub = await subscriptionOf(tx, workspace, { lock: true });
-    if (payment.status === 'paid') return 'stale';
-    if (event.type !== 'payment.succeeded' && payment.lastEventAt && event.occurredAt < payment.lastEventAt) {
-      return 'stale';
-    }
-    const grace = ctx.config.PAST_DUE_GRACE_DAYS;
-    const now = new Date();
-    if (event.type === 'payment.succeeded') {
-      // Paid, but not what this payment asked for: nothing is applied (the event stays recorded, for the records).
-      if (event.amount !== payment.amount) return 'ignored';
-      const plan = ctx.catalogue.find(payment.planId);
-      const { start, end } = periodAfter(payment, sub, now);
-      const card = event.card;
-      const saved = await saveSubscription(
-        tx,
-        workspace.id,
-        {
-          planId: payment.planId,
-          interval: payment.interval,
-          status: 'active',
-          periodStart: start,
-          periodEnd: end,
-          cancelAtPeriodEnd: false,
-          pastDueSince: null,
-          nextRunAt: end,
-          ...(payment.kind === 'renewal' && { scheduledPlanId: null, scheduledInterval: null }),
-          // A bigger plan replaces a smaller one waiting for the period's end.
-          ...(payment.kind === 'upgrade' && { scheduledPlanId: null, scheduledInterval: null }),
-          provider,
-          ...(event.customerRef && { customerRef: event.customerRef }),
-          ...(event.paymentMethodRef && { paymentMethodRef: event.paymentMethodRef }),
-          ...(card && {
-            cardBrand: card.brand,
-            cardLast4: card.last4,
-            cardExpMonth: card.expMonth,
-            cardExpYear: card.expYear,
-          }),
-        },
-        grace,
-      );
-      const [paid] = await tx
-        .update(payments)
-        .set({
-          status: 'paid',
-          providerRef: event.providerRef,
-          failureMessage: null,
-          lastEventAt: event.occurredAt,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(payments.id, payment.id))
-        .returning();
-      const what =
-        payment.kind === 'upgrade'
-          ? `upgrade until ${end!.toISOString().slice(0, 10)}`
-          : `${start!.toISOString().slice(0, 10)} to ${end!.toISOString().slice(0, 10)}`;
-      await issueInvoice(tx, paid!, saved, describe(plan, payment.interval, what));
-      return 'applied';
-    }
-    const status =
-      event.type === 'payment.failed'
-        ? 'failed'
-        : event.type === 'payment.expired'
-          ? 'expired'
-          : 'requires_action';
-    await tx
-      .update(payments)
-      .set({
-        status,
-        failureMessage: event.message,
-        lastEventAt: event.occurredAt,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(payments.id, payment.id));
-    // A renewal that fails puts the plan past due; the job tries again daily until the grace runs out.
-    if (payment.kind === 'renewal' && status === 'failed' && sub.status === 'active') {
-      const until = accessEnd(sub, grace);
-      const retry = new Date(Math.min(now.getTime() + DAY_MS, until?.getTime() ?? now.getTime()));
-      await saveSubscription(
-        tx,
-        workspace.id,
-        { status: 'past_due', pastDueSince: now, nextRunAt: retry },
-        grace,
-      );
-    }
-    return 'applied';
   });
 }

@@ -94,6 +94,19 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
       }
       const occurredAt = new Date(event.created * 1000);
       const ignored = { id: event.id, occurredAt, type: 'ignored' as const, providerType: event.type };
+      /**
+       * What an intent's event is about: billing holds a checkout's session id (the intent is made when the customer
+       * pays, so its id is learned here, from the session that names it) or an off-session charge's intent id.
+       */
+      const intentSubject = async (intent: Stripe.PaymentIntent, paymentId: string) => {
+        const sessions = await stripe.checkout.sessions.list({ payment_intent: intent.id, limit: 1 });
+        return {
+          paymentId,
+          workspaceId: intent.metadata.workspace_id ?? null,
+          providerRef: intent.id,
+          checkoutRef: sessions.data[0]?.id ?? null,
+        };
+      };
       switch (event.type) {
         case 'payment_intent.succeeded': {
           const intent = event.data.object;
@@ -105,9 +118,9 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
             id: event.id,
             occurredAt,
             type: 'payment.succeeded',
-            paymentId,
-            providerRef: intent.id,
+            ...(await intentSubject(intent, paymentId)),
             amount: intent.amount_received,
+            currency: intent.currency,
             customerRef: refOf(intent.customer),
             paymentMethodRef: methodRef,
             card: method?.card
@@ -130,8 +143,7 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
             occurredAt,
             type:
               event.type === 'payment_intent.payment_failed' ? 'payment.failed' : 'payment.requires_action',
-            paymentId,
-            providerRef: intent.id,
+            ...(await intentSubject(intent, paymentId)),
             message: intent.last_payment_error?.message ?? null,
           };
         }
@@ -144,7 +156,9 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
             occurredAt,
             type: 'payment.expired',
             paymentId,
+            workspaceId: session.metadata?.workspace_id ?? null,
             providerRef: session.id,
+            checkoutRef: session.id,
             message: null,
           };
         }

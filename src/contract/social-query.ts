@@ -23,7 +23,10 @@ export const QUERY_MATCH_COUNT_CAP = 100_000;
 
 export const validateQueryBodySchema = z.object({
   workspace_id: workspaceIdSchema,
-  /** Any text: a query that is too long or malformed is a normal answer (valid: false), not a 400. */
+  /**
+   * Any text: a query that is too long or malformed is a normal answer (valid: false), not a 400 (a NUL or a lone
+   * surrogate, refused in every string of every request, is one).
+   */
   query: z.string(),
   /**
    * Optional: count only within these filters and date range, as discover searches (a range defaults to the last 30

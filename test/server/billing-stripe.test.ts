@@ -9,9 +9,11 @@ import { as, createTeam } from '../support/workspaces.fixtures';
 import {
   cardDeclined,
   checkoutSession,
+  paidSession,
   paymentIntent,
   paymentMethod,
   recordedStripe,
+  sessionList,
 } from '../support/stripe-recorded';
 
 const SECRET = 'whsec_test_0123456789abcdef';
@@ -114,6 +116,11 @@ describe('the Stripe adapter', () => {
   it('verifies webhooks with the signing secret and translates them', async () => {
     const recorded = recordedStripe({
       [`GET /v1/payment_methods/${paymentMethod.id}`]: [{ status: 200, body: paymentMethod }],
+      // The checkout session each intent was paid through (none for an off-session charge).
+      'GET /v1/checkout/sessions': [
+        { status: 200, body: sessionList([paidSession('cs_test_a1', PAYMENT, 'w1', 'pi_ok')]) },
+        { status: 200, body: sessionList([]) },
+      ],
     });
     const provider = stripeProvider({
       secretKey: KEY,
@@ -127,7 +134,10 @@ describe('the Stripe adapter', () => {
       type: 'payment.succeeded',
       paymentId: PAYMENT,
       providerRef: 'pi_ok',
+      checkoutRef: 'cs_test_a1',
+      workspaceId: 'w1',
       amount: 14_900,
+      currency: 'usd',
       customerRef: 'cus_RecordedCustomer',
       paymentMethodRef: 'pm_1RecordedCard',
       card: { brand: 'mastercard', last4: '4444', expMonth: 8, expYear: 2031 },
@@ -143,8 +153,16 @@ describe('the Stripe adapter', () => {
     );
     expect(await provider.parseWebhook(failed.body, failed.headers)).toMatchObject({
       type: 'payment.failed',
+      providerRef: 'pi_no',
+      checkoutRef: null,
+      workspaceId: 'w1',
       message: 'Your card has insufficient funds.',
     });
+    expect(
+      recorded.requests
+        .filter((r) => r.path === '/v1/checkout/sessions')
+        .map((r) => r.query.get('payment_intent')),
+    ).toEqual(['pi_ok', 'pi_no']);
     const expired = signed(
       eventOf('checkout.session.expired', { ...checkoutSession('cs_x', PAYMENT, 'w1'), status: 'expired' }),
     );
@@ -152,6 +170,7 @@ describe('the Stripe adapter', () => {
       type: 'payment.expired',
       paymentId: PAYMENT,
       providerRef: 'cs_x',
+      workspaceId: 'w1',
     });
     const other = signed(eventOf('customer.created', { id: 'cus_1', object: 'customer' }));
     expect(await provider.parseWebhook(other.body, other.headers)).toMatchObject({ type: 'ignored' });
@@ -214,11 +233,16 @@ describe('the server with Stripe', () => {
     expect(checkout_url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     expect(start.requests[0]!.headers['idempotency-key']).toBe(`checkout:${payment_id}`);
 
-    // The card's details are read from Stripe for each delivery, the repeated one too.
+    // The card's details and the intent's session are read from Stripe for each delivery, the repeated one too.
+    const paid = sessionList([paidSession('cs_test_srv', payment_id, team.workspaceId, 'pi_srv')]);
     const withCard = recordedStripe({
       [`GET /v1/payment_methods/${paymentMethod.id}`]: [
         { status: 200, body: paymentMethod },
         { status: 200, body: paymentMethod },
+      ],
+      'GET /v1/checkout/sessions': [
+        { status: 200, body: paid },
+        { status: 200, body: paid },
       ],
     });
     server.app.billing.provider = stripeProvider({
@@ -227,7 +251,12 @@ describe('the server with Stripe', () => {
       httpClient: withCard.httpClient,
     });
     const event = signed(
-      eventOf('payment_intent.succeeded', paymentIntent('pi_srv', payment_id, 'succeeded')),
+      eventOf(
+        'payment_intent.succeeded',
+        paymentIntent('pi_srv', payment_id, 'succeeded', {
+          metadata: { payment_id, workspace_id: team.workspaceId },
+        }),
+      ),
     );
     const deliver = () =>
       server.app.inject({
@@ -254,5 +283,69 @@ describe('the server with Stripe', () => {
       payload: event.body,
     });
     expect(forged.statusCode).toBe(400);
+  });
+
+  it('does not apply a success in another currency, through another session or for another workspace', async () => {
+    const team = await createTeam(server);
+    const other = await createTeam(server);
+    server.app.billing.provider = stripeProvider({
+      secretKey: KEY,
+      webhookSecret: SECRET,
+      httpClient: recordedStripe({
+        'POST /v1/checkout/sessions': [
+          { status: 200, body: checkoutSession('cs_test_one', PAYMENT, team.workspaceId) },
+        ],
+      }).httpClient,
+    });
+    const res = await as(server, team.owner, {
+      method: 'POST',
+      url: `/api/workspaces/${team.workspaceId}/checkout`,
+      payload: { plan_id: 'team', interval: 'month' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { payment_id } = res.json<{ payment_id: string }>();
+    const metadata = { payment_id, workspace_id: team.workspaceId };
+    const cases = [
+      // Paid in yen, through this payment's session.
+      { intent: { currency: 'jpy', metadata }, session: 'cs_test_one' },
+      // Paid through another session (or none: an intent of ours that is not this payment's).
+      { intent: { metadata }, session: 'cs_test_other' },
+      { intent: { metadata }, session: null },
+      // Another workspace named beside this payment.
+      { intent: { metadata: { ...metadata, workspace_id: other.workspaceId } }, session: 'cs_test_one' },
+    ];
+    for (const [index, { intent, session }] of cases.entries()) {
+      const sessions = session ? [paidSession(session, payment_id, team.workspaceId, `pi_bad${index}`)] : [];
+      server.app.billing.provider = stripeProvider({
+        secretKey: KEY,
+        webhookSecret: SECRET,
+        httpClient: recordedStripe({
+          [`GET /v1/payment_methods/${paymentMethod.id}`]: [{ status: 200, body: paymentMethod }],
+          'GET /v1/checkout/sessions': [{ status: 200, body: sessionList(sessions) }],
+        }).httpClient,
+      });
+      const event = signed(
+        eventOf(
+          'payment_intent.succeeded',
+          paymentIntent(`pi_bad${index}`, payment_id, 'succeeded', intent),
+          `evt_bad${index}`,
+        ),
+      );
+      const delivered = await server.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhooks/stripe',
+        headers: { ...event.headers, 'content-type': 'application/json' },
+        payload: event.body,
+      });
+      expect(delivered.json(), JSON.stringify({ intent, session })).toEqual({
+        received: true,
+        outcome: 'ignored',
+      });
+    }
+    const plan = await as(server, team.owner, {
+      method: 'GET',
+      url: `/api/workspaces/${team.workspaceId}/plan`,
+    });
+    expect(plan.json().status).toBe('trialing');
   });
 });

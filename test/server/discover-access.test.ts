@@ -2,6 +2,7 @@
 // belong to another search, limits), and the statement timeout.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURSOR_RANGE_CONFLICT } from '../../server/social/cursor-range';
 import { searchPosts } from '../../server/social/discover/search';
 import type { DiscoverResponse } from '../../src/contract/discover';
 import { createTestServer, type TestServer } from '../support/server-harness';
@@ -150,6 +151,17 @@ describe('cursors', () => {
     const res = await discover(team.viewer, { limit: 2, cursor, ...change });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('invalid_cursor');
+  });
+
+  it.each([
+    ['another start', { filters: { ...WHOLE, from: '2026-02-27T00:00:00Z' } }],
+    ['another end', { filters: { ...WHOLE, to: '2026-03-02T00:00:00Z' } }],
+    ['no range', { filters: {} }],
+  ])('refuses a cursor with %s, naming the range', async (_, change) => {
+    const cursor = await firstCursor();
+    const res = await discover(team.viewer, { limit: 2, cursor, ...change });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'invalid_cursor', message: CURSOR_RANGE_CONFLICT });
   });
 
   it('accept the same search written another way (the canonical query is what counts)', async () => {

@@ -43,6 +43,7 @@ async function pages(query: string, sort: (typeof DISCOVER_SORTS)[number], walk:
       k: sort === 'recency' ? last.posted_key : last.engagement,
       id: Number(last.id),
       ...WHOLE,
+      r: [WHOLE.from, WHOLE.to],
       h: '',
     };
   }

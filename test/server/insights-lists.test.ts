@@ -2,6 +2,7 @@
 // page in order, totals, the documented tie-breaks, overperformance, and cursors that keep the first page's range.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeopleResponse, PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
+import { CURSOR_RANGE_CONFLICT } from '../../server/social/cursor-range';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
@@ -123,6 +124,36 @@ describe('posts and filtered-posts: every page, in order', () => {
     const second = await post('posts', { query: '', sort: 'recency', limit: 1, cursor: body.next_cursor });
     expect(second.json<PostsResponse>().range).toEqual(body.range);
   });
+});
+
+describe('a cursor with another date range', () => {
+  // The range a cursor pages through is the first page's: a request naming another is refused, as discover does.
+  it.each(['posts', 'filtered-posts', 'filtered-profiles'])(
+    'is a 400 naming the conflict on %s',
+    async (url) => {
+      const first = await post(url, { query: '', filters: { from: FROM, to: TO }, limit: 1 });
+      const cursor = first.json<PostsResponse>().next_cursor;
+      expect(cursor).toEqual(expect.any(String));
+      for (const filters of [
+        { from: '2026-10-26T04:00:00Z', to: TO },
+        { from: FROM, to: '2026-11-07T05:00:00Z' },
+        { to: TO },
+        {},
+      ]) {
+        const res = await post(url, { query: '', filters, limit: 1, cursor });
+        expect(res.statusCode, `${JSON.stringify(filters)}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({ error: 'invalid_cursor', message: CURSOR_RANGE_CONFLICT });
+      }
+      // The same range, written with another offset, is the same range.
+      const same = await post(url, {
+        query: '',
+        filters: { from: '2026-10-25T00:00:00-04:00', to: TO },
+        limit: 1,
+        cursor,
+      });
+      expect(same.statusCode, same.body).toBe(200);
+    },
+  );
 });
 
 describe('people and filtered-profiles', () => {

@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 interface RecordedRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: Record<string, string>;
   /** The form-encoded body, decoded. */
   body: URLSearchParams;
@@ -30,6 +31,22 @@ export function checkoutSession(id: string, paymentId: string, workspaceId: stri
     status: 'open',
     success_url: 'http://app.test/checkout/return',
     url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0`,
+  };
+}
+
+/** GET /v1/checkout/sessions: a page of sessions (those of one payment intent, when asked by payment_intent). */
+export function sessionList(sessions: object[]) {
+  return { object: 'list', data: sessions, has_more: false, url: '/v1/checkout/sessions' };
+}
+
+/** A session the customer paid: complete, with its payment intent. */
+export function paidSession(id: string, paymentId: string, workspaceId: string, intentId: string) {
+  return {
+    ...checkoutSession(id, paymentId, workspaceId),
+    customer: 'cus_RecordedCustomer',
+    payment_intent: intentId,
+    payment_status: 'paid',
+    status: 'complete',
   };
 }
 
@@ -96,6 +113,7 @@ export function recordedStripe(answers: Record<string, Answer[]>) {
     requests.push({
       method: init?.method ?? 'GET',
       path: url.pathname,
+      query: url.searchParams,
       headers,
       body: new URLSearchParams(typeof init?.body === 'string' ? init.body : ''),
     });

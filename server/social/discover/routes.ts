@@ -17,6 +17,7 @@ import { resolveScope, scopeWhere } from '../scope';
 import { printQuery } from '../query/index';
 import { invalidQueryErrorHandler, parseOrThrow } from '../query/invalid-query';
 import { cursorSeal } from '../cursor-seal';
+import { namedRange } from '../cursor-range';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
 import { countedSentence } from './counted';
@@ -56,7 +57,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
           'search, post the same query and filters to POST /api/workspaces/{id}/saved-queries',
         description:
           'Keyset pagination: pass next_cursor back with the same query, filters and sort (a cursor from another ' +
-          'search, or altered, is 400 invalid_cursor). Every page searches the date range of the first (default: ' +
+          'search, or altered, is 400 invalid_cursor; so is one sent with another date range than its first ' +
+          "page's, with a message that says so). Every page searches the date range of the first (default: " +
           'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
           'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
           'than 5 s is cancelled (503 search_timeout); 503 busy with Retry-After when too many heavy requests are ' +
@@ -77,8 +79,9 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
       const ast = parseOrThrow(query);
       const normalized = printQuery(ast);
       const fingerprint = searchFingerprint(normalized, filters, sort);
+      const named = namedRange(filters);
       const cursor = request.body.cursor
-        ? decodeCursor(cursors.open(request.body.cursor, workspace.id), sort, fingerprint)
+        ? decodeCursor(cursors.open(request.body.cursor, workspace.id), sort, fingerprint, named)
         : null;
       // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
       const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
@@ -94,7 +97,7 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         posts: result.posts,
         next_cursor: result.next
           ? cursors.seal(
-              encodeCursor({ v: 1, s: sort, ...result.next, ...range, h: fingerprint }),
+              encodeCursor({ v: 1, s: sort, ...result.next, ...range, r: named, h: fingerprint }),
               workspace.id,
             )
           : null,

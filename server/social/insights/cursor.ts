@@ -1,8 +1,10 @@
 // Keyset cursors of the paged lists: the last row's sort key and id, the date range of the first page (later pages
-// look at the same range even when it ends "now"), and a fingerprint of the scope so a cursor cannot be replayed
-// against another query, filter set, refinement or sort.
+// look at the same range even when it ends "now"), the range the first page named (a later page must name the same,
+// ../cursor-range.ts), and a fingerprint of the scope so a cursor cannot be replayed against another query, filter
+// set, refinement or sort.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors';
+import { asNamedRange, checkCursorRange, type NamedRange } from '../cursor-range';
 import type { InsightScope } from './request';
 
 export interface Cursor {
@@ -16,6 +18,7 @@ export interface Cursor {
 
 interface Encoded extends Cursor {
   fp: string;
+  r: NamedRange;
 }
 
 function fingerprint(context: InsightScope, sort: string): string {
@@ -25,7 +28,7 @@ function fingerprint(context: InsightScope, sort: string): string {
 }
 
 export function encodeCursor(cursor: Cursor, context: InsightScope, sort: string): string {
-  const encoded: Encoded = { ...cursor, fp: fingerprint(context, sort) };
+  const encoded: Encoded = { ...cursor, fp: fingerprint(context, sort), r: context.namedRange };
   return Buffer.from(JSON.stringify(encoded)).toString('base64url');
 }
 
@@ -56,7 +59,9 @@ export function decodeCursor(text: string, context: InsightScope, sort: string):
     typeof value.to === 'string' &&
     !Number.isNaN(Date.parse(value.from)) &&
     !Number.isNaN(Date.parse(value.to));
-  if (!valid) throw invalidCursor();
+  const named = asNamedRange(value.r);
+  if (!valid || !named) throw invalidCursor();
+  checkCursorRange(named, context.namedRange);
   context.scope = { ...context.scope, from: new Date(value.from!), to: new Date(value.to!) };
   return { key: value.key!, ties: value.ties!, from: value.from!, to: value.to! };
 }

@@ -9,11 +9,14 @@ import { ApiError } from '../../errors';
 import { printQuery } from '../query/index';
 import { parseOrThrow } from '../query/invalid-query';
 import { resolveScope, type Scope } from '../scope';
+import { namedRange, type NamedRange } from '../cursor-range';
 import { usableTimeZone } from '../time-zone';
 import { refineWhere } from './refine';
 
 export interface InsightScope {
   scope: Scope;
+  /** The range the request (with its saved query's filters) names, before defaults: what a cursor is checked by. */
+  namedRange: NamedRange;
   /** Canonical query text, null for every post. */
   normalized: string | null;
   savedQueryName: string | null;
@@ -87,11 +90,13 @@ export async function resolveInsightScope(
   // Empty or blank: every post.
   const ast = text.trim() === '' ? null : parseOrThrow(text);
   const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
-  const scope = resolveScope(ast, { ...savedFilters, ...overrides }, now);
+  const filters = { ...savedFilters, ...overrides };
+  const scope = resolveScope(ast, filters, now);
   const timeZone = usableTimeZone(workspace.timeZone);
   const refines = body.refine ?? [];
   return {
     scope,
+    namedRange: namedRange(filters),
     normalized: ast ? printQuery(ast) : null,
     savedQueryName,
     refines,

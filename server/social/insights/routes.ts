@@ -65,7 +65,9 @@ const COMMON =
   'are queued. An answer computed at the same corpus version for the same resolved request of the same workspace ' +
   "may be served from the answer cache. Within the workspace's plan: a range reaching further back than the plan's " +
   'history starts at its oldest day (history_clip says so; 409 history_limit when it ends before it), and each call ' +
-  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit). " +
+  "counts against the month's dashboard volume (409 dashboard_volume_limit at the limit). A paged list's " +
+  'next_cursor goes back with the same body: a cursor from another list, or sent with another date range than its ' +
+  "first page's, is 400 invalid_cursor (the message says which). " +
   READ_HEADERS_DOC +
   ' The answer then has data_as_of too (the same instant); without it the figures are as current as the primary.';
 
