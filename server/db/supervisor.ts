@@ -7,7 +7,7 @@
 import type { PostgresProcess } from './postgres-process';
 
 /** What GET /api/health reports of the database. */
-export type DatabaseState = 'up' | 'restarting' | 'down';
+type DatabaseState = 'up' | 'restarting' | 'down';
 
 export interface DatabaseStatus {
   state: DatabaseState;

@@ -5,14 +5,14 @@
 import type pg from 'pg';
 
 /** The derived tables, in the order they are reported. */
-export const DERIVED_TABLES = [
+const DERIVED_TABLES = [
   'post_hours',
   'post_days',
   'post_tag_days',
   'author_post_times',
   'post_keys',
 ] as const;
-export type DerivedTable = (typeof DERIVED_TABLES)[number];
+type DerivedTable = (typeof DERIVED_TABLES)[number];
 
 export interface TableDifference {
   table: DerivedTable;
