@@ -529,12 +529,13 @@ describe('over a real socket', () => {
     }
   });
 
-  it('answers a failure before the first byte with the usual JSON 500', async () => {
+  it('answers a failure before the first byte with the usual JSON error', async () => {
+    // The failure is the database going away (57P01): a 503 the client may retry, as for any request.
     const { app, request } = await listening(1);
     try {
       const res = await request();
-      expect(res.status).toBe(500);
-      expect(await res.json()).toMatchObject({ error: 'internal' });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: 'database_unavailable' });
     } finally {
       await app.close();
     }
