@@ -19,6 +19,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Db, ReadReplica } from './db/database';
+import type { DatabaseStatus } from './db/supervisor';
+import { databaseUnavailable } from './db/unavailable';
 import type { ServerConfig } from './config';
 import type { AccessTokens } from './auth/access-token';
 import { authenticate } from './auth/authenticate';
@@ -70,6 +72,11 @@ export interface AppDeps {
   dataDir?: string;
   /** The collection queue's dispatcher (server/scraping/collector.ts), once started: API calls nudge it. */
   collector?: { nudge(): void };
+  /**
+   * The embedded PostgreSQL's state while supervised (server/db/supervisor.ts), for GET /api/health; absent, the health
+   * check asks the database only.
+   */
+  databaseStatus?: () => DatabaseStatus;
   /** The plan catalogue; loaded from BILLING_PLANS_FILE (or the bundled plans.json) when absent. */
   catalogue?: Catalogue;
   /** The payment provider; from the configuration when absent (tests pass Stripe with recorded answers). */
@@ -185,6 +192,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (error.options.retryAfterSeconds !== undefined)
         reply.header('retry-after', String(error.options.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: error.code, message: error.message });
+    }
+    // The database went away (it is being restarted, or an external one is down): a client may try again soon.
+    if (databaseUnavailable(error)) {
+      reply.header('retry-after', '5');
+      return reply
+        .status(503)
+        .send({
+          error: 'database_unavailable',
+          message: 'The database is not answering. Try again in a moment.',
+        });
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply

@@ -104,6 +104,12 @@ const serverConfigSchema = z.object({
   HTTP_MAX_SOCKETS_PER_ADDRESS: int(256, 0, 1_000_000),
   DATA_DIR: z._default(z.string(), '.data'),
   EMBEDDED_PG_PORT: int(54329, 1024, 65535),
+  /**
+   * When the embedded PostgreSQL dies under the server: how many times it is started again before the server exits
+   * non-zero (0: exit at once), and the pause before the first try, doubled each next one (server/db/supervisor.ts).
+   */
+  EMBEDDED_PG_RESTARTS: int(5, 0, 100),
+  EMBEDDED_PG_RESTART_DELAY_MS: int(1000, 10, 60_000),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),

@@ -47,7 +47,14 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
   // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
   // minutes go into a build.
-  const primary = await openConfiguredDatabase(config, root);
+  // An embedded PostgreSQL that dies is started again (server/db/supervisor.ts); when every try failed, one line and a
+  // non-zero exit code, for whatever supervises this process to start it afresh.
+  const primary = await openConfiguredDatabase(config, root, {
+    onGiveUp: (line) => {
+      console.error(line);
+      process.exit(1);
+    },
+  });
   console.log(`Database: ${primary.describe}${config.DATABASE_URL ? '' : ' (embedded)'}`);
   // Read replicas (DATABASE_READ_URL, docs/replicas.md): pools that connect on first use, closed with the primary.
   const replicas = connectReplicas(config.DATABASE_READ_URL);
@@ -80,6 +87,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     logger: { level: config.APP_ENV === 'local' ? 'warn' : 'info' },
     dataDir,
     corsOrigins,
+    databaseStatus: primary.status,
   };
   const app = await buildApp(deps);
 

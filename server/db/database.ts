@@ -1,6 +1,6 @@
 // Opens the database: any PostgreSQL via DATABASE_URL, or the embedded PostgreSQL (real binaries from the npm registry)
 // with its data in DATA_DIR. Migrations are applied on every start; they are idempotent.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -10,14 +10,10 @@ import type { ServerConfig } from '../config';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
 import * as billingSchema from './billing-schema';
-import {
-  initdb,
-  packagedPostgres,
-  placeForAccount,
-  postgresAccount,
-  startPostgres,
-  type PostgresProcess,
-} from './postgres-process';
+import { claimOwnership, isPostgres, processIsAlive, recoverStaleInstance } from './embedded-owner';
+import { placeForAccount, postgresAccount } from './postgres-account';
+import { initdb, packagedPostgres, startPostgres, type PostgresProcess } from './postgres-process';
+import { supervise, type DatabaseStatus, type SupervisorOptions } from './supervisor';
 
 const schema = { ...accountSchema, ...socialSchema, ...billingSchema };
 
@@ -36,6 +32,8 @@ export interface Database {
   analyticsPool: pg.Pool;
   /** The connection string (without password) for logs. */
   describe: string;
+  /** The embedded PostgreSQL's state (server/db/supervisor.ts); absent for DATABASE_URL. */
+  status?(): DatabaseStatus;
   close(): Promise<void>;
 }
 
@@ -43,24 +41,6 @@ const MIGRATIONS = resolve(import.meta.dirname, 'migrations');
 const EMBEDDED_USER = 'murmur';
 const EMBEDDED_PASSWORD = 'murmur-local';
 const DATABASE_NAME = 'murmur';
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** After a reboot the pid may belong to an unrelated process: only a postgres process is ours to stop. */
-function isPostgres(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The URL of the `murmur` database of a live PostgreSQL already serving `dataDir` (its postmaster.pid names a running
@@ -75,63 +55,12 @@ export function runningEmbeddedUrl(dataDir: string): string | null {
   return `postgres://${EMBEDDED_USER}:${encodeURIComponent(EMBEDDED_PASSWORD)}@127.0.0.1:${Number(portLine)}/${DATABASE_NAME}`;
 }
 
-/**
- * A crash of this process leaves PostgreSQL behind: either only its postmaster.pid (the server died too), or a live
- * orphan still serving our data directory. Neither is a reason to fail: the file is removed, the orphan is asked for a
- * fast shutdown (SIGINT), and the caller starts a fresh server on the same data.
- */
-async function recoverStaleInstance(dataDir: string) {
-  const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid) || !isPostgres(pid)) {
-    rmSync(pidFile, { force: true });
-    return;
-  }
-  console.log(`Stopping a PostgreSQL left running by an earlier start (pid ${pid})…`);
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + 30_000;
-  while (existsSync(pidFile) && processIsAlive(pid)) {
-    if (Date.now() > deadline)
-      throw new Error(`PostgreSQL (pid ${pid}) on ${dataDir} did not stop; stop it and retry.`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  rmSync(pidFile, { force: true });
-}
-
 export interface EmbeddedServer {
   port: number;
+  /** Up, or (supervised) restarting after a death, or down after every try failed. */
+  status(): DatabaseStatus;
   stop(): Promise<void>;
   urlFor(database: string): string;
-}
-
-/** The live process (not this one) that started the embedded PostgreSQL in dir, if any. */
-function liveOwner(dir: string): number | undefined {
-  const ownerFile = join(dir, '..', 'owner.pid');
-  if (!existsSync(ownerFile)) return undefined;
-  const owner = Number(readFileSync(ownerFile, 'utf8').trim());
-  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)
-    ? owner
-    : undefined;
-}
-
-/**
- * Which process owns an embedded data directory: `owner.pid` beside it. A live owner means the database is in use
- * (another `npm start`, a corpus script): refuse rather than stop it. A dead owner means a crash: recover.
- */
-function claimOwnership(dir: string): () => void {
-  const ownerFile = join(dir, '..', 'owner.pid');
-  const owner = liveOwner(dir);
-  if (owner !== undefined) {
-    throw new Error(
-      `The database in ${resolve(dir, '..')} is in use by another Murmur process (pid ${owner}). Stop it first.`,
-    );
-  }
-  writeFileSync(ownerFile, String(process.pid));
-  return () => {
-    if (existsSync(ownerFile) && readFileSync(ownerFile, 'utf8').trim() === String(process.pid))
-      rmSync(ownerFile);
-  };
 }
 
 /**
@@ -151,6 +80,8 @@ export interface EmbeddedOptions {
   binaries?: string;
   /** As root, where what the postgres account cannot reach is placed; default /var/lib/murmur. */
   sharedDir?: string;
+  /** Start it again when it dies (the server); without, a death is the user's to see (the tools fail). */
+  supervise?: Pick<SupervisorOptions, 'restarts' | 'delayMs' | 'onGiveUp'>;
 }
 
 /**
@@ -178,35 +109,44 @@ export async function startEmbeddedPostgres(
   }
   const release = claimOwnership(dir);
   const socketDir = socketDirFor(placed.dataDir, port);
+  const launch = async () => {
+    try {
+      await recoverStaleInstance(dir);
+      return await startPostgres({
+        binaries,
+        dataDir: placed.dataDir,
+        port,
+        // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set
+        // of the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by
+        // its owner.
+        flags: [
+          '-c',
+          `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`,
+          ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
+        ],
+        account,
+      });
+    } catch (error) {
+      throw new Error(
+        `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ` +
+          (error instanceof Error ? error.message : String(error)),
+        { cause: error },
+      );
+    }
+  };
   let postgres: PostgresProcess;
   try {
-    await recoverStaleInstance(dir);
-    postgres = await startPostgres({
-      binaries,
-      dataDir: placed.dataDir,
-      port,
-      // The default 128 MB cache makes a 1M-post scan read from disk on every dashboard; 1 GB keeps the working set
-      // of the embedded default in memory (allocated as used, not up front). An external DATABASE_URL is tuned by its
-      // owner.
-      flags: [
-        '-c',
-        `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`,
-        ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
-      ],
-      account,
-    });
+    postgres = await launch();
   } catch (error) {
     release();
-    throw new Error(
-      `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ` +
-        (error instanceof Error ? error.message : String(error)),
-      { cause: error },
-    );
+    throw error;
   }
+  const supervisor = options.supervise && supervise(postgres, { ...options.supervise, start: launch });
   return {
     port,
+    status: () => supervisor?.status() ?? { state: postgres.running ? 'up' : 'down' },
     stop: async () => {
-      await postgres.stop();
+      await (supervisor ?? postgres).stop();
       release();
     },
     urlFor: (database) =>
@@ -350,16 +290,26 @@ export function connectReplicas(urls: readonly string[]): {
 /**
  * The database a configuration names, as `npm start` and every command-line tool open it: one path, so that whichever
  * starts next recovers the embedded PostgreSQL a crash left running (startEmbeddedPostgres) and refuses one that a
- * live process uses.
+ * live process uses. `supervise` (the server): an embedded PostgreSQL that dies is started again
+ * (server/db/supervisor.ts); `onGiveUp` hears when every try failed.
  */
 export function openConfiguredDatabase(
-  config: Pick<ServerConfig, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT'>,
+  config: Pick<
+    ServerConfig,
+    'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'EMBEDDED_PG_RESTARTS' | 'EMBEDDED_PG_RESTART_DELAY_MS'
+  >,
   root: string,
+  supervise?: { onGiveUp(line: string): void },
 ): Promise<Database> {
   return openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: resolve(root, config.DATA_DIR),
     embeddedPort: config.EMBEDDED_PG_PORT,
+    supervise: supervise && {
+      restarts: config.EMBEDDED_PG_RESTARTS,
+      delayMs: config.EMBEDDED_PG_RESTART_DELAY_MS,
+      onGiveUp: supervise.onGiveUp,
+    },
   });
 }
 
@@ -367,14 +317,18 @@ async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
   embeddedPort: number;
+  supervise?: EmbeddedOptions['supervise'];
 }): Promise<Database> {
   if (options.databaseUrl) return connect(options.databaseUrl);
-  const embedded = await startEmbeddedPostgres(join(options.dataDir, 'pg'), options.embeddedPort);
+  const embedded = await startEmbeddedPostgres(join(options.dataDir, 'pg'), options.embeddedPort, {
+    supervise: options.supervise,
+  });
   try {
     await ensureDatabase(embedded.urlFor('postgres'), DATABASE_NAME);
     const database = await connect(embedded.urlFor(DATABASE_NAME), { local: true });
     return {
       ...database,
+      status: embedded.status,
       close: async () => {
         await database.close();
         await embedded.stop();

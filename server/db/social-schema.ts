@@ -168,7 +168,7 @@ export const postKeys = pgTable(
     /** Retention deletes the keys of the months it drops. */
     index('post_keys_posted_idx').on(t.postedAt),
     /**
-     * A post's month from its id (migration 0021): a post's page reads it by id, and only its month's partition is
+     * A post's month from its id (migration 0019): a post's page reads it by id, and only its month's partition is
      * then read (the id alone would probe every month's primary key).
      */
     index('post_keys_id_idx').on(t.id, t.postedAt),

@@ -6,13 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { axeViolations } from '../support/axe';
 import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 1;
 const HOUR = 3_600_000;
@@ -26,26 +25,25 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
   token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
   // A small corpus of the last days: two authors, three platforms, every sentiment.
-  const authors = await server.db
-    .insert(profiles)
-    .values([
-      {
-        platform: 'x',
-        externalId: 'dash-1',
-        handle: 'rita_roaster',
-        displayName: 'Rita Roaster',
-        followers: 5400,
-      },
-      { platform: 'reddit', externalId: 'dash-2', handle: 'brewbot', displayName: 'Brew Bot', followers: 12 },
-      {
-        platform: 'instagram',
-        externalId: 'dash-3',
-        handle: 'latte.art',
-        displayName: 'Latte Art',
-        followers: 880,
-      },
-    ])
-    .returning({ id: profiles.id, platform: profiles.platform });
+  const people = [
+    {
+      platform: 'x',
+      externalId: 'dash-1',
+      handle: 'rita_roaster',
+      displayName: 'Rita Roaster',
+      followers: 5400,
+    },
+    { platform: 'reddit', externalId: 'dash-2', handle: 'brewbot', displayName: 'Brew Bot', followers: 12 },
+    {
+      platform: 'instagram',
+      externalId: 'dash-3',
+      handle: 'latte.art',
+      displayName: 'Latte Art',
+      followers: 880,
+    },
+  ] as const;
+  const ids = await insertProfiles(server.db, people);
+  const authors = people.map((person, i) => ({ id: ids[i]!, platform: person.platform }));
   const texts = [
     'Love this espresso, wonderful crema #coffee',
     'Terrible burnt coffee again, awful #coffee',

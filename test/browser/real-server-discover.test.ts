@@ -3,7 +3,6 @@
 // query, and the copied address opened in a fresh page shows the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import {
   collectCspViolations,
@@ -14,7 +13,7 @@ import {
 } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;
@@ -28,16 +27,15 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
   token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
   // A few recent posts (the test server has no demo corpus): four say espresso, one only coffee.
-  const [author] = await server.db
-    .insert(profiles)
-    .values({
+  const [authorId] = await insertProfiles(server.db, [
+    {
       platform: 'x',
       externalId: 'e2e-barista',
       handle: 'barista_e2e',
       displayName: 'Bea Barista',
       followers: 120,
-    })
-    .returning({ id: profiles.id });
+    },
+  ]);
   const texts = [
     'Espresso before the stand-up',
     'A double espresso and a croissant',
@@ -50,7 +48,7 @@ beforeAll(async () => {
     texts.map((text, i) => ({
       platform: 'x' as const,
       externalId: `e2e-${i}`,
-      authorId: author!.id,
+      authorId: authorId!,
       text,
       language: 'en',
       postedAt: new Date(Date.now() - (i + 1) * HOUR),

@@ -7,7 +7,6 @@
 // zero.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import type { SavedQueryVolume } from '../../src/contract/saved-queries';
 import {
@@ -19,7 +18,7 @@ import {
 } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const NAME = 'Harbour ferries';
@@ -30,15 +29,14 @@ const contexts: TestPage[] = [];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  const [author] = await server.db
-    .insert(profiles)
-    .values({ platform: 'x', externalId: 'e2e-ferry', handle: 'ferryfan', displayName: 'Ferry Fan' })
-    .returning({ id: profiles.id });
+  const [authorId] = await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'e2e-ferry', handle: 'ferryfan', displayName: 'Ferry Fan' },
+  ]);
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
   await insertPosts(
     server.db,
     [1, 30, 50, 75, 120].map((hours, i) => ({
-      authorId: author!.id,
+      authorId: authorId!,
       platform: 'x' as const,
       externalId: `e2e-ferry-${i}`,
       text: `The harbourferry is late again #ferries`,
@@ -47,7 +45,7 @@ beforeAll(async () => {
   );
   await insertPosts(server.db, [
     {
-      authorId: author!.id,
+      authorId: authorId!,
       platform: 'x' as const,
       externalId: 'e2e-ferry-tokyo',
       text: '東京湾のフェリー 🚢 最高',

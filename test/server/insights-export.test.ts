@@ -6,13 +6,12 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { profiles } from '../../server/db/social-schema';
 import { wallClockFormatter } from '../../server/social/insights/time';
 import type { PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
 import { insertCorpus } from '../support/insights.fixtures';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 let server: TestServer;
 let viewer: Person;
@@ -50,21 +49,20 @@ beforeAll(async () => {
     await createWorkspace(server, [[viewer, 'viewer']], { timeZone: ZONE, name: 'Café Ünïcode & Co' })
   ).id;
   await insertCorpus(server);
-  const [author] = await server.db
-    .insert(profiles)
-    .values({
+  const [authorId] = await insertProfiles(server.db, [
+    {
       platform: 'x',
       externalId: 'csv-author',
       handle: '=cmd',
       displayName: '@Evil, "Inc"',
       followers: 12,
-    })
-    .returning({ id: profiles.id });
+    },
+  ]);
   // Enough posts for several export pages of 5 000, three at each instant (ties broken by the id across pages).
   const bulk = Array.from({ length: 11_000 }, (_, i) => ({
     platform: 'x' as const,
     externalId: `bulk${i}`,
-    authorId: author!.id,
+    authorId: authorId!,
     text: `bulk post ${i} #bulk`,
     language: 'en',
     postedAt: new Date(Date.parse('2026-10-20T12:00:00Z') + Math.floor(i / 3) * 20_000),
@@ -78,7 +76,7 @@ beforeAll(async () => {
     AWKWARD.map((text, i) => ({
       platform: 'x' as const,
       externalId: `awkward${i}`,
-      authorId: author!.id,
+      authorId: authorId!,
       text,
       language: 'en',
       postedAt: new Date(Date.parse('2026-11-02T10:00:00Z') + i * 60_000),
@@ -531,12 +529,13 @@ describe('over a real socket', () => {
     }
   });
 
-  it('answers a failure before the first byte with the usual JSON 500', async () => {
+  it('answers a failure before the first byte with the usual JSON error', async () => {
+    // The failure is the database going away (57P01): a 503 the client may retry, as for any request.
     const { app, request } = await listening(1);
     try {
       const res = await request();
-      expect(res.status).toBe(500);
-      expect(await res.json()).toMatchObject({ error: 'internal' });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: 'database_unavailable' });
     } finally {
       await app.close();
     }

@@ -3,11 +3,10 @@
 // aside), checked against a brute force; and the index serves terms of 1 and 2 characters, which trigrams could not.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import { matchMode } from '../../server/social/query/terms';
 import { createTestServer, type TestServer } from '../support/server-harness';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const TEXTS = [
   '노바X 출시! 드디어 노바를 샀다',
@@ -26,16 +25,15 @@ const TEXTS = [
 let server: TestServer;
 beforeAll(async () => {
   server = await createTestServer();
-  const [author] = await server.db
-    .insert(profiles)
-    .values({ platform: 'x', externalId: 'a', handle: 'a', displayName: 'a' })
-    .returning({ id: profiles.id });
+  const [authorId] = await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'a', handle: 'a', displayName: 'a' },
+  ]);
   await insertPosts(
     server.db,
     TEXTS.map((text, i) => ({
       platform: 'x' as const,
       externalId: String(i),
-      authorId: author!.id,
+      authorId: authorId!,
       text,
       postedAt: new Date('2026-01-01T00:00:00Z'),
     })),

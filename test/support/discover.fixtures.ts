@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { profiles } from '../../server/db/social-schema';
 import type { TestServer } from './server-harness';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
@@ -88,9 +88,8 @@ const isoMicros = (micros: bigint) => {
 export async function insertDiscoverCorpus(server: TestServer, specs: PostSpec[]) {
   const authorIds = new Map<string, number>();
   for (const author of AUTHORS) {
-    const [row] = await server.db
-      .insert(profiles)
-      .values({
+    const [rowId] = await insertProfiles(server.db, [
+      {
         platform: author.platform,
         externalId: author.key,
         handle: author.key,
@@ -99,9 +98,9 @@ export async function insertDiscoverCorpus(server: TestServer, specs: PostSpec[]
         verified: author.verified,
         country: author.country,
         avatarUrl: `https://example.com/${author.key}.png`,
-      })
-      .returning({ id: profiles.id });
-    authorIds.set(author.key, row!.id);
+      },
+    ]);
+    authorIds.set(author.key, rowId!);
   }
   const rows = await insertPosts(
     server.db,

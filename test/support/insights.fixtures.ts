@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { posts, profiles, savedQueries } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import type { TestServer } from './server-harness';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 type Post = typeof posts.$inferInsert;
@@ -161,11 +161,10 @@ function buildCorpus(seed = 7): Array<Omit<Post, 'authorId'> & { author: number 
 export async function insertCorpus(server: TestServer, seed = 7) {
   const ids: number[] = [];
   for (const [i, author] of AUTHORS.entries()) {
-    const [row] = await server.db
-      .insert(profiles)
-      .values({ ...author, externalId: `a${i}`, displayName: author.handle.toUpperCase() })
-      .returning({ id: profiles.id });
-    ids.push(row!.id);
+    const [rowId] = await insertProfiles(server.db, [
+      { ...author, externalId: `a${i}`, displayName: author.handle.toUpperCase() },
+    ]);
+    ids.push(rowId!);
   }
   const rows = buildCorpus(seed).map(({ author, ...post }) => ({ ...post, authorId: ids[author]! }));
   await insertPosts(server.db, rows);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { profiles } from '../../server/db/social-schema';
 import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
 import type { TestServer } from './server-harness';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
@@ -58,17 +58,16 @@ export const ALL = Object.keys(POSTS).sort();
 export async function insertCorpus(server: TestServer) {
   const authorIds = new Map<string, number>();
   for (const author of AUTHORS) {
-    const [row] = await server.db
-      .insert(profiles)
-      .values({
+    const [rowId] = await insertProfiles(server.db, [
+      {
         platform: author.platform,
         externalId: author.key,
         handle: author.handle,
         displayName: author.key,
         country: author.country,
-      })
-      .returning({ id: profiles.id });
-    authorIds.set(author.key, row!.id);
+      },
+    ]);
+    authorIds.set(author.key, rowId!);
   }
   await insertPosts(
     server.db,

@@ -1,13 +1,14 @@
 // The corpus's change path on this side (migration 0016, docs/scaling.md §3): every write of posts goes through the
 // two change tables of the writer's transaction, corpus_removed (rows as they were) and corpus_added (as they will
 // be), and corpus_changes_apply() then writes posts, their external keys, the rollups, the per-author rows and the
-// corpus version from them, in the same transaction. No triggers: the same statements run when posts are
+// corpus version from them, in the same transaction. corpus_changes_begin() marks the transaction as the change
+// path's: the corpus tables refuse writes in a transaction without that mark (migration 0018). No triggers: the same statements run when posts are
 // partitioned, and would run on a distributed PostgreSQL.
 import { sql } from 'drizzle-orm';
 import { bigint, pgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db } from '../../db/database';
-import { postColumns } from '../../db/social-schema';
+import { postColumns, profiles } from '../../db/social-schema';
 
 /** The change path's corpus_added, for writers that build rows with Drizzle (tests' fixtures, tools). */
 const corpusAdded = pgTable('corpus_added', {
@@ -52,6 +53,25 @@ export async function insertPosts(db: Db, rows: readonly PostInsert[]): Promise<
       .values([...rows])
       .returning({ id: corpusAdded.id });
     await tx.execute(sql`SELECT corpus_changes_apply()`);
+    return inserted.map((row) => row.id);
+  });
+}
+
+type ProfileInsert = typeof profiles.$inferInsert;
+
+/**
+ * Inserts profiles in one transaction through the change path and returns their ids in the order given: new profiles
+ * have no posts, so only the corpus version follows them.
+ */
+export async function insertProfiles(db: Db, rows: readonly ProfileInsert[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT corpus_changes_begin()`);
+    const inserted = await tx
+      .insert(profiles)
+      .values([...rows])
+      .returning({ id: profiles.id });
+    await tx.execute(sql`SELECT corpus_touch()`);
     return inserted.map((row) => row.id);
   });
 }

@@ -1,5 +1,5 @@
 // One post by id, with the terms of the view's query it matched. The post's month comes first from post_keys (its
-// (id, posted_at) index, migration 0021), so the post itself is read from that month's partition alone; the terms are
+// (id, posted_at) index, migration 0019), so the post itself is read from that month's partition alone; the terms are
 // the query's own compiled conditions, evaluated on that one row, so "matched" means what the search means.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PostDetailResponse } from '../../../src/contract/social-detail';
