@@ -6,11 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 2;
 const HOUR = 3_600_000;
@@ -25,10 +24,11 @@ const pages: TestPage[] = [];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  const [author] = await server.db
-    .insert(profiles)
-    .values({ platform: 'x', externalId: 'charts-1', handle: 'nestwatch', displayName: 'Nest Watch' })
-    .returning({ id: profiles.id });
+  const [author] = (
+    await insertProfiles(server.db, [
+      { platform: 'x', externalId: 'charts-1', handle: 'nestwatch', displayName: 'Nest Watch' },
+    ])
+  ).map((id) => ({ id }));
   const posts = HASHTAGS.flatMap((tag, rank) =>
     Array.from({ length: HASHTAGS.length - rank }, (_, i) => ({
       platform: 'x' as const,

@@ -3,14 +3,13 @@
 // profile and sees its figures and posts; the addresses alone reproduce both pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
 import { demoUserIds } from '../../server/seed';
 import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { axeViolations } from '../support/axe';
 import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;
@@ -24,17 +23,18 @@ let authorId = 0;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
   token = await server.tokenFor((await demoUserIds(server.db)).get('ana@murmur.local')!);
-  const [author] = await server.db
-    .insert(profiles)
-    .values({
-      platform: 'x',
-      externalId: 'e2e-cortado',
-      handle: 'cortado_club',
-      displayName: 'Cora Cortado',
-      followers: 4200,
-      bio: 'Small coffees, big opinions.',
-    })
-    .returning({ id: profiles.id });
+  const [author] = (
+    await insertProfiles(server.db, [
+      {
+        platform: 'x',
+        externalId: 'e2e-cortado',
+        handle: 'cortado_club',
+        displayName: 'Cora Cortado',
+        followers: 4200,
+        bio: 'Small coffees, big opinions.',
+      },
+    ])
+  ).map((id) => ({ id }));
   authorId = author!.id;
   const texts = [
     'A cortado in the sun #coffee',

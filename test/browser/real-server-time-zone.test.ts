@@ -5,8 +5,7 @@
 import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { profiles } from '../../server/db/social-schema';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
@@ -26,16 +25,17 @@ let postedAt: Date;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
-  const [author] = await server.db
-    .insert(profiles)
-    .values({
-      platform: 'x',
-      externalId: 'tz-e2e',
-      handle: 'night_owl',
-      displayName: 'Night Owl',
-      followers: 9,
-    })
-    .returning({ id: profiles.id });
+  const [author] = (
+    await insertProfiles(server.db, [
+      {
+        platform: 'x',
+        externalId: 'tz-e2e',
+        handle: 'night_owl',
+        displayName: 'Night Owl',
+        followers: 9,
+      },
+    ])
+  ).map((id) => ({ id }));
   const day = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
   postedAt = new Date(`${day}T23:30:00Z`);
   await insertPosts(server.db, [

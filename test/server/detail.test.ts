@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts, profiles } from '../../server/db/social-schema';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
 import { plansFile } from '../support/billing.fixtures';
 import { scanned, statementsOf } from '../support/pruning';
@@ -23,9 +23,8 @@ beforeAll(async () => {
   // A trial that keeps 30 days of history.
   server = await createTestServer({ BILLING_PLANS_FILE: plansFile({ history_days: 30 }) });
   team = await createTeam(server);
-  const made = await server.db
-    .insert(profiles)
-    .values([
+  const made = (
+    await insertProfiles(server.db, [
       {
         platform: 'x',
         externalId: 'ana-x',
@@ -36,7 +35,7 @@ beforeAll(async () => {
       },
       { platform: 'reddit', externalId: 'ben-r', handle: 'ben', displayName: 'Ben', followers: 10 },
     ])
-    .returning({ id: profiles.id });
+  ).map((id) => ({ id }));
   [ana, ben] = [made[0]!.id, made[1]!.id];
   const specs = [
     {

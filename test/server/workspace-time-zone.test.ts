@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaces } from '../../server/db/schema';
 import { profiles } from '../../server/db/social-schema';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import type { OverviewResponse, PerformanceResponse } from '../../src/contract/insights-responses';
 import { longHistory } from '../support/billing.fixtures';
 import { createTestServer, type TestServer } from '../support/server-harness';
@@ -120,16 +120,17 @@ describe('the dashboards in the zone set', () => {
 
   beforeAll(async () => {
     team = await createTeam(server);
-    const [author] = await server.db
-      .insert(profiles)
-      .values({
-        platform: 'x',
-        externalId: 'tz-author',
-        handle: 'night_owl',
-        displayName: 'Night Owl',
-        followers: 3,
-      })
-      .returning({ id: profiles.id });
+    const [author] = (
+      await insertProfiles(server.db, [
+        {
+          platform: 'x',
+          externalId: 'tz-author',
+          handle: 'night_owl',
+          displayName: 'Night Owl',
+          followers: 3,
+        },
+      ])
+    ).map((id) => ({ id }));
     // In Tokyo (UTC+9) all three are on 11 June; in Kolkata (UTC+5:30) the first is at 05:00 on the 11th, the second
     // at 23:50 on the 10th and the third at 00:10 on the 11th.
     await insertPosts(
