@@ -2,7 +2,7 @@
 // of the view's query a post matches, and a profile's posts per day in the scope.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { posts, profiles } from '../../server/db/social-schema';
+import { posts } from '../../server/db/social-schema';
 import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
 import { plansFile } from '../support/billing.fixtures';

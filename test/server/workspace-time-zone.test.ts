@@ -5,7 +5,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaces } from '../../server/db/schema';
-import { profiles } from '../../server/db/social-schema';
 import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import type { OverviewResponse, PerformanceResponse } from '../../src/contract/insights-responses';
 import { longHistory } from '../support/billing.fixtures';
