@@ -20,10 +20,11 @@ import { keptWord, WORD_RULE } from './words';
 const EMERGING_MIN_POSTS = 5;
 /** … and at least this many times its posts in the previous period (a previous count of 0 counts as 1). */
 const EMERGING_MIN_RATIO = 2;
-const EMERGING_RULE =
+export const EMERGING_RULE =
   `A word is emerging when at least ${EMERGING_MIN_POSTS} posts of the range contain it and ratio = posts in the ` +
   `range ÷ posts in the previous period of equal length (0 counted as 1) is at least ${EMERGING_MIN_RATIO}; ` +
-  'highest ratio first, then most posts, then the word. With a sample, posts are estimated (see words_sample).';
+  'highest ratio first, then most posts, then the word. When words are counted in a sample, these posts are ' +
+  'estimates (the Words card says how many posts were counted).';
 
 /**
  * Words are counted in every post of a period of fewer than about twice this many, else in a sample of about this
