@@ -2,28 +2,9 @@
 // query's terms marked, kind, media, engagement, and sentiment stated as an estimate.
 import type { SocialPost } from '../contract/social-posts';
 import { formatCompactNumber } from '../lib/compact-number';
+import { formatDateTime } from '../lib/date-time';
 import { platformName } from '../lib/platforms';
 import { HighlightedText } from './query-editor/HighlightedText';
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** The post's time in the workspace's time zone, named. */
-function formatPostTime(iso: string, timeZone: string): string {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat(undefined, {
-      // dateStyle/timeStyle cannot be combined with timeZoneName.
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone,
-      timeZoneName: 'short',
-    });
-    formats.set(timeZone, format);
-  }
-  return format.format(new Date(iso));
-}
 
 export function PostCard({
   post,
@@ -50,7 +31,7 @@ export function PostCard({
         </span>
         <span className="badge">{platformName(post.platform)}</span>
         <time dateTime={post.posted_at} className="muted small">
-          {formatPostTime(post.posted_at, timeZone)}
+          {formatDateTime(post.posted_at, timeZone)}
         </time>
       </header>
       <p className="post-text">

@@ -1,15 +1,11 @@
-// How plans, money, dates and usage read on the plan, billing and checkout pages. Dates are in the workspace's time
-// zone (and say which); money arrives in minor units.
+// How plans, money and usage read on the plan, billing and checkout pages (dates: src/lib/date-time.ts, in the
+// workspace's time zone); money arrives in minor units.
 import type { BillingInterval, Plan, PlanResponse, SubscriptionStatus, UsageItem } from '../contract/billing';
 
 export const formatMoney = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
     amount / 100,
   );
-
-/** A day, e.g. "3 December 2026", in the zone. */
-export const formatDay = (seconds: number, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone }).format(new Date(seconds * 1000));
 
 export const daysUntil = (seconds: number, now = Date.now()) =>
   Math.max(0, Math.ceil((seconds * 1000 - now) / 86_400_000));

@@ -12,13 +12,13 @@ import { Pending } from '../../components/Pending';
 import { useApp } from '../../components/use-app';
 import type { BillingInterval, PlanResponse } from '../../contract/billing';
 import {
-  formatDay,
   formatMoney,
   INTERVAL_LABELS,
   limitText,
   PER_INTERVAL,
   STATUS_LABELS,
 } from '../../lib/billing-format';
+import { formatDate } from '../../lib/date-time';
 import './billing.css';
 
 /** Hosted checkouts the browser may be sent to: the configured payment server's origin, and Stripe's. */
@@ -88,8 +88,8 @@ function Checkout({ plan }: { plan: PlanResponse }) {
       <PageFrame title="Checkout" description="This workspace already has a paid plan.">
         <p>
           {plan.plan.name} is {STATUS_LABELS[plan.status].toLowerCase()}
-          {plan.period_end ? ` until ${formatDay(plan.period_end, plan.time_zone)}` : ''}. Change or resume it
-          on the plan page.
+          {plan.period_end ? ` until ${formatDate(plan.period_end, plan.time_zone)}` : ''}. Change or resume
+          it on the plan page.
         </p>
         {back}
       </PageFrame>
