@@ -12,6 +12,7 @@ import { Pending } from '../../components/Pending';
 import { useApp } from '../../components/use-app';
 import type { BillingInterval, PlanResponse } from '../../contract/billing';
 import {
+  checkoutReplaces,
   formatMoney,
   INTERVAL_LABELS,
   limitText,
@@ -96,6 +97,7 @@ function Checkout({ plan }: { plan: PlanResponse }) {
     );
   }
   const price = chosen?.prices ? formatMoney(chosen.prices[interval], plan.currency) : '';
+  const replaces = chosen ? checkoutReplaces(plan, chosen) : null;
   return (
     <PageFrame
       title={plan.status === 'expired' ? 'Renew your plan' : 'Choose a plan'}
@@ -160,6 +162,11 @@ function Checkout({ plan }: { plan: PlanResponse }) {
             </label>
           ))}
         </fieldset>
+        {replaces ? (
+          <p className="notice warning" role="status">
+            {replaces}
+          </p>
+        ) : null}
         <p className="checkout-total">
           Due today: <strong>{price}</strong>, then {price} {PER_INTERVAL[interval]} until canceled.
         </p>
