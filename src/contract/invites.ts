@@ -80,4 +80,3 @@ export const joinCodeResponseSchema = z.object({
  * (a link or code used again), so the screen says so rather than "You joined".
  */
 export const joinedWorkspaceResponseSchema = z.object({ id: z.string(), already_member: z.boolean() });
-export type JoinedWorkspaceResponse = z.infer<typeof joinedWorkspaceResponseSchema>;
