@@ -266,7 +266,7 @@ describe('Dashboards (real server)', () => {
     await cell.click();
     await waitForHeading(page, 'Filtered posts');
     expect(new URL(page.url()).searchParams.get('refine')).toBe(`hour_of_week:${day}-${Number(hour)}`);
-    await page.getByText(`Posted: ${dayName}s ${hour}:00–${hour}:59`).waitFor();
+    await page.getByText(`Posted: only ${dayName}s ${hour}:00–${hour}:59`).waitFor();
     const refine = [{ field: 'hour_of_week', values: [{ day, hour: Number(hour) }] }];
     const expected = await filteredPosts(refine);
     expect(expected).toHaveLength(Number(count));
