@@ -9,8 +9,6 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
   ignoreBinaries: ['groupadd', 'useradd'],
-  // Added ahead of their first use (one CSV writer, the SSRF guard's address ranges, per-language stop words).
-  ignoreDependencies: ['stopwords-iso'],
 };
 
 export default config;

@@ -1,5 +1,5 @@
 // Joining a workspace with an invite link's token or a join code. Joining again is harmless: no error, no second
-// membership, and the invite's use is not counted twice.
+// membership, and the invite's use is not counted twice; the answer says the person already belonged.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { invites, joinCodes, memberships, users, workspaces } from '../db/schema';
@@ -80,7 +80,7 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const tokenHash = hashInviteToken(request.body.token);
-      const workspaceId = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         // The row lock makes concurrent joins on one invite take turns, so `uses` never passes `max_uses`.
         const [invite] = await tx
           .select()
@@ -90,18 +90,19 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!invite) throw inviteInvalid();
         if (invite.revokedAt) throw inviteRevoked();
         if (invite.expiresAt.getTime() <= Date.now()) throw inviteExpired();
-        if (await alreadyMember(tx, config, invite.workspaceId, request.userId)) return invite.workspaceId;
+        const id = invite.workspaceId;
+        if (await alreadyMember(tx, config, id, request.userId)) return { id, already_member: true };
         if (invite.maxUses !== null && invite.uses >= invite.maxUses) throw inviteUsedUp();
-        await assertSeatFree(tx, app.billing.catalogue, invite.workspaceId);
-        if (await addMember(tx, invite.workspaceId, request.userId, invite.privilege)) {
+        await assertSeatFree(tx, app.billing.catalogue, id);
+        const added = await addMember(tx, id, request.userId, invite.privilege);
+        if (added) {
           await tx
             .update(invites)
             .set({ uses: sql`${invites.uses} + 1` })
             .where(eq(invites.id, invite.id));
         }
-        return invite.workspaceId;
+        return { id, already_member: !added };
       });
-      return { id: workspaceId };
     },
   );
 
@@ -133,12 +134,14 @@ export const redeemRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (joinCode.lockedAt) throw joinCodeLocked();
       const { workspaceId } = joinCode;
-      await db.transaction(async (tx) => {
-        if (await alreadyMember(tx, config, workspaceId, request.userId)) return;
+      return db.transaction(async (tx) => {
+        if (await alreadyMember(tx, config, workspaceId, request.userId)) {
+          return { id: workspaceId, already_member: true };
+        }
         await assertSeatFree(tx, app.billing.catalogue, workspaceId);
-        await addMember(tx, workspaceId, request.userId, 'viewer');
+        const added = await addMember(tx, workspaceId, request.userId, 'viewer');
+        return { id: workspaceId, already_member: !added };
       });
-      return { id: workspaceId };
     },
   );
 };

@@ -1,5 +1,5 @@
 // Calls of the scraping area's endpoints (internal API, staff only) and their queryOptions. The job list and an open
-// run are read again every few seconds while the screen is open (live progress).
+// run are read again every few seconds while the screen is open (live progress); the corpus totals when a run ends.
 import { queryOptions } from '@tanstack/react-query';
 import type { Api } from './api';
 import { readTokens } from '../lib/token-storage';
@@ -58,7 +58,7 @@ export const corpusTotalsQuery = (api: Api) =>
     queryKey: ['scraping', 'totals'] as const,
     queryFn: ({ signal }) =>
       api.send('scraping/totals?days=14', corpusTotalsSchema, { method: 'GET', signal }),
-    refetchInterval: 5_000,
+    // Not on a timer: read again when a run finishes (features/scraping/CorpusTotals.tsx).
   });
 
 export const createJob = (api: Api, body: JobInput) =>

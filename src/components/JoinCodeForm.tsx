@@ -44,10 +44,10 @@ export function JoinCodeForm({ submitLabel, onJoined }: JoinCodeFormProps) {
 
   const join = useMutation({
     mutationFn: (normalized: string) => joinWithCode(api, normalized),
-    onSuccess: async ({ id }) => {
+    onSuccess: async ({ id, already_member }) => {
       localStorage.removeItem(WORKSPACE_CREATION_KEY);
       await queryClient.invalidateQueries({ queryKey: meQuery(api).queryKey });
-      showToast('success', notices.joinedWorkspace);
+      showToast('success', already_member ? notices.alreadyMember : notices.joinedWorkspace);
       await navigate({ to: '/workspace/$workspaceId', params: { workspaceId: id } });
       onJoined?.();
     },

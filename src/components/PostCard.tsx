@@ -6,28 +6,9 @@ import type { MouseEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SocialPost } from '../contract/social-posts';
 import { formatCompactNumber } from '../lib/compact-number';
+import { formatDateTime } from '../lib/date-time';
 import { platformName } from '../lib/platforms';
 import { HighlightedText } from './query-editor/HighlightedText';
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** The post's time in the workspace's time zone, named. */
-function formatPostTime(iso: string, timeZone: string): string {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat(undefined, {
-      // dateStyle/timeStyle cannot be combined with timeZoneName.
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone,
-      timeZoneName: 'short',
-    });
-    formats.set(timeZone, format);
-  }
-  return format.format(new Date(iso));
-}
 
 /** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */
 export interface DetailLinks {
@@ -94,7 +75,7 @@ export function PostCard({
         </span>
         <span className="badge">{platformName(post.platform)}</span>
         <time dateTime={post.posted_at} className="muted small">
-          {formatPostTime(post.posted_at, timeZone)}
+          {formatDateTime(post.posted_at, timeZone)}
         </time>
       </header>
       <p className="post-text">

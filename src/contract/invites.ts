@@ -75,5 +75,8 @@ export const joinCodeResponseSchema = z.object({
   locked: z.boolean(),
 });
 
-/** The workspace the user now belongs to (spec §3: invite validation result). */
-export const joinedWorkspaceResponseSchema = z.object({ id: z.string() });
+/**
+ * The workspace the user now belongs to (spec §3: invite validation result), and whether they already belonged to it
+ * (a link or code used again), so the screen says so rather than "You joined".
+ */
+export const joinedWorkspaceResponseSchema = z.object({ id: z.string(), already_member: z.boolean() });

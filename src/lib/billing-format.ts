@@ -1,15 +1,12 @@
-// How plans, money, dates and usage read on the plan, billing and checkout pages. Dates are in the workspace's time
-// zone (and say which); money arrives in minor units.
+// How plans, money and usage read on the plan, billing and checkout pages (dates: src/lib/date-time.ts, in the
+// workspace's time zone); money arrives in minor units.
 import type { BillingInterval, Plan, PlanResponse, SubscriptionStatus, UsageItem } from '../contract/billing';
+import { formatDate } from './date-time';
 
 export const formatMoney = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
     amount / 100,
   );
-
-/** A day, e.g. "3 December 2026", in the zone. */
-export const formatDay = (seconds: number, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone }).format(new Date(seconds * 1000));
 
 export const daysUntil = (seconds: number, now = Date.now()) =>
   Math.max(0, Math.ceil((seconds * 1000 - now) / 86_400_000));
@@ -80,4 +77,29 @@ export function changeKind(plan: PlanResponse, target: Plan, interval: BillingIn
   if (!running) return 'buy';
   if (plan.plan.id === target.id && plan.interval === interval) return 'current';
   return perDay(target, interval) > perDay(plan.plan, plan.interval!) ? 'upgrade' : 'downgrade';
+}
+
+const limitsText = (plan: Plan) =>
+  (['saved_queries', 'members', 'history_days'] as const)
+    .map((key) => limitText(key, plan.limits[key]))
+    .join(', ');
+
+/**
+ * What paying for `chosen` replaces, said before anyone pays: a paid checkout ends the current plan at once (the
+ * server's fulfilment starts the new period on payment). Null when there is nothing running to replace.
+ */
+export function checkoutReplaces(plan: PlanResponse, chosen: Plan): string | null {
+  const replaced = `Paying replaces it at once with ${chosen.name}: ${limitsText(chosen)}.`;
+  if (plan.status === 'trialing') {
+    const ends = plan.period_end
+      ? ` The trial would end on ${formatDate(plan.period_end, plan.time_zone)}.`
+      : '';
+    return `This workspace is on the trial of ${limitsText(plan.plan)}.${ends} ${replaced}`.trim();
+  }
+  if (plan.status === 'expired' || plan.plan.prices !== null) return null;
+  const unlimited = Object.values(plan.plan.limits).every((limit) => limit === null);
+  return (
+    `This workspace is on ${plan.plan.name}${unlimited ? ', without limits' : ''}. ${replaced} ` +
+    `${plan.plan.name} cannot be chosen again afterwards.`
+  );
 }

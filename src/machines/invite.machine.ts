@@ -1,10 +1,16 @@
 // The /invite?token flow (spec §2): validate when signed in, otherwise send the token on to /login.
 import { assign, fromPromise, setup } from 'xstate';
 
+/** A valid invite: its workspace, and whether the person already belonged to it (the link opened again). */
+export interface AcceptedInvite {
+  workspaceId: string;
+  alreadyMember: boolean;
+}
+
 export type InviteOutcome =
   | { kind: 'login'; notice: 'invalidInviteToken' }
   | { kind: 'login'; notice: 'loginRequired'; token: string }
-  | { kind: 'workspace'; workspaceId: string };
+  | ({ kind: 'workspace' } & AcceptedInvite);
 
 export interface InviteInput {
   token: string | null;
@@ -18,7 +24,7 @@ interface InviteContext extends InviteInput {
 export const inviteMachine = setup({
   types: { input: {} as InviteInput, context: {} as InviteContext, output: {} as InviteOutcome },
   actors: {
-    validateInvite: fromPromise<{ workspaceId: string }, { token: string }>(async () => {
+    validateInvite: fromPromise<AcceptedInvite, { token: string }>(async () => {
       throw new Error('validateInvite is not provided');
     }),
   },
@@ -36,10 +42,10 @@ export const inviteMachine = setup({
       }),
     }),
     decideWorkspace: assign({
-      outcome: ({ event }) => ({
-        kind: 'workspace' as const,
-        workspaceId: (event as unknown as { output: { workspaceId: string } }).output.workspaceId,
-      }),
+      outcome: ({ event }) => {
+        const { workspaceId, alreadyMember } = (event as unknown as { output: AcceptedInvite }).output;
+        return { kind: 'workspace' as const, workspaceId, alreadyMember };
+      },
     }),
   },
 }).createMachine({

@@ -1,5 +1,6 @@
 // The /login/ decision (spec §2 and §4 "Login and redirect decision"), run by the route's beforeLoad.
 import { assign, fromPromise, setup } from 'xstate';
+import type { AcceptedInvite } from './invite.machine';
 
 /** What the decision needs to know about the signed-in user. */
 export interface UserWorkspaces {
@@ -12,7 +13,8 @@ export interface UserWorkspaces {
 export type LoginDecision =
   | { kind: 'showLogin' }
   | { kind: 'showLoginWithError'; error: 'invalidInviteToken' }
-  | { kind: 'workspace'; workspaceId: string; reason: 'invite' | 'lastUsed' | 'first' }
+  | { kind: 'workspace'; workspaceId: string; reason: 'invite'; alreadyMember: boolean }
+  | { kind: 'workspace'; workspaceId: string; reason: 'lastUsed' | 'first' }
   | { kind: 'createWorkspace' };
 
 export interface LoginRedirectInput {
@@ -35,7 +37,7 @@ export const loginRedirectMachine = setup({
     loadUser: fromPromise<UserWorkspaces>(async () => {
       throw new Error('loadUser is not provided');
     }),
-    validateInvite: fromPromise<{ workspaceId: string }, { token: string }>(async () => {
+    validateInvite: fromPromise<AcceptedInvite, { token: string }>(async () => {
       throw new Error('validateInvite is not provided');
     }),
   },
@@ -54,11 +56,10 @@ export const loginRedirectMachine = setup({
       decision: { kind: 'showLoginWithError', error: 'invalidInviteToken' } as LoginDecision,
     }),
     decideInvitedWorkspace: assign({
-      decision: ({ event }) => ({
-        kind: 'workspace' as const,
-        workspaceId: (event as unknown as { output: { workspaceId: string } }).output.workspaceId,
-        reason: 'invite' as const,
-      }),
+      decision: ({ event }) => {
+        const { workspaceId, alreadyMember } = (event as unknown as { output: AcceptedInvite }).output;
+        return { kind: 'workspace' as const, workspaceId, reason: 'invite' as const, alreadyMember };
+      },
     }),
     decideLastUsedWorkspace: assign({
       decision: ({ context }) => ({

@@ -10,24 +10,26 @@ import { readLastWorkspace } from '../lib/last-workspace';
 import { keepReturnTo } from '../lib/return-to';
 import { isStaff } from '../lib/staff';
 import { meQuery } from '../api/queries';
+import type { AcceptedInvite } from '../machines/invite.machine';
 import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
 import type { RouterContext } from '../router-context';
 import { fetchUser } from './-user';
 
 /**
  * An invite was accepted (by /invite or /login?token): the person is now a member, so users/me is read again before
- * the workspace opens (the switcher lists it), and they are told, as a join code tells them.
+ * the workspace opens (the switcher lists it), and they are told, as a join code tells them; someone who already
+ * belonged is told that instead.
  */
-function confirmJoined(context: RouterContext, preload: boolean) {
+function confirmJoined(context: RouterContext, alreadyMember: boolean, preload: boolean) {
   if (preload) return;
   void context.queryClient.invalidateQueries({ queryKey: meQuery(context.api).queryKey });
-  showToast('success', notices.joinedWorkspace);
+  showToast('success', alreadyMember ? notices.alreadyMember : notices.joinedWorkspace);
 }
 
 function validateInviteActor(context: RouterContext) {
-  return fromPromise<{ workspaceId: string }, { token: string }>(async ({ input }) => {
+  return fromPromise<AcceptedInvite, { token: string }>(async ({ input }) => {
     const result = await context.api.validateInvite(input.token);
-    return { workspaceId: result.id };
+    return { workspaceId: result.id, alreadyMember: result.already_member };
   });
 }
 
@@ -56,7 +58,7 @@ export async function loginGuard(context: RouterContext, inviteToken: string | u
       if (!preload) showToast('error', messages.invalidInviteToken);
       return;
     case 'workspace':
-      if (decision.reason === 'invite') confirmJoined(context, preload);
+      if (decision.reason === 'invite') confirmJoined(context, decision.alreadyMember, preload);
       throw redirect({ to: '/workspace/$workspaceId', params: { workspaceId: decision.workspaceId } });
     case 'createWorkspace':
       throw redirect({ to: '/workspace/create/name' });
@@ -72,7 +74,7 @@ export async function inviteGuard(context: RouterContext, token: string | undefi
     context.inspect,
   );
   if (outcome.kind === 'workspace') {
-    confirmJoined(context, preload);
+    confirmJoined(context, outcome.alreadyMember, preload);
     throw redirect({ to: '/workspace/$workspaceId', params: { workspaceId: outcome.workspaceId } });
   }
   if (outcome.notice === 'loginRequired') {

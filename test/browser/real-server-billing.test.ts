@@ -104,6 +104,22 @@ async function fillCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 
+describe('buying a plan for a workspace on an unlimited plan', () => {
+  it('the checkout says what paying replaces, by what and when, before anyone pays', async () => {
+    const page = await signInAs('Ana Owner');
+    await page.goto('/workspace/demo/checkout');
+    await waitForHeading(page, 'Choose a plan');
+    await page.getByRole('radio', { name: /^Team/ }).check();
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: /^This workspace is on Demo, without limits\. Paying replaces it at once with Team: /,
+      })
+      .waitFor();
+    await shot(page, 'checkout-replaces-unlimited');
+  });
+});
+
 describe('renewing an expired plan through the built-in provider', () => {
   it('the owner lands on plan-required, pays with the success card and is back in the workspace', async () => {
     const workspaceId = await expiredWorkspace('Harbour Renewals');

@@ -1,6 +1,6 @@
 // The dashboards end to end against the REAL server, as analysts work: Ana opens the overview and sees the API's
 // figures; from the platforms card (keyboard, table view) she drills into X, and filtered posts shows the chip and
-// exactly the posts the API returns for that refinement; the exclude switch inverts it; back restores the overview;
+// exactly the posts the API returns for that refinement; the chip's switch leaves those posts out instead; back restores the overview;
 // Cleo (a viewer) opens the copied address in her own browser and sees the same view. axe-core finds no violation on
 // any dashboard, saved queries or discover.
 import { readFile } from 'node:fs/promises';
@@ -154,18 +154,19 @@ describe('Dashboards (real server)', () => {
     await page.keyboard.press('Enter');
     await waitForHeading(page, 'Filtered posts');
     expect(new URL(page.url()).searchParams.get('refine')).toBe('platform:x');
-    await page.getByRole('group', { name: 'Drill-down refinements' }).getByText('Platform: X').waitFor();
+    await page.getByRole('group', { name: 'Drill-down refinements' }).getByText('Platform: only X').waitFor();
 
     const end = await page.locator('.range-line').innerText();
-    expect(end).toContain('(UTC)');
+    // Both ends of the range with the zone, as every instant of the product is written ("1 Nov 2026, 14:00 UTC").
+    expect(end).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC – \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
     const search = new URL(page.url()).searchParams;
     expect(search.get('range')).toBe('7d');
     const expected = await filteredPosts([{ field: 'platform', values: ['x'] }]);
     expect(expected.length).toBeGreaterThan(0);
     await expect.poll(() => cardTexts(page)).toEqual(expected);
 
-    // Exclude: every post but X's.
-    await page.getByRole('button', { name: 'Exclude Platform X' }).click();
+    // Leave out: every post but X's.
+    await page.getByRole('button', { name: 'Leave out Platform X' }).click();
     await page.getByText('Platform: not X').waitFor();
     expect(new URL(page.url()).searchParams.get('refine')).toBe('!platform:x');
     const inverted = await filteredPosts([{ field: 'platform', values: ['x'], exclude: true }]);
@@ -185,7 +186,7 @@ describe('Dashboards (real server)', () => {
 
     // Back: the included chip, then the overview.
     await page.goBack();
-    await page.getByText('Platform: X', { exact: true }).waitFor();
+    await page.getByText('Platform: only X', { exact: true }).waitFor();
     await page.goBack();
     await waitForHeading(page, 'Overview');
     expect(new URL(page.url()).searchParams.get('refine')).toBeNull();
@@ -221,7 +222,7 @@ describe('Dashboards (real server)', () => {
     await page.mouse.click(box.x + box.width * 0.6, box.y + (box.height - 30) / 6 + 4);
     await waitForHeading(page, 'Filtered posts');
     expect(new URL(page.url()).searchParams.get('refine')).toBe('platform:reddit');
-    await page.getByText('Platform: Reddit', { exact: true }).waitFor();
+    await page.getByText('Platform: only Reddit', { exact: true }).waitFor();
     await expect
       .poll(() => cardTexts(page))
       .toEqual(await filteredPosts([{ field: 'platform', values: ['reddit'] }]));
@@ -241,7 +242,7 @@ describe('Dashboards (real server)', () => {
     await cell.click();
     await waitForHeading(page, 'Filtered posts');
     expect(new URL(page.url()).searchParams.get('refine')).toBe(`hour_of_week:${day}-${Number(hour)}`);
-    await page.getByText(`Posted: ${dayName}s ${hour}:00–${hour}:59`).waitFor();
+    await page.getByText(`Posted: only ${dayName}s ${hour}:00–${hour}:59`).waitFor();
     const refine = [{ field: 'hour_of_week', values: [{ day, hour: Number(hour) }] }];
     const expected = await filteredPosts(refine);
     expect(expected).toHaveLength(Number(count));

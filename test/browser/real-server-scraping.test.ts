@@ -1,7 +1,8 @@
 // The scraping area end to end against the REAL server with its collector running (issue 19): Sam (staff) creates a
 // job against a local replay of a Mastodon hashtag timeline (two pages, one malformed status, a 429 before page 2),
 // watches it run to completion on the list (status and progress read again while he looks), opens the run and reads
-// its log and the refused status; he uploads a small NDJSON file and sees it land in the corpus totals. Ana (not
+// its log and the refused status; he uploads a small NDJSON file and sees it land in the corpus totals as its row
+// turns Done (read again when a run finishes, not on a timer). Ana (not
 // staff) is refused the screen in her browser and gets 403 from the API. axe-core finds no violation on the screen.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -157,15 +158,44 @@ describe('Scraping (real server)', () => {
     ];
     const file = path.join(server.dataDir, 'roastery.ndjson');
     writeFileSync(file, rows.join('\n'));
+    // The screen's reads of the job list and of the corpus totals, in the order they are answered.
+    const reads: Array<'jobs' | 'totals'> = [];
+    sam.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname === '/api/scraping/jobs') reads.push('jobs');
+      if (pathname === '/api/scraping/totals') reads.push('totals');
+    });
     await sam.getByLabel('Corpus file', { exact: true }).setInputFiles(file);
     await sam.getByText('“roastery.ndjson” was uploaded; its import is in the jobs below.').waitFor();
     const row = jobRow(sam, 'roastery.ndjson');
     await row.getByRole('cell', { name: 'Done' }).waitFor({ timeout: 30_000 });
     await row.getByText('31 rows · 30 new · 0 updated · 1 refused').waitFor();
-    // The totals: RSS & Atom has the 30 posts today (UTC) and in all.
+    // The totals are read again as the row turns Done: RSS & Atom has the 30 posts on their UTC day and in all.
     const totals = sam.locator('.scraping-totals');
+    const day = new Date(Date.now() - 3_600_000).toISOString().slice(0, 10);
+    const column = await totals
+      .locator('thead th')
+      .evaluateAll(
+        (cells, wanted) =>
+          cells.findIndex((cell) => cell.querySelector('time')?.getAttribute('datetime') === wanted),
+        day,
+      );
+    expect(column).toBeGreaterThan(0);
     const rss = totals.getByRole('row', { name: /^RSS & Atom/ });
-    await expect.poll(() => rss.locator('td').last().innerText(), { timeout: 10_000 }).toBe('30');
+    await expect.poll(() => rss.locator('td').last().innerText()).toBe('30');
+    expect(
+      await rss
+        .locator('td')
+        .nth(column - 1)
+        .innerText(),
+    ).toBe('30');
+    // Nothing is running: the list is read every few seconds, the totals not again until a run finishes.
+    const totalsRead = reads.filter((read) => read === 'totals').length;
+    const jobsRead = reads.filter((read) => read === 'jobs').length;
+    await expect
+      .poll(() => reads.filter((read) => read === 'jobs').length, { timeout: 20_000 })
+      .toBeGreaterThan(jobsRead + 2);
+    expect(reads.filter((read) => read === 'totals').length).toBe(totalsRead);
     expect(await axeViolations(sam)).toEqual([]);
   });
 

@@ -178,6 +178,11 @@ describe('workspaces, invite links and join codes through the real server', () =
     await expectToast(invited, 'Login required');
     await signInWithGoogle(invited, INVITED);
     await expectInWorkspace(invited, story.workspaceId, WORKSPACE_NAME);
+    await expectToast(invited, 'You joined the workspace.');
+    // The same link opened again: they already belong, and are told so (its use is not counted twice).
+    await invited.goto(link);
+    await expectInWorkspace(invited, story.workspaceId, WORKSPACE_NAME);
+    await expectToast(invited, 'You already belong to this workspace.');
 
     await owner.reload();
     expect(await shownRole(owner, INVITED)).toBe('Manager');

@@ -3,96 +3,10 @@
 // 503 time-out that offers a narrower range (and asks for it), and a link whose params are partly not understood (a notice, the
 // defaults, a clean address). The figures themselves are compared with the real server's in
 // test/browser/real-server-dashboards.test.ts.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import type { OverviewResponse } from '../../src/contract/insights-responses';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { currentUserFixture, workspaceFixture } from '../support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
-
-const SELF = '00000000-0000-4000-8000-000000000001';
-
-let running: Array<{ app: MurmurApp; server: FakeHttp }> = [];
-afterEach(async () => {
-  cleanup();
-  for (const { app, server } of running) {
-    app.session.actor.stop();
-    await server.close();
-  }
-  running = [];
-  localStorage.clear();
-});
-
-const change = (value: number) => ({ value, previous: value, change_pct: 0 });
-
-/** An overview of `mentions` posts in the body's range (no buckets: the tiles are what these tests read). */
-function overviewFor(body: { filters: { from: string; to: string } }, mentions: number): OverviewResponse {
-  return {
-    time_zone: 'Europe/Berlin',
-    range: { from: body.filters.from, to: body.filters.to },
-    previous_range: { from: body.filters.from, to: body.filters.to },
-    query: 'coffee',
-    counted: `${mentions} posts counted.`,
-    bucket: 'day',
-    totals: {
-      mentions: change(mentions),
-      unique_authors: change(1),
-      engagement: change(10),
-      reach: change(100),
-      mentions_per_day: mentions / 7,
-    },
-    over_time: [],
-    spikes: { rule: 'A spike is …', mean: 0, stddev: 0, threshold: 0, min_count: 5 },
-    sentiment: { positive: mentions, neutral: 0, negative: 0, average: 0.5 },
-    platforms: [],
-    top_posts: [],
-    top_people: [],
-  };
-}
-
-/** Renders the app at `url`; `overview` answers each overview call in turn (its body parsed). */
-async function visit(url: string, overview: (body: Record<string, unknown>, call: number) => FakeReply) {
-  const server = await startFakeHttp();
-  let calls = 0;
-  server.handle = (request): FakeReply => {
-    const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
-    if (request.path === '/social/insights/overview') return overview(body, calls++);
-    const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
-    if (key === 'GET users/me') {
-      return {
-        status: 200,
-        body: currentUserFixture(SELF, [workspaceFixture('w1', { time_zone: 'Europe/Berlin' })]),
-      };
-    }
-    if (key === 'GET workspaces/w1') {
-      return { status: 200, body: workspaceFixture('w1', { time_zone: 'Europe/Berlin' }) };
-    }
-    if (key === 'GET workspaces/w1/saved-queries') {
-      return { status: 200, body: { saved_queries: [], usage: { count: 0, limit: 25 } } };
-    }
-    return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
-  };
-  localStorage.setItem(
-    AUTH_TOKENS_KEY,
-    JSON.stringify({ access_token: fakeJwt(nowSeconds() + 3600, SELF), refresh_token: 'r' }),
-  );
-  const history = createMemoryHistory({ initialEntries: [url] });
-  const app = createApp(
-    { ...testConfig(`${server.url}/api/`), VITE_SOCIAL_API_BASE_URL: `${server.url}/social/` },
-    { history, analytics: () => {} },
-  );
-  running.push({ app, server });
-  render(<App app={app} />);
-  const bodies = () =>
-    server.calls
-      .filter((call) => call.path === '/social/insights/overview')
-      .map((call) => JSON.parse(call.body) as { query?: string; filters: { from: string; to: string } });
-  return { server, history, bodies };
-}
+import { overviewFor, visit } from '../support/dashboard-app';
 
 const hours = (range: { from: string; to: string }) =>
   (Date.parse(range.to) - Date.parse(range.from)) / 3_600_000;

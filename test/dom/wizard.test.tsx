@@ -249,17 +249,26 @@ describe('workspace-creation wizard', () => {
 });
 
 describe('joining with a code instead', () => {
-  it('joins the workspace the code belongs to and lands in it', async () => {
-    const user = userEvent.setup();
-    const { server, path } = await start('/workspace/create/name', (request) =>
-      request.path === '/api/user/me/join' ? { status: 200, body: { id: 'w-joined' } } : undefined,
-    );
-    await user.type(await screen.findByLabelText(/^Join code/), 'abcd-efgh');
-    await user.click(screen.getByRole('button', { name: 'Join with a code' }));
-    await waitFor(() => expect(path()).toBe('/workspace/w-joined/saved-queries'));
-    expect(postsTo(server, '/api/user/me/join')).toEqual([{ code: 'ABCDEFGH' }]);
-    expect(localStorage.getItem(WORKSPACE_CREATION_KEY)).toBeNull();
-  });
+  it.each([
+    [false, 'You joined the workspace.'],
+    [true, 'You already belong to this workspace.'],
+  ])(
+    'joins the workspace the code belongs to and lands in it (already a member: %s)',
+    async (already, said) => {
+      const user = userEvent.setup();
+      const { server, path } = await start('/workspace/create/name', (request) =>
+        request.path === '/api/user/me/join'
+          ? { status: 200, body: { id: 'w-joined', already_member: already } }
+          : undefined,
+      );
+      await user.type(await screen.findByLabelText(/^Join code/), 'abcd-efgh');
+      await user.click(screen.getByRole('button', { name: 'Join with a code' }));
+      await waitFor(() => expect(path()).toBe('/workspace/w-joined/saved-queries'));
+      expect(postsTo(server, '/api/user/me/join')).toEqual([{ code: 'ABCDEFGH' }]);
+      expect(localStorage.getItem(WORKSPACE_CREATION_KEY)).toBeNull();
+      expect(await screen.findByText(said)).toBeTruthy();
+    },
+  );
 
   it('says so when the code matches no workspace, or is not a code at all', async () => {
     const user = userEvent.setup();

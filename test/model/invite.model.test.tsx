@@ -4,7 +4,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import { inviteMachine, type InviteInput } from '../../src/machines/invite.machine';
+import { inviteMachine, type AcceptedInvite, type InviteInput } from '../../src/machines/invite.machine';
 import { loginRedirectMachine } from '../../src/machines/login-redirect.machine';
 import { messages } from '../../src/lib/messages';
 import { notices } from '../../src/lib/notices';
@@ -30,7 +30,10 @@ const OWN = 'w1';
 function eventsFor(snapshot: AnyMachineSnapshot): ActorEvent[] {
   if (!snapshot.matches('validating')) return [];
   return [
-    { type: 'xstate.done.actor.validateInvite', output: { workspaceId: INVITED } },
+    ...[false, true].map((alreadyMember) => ({
+      type: 'xstate.done.actor.validateInvite',
+      output: { workspaceId: INVITED, alreadyMember },
+    })),
     { type: 'xstate.error.actor.validateInvite', error: new Error('invite rejected') },
   ];
 }
@@ -42,8 +45,11 @@ const { paths, counts } = decisionPaths(inviteMachine, inputs, eventsFor);
 
 const callFor: CallFor = (event) => {
   if (event.type === 'xstate.done.actor.validateInvite') {
-    const { workspaceId } = event.output as { workspaceId: string };
-    return { endpoint: 'POST user/me/invite', reply: { status: 200, body: { id: workspaceId } } };
+    const { workspaceId, alreadyMember } = event.output as AcceptedInvite;
+    return {
+      endpoint: 'POST user/me/invite',
+      reply: { status: 200, body: { id: workspaceId, already_member: alreadyMember } },
+    };
   }
   if (event.type === 'xstate.error.actor.validateInvite') {
     return { endpoint: 'POST user/me/invite', reply: { status: 404, body: { error: 'invalid token' } } };
@@ -102,8 +108,14 @@ async function expectMeaning(
     case 'accepted':
       await expect.poll(at).toBe(`/workspace/${INVITED}/saved-queries`);
       expect(await screen.findByRole('heading', { name: 'Saved queries' })).toBeTruthy();
-      // Confirmed, as a join code is.
-      expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
+      // Confirmed, as a join code is; someone who already belonged is told so instead.
+      if ((state.context as { outcome: AcceptedInvite }).outcome.alreadyMember) {
+        expect(await screen.findByText(notices.alreadyMember)).toBeTruthy();
+        expect(screen.queryByText(notices.joinedWorkspace)).toBeNull();
+      } else {
+        expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
+        expect(screen.queryByText(notices.alreadyMember)).toBeNull();
+      }
       expect(loginRuns()).toHaveLength(0);
       expect(screen.queryByText(messages.invalidInviteToken)).toBeNull();
       break;

@@ -4,6 +4,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
+import type { AcceptedInvite } from '../../src/machines/invite.machine';
 import {
   loginRedirectMachine,
   type LoginRedirectInput,
@@ -46,7 +47,10 @@ function eventsFor(snapshot: AnyMachineSnapshot): ActorEvent[] {
   }
   if (snapshot.matches('validatingInvite')) {
     return [
-      { type: 'xstate.done.actor.validateInvite', output: { workspaceId: INVITED } },
+      ...[false, true].map((alreadyMember) => ({
+        type: 'xstate.done.actor.validateInvite',
+        output: { workspaceId: INVITED, alreadyMember },
+      })),
       { type: 'xstate.error.actor.validateInvite', error: new Error('invite rejected') },
     ];
   }
@@ -69,11 +73,13 @@ const callFor: CallFor = (event) => {
     case 'xstate.error.actor.loadUser':
       // A failure that is not retried: 403.
       return { endpoint: 'GET users/me', reply: { status: 403, body: { error: 'forbidden' } } };
-    case 'xstate.done.actor.validateInvite':
+    case 'xstate.done.actor.validateInvite': {
+      const { workspaceId, alreadyMember } = output as AcceptedInvite;
       return {
         endpoint: 'POST user/me/invite',
-        reply: { status: 200, body: { id: (output as { workspaceId: string }).workspaceId } },
+        reply: { status: 200, body: { id: workspaceId, already_member: alreadyMember } },
       };
+    }
     case 'xstate.error.actor.validateInvite':
       return { endpoint: 'POST user/me/invite', reply: { status: 404, body: { error: 'invalid token' } } };
     default:
@@ -128,8 +134,14 @@ async function expectMeaning(state: AnyMachineSnapshot, scene: Scene, user: User
       break;
     case 'invitedWorkspace':
       await landsOn(`/workspace/${INVITED}/saved-queries`);
-      // Confirmed, as a join code is.
-      expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
+      // Confirmed, as a join code is; someone who already belonged is told so instead.
+      if ((state.context as { decision: { alreadyMember: boolean } }).decision.alreadyMember) {
+        expect(await screen.findByText(notices.alreadyMember)).toBeTruthy();
+        expect(screen.queryByText(notices.joinedWorkspace)).toBeNull();
+      } else {
+        expect(await screen.findByText(notices.joinedWorkspace)).toBeTruthy();
+        expect(screen.queryByText(notices.alreadyMember)).toBeNull();
+      }
       break;
     case 'lastUsedWorkspace':
       await landsOn(`/workspace/${user!.lastWorkspaceId}/saved-queries`);

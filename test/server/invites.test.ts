@@ -133,18 +133,27 @@ describe('joining with an invite link', () => {
     const invite = await createInvite(team, { privilege: 'manager' });
     const res = await redeem(team.outsider, invite.token);
     expect(res.statusCode).toBe(200);
-    expect(z.safeParse(joinedWorkspaceResponseSchema, res.json()).data).toEqual({ id: team.workspaceId });
+    expect(z.safeParse(joinedWorkspaceResponseSchema, res.json()).data).toEqual({
+      id: team.workspaceId,
+      already_member: false,
+    });
     expect(await membership(team, team.outsider)).toEqual([
       expect.objectContaining({ privilege: 'manager' }),
     ]);
     expect(await usesOf(invite.id)).toBe(1);
   });
 
-  it('twice is harmless: no error, no second membership, one use', async () => {
+  it('twice is harmless: no error, no second membership, one use; the answer says they already belonged', async () => {
     const team = await createTeam(server);
     const invite = await createInvite(team, { max_uses: 1 });
-    expect((await redeem(team.outsider, invite.token)).statusCode).toBe(200);
-    expect((await redeem(team.outsider, invite.token)).json()).toEqual({ id: team.workspaceId });
+    expect((await redeem(team.outsider, invite.token)).json()).toEqual({
+      id: team.workspaceId,
+      already_member: false,
+    });
+    expect((await redeem(team.outsider, invite.token)).json()).toEqual({
+      id: team.workspaceId,
+      already_member: true,
+    });
     expect(await membership(team, team.outsider)).toHaveLength(1);
     expect(await usesOf(invite.id)).toBe(1);
   });
@@ -152,7 +161,7 @@ describe('joining with an invite link', () => {
   it('does not change the privilege of an existing member', async () => {
     const team = await createTeam(server);
     const invite = await createInvite(team, { privilege: 'manager' });
-    await redeem(team.viewer, invite.token);
+    expect((await redeem(team.viewer, invite.token)).json()).toMatchObject({ already_member: true });
     expect(await membership(team, team.viewer)).toEqual([expect.objectContaining({ privilege: 'viewer' })]);
     expect(await usesOf(invite.id)).toBe(0);
   });
@@ -234,8 +243,14 @@ describe('join codes', () => {
     const team = await createTeam(server);
     const { code } = (await as(server, team.owner, { method: 'GET', url: codeUrl(team) })).json();
     const [lower, bare] = [code.toLowerCase(), code.replace('-', '')];
-    expect((await joinWithCode(team.outsider, lower)).json()).toEqual({ id: team.workspaceId });
-    expect((await joinWithCode(team.outsider, bare)).statusCode).toBe(200);
+    expect((await joinWithCode(team.outsider, lower)).json()).toEqual({
+      id: team.workspaceId,
+      already_member: false,
+    });
+    expect((await joinWithCode(team.outsider, bare)).json()).toEqual({
+      id: team.workspaceId,
+      already_member: true,
+    });
     expect(await membership(team, team.outsider)).toEqual([expect.objectContaining({ privilege: 'viewer' })]);
   });
 

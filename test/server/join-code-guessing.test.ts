@@ -84,7 +84,7 @@ describe('a join code near which others keep missing', () => {
     const rotated = await as(server, team.owner, { method: 'POST', url: `${codeUrl(team)}/rotate` });
     expect(rotated.json()).toMatchObject({ locked: false });
     const joined = await joinWithCode(team.outsider, rotated.json().code);
-    expect(joined.json()).toEqual({ id: team.workspaceId });
+    expect(joined.json()).toEqual({ id: team.workspaceId, already_member: false });
   });
 
   it('does not lock on a few typos, nor on misses that share no group of four with it', async () => {
@@ -98,7 +98,10 @@ describe('a join code near which others keep missing', () => {
       const far = changed(changed(code, i % 4, 1 + (i % 5)), 4 + (i % 4), 1 + (i % 7));
       expect((await joinWithCode(await server.createUser(), far)).statusCode).toBe(404);
     }
-    expect((await joinWithCode(team.outsider, code)).json()).toEqual({ id: team.workspaceId });
+    expect((await joinWithCode(team.outsider, code)).json()).toEqual({
+      id: team.workspaceId,
+      already_member: false,
+    });
   });
 
   it('counts only the misses made since the code was rotated', async () => {

@@ -216,8 +216,9 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       if (!grant) throw new HttpFailure(404, { detail: `Unknown ${field}` });
       const workspace = workspaces.get(grant.workspaceId);
       if (!workspace) throw new HttpFailure(404, { detail: 'Workspace not found' });
+      const alreadyMember = workspace.members[user.id] !== undefined;
       workspace.members[user.id] ??= grant.privilege;
-      return { status: 200, body: { id: workspace.id } };
+      return { status: 200, body: { id: workspace.id, already_member: alreadyMember } };
     }
     // The scraping area's reads (staff: members of the internal workspace, as the real users/me lists it only to
     // them): no job, and an empty corpus over the last `days` UTC days; anyone else gets the server's 403.

@@ -126,15 +126,19 @@ export function topCounts(rows: Row[], pick: (row: Row) => string[], limit: numb
     .slice(0, limit);
 }
 
-const STOP = new Set(STOP_WORDS);
+const STOP = new Map(Object.entries(STOP_WORDS).map(([language, words]) => [language, new Set(words)]));
+const isStopWord = (word: string, language: string | null) =>
+  language === null
+    ? [...STOP.values()].some((words) => words.has(word))
+    : (STOP.get(language)?.has(word) ?? false);
 /** The documented word rule, written again here. */
-function keptWord(word: string): boolean {
+function keptWord(word: string, language: string | null): boolean {
   if (/[/.@]/.test(word)) return false;
   const codes = [...word].map((char) => char.codePointAt(0)!);
   if (!/[A-Za-z]/.test(word) && !codes.some((code) => code > 0x7f)) return false;
   const beyondLatin = codes.some((code) => code > 0x24f);
   if ([...word].length < (beyondLatin ? 2 : 3)) return false;
-  return !STOP.has(word);
+  return !isStopWord(word, language);
 }
 
 export function wordStats(current: Row[], previous: Row[]) {
@@ -142,12 +146,14 @@ export function wordStats(current: Row[], previous: Row[]) {
   const entry = (w: string) => stats.get(w) ?? stats.set(w, { n: 0, prev: 0, s: 0 }).get(w)!;
   for (const row of current) {
     for (const w of new Set(row.words)) {
-      if (!keptWord(w)) continue;
+      if (!keptWord(w, row.language)) continue;
       const e = entry(w);
       e.n += 1;
       e.s += row.sentiment;
     }
   }
-  for (const row of previous) for (const w of new Set(row.words)) if (keptWord(w)) entry(w).prev += 1;
+  for (const row of previous) {
+    for (const w of new Set(row.words)) if (keptWord(w, row.language)) entry(w).prev += 1;
+  }
   return [...stats].map(([value, e]) => ({ value, ...e })).filter((e) => e.n > 0);
 }

@@ -14,16 +14,17 @@ import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
 import { readOnlyParts } from './transactions';
 import { insightWhere, previousPeriod, scanFrom } from './where';
-import { keptWord, WORD_RULE } from './words';
+import { isStopWord, keptWord, stopWordsTable, WORD_RULE } from './words';
 
 /** A word is emerging with at least this many posts in the range … */
 const EMERGING_MIN_POSTS = 5;
 /** … and at least this many times its posts in the previous period (a previous count of 0 counts as 1). */
 const EMERGING_MIN_RATIO = 2;
-const EMERGING_RULE =
+export const EMERGING_RULE =
   `A word is emerging when at least ${EMERGING_MIN_POSTS} posts of the range contain it and ratio = posts in the ` +
   `range ÷ posts in the previous period of equal length (0 counted as 1) is at least ${EMERGING_MIN_RATIO}; ` +
-  'highest ratio first, then most posts, then the word. With a sample, posts are estimated (see words_sample).';
+  'highest ratio first, then most posts, then the word. When words are counted in a sample, these posts are ' +
+  'estimates (the Words card says how many posts were counted).';
 
 /**
  * Words are counted in every post of a period of fewer than about twice this many, else in a sample of about this
@@ -103,7 +104,8 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
   // And one more reads the periods that are not sampled, whole: both, or the one that is not.
   const lower = sql`(SELECT CASE WHEN prev_sampled THEN ${scope.from} ELSE ${previous.from} END FROM plan)`;
   const upper = sql`(SELECT CASE WHEN cur_sampled THEN ${scope.from} ELSE ${scope.to} END FROM plan)`;
-  const sampled = (marks: SQL) => sql`SELECT ${isCur} AS cur, p.search, p.sentiment::float8 AS sentiment
+  const sampled = (marks: SQL) => sql`SELECT ${isCur} AS cur, p.search, p.sentiment::float8 AS sentiment,
+        p.language
       FROM ${from}
       WHERE (SELECT cur_sampled OR prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
         AND ${marks}
@@ -121,7 +123,7 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
     ${sampled(sql`${level} < ${MIN_MARKS_LEVEL}`)}`
   }
     UNION ALL
-    SELECT ${isCur}, p.search, p.sentiment::float8 FROM ${from}
+    SELECT ${isCur}, p.search, p.sentiment::float8, p.language FROM ${from}
       WHERE NOT (SELECT cur_sampled AND prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
         AND p.posted_at >= ${lower}::timestamptz AND p.posted_at < ${upper}::timestamptz`;
   // Estimated posts: counted posts × 65536 ÷ the period's cut (× 1 without a sample).
@@ -137,10 +139,12 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
       SELECT plan.cur_sampled, plan.prev_sampled, plan.cur_cut, plan.prev_cut,
         (SELECT count(*) FROM s WHERE s.cur) AS cur_counted, (SELECT count(*) FROM s WHERE NOT s.cur) AS prev_counted
       FROM plan),
+    stop AS MATERIALIZED (${stopWordsTable()}),
     words AS MATERIALIZED (
       SELECT w, count(*) FILTER (WHERE cur) AS n, count(*) FILTER (WHERE NOT cur) AS prev,
         sum(sentiment) FILTER (WHERE cur) AS s
-      FROM (SELECT unnest(tsvector_to_array(s.search)) AS w, s.cur, s.sentiment FROM s) x
+      FROM (SELECT unnest(tsvector_to_array(s.search)) AS w, s.cur, s.sentiment, s.language FROM s) x
+      WHERE NOT ${isStopWord(sql`x.w`, sql`x.language`)}
       GROUP BY w),
     kept AS MATERIALIZED (
       SELECT w, n, s, ${estimate(sql`n`, 'cur')} AS est, ${estimate(sql`prev`, 'prev')} AS est_prev

@@ -17,9 +17,10 @@ import {
   type BillingResponse,
   type PlanResponse,
 } from '../../contract/billing';
-import { formatDay, formatMoney } from '../../lib/billing-format';
+import { formatMoney } from '../../lib/billing-format';
 import { useBillingWorkspace } from './use-billing-workspace';
 import { CancelPlanDialog, usePlanCancellation } from './plan-cancellation';
+import { formatDate } from '../../lib/date-time';
 import './billing.css';
 
 export function BillingPage() {
@@ -85,7 +86,7 @@ function PaymentMethodCard({ billing, plan }: { billing: BillingResponse; plan: 
       )}
       {plan.status === 'active' && plan.period_end ? (
         <p className="small">
-          The card is charged again on {formatDay(plan.period_end, plan.time_zone)} ({plan.time_zone}).
+          The card is charged again on {formatDate(plan.period_end, plan.time_zone)} ({plan.time_zone}).
         </p>
       ) : null}
       <div className="form-actions">
@@ -97,7 +98,8 @@ function PaymentMethodCard({ billing, plan }: { billing: BillingResponse; plan: 
         {plan.status === 'canceled' ? (
           <>
             <p className="small">
-              Canceled: the plan ends on {plan.period_end ? formatDay(plan.period_end, plan.time_zone) : '—'}.
+              Canceled: the plan ends on {plan.period_end ? formatDate(plan.period_end, plan.time_zone) : '—'}
+              .
             </p>
             <button
               type="button"
@@ -114,7 +116,7 @@ function PaymentMethodCard({ billing, plan }: { billing: BillingResponse; plan: 
       {plan.period_end ? (
         <CancelPlanDialog cancellation={cancellation}>
           <p>
-            Nothing more is charged. The plan stays until {formatDay(plan.period_end, plan.time_zone)}, and
+            Nothing more is charged. The plan stays until {formatDate(plan.period_end, plan.time_zone)}, and
             can be resumed until then.
           </p>
         </CancelPlanDialog>
@@ -155,7 +157,7 @@ function Invoices({ billing, plan }: { billing: BillingResponse; plan: PlanRespo
             {billing.invoices.map((invoice) => (
               <tr key={invoice.id}>
                 <td className="nowrap">{invoice.number}</td>
-                <td>{formatDay(invoice.issued_at, plan.time_zone)}</td>
+                <td>{formatDate(invoice.issued_at, plan.time_zone)}</td>
                 <td>{invoice.description}</td>
                 <td className="numeric">{formatMoney(invoice.amount, invoice.currency)}</td>
                 <td>

@@ -12,13 +12,14 @@ import { Pending } from '../../components/Pending';
 import { useApp } from '../../components/use-app';
 import type { BillingInterval, PlanResponse } from '../../contract/billing';
 import {
-  formatDay,
+  checkoutReplaces,
   formatMoney,
   INTERVAL_LABELS,
   limitText,
   PER_INTERVAL,
   STATUS_LABELS,
 } from '../../lib/billing-format';
+import { formatDate } from '../../lib/date-time';
 import './billing.css';
 
 /** Hosted checkouts the browser may be sent to: the configured payment server's origin, and Stripe's. */
@@ -88,14 +89,15 @@ function Checkout({ plan }: { plan: PlanResponse }) {
       <PageFrame title="Checkout" description="This workspace already has a paid plan.">
         <p>
           {plan.plan.name} is {STATUS_LABELS[plan.status].toLowerCase()}
-          {plan.period_end ? ` until ${formatDay(plan.period_end, plan.time_zone)}` : ''}. Change or resume it
-          on the plan page.
+          {plan.period_end ? ` until ${formatDate(plan.period_end, plan.time_zone)}` : ''}. Change or resume
+          it on the plan page.
         </p>
         {back}
       </PageFrame>
     );
   }
   const price = chosen?.prices ? formatMoney(chosen.prices[interval], plan.currency) : '';
+  const replaces = chosen ? checkoutReplaces(plan, chosen) : null;
   return (
     <PageFrame
       title={plan.status === 'expired' ? 'Renew your plan' : 'Choose a plan'}
@@ -160,6 +162,11 @@ function Checkout({ plan }: { plan: PlanResponse }) {
             </label>
           ))}
         </fieldset>
+        {replaces ? (
+          <p className="notice warning" role="status">
+            {replaces}
+          </p>
+        ) : null}
         <p className="checkout-total">
           Due today: <strong>{price}</strong>, then {price} {PER_INTERVAL[interval]} until canceled.
         </p>

@@ -16,7 +16,6 @@ import type { BillingInterval, Plan, PlanResponse, UsageItem } from '../../contr
 import {
   changeKind,
   daysUntil,
-  formatDay,
   formatMoney,
   INTERVAL_LABELS,
   LIMIT_LABELS,
@@ -27,6 +26,7 @@ import {
   usageText,
 } from '../../lib/billing-format';
 import { useBillingWorkspace } from './use-billing-workspace';
+import { formatDate } from '../../lib/date-time';
 import './billing.css';
 
 export function PlanPage() {
@@ -48,7 +48,7 @@ function StatusBadge({ status }: { status: PlanResponse['status'] }) {
 
 /** The dates that matter for the status, in words. */
 function statusLine(plan: PlanResponse): string {
-  const day = (s: number) => formatDay(s, plan.time_zone);
+  const day = (s: number) => formatDate(s, plan.time_zone);
   const price =
     plan.plan.prices && plan.interval ? formatMoney(plan.plan.prices[plan.interval], plan.currency) : null;
   switch (plan.status) {
@@ -92,14 +92,14 @@ function PlanSummary({ plan }: { plan: PlanResponse }) {
       <p>{statusLine(plan)}</p>
       {plan.period_start && plan.period_end && plan.status !== 'expired' ? (
         <p className="muted small">
-          Current period: {formatDay(plan.period_start, plan.time_zone)} to{' '}
-          {formatDay(plan.period_end, plan.time_zone)} ({plan.time_zone})
+          Current period: {formatDate(plan.period_start, plan.time_zone)} to{' '}
+          {formatDate(plan.period_end, plan.time_zone)} ({plan.time_zone})
         </p>
       ) : null}
       {scheduled && plan.scheduled_change ? (
         <p className="notice">
           Changes to {scheduled.name} ({INTERVAL_LABELS[plan.scheduled_change.interval].toLowerCase()}) on{' '}
-          {formatDay(plan.scheduled_change.effective_at, plan.time_zone)}.
+          {formatDate(plan.scheduled_change.effective_at, plan.time_zone)}.
         </p>
       ) : null}
       {plan.pending_payment_id ? (
@@ -146,8 +146,8 @@ function PlanSummary({ plan }: { plan: PlanResponse }) {
       {plan.period_end ? (
         <CancelPlanDialog cancellation={cancellation}>
           <p>
-            The plan stays until {formatDay(plan.period_end, plan.time_zone)}; then the workspace closes until
-            a plan is bought again. You can resume it until then.
+            The plan stays until {formatDate(plan.period_end, plan.time_zone)}; then the workspace closes
+            until a plan is bought again. You can resume it until then.
           </p>
         </CancelPlanDialog>
       ) : null}
@@ -362,7 +362,7 @@ function PlanCard({
           <p>
             {kind === 'upgrade'
               ? `The saved card is charged now for the difference over the rest of the period (prorated); ${candidate.name} applies as soon as the payment is confirmed. Then ${price} ${PER_INTERVAL[interval]}.`
-              : `${candidate.name} starts when the current period ends${plan.period_end ? ` on ${formatDay(plan.period_end, plan.time_zone)}` : ''}, at ${price} ${PER_INTERVAL[interval]}. Until then nothing changes.`}
+              : `${candidate.name} starts when the current period ends${plan.period_end ? ` on ${formatDate(plan.period_end, plan.time_zone)}` : ''}, at ${price} ${PER_INTERVAL[interval]}. Until then nothing changes.`}
           </p>
         </ConfirmDialog>
       ) : null}

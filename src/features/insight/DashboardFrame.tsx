@@ -7,14 +7,13 @@ import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } fro
 import { insightQuery, isBusy, type Dashboard } from '../../api/insights';
 import { HttpError } from '../../api/errors';
 import { invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
-import { formatDay } from '../../lib/billing-format';
+import { formatDate, formatDateTime, formatDateTimeRange } from '../../lib/date-time';
 import { apiProblem } from '../../api/workspaces';
 import type { PostSort, ProfileSort } from '../../contract/insights';
 import { PageFrame } from '../../components/PageFrame';
 import { prepareCompactNumbers } from '../../lib/compact-number';
 import { removePrerender } from '../../lib/prerender';
 import { useApp } from '../../components/use-app';
-import { formatInstant, formatRange } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { decodeRefines } from './refine-codec';
 import { takeDroppedParams } from './insight-search';
@@ -121,20 +120,20 @@ export function InsightBody<
   return (
     <div className="insight-body" aria-busy={isFetching || undefined}>
       <p className="range-line small muted">
-        {formatRange(data.range, data.time_zone)}
+        {formatDateTimeRange(data.range, data.time_zone)}
         {isFetching ? <span className="updating"> · updating…</span> : null}
       </p>
       {data.history_clip ? (
         <p className="notice warning" role="status">
           The plan keeps {data.history_clip.history_days} days of history: this range starts on{' '}
-          {formatDay(Date.parse(data.range.from) / 1000, data.time_zone)} instead of{' '}
-          {formatDay(Date.parse(data.history_clip.requested_from) / 1000, data.time_zone)}. A bigger plan
-          (Settings › Plan) keeps more.
+          {formatDate(data.range.from, data.time_zone)} instead of{' '}
+          {formatDate(data.history_clip.requested_from, data.time_zone)}. A bigger plan (Settings › Plan)
+          keeps more.
         </p>
       ) : null}
       {data.data_as_of ? (
         <p className="notice" role="status">
-          These figures count posts up to {formatInstant(data.data_as_of, data.time_zone)}: newer posts are
+          These figures count posts up to {formatDateTime(data.data_as_of, data.time_zone)}: newer posts are
           still being copied to the database that computes dashboards and will be counted shortly.
         </p>
       ) : null}

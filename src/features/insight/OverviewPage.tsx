@@ -304,19 +304,19 @@ function Tiles({ data }: { data: OverviewResponse }) {
   return (
     <ul className="tiles" aria-label="Totals against the previous period">
       {tiles.map(({ label, figure }) => {
-        const direction =
-          figure.change_pct === null || figure.change_pct === 0
-            ? 'flat'
-            : figure.change_pct > 0
-              ? 'up'
-              : 'down';
+        // The direction in an arrow, not in a colour: more mentions may be an outage as well as a launch, so a rise
+        // is not shown as good nor a fall as bad.
+        const arrow =
+          figure.change_pct === null || figure.change_pct === 0 ? '' : figure.change_pct > 0 ? '▲ ' : '▼ ';
         return (
           <li key={label} className="tile">
             <span className="tile-label">{label}</span>
             <strong className="tile-value" title={formatWhole(figure.value)}>
               {formatCompact(figure.value)}
             </strong>
-            <span className={`tile-change ${direction}`}>
+            <span className="tile-change">
+              {/* The sign of the figure says it to a screen reader already. */}
+              {arrow ? <span aria-hidden="true">{arrow}</span> : null}
               {formatChange(figure.change_pct)}{' '}
               <span className="muted">vs {formatCompact(figure.previous)} before</span>
             </span>

@@ -16,7 +16,8 @@ import { DashboardSkeleton } from './DashboardSkeleton';
 import { DashboardFrame, InsightFailure } from './DashboardFrame';
 import { BackLink, ProfileLink } from './DetailLinks';
 import { parseCorpusId } from './detail-search';
-import { formatCompact, formatDecimal, formatInstant, formatWhole } from './insight-format';
+import { formatDateTime } from '../../lib/date-time';
+import { formatCompact, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 
 const ROUTE = '/_authed/workspace/$workspaceId/insight/post/$postId';
@@ -76,7 +77,7 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
           </span>
           <span className="badge">{platformName(post.platform)}</span>
           <time dateTime={post.posted_at} className="muted small">
-            {formatInstant(post.posted_at, timeZone)}
+            {formatDateTime(post.posted_at, timeZone)}
           </time>
         </header>
         <p className="post-text">

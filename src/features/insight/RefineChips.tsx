@@ -1,6 +1,6 @@
-// The drill-down refinements of the view as chips: what each keeps, a switch between keeping and leaving out those
-// posts, and a button that removes it. Chips combine (all must hold); every control is a real button, so the
-// keyboard reaches them all.
+// The drill-down refinements of the view as chips: what each keeps ("only") or leaves out ("not"), a switch named by
+// what pressing it does (leave out, keep only) and a button that removes it. Chips combine (all must hold); every
+// control is a real button, so the keyboard reaches them all.
 import type { Refine } from '../../contract/insights';
 import type { WorkspaceLanguage } from '../../contract/workspaces';
 import { languageLabel } from '../../lib/languages';
@@ -66,22 +66,21 @@ export function RefineChips() {
   return (
     <div className="refine-chips" role="group" aria-label="Drill-down refinements">
       {scope.refine.map((refine, index) => {
-        const label = `${FIELD_LABELS[refine.field]}: ${refine.exclude ? 'not ' : ''}${describeRefine(refine, timeZone)}`;
+        const field = FIELD_LABELS[refine.field];
+        const values = describeRefine(refine, timeZone);
+        // The chip says what the view does with these posts; its switch says what pressing it will do.
+        const label = `${field}: ${refine.exclude ? 'not' : 'only'} ${values}`;
+        const action = refine.exclude ? 'Keep only' : 'Leave out';
         return (
           <span key={index} className={refine.exclude ? 'refine-chip excluded' : 'refine-chip'}>
             <span className="refine-chip-label">{label}</span>
             <button
               type="button"
               className="refine-chip-switch"
-              aria-pressed={Boolean(refine.exclude)}
-              // One name in both states (the pressed state says which): "Exclude Platform X".
-              aria-label={`Exclude ${FIELD_LABELS[refine.field]} ${describeRefine(refine, timeZone)}`}
-              title={
-                refine.exclude ? 'Leaving these out: press to keep only these' : 'Press to leave these out'
-              }
+              aria-label={`${action} ${field} ${values}`}
               onClick={() => replace(index, { ...refine, exclude: !refine.exclude || undefined })}
             >
-              Exclude
+              {action}
             </button>
             <button
               type="button"

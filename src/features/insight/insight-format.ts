@@ -1,5 +1,5 @@
-// How the dashboards write numbers, changes, instants and ranges: in the reader's locale, instants in the workspace's
-// time zone (named), so a figure reads the same for every member wherever they are.
+// How the dashboards write numbers, changes and chart buckets: numbers in the reader's locale, buckets in the
+// workspace's time zone. Instants and ranges are written by the product's one formatter (src/lib/date-time.ts).
 import { formatCompactNumber } from '../../lib/compact-number';
 
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
@@ -26,10 +26,6 @@ function format(key: string, timeZone: string, options: Intl.DateTimeFormatOptio
   return found;
 }
 
-/** An instant in the zone: "3 Nov 2026, 14:00". */
-export const formatInstant = (iso: string, timeZone: string) =>
-  format('instant', timeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-
 /** A chart bucket's label: the hour for hourly buckets, the day otherwise ("Mon 3 Nov", "3 Nov 14:00"). */
 export function formatBucket(iso: string, bucket: 'hour' | 'day' | 'week', timeZone: string): string {
   if (bucket === 'hour') {
@@ -45,10 +41,6 @@ export function formatBucket(iso: string, bucket: 'hour' | 'day' | 'week', timeZ
   );
   return bucket === 'week' ? `Week of ${label}` : label;
 }
-
-/** A range as the pages state it: "1 Nov 2026, 14:00 – 22 Nov 2026, 14:00 (Europe/Berlin)". */
-export const formatRange = (range: { from: string; to: string }, timeZone: string) =>
-  `${formatInstant(range.from, timeZone)} – ${formatInstant(range.to, timeZone)} (${timeZone})`;
 
 export const DAY_NAMES = [
   'Monday',

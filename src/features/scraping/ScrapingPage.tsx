@@ -1,7 +1,8 @@
 // The internal scraping area (spec §2, issue 19), for staff (the route's guard turns anyone else away; the server
 // answers 403 to anyone else too): collection jobs with their status, progress and next run, read again every few
 // seconds; a form to create and edit a job with each source's parameters validated; a run's log and refused items;
-// upload of a corpus file with its progress; corpus totals per platform and day.
+// upload of a corpus file with its progress; corpus totals per platform and day (CorpusTotals.tsx), a job's runs
+// (JobDetail.tsx).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AppHeader } from '../../components/AppHeader';
@@ -9,12 +10,8 @@ import { EmptyState, PageFrame } from '../../components/PageFrame';
 import { FormError } from '../../components/Field';
 import { useApp } from '../../components/use-app';
 import {
-  corpusTotalsQuery,
   createJob,
   jobAction,
-  runLogQuery,
-  runRefusalsQuery,
-  scrapeJobQuery,
   scrapeJobsQuery,
   updateJob,
   uploadCorpusFile,
@@ -23,55 +20,18 @@ import {
 import {
   createScrapeJobBodySchema,
   MAX_PAGES_LIMIT,
-  type CorpusTotals,
   type FormSourceParams,
   type ScrapeJob,
-  type ScrapeRun,
 } from '../../contract/scraping';
-import { platformName } from '../../lib/platforms';
+import { CorpusTotals, useRefreshWhenRunsFinish } from './CorpusTotals';
+import { JobDetail } from './JobDetail';
+import { isOpenRun, progressText, SOURCE_NAMES, statusText, when } from './scraping-format';
 import './scraping.css';
-
-const SOURCE_NAMES: Record<ScrapeJob['source'], string> = {
-  mastodon_hashtag: 'Mastodon hashtag',
-  mastodon_account: 'Mastodon account',
-  bluesky_search: 'Bluesky search',
-  feed: 'RSS / Atom feed',
-  upload: 'File upload',
-};
-
-const when = (seconds: number | null) => (seconds ? new Date(seconds * 1000).toLocaleString() : '—');
-
-const RUN_STATUS_TEXT: Record<ScrapeRun['status'], string> = {
-  queued: 'Queued',
-  running: 'Running',
-  waiting: 'Waiting (rate limit or retry)',
-  succeeded: 'Done',
-  failed: 'Failed',
-  paused: 'Paused',
-  cancelled: 'Cancelled',
-};
-
-function statusText(job: ScrapeJob): string {
-  if (job.state === 'cancelled') return 'Cancelled';
-  if (job.state === 'paused') return 'Paused';
-  const run = job.last_run;
-  if (!run) return 'Queued';
-  return RUN_STATUS_TEXT[run.status];
-}
-
-function progressText(run: ScrapeRun | null): string {
-  if (!run) return '—';
-  // An upload's counts are written when its import ends; until then the share of the file read is what is known.
-  if (run.bytes_total && (run.status === 'running' || run.status === 'waiting'))
-    return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file imported`;
-  if (run.bytes_total !== null || run.bytes_done !== null)
-    return `${run.fetched} ${run.fetched === 1 ? 'row' : 'rows'} · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
-  return `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
-}
 
 export function ScrapingPage() {
   const { api } = useApp();
   const jobs = useQuery(scrapeJobsQuery(api));
+  useRefreshWhenRunsFinish(jobs.data?.jobs);
   const [editing, setEditing] = useState<ScrapeJob | 'new' | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const newJobButton = useRef<HTMLButtonElement>(null);
@@ -149,7 +109,7 @@ export function ScrapingPage() {
             )}
           </section>
           {selected && <JobDetail key={selected} jobId={selected} onClose={closeDetail} />}
-          <Totals />
+          <CorpusTotals />
         </PageFrame>
       </main>
     </>
@@ -163,7 +123,7 @@ function JobRow({ job, onOpen, onEdit }: { job: ScrapeJob; onOpen: () => void; o
     mutationFn: (name: 'run' | 'pause' | 'resume' | 'cancel') => jobAction(api, job.id, name),
     onSettled: () => client.invalidateQueries({ queryKey: ['scraping'] }),
   });
-  const open = job.last_run && ['queued', 'running', 'waiting', 'paused'].includes(job.last_run.status);
+  const open = isOpenRun(job.last_run);
   return (
     <tr>
       <td>
@@ -479,169 +439,5 @@ function UploadPanel() {
         </button>
       )}
     </section>
-  );
-}
-
-function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => void }) {
-  const { api } = useApp();
-  const detail = useQuery(scrapeJobQuery(api, jobId));
-  const [runId, setRunId] = useState<string | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  // Opening a job's runs takes focus to them (they appear below the list).
-  useEffect(() => heading.current?.focus(), [detail.isPending]);
-  if (detail.isPending) return <p role="status">Loading the job…</p>;
-  if (detail.isError) return <FormError message="The job could not be loaded." />;
-  const run = detail.data.runs.find((r) => r.id === runId) ?? detail.data.runs[0];
-  return (
-    <section aria-labelledby="detail-heading" className="scraping-detail">
-      <div className="scraping-detail-head">
-        <h2 id="detail-heading" ref={heading} tabIndex={-1}>
-          {detail.data.job.name}: runs
-        </h2>
-        <button type="button" className="button small" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      {detail.data.runs.length === 0 ? (
-        <p>No run yet: the job starts within a few seconds.</p>
-      ) : (
-        <>
-          <div className="field">
-            <label htmlFor="run-select">Run</label>
-            <select
-              id="run-select"
-              className="input"
-              value={run?.id}
-              onChange={(e) => setRunId(e.target.value)}
-            >
-              {detail.data.runs.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {when(r.queued_at)} — {RUN_STATUS_TEXT[r.status]}
-                </option>
-              ))}
-            </select>
-          </div>
-          {run && <RunView run={run} />}
-        </>
-      )}
-    </section>
-  );
-}
-
-function RunView({ run }: { run: ScrapeRun }) {
-  const { api } = useApp();
-  const log = useQuery(runLogQuery(api, run.id));
-  const refused = useQuery(runRefusalsQuery(api, run.id));
-  return (
-    <div className="scraping-run">
-      <p>
-        <strong>{RUN_STATUS_TEXT[run.status]}</strong> · {progressText(run)}
-        {run.started_at ? ` · started ${when(run.started_at)}` : ''}
-        {run.finished_at ? ` · finished ${when(run.finished_at)}` : ''}
-      </p>
-      {run.error && <p className="form-error">{run.error}</p>}
-      <h3>Log</h3>
-      {log.isPending ? (
-        <p role="status">Loading the log…</p>
-      ) : log.isError ? (
-        <FormError message="The log could not be loaded." />
-      ) : log.data.entries.length === 0 ? (
-        <p>Nothing logged yet.</p>
-      ) : (
-        <ol className="scraping-log" aria-label="Run log" tabIndex={0}>
-          {log.data.entries.map((e) => (
-            <li key={e.id} data-level={e.level}>
-              <time dateTime={new Date(e.at * 1000).toISOString()}>
-                {new Date(e.at * 1000).toLocaleTimeString()}
-              </time>{' '}
-              {e.level !== 'info' && <span className="scraping-level">{e.level}: </span>}
-              {e.message}
-            </li>
-          ))}
-        </ol>
-      )}
-      <h3>Refused items{refused.data ? ` (${refused.data.total})` : ''}</h3>
-      {refused.isPending ? (
-        <p role="status">Loading the refused items…</p>
-      ) : refused.isError ? (
-        <FormError message="The refused items could not be loaded." />
-      ) : refused.data.items.length === 0 ? (
-        <p>None: every item was taken.</p>
-      ) : (
-        <div className="scraping-scroll">
-          <table className="scraping-table" aria-label="Refused items">
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refused.data.items.map((item) => (
-                <tr key={item.id}>
-                  <td className="scraping-ref">{item.ref}</td>
-                  <td>{item.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {refused.data.total > refused.data.items.length && (
-            <p>
-              The first {refused.data.items.length} of {refused.data.total} are shown.
-            </p>
-          )}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function Totals() {
-  const { api } = useApp();
-  const totals = useQuery(corpusTotalsQuery(api));
-  return (
-    <section aria-labelledby="totals-heading">
-      <h2 id="totals-heading">Corpus: posts per platform and day (UTC, last 14 days)</h2>
-      {totals.isPending ? (
-        <p role="status">Loading the totals…</p>
-      ) : totals.isError ? (
-        <FormError message="The corpus totals could not be loaded." />
-      ) : totals.data.all_time.length === 0 ? (
-        <EmptyState title="The corpus is empty">Posts collected or uploaded are counted here.</EmptyState>
-      ) : (
-        <TotalsTable data={totals.data} />
-      )}
-    </section>
-  );
-}
-
-function TotalsTable({ data: { days, platforms, all_time } }: { data: CorpusTotals }) {
-  return (
-    <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
-      <table className="scraping-table scraping-totals">
-        <thead>
-          <tr>
-            <th scope="col">Platform</th>
-            {days.map((d) => (
-              <th scope="col" key={d}>
-                <time dateTime={d}>{d.slice(5)}</time>
-              </th>
-            ))}
-            <th scope="col">All time</th>
-          </tr>
-        </thead>
-        <tbody>
-          {all_time.map(({ platform, posts }) => (
-            <tr key={platform}>
-              <th scope="row">{platformName(platform)}</th>
-              {(platforms.find((p) => p.platform === platform)?.posts ?? days.map(() => 0)).map((n, i) => (
-                <td key={days[i]}>{n.toLocaleString()}</td>
-              ))}
-              <td>{posts.toLocaleString()}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

@@ -16,7 +16,8 @@ import { CopyField } from '../../components/CopyField';
 import { FormError, TextField, fieldMessages } from '../../components/Field';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
-import { formatDateTime, invitableRoles, privilegeLabel } from './member-rules';
+import { formatDateTime } from '../../lib/date-time';
+import { invitableRoles, privilegeLabel } from './member-rules';
 
 const EXPIRY_CHOICES = [
   { hours: 24, label: '1 day' },
@@ -28,7 +29,16 @@ const EXPIRY_CHOICES = [
 const inviteUrl = (invite: Pick<CreatedInviteResponse, 'url_path'>) =>
   `${window.location.origin}${invite.url_path}`;
 
-export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor: Privilege }) {
+export function InviteLinks({
+  workspaceId,
+  actor,
+  timeZone,
+}: {
+  workspaceId: string;
+  actor: Privilege;
+  /** The workspace's: the links' times are written in it. */
+  timeZone: string;
+}) {
   const { api, queryClient } = useApp();
   const invites = useSuspenseQuery(invitesQuery(api, workspaceId)).data;
   const [created, setCreated] = useState<CreatedInviteResponse | null>(null);
@@ -89,7 +99,7 @@ export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor
             </thead>
             <tbody>
               {invites.map((invite) => {
-                const expires = formatDateTime(invite.expires_at);
+                const expires = formatDateTime(invite.expires_at, timeZone);
                 return (
                   <tr key={invite.id}>
                     <td>{privilegeLabel[invite.privilege]}</td>
@@ -97,7 +107,7 @@ export function InviteLinks({ workspaceId, actor }: { workspaceId: string; actor
                     <td>
                       {invite.max_uses === null ? `${invite.uses}` : `${invite.uses} of ${invite.max_uses}`}
                     </td>
-                    <td>{formatDateTime(invite.created_at)}</td>
+                    <td>{formatDateTime(invite.created_at, timeZone)}</td>
                     <td className="actions">
                       <button
                         type="button"

@@ -8,7 +8,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/PageFrame';
 import { useApp } from '../../components/use-app';
 import { showToast } from '../../lib/toast';
-import { assignableRoles, canRemove, displayName, formatDate, privilegeLabel } from './member-rules';
+import { formatDate } from '../../lib/date-time';
+import { assignableRoles, canRemove, displayName, privilegeLabel } from './member-rules';
 
 const withArticle: Record<Privilege, string> = {
   owner: 'an owner',
@@ -22,9 +23,11 @@ interface MemberListProps {
   actor: Privilege;
   selfId: string | null;
   ownerCount: number;
+  /** The workspace's: the days members joined are written in it. */
+  timeZone: string;
 }
 
-export function MemberList({ workspaceId, members, actor, selfId, ownerCount }: MemberListProps) {
+export function MemberList({ workspaceId, members, actor, selfId, ownerCount, timeZone }: MemberListProps) {
   const { api, queryClient } = useApp();
   const [removing, setRemoving] = useState<MemberResponse | null>(null);
 
@@ -106,7 +109,7 @@ export function MemberList({ workspaceId, members, actor, selfId, ownerCount }: 
                   </td>
                   <td>
                     <time dateTime={new Date(member.joined_at * 1000).toISOString()}>
-                      {formatDate(member.joined_at)}
+                      {formatDate(member.joined_at, timeZone)}
                     </time>
                   </td>
                   <td className="actions">

@@ -37,6 +37,7 @@ export function MemberSettingsPage() {
           actor={privilege}
           selfId={me.id}
           ownerCount={ownerCount}
+          timeZone={workspace.time_zone}
         />
         <SeatUsage workspaceId={workspaceId} />
         {!manages ? (
@@ -45,7 +46,7 @@ export function MemberSettingsPage() {
       </section>
       {manages ? (
         <>
-          <InviteLinks workspaceId={workspaceId} actor={privilege} />
+          <InviteLinks workspaceId={workspaceId} actor={privilege} timeZone={workspace.time_zone} />
           <JoinCodePanel workspaceId={workspaceId} />
         </>
       ) : null}

@@ -42,12 +42,6 @@ export function invitableRoles(actor: Privilege): Array<'viewer' | 'manager'> {
   return [];
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export const formatDate = (unixSeconds: number) => dateFormat.format(new Date(unixSeconds * 1000));
-export const formatDateTime = (unixSeconds: number) => dateTimeFormat.format(new Date(unixSeconds * 1000));
-
 /** A member as people call them: their name, or their email when they gave none. */
 export function displayName(member: { first_name: string | null; last_name: string | null; email: string }) {
   const name = [member.first_name, member.last_name].filter(Boolean).join(' ').trim();

@@ -3,7 +3,7 @@
 // or checkered behind the lines in many viewers). The same lines are in the file's metadata (iTXt chunks, UTF-8), for
 // a program or a search that reads them.
 import type { CsvMeta } from '../csv';
-import { formatInstant } from '../insight-format';
+import { formatDateTimeRange } from '../../../lib/date-time';
 
 export interface PngHeader {
   /** "Conversation – Hashtags" */
@@ -19,7 +19,7 @@ export function pngHeader(dashboard: string, title: string, meta: Omit<CsvMeta, 
   const page = dashboard.charAt(0).toUpperCase() + dashboard.slice(1).replace(/-/g, ' ');
   const heading = `${page} – ${title}`;
   const query = meta.query ?? null;
-  const range = `${formatInstant(meta.range.from, meta.timeZone)} – ${formatInstant(meta.range.to, meta.timeZone)}`;
+  const range = formatDateTimeRange(meta.range, meta.timeZone);
   return {
     title: heading,
     lines: [

@@ -1,0 +1,83 @@
+// The corpus totals of the scraping area: posts per platform and UTC day (last 14 days) and in all. They change only
+// when a run writes posts, so they are read when the screen opens and again whenever the job list shows a run that
+// has finished since it was last read (and after an upload or a job action), not on a timer.
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { corpusTotalsQuery } from '../../api/scraping';
+import { EmptyState } from '../../components/PageFrame';
+import { FormError } from '../../components/Field';
+import { useApp } from '../../components/use-app';
+import type { CorpusTotals as Totals, ScrapeJob } from '../../contract/scraping';
+import { platformName } from '../../lib/platforms';
+import { isOpenRun } from './scraping-format';
+
+/** Reads the totals, and a finished job's runs, again when a run finishes (seen on the live job list). */
+export function useRefreshWhenRunsFinish(jobs: ScrapeJob[] | undefined) {
+  const client = useQueryClient();
+  /** Per job, the id of its last finished run as last seen; null while it has none. */
+  const seen = useRef<Map<string, string | null> | null>(null);
+  useEffect(() => {
+    if (!jobs) return;
+    const now = new Map(
+      jobs.map((job) => [job.id, job.last_run && !isOpenRun(job.last_run) ? job.last_run.id : null]),
+    );
+    const before = seen.current;
+    seen.current = now;
+    // The first list arrives with the totals of the same moment.
+    if (!before) return;
+    const finished = [...now].filter(([id, run]) => run !== null && before.get(id) !== run).map(([id]) => id);
+    if (finished.length === 0) return;
+    void client.invalidateQueries({ queryKey: ['scraping', 'totals'] });
+    for (const id of finished) void client.invalidateQueries({ queryKey: ['scraping', 'jobs', id] });
+  }, [jobs, client]);
+}
+
+export function CorpusTotals() {
+  const { api } = useApp();
+  const totals = useQuery(corpusTotalsQuery(api));
+  return (
+    <section aria-labelledby="totals-heading">
+      <h2 id="totals-heading">Corpus: posts per platform and day (UTC, last 14 days)</h2>
+      {totals.isPending ? (
+        <p role="status">Loading the totals…</p>
+      ) : totals.isError ? (
+        <FormError message="The corpus totals could not be loaded." />
+      ) : totals.data.all_time.length === 0 ? (
+        <EmptyState title="The corpus is empty">Posts collected or uploaded are counted here.</EmptyState>
+      ) : (
+        <TotalsTable data={totals.data} />
+      )}
+    </section>
+  );
+}
+
+function TotalsTable({ data: { days, platforms, all_time } }: { data: Totals }) {
+  return (
+    <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
+      <table className="scraping-table scraping-totals">
+        <thead>
+          <tr>
+            <th scope="col">Platform</th>
+            {days.map((d) => (
+              <th scope="col" key={d}>
+                <time dateTime={d}>{d.slice(5)}</time>
+              </th>
+            ))}
+            <th scope="col">All time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {all_time.map(({ platform, posts }) => (
+            <tr key={platform}>
+              <th scope="row">{platformName(platform)}</th>
+              {(platforms.find((p) => p.platform === platform)?.posts ?? days.map(() => 0)).map((n, i) => (
+                <td key={days[i]}>{n.toLocaleString()}</td>
+              ))}
+              <td>{posts.toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
