@@ -3,8 +3,7 @@
 // noun) still counts in English posts. Posts of unknown language lose the stop words of every language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationResponse } from '../../src/contract/insights-responses';
-import { profiles } from '../../server/db/social-schema';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
 import { createTestServer, type TestServer } from '../support/server-harness';
 import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
 
@@ -17,10 +16,11 @@ beforeAll(async () => {
   server = await createTestServer();
   viewer = await server.createUser();
   workspaceId = (await createWorkspace(server, [[viewer, 'viewer']])).id;
-  const [author] = await server.db
-    .insert(profiles)
-    .values({ platform: 'x', externalId: 'stop-1', handle: 'lucia', displayName: 'Lucía', followers: 10 })
-    .returning({ id: profiles.id });
+  const [author] = (
+    await insertProfiles(server.db, [
+      { platform: 'x', externalId: 'stop-1', handle: 'lucia', displayName: 'Lucía', followers: 10 },
+    ])
+  ).map((id) => ({ id }));
   const texts: Array<[string | null, string]> = [
     ...Array.from({ length: 6 }, (): [string, string] => [
       'es',
