@@ -6,17 +6,16 @@
 // staff) is refused the screen in her browser and gets 403 from the API. axe-core finds no violation on the screen.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import axe from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { demoUserIds } from '../../server/seed';
 import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { waitForHeading } from '../support/browser-harness';
 import { startRealServer, type RealServer } from '../support/real-server';
 import { mastodonTagRoutes, startReplayServer, type ReplayServer } from '../support/replay-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
-const axeSource = axe.source;
 
 let server: RealServer;
 let browser: Browser;
@@ -56,27 +55,6 @@ async function signIn(who: RegExp): Promise<Page> {
   await page.getByRole('button', { name: who }).first().click();
   await page.waitForURL((url) => /^\/(workspace|scraping)/.test(url.pathname));
   return page;
-}
-
-/** axe-core's violations on the page as drawn (run through the DevTools protocol: the page's CSP stays on). */
-async function axeViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
 }
 
 const jobRow = (page: Page, name: string) =>
