@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PeoplePage } from '../../../../../features/insight/AnalysisPages';
+import { PeoplePage } from '../../../../../features/insight/PeoplePage';
 import { peopleSearchSchema } from '../../../../../features/insight/list-search';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/people')({
