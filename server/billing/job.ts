@@ -6,7 +6,8 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import { payments, subscriptions } from '../db/billing-schema';
 import { workspaces } from '../db/schema';
 import { priceOf } from './plans';
-import { chargeSavedCard, type BillingContext } from './service';
+import { chargeSavedCard } from './plan-changes';
+import type { BillingContext } from './service';
 import { accessEnd, DAY_MS, saveSubscription, type SubscriptionRow } from './subscriptions';
 import type { PeriodicJob } from '../scheduler';
 
@@ -161,7 +162,8 @@ export const billingJob = (
     cron: minutes === 60 ? '0 * * * *' : `*/${minutes} * * * *`,
     run: async () => {
       for (const s of await runDue(ctx, new Date(), log)) {
-        if (s.outcome !== 'waiting') log(`Billing: workspace ${s.workspaceId} ${s.outcome.replace('_', ' ')}.`);
+        if (s.outcome !== 'waiting')
+          log(`Billing: workspace ${s.workspaceId} ${s.outcome.replace('_', ' ')}.`);
       }
       await extra?.();
     },

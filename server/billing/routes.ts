@@ -20,17 +20,8 @@ import {
 import { workspaceParamsSchema } from '../../src/contract/workspaces';
 import { bearer, errorResponses } from '../workspaces/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
-import {
-  billingView,
-  cancelPlan,
-  changePlan,
-  ownersOnly,
-  paymentFor,
-  planView,
-  resumePlan,
-  startCheckout,
-  updateDetails,
-} from './service';
+import { billingView, ownersOnly, planView, updateDetails } from './service';
+import { cancelPlan, changePlan, paymentFor, resumePlan, startCheckout } from './plan-changes';
 import { applyEvent } from './events';
 import { WebhookSignatureError } from './provider';
 import { invoiceDocument } from './invoice-document';
