@@ -158,6 +158,8 @@ export function clientGone(response: {
 /** The refusals' bodies by Retry-After, made once: as the error handler writes the busy error. */
 const refusalBodies = new Map<number, Buffer>();
 const KEPT_REFUSALS = 600;
+/** How long a refusal at the door waits before it is written (far below any Retry-After, which is whole seconds). */
+const REFUSAL_HOLD_MS = 250;
 
 function refusalBody(seconds: number): Buffer {
   let body = refusalBodies.get(seconds);
@@ -176,14 +178,20 @@ function refusalBody(seconds: number): Buffer {
  * and its pool do not feel it. While the queue is full this refuses a request the answer cache could have served too:
  * knowing that takes the body, the workspace's row and the corpus version, the very work a refusal must not do.
  */
-export function refuseWhenFull(admission: Admission): onRequestHookHandler {
+export function refuseWhenFull(admission: Admission, holdMs = REFUSAL_HOLD_MS): onRequestHookHandler {
   return (_request, reply, done) => {
     if (!admission.full) return done();
     const seconds = admission.retryAfterSeconds();
-    void reply
-      .code(503)
-      .header('retry-after', String(seconds))
-      .type('application/json; charset=utf-8')
-      .send(refusalBody(seconds));
+    const refuse = () =>
+      void reply
+        .code(503)
+        .header('retry-after', String(seconds))
+        .type('application/json; charset=utf-8')
+        .send(refusalBody(seconds));
+    // A client that asks again the moment it is refused (ignoring Retry-After) would otherwise be refused thousands of
+    // times a second, and those writes alone keep the event loop from the light requests: each refusal is held a
+    // moment first, a timer's cost, which bounds the refusals to connections / hold per second.
+    if (holdMs > 0) setTimeout(refuse, holdMs).unref();
+    else refuse();
   };
 }
