@@ -61,7 +61,7 @@ interface SizeResult {
   p95: Map<string, { p95: number; worst: string }>;
 }
 
-/** p95 per endpoint above this is reported: 300 ms up to 1M posts, 500 ms above (issue 20). */
+/** p95 per endpoint above this is reported: 300 ms up to 1M posts, 500 ms above. */
 const targetFor = (posts: number) => (posts > 1_000_000 ? 500 : 300);
 
 async function measure(size: number, { runs, ranges, endpoints, zone }: Options): Promise<SizeResult> {

@@ -14,7 +14,7 @@
 // Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
 // and PostgreSQL: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop delay (p99 and max,
 // perf_hooks.monitorEventLoopDelay) and the machine's 1-minute load average at the end of the run.
-// `--cases light` runs only what the light requests feel (issue 27 item 10): users/me idle, under 32 connections of
+// `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of
 // repeated (cached) overviews and posts, and under 128 connections being refused 503 busy; `dashboards` the table
 // above.
 // The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
@@ -296,7 +296,12 @@ async function main() {
         load: loadavg()[0]!,
       };
     };
-    const row = (endpoint: string, mode: string, connections: number, r: Awaited<ReturnType<typeof measured>>) => {
+    const row = (
+      endpoint: string,
+      mode: string,
+      connections: number,
+      r: Awaited<ReturnType<typeof measured>>,
+    ) => {
       const statuses = Object.entries(r.statuses)
         .map(([status, count]) => `${count}×${status}`)
         .join(' ');

@@ -204,7 +204,7 @@ const serverConfigSchema = z.object({
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
   /**
-   * Collection jobs (issue 19, docs/scraping.md). `in-process`: the web server runs the workers; `off`: it only queues
+   * Collection jobs (docs/scraping.md). `in-process`: the web server runs the workers; `off`: it only queues
    * runs, and `npm run worker` processes (any number, on the same database) run them.
    */
   SCRAPING_WORKER: z._default(z.enum(['in-process', 'off']), 'in-process'),

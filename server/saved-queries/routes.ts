@@ -1,4 +1,4 @@
-// Saved queries of a workspace (issue 4): every member reads them, owners and managers write them, at most
+// Saved queries of a workspace: every member reads them, owners and managers write them, at most
 // SAVED_QUERY_LIMIT per workspace. Registered under /api by server/routes.ts. Names are unique per workspace
 // regardless of case (a unique index on lower(name); 409 name_taken).
 import { and, eq, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// The scraping area's API (issue 19), under /api/scraping: collection jobs, their runs, logs and refused items,
+// The scraping area's API, under /api/scraping: collection jobs, their runs, logs and refused items,
 // uploads of corpus files, and the corpus totals. Staff only, checked here on every request (403 staff_only) — the
 // SPA's guard is a convenience, this is the rule.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Admission control for the heavy requests (dashboards, discover, exports, query counts; issue 17 item 9): at most
+// Admission control for the heavy requests (dashboards, discover, exports, query counts): at most
 // `slots` of them compute at once, the next `queue` wait their turn in arrival order, and any beyond that — or one
 // that waited longer than `maxWaitMs` — is answered 503 `busy` with a Retry-After at once instead of piling up. On
 // 2 cores a handful of heavy statements already keep both busy; more at once only share the same cores (each slower,

@@ -1,4 +1,4 @@
-// Where the heavy requests run (issue 17 item 9): the analytics pool (or the read replicas' pools: reads.ts), the
+// Where the heavy requests run: the analytics pool (or the read replicas' pools: reads.ts), the
 // admission control that bounds how many compute at once and how many wait (admission.ts), and the dashboards' answer
 // cache (insights/answer-cache.ts). One per app (buildApp decorates it as `app.analytics`).
 import type { AppDeps } from '../app';

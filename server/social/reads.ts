@@ -1,4 +1,4 @@
-// Where the heavy requests read the corpus (issue 20 item 4, docs/replicas.md): the primary's analytics pool, or with
+// Where the heavy requests read the corpus (docs/replicas.md): the primary's analytics pool, or with
 // DATABASE_READ_URL the streaming replicas' pools (server/db/database.ts connectReplicas), the least busy first. Only
 // reads of the corpus come here (dashboards, discover, query counts, exports' pages); the requests' other statements
 // (the saved query's look-up, the monthly volume counters, everything of auth, workspaces and billing) run on the

@@ -5,7 +5,7 @@
 // kept text. Triggers raise the version in the writer's transaction whenever the user's row, one of their
 // memberships or one of their workspaces changes (migration 0017), whoever writes, so a kept answer is never sent
 // after the change is visible; every server process keeps its own answers and checks the same version. Both reads
-// are named prepared statements. Issue 17 item 10: this halves what users/me costs PostgreSQL and the server.
+// are named prepared statements. This halves what users/me costs PostgreSQL and the server.
 import { asc, eq, sql } from 'drizzle-orm';
 import { memberships, users, workspaces } from '../db/schema';
 import type { Db } from '../db/database';

@@ -1,4 +1,4 @@
-// The internal scraping area (issue 19): collection jobs, their runs, logs and refused items, and the corpus totals
+// The internal scraping area: collection jobs, their runs, logs and refused items, and the corpus totals
 // the screen shows. Staff only; request and response shapes shared by the SPA and the server.
 import * as z from 'zod/mini';
 import { PLATFORM_VALUES } from './social-scope';

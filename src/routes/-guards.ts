@@ -97,7 +97,7 @@ export function requireLogin(context: RouterContext, path: string, preload: bool
 }
 
 /**
- * /scraping is for staff (issue 16; the spec says only that it is an internal screen). Staff is known from users/me
+ * /scraping is for staff (the spec says only that it is an internal screen). Staff is known from users/me
  * (src/lib/staff.ts). Anyone else is told so and sent to /login, whose decision (spec §2) opens their own workspace.
  * A failed users/me goes to /login too, as the workspace guard's does.
  */

@@ -1,4 +1,4 @@
-// The social API's discover routes (issue 4); registered under /social by server/routes.ts. An ad-hoc search: any
+// The social API's discover routes; registered under /social by server/routes.ts. An ad-hoc search: any
 // member of the workspace may run it; "Save as query" posts the same query and filters to the internal API's
 // POST /api/workspaces/{id}/saved-queries.
 import rateLimit from '@fastify/rate-limit';

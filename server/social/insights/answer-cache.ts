@@ -1,4 +1,4 @@
-// The dashboards' answer cache (issue 17 item 9): a team opening the same dashboard gets the first answer again
+// The dashboards' answer cache: a team opening the same dashboard gets the first answer again
 // instead of a computation each. An answer is kept under its workspace, its endpoint, everything of the resolved
 // request that can change it (the normalized query, the saved query's name, platforms, languages, the absolute range,
 // the refinements, the workspace's time zone, the page's sort, size and cursor) and the corpus version
@@ -9,8 +9,8 @@
 //
 // An answer is looked up by the version the primary has now (read on the light pool, so a cached answer is served
 // while every analytics slot is taken), and stored only under the version its own snapshot saw (read in the same
-// transaction: server/social/reads.ts), when that is the version looked up: an answer computed on a replica that lags
-// (issue 20 item 4), or before a write that committed during the computation, is returned but never kept under a
+// transaction: server/social/reads.ts), when that is the version looked up: an answer computed on a replica that lags,
+// or before a write that committed during the computation, is returned but never kept under a
 // version whose posts it did not see. Requests that arrive while the same answer is being computed wait for it instead
 // of computing it again.
 import { sql } from 'drizzle-orm';

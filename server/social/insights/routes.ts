@@ -1,4 +1,4 @@
-// The social API's insights routes (issue 4); registered under /social by server/routes.ts. One POST per dashboard;
+// The social API's insights routes; registered under /social by server/routes.ts. One POST per dashboard;
 // each takes a saved query or an ad-hoc query, filters and drill-down refinements; and the drill-down lists as
 // streamed CSV files. Any member of the workspace (viewer and up) may read them; what each figure counts, and where
 // each is read from, is in README.md beside this file.

@@ -1,4 +1,4 @@
-// The social API's query routes (issue 4); registered under /social by server/routes.ts.
+// The social API's query routes; registered under /social by server/routes.ts.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
