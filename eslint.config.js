@@ -4,8 +4,10 @@
 // (`no-restricted-paths` zones on resolved files, so relative paths and the `@/` alias count alike; `no-cycle`):
 //   routes -> features -> components / lib / api -> contract
 //   machines -> pure statecharts (xstate, the contract and the pure JWT helper only)
-//   server -> src/contract only; src -> never server/
-// test/unit/lint-boundaries.test.ts proves each restriction fires.
+//   server -> contract/ only, never src/; src -> never server/; contract/ -> only itself
+// and with Murmur's own rules (eslint-rules.js): a relative import stays inside its area (beyond it, the path
+// aliases `@contract/`, `@/`, `@server/`, `@test/`, `@scripts/` name the place), and no two server domains import
+// each other. test/unit/lint-boundaries.test.ts proves each restriction fires.
 import fs from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
@@ -14,6 +16,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import murmur from './eslint-rules.js';
 import tseslint from 'typescript-eslint';
 
 const CODE = '{js,jsx,mjs,cjs,ts,tsx,mts,cts}';
@@ -33,23 +36,25 @@ function listFeatures() {
 }
 
 /**
- * A `no-restricted-imports` option forbidding every package but `allowed` (and their subpaths); relative and `@/`
+ * A `no-restricted-imports` option forbidding every package but `allowed` (and their subpaths); relative and aliased
  * imports are left to the zones below.
  * @param {string[]} allowed
  * @param {string} message
  */
 const onlyPackages = (allowed, message) => ({
-  patterns: [{ regex: `^(?![./]|@/|(?:${allowed.join('|')})(?:/|$))`, message }],
+  patterns: [
+    { regex: `^(?![./]|@(?:contract|server|test|scripts)?/|(?:${allowed.join('|')})(?:/|$))`, message },
+  ],
 });
 
 const MACHINES = 'Machines are pure statecharts: inject side effects with machine.provide()';
 const FEATURES = 'Features do not import each other: move shared code to src/components or src/lib';
 const LAYERS =
   'src/api, src/lib and src/components are shared layers: they may not import src/routes or src/features';
-const SERVER = 'The server shares only the contract with the SPA (src/contract)';
-const SPA = 'The SPA does not import server code: shared shapes belong in src/contract';
+const SERVER = 'The server shares only the contract with the SPA (contract/), never src/';
+const SPA = 'The SPA does not import server code: shared shapes belong in contract/';
 const CONTRACT =
-  "src/contract imports only zod, csv-stringify (the exports' CSV writer) and itself: both the SPA and the server depend on it";
+  "contract/ imports only zod, csv-stringify (the exports' CSV writer) and itself: both the SPA and the server depend on it";
 
 // Files under `target` may not import files under `from` (but those under `except`, relative to `from`). Zones see
 // the file an import resolves to; an import that does not resolve fails the typecheck instead.
@@ -57,7 +62,7 @@ const zones = [
   {
     target: 'src/machines',
     from: 'src',
-    except: ['./machines', './contract', './lib/jwt.ts'],
+    except: ['./machines', './lib/jwt.ts'],
     message: MACHINES,
   },
   { target: ['src/api', 'src/lib', 'src/components'], from: ['src/routes', 'src/features'], message: LAYERS },
@@ -67,9 +72,9 @@ const zones = [
     except: [`./${feature}`],
     message: FEATURES,
   })),
-  { target: 'server', from: 'src', except: ['./contract'], message: SERVER },
+  { target: 'server', from: 'src', message: SERVER },
   { target: 'src', from: 'server', message: SPA },
-  { target: 'src/contract', from: 'src', except: ['./contract'], message: CONTRACT },
+  { target: 'contract', from: ['src', 'server', 'test', 'scripts'], message: CONTRACT },
 ];
 
 export default defineConfig([
@@ -124,10 +129,10 @@ export default defineConfig([
     files: [`src/**/*.${CODE}`, `test/**/*.${CODE}`],
   },
 
-  // Import direction and cycles, on files resolved as TypeScript does (tsconfig paths give `@/` = src/).
+  // Import direction and cycles, on files resolved as TypeScript does (tsconfig.json's paths give the aliases).
   {
     name: 'murmur/imports',
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, murmur },
     settings: {
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [
@@ -138,6 +143,8 @@ export default defineConfig([
       'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones }],
       // Type-only imports never form a cycle at run time; the rule skips them. Packages are not followed.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'murmur/relative-within-area': 'error',
+      'murmur/no-domain-cycle': 'error',
     },
   },
   {
@@ -147,7 +154,7 @@ export default defineConfig([
   },
   {
     name: 'murmur/imports/contract',
-    files: [`src/contract/**/*.${CODE}`],
+    files: [`contract/**/*.${CODE}`],
     rules: { 'no-restricted-imports': ['error', onlyPackages(['zod', 'csv-stringify'], CONTRACT)] },
   },
 ]);

@@ -1,8 +1,6 @@
-import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-
-const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+import { alias } from './vite.config.ts';
 
 export default defineConfig({
   plugins: [react()],

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../server/app';
-import { loadServerConfig } from '../server/config';
-import { connect, ensureDatabase, startEmbeddedPostgres } from '../server/db/database';
-import { memberships, users, workspaces } from '../server/db/schema';
-import { createAccessTokens } from '../server/auth/access-token';
-import { signInAs } from '../server/auth/sign-in';
+import { buildApp } from '@server/app';
+import { loadServerConfig } from '@server/config';
+import { connect, ensureDatabase, startEmbeddedPostgres } from '@server/db/database';
+import { memberships, users, workspaces } from '@server/db/schema';
+import { createAccessTokens } from '@server/auth/access-token';
+import { signInAs } from '@server/auth/sign-in';
 import { cpuSeconds, postmasterOf } from './bench-cpu';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);

@@ -21,12 +21,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import { MAX_PAGES_LIMIT } from '../src/contract/scraping';
-import { loadServerConfig } from '../server/config';
-import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
-import { startCollector } from '../server/scraping/collector';
-import { startQueue } from '../server/scheduler';
-import { importCorpus } from '../server/social/corpus/import/run';
+import { MAX_PAGES_LIMIT } from '@contract/scraping';
+import { loadServerConfig } from '@server/config';
+import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/database';
+import { startCollector } from '@server/scraping/collector';
+import { startQueue } from '@server/scheduler';
+import { importCorpus } from '@server/social/corpus/import/run';
 import { generatedImportRows } from './generated-import-rows';
 
 const PAGE_SIZE = 40;

@@ -12,7 +12,7 @@ import {
   runningEmbeddedUrl,
   startEmbeddedPostgres,
   type EmbeddedServer,
-} from '../server/db/database';
+} from '@server/db/database';
 
 export const DEFAULT_POSTS = 1_000_000;
 

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from '../test/support/browser';
+import { launchBrowser } from '@test/support/browser';
 import {
   DASHBOARDS,
   DEFAULT_PG_PORT,

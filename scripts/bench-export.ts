@@ -15,12 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../server/app';
-import { createAccessTokens } from '../server/auth/access-token';
-import { signInAs } from '../server/auth/sign-in';
-import { loadServerConfig } from '../server/config';
-import { connect } from '../server/db/database';
-import { memberships, users, workspaces } from '../server/db/schema';
+import { buildApp } from '@server/app';
+import { createAccessTokens } from '@server/auth/access-token';
+import { signInAs } from '@server/auth/sign-in';
+import { loadServerConfig } from '@server/config';
+import { connect } from '@server/db/database';
+import { memberships, users, workspaces } from '@server/db/schema';
 import { openCorpus } from './bench-corpus';
 
 interface Served {

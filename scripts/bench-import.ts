@@ -12,14 +12,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../server/db/database';
+import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/database';
 import {
   DEFAULT_IMPORT_BATCH,
   importCorpus,
   type ImportFormat,
   type RejectedRow,
-} from '../server/social/corpus/import/run';
-import { IMPORT_FIELDS } from '../server/social/corpus/import/schema';
+} from '@server/social/corpus/import/run';
+import { IMPORT_FIELDS } from '@server/social/corpus/import/schema';
 import { generatedImportRows } from './generated-import-rows';
 
 const END = Date.UTC(2025, 5, 1);

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../server/app';
-import { loadServerConfig } from '../server/config';
-import { connect } from '../server/db/database';
-import { memberships, users, workspaces } from '../server/db/schema';
-import { createAccessTokens } from '../server/auth/access-token';
-import { signInAs } from '../server/auth/sign-in';
+import { buildApp } from '@server/app';
+import { loadServerConfig } from '@server/config';
+import { connect } from '@server/db/database';
+import { memberships, users, workspaces } from '@server/db/schema';
+import { createAccessTokens } from '@server/auth/access-token';
+import { signInAs } from '@server/auth/sign-in';
 import { DEFAULT_POSTS, openCorpus, sizeLabel } from './bench-corpus';
 
 /**

@@ -196,12 +196,12 @@ async function main() {
   const corpusPosts = Number(values.posts);
 
   const { eq, sql } = await import('drizzle-orm');
-  const { buildApp } = await import('../server/app');
-  const { loadServerConfig } = await import('../server/config');
-  const { connect } = await import('../server/db/database');
-  const { memberships, users, workspaces } = await import('../server/db/schema');
-  const { createAccessTokens } = await import('../server/auth/access-token');
-  const { signInAs } = await import('../server/auth/sign-in');
+  const { buildApp } = await import('@server/app');
+  const { loadServerConfig } = await import('@server/config');
+  const { connect } = await import('@server/db/database');
+  const { memberships, users, workspaces } = await import('@server/db/schema');
+  const { createAccessTokens } = await import('@server/auth/access-token');
+  const { signInAs } = await import('@server/auth/sign-in');
   const { openCorpus } = await import('./bench-corpus');
   const { url, server } = await openCorpus(corpusPosts);
   // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.

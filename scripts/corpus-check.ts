@@ -3,13 +3,8 @@
 // embedded PostgreSQL in DATA_DIR), reports each difference, and with --repair rebuilds them from the posts. Exit
 // code 0 when every table equals its recount (after the repair, with --repair), 1 otherwise.
 import { parseArgs } from 'node:util';
-import { checkCorpus, differs, repairCorpus, type CorpusCheck } from '../server/social/corpus/check';
-import {
-  createProgress,
-  formatDuration,
-  openCorpusDatabase,
-  type Progress,
-} from '../server/social/corpus/cli';
+import { checkCorpus, differs, repairCorpus, type CorpusCheck } from '@server/social/corpus/check';
+import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
 
 const USAGE = `Usage: npm run corpus:check [-- --repair]
 

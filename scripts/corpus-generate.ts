@@ -3,15 +3,10 @@
 // (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR). The same options give the same corpus; see
 // docs/corpus-format.md.
 import { parseArgs } from 'node:util';
-import { corpusChecksum } from '../server/social/corpus/checksum';
-import {
-  createProgress,
-  formatDuration,
-  openCorpusDatabase,
-  type Progress,
-} from '../server/social/corpus/cli';
-import { CorpusLoadError, generateCorpus, type LoadMode } from '../server/social/corpus/generate/load';
-import { DEFAULT_DAYS } from '../server/social/corpus/generate/plan';
+import { corpusChecksum } from '@server/social/corpus/checksum';
+import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
+import { CorpusLoadError, generateCorpus, type LoadMode } from '@server/social/corpus/generate/load';
+import { DEFAULT_DAYS } from '@server/social/corpus/generate/plan';
 
 const USAGE = `Usage: npm run corpus:generate -- [--posts N] [--seed N] [--replace | --append] [options]
 

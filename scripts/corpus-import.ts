@@ -4,18 +4,13 @@
 // 2 some rows were rejected (the others are imported).
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  createProgress,
-  formatDuration,
-  openCorpusDatabase,
-  type Progress,
-} from '../server/social/corpus/cli';
+import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
 import {
   DEFAULT_IMPORT_BATCH,
   ImportFileError,
   importCorpus,
   type RejectedRow,
-} from '../server/social/corpus/import/run';
+} from '@server/social/corpus/import/run';
 
 const USAGE = `Usage: npm run corpus:import -- <file> [--format ndjson|csv] [--errors <file>] [--batch N]
 

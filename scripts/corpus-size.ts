@@ -6,7 +6,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { runningEmbeddedUrl } from '../server/db/database';
+import { runningEmbeddedUrl } from '@server/db/database';
 
 /** The tables of the corpus (server/db/social-schema.ts), largest first in practice. */
 const TABLES = [

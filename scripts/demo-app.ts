@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { runningEmbeddedUrl } from '../server/db/database';
-import { buildSpaFor, localSpaEnv } from '../test/support/spa-build';
+import { runningEmbeddedUrl } from '@server/db/database';
+import { buildSpaFor, localSpaEnv } from '@test/support/spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST_DIR = path.join(ROOT, 'dist-scripts');

@@ -1,7 +1,7 @@
 // `npm run dev`: the API server (with its database and the development sign-in provider) and Vite's dev server with
 // hot reload. The SPA on http://localhost:5173 calls the API on its configured base (http://localhost:8787/api/).
 import { createServer } from 'vite';
-import { startServer } from '../server/main';
+import { startServer } from '@server/main';
 
 const VITE_ORIGIN = 'http://localhost:5173';
 // The card checkout returns to the SPA, which Vite serves here (unless APP_URL says otherwise).

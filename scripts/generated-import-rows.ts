@@ -1,7 +1,7 @@
 // The generator's corpus as import rows (each post with its author's profile fields inline): the importer's input for
 // bench:import and bench:collect's importer figure.
-import { planCorpus } from '../server/social/corpus/generate/plan';
-import type { ImportRowInput } from '../server/social/corpus/import/schema';
+import { planCorpus } from '@server/social/corpus/generate/plan';
+import type { ImportRowInput } from '@server/social/corpus/import/schema';
 
 /** The generator's corpus as import rows: each post with its author's profile fields inline. */
 export function* generatedImportRows(posts: number, seed: number, end: number): Generator<ImportRowInput> {

@@ -2,8 +2,8 @@
 // static markup of the same component the page renders. Loaded by the build (scripts/vite-prerender-login.ts) through
 // Vite's module runner, so the app's modules are compiled as the app's build compiles them.
 import { renderToStaticMarkup } from 'react-dom/server';
-import { parseConfig } from '../src/config';
-import { SignInCardView } from '../src/features/auth/SignInCardView';
+import { parseConfig } from '@/config';
+import { SignInCardView } from '@/features/auth/SignInCardView';
 
 /** The markup, or '' when the configuration is bad: that build shows the configuration error screen instead. */
 export function loginMarkup(env: Record<string, unknown>): string {

@@ -4,13 +4,13 @@
 // The server does not know who asks, so nothing of the user is in it: the switcher says "Your workspaces", there is no
 // e-mail, and the links have no targets (the shell is inert: a picture of the page until the app takes over).
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ANY_WORKSPACE, SwitcherSummary, Topbar } from '../src/components/Topbar';
-import { PageFrame } from '../src/components/PageFrame';
-import { DashboardSkeleton } from '../src/features/insight/DashboardSkeleton';
-import { DASHBOARD_PAGES } from '../src/features/insight/dashboard-pages';
-import { INSIGHT_LINKS } from '../src/features/insight/insight-links';
-import { WORKSPACE_NAV, WorkspaceFrame } from '../src/features/workspace/WorkspaceFrame';
-import type { SHELL_DASHBOARDS } from '../src/lib/prerender';
+import { ANY_WORKSPACE, SwitcherSummary, Topbar } from '@/components/Topbar';
+import { PageFrame } from '@/components/PageFrame';
+import { DashboardSkeleton } from '@/features/insight/DashboardSkeleton';
+import { DASHBOARD_PAGES } from '@/features/insight/dashboard-pages';
+import { INSIGHT_LINKS } from '@/features/insight/insight-links';
+import { WORKSPACE_NAV, WorkspaceFrame } from '@/features/workspace/WorkspaceFrame';
+import type { SHELL_DASHBOARDS } from '@/lib/prerender';
 
 const INSIGHT = '/workspace/$workspaceId/insight';
 

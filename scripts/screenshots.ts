@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from '../test/support/browser';
+import { launchBrowser } from '@test/support/browser';
 import {
   DEFAULT_PG_PORT,
   DEFAULT_PORT,

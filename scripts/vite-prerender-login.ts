@@ -5,9 +5,12 @@
 // frame (src/lib/prerender.ts). Every other address still gets the plain index.html. The markup comes from
 // scripts/prerender-login-markup.tsx, run by Vite's module runner.
 import { fileURLToPath } from 'node:url';
-import { runnerImport, type Plugin, type Rollup } from 'vite';
+import { runnerImport, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
 // With its extension: this file is loaded with the Vite config.
+// Relative, not aliased: Vite bundles its config and the plugins it imports before any alias exists.
+// eslint-disable-next-line murmur/relative-within-area
 import { PRERENDER_ID, QUEUED_SIGN_IN, SHELL_DASHBOARDS, SHELL_PATH } from '../src/lib/prerender.ts';
+// eslint-disable-next-line murmur/relative-within-area
 import { AUTH_TOKENS_KEY } from '../src/lib/storage-keys.ts';
 
 const ROOT = '<div id="root"></div>';
@@ -264,11 +267,13 @@ const SHELL_STYLE_MODULES = ['src/components/AppHeader.tsx', 'src/features/insig
 
 export function prerenderLogin(): Plugin {
   let env: Record<string, unknown> = {};
+  /** The build's aliases, for the markup modules run below (they import the SPA's code through them). */
+  let alias: ResolvedConfig['resolve']['alias'] = [];
   // Each shell dashboard's page, shell-<dashboard>.html, which the server sends for that dashboard's address.
   async function emitShells(this: Rollup.PluginContext, indexHtml: string, bundle: Rollup.OutputBundle) {
     const { module } = await runnerImport<typeof import('./prerender-shell-markup')>(
       fileURLToPath(new URL('./prerender-shell-markup.tsx', import.meta.url)),
-      { configFile: false, logLevel: 'warn' },
+      { configFile: false, logLevel: 'warn', resolve: { alias } },
     );
     const stylesheets = stylesheetsOf(bundle, SHELL_STYLE_MODULES);
     const draft = (dashboard: (typeof SHELL_DASHBOARDS)[number], bootSrc: string) =>
@@ -299,13 +304,14 @@ export function prerenderLogin(): Plugin {
     enforce: 'post',
     configResolved(config) {
       env = config.env;
+      alias = config.resolve.alias;
     },
     async generateBundle(_options, bundle) {
       const index = bundle['index.html'];
       if (!index || index.type !== 'asset') return;
       const { module } = await runnerImport<typeof import('./prerender-login-markup')>(
         fileURLToPath(new URL('./prerender-login-markup.tsx', import.meta.url)),
-        { configFile: false, logLevel: 'warn' },
+        { configFile: false, logLevel: 'warn', resolve: { alias } },
       );
       const markup = module.loginMarkup(env);
       if (!markup) return;

@@ -1,6 +1,6 @@
 // Server configuration from the environment, validated once; a bad value names its key and the server does not start.
 import * as z from 'zod/mini';
-import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../src/contract/dev-oidc';
+import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '@contract/dev-oidc';
 
 const int = (fallback: number, min: number, max: number) =>
   z._default(

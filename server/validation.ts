@@ -1,11 +1,11 @@
 // The validator of every route's schema (body, query string, path parameters, headers): fastify-type-provider-zod's,
 // after one check that holds for every request whatever its schema says: no string, and no key, holds text
-// PostgreSQL cannot store (src/contract/text.ts). A NUL or a lone surrogate is a 400 invalid_request naming the
+// PostgreSQL cannot store (contract/text.ts). A NUL or a lone surrogate is a 400 invalid_request naming the
 // field, from the same errors the schemas give, before any schema, pattern or handler sees it.
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../src/contract/text';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@contract/text';
 
 type Path = (string | number)[];
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import fp from 'fastify-plugin';
 import type { AccessClaims, AccessTokens } from './access-token';
 import type { SignInStates } from './sign-in-state';
-import { unauthorized } from '../errors';
+import { unauthorized } from '@server/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {

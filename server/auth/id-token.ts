@@ -2,9 +2,9 @@
 // issuers, client id), so a development OpenID provider can stand in for either one.
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServerConfig } from '../config';
-import type { VendorType } from '../../src/contract/auth';
-import { ApiError } from '../errors';
+import type { ServerConfig } from '@server/config';
+import type { VendorType } from '@contract/auth';
+import { ApiError } from '@server/errors';
 
 export interface VerifiedIdentity {
   vendor: VendorType;

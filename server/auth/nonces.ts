@@ -2,8 +2,8 @@
 // This binds an ID token to a sign-in this server started, so a token captured elsewhere cannot be replayed.
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { loginNonces } from '../db/schema';
+import type { Db } from '@server/db/database';
+import { loginNonces } from '@server/db/schema';
 import type { DbOrTx } from './refresh-tokens';
 
 export async function issueNonce(db: Db, ttlSeconds: number): Promise<string> {

@@ -4,8 +4,8 @@
 // whose answer was lost or two requests of one client at once, and gets the same successor again.
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { refreshTokens } from '../db/schema';
+import type { Db } from '@server/db/database';
+import { refreshTokens } from '@server/db/schema';
 import { SIGN_IN_ENDED_CHANNEL } from './sign-in-state';
 
 /** The database or a transaction on it: callers decide what a write belongs to. */

@@ -3,9 +3,9 @@
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { loginRequestSchema, nonceResponseSchema, tokenPairSchema } from '../../src/contract/auth';
-import { errorResponseSchema } from '../../src/contract/errors';
-import { ApiError } from '../errors';
+import { loginRequestSchema, nonceResponseSchema, tokenPairSchema } from '@contract/auth';
+import { errorResponseSchema } from '@contract/errors';
+import { ApiError } from '@server/errors';
 import { bearerToken } from './authenticate';
 import { createIdTokenVerifier, type VerifiedIdentity } from './id-token';
 import { issueNonce } from './nonces';

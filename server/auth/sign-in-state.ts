@@ -9,8 +9,8 @@
 // connection was down): while it reconnects, and after, every live answer kept is read again.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Db } from '../db/database';
-import { refreshTokens } from '../db/schema';
+import type { Db } from '@server/db/database';
+import { refreshTokens } from '@server/db/schema';
 
 export const SIGN_IN_ENDED_CHANNEL = 'murmur_sign_in_ended';
 
@@ -60,10 +60,15 @@ export function createSignInStates(db: Db, options: SignInStateOptions): SignInS
   };
   const ended = (signInId: string) => remember(signInId, false);
 
-  const listener = listen(db, ended, () => {
-    // Signals may have been missed while it was down: what was read as live is read again.
-    for (const [signInId, state] of states) if (state) states.delete(signInId);
-  }, options.warn);
+  const listener = listen(
+    db,
+    ended,
+    () => {
+      // Signals may have been missed while it was down: what was read as live is read again.
+      for (const [signInId, state] of states) if (state) states.delete(signInId);
+    },
+    options.warn,
+  );
 
   return {
     known(signInId) {

@@ -1,9 +1,9 @@
 // Turns a verified ID token into a signed-in user: spends the nonce, finds or creates the user by identity (never by
 // e-mail, which people change and vendors reassign) and starts a refresh-token family, all in one transaction.
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
+import type { Db } from '@server/db/database';
 import type { AccessTokens } from './access-token';
-import { identities, users } from '../db/schema';
+import { identities, users } from '@server/db/schema';
 import { invalidIdToken, type VerifiedIdentity } from './id-token';
 import { consumeNonce } from './nonces';
 import { startFamily, type DbOrTx } from './refresh-tokens';

@@ -1,8 +1,8 @@
 // The built-in provider (server/payments) behind the payment-provider interface: its checkout and charges are called
 // in-process, and its webhooks come back over HTTP, signed, and are verified here like any provider's.
 import * as z from 'zod/mini';
-import type { BuiltinPayments } from '../payments/service';
-import { SIGNATURE_HEADER, verifySignature } from '../payments/signature';
+import type { BuiltinPayments } from '@server/payments/service';
+import { SIGNATURE_HEADER, verifySignature } from '@server/payments/signature';
 import { WebhookSignatureError, type PaymentEvent, type PaymentProvider } from './provider';
 
 const eventSchema = z.object({

@@ -1,9 +1,9 @@
 // The one place a payment changes a plan: a verified webhook, applied once (billing_events), only when it is about the
 // pending payment as asked, in order (payments.last_event_at), under the subscription's row lock.
 import { and, eq, sql } from 'drizzle-orm';
-import { billingEvents, invoices, payments } from '../db/billing-schema';
-import { workspaces } from '../db/schema';
-import type { Executor } from '../workspaces/access';
+import { billingEvents, invoices, payments } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
+import type { Executor } from '@server/workspaces/access';
 import type { PaymentEvent } from './provider';
 import { describe, detailsOf, type BillingContext, type PaymentRow } from './service';
 import {

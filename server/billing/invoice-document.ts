@@ -1,8 +1,8 @@
 // An invoice as a standalone, printable HTML document (downloaded with Content-Disposition): who billed whom, when,
 // for what and how much, in the workspace's time zone. No scripts, no external resources.
-import type { invoices } from '../db/billing-schema';
-import { escapeHtml, htmlPage, pageStyle } from '../html-page';
-import { usableTimeZone } from '../social/time-zone';
+import type { invoices } from '@server/db/billing-schema';
+import { escapeHtml, htmlPage, pageStyle } from '@server/html-page';
+import { usableTimeZone } from '@contract/zoned-time';
 
 const STYLE = pageStyle(`
   body { font-family: system-ui, sans-serif; color: #1c1b29; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }

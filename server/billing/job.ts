@@ -3,13 +3,13 @@
 // (subscriptions.next_run_at), so a restart loses nothing; each row is taken with FOR UPDATE SKIP LOCKED, so servers
 // sharing a database never handle one twice.
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { payments, subscriptions } from '../db/billing-schema';
-import { workspaces } from '../db/schema';
+import { payments, subscriptions } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
 import { priceOf } from './plans';
 import { chargeSavedCard } from './plan-changes';
 import type { BillingContext } from './service';
 import { accessEnd, DAY_MS, saveSubscription, type SubscriptionRow } from './subscriptions';
-import type { PeriodicJob } from '../scheduler';
+import type { PeriodicJob } from '@server/scheduler';
 
 type PaymentRow = typeof payments.$inferSelect;
 

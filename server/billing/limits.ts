@@ -1,17 +1,12 @@
 // The plan's limits where they apply: counted limits (saved queries, members) are checked by their writes, monthly
 // volumes (dashboard requests, exports) are counted here, and the history limit clips a dashboard's date range.
 import { and, count, eq, sql } from 'drizzle-orm';
-import { memberships, workspaces } from '../db/schema';
-import { savedQueries } from '../db/social-schema';
-import { usageCounters } from '../db/billing-schema';
-import { ApiError } from '../errors';
-import type { Executor } from '../workspaces/access';
-import {
-  LIMIT_ERROR_CODES,
-  type LimitKey,
-  type PlanLimits,
-  type UsageItem,
-} from '../../src/contract/billing';
+import { memberships, workspaces } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { usageCounters } from '@server/db/billing-schema';
+import { ApiError } from '@server/errors';
+import type { Executor } from '@server/workspaces/access';
+import { LIMIT_ERROR_CODES, type LimitKey, type PlanLimits, type UsageItem } from '@contract/billing';
 import type { Catalogue } from './plans';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

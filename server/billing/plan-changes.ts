@@ -1,10 +1,10 @@
 // Buying and changing plans: the checkout, a renewal's charge of the saved card, upgrades (at once, prorated) and
 // downgrades (at the period's end), cancel and resume. The plan changes only on a verified webhook (./events.ts).
 import { and, eq, sql } from 'drizzle-orm';
-import { payments } from '../db/billing-schema';
-import { memberships, users } from '../db/schema';
-import type { WorkspaceAccess } from '../workspaces/access';
-import type { BillingInterval } from '../../src/contract/billing';
+import { payments } from '@server/db/billing-schema';
+import { memberships, users } from '@server/db/schema';
+import type { WorkspaceAccess } from '@server/workspaces/access';
+import type { BillingInterval } from '@contract/billing';
 import { dailyPrice, priceOf } from './plans';
 import { downgradeBlockers, usageOf } from './limits';
 import { DAY_MS, saveSubscription, subscriptionOf, type SubscriptionRow } from './subscriptions';

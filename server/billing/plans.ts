@@ -3,12 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
-import {
-  planLimitsSchema,
-  type BillingInterval,
-  type Plan,
-  type PlanLimits,
-} from '../../src/contract/billing';
+import { planLimitsSchema, type BillingInterval, type Plan, type PlanLimits } from '@contract/billing';
 
 const DEFAULT_FILE = resolve(import.meta.dirname, 'plans.json');
 const limit = z.int().check(z.gte(0), z.lte(10_000_000));

@@ -4,8 +4,8 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { and, eq } from 'drizzle-orm';
-import { invoices } from '../db/billing-schema';
-import { ApiError } from '../errors';
+import { invoices } from '@server/db/billing-schema';
+import { ApiError } from '@server/errors';
 import {
   billingDetailsSchema,
   billingResponseSchema,
@@ -16,10 +16,10 @@ import {
   paymentParamsSchema,
   paymentResponseSchema,
   planResponseSchema,
-} from '../../src/contract/billing';
-import { workspaceParamsSchema } from '../../src/contract/workspaces';
-import { bearer, errorResponses } from '../workspaces/openapi';
-import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
+} from '@contract/billing';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import { bearer, errorResponses } from '@server/openapi';
+import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
 import { billingView, ownersOnly, planView, updateDetails } from './service';
 import { cancelPlan, changePlan, paymentFor, resumePlan, startCheckout } from './plan-changes';
 import { applyEvent } from './events';

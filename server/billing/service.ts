@@ -2,14 +2,14 @@
 // Buying and changing plans are ./plan-changes.ts; the one place a payment changes a plan, a verified webhook, is
 // ./events.ts.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { invoices, payments, subscriptions } from '../db/billing-schema';
-import { workspaces } from '../db/schema';
-import { ApiError } from '../errors';
-import type { ServerConfig } from '../config';
-import type { Db } from '../db/database';
-import type { Executor, WorkspaceAccess } from '../workspaces/access';
-import { toUnixSeconds } from '../workspaces/access';
-import { usableTimeZone } from '../social/time-zone';
+import { invoices, payments, subscriptions } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
+import { ApiError } from '@server/errors';
+import type { ServerConfig } from '@server/config';
+import type { Db } from '@server/db/database';
+import type { Executor, WorkspaceAccess } from '@server/workspaces/access';
+import { toUnixSeconds } from '@server/workspaces/access';
+import { usableTimeZone } from '@contract/zoned-time';
 import type {
   BillingDetails,
   BillingInterval,
@@ -17,7 +17,7 @@ import type {
   PaymentResponse,
   Plan,
   PlanResponse,
-} from '../../src/contract/billing';
+} from '@contract/billing';
 import { type Catalogue, type PaidPlan } from './plans';
 import { usageOf } from './limits';
 import type { PaymentProvider } from './provider';

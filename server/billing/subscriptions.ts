@@ -1,10 +1,10 @@
 // A workspace's subscription: its row (made on first need for workspaces older than billing), its status as people
 // see it, and keeping `workspaces.plan` / `plan_expired_at` (what the workspace guard reads) in step with it.
 import { eq, sql } from 'drizzle-orm';
-import { subscriptions } from '../db/billing-schema';
-import { workspaces } from '../db/schema';
-import type { Executor } from '../workspaces/access';
-import type { BillingInterval, SubscriptionStatus } from '../../src/contract/billing';
+import { subscriptions } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
+import type { Executor } from '@server/workspaces/access';
+import type { BillingInterval, SubscriptionStatus } from '@contract/billing';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 type WorkspaceRow = typeof workspaces.$inferSelect;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '@server/config';
 import * as accountSchema from './schema';
 import * as socialSchema from './social-schema';
 import * as billingSchema from './billing-schema';

@@ -21,9 +21,9 @@ export const scrapeJobs = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
-    /** mastodon_hashtag, mastodon_account, bluesky_search, feed, upload (src/contract/scraping.ts). */
+    /** mastodon_hashtag, mastodon_account, bluesky_search, feed, upload (contract/scraping.ts). */
     source: text('source').notNull(),
-    /** The source's parameters, validated by its schema in src/contract/scraping.ts. */
+    /** The source's parameters, validated by its schema in contract/scraping.ts. */
     params: jsonb('params').notNull(),
     /** Minutes between runs; null: run once. */
     everyMinutes: integer('every_minutes'),

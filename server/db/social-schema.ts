@@ -21,12 +21,12 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { PLATFORM_VALUES } from '../../src/contract/social-scope';
+import { PLATFORM_VALUES } from '@contract/social-scope';
 import { users, workspaces } from './schema';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** The contract's platforms (src/contract/social-scope.ts): one list for the database enum, the API and the SPA. */
+/** The contract's platforms (contract/social-scope.ts): one list for the database enum, the API and the SPA. */
 export const PLATFORMS = PLATFORM_VALUES;
 export const POST_KINDS = ['original', 'reply', 'repost', 'quote'] as const;
 export const MEDIA_TYPES = ['text', 'image', 'video', 'link'] as const;

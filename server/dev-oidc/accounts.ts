@@ -2,7 +2,7 @@
 // anyone who signs in "as a new person". A subject is derived from the e-mail address, so it is stable across
 // restarts and the same for both vendors the provider stands in for.
 import { createHash } from 'node:crypto';
-import type { Privilege } from '../../src/contract/workspaces';
+import type { Privilege } from '@contract/workspaces';
 
 /** The tenant the provider claims to be when it stands in for Microsoft (its `tid` claim). */
 export const DEV_TENANT_ID = '00000000-0000-4000-8000-00000000d3e0';

@@ -1,7 +1,7 @@
 // The development provider's pages, rendered on the server: no scripts (the CSP allows none inline), every control a
 // native button or labelled field, so the sign-in works with a keyboard and a screen reader.
-import { DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
-import { escapeHtml, htmlPage, pageStyle } from '../html-page';
+import { DEV_OIDC_PATH } from '@contract/dev-oidc';
+import { escapeHtml, htmlPage, pageStyle } from '@server/html-page';
 import { DEMO_ACCOUNTS } from './accounts';
 
 const STYLE = pageStyle(`

@@ -3,9 +3,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
-import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '../../src/contract/dev-oidc';
-import type { ServerConfig } from '../config';
-import { securityHeaderValues, type CspDirectives } from '../security-headers';
+import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '@contract/dev-oidc';
+import type { ServerConfig } from '@server/config';
+import { securityHeaderValues, type CspDirectives } from '@server/security-headers';
 import { createDirectory, DEMO_ACCOUNTS, normalizeEmail, subjectFor } from './accounts';
 import { loadDevOidcSecrets } from './keys';
 import { errorPage, interactionPage, PAGE_STYLE_SOURCE, type NewPersonForm } from './pages';

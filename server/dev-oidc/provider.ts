@@ -2,8 +2,8 @@
 // Microsoft. Authorization code + PKCE for public clients only; ID tokens (RS256) carry the claims Murmur's sign-in
 // reads from the real vendors.
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH, SIGN_IN_CALLBACK_PATH } from '../../src/contract/dev-oidc';
-import type { VendorType } from '../../src/contract/auth';
+import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH, SIGN_IN_CALLBACK_PATH } from '@contract/dev-oidc';
+import type { VendorType } from '@contract/auth';
 import { DEV_TENANT_ID, type Directory } from './accounts';
 import type { DevOidcSecrets } from './keys';
 import { createMemoryAdapter } from './memory-adapter';

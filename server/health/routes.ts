@@ -2,8 +2,8 @@
 // it says nothing but that, and a load balancer or a process supervisor calls it.
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthResponseSchema, type HealthResponse } from '../../src/contract/health';
-import type { DatabaseStatus } from '../db/supervisor';
+import { healthResponseSchema, type HealthResponse } from '@contract/health';
+import type { DatabaseStatus } from '@server/db/supervisor';
 
 /** How long the database may take to answer `SELECT 1` before it counts as down. */
 const PROBE_TIMEOUT_MS = 3_000;

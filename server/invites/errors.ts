@@ -1,5 +1,5 @@
 // Why an invite or join code was refused; the SPA shows 'Invalid invite token' for all of them (spec §8).
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 export const inviteInvalid = () => new ApiError(404, 'invite_invalid', 'This invite link is not valid.');
 export const inviteRevoked = () => new ApiError(410, 'invite_revoked', 'This invite link has been revoked.');

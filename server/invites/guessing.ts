@@ -27,8 +27,8 @@
 // account's limit is checked before the code, so that while it holds a hit and a miss get the same answer. Misses are
 // deleted after a day (server/housekeeping.ts).
 import { and, count, eq, gte, lt, min, or, sql } from 'drizzle-orm';
-import { joinCodeMisses, joinCodes } from '../db/schema';
-import type { Executor } from '../workspaces/access';
+import { joinCodeMisses, joinCodes } from '@server/db/schema';
+import type { Executor } from '@server/workspaces/access';
 
 /** Near misses (sharing a group of four) within a day that lock a code until it is rotated. */
 export const JOIN_CODE_NEAR_MISSES_TO_LOCK = 10;

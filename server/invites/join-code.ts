@@ -2,12 +2,12 @@
 // wrong guesses near it set (./guessing.ts). Owners and managers.
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { joinCodes } from '../db/schema';
-import { formatJoinCode, joinCodeResponseSchema } from '../../src/contract/invites';
-import { workspaceParamsSchema } from '../../src/contract/workspaces';
-import type { Executor } from '../workspaces/access';
-import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
-import { bearer, errorResponses } from '../workspaces/openapi';
+import { joinCodes } from '@server/db/schema';
+import { formatJoinCode, joinCodeResponseSchema } from '@contract/invites';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import type { Executor } from '@server/workspaces/access';
+import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import { bearer, errorResponses } from '@server/openapi';
 import { isUniqueViolation, newJoinCode } from './secrets';
 import { joinCodeDenied } from './errors';
 

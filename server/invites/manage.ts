@@ -2,19 +2,19 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { invites } from '../db/schema';
+import { invites } from '@server/db/schema';
 import {
   createdInviteResponseSchema,
   createInviteBodySchema,
   inviteListResponseSchema,
   inviteParamsSchema,
-} from '../../src/contract/invites';
-import { workspaceParamsSchema } from '../../src/contract/workspaces';
-import { toUnixSeconds } from '../workspaces/access';
-import { workspaceAccessOf, type WorkspaceRequirement } from '../workspaces/route-access';
-import { invitablePrivileges } from '../workspaces/permissions';
-import { denied } from '../workspaces/errors';
-import { bearer, errorResponses } from '../workspaces/openapi';
+} from '@contract/invites';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import { toUnixSeconds } from '@server/workspaces/access';
+import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import { invitablePrivileges } from '@server/workspaces/permissions';
+import { denied } from '@server/workspaces/errors';
+import { bearer, errorResponses } from '@server/openapi';
 import { hashInviteToken, newInviteToken } from './secrets';
 import { inviteNotFound, invitesDenied } from './errors';
 

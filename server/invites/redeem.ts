@@ -2,19 +2,19 @@
 // membership, and the invite's use is not counted twice; the answer says the person already belonged.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { invites, joinCodes, memberships, users, workspaces } from '../db/schema';
-import { unauthorized } from '../errors';
-import type { ServerConfig } from '../config';
+import { invites, joinCodes, memberships, users, workspaces } from '@server/db/schema';
+import { unauthorized } from '@server/errors';
+import type { ServerConfig } from '@server/config';
 import {
   joinedWorkspaceResponseSchema,
   joinWithCodeBodySchema,
   redeemInviteBodySchema,
-} from '../../src/contract/invites';
-import type { Privilege } from '../../src/contract/workspaces';
-import { isInternalWorkspace, type Executor } from '../workspaces/access';
-import { bearer, errorResponses } from '../workspaces/openapi';
+} from '@contract/invites';
+import type { Privilege } from '@contract/workspaces';
+import { isInternalWorkspace, type Executor } from '@server/workspaces/access';
+import { bearer, errorResponses } from '@server/openapi';
 import { recordMiss, secondsUntilAccountMayTry } from './guessing';
-import { assertSeatFree } from '../billing/limits';
+import { assertSeatFree } from '@server/billing/limits';
 import { hashInviteToken } from './secrets';
 import {
   inviteExpired,

@@ -1,6 +1,6 @@
 // Invite tokens and join codes: how they are made and how they are stored.
 import { createHash, randomBytes } from 'node:crypto';
-import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from '../../src/contract/invites';
+import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from '@contract/invites';
 
 /** 256 bits: unguessable, so a leaked database cannot be turned back into working links (only hashes are kept). */
 export function newInviteToken(): string {

@@ -1,6 +1,6 @@
 // The built-in provider's hosted pages, rendered on the server: the card form, the confirmation step some cards ask
 // for, and a message page. No scripts (the CSP allows none); native, labelled controls only.
-import { escapeHtml, htmlPage, pageStyle } from '../html-page';
+import { escapeHtml, htmlPage, pageStyle } from '@server/html-page';
 import { TEST_CARDS } from './cards';
 
 const STYLE = pageStyle(`

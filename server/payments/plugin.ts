@@ -3,8 +3,8 @@
 // Registered only when config.PAYMENT_PROVIDER is 'builtin' (local, dev and qa by default; never in prod).
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import * as z from 'zod/mini';
-import type { ServerConfig } from '../config';
-import { securityHeaderValues } from '../security-headers';
+import type { ServerConfig } from '@server/config';
+import { securityHeaderValues } from '@server/security-headers';
 import { authenticatePage, checkoutPage, messagePage, PAGE_STYLE_SOURCE } from './pages';
 import type { BuiltinPayments, PayResult } from './service';
 import { SIGNATURE_HEADER } from './signature';

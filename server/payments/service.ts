@@ -3,9 +3,9 @@
 // billing code, which uses it only through server/billing/builtin-adapter.ts, as it would use Stripe.
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../workspaces/access';
-import type { Db } from '../db/database';
-import { providerPaymentMethods, providerPayments, providerWebhooks } from '../db/billing-schema';
+import type { Executor } from '@server/workspaces/access';
+import type { Db } from '@server/db/database';
+import { providerPaymentMethods, providerPayments, providerWebhooks } from '@server/db/billing-schema';
 import { checkCardForm, type CardForm } from './cards';
 import { signPayload } from './signature';
 

@@ -4,25 +4,25 @@
 import { and, eq, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { savedQueries } from '../db/social-schema';
+import { savedQueries } from '@server/db/social-schema';
 import {
   lockWorkspaceAccess,
   workspaceAccessOf,
   type WorkspaceRequirement,
-} from '../workspaces/route-access';
-import { limitReached, limitsOf } from '../billing/limits';
-import { bearer, errorResponses } from '../workspaces/openapi';
-import { invalidQueryErrorHandler, parseOrThrow } from '../social/query/invalid-query';
+} from '@server/workspaces/route-access';
+import { limitReached, limitsOf } from '@server/billing/limits';
+import { bearer, errorResponses } from '@server/openapi';
+import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import {
   createSavedQueryBodySchema,
   savedQueryListResponseSchema,
   savedQueryParamsSchema,
   savedQueryResponseSchema,
   updateSavedQueryBodySchema,
-} from '../../src/contract/saved-queries';
-import { errorResponseSchema } from '../../src/contract/errors';
-import { invalidQueryErrorSchema } from '../../src/contract/social-query';
-import { workspaceParamsSchema } from '../../src/contract/workspaces';
+} from '@contract/saved-queries';
+import { errorResponseSchema } from '@contract/errors';
+import { invalidQueryErrorSchema } from '@contract/social-query';
+import { workspaceParamsSchema } from '@contract/workspaces';
 import {
   countSavedQueries,
   findSavedQuery,

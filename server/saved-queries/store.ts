@@ -1,12 +1,12 @@
 // Saved queries in the database: rows to responses, the plan limit and the per-workspace unique name.
 import { and, count, desc, eq } from 'drizzle-orm';
-import { savedQueries } from '../db/social-schema';
-import { ApiError } from '../errors';
-import type { Executor } from '../workspaces/access';
-import { toUnixSeconds } from '../workspaces/access';
-import { printQuery } from '../social/query/index';
-import { parseOrThrow } from '../social/query/invalid-query';
-import type { SavedQuery, SavedQueryFilters } from '../../src/contract/saved-queries';
+import { savedQueries } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+import type { Executor } from '@server/workspaces/access';
+import { toUnixSeconds } from '@server/workspaces/access';
+import { printQuery } from '@server/query/index';
+import { parseOrThrow } from '@server/query/invalid-query';
+import type { SavedQuery, SavedQueryFilters } from '@contract/saved-queries';
 
 type Row = typeof savedQueries.$inferSelect;
 

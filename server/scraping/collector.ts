@@ -8,8 +8,8 @@
 // silent job and retries it, and the retry resumes from the cursor the last committed page wrote.
 import type { Db as IDatabase, JobWithMetadata, PgBoss } from 'pg-boss';
 import type pg from 'pg';
-import type { ServerConfig } from '../config';
-import { poolAdapter as adapter } from '../scheduler';
+import type { ServerConfig } from '@server/config';
+import { poolAdapter as adapter } from '@server/scheduler';
 import { executeRun, RetryableRunError, type RunnerDeps } from './runner';
 
 const RUN_QUEUE = 'scrape-run';

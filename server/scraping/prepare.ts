@@ -2,8 +2,8 @@
 // (src: server/social/corpus/import/schema.ts), its language detected when the source gives none, then normalised
 // (tags, sentiment). What fails is refused with its reasons; the rest of the page lands.
 import { detect } from 'tinyld';
-import { normaliseRow, type ImportRow } from '../social/corpus/import/normalise';
-import { validateRow } from '../social/corpus/import/schema';
+import { normaliseRow, type ImportRow } from '@server/social/corpus/import/normalise';
+import { validateRow } from '@server/social/corpus/import/schema';
 import type { CollectedItem } from './connectors/types';
 
 export interface Refusal {

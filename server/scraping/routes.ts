@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { users } from '../db/schema';
-import { scrapeJobs, scrapeRuns } from '../db/scraping-schema';
-import { ApiError } from '../errors';
-import { bearer, errorResponses } from '../workspaces/openapi';
+import { users } from '@server/db/schema';
+import { scrapeJobs, scrapeRuns } from '@server/db/scraping-schema';
+import { ApiError } from '@server/errors';
+import { bearer, errorResponses } from '@server/openapi';
 import {
   corpusTotalsQuerySchema,
   corpusTotalsSchema,
@@ -22,7 +22,7 @@ import {
   scrapeRunParamsSchema,
   updateScrapeJobBodySchema,
   uploadQuerySchema,
-} from '../../src/contract/scraping';
+} from '@contract/scraping';
 import {
   corpusTotals,
   jobCancelled,

@@ -4,10 +4,10 @@
 // counted or stored twice. Between pages the run looks at what staff asked (pause, cancel) and at the queue's signal.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { sourceParamsSchema, type RunStatus, type SourceParams } from '../../src/contract/scraping';
-import { dbMessage, ImportFileError, importCorpus, isRowError } from '../social/corpus/import/run';
-import type { ImportRow } from '../social/corpus/import/normalise';
-import { upsertRows } from '../social/corpus/import/write';
+import { sourceParamsSchema, type RunStatus, type SourceParams } from '@contract/scraping';
+import { dbMessage, ImportFileError, importCorpus, isRowError } from '@server/social/corpus/import/run';
+import type { ImportRow } from '@server/social/corpus/import/normalise';
+import { upsertRows } from '@server/social/corpus/import/write';
 import { connectorFor } from './connectors';
 import { PermanentError, RateLimitedError, type HttpOptions } from './connectors/http';
 import type { Page } from './connectors/types';

@@ -1,9 +1,9 @@
 // Reads and writes of the scraping tables for the API, and their answers' shapes.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import type { Executor } from '../workspaces/access';
-import { scrapeJobs, scrapeLogs, scrapeRefusals, scrapeRuns } from '../db/scraping-schema';
-import { ApiError } from '../errors';
+import type { Db } from '@server/db/database';
+import type { Executor } from '@server/workspaces/access';
+import { scrapeJobs, scrapeLogs, scrapeRefusals, scrapeRuns } from '@server/db/scraping-schema';
+import { ApiError } from '@server/errors';
 import {
   OPEN_RUN_STATUSES,
   SOURCE_PLATFORM,
@@ -11,7 +11,7 @@ import {
   type ScrapeJob,
   type ScrapeRun,
   type SourceParams,
-} from '../../src/contract/scraping';
+} from '@contract/scraping';
 
 type JobRow = typeof scrapeJobs.$inferSelect;
 type RunRow = typeof scrapeRuns.$inferSelect;

@@ -6,7 +6,7 @@
 // (server/db/database.ts), so sign-in and users/me answer while every slot is taken.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { onRequestHookHandler } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 /** The admission control whose slot the code running here holds (run), if any. */
 const holder = new AsyncLocalStorage<Admission>();

@@ -1,7 +1,7 @@
 // Where the heavy requests run: the analytics pool (or the read replicas' pools: reads.ts), the
 // admission control that bounds how many compute at once and how many wait (admission.ts), and the dashboards' answer
 // cache (insights/answer-cache.ts). One per app (buildApp decorates it as `app.analytics`).
-import type { AppDeps } from '../app';
+import type { AppDeps } from '@server/app';
 import { Admission } from './admission';
 import { AnswerCache, corpusVersionOf } from './insights/answer-cache';
 import { Lane } from './lane';

@@ -2,7 +2,7 @@
 // "now" would otherwise move between pages), so a later page must name the same range as the first did: a cursor
 // sent with another range, or with none where the first page named one, is refused, the same way by discover and the
 // dashboards' lists.
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 export const CURSOR_RANGE_CONFLICT =
   "This cursor belongs to another date range: send the first page's from and to with it, or start again from the " +

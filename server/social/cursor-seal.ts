@@ -2,7 +2,7 @@
 // workspace, so a cursor that was edited, forged or carried to another workspace is a 400 before any of its values
 // reaches SQL. The lists still check the inside (its fingerprint binds it to the query, filters and sort).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 /** The seal's length: 128 bits of the HMAC in base64url. */
 const SEAL_LENGTH = 22;

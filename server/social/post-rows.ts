@@ -1,8 +1,8 @@
 // Posts and their authors as the social API returns them (socialPostSchema and socialAuthorSchema in
-// src/contract/social-posts.ts), for discover and the dashboards alike: the columns to select over
+// contract/social-posts.ts), for discover and the dashboards alike: the columns to select over
 // `posts p JOIN profiles a`, the row they give, and its mapping to the contract.
 import { sql } from 'drizzle-orm';
-import type { SocialAuthor, SocialPost } from '../../src/contract/social-posts';
+import type { SocialAuthor, SocialPost } from '@contract/social-posts';
 
 /** An author's columns, over `profiles a`. */
 export const AUTHOR_COLUMNS = sql`a.id AS author_id, a.platform AS author_platform, a.handle, a.display_name,

@@ -2,7 +2,7 @@
 // searches and dashboards cost the database up to a few hundred milliseconds each, so one account cannot take the
 // cores from everyone else, whichever IP addresses it comes from. The key is the signed-in user (the plugin's
 // requireUser hook has run before a route's own hooks).
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 export const perAccountLimit = (bucket: string, max: number) => ({
   rateLimit: {

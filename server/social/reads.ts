@@ -13,7 +13,7 @@
 // its reads go elsewhere.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
-import type { Db, ReadReplica } from '../db/database';
+import type { Db, ReadReplica } from '@server/db/database';
 
 /** A read's answer and where it came from. */
 export interface Read<T> {

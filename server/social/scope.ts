@@ -1,9 +1,9 @@
 // A scope is what one request looks at: a parsed query, the filters, and a resolved date range. It compiles to one
 // parameterised WHERE condition over QUERY_FROM (posts p JOIN profiles a).
 import { sql, type SQL } from 'drizzle-orm';
-import { compileQuery, type QueryNode } from './query';
-import { MAX_RANGE_DAYS, type QueryFilters } from '../../src/contract/social-scope';
-import { ApiError } from '../errors';
+import { compileQuery, type QueryNode } from '@server/query/index';
+import { MAX_RANGE_DAYS, type QueryFilters } from '@contract/social-scope';
+import { ApiError } from '@server/errors';
 
 export interface Scope {
   query: QueryNode | null;

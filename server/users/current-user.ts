@@ -7,11 +7,11 @@
 // after the change is visible; every server process keeps its own answers and checks the same version. Both reads
 // are named prepared statements. This halves what users/me costs PostgreSQL and the server.
 import { asc, eq, sql } from 'drizzle-orm';
-import { memberships, users, workspaces } from '../db/schema';
-import type { Db } from '../db/database';
-import type { ServerConfig } from '../config';
-import { currentUserResponseSchema, type CurrentUserResponse } from '../../src/contract/workspaces';
-import { isInternalWorkspace, toWorkspaceResponse } from '../workspaces/access';
+import { memberships, users, workspaces } from '@server/db/schema';
+import type { Db } from '@server/db/database';
+import type { ServerConfig } from '@server/config';
+import { currentUserResponseSchema, type CurrentUserResponse } from '@contract/workspaces';
+import { isInternalWorkspace, toWorkspaceResponse } from '@server/workspaces/access';
 
 /** Answers kept at most: one per recently seen user (about 0.5 KB each); the oldest kept is dropped first. */
 const KEPT_ANSWERS = 20_000;

@@ -1,10 +1,10 @@
 // The users domain's routes; registered under /api by server/routes.ts.
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { users } from '../db/schema';
-import { unauthorized } from '../errors';
-import { currentUserResponseSchema, updateProfileBodySchema } from '../../src/contract/workspaces';
-import { bearer, errorResponses } from '../workspaces/openapi';
+import { users } from '@server/db/schema';
+import { unauthorized } from '@server/errors';
+import { currentUserResponseSchema, updateProfileBodySchema } from '@contract/workspaces';
+import { bearer, errorResponses } from '@server/openapi';
 import { prepareCurrentUserQueries } from './current-user';
 
 const tags = ['users'];

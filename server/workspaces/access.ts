@@ -2,10 +2,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
-import type * as schema from '../db/schema';
-import { memberships, users, workspaces } from '../db/schema';
-import type { ServerConfig } from '../config';
-import type { Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
+import type * as schema from '@server/db/schema';
+import { memberships, users, workspaces } from '@server/db/schema';
+import type { ServerConfig } from '@server/config';
+import type { Privilege, WorkspaceResponse } from '@contract/workspaces';
 import { workspaceNotFound } from './errors';
 
 /** The database or a transaction: queries here run in either. */

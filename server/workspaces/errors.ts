@@ -1,5 +1,5 @@
 // The workspace domain's error values; codes are stable, the SPA may branch on them.
-import { ApiError } from '../errors';
+import { ApiError } from '@server/errors';
 
 /** Non-members get the same answer as for a workspace that does not exist, so ids reveal nothing. */
 export const workspaceNotFound = () =>

@@ -3,7 +3,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { memberships, users } from '../db/schema';
+import { memberships, users } from '@server/db/schema';
 import {
   memberListResponseSchema,
   memberParamsSchema,
@@ -11,12 +11,12 @@ import {
   updateMemberBodySchema,
   workspaceParamsSchema,
   type MemberResponse,
-} from '../../src/contract/workspaces';
+} from '@contract/workspaces';
 import { countOwners, toUnixSeconds, type Executor } from './access';
 import { lockWorkspaceAccess, workspaceAccessOf, type WorkspaceRequirement } from './route-access';
 import { checkLeave, checkPrivilegeChange, checkRemoval } from './permissions';
 import { memberNotFound, membersDenied } from './errors';
-import { bearer, errorResponses } from './openapi';
+import { bearer, errorResponses } from '@server/openapi';
 
 const tags = ['members'];
 const noContent = z.null();

@@ -1,7 +1,7 @@
 // Who may do what inside a workspace. Every rule is a pure function of privileges, so the routes read like the rules
 // and the tests can check them without a database.
-import type { Privilege } from '../../src/contract/workspaces';
-import type { ApiError } from '../errors';
+import type { Privilege } from '@contract/workspaces';
+import type { ApiError } from '@server/errors';
 import { lastOwner, membersDenied, ownerProtected } from './errors';
 
 const rank: Record<Privilege, number> = { owner: 3, manager: 2, viewer: 1 };

@@ -3,9 +3,9 @@
 // (404 for non-members, the route's refusal below the minimum) and handlers read it with workspaceAccessOf(request).
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Privilege } from '../../src/contract/workspaces';
-import type { ServerConfig } from '../config';
-import { forbidden, unauthorized, type ApiError } from '../errors';
+import type { Privilege } from '@contract/workspaces';
+import type { ServerConfig } from '@server/config';
+import { forbidden, unauthorized, type ApiError } from '@server/errors';
 import {
   prepareWorkspaceAccess,
   resolveWorkspaceAccess,

@@ -1,20 +1,20 @@
 // The workspaces domain's routes; registered under /api by server/routes.ts. Members live in ./members.ts.
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { memberships, users, workspaces } from '../db/schema';
-import { subscriptions } from '../db/billing-schema';
-import { unauthorized } from '../errors';
+import { memberships, users, workspaces } from '@server/db/schema';
+import { subscriptions } from '@server/db/billing-schema';
+import { unauthorized } from '@server/errors';
 import {
   createWorkspaceBodySchema,
   updateWorkspaceBodySchema,
   workspaceParamsSchema,
   workspaceResponseSchema,
-} from '../../src/contract/workspaces';
+} from '@contract/workspaces';
 import { ensureInternalWorkspace, toWorkspaceResponse } from './access';
 import { lockWorkspaceAccess, workspaceAccessOf } from './route-access';
 import { postgresKnowsTimeZone, unknownTimeZone } from './time-zone';
 import { settingsDenied } from './errors';
-import { bearer, errorResponses } from './openapi';
+import { bearer, errorResponses } from '@server/openapi';
 import { memberRoutes } from './members';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-// The second check of a workspace's time zone, after the contract's (src/contract/time-zones.ts: Intl lists it): the
+// The second check of a workspace's time zone, after the contract's (contract/time-zones.ts: Intl lists it): the
 // dashboards set it as PostgreSQL's TimeZone and count in it there, so PostgreSQL must know the name as spelled.
 // pg_timezone_names is case-sensitive where Intl and PostgreSQL's own lookup are not.
 import { sql } from 'drizzle-orm';

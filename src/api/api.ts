@@ -3,19 +3,14 @@ import * as z from 'zod/mini';
 import type { Wretch } from 'wretch';
 import { createHttpClient, type HttpReporter, type SessionGate } from './http';
 import { BODY_EXCERPT_LENGTH, HttpError, ResponseShapeError } from './errors';
-import {
-  nonceResponseSchema,
-  refreshResponseSchema,
-  tokenPairSchema,
-  type VendorType,
-} from '../contract/auth';
-import { joinedWorkspaceResponseSchema } from '../contract/invites';
+import { nonceResponseSchema, refreshResponseSchema, tokenPairSchema, type VendorType } from '@contract/auth';
+import { joinedWorkspaceResponseSchema } from '@contract/invites';
 import {
   currentUserResponseSchema,
   workspaceResponseSchema,
   type CurrentUserResponse,
   type WorkspaceResponse,
-} from '../contract/workspaces';
+} from '@contract/workspaces';
 
 export interface SendInit {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -10,7 +10,7 @@ import {
   planResponseSchema,
   type BillingDetails,
   type CheckoutBody,
-} from '../contract/billing';
+} from '@contract/billing';
 
 const base = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}`;
 

@@ -1,4 +1,6 @@
 // Errors as values at the API boundary: each carries a message a person can act on, never a raw stack.
+import * as z from 'zod/mini';
+import { errorResponseSchema } from '@contract/errors';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -27,3 +29,38 @@ export class ResponseShapeError extends Error {
 }
 
 export const BODY_EXCERPT_LENGTH = 1000;
+
+// What an error body says, for the page that shows it.
+
+export interface ApiProblem {
+  status: number | null;
+  /** The server's stable code ('last_owner', 'join_code_invalid', …), or null when the body had none. */
+  code: string | null;
+  /** A sentence for people. */
+  message: string;
+  /** Field errors of a 400, keyed by the field's path ('name', 'first_name', …). */
+  fields: Record<string, string>;
+}
+
+const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
+const GENERIC = 'Something went wrong. Please try again.';
+
+/** What a failed call means for the person using the page: the server's code, sentence and field errors. */
+export function apiProblem(error: unknown): ApiProblem {
+  if (!(error instanceof HttpError)) {
+    const offline =
+      error instanceof TypeError || (error instanceof Error && /fetch|network/i.test(error.message));
+    return { status: null, code: null, message: offline ? UNREACHABLE : GENERIC, fields: {} };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(error.bodyExcerpt);
+  } catch {
+    body = undefined;
+  }
+  const parsed = z.safeParse(errorResponseSchema, body);
+  if (!parsed.success) return { status: error.status, code: null, message: GENERIC, fields: {} };
+  const fields: Record<string, string> = {};
+  for (const field of parsed.data.fields ?? []) fields[field.path] ??= field.message;
+  return { status: error.status, code: parsed.data.error, message: parsed.data.message, fields };
+}

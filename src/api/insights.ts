@@ -1,12 +1,12 @@
 // Calls of the insights dashboards (POST /social/insights/*), and of the post and profile pages in their scope
 // (POST /social/posts/detail, /social/profiles/detail), and their query options. Every dashboard takes the same
-// body (src/contract/insights.ts); the lists add sort, limit and a keyset cursor. Keys sit under ['workspaces', id]
+// body (contract/insights.ts); the lists add sort, limit and a keyset cursor. Keys sit under ['workspaces', id]
 // so dropping a workspace drops every dashboard cached for it.
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import type { Api } from './api';
 import { HttpError } from './errors';
-import type { InsightsBody, PostSort, ProfileSort } from '../contract/insights';
+import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
 import {
   conversationResponseSchema,
   overviewResponseSchema,
@@ -14,12 +14,12 @@ import {
   performanceResponseSchema,
   postsResponseSchema,
   profilesResponseSchema,
-} from '../contract/insights-responses';
+} from '@contract/insights-responses';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
   type PostDetailBody,
-} from '../contract/social-detail';
+} from '@contract/social-detail';
 
 const DASHBOARDS = {
   overview: overviewResponseSchema,

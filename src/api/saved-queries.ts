@@ -8,9 +8,9 @@ import {
   savedQueryListResponseSchema,
   savedQueryResponseSchema,
   savedQueryVolumeResponseSchema,
-} from '../contract/saved-queries';
-import { invalidQueryErrorSchema, type QueryError } from '../contract/social-query';
-import type { SavedQueryFilters } from '../contract/saved-queries';
+} from '@contract/saved-queries';
+import { invalidQueryErrorSchema, type QueryError } from '@contract/social-query';
+import type { SavedQueryFilters } from '@contract/saved-queries';
 
 /** What the form sends: create takes all of it, update the same fields (filters replace the stored ones). */
 export interface SavedQueryInput {

@@ -2,7 +2,7 @@
 // run are read again every few seconds while the screen is open (live progress); the corpus totals when a run ends.
 import { queryOptions } from '@tanstack/react-query';
 import type { Api } from './api';
-import { readTokens } from '../lib/token-storage';
+import { readTokens } from '@/lib/token-storage';
 import {
   corpusTotalsSchema,
   scrapeJobDetailSchema,
@@ -12,7 +12,7 @@ import {
   scrapeRefusalsSchema,
   type FormSourceParams,
   type ScrapeJob,
-} from '../contract/scraping';
+} from '@contract/scraping';
 
 export interface JobInput {
   name: string;

@@ -5,11 +5,11 @@ import {
   SessionError,
   sessionMachine,
   type RefreshedTokens,
-} from '../machines/session.machine';
-import { messages } from '../lib/messages';
-import { readTokens, removeTokens, writeTokens } from '../lib/token-storage';
-import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '../lib/storage-keys';
-import type { Reporter } from '../lib/reporting';
+} from '@/machines/session.machine';
+import { messages } from '@/lib/messages';
+import { readTokens, removeTokens, writeTokens } from '@/lib/token-storage';
+import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '@/lib/storage-keys';
+import type { Reporter } from '@/lib/reporting';
 import type { SessionGate } from './http';
 import { HttpError } from './errors';
 

@@ -3,9 +3,9 @@
 // cancels a stale check or search.
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Api } from './api';
-import { discoverResponseSchema, type DiscoverSort } from '../contract/discover';
-import { validateQueryResponseSchema } from '../contract/social-query';
-import type { QueryFilters } from '../contract/social-scope';
+import { discoverResponseSchema, type DiscoverSort } from '@contract/discover';
+import { validateQueryResponseSchema } from '@contract/social-query';
+import type { QueryFilters } from '@contract/social-scope';
 
 /** What a search looks at besides its text: platforms, languages and the last `days` days (ending now). */
 export interface SearchScope {

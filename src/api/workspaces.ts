@@ -1,9 +1,8 @@
 // Calls of the workspaces, members, invites and join-code endpoints, then their queryOptions. Request bodies and
-// responses use the contract the server validates with (./contract), so both sides agree on every shape.
+// responses use the contract the server validates with (contract/), so both sides agree on every shape.
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import type { Api, SendInit } from './api';
-import { HttpError } from './errors';
 import {
   createdInviteResponseSchema,
   inviteListResponseSchema,
@@ -11,7 +10,7 @@ import {
   joinedWorkspaceResponseSchema,
   normalizeJoinCode,
   type CreateInviteBody,
-} from '../contract/invites';
+} from '@contract/invites';
 import {
   memberListResponseSchema,
   memberResponseSchema,
@@ -19,8 +18,7 @@ import {
   type CreateWorkspaceBody,
   type Privilege,
   type UpdateWorkspaceBody,
-} from '../contract/workspaces';
-import { errorResponseSchema } from '../contract/errors';
+} from '@contract/workspaces';
 
 /** 204 answers have an empty body, which the API client reads as undefined. */
 const noContent = z.undefined();
@@ -99,38 +97,3 @@ export const joinCodeQuery = (api: Api, workspaceId: string) =>
     queryFn: () => getJoinCode(api, workspaceId),
     staleTime: 60_000,
   });
-
-// Error bodies.
-
-export interface ApiProblem {
-  status: number | null;
-  /** The server's stable code ('last_owner', 'join_code_invalid', …), or null when the body had none. */
-  code: string | null;
-  /** A sentence for people. */
-  message: string;
-  /** Field errors of a 400, keyed by the field's path ('name', 'first_name', …). */
-  fields: Record<string, string>;
-}
-
-const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
-const GENERIC = 'Something went wrong. Please try again.';
-
-/** What a failed call means for the person using the page: the server's code, sentence and field errors. */
-export function apiProblem(error: unknown): ApiProblem {
-  if (!(error instanceof HttpError)) {
-    const offline =
-      error instanceof TypeError || (error instanceof Error && /fetch|network/i.test(error.message));
-    return { status: null, code: null, message: offline ? UNREACHABLE : GENERIC, fields: {} };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(error.bodyExcerpt);
-  } catch {
-    body = undefined;
-  }
-  const parsed = z.safeParse(errorResponseSchema, body);
-  if (!parsed.success) return { status: error.status, code: null, message: GENERIC, fields: {} };
-  const fields: Record<string, string> = {};
-  for (const field of parsed.data.fields ?? []) fields[field.path] ??= field.message;
-  return { status: error.status, code: parsed.data.error, message: parsed.data.message, fields };
-}

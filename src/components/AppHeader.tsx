@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { meQuery } from '../api/queries';
-import type { CurrentUserResponse, Privilege } from '../contract/workspaces';
+import { meQuery } from '@/api/queries';
+import type { CurrentUserResponse, Privilege } from '@contract/workspaces';
 import { JoinCodeForm } from './JoinCodeForm';
 import { useApp } from './use-app';
 import { useSignOut } from './use-session';

@@ -1,10 +1,10 @@
 // A labelled group of checkboxes over a fixed list of values (platforms, languages): what is checked is kept in the
 // order of `options`, and "none checked" means "all" — the hint says so. PlatformLanguageChoices is the pair the
 // saved-query form, discover's filters and the dashboards' scope bar share.
-import { PLATFORM_VALUES } from '../contract/social-scope';
-import { workspaceLanguages, type WorkspaceLanguage } from '../contract/workspaces';
-import { languageLabel } from '../lib/languages';
-import { platformName } from '../lib/platforms';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { workspaceLanguages, type WorkspaceLanguage } from '@contract/workspaces';
+import { languageLabel } from '@/lib/languages';
+import { platformName } from '@/lib/platforms';
 
 type Platform = (typeof PLATFORM_VALUES)[number];
 interface CheckboxOption<T extends string> {

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '../config';
+import type { ConfigProblem } from '@/config';
 
 /** Shown instead of the app when the build-time configuration is invalid: names every bad key. */
 export function ConfigErrorScreen({ problems }: { problems: ConfigProblem[] }) {

@@ -1,7 +1,7 @@
 // A value to hand on (an invite link, a join code): read-only text that selects itself, and a Copy button. Where the
 // clipboard is unavailable (older browsers, non-secure origins, a denied permission) the text is selected instead.
 import { useId, useRef, useState } from 'react';
-import { showToast } from '../lib/toast';
+import { showToast } from '@/lib/toast';
 
 export function CopyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   const id = useId();

@@ -1,7 +1,7 @@
 import type { ErrorComponentProps } from '@tanstack/react-router';
 import { useLayoutEffect } from 'react';
-import { removePrerender } from '../lib/prerender';
-import { messages } from '../lib/messages';
+import { removePrerender } from '@/lib/prerender';
+import { messages } from '@/lib/messages';
 
 export interface ErrorViewProps {
   title?: string;

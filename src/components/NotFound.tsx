@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { messages } from '../lib/messages';
+import { messages } from '@/lib/messages';
 
 export function NotFound() {
   return (

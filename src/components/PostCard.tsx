@@ -4,10 +4,10 @@
 // "Post details" link from the keyboard).
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { SocialPost } from '../contract/social-posts';
-import { formatCompactNumber } from '../lib/compact-number';
-import { formatDateTime } from '../lib/date-time';
-import { platformName } from '../lib/platforms';
+import type { SocialPost } from '@contract/social-posts';
+import { formatCompactNumber } from '@/lib/compact-number';
+import { formatDateTime } from '@/lib/date-time';
+import { platformName } from '@/lib/platforms';
 import { HighlightedText } from './query-editor/HighlightedText';
 
 /** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Outlet } from '@tanstack/react-router';
-import { loadToastify, TOAST_DURATION_MS } from '../lib/toast';
+import { loadToastify, TOAST_DURATION_MS } from '@/lib/toast';
 
 /** The toast area, with react-toastify loaded after the first screen (src/lib/toast.ts). */
 const ToastArea = lazy(() =>

@@ -1,7 +1,7 @@
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useLayoutEffect } from 'react';
-import { apiProblem } from '../api/workspaces';
-import { removePrerender } from '../lib/prerender';
+import { apiProblem } from '@/api/errors';
+import { removePrerender } from '@/lib/prerender';
 import { FormError } from './Field';
 
 /**

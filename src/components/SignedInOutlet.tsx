@@ -1,6 +1,6 @@
 import { useDeferredValue, useState } from 'react';
 import { Outlet } from '@tanstack/react-router';
-import { PRERENDER_ID } from '../lib/prerender';
+import { PRERENDER_ID } from '@/lib/prerender';
 import { useSignedIn } from './use-session';
 
 /**

@@ -3,7 +3,7 @@
 // Escape closes it (a second Escape restores the chosen zone's name), Home and End jump to the ends of an open list;
 // a click chooses too. Leaving the field keeps the chosen zone: text that names no zone is put back.
 import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
-import { searchTimeZones, timeZoneOption, timeZoneOptions, type TimeZoneOption } from '../lib/time-zones';
+import { searchTimeZones, timeZoneOption, timeZoneOptions, type TimeZoneOption } from '@/lib/time-zones';
 import { FieldError } from './Field';
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,8 @@
 // The trial's end above every page of a trial workspace (in its time zone), with the way to a plan for its owners.
 import { Link } from '@tanstack/react-router';
-import type { WorkspaceResponse } from '../contract/workspaces';
-import { daysUntil } from '../lib/billing-format';
-import { formatDate } from '../lib/date-time';
+import type { WorkspaceResponse } from '@contract/workspaces';
+import { daysUntil } from '@/lib/billing-format';
+import { formatDate } from '@/lib/date-time';
 import './trial-notice.css';
 
 export function TrialNotice({ workspace }: { workspace: WorkspaceResponse }) {

@@ -1,5 +1,5 @@
 import { useRouteContext } from '@tanstack/react-router';
-import type { RouterContext } from '../router-context';
+import type { RouterContext } from '@/router-context';
 
 /** The router context (API, session, query client…) for components. */
 export function useApp(): RouterContext {

@@ -1,6 +1,6 @@
 // How plans, money and usage read on the plan, billing and checkout pages (dates: src/lib/date-time.ts, in the
 // workspace's time zone); money arrives in minor units.
-import type { BillingInterval, Plan, PlanResponse, SubscriptionStatus, UsageItem } from '../contract/billing';
+import type { BillingInterval, Plan, PlanResponse, SubscriptionStatus, UsageItem } from '@contract/billing';
 import { formatDate } from './date-time';
 
 export const formatMoney = (amount: number, currency: string) =>

@@ -1,7 +1,7 @@
 // Display names of the content languages a workspace can analyse, from the browser's own locale data. Made on first
 // use, not when the module is evaluated: each locale's display names load that locale's data (tens of milliseconds on
 // a phone for all of them), and this module is part of the dashboards' code, which rarely names a language.
-import { workspaceLanguages, type WorkspaceLanguage } from '../contract/workspaces';
+import { workspaceLanguages, type WorkspaceLanguage } from '@contract/workspaces';
 
 const names = new Map<string, Intl.DisplayNames>();
 function displayNames(locale: string): Intl.DisplayNames {

@@ -1,5 +1,5 @@
 // Display names of the platforms the corpus covers (the contract's PLATFORM_VALUES).
-import type { PLATFORM_VALUES } from '../contract/social-scope';
+import type { PLATFORM_VALUES } from '@contract/social-scope';
 
 type Platform = (typeof PLATFORM_VALUES)[number];
 

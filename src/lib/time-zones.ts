@@ -1,6 +1,6 @@
 // The time zones Settings › General offers, each with its offset from UTC now, and the search over them: a person
 // types part of a name ("tokyo", "new york", "argentina salta") or of an offset ("+9", "+05:30", "utc-3").
-import { listedTimeZones } from '../contract/time-zones';
+import { listedTimeZones } from '@contract/time-zones';
 
 export interface TimeZoneOption {
   zone: string;

@@ -2,7 +2,7 @@
 // verified webhook changes the plan (server/billing), so the page asks the server what became of the payment until
 // it is paid, failed or expired, and says so. Reaching this page never changes anything by itself.
 import { assign, fromPromise, setup } from 'xstate';
-import type { PaymentResponse } from '../contract/billing';
+import type { PaymentResponse } from '@contract/billing';
 
 export interface CheckoutReturnInput {
   paymentId: string | null;

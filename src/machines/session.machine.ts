@@ -1,7 +1,7 @@
 // The session statechart (spec §4 "Session"): signed out / signed in, one refresh at a time, per-URL 401 retry counting.
 // Pure: storage, error reporting, navigation and the refresh call are injected with machine.provide().
 import { assign, fromPromise, not, setup } from 'xstate';
-import { isAccessTokenExpired } from '../lib/jwt';
+import { isAccessTokenExpired } from '@/lib/jwt';
 
 export interface SessionTokens {
   access_token: string;

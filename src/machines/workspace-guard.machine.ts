@@ -1,7 +1,7 @@
 // The ordered workspace route guard (spec §4, steps 1–5), run by /workspace/{workspaceId}'s beforeLoad.
 import { and, assign, fromPromise, setup } from 'xstate';
 
-import type { Privilege } from '../contract/workspaces';
+import type { Privilege } from '@contract/workspaces';
 
 export interface GuardWorkspace {
   id: string;

@@ -2,17 +2,17 @@
 import { redirect, type AnyRouteMatch } from '@tanstack/react-router';
 import * as z from 'zod/mini';
 import { fromPromise } from 'xstate';
-import { decide } from '../lib/decide';
-import { messages } from '../lib/messages';
-import { notices } from '../lib/notices';
-import { showToast } from '../lib/toast';
-import { readLastWorkspace } from '../lib/last-workspace';
-import { keepReturnTo } from '../lib/return-to';
-import { isStaff } from '../lib/staff';
-import { meQuery } from '../api/queries';
-import type { AcceptedInvite } from '../machines/invite.machine';
-import { loginRedirectMachine, type UserWorkspaces } from '../machines/login-redirect.machine';
-import type { RouterContext } from '../router-context';
+import { decide } from '@/lib/decide';
+import { messages } from '@/lib/messages';
+import { notices } from '@/lib/notices';
+import { showToast } from '@/lib/toast';
+import { readLastWorkspace } from '@/lib/last-workspace';
+import { keepReturnTo } from '@/lib/return-to';
+import { isStaff } from '@/lib/staff';
+import { meQuery } from '@/api/queries';
+import type { AcceptedInvite } from '@/machines/invite.machine';
+import { loginRedirectMachine, type UserWorkspaces } from '@/machines/login-redirect.machine';
+import type { RouterContext } from '@/router-context';
 import { fetchUser } from './-user';
 
 /**
@@ -67,7 +67,7 @@ export async function loginGuard(context: RouterContext, inviteToken: string | u
 
 export async function inviteGuard(context: RouterContext, token: string | undefined, preload: boolean) {
   // Loaded when an invite link is opened, not with the sign-in screen.
-  const { inviteMachine } = await import('../machines/invite.machine');
+  const { inviteMachine } = await import('@/machines/invite.machine');
   const outcome = await decide(
     inviteMachine.provide({ actors: { validateInvite: validateInviteActor(context) } }),
     { token: token ?? null, isLoggedIn: context.session.isLoggedIn() },

@@ -1,17 +1,17 @@
 // The ordered workspace checks (spec §4) with the app's side effects, loaded with the first workspace page; -guards.ts
 // redirects on their outcome.
 import { fromPromise } from 'xstate';
-import { HttpError } from '../api/errors';
-import { meQuery, workspaceQuery } from '../api/queries';
-import { decide } from '../lib/decide';
-import { rememberLastWorkspace } from '../lib/last-workspace';
+import { HttpError } from '@/api/errors';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { decide } from '@/lib/decide';
+import { rememberLastWorkspace } from '@/lib/last-workspace';
 import {
   WorkspaceAccessError,
   workspaceGuardMachine,
   type GuardWorkspace,
   type WorkspaceGuardOutcome,
-} from '../machines/workspace-guard.machine';
-import type { RouterContext } from '../router-context';
+} from '@/machines/workspace-guard.machine';
+import type { RouterContext } from '@/router-context';
 import { fetchUser } from './-user';
 
 export interface WorkspaceDecisionInput {

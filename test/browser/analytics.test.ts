@@ -1,7 +1,7 @@
 // The PageView analytics event of spec §4 step 5: once per navigation into a workspace page, never for a preload.
 import { describe, expect, it } from 'vitest';
-import { pageViews, signIn, type E2eWindow } from '../support/browser';
-import { SEED, setupE2e, waitForHeading, waitForPath } from '../support/browser-harness';
+import { pageViews, signIn, type E2eWindow } from '@test/support/browser';
+import { SEED, setupE2e, waitForHeading, waitForPath } from '@test/support/browser-harness';
 
 const e2e = setupE2e();
 

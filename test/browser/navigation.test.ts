@@ -5,8 +5,8 @@
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AUTH_TOKENS_KEY, readStorage, signIn } from '../support/browser';
-import { SEED, setupE2e, waitForHeading, waitForPath } from '../support/browser-harness';
+import { AUTH_TOKENS_KEY, readStorage, signIn } from '@test/support/browser';
+import { SEED, setupE2e, waitForHeading, waitForPath } from '@test/support/browser-harness';
 
 const e2e = setupE2e();
 

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { memberships, workspaces } from '../../server/db/schema';
-import { savedQueries } from '../../server/db/social-schema';
-import { demoUserIds } from '../../server/seed';
-import { collectCspViolations, launchBrowser, newTestPage, type TestPage } from '../support/browser';
-import { waitForHeading, waitForPath } from '../support/browser-harness';
-import { startRealServer, type RealServer } from '../support/real-server';
+import { memberships, workspaces } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { demoUserIds } from '@server/seed';
+import { collectCspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { waitForHeading, waitForPath } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 /** Set MURMUR_BILLING_SHOTS to a directory to keep a screenshot of each screen. */

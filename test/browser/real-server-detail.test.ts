@@ -3,13 +3,13 @@
 // profile and sees its figures and posts; the addresses alone reproduce both pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '../../server/seed';
-import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
-import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
-import { waitForHeading } from '../support/browser-harness';
-import { axeViolations } from '../support/axe';
-import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { demoUserIds } from '@server/seed';
+import type { PostDetailResponse, ProfileDetailResponse } from '@contract/social-detail';
+import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { waitForHeading } from '@test/support/browser-harness';
+import { axeViolations } from '@test/support/axe';
+import { startRealServer, type RealServer } from '@test/support/real-server';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;

@@ -7,18 +7,18 @@
 // zero.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '../../server/seed';
-import type { SavedQueryVolume } from '../../src/contract/saved-queries';
+import { demoUserIds } from '@server/seed';
+import type { SavedQueryVolume } from '@contract/saved-queries';
 import {
   collectCspViolations,
   cspViolations,
   launchBrowser,
   newTestPage,
   type TestPage,
-} from '../support/browser';
-import { waitForHeading } from '../support/browser-harness';
-import { startRealServer, type RealServer } from '../support/real-server';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+} from '@test/support/browser';
+import { waitForHeading } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const NAME = 'Harbour ferries';

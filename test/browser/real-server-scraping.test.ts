@@ -8,12 +8,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '../../server/seed';
-import { launchBrowser, newTestPage, type TestPage } from '../support/browser';
-import { axeViolations } from '../support/axe';
-import { waitForHeading } from '../support/browser-harness';
-import { startRealServer, type RealServer } from '../support/real-server';
-import { mastodonTagRoutes, startReplayServer, type ReplayServer } from '../support/replay-server';
+import { demoUserIds } from '@server/seed';
+import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { axeViolations } from '@test/support/axe';
+import { waitForHeading } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
+import { mastodonTagRoutes, startReplayServer, type ReplayServer } from '@test/support/replay-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 

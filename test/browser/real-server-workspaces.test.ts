@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { memberships, workspaces } from '../../server/db/schema';
-import { launchBrowser, newTestPage, pathOf, type TestPage } from '../support/browser';
-import { waitForHeading, waitForPath } from '../support/browser-harness';
-import { startRealServer, type RealServer } from '../support/real-server';
+import { memberships, workspaces } from '@server/db/schema';
+import { launchBrowser, newTestPage, pathOf, type TestPage } from '@test/support/browser';
+import { waitForHeading, waitForPath } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 

@@ -2,10 +2,16 @@
 // code + PKCE, nonce from auth/nonce), /login/callback, auth/login and the login decision, in Chromium.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '../../server/seed';
-import { AUTH_TOKENS_KEY, launchBrowser, newTestPage, readStorage, type TestPage } from '../support/browser';
-import { waitForHeading, waitForPath } from '../support/browser-harness';
-import { startRealServer, type RealServer } from '../support/real-server';
+import { demoUserIds } from '@server/seed';
+import {
+  AUTH_TOKENS_KEY,
+  launchBrowser,
+  newTestPage,
+  readStorage,
+  type TestPage,
+} from '@test/support/browser';
+import { waitForHeading, waitForPath } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 

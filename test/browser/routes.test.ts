@@ -7,8 +7,8 @@ import {
   signIn,
   seedStorage,
   trackPaths,
-} from '../support/browser';
-import { SEED, setupE2e, waitForHeading, waitForPath } from '../support/browser-harness';
+} from '@test/support/browser';
+import { SEED, setupE2e, waitForHeading, waitForPath } from '@test/support/browser-harness';
 
 const e2e = setupE2e();
 

@@ -1,8 +1,8 @@
 // Session rules of spec §4 end to end: one refresh at a time, at most 3 refresh rounds per URL, refresh failures,
 // and refresh-token rotation. The e2e build exposes the app as window.__murmur to drive the real API client.
 import { describe, expect, it } from 'vitest';
-import { AUTH_TOKENS_KEY, readStorage, signIn, type E2eWindow } from '../support/browser';
-import { SEED, setupE2e, waitForHeading, waitForPath } from '../support/browser-harness';
+import { AUTH_TOKENS_KEY, readStorage, signIn, type E2eWindow } from '@test/support/browser';
+import { SEED, setupE2e, waitForHeading, waitForPath } from '@test/support/browser-harness';
 
 const e2e = setupE2e();
 const REFRESH = 'POST /api/auth/refresh';

@@ -1,14 +1,14 @@
 // The real API client and session against a local HTTP server: the spec's client rules (§4, §6, §7, §8, §9).
 import * as z from 'zod/mini';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApi } from '../../src/api/api';
-import { createSession, type RefreshLock } from '../../src/api/session';
-import { HttpError, ResponseShapeError } from '../../src/api/errors';
-import { createReporter } from '../../src/lib/reporting';
-import { messages } from '../../src/lib/messages';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '../support/fake-http';
-import { currentUserFixture, workspaceFixture } from '../support/contract.fixtures';
+import { createApi } from '@/api/api';
+import { createSession, type RefreshLock } from '@/api/session';
+import { HttpError, ResponseShapeError } from '@/api/errors';
+import { createReporter } from '@/lib/reporting';
+import { messages } from '@/lib/messages';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '@test/support/fake-http';
+import { currentUserFixture, workspaceFixture } from '@test/support/contract.fixtures';
 
 const ME = currentUserFixture('u1', ['w1'], {
   email: 'ana@example.com',

@@ -3,7 +3,7 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChartConfiguration } from 'chart.js';
-import { ChartCanvas } from '../../src/features/insight/charts/ChartCanvas';
+import { ChartCanvas } from '@/features/insight/charts/ChartCanvas';
 
 /** The page's one IntersectionObserver, driven by the test. */
 class FakeIntersectionObserver {

@@ -7,16 +7,16 @@
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import { ANY_WORKSPACE } from '../../src/components/Topbar';
-import { DASHBOARD_PAGES } from '../../src/features/insight/dashboard-pages';
-import { PRERENDER_ID, SHELL_DASHBOARDS, shellDashboardOf } from '../../src/lib/prerender';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { shellMarkup } from '../../scripts/prerender-shell-markup';
-import { bootScript, shellGateScript, withShell } from '../../scripts/vite-prerender-login';
-import { currentUserFixture, workspaceFixture } from '../support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
+import { App, createApp, type MurmurApp } from '@/app';
+import { ANY_WORKSPACE } from '@/components/Topbar';
+import { DASHBOARD_PAGES } from '@/features/insight/dashboard-pages';
+import { PRERENDER_ID, SHELL_DASHBOARDS, shellDashboardOf } from '@/lib/prerender';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
+import { shellMarkup } from '@scripts/prerender-shell-markup';
+import { bootScript, shellGateScript, withShell } from '@scripts/vite-prerender-login';
+import { currentUserFixture, workspaceFixture } from '@test/support/contract.fixtures';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import { testConfig } from '@test/support/router-harness';
 
 const SELF = '00000000-0000-4000-8000-000000000001';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { overviewFor, visit } from '../support/dashboard-app';
+import { overviewFor, visit } from '@test/support/dashboard-app';
 
 const hours = (range: { from: string; to: string }) =>
   (Date.parse(range.to) - Date.parse(range.from)) / 3_600_000;

@@ -5,12 +5,12 @@ import { createElement } from 'react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import type { AppConfig } from '../../src/config';
-import { PRERENDER_ID } from '../../src/lib/prerender';
-import { loginMarkup } from '../../scripts/prerender-login-markup';
-import { bootScript, withPrerenderedLogin } from '../../scripts/vite-prerender-login';
-import { testConfig } from '../support/router-harness';
+import { App, createApp, type MurmurApp } from '@/app';
+import type { AppConfig } from '@/config';
+import { PRERENDER_ID } from '@/lib/prerender';
+import { loginMarkup } from '@scripts/prerender-login-markup';
+import { bootScript, withPrerenderedLogin } from '@scripts/vite-prerender-login';
+import { testConfig } from '@test/support/router-harness';
 
 let running: MurmurApp[] = [];
 afterEach(() => {

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import type { MemberResponse, Privilege } from '../../src/contract/workspaces';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
+import { App, createApp, type MurmurApp } from '@/app';
+import type { MemberResponse, Privilege } from '@contract/workspaces';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import { testConfig } from '@test/support/router-harness';
 
 const SELF = '00000000-0000-4000-8000-000000000001';
 const MANAGER = '00000000-0000-4000-8000-000000000002';

@@ -2,7 +2,7 @@
 // text's own colour. More mentions is not good news in itself (an outage draws them too), so no rise is green.
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { overviewFor, visit } from '../support/dashboard-app';
+import { overviewFor, visit } from '@test/support/dashboard-app';
 
 describe('the overview tiles', () => {
   it('show a rise and a fall without judging them', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { overviewFor, visit } from '../support/dashboard-app';
+import { overviewFor, visit } from '@test/support/dashboard-app';
 
 describe('a refinement chip', () => {
   it('states whether the posts are kept or left out, and names its switch by its action', async () => {

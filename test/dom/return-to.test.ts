@@ -5,24 +5,24 @@ import { createElement } from 'react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import { meQuery } from '../../src/api/queries';
+import { App, createApp, type MurmurApp } from '@/app';
+import { meQuery } from '@/api/queries';
 import {
   RETURN_TO_MAX_AGE_MS,
   appPath,
   continueAfterSignIn,
   maySee,
   takeReturnTo,
-} from '../../src/features/auth/return-to';
-import { keepReturnTo, RETURN_TO_KEY } from '../../src/lib/return-to';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+} from '@/features/auth/return-to';
+import { keepReturnTo, RETURN_TO_KEY } from '@/lib/return-to';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import {
   currentUserFixture,
   emptySavedQueryListFixture,
   workspaceFixture,
-} from '../support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
+} from '@test/support/contract.fixtures';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp } from '@test/support/fake-http';
+import { testConfig } from '@test/support/router-harness';
 
 const ORIGIN = window.location.origin;
 

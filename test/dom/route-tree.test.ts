@@ -2,9 +2,9 @@
 // are real child routes of the workspace route, and exactly the routes that only redirect say so.
 import { describe, expect, it } from 'vitest';
 import { createRouter, type AnyRoute } from '@tanstack/react-router';
-import { routeTree } from '../../src/routeTree.gen';
-import { UNGUARDED_WORKSPACE_PAGES } from '../../src/machines/workspace-guard.machine';
-import { isRedirectOnly, workspacePage } from '../../src/routes/-guards';
+import { routeTree } from '@/routeTree.gen';
+import { UNGUARDED_WORKSPACE_PAGES } from '@/machines/workspace-guard.machine';
+import { isRedirectOnly, workspacePage } from '@/routes/-guards';
 
 const WORKSPACE_ROUTE = '/_authed/workspace/$workspaceId';
 

@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import type { SavedQuery } from '../../src/contract/saved-queries';
-import type { ValidateQueryResponse } from '../../src/contract/social-query';
-import type { SocialPost } from '../../src/contract/social-posts';
-import type { MemberResponse, Privilege } from '../../src/contract/workspaces';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+import { App, createApp, type MurmurApp } from '@/app';
+import type { SavedQuery } from '@contract/saved-queries';
+import type { ValidateQueryResponse } from '@contract/social-query';
+import type { SocialPost } from '@contract/social-posts';
+import type { MemberResponse, Privilege } from '@contract/workspaces';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import {
   discoverPageFixture,
   savedQueryFixture,
@@ -21,13 +21,13 @@ import {
   socialPostFixture,
   workspaceFixture,
   currentUserFixture,
-} from '../support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
+} from '@test/support/contract.fixtures';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import { testConfig } from '@test/support/router-harness';
 
 vi.mock(
-  '../../src/components/query-editor/CodeMirrorQueryEditor',
-  () => import('../support/query-editor-stand-in'),
+  '@/components/query-editor/CodeMirrorQueryEditor',
+  () => import('@test/support/query-editor-stand-in'),
 );
 
 const SELF = '00000000-0000-4000-8000-000000000001';

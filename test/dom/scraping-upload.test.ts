@@ -3,13 +3,13 @@
 // sent (it lapsed since the users/me that preceded it) is refreshed and the file sent once more; a session that cannot
 // be refreshed, or any other refusal, ends in a message that says what to do.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApi } from '../../src/api/api';
-import { createSession } from '../../src/api/session';
-import { uploadCorpusFile } from '../../src/api/scraping';
-import { createReporter } from '../../src/lib/reporting';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { currentUserFixture } from '../support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
+import { createApi } from '@/api/api';
+import { createSession } from '@/api/session';
+import { uploadCorpusFile } from '@/api/scraping';
+import { createReporter } from '@/lib/reporting';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
+import { currentUserFixture } from '@test/support/contract.fixtures';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
 
 const ME = currentUserFixture('u1', ['internal']);
 const CORS = {

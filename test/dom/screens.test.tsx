@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ToastContainer } from 'react-toastify/unstyled';
-import { ErrorView } from '../../src/components/ErrorScreen';
-import { ConfigErrorScreen } from '../../src/components/ConfigErrorScreen';
-import { messages } from '../../src/lib/messages';
-import { showToast } from '../../src/lib/toast';
+import { ErrorView } from '@/components/ErrorScreen';
+import { ConfigErrorScreen } from '@/components/ConfigErrorScreen';
+import { messages } from '@/lib/messages';
+import { showToast } from '@/lib/toast';
 
 afterEach(cleanup);
 

@@ -2,9 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, waitFor } from '@testing-library/react';
-import { App, createApp } from '../../src/app';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
-import { fakeJwt, nowSeconds, startFakeHttp } from '../support/fake-http';
+import { App, createApp } from '@/app';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
+import { fakeJwt, nowSeconds, startFakeHttp } from '@test/support/fake-http';
 
 afterEach(() => {
   cleanup();

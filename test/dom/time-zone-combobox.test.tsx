@@ -5,7 +5,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TimeZoneCombobox } from '../../src/components/TimeZoneCombobox';
+import { TimeZoneCombobox } from '@/components/TimeZoneCombobox';
 
 afterEach(cleanup);
 

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '../../src/lib/storage-keys';
-import { WIZARD_DRAFT_KEY } from '../../src/features/workspace-creation/wizard-state';
+import { App, createApp, type MurmurApp } from '@/app';
+import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '@/lib/storage-keys';
+import { WIZARD_DRAFT_KEY } from '@/features/workspace-creation/wizard-state';
 import {
   fakeJwt,
   nowSeconds,
@@ -15,9 +15,9 @@ import {
   type FakeHttp,
   type FakeReply,
   type FakeRequest,
-} from '../support/fake-http';
-import { testConfig } from '../support/router-harness';
-import { emptySavedQueryListFixture } from '../support/contract.fixtures';
+} from '@test/support/fake-http';
+import { testConfig } from '@test/support/router-harness';
+import { emptySavedQueryListFixture } from '@test/support/contract.fixtures';
 
 const DAY = 86_400;
 const workspace = (id: string, name = 'Acme Social') => ({

@@ -5,13 +5,13 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import type { PaymentResponse } from '../../src/contract/billing';
+import type { PaymentResponse } from '@contract/billing';
 import {
   CHECK_EVERY_MS,
   MAX_CHECKS,
   checkoutReturnMachine,
   type CheckoutReturnInput,
-} from '../../src/machines/checkout-return.machine';
+} from '@/machines/checkout-return.machine';
 import {
   ME,
   decisionPaths,
@@ -21,8 +21,8 @@ import {
   setupRouterTests,
   type ActorEvent,
   type ModelStep,
-} from '../support/router-harness';
-import { withEveryTransition } from '../support/test-model';
+} from '@test/support/router-harness';
+import { withEveryTransition } from '@test/support/test-model';
 
 const PAYMENT_ID = '5b0c7c38-2f4e-4f7e-9a51-0d6b9b6f1c11';
 const ENDPOINT = `GET checkout/payments/${PAYMENT_ID}`;
@@ -76,7 +76,8 @@ const all = decisionPaths(checkoutReturnMachine, inputs, eventsFor);
 const paths = withEveryTransition(
   checkoutReturnMachine,
   all.paths.filter(
-    (path) => checksIn(path.steps) <= 2 || (givenUp(path.steps) >= 1 && checksIn(path.steps) <= MAX_CHECKS + 1),
+    (path) =>
+      checksIn(path.steps) <= 2 || (givenUp(path.steps) >= 1 && checksIn(path.steps) <= MAX_CHECKS + 1),
   ) as never[],
   eventsFor as never,
 ) as unknown as typeof all.paths;
@@ -91,7 +92,9 @@ const inputName = (input: CheckoutReturnInput) =>
   `${input.isLoggedIn ? 'signed in' : 'signed out'}, ${input.paymentId ? 'a payment id' : 'no payment id'}`;
 const shortName = (steps: ModelStep[]) => {
   const loops = checksIn(steps);
-  return loops > 3 ? `${loops} checks, then ${pathName(steps.slice(-4), eventName)}` : pathName(steps, eventName);
+  return loops > 3
+    ? `${loops} checks, then ${pathName(steps.slice(-4), eventName)}`
+    : pathName(steps, eventName);
 };
 
 /** What the page shows in each state. */
@@ -149,16 +152,29 @@ describe('checkout-return statechart, paths run through the real router and page
     expect(all.counts.shortest).toBeGreaterThan(0);
     const reached = new Set(paths.map((p) => String(p.state.value)));
     expect([...reached].sort()).toEqual(
-      ['checking', 'failed', 'failedToCheck', 'paid', 'pending', 'signedOut', 'stillPending', 'unknownPayment'].sort(),
+      [
+        'checking',
+        'failed',
+        'failedToCheck',
+        'paid',
+        'pending',
+        'signedOut',
+        'stillPending',
+        'unknownPayment',
+      ].sort(),
     );
-    expect(paths.some((p) => checksIn(p.steps) === MAX_CHECKS - 1 && p.state.matches('stillPending'))).toBe(true);
+    expect(paths.some((p) => checksIn(p.steps) === MAX_CHECKS - 1 && p.state.matches('stillPending'))).toBe(
+      true,
+    );
   });
 
   for (const path of paths) {
     it(`${inputName(path.input)}: ${shortName(path.steps)}`, async () => {
       // The clock runs as usual (the page's waits need it) and jumps over the checks' pause.
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
-      const apiBaseUrl = harness.backend.begin(defaultsWith({ status: 200, body: ME('u1', ['w1']) }), [ENDPOINT]);
+      const apiBaseUrl = harness.backend.begin(defaultsWith({ status: 200, body: ME('u1', ['w1']) }), [
+        ENDPOINT,
+      ]);
       const { paymentId, isLoggedIn } = path.input;
       const scene = harness.start({
         apiBaseUrl,
@@ -188,10 +204,15 @@ describe('checkout-return statechart, paths run through the real router and page
           expectAt(source, 'before checking again');
           await expectMeaning(source);
           fireEvent.click(
-            screen.getByRole('button', { name: source.matches('stillPending') ? 'Check again' : 'Try again' }),
+            screen.getByRole('button', {
+              name: source.matches('stillPending') ? 'Check again' : 'Try again',
+            }),
           );
         } else {
-          await vi.waitFor(() => expect(harness.backend.isParked(ENDPOINT), `${ENDPOINT} called`).toBe(true), WAIT);
+          await vi.waitFor(
+            () => expect(harness.backend.isParked(ENDPOINT), `${ENDPOINT} called`).toBe(true),
+            WAIT,
+          );
           expectAt(source, `before ${eventName(event)}`);
           const reply = event.type.startsWith('xstate.error')
             ? // Not a 5xx: the client would repeat a GET that failed so (its retries are the API client's own tests').

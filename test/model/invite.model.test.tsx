@@ -4,10 +4,10 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import { inviteMachine, type AcceptedInvite, type InviteInput } from '../../src/machines/invite.machine';
-import { loginRedirectMachine } from '../../src/machines/login-redirect.machine';
-import { messages } from '../../src/lib/messages';
-import { notices } from '../../src/lib/notices';
+import { inviteMachine, type AcceptedInvite, type InviteInput } from '@/machines/invite.machine';
+import { loginRedirectMachine } from '@/machines/login-redirect.machine';
+import { messages } from '@/lib/messages';
+import { notices } from '@/lib/notices';
 import {
   type DecisionRuns,
   ME,
@@ -21,7 +21,7 @@ import {
   type ActorEvent,
   type CallFor,
   type Scene,
-} from '../support/router-harness';
+} from '@test/support/router-harness';
 
 const INVITED = 'w-invited';
 /** The signed-in user's own workspace: where the login decision sends them after a refused invite. */

@@ -4,15 +4,15 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import type { AcceptedInvite } from '../../src/machines/invite.machine';
+import type { AcceptedInvite } from '@/machines/invite.machine';
 import {
   loginRedirectMachine,
   type LoginRedirectInput,
   type UserWorkspaces,
-} from '../../src/machines/login-redirect.machine';
-import { messages } from '../../src/lib/messages';
-import { notices } from '../../src/lib/notices';
-import { lastWorkspaceKey } from '../../src/lib/storage-keys';
+} from '@/machines/login-redirect.machine';
+import { messages } from '@/lib/messages';
+import { notices } from '@/lib/notices';
+import { lastWorkspaceKey } from '@/lib/storage-keys';
 import {
   ME,
   decisionPaths,
@@ -27,7 +27,7 @@ import {
   type Endpoint,
   type ModelStep,
   type Scene,
-} from '../support/router-harness';
+} from '@test/support/router-harness';
 
 /** What users/me (with the stored last-used workspace) can say: one variant per guard of choosingWorkspace. */
 const USERS: Record<string, UserWorkspaces> = {

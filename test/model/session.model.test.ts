@@ -2,16 +2,16 @@
 // refresh goes through the real API client to a local HTTP server. Each step's real state must equal the model's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventFromLogic, SnapshotFrom } from 'xstate';
-import { SessionError, sessionMachine, type SessionTokens } from '../../src/machines/session.machine';
-import { createSession } from '../../src/api/session';
-import { createApi } from '../../src/api/api';
-import { createReporter } from '../../src/lib/reporting';
-import { messages } from '../../src/lib/messages';
-import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '../../src/lib/storage-keys';
-import { readTokens } from '../../src/lib/token-storage';
-import { CoverageRecorder } from '../support/coverage';
-import { testModelOf, withEveryTransition } from '../support/test-model';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '../support/fake-http';
+import { SessionError, sessionMachine, type SessionTokens } from '@/machines/session.machine';
+import { createSession } from '@/api/session';
+import { createApi } from '@/api/api';
+import { createReporter } from '@/lib/reporting';
+import { messages } from '@/lib/messages';
+import { AUTH_TOKENS_KEY, WORKSPACE_CREATION_KEY } from '@/lib/storage-keys';
+import { readTokens } from '@/lib/token-storage';
+import { CoverageRecorder } from '@test/support/coverage';
+import { testModelOf, withEveryTransition } from '@test/support/test-model';
+import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
 
 type SessionEvent = EventFromLogic<typeof sessionMachine>;
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;

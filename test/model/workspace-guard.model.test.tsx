@@ -11,13 +11,13 @@ import {
   workspaceGuardMachine,
   type GuardWorkspace,
   type WorkspaceGuardInput,
-} from '../../src/machines/workspace-guard.machine';
-import { loginRedirectMachine } from '../../src/machines/login-redirect.machine';
-import { workspaceQuery } from '../../src/api/queries';
-import type { WorkspaceResponse } from '../../src/contract/workspaces';
-import { messages } from '../../src/lib/messages';
-import { lastWorkspaceKey } from '../../src/lib/storage-keys';
-import { nowSeconds } from '../support/fake-http';
+} from '@/machines/workspace-guard.machine';
+import { loginRedirectMachine } from '@/machines/login-redirect.machine';
+import { workspaceQuery } from '@/api/queries';
+import type { WorkspaceResponse } from '@contract/workspaces';
+import { messages } from '@/lib/messages';
+import { lastWorkspaceKey } from '@/lib/storage-keys';
+import { nowSeconds } from '@test/support/fake-http';
 import {
   type DecisionRuns,
   ME,
@@ -32,7 +32,7 @@ import {
   type CallFor,
   type Endpoint,
   type Scene,
-} from '../support/router-harness';
+} from '@test/support/router-harness';
 
 const USER = 'u1';
 const DAY = 86_400;

@@ -6,18 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { getPriority } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { OverviewResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { insertCorpus, insertSavedQuery } from '../support/insights.fixtures';
-import { profiles, savedQueries } from '../../server/db/social-schema';
-import { workspaces } from '../../server/db/schema';
-import { Admission, ClientGoneError } from '../../server/social/admission';
-import { ApiError } from '../../server/errors';
-import { connect, ensureDatabase } from '../../server/db/database';
-import { AnswerCache, corpusVersionOf } from '../../server/social/insights/answer-cache';
-import { readOnly } from '../../server/social/insights/transactions';
-import { insertPosts } from '../../server/social/corpus/changes';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
+import { profiles, savedQueries } from '@server/db/social-schema';
+import { workspaces } from '@server/db/schema';
+import { Admission, ClientGoneError } from '@server/social/admission';
+import { ApiError } from '@server/errors';
+import { connect, ensureDatabase } from '@server/db/database';
+import { AnswerCache, corpusVersionOf } from '@server/social/insights/answer-cache';
+import { readOnly } from '@server/social/insights/transactions';
+import { insertPosts } from '@server/social/corpus/changes';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const CORPUS_TABLES = 'posts, profiles, post_hours, post_days, post_tag_days, author_post_times';
@@ -331,7 +331,12 @@ describe('the answer cache', () => {
     });
     const second = cache.answer('key', (version) => {
       computations += 1;
-      return Promise.resolve({ value: Buffer.from('{"answer":42}'), version: version!, from: 'primary', asOf: null });
+      return Promise.resolve({
+        value: Buffer.from('{"answer":42}'),
+        version: version!,
+        from: 'primary',
+        asOf: null,
+      });
     });
     await until(() => giveUp !== undefined && cache.stats.shared === 1);
     expect(computations).toBe(1);
@@ -350,7 +355,12 @@ describe('the answer cache', () => {
     let primary = 7;
     const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: () => Promise.resolve(primary) });
     const lagging = await cache.answer('key', () =>
-      Promise.resolve({ value: Buffer.from('as of 6'), version: 6, from: 'replica' as const, asOf: new Date(0) }),
+      Promise.resolve({
+        value: Buffer.from('as of 6'),
+        version: 6,
+        from: 'replica' as const,
+        asOf: new Date(0),
+      }),
     );
     expect(lagging.value.json.toString()).toBe('as of 6');
     expect(cache.stats).toMatchObject({ stored: 0, discarded: 1 });
@@ -358,7 +368,12 @@ describe('the answer cache', () => {
     let computed = 0;
     const current = () => {
       computed += 1;
-      return Promise.resolve({ value: Buffer.from('as of 7'), version: 7, from: 'replica' as const, asOf: null });
+      return Promise.resolve({
+        value: Buffer.from('as of 7'),
+        version: 7,
+        from: 'replica' as const,
+        asOf: null,
+      });
     };
     expect((await cache.answer('key', current)).value.json.toString()).toBe('as of 7');
     expect((await cache.answer('key', current)).from).toBe('cache');
@@ -386,7 +401,8 @@ describe('the answer cache', () => {
         await server.db.execute(sql`SELECT corpus_touch()`);
         return readOnly(
           db,
-          async (tx) => Buffer.from(JSON.stringify((await tx.execute(sql`SELECT count(*)::int AS n FROM posts`)).rows)),
+          async (tx) =>
+            Buffer.from(JSON.stringify((await tx.execute(sql`SELECT count(*)::int AS n FROM posts`)).rows)),
           {
             timeZone: 'UTC',
           },

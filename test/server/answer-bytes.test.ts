@@ -6,15 +6,15 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overviewResponseSchema } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/insights.fixtures';
-import { plansFile } from '../support/billing.fixtures';
-import { AnswerCache } from '../../server/social/insights/answer-cache';
-import { negotiateEncoding } from '../../server/social/insights/answer-bytes';
-import { resolveInsightScope } from '../../server/social/insights/request';
-import { overview } from '../../server/social/insights/overview';
+import { overviewResponseSchema } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { plansFile } from '@test/support/billing.fixtures';
+import { AnswerCache } from '@server/social/insights/answer-cache';
+import { negotiateEncoding } from '@server/social/insights/answer-bytes';
+import { resolveInsightScope } from '@server/social/insights/request';
+import { overview } from '@server/social/insights/overview';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const ZONE = 'America/New_York';
@@ -57,11 +57,15 @@ describe("a dashboard's answer as stored bytes", () => {
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
 
     // The same request computed here, without the route, and written by the route's serializer as every answer was.
-    const context = await resolveInsightScope(server.db, { timeZone: ZONE }, {
-      workspace_id: workspaceId,
-      filters: RANGE,
-      ...body,
-    });
+    const context = await resolveInsightScope(
+      server.db,
+      { timeZone: ZONE },
+      {
+        workspace_id: workspaceId,
+        filters: RANGE,
+        ...body,
+      },
+    );
     const serialize = serializerCompiler({
       schema: overviewResponseSchema,
       method: 'POST',
@@ -146,7 +150,9 @@ describe("a dashboard's answer as stored bytes", () => {
 describe('the answer cache', () => {
   it('keeps an answer with its compressed forms made, and counts their bytes against its bound', async () => {
     const cache = new AnswerCache({ maxBytes: 1_000_000, readVersion: () => Promise.resolve(1) });
-    const json = Buffer.from(JSON.stringify({ words: Array.from({ length: 500 }, (_, i) => `word ${i % 7}`) }));
+    const json = Buffer.from(
+      JSON.stringify({ words: Array.from({ length: 500 }, (_, i) => `word ${i % 7}`) }),
+    );
     const computed = await cache.answer('key', (version) =>
       Promise.resolve({ value: json, version: version!, from: 'primary', asOf: null }),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('server basics', () => {
   });
 
   it("sends the policy contentSecurityPolicy() describes, and helmet's other headers as decided", async () => {
-    const { contentSecurityPolicy, vendorSdks } = await import('../../server/security-headers');
+    const { contentSecurityPolicy, vendorSdks } = await import('@server/security-headers');
     const res = await server.app.inject({ method: 'GET', url: '/api/no/such/thing' });
     const directives = (csp: string) => csp.split(';').map((directive) => directive.trim());
     expect(directives(String(res.headers['content-security-policy']))).toEqual(
@@ -72,19 +72,19 @@ describe('server basics', () => {
 
 describe('configuration', () => {
   it('refuses the development sign-in provider in production', async () => {
-    const { loadServerConfig } = await import('../../server/config');
+    const { loadServerConfig } = await import('@server/config');
     expect(() => loadServerConfig({ APP_ENV: 'prod', DEV_OIDC: 'true' })).toThrow(/DEV_OIDC/);
     expect(loadServerConfig({ APP_ENV: 'prod' }).DEV_OIDC).toBe(false);
     expect(loadServerConfig({ APP_ENV: 'local' }).DEV_OIDC).toBe(true);
   });
 
   it('names a bad key', async () => {
-    const { loadServerConfig } = await import('../../server/config');
+    const { loadServerConfig } = await import('@server/config');
     expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
   it('takes the billing job every N minutes only where N divides the hour (a schedule steps by minutes)', async () => {
-    const { loadServerConfig } = await import('../../server/config');
+    const { loadServerConfig } = await import('@server/config');
     expect(loadServerConfig({}).BILLING_JOB_EVERY_MINUTES).toBe(1);
     expect(loadServerConfig({ BILLING_JOB_EVERY_MINUTES: '15' }).BILLING_JOB_EVERY_MINUTES).toBe(15);
     for (const bad of ['0', '7', '61', '1.5', 'soon']) {
@@ -93,7 +93,7 @@ describe('configuration', () => {
   });
 
   it('takes one or more read replicas, and names a malformed one without its password', async () => {
-    const { loadServerConfig } = await import('../../server/config');
+    const { loadServerConfig } = await import('@server/config');
     expect(loadServerConfig({}).DATABASE_READ_URL).toEqual([]);
     expect(loadServerConfig({ DATABASE_READ_URL: '' }).DATABASE_READ_URL).toEqual([]);
     expect(
@@ -132,7 +132,7 @@ describe('embedded PostgreSQL in a process', () => {
 
 describe('content security policy per sign-in vendor', () => {
   it('stays closed with the dev provider and opens exactly what Google Identity Services and MSAL need', async () => {
-    const { contentSecurityPolicy } = await import('../../server/security-headers');
+    const { contentSecurityPolicy } = await import('@server/security-headers');
     const closed = contentSecurityPolicy([], { google: false, microsoft: false });
     expect(closed).toContain("script-src 'self';");
     expect(closed).toContain("frame-src 'none'");

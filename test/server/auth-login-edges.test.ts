@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { identities, users } from '../../server/db/schema';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { identities, users } from '@server/db/schema';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 import {
   claimsFor,
   findUser,
@@ -10,7 +10,7 @@ import {
   postLogin,
   startFakeVendors,
   type FakeVendors,
-} from '../support/auth.fixtures';
+} from '@test/support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { identities, loginNonces } from '../../server/db/schema';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { identities, loginNonces } from '@server/db/schema';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 import {
   claimsFor,
   findUser,
@@ -12,7 +12,7 @@ import {
   TENANT,
   type FakeVendors,
   type Vendor,
-} from '../support/auth.fixtures';
+} from '@test/support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { startFakeVendors, type FakeVendors } from '@test/support/auth.fixtures';
 
 let server: TestServer;
 let vendors: FakeVendors;

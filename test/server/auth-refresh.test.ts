@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { purgeEndedFamilies } from '../../server/auth/refresh-tokens';
-import { refreshTokens } from '../../server/db/schema';
-import { runHousekeeping } from '../../server/housekeeping';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { bearer, login, startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
+import { purgeEndedFamilies } from '@server/auth/refresh-tokens';
+import { refreshTokens } from '@server/db/schema';
+import { runHousekeeping } from '@server/housekeeping';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { bearer, login, startFakeVendors, type FakeVendors } from '@test/support/auth.fixtures';
 
 interface Pair {
   access_token: string;

@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { bearer, login, startFakeVendors, type FakeVendors } from '../support/auth.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { bearer, login, startFakeVendors, type FakeVendors } from '@test/support/auth.fixtures';
 
 interface Pair {
   access_token: string;

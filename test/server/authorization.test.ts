@@ -1,8 +1,8 @@
 // Every workspace-domain endpoint against every kind of caller, as one table. Each cell runs on a fresh team.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Team } from '../support/workspaces.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,11 +2,11 @@
 // provider's hosted page takes a test card, the signed webhook comes back, and only then does the plan change.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, payments, subscriptions } from '../../server/db/billing-schema';
-import { workspaces } from '../../server/db/schema';
-import type { PlanResponse } from '../../src/contract/billing';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
+import { invoices, payments, subscriptions } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
+import type { PlanResponse } from '@contract/billing';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, createWorkspace, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -159,7 +159,7 @@ describe('checkout with the built-in provider', () => {
     const started = await checkout(team);
     await submitCard(started.path, CONFIRM);
     const [payment] = await server.db.select().from(payments).where(eq(payments.id, started.payment_id));
-    const { providerPayments } = await import('../../server/db/billing-schema');
+    const { providerPayments } = await import('@server/db/billing-schema');
     await server.db
       .update(providerPayments)
       .set({ expiresAt: new Date(Date.now() - 1000) })

@@ -2,17 +2,12 @@
 // renewals going past due and then expiring, cancel and resume, upgrades and downgrades.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  payments,
-  providerPaymentMethods,
-  providerWebhooks,
-  subscriptions,
-} from '../../server/db/billing-schema';
-import { memberships, workspaces } from '../../server/db/schema';
-import { runDue } from '../../server/billing/job';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { billingSteps } from '../support/billing-steps';
-import { as, createTeam } from '../support/workspaces.fixtures';
+import { payments, providerPaymentMethods, providerWebhooks, subscriptions } from '@server/db/billing-schema';
+import { memberships, workspaces } from '@server/db/schema';
+import { runDue } from '@server/billing/job';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { billingSteps } from '@test/support/billing-steps';
+import { as, createTeam } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -111,7 +106,7 @@ describe('the billing job', () => {
     const team = await paidTeam();
     await endPeriod(team, 60_000);
     // A second server on the same database: its own app and billing context, sharing nothing in memory.
-    const { buildApp } = await import('../../server/app');
+    const { buildApp } = await import('@server/app');
     const second = await buildApp({
       db: server.db,
       config: server.config,

@@ -1,10 +1,10 @@
 // Every plan limit refused at the server with an error that names it, and visible as usage before it is reached:
 // members (invite link and join code), the monthly dashboard and export volumes, the history length (clipped).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlanResponse } from '../../src/contract/billing';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
-import { plansFile } from '../support/billing.fixtures';
+import type { PlanResponse } from '@contract/billing';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { addMember, as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { plansFile } from '@test/support/billing.fixtures';
 
 const DAY = 86_400_000;
 let server: TestServer;
@@ -157,7 +157,7 @@ describe('history', () => {
 describe('the demo workspace', () => {
   it('has no limits', async () => {
     const team = await createTeam(server);
-    const { workspaces } = await import('../../server/db/schema');
+    const { workspaces } = await import('@server/db/schema');
     const { eq } = await import('drizzle-orm');
     await server.db
       .update(workspaces)

@@ -2,10 +2,10 @@
 // parameters), answers recorded from Stripe's API, and webhooks signed with the SDK's own test-header helper.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { stripeProvider } from '../../server/billing/stripe';
-import { WebhookSignatureError } from '../../server/billing/provider';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam } from '../support/workspaces.fixtures';
+import { stripeProvider } from '@server/billing/stripe';
+import { WebhookSignatureError } from '@server/billing/provider';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam } from '@test/support/workspaces.fixtures';
 import {
   cardDeclined,
   checkoutSession,
@@ -14,7 +14,7 @@ import {
   paymentMethod,
   recordedStripe,
   sessionList,
-} from '../support/stripe-recorded';
+} from '@test/support/stripe-recorded';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const KEY = 'sk_test_recorded';

@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments } from '../../server/db/billing-schema';
-import { signPayload } from '../../server/payments/signature';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { billingSteps } from '../support/billing-steps';
-import { createTeam } from '../support/workspaces.fixtures';
+import { payments } from '@server/db/billing-schema';
+import { signPayload } from '@server/payments/signature';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { billingSteps } from '@test/support/billing-steps';
+import { createTeam } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 // The generator against a real PostgreSQL: COPY round trip, determinism (checksum), refuse/replace/append, demo seed.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServerConfig } from '../../server/config';
-import { seedDemoCorpus } from '../../server/seed';
-import { corpusChecksum } from '../../server/social/corpus/checksum';
-import { poolOf } from '../../server/social/corpus/copy';
-import { CorpusLoadError, generateCorpus } from '../../server/social/corpus/generate/load';
-import { planCorpus } from '../../server/social/corpus/generate/plan';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { loadServerConfig } from '@server/config';
+import { seedDemoCorpus } from '@server/seed';
+import { corpusChecksum } from '@server/social/corpus/checksum';
+import { poolOf } from '@server/social/corpus/copy';
+import { CorpusLoadError, generateCorpus } from '@server/social/corpus/generate/load';
+import { planCorpus } from '@server/social/corpus/generate/plan';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 const END = Date.UTC(2025, 5, 1);
 const OPTIONS = { seed: 7, posts: 2_000, end: END, batchSize: 700 };

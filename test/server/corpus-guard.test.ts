@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusChecksum } from '../../server/social/corpus/checksum';
-import { poolOf } from '../../server/social/corpus/copy';
-import { generateCorpus } from '../../server/social/corpus/generate/load';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { rollupDifferences } from '../support/rollups';
+import { corpusChecksum } from '@server/social/corpus/checksum';
+import { poolOf } from '@server/social/corpus/copy';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { rollupDifferences } from '@test/support/rollups';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const END = Date.UTC(2025, 5, 1);

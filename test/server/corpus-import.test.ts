@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '../../server/db/database';
-import { poolOf } from '../../server/social/corpus/copy';
-import { importCorpus, type RejectedRow } from '../../server/social/corpus/import/run';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { connect, ensureDatabase } from '@server/db/database';
+import { poolOf } from '@server/social/corpus/copy';
+import { importCorpus, type RejectedRow } from '@server/social/corpus/import/run';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const base = {

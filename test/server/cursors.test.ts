@@ -2,11 +2,11 @@
 // without the server's key) is a 400 before any of its values reaches SQL, and a cursor works only in the workspace
 // and the list it came from (issue 17, item 1: edited keys and ranges used to give 500s, or 200s past the range cap).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscoverResponse } from '../../src/contract/discover';
-import type { PostsResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/insights.fixtures';
+import type { DiscoverResponse } from '@contract/discover';
+import type { PostsResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/insights.fixtures';
 
 let server: TestServer;
 let team: Team;

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 const LISTING = join(import.meta.dirname, '..', '..', 'server', 'db', 'functions');
 let server: TestServer;

@@ -2,13 +2,13 @@
 // of the view's query a post matches, and a profile's posts per day in the scope.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { posts } from '../../server/db/social-schema';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
-import type { PostDetailResponse, ProfileDetailResponse } from '../../src/contract/social-detail';
-import { plansFile } from '../support/billing.fixtures';
-import { scanned, statementsOf } from '../support/pruning';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { posts } from '@server/db/social-schema';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import type { PostDetailResponse, ProfileDetailResponse } from '@contract/social-detail';
+import { plansFile } from '@test/support/billing.fixtures';
+import { scanned, statementsOf } from '@test/support/pruning';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 const DAY = 86_400_000;
 let server: TestServer;

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { loadServerConfig } from '../../server/config';
-import { identities, memberships, users, workspaces } from '../../server/db/schema';
-import { DEMO_ACCOUNTS, DEMO_WORKSPACE } from '../../server/dev-oidc/accounts';
-import { loadDevOidcSecrets } from '../../server/dev-oidc/keys';
-import { demoUserIds, seedDevData } from '../../server/seed';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { loadServerConfig } from '@server/config';
+import { identities, memberships, users, workspaces } from '@server/db/schema';
+import { DEMO_ACCOUNTS, DEMO_WORKSPACE } from '@server/dev-oidc/accounts';
+import { loadDevOidcSecrets } from '@server/dev-oidc/keys';
+import { demoUserIds, seedDevData } from '@server/seed';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
 

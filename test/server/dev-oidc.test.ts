@@ -2,10 +2,10 @@
 // the ID token it issues going through the production sign-in (auth/login) as Google and as Microsoft.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_OIDC_CLIENT_IDS } from '../../src/contract/dev-oidc';
-import { DEMO_WORKSPACE, DEV_TENANT_ID, subjectFor } from '../../server/dev-oidc/accounts';
-import { seedDevData } from '../../server/seed';
-import { bearer, getNonce, postLogin } from '../support/auth.fixtures';
+import { DEV_OIDC_CLIENT_IDS } from '@contract/dev-oidc';
+import { DEMO_WORKSPACE, DEV_TENANT_ID, subjectFor } from '@server/dev-oidc/accounts';
+import { seedDevData } from '@server/seed';
+import { bearer, getNonce, postLogin } from '@test/support/auth.fixtures';
 import {
   claimsOf,
   createDevOidcServer,
@@ -16,7 +16,7 @@ import {
   startSignIn,
   submit,
   type DevOidcServer,
-} from '../support/dev-oidc-flow';
+} from '@test/support/dev-oidc-flow';
 
 let server: DevOidcServer;
 

@@ -2,12 +2,12 @@
 // belong to another search, limits), and the statement timeout.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURSOR_RANGE_CONFLICT } from '../../server/social/cursor-range';
-import { searchPosts } from '../../server/social/discover/search';
-import type { DiscoverResponse } from '../../src/contract/discover';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
-import { buildPosts, insertDiscoverCorpus } from '../support/discover.fixtures';
+import { CURSOR_RANGE_CONFLICT } from '@server/social/cursor-range';
+import { searchPosts } from '@server/social/discover/search';
+import type { DiscoverResponse } from '@contract/discover';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { buildPosts, insertDiscoverCorpus } from '@test/support/discover.fixtures';
 
 let server: TestServer;
 let team: Team;

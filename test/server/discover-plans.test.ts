@@ -3,14 +3,14 @@
 // budget falls back instead of failing.
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { after, pageQuery, type PageRow } from '../../server/social/discover/queries';
-import { searchPosts } from '../../server/social/discover/search';
-import type { Cursor } from '../../server/social/discover/cursor';
-import { parseQuery } from '../../server/social/query/index';
-import { resolveScope, scopeWhere } from '../../server/social/scope';
-import { DISCOVER_SORTS } from '../../src/contract/discover';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { buildPosts, insertDiscoverCorpus } from '../support/discover.fixtures';
+import { after, pageQuery, type PageRow } from '@server/social/discover/queries';
+import { searchPosts } from '@server/social/discover/search';
+import type { Cursor } from '@server/social/discover/cursor';
+import { parseQuery } from '@server/query/index';
+import { resolveScope, scopeWhere } from '@server/social/scope';
+import { DISCOVER_SORTS } from '@contract/discover';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { buildPosts, insertDiscoverCorpus } from '@test/support/discover.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

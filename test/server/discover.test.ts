@@ -3,15 +3,11 @@
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { workspaces } from '../../server/db/schema';
-import {
-  discoverResponseSchema,
-  type DiscoverResponse,
-  type DiscoverSort,
-} from '../../src/contract/discover';
-import type { QueryFilters } from '../../src/contract/social-scope';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Team } from '../support/workspaces.fixtures';
+import { workspaces } from '@server/db/schema';
+import { discoverResponseSchema, type DiscoverResponse, type DiscoverSort } from '@contract/discover';
+import type { QueryFilters } from '@contract/social-scope';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 import {
   buildPosts,
   has,
@@ -19,7 +15,7 @@ import {
   insertDiscoverCorpus,
   micros,
   type PostSpec,
-} from '../support/discover.fixtures';
+} from '@test/support/discover.fixtures';
 
 let server: TestServer;
 let team: Team;

@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../server/db/database';
-import { packagedPostgres } from '../../server/db/postgres-process';
+import { startEmbeddedPostgres } from '@server/db/database';
+import { packagedPostgres } from '@server/db/postgres-process';
 
 const isRoot = process.getuid?.() === 0;
 const port = 57_900 + Math.floor(Math.random() * 90);

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessTokens } from '../../server/auth/access-token';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { createAccessTokens } from '@server/auth/access-token';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 let viewer: Person;
@@ -67,7 +67,8 @@ describe('bad input that used to crash a request', () => {
         .setAudience('murmur-api')
         .setExpirationTime('600s')
         .sign(key);
-    for (const sid of [undefined, 'not-a-uuid', 42]) expect(await tokens.verify(await claims(sid))).toBeNull();
+    for (const sid of [undefined, 'not-a-uuid', 42])
+      expect(await tokens.verify(await claims(sid))).toBeNull();
   });
 });
 
@@ -148,7 +149,7 @@ describe('what a 500 writes to the log', () => {
   it('logs an error id, the route and a fingerprint of the statement, never its text, parameters or message', async () => {
     const { Writable } = await import('node:stream');
     const { sql } = await import('drizzle-orm');
-    const { buildApp } = await import('../../server/app');
+    const { buildApp } = await import('@server/app');
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {

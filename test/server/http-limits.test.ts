@@ -4,8 +4,8 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadServerConfig } from '../../server/config';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { loadServerConfig } from '@server/config';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 const CAP = 3;
 let server: TestServer;

@@ -3,11 +3,11 @@
 // ranges, queries that do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOnly, readOnlyParts } from '../../server/social/insights/transactions';
-import type { PostsResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
-import { insertCorpus, insertSavedQuery } from '../support/insights.fixtures';
+import { readOnly, readOnlyParts } from '@server/social/insights/transactions';
+import type { PostsResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
 
 let server: TestServer;
 let team: Team;

@@ -2,21 +2,21 @@
 // kind, the engagement rate, day × hour in the workspace's zone; top hashtags, mentions, domains and words, their
 // sentiment, and emerging words against the previous period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationResponse, PerformanceResponse } from '../../src/contract/insights-responses';
-import { resolveInsightScope } from '../../server/social/insights/request';
+import type { ConversationResponse, PerformanceResponse } from '@contract/insights-responses';
+import { resolveInsightScope } from '@server/social/insights/request';
 import {
   conversation,
   MAX_SAMPLE_LEVEL,
   MIN_MARKS_LEVEL,
   WORD_SAMPLE_CAP,
   type WordSampling,
-} from '../../server/social/insights/conversation';
+} from '@server/social/insights/conversation';
 import { sql } from 'drizzle-orm';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { longHistory } from '../support/billing.fixtures';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
-import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from '../support/insights-brute-force';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { longHistory } from '@test/support/billing.fixtures';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
+import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from '@test/support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

@@ -5,13 +5,13 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
-import { wallClockFormatter } from '../../server/social/insights/time';
-import type { PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/insights.fixtures';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { buildApp } from '@server/app';
+import { wallClockFormatter } from '@contract/zoned-time';
+import type { PostsResponse, ProfilesResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, createWorkspace, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 let server: TestServer;
 let viewer: Person;

@@ -1,11 +1,11 @@
 // The paged lists (posts, filtered-posts, filtered-profiles) and the people dashboard against a brute force: every
 // page in order, totals, the documented tie-breaks, overperformance, and cursors that keep the first page's range.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeopleResponse, PostsResponse, ProfilesResponse } from '../../src/contract/insights-responses';
-import { CURSOR_RANGE_CONFLICT } from '../../server/social/cursor-range';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
+import type { PeopleResponse, PostsResponse, ProfilesResponse } from '@contract/insights-responses';
+import { CURSOR_RANGE_CONFLICT } from '@server/social/cursor-range';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
 import {
   byEngagement,
   byRecency,
@@ -15,7 +15,7 @@ import {
   perAuthor,
   sum,
   type Scope,
-} from '../support/insights-brute-force';
+} from '@test/support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

@@ -2,11 +2,11 @@
 // DST changes (and a half-hour zone), zero-filled; totals against the previous period; spikes; sentiment; platforms;
 // top posts and people with their tie-breaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OverviewResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { longHistory } from '../support/billing.fixtures';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { allRows, insertCorpus, matchingIds, type Row } from '../support/insights.fixtures';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { longHistory } from '@test/support/billing.fixtures';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
 import {
   bucketKey,
   bucketKeys,
@@ -19,7 +19,7 @@ import {
   sum,
   wall,
   type Scope,
-} from '../support/insights-brute-force';
+} from '@test/support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

@@ -2,12 +2,18 @@
 // filtered-posts, which lists exactly the posts a chart counts); refinements ANDed; each cell of the best-time grid
 // drilled down to exactly the posts it counts, across DST changes; saved queries and their filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PerformanceResponse, PostsResponse } from '../../src/contract/insights-responses';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { longHistory } from '../support/billing.fixtures';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
-import { bucketKey, inScope, wall } from '../support/insights-brute-force';
+import type { PerformanceResponse, PostsResponse } from '@contract/insights-responses';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { longHistory } from '@test/support/billing.fixtures';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import {
+  allRows,
+  insertCorpus,
+  insertSavedQuery,
+  matchingIds,
+  type Row,
+} from '@test/support/insights.fixtures';
+import { bucketKey, inScope, wall } from '@test/support/insights-brute-force';
 
 let server: TestServer;
 let viewer: Person;

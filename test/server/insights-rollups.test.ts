@@ -4,14 +4,14 @@
 // posts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Refine } from '../../src/contract/insights';
-import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '../../server/social/insights/sources/author-times';
-import { resolveInsightScope } from '../../server/social/insights/request';
-import { rollupSplit, wholeHourOffsets, type Grain } from '../../server/social/insights/sources/rollups';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/insights.fixtures';
-import { rollupDifferences } from '../support/rollups';
+import type { Refine } from '@contract/insights';
+import { AUTHOR_TIMES_MIN_DAYS, authorTimesServe } from '@server/social/insights/sources/author-times';
+import { resolveInsightScope } from '@server/social/insights/request';
+import { rollupSplit, wholeHourOffsets, type Grain } from '@server/social/insights/sources/rollups';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { rollupDifferences } from '@test/support/rollups';
 
 let server: TestServer;
 let viewer: Person;

@@ -2,10 +2,10 @@
 // "puedo", "lleva", "tarde" and "horas" are not words of the conversation, while "son" (a Spanish stop word, an English
 // noun) still counts in English posts. Posts of unknown language lose the stop words of every language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationResponse } from '../../src/contract/insights-responses';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import type { ConversationResponse } from '@contract/insights-responses';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 
 const HOUR = 3_600_000;
 let server: TestServer;

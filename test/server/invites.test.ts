@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invites, memberships } from '../../server/db/schema';
-import { JOIN_ATTEMPTS_PER_MINUTE } from '../../server/invites/redeem';
-import { joinedWorkspaceResponseSchema } from '../../src/contract/invites';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { invites, memberships } from '@server/db/schema';
+import { JOIN_ATTEMPTS_PER_MINUTE } from '@server/invites/redeem';
+import { joinedWorkspaceResponseSchema } from '@contract/invites';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { addMember, as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

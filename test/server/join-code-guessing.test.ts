@@ -4,16 +4,16 @@
 // an account may miss JOIN_CODE_MISSES_PER_DAY times a day. Both are kept in PostgreSQL: a restart resets neither.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
-import { joinCodeMisses, joinCodes } from '../../server/db/schema';
+import { buildApp } from '@server/app';
+import { joinCodeMisses, joinCodes } from '@server/db/schema';
 import {
   JOIN_CODE_MISSES_PER_DAY,
   JOIN_CODE_NEAR_MISSES_TO_LOCK,
   purgeOldMisses,
-} from '../../server/invites/guessing';
-import { JOIN_CODE_ALPHABET } from '../../src/contract/invites';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+} from '@server/invites/guessing';
+import { JOIN_CODE_ALPHABET } from '@contract/invites';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

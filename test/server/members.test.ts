@@ -1,15 +1,15 @@
 // Member rules: owner > manager > viewer; managers never touch owners; a workspace always keeps an owner.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships } from '../../server/db/schema';
+import { memberships } from '@server/db/schema';
 import {
   checkLeave,
   checkPrivilegeChange,
   checkRemoval,
   invitablePrivileges,
-} from '../../server/workspaces/permissions';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+} from '@server/workspaces/permissions';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

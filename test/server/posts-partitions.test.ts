@@ -4,17 +4,17 @@
 // corpus (item 3: the change path keeps everything exact without them).
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { insertPosts } from '../../server/social/corpus/changes';
-import { writeBatch } from '../../server/social/corpus/import/write';
-import type { ImportRow } from '../../server/social/corpus/import/normalise';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/insights.fixtures';
-import { rollupDifferences } from '../support/rollups';
-import { scanned, statementsOf } from '../support/pruning';
-import { profiles } from '../../server/db/social-schema';
-import { loadCatalogue } from '../../server/billing/plans';
-import { maintainPartitions, retentionProblem } from '../../server/social/corpus/partitions';
+import { insertPosts } from '@server/social/corpus/changes';
+import { writeBatch } from '@server/social/corpus/import/write';
+import type { ImportRow } from '@server/social/corpus/import/normalise';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { rollupDifferences } from '@test/support/rollups';
+import { scanned, statementsOf } from '@test/support/pruning';
+import { profiles } from '@server/db/social-schema';
+import { loadCatalogue } from '@server/billing/plans';
+import { maintainPartitions, retentionProblem } from '@server/social/corpus/partitions';
 
 let server: TestServer;
 let viewer: Person;

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileQuery, countMatches, parseQuery } from '../../server/social/query/index';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { ALL, except, insertCorpus, matching } from '../support/query-corpus.fixtures';
+import { compileQuery, parseQuery } from '@server/query/index';
+import { countMatches } from '@server/social/query/count';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { ALL, except, insertCorpus, matching } from '@test/support/query-corpus.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -3,10 +3,10 @@
 // aside), checked against a brute force; and the index serves terms of 1 and 2 characters, which trigrams could not.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
-import { matchMode } from '../../server/social/query/terms';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
+import { matchMode } from '@server/query/terms';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 const TEXTS = [
   '노바X 출시! 드디어 노바를 샀다',

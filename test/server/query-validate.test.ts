@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateQueryResponseSchema } from '../../src/contract/social-query';
-import { VALIDATE_PER_MINUTE } from '../../server/social/query/routes';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { createWorkspace, type Person } from '../support/workspaces.fixtures';
-import { insertCorpus } from '../support/query-corpus.fixtures';
+import { validateQueryResponseSchema } from '@contract/social-query';
+import { VALIDATE_PER_MINUTE } from '@server/social/query/routes';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { createWorkspace, type Person } from '@test/support/workspaces.fixtures';
+import { insertCorpus } from '@test/support/query-corpus.fixtures';
 
 let server: TestServer;
 let viewer: Person;

@@ -9,11 +9,11 @@ import {
 } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate } from '../../server/auth/authenticate';
-import { ApiError } from '../../server/errors';
-import { routeAccess, workspaceAccessOf } from '../../server/workspaces/route-access';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { authenticate } from '@server/auth/authenticate';
+import { ApiError } from '@server/errors';
+import { routeAccess, workspaceAccessOf } from '@server/workspaces/route-access';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { addMember, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 let app: FastifyInstance;

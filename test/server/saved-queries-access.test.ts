@@ -1,9 +1,9 @@
 // Saved queries against every kind of caller, as one table, and the plan's limit, concurrent creates included.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
-import { plansFile } from '../support/billing.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { plansFile } from '@test/support/billing.fixtures';
 
 const LIMIT = 5;
 

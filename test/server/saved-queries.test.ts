@@ -6,9 +6,9 @@ import {
   savedQueryListResponseSchema,
   savedQueryResponseSchema,
   type SavedQuery,
-} from '../../src/contract/saved-queries';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Team } from '../support/workspaces.fixtures';
+} from '@contract/saved-queries';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 let team: Team;

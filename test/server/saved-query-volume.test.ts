@@ -3,13 +3,19 @@
 // in a half-hour zone and in UTC (where platform-only queries read the hourly rollup); day boundaries at local
 // midnight; who may call it. "Now" is a fixed instant inside the fixture corpus (only Date is faked).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { profiles } from '../../server/db/social-schema';
-import type { SavedQueryVolume } from '../../src/contract/saved-queries';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, createWorkspace, type Person, type Team } from '../support/workspaces.fixtures';
-import { allRows, insertCorpus, insertSavedQuery, matchingIds, type Row } from '../support/insights.fixtures';
-import { bucketKey, inScope } from '../support/insights-brute-force';
-import { insertPosts } from '../../server/social/corpus/changes';
+import { profiles } from '@server/db/social-schema';
+import type { SavedQueryVolume } from '@contract/saved-queries';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, createWorkspace, type Person, type Team } from '@test/support/workspaces.fixtures';
+import {
+  allRows,
+  insertCorpus,
+  insertSavedQuery,
+  matchingIds,
+  type Row,
+} from '@test/support/insights.fixtures';
+import { bucketKey, inScope } from '@test/support/insights-brute-force';
+import { insertPosts } from '@server/social/corpus/changes';
 
 /** Thursday 5 November 2026, 10:00 in New York: the 7 days before hold the clocks going back and a spike. */
 const NOW = Date.parse('2026-11-05T15:00:00Z');

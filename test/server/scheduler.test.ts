@@ -3,10 +3,10 @@
 // per period, whichever server takes it, and periods missed while no server ran are made up by one run.
 import { TestClock, type PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { billingJob } from '../../server/billing/job';
-import { housekeepingJob } from '../../server/housekeeping';
-import { schedulePeriodic, startQueue, type PeriodicJob } from '../../server/scheduler';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { billingJob } from '@server/billing/job';
+import { housekeepingJob } from '@server/housekeeping';
+import { schedulePeriodic, startQueue, type PeriodicJob } from '@server/scheduler';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
 const queues: PgBoss[] = [];

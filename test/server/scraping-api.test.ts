@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { fixture, startReplayServer, type ReplayServer } from '../support/replay-server';
-import { startCollector, type Collector } from '../../server/scraping/collector';
-import { startQueue } from '../../server/scheduler';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { fixture, startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { startCollector, type Collector } from '@server/scraping/collector';
+import { startQueue } from '@server/scheduler';
 import type { PgBoss } from 'pg-boss';
-import type { ScrapeJob } from '../../src/contract/scraping';
+import type { ScrapeJob } from '@contract/scraping';
 
 let server: TestServer;
 let replay: ReplayServer;

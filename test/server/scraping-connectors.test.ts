@@ -4,16 +4,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 import {
   fixture,
   mastodonTagRoutes,
   startReplayServer,
   type ReplayServer,
   type Reply,
-} from '../support/replay-server';
-import { executeRun, RetryableRunError, type RunnerDeps } from '../../server/scraping/runner';
-import type { SourceParamsInput } from '../../src/contract/scraping';
+} from '@test/support/replay-server';
+import { executeRun, RetryableRunError, type RunnerDeps } from '@server/scraping/runner';
+import type { SourceParamsInput } from '@contract/scraping';
 
 let server: TestServer;
 let replay: ReplayServer;

@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '../../server/db/database';
-import { startReplayServer, type ReplayServer } from '../support/replay-server';
+import { connect, ensureDatabase } from '@server/db/database';
+import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
 
 const PAGES = 6;
 const PER_PAGE = 2;

@@ -5,14 +5,14 @@
 // machine has no internet, so a "public" answer can only fail to connect.
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReplayServer, type ReplayServer } from '../support/replay-server';
+import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import {
   guardedLookup,
   httpGet,
   PermanentError,
   type HttpOptions,
   type Resolve,
-} from '../../server/scraping/connectors/http';
+} from '@server/scraping/connectors/http';
 
 let replay: ReplayServer;
 let port: string;
@@ -88,7 +88,7 @@ describe('the SSRF guard', () => {
   });
 
   it('lets public addresses through, IPv6 forms that embed a public IPv4 included', async () => {
-    const { addressProblem } = await import('../../server/scraping/connectors/addresses');
+    const { addressProblem } = await import('@server/scraping/connectors/addresses');
     for (const address of [
       PUBLIC,
       '2606:4700::1111',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestServer, type TestServer } from '../support/server-harness';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
 let uploadDir: string;
@@ -91,7 +91,8 @@ describe('an upload the client gives up on', () => {
     const socket = await startUpload(512 * 1024, 64 * 1024);
     socket.destroy();
     await vi.waitFor(
-      () => expect(logged.slice(before).some((entry) => entry.msg === 'upload aborted by the client')).toBe(true),
+      () =>
+        expect(logged.slice(before).some((entry) => entry.msg === 'upload aborted by the client')).toBe(true),
       { timeout: 10_000, interval: 50 },
     );
     // Give the request's own handling a moment to finish after the abort; nothing of it may be an error.

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema } from '../../src/contract/errors';
-import { UNSTORABLE_TEXT_MESSAGE } from '../../src/contract/text';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { errorResponseSchema } from '@contract/errors';
+import { UNSTORABLE_TEXT_MESSAGE } from '@contract/text';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 
 /** In a JSON body: NUL, a lone high surrogate, a lone low one. */
 const BAD_JSON = ['a\u0000b', 'a\ud800', '\udfffb'];

@@ -1,10 +1,10 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, workspaces } from '../../server/db/schema';
-import { currentUserResponseSchema, type CurrentUserResponse } from '../../src/contract/workspaces';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createWorkspace, type Person } from '../support/workspaces.fixtures';
+import { users, workspaces } from '@server/db/schema';
+import { currentUserResponseSchema, type CurrentUserResponse } from '@contract/workspaces';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { addMember, as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -4,12 +4,12 @@
 // post at 23:30 UTC falls on the next day in Asia/Tokyo, and half-hour zones (Asia/Kolkata) are exact.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaces } from '../../server/db/schema';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
-import type { OverviewResponse, PerformanceResponse } from '../../src/contract/insights-responses';
-import { longHistory } from '../support/billing.fixtures';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { as, createTeam, type Person, type Team } from '../support/workspaces.fixtures';
+import { workspaces } from '@server/db/schema';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import type { OverviewResponse, PerformanceResponse } from '@contract/insights-responses';
+import { longHistory } from '@test/support/billing.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, users, workspaces } from '../../server/db/schema';
-import { workspaceResponseSchema } from '../../src/contract/workspaces';
-import { createTestServer, type TestServer } from '../support/server-harness';
-import { addMember, as, createTeam } from '../support/workspaces.fixtures';
+import { memberships, users, workspaces } from '@server/db/schema';
+import { workspaceResponseSchema } from '@contract/workspaces';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { addMember, as, createTeam } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

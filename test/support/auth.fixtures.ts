@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { users } from '../../server/db/schema';
+import { users } from '@server/db/schema';
 import type { TestServer } from './server-harness';
 
 const GOOGLE_CLIENT_ID = 'murmur-google-client';

@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { invoices, subscriptions } from '../../server/db/billing-schema';
-import { workspaces } from '../../server/db/schema';
-import { signPayload } from '../../server/payments/signature';
-import type { PlanResponse } from '../../src/contract/billing';
+import { invoices, subscriptions } from '@server/db/billing-schema';
+import { workspaces } from '@server/db/schema';
+import { signPayload } from '@server/payments/signature';
+import type { PlanResponse } from '@contract/billing';
 import type { TestServer } from './server-harness';
 import { as, createTeam, type Team } from './workspaces.fixtures';
 

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PlanLimits } from '../../src/contract/billing';
+import type { PlanLimits } from '@contract/billing';
 
 const BUNDLED = path.resolve(import.meta.dirname, '../../server/billing/plans.json');
 

@@ -1,8 +1,8 @@
 // Chromium for the end-to-end tests (Debian's /usr/bin/chromium driven by playwright-core), and helpers that
 // prepare a fresh browser context: signed-in storage, the analytics collector, the e2e app handle.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { MurmurApp } from '../../src/app';
-import type { PageViewEvent } from '../../src/lib/analytics';
+import type { MurmurApp } from '@/app';
+import type { PageViewEvent } from '@/lib/analytics';
 
 const CHROMIUM_ARGS = [
   '--headless',

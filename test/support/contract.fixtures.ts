@@ -1,9 +1,9 @@
 // Answers of the internal and social APIs in the contract's own types, so a test's fake backend cannot drift from the
 // server.
-import type { DiscoverResponse } from '../../src/contract/discover';
-import type { SavedQuery, SavedQueryList, SavedQueryVolume } from '../../src/contract/saved-queries';
-import type { SocialPost } from '../../src/contract/social-posts';
-import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
+import type { DiscoverResponse } from '@contract/discover';
+import type { SavedQuery, SavedQueryList, SavedQueryVolume } from '@contract/saved-queries';
+import type { SocialPost } from '@contract/social-posts';
+import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '@contract/workspaces';
 
 /** A workspace as GET workspaces/{id} (and users/me's list) gives it: open (no expiry), the caller an owner. */
 export function workspaceFixture(id: string, overrides: Partial<WorkspaceResponse> = {}): WorkspaceResponse {

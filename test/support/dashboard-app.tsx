@@ -3,9 +3,9 @@
 import { afterEach } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render } from '@testing-library/react';
-import { App, createApp, type MurmurApp } from '../../src/app';
-import type { OverviewResponse } from '../../src/contract/insights-responses';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+import { App, createApp, type MurmurApp } from '@/app';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import { currentUserFixture, workspaceFixture } from './contract.fixtures';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
 import { testConfig } from './router-harness';

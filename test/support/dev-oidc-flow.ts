@@ -3,8 +3,8 @@
 // minimal cookie jar standing in for the browser on the provider's pages.
 import { createServer } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '../../src/contract/dev-oidc';
-import type { VendorType } from '../../src/contract/auth';
+import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '@contract/dev-oidc';
+import type { VendorType } from '@contract/auth';
 import { createTestServer } from './server-harness';
 
 async function freePort(): Promise<number> {

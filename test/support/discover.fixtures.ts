@@ -2,9 +2,9 @@
 // vocabulary (so "contains the word" is exact in both), posted_at and engagement tie on purpose (the id breaks ties),
 // and some times differ by less than a millisecond (which a JavaScript Date could not tell apart).
 import { sql } from 'drizzle-orm';
-import { profiles } from '../../server/db/social-schema';
+import { profiles } from '@server/db/social-schema';
 import type { TestServer } from './server-harness';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 

@@ -1,3 +1,3 @@
-import { installValidationMessages } from '../../src/lib/validation-messages';
+import { installValidationMessages } from '@/lib/validation-messages';
 
 installValidationMessages();

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '../../src/contract/workspaces';
-import { corpusTotalsSchema, scrapeJobListSchema } from '../../src/contract/scraping';
+import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '@contract/workspaces';
+import { corpusTotalsSchema, scrapeJobListSchema } from '@contract/scraping';
 import { emptySavedQueryListFixture } from './contract.fixtures';
 
 /** The internal (scraping) workspace's id, as the e2e build's VITE_INTERNAL_WORKSPACE_ID. */

@@ -1,7 +1,7 @@
 // Brute force in TypeScript over every row of the test corpus: what each dashboard should answer, computed without
 // SQL (wall-clock buckets through Intl, sorting with the documented tie-breaks).
 import type { Row } from './insights.fixtures';
-import { STOP_WORDS } from '../../server/social/insights/words';
+import { STOP_WORDS } from '@server/social/insights/words';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

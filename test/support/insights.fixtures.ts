@@ -2,10 +2,10 @@
 // cluster around the two DST changes of America/New_York in 2026 (8 March, 1 November), with a spike, words that
 // only appear late (emerging), ties in engagement, duplicate hashtags, links, and text in en, es, ko and ja.
 import { sql } from 'drizzle-orm';
-import { posts, profiles, savedQueries } from '../../server/db/social-schema';
-import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
+import { posts, profiles, savedQueries } from '@server/db/social-schema';
+import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
 import type { TestServer } from './server-harness';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 type Post = typeof posts.$inferInsert;

@@ -1,10 +1,10 @@
 // A small corpus for the query-language tests: each post's external id names it, so expectations read as lists of
 // names. Texts are chosen for one construct each (positions for NEAR, scripts without spaces, injection look-alikes).
 import { sql } from 'drizzle-orm';
-import { profiles } from '../../server/db/social-schema';
-import { compileQuery, parseQuery, QUERY_FROM } from '../../server/social/query/index';
+import { profiles } from '@server/db/social-schema';
+import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
 import type { TestServer } from './server-harness';
-import { insertPosts, insertProfiles } from '../../server/social/corpus/changes';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 

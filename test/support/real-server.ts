@@ -5,21 +5,16 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app';
-import { loadServerConfig } from '../../server/config';
-import {
-  connect,
-  ensureDatabase,
-  startEmbeddedPostgres,
-  type EmbeddedServer,
-} from '../../server/db/database';
-import { createAccessTokens } from '../../server/auth/access-token';
-import { signInAs } from '../../server/auth/sign-in';
-import { loadSigningKey } from '../../server/auth/signing-key';
-import { seedDevData } from '../../server/seed';
-import { startCollector } from '../../server/scraping/collector';
-import { startQueue } from '../../server/scheduler';
-import { uploadDirOf } from '../../server/scraping/uploads';
+import { buildApp } from '@server/app';
+import { loadServerConfig } from '@server/config';
+import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/database';
+import { createAccessTokens } from '@server/auth/access-token';
+import { signInAs } from '@server/auth/sign-in';
+import { loadSigningKey } from '@server/auth/signing-key';
+import { seedDevData } from '@server/seed';
+import { startCollector } from '@server/scraping/collector';
+import { startQueue } from '@server/scheduler';
+import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

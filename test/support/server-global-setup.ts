@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../server/db/database';
+import { startEmbeddedPostgres } from '@server/db/database';
 
 declare module 'vitest' {
   export interface ProvidedContext {

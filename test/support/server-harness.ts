@@ -2,12 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../server/app';
-import { loadServerConfig, type ServerConfig } from '../../server/config';
-import { connect, connectReplicas, ensureDatabase } from '../../server/db/database';
-import { users } from '../../server/db/schema';
-import { createAccessTokens } from '../../server/auth/access-token';
-import { signInAs } from '../../server/auth/sign-in';
+import { buildApp, type AppDeps } from '@server/app';
+import { loadServerConfig, type ServerConfig } from '@server/config';
+import { connect, connectReplicas, ensureDatabase } from '@server/db/database';
+import { users } from '@server/db/schema';
+import { createAccessTokens } from '@server/auth/access-token';
+import { signInAs } from '@server/auth/sign-in';
 
 export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider' | 'logger'> {
   /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */

@@ -2,7 +2,7 @@
 // the same values is newer than every input (CI always rebuilds). Used by the fake-backend and real-server suites.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { newestMtime, SPA_BUILD_INPUTS } from '../../server/spa-build';
+import { newestMtime, SPA_BUILD_INPUTS } from '@server/spa-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const STAMP = '.e2e-build.json';

@@ -2,8 +2,8 @@
 // database so each test starts from a fresh team cheaply.
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { memberships, workspaces } from '../../server/db/schema';
-import type { Privilege } from '../../src/contract/workspaces';
+import { memberships, workspaces } from '@server/db/schema';
+import type { Privilege } from '@contract/workspaces';
 import type { TestServer } from './server-harness';
 
 export type Person = Awaited<ReturnType<TestServer['createUser']>>;

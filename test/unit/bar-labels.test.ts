@@ -1,6 +1,6 @@
 // A bar's label cut to the axis's width, counted as it is drawn: by grapheme, CJK and emoji two columns wide.
 import { describe, expect, it } from 'vitest';
-import { fitLabel, LABEL_COLUMNS } from '../../src/features/insight/charts/bar-labels';
+import { fitLabel, LABEL_COLUMNS } from '@/features/insight/charts/bar-labels';
 
 describe('fitLabel', () => {
   it('keeps a label that fits, whole', () => {

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { loadCatalogue } from '../../server/billing/plans';
-import { checkCardForm } from '../../server/payments/cards';
-import { signPayload, verifySignature } from '../../server/payments/signature';
-import { changeKind, usageLevel } from '../../src/lib/billing-format';
-import { checkoutReturnMachine } from '../../src/machines/checkout-return.machine';
-import type { PaymentResponse, PlanResponse } from '../../src/contract/billing';
+import { loadCatalogue } from '@server/billing/plans';
+import { checkCardForm } from '@server/payments/cards';
+import { signPayload, verifySignature } from '@server/payments/signature';
+import { changeKind, usageLevel } from '@/lib/billing-format';
+import { checkoutReturnMachine } from '@/machines/checkout-return.machine';
+import type { PaymentResponse, PlanResponse } from '@contract/billing';
 
 function catalogueFile(content: unknown): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'murmur-plans-')), 'plans.json');

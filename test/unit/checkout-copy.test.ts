@@ -1,9 +1,9 @@
 // What the checkout says it will change before anyone pays: the plan the workspace is on, the plan that replaces it,
 // and when.
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../server/billing/plans';
-import type { PlanResponse } from '../../src/contract/billing';
-import { checkoutReplaces } from '../../src/lib/billing-format';
+import { loadCatalogue } from '@server/billing/plans';
+import type { PlanResponse } from '@contract/billing';
+import { checkoutReplaces } from '@/lib/billing-format';
 
 const catalogue = loadCatalogue();
 const team = catalogue.find('team');

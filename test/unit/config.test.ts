@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config';
-import { installValidationMessages } from '../../src/lib/validation-messages';
+import { parseConfig } from '@/config';
+import { installValidationMessages } from '@/lib/validation-messages';
 
 const valid = {
   VITE_APP_ENV: 'local',

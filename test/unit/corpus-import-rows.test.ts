@@ -1,21 +1,16 @@
 // Import rows without a database: validation reasons, CSV coercion, dates, derived fields, line-aware readers.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { arrayLiteral, copyLine } from '../../server/social/corpus/copy';
-import { coerceCsvRecord, normaliseRow } from '../../server/social/corpus/import/normalise';
-import {
-  FileFormatError,
-  readCsv,
-  readNdjson,
-  type SourceRecord,
-} from '../../server/social/corpus/import/read';
-import { parseInstant, validateRow } from '../../server/social/corpus/import/schema';
+import { arrayLiteral, copyLine } from '@server/social/corpus/copy';
+import { coerceCsvRecord, normaliseRow } from '@server/social/corpus/import/normalise';
+import { FileFormatError, readCsv, readNdjson, type SourceRecord } from '@server/social/corpus/import/read';
+import { parseInstant, validateRow } from '@server/social/corpus/import/schema';
 import {
   extractDomains,
   extractHashtags,
   extractMentions,
   registrableDomain,
-} from '../../server/social/corpus/text';
+} from '@server/social/corpus/text';
 
 const row = {
   platform: 'x',

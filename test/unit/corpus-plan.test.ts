@@ -1,13 +1,13 @@
 // The generator's shape on a sample (no database): determinism, power-law followers, dominant accounts, daily and
 // weekly rhythm, languages, bursts, and fields derived as the importer derives them.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR } from '../../server/social/corpus/generate/clock';
-import { planCorpus } from '../../server/social/corpus/generate/plan';
-import type { GenPost } from '../../server/social/corpus/generate/posts';
-import type { GenProfile } from '../../server/social/corpus/generate/profiles';
-import { TOPICS } from '../../server/social/corpus/generate/topics';
-import { analyseSentiment } from '../../server/social/corpus/sentiment';
-import { extractHashtags } from '../../server/social/corpus/text';
+import { DAY, HOUR } from '@server/social/corpus/generate/clock';
+import { planCorpus } from '@server/social/corpus/generate/plan';
+import type { GenPost } from '@server/social/corpus/generate/posts';
+import type { GenProfile } from '@server/social/corpus/generate/profiles';
+import { TOPICS } from '@server/social/corpus/generate/topics';
+import { analyseSentiment } from '@server/social/corpus/sentiment';
+import { extractHashtags } from '@server/social/corpus/text';
 
 const END = Date.UTC(2025, 5, 1);
 const N = 20_000;

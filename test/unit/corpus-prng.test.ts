@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Random, weighted, WeightedTable } from '../../server/social/corpus/generate/prng';
+import { Random, weighted, WeightedTable } from '@server/social/corpus/generate/prng';
 
 const draw = (random: Random, n: number) => Array.from({ length: n }, () => random.nextUint32());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseSentiment, label, NEUTRAL_BAND, tokenize } from '../../server/social/corpus/sentiment';
-import { lexiconFor, lexiconLanguages } from '../../server/social/corpus/sentiment-lexicon';
+import { analyseSentiment, label, NEUTRAL_BAND, tokenize } from '@server/social/corpus/sentiment';
+import { lexiconFor, lexiconLanguages } from '@server/social/corpus/sentiment-lexicon';
 
 const CASES: Record<string, { positive: string[]; negative: string[]; neutral: string[] }> = {
   en: {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { TimeOrderSpill } from '../../server/social/corpus/generate/time-order';
+import { TimeOrderSpill } from '@server/social/corpus/generate/time-order';
 
 const DAY = 86_400_000;
 const spillDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('murmur-corpus-'));

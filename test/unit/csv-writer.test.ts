@@ -1,9 +1,9 @@
-// The exports' one CSV writer (src/contract/csv.ts), through the SPA's chart tables (src/features/insight/csv.ts)
+// The exports' one CSV writer (contract/csv.ts), through the SPA's chart tables (src/features/insight/csv.ts)
 // and directly: the file's shape byte for byte, RFC 4180 quoting, and formula neutralising, whitespace before the
 // formula and full-width formula characters included.
 import { describe, expect, it } from 'vitest';
-import { csvComments, csvRecords } from '../../src/contract/csv';
-import { toCsv } from '../../src/features/insight/csv';
+import { csvComments, csvRecords } from '@contract/csv';
+import { toCsv } from '@/features/insight/csv';
 
 const meta = {
   title: 'overview – top hashtags',

@@ -1,7 +1,7 @@
 // The product's one way of writing days and instants: the same shape on every screen, in the zone the caller passes,
 // and the zone named wherever a time is shown.
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDateTimeRange, formatTime } from '../../src/lib/date-time';
+import { formatDate, formatDateTime, formatDateTimeRange, formatTime } from '@/lib/date-time';
 
 const AT = '2026-11-03T13:05:09Z';
 const SECONDS = Date.parse(AT) / 1000;

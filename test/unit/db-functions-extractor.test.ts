@@ -8,7 +8,7 @@ import {
   replay,
   splitStatements,
   type Migration,
-} from '../../scripts/db-functions-extract';
+} from '@scripts/db-functions-extract';
 
 const texts = (sql: string) => splitStatements(sql).map((statement) => statement.text);
 

@@ -3,25 +3,25 @@
 // thrown; custom days are days of the workspace's zone, across DST changes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Refine } from '../../src/contract/insights';
-import { PLATFORM_VALUES } from '../../src/contract/social-scope';
-import { workspaceLanguages } from '../../src/contract/workspaces';
-import { parseSearch, stringifySearch } from '../../src/lib/search-params';
-import { decodeRefines, encodeRefines } from '../../src/features/insight/refine-codec';
+import type { Refine } from '@contract/insights';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { workspaceLanguages } from '@contract/workspaces';
+import { parseSearch, stringifySearch } from '@/lib/search-params';
+import { decodeRefines, encodeRefines } from '@/features/insight/refine-codec';
 import {
   insightsBody,
   resolveRange,
   scopeFromSearch,
   searchFromScope,
-  startOfDayIn,
-} from '../../src/features/insight/insight-scope';
+} from '@/features/insight/insight-scope';
+import { startOfDayIn } from '@contract/zoned-time';
 import {
   takeDroppedParams,
   validateInsightSearch,
   type InsightScope,
   type InsightSearchParams,
-} from '../../src/features/insight/insight-search';
-import { postListSearchSchema, profileListSearchSchema } from '../../src/features/insight/list-search';
+} from '@/features/insight/insight-search';
+import { postListSearchSchema, profileListSearchSchema } from '@/features/insight/list-search';
 import * as z from 'zod/mini';
 
 const word = fc.stringMatching(/^[\p{L}\p{N}_]{1,20}$/u);

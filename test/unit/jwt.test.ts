@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAccessTokenExpired, readExpiry } from '../../src/lib/jwt';
-import { fakeJwt } from '../support/fake-http';
+import { isAccessTokenExpired, readExpiry } from '@/lib/jwt';
+import { fakeJwt } from '@test/support/fake-http';
 
 const NOW = 1_800_000_000_000;
 

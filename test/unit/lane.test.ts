@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { inLane, Lane } from '../../server/social/lane';
+import { inLane, Lane } from '@server/social/lane';
 
 describe('the lane', () => {
   it('lets in at most its width, then the waiting in arrival order', async () => {
@@ -27,7 +27,7 @@ describe('the lane', () => {
     expect(lane.state).toEqual({ inside: 0, waiting: 0 });
   });
 
-  it("gives back the place of a request whose client went away while it waited, and of one answered", async () => {
+  it('gives back the place of a request whose client went away while it waited, and of one answered', async () => {
     const lane = new Lane(1);
     const hook = inLane(lane);
     const requestOf = () => {

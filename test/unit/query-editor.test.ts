@@ -2,12 +2,12 @@
 // text, the diagnostics' positions, completion, and discover's search-param codec.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../../server/social/query/lexer';
-import { scanQuery, type QueryToken } from '../../src/components/query-editor/query-tokens';
-import { highlightText, termPatterns } from '../../src/components/query-editor/match-terms';
-import { toDiagnostics } from '../../src/components/query-editor/diagnostics';
-import { suggestionsFromPosts } from '../../src/components/query-editor/query-completion';
-import { parseSearch, stringifySearch } from '../../src/lib/search-params';
+import { tokenize } from '@server/query/lexer';
+import { scanQuery, type QueryToken } from '@/components/query-editor/query-tokens';
+import { highlightText, termPatterns } from '@/components/query-editor/match-terms';
+import { toDiagnostics } from '@/components/query-editor/diagnostics';
+import { suggestionsFromPosts } from '@/components/query-editor/query-completion';
+import { parseSearch, stringifySearch } from '@/lib/search-params';
 import {
   discoverSearchSchema,
   fromSearch,
@@ -15,9 +15,9 @@ import {
   RANGE_DAYS,
   toSearch,
   type DiscoverState,
-} from '../../src/features/discover/discover-search';
-import { PLATFORM_VALUES } from '../../src/contract/social-scope';
-import { DISCOVER_SORTS } from '../../src/contract/discover';
+} from '@/features/discover/discover-search';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { DISCOVER_SORTS } from '@contract/discover';
 
 const kinds = (text: string) => scanQuery(text).map((t) => [t.kind, text.slice(t.from, t.to)]);
 

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parse,
-  parseQuery,
-  printQuery,
-  QuerySyntaxError,
-  type QueryNode,
-} from '../../server/social/query/index';
+import { parse, parseQuery, printQuery, QuerySyntaxError, type QueryNode } from '@server/query/index';
 
 const term = (value: string) => ({ type: 'term' as const, value });
 const and = (...operands: QueryNode[]): QueryNode => ({ type: 'and', operands });

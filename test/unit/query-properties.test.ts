@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../server/db/social-schema';
+import { PLATFORMS } from '@server/db/social-schema';
 import {
   parse,
   parseQuery,
@@ -10,8 +10,8 @@ import {
   type ProximityLeaf,
   type ProximityOperand,
   type QueryNode,
-} from '../../server/social/query/index';
-import { matchMode } from '../../server/social/query/terms';
+} from '@server/query/index';
+import { matchMode } from '@server/query/terms';
 
 const chars = (alphabet: string) => fc.constantFrom(...Array.from(alphabet));
 const text = (alphabet: string, minLength: number, maxLength: number) =>

@@ -1,8 +1,8 @@
 // searchIndexed: which conditions the search index finds alone, so that the conversation dashboard can take the
 // sample marks into the same index scan.
 import { describe, expect, it } from 'vitest';
-import { searchIndexed } from '../../server/social/query/compile';
-import { parse } from '../../server/social/query/index';
+import { searchIndexed } from '@server/query/compile';
+import { parse } from '@server/query/index';
 
 describe('searchIndexed', () => {
   it.each<[string, boolean]>([

@@ -3,8 +3,8 @@
 // The real replica is in test/server/read-replica.test.ts.
 import { AsyncResource } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
-import type { Db, ReadReplica } from '../../server/db/database';
-import { noteSnapshot, ReadRouter } from '../../server/social/reads';
+import type { Db, ReadReplica } from '@server/db/database';
+import { noteSnapshot, ReadRouter } from '@server/social/reads';
 
 const primary = { name: 'primary' } as unknown as Db;
 const replica = (name: string): ReadReplica => ({

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { assign, fromPromise, not, setup } from 'xstate';
-import { renderDiagram, renderMachineDoc, renderMermaid, table } from '../../scripts/statecharts-render';
+import { renderDiagram, renderMachineDoc, renderMermaid, table } from '@scripts/statecharts-render';
 
 const fetchMachine = setup({
   types: {} as {

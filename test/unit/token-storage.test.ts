@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readTokens, removeTokens, writeTokens } from '../../src/lib/token-storage';
-import { AUTH_TOKENS_KEY } from '../../src/lib/storage-keys';
+import { readTokens, removeTokens, writeTokens } from '@/lib/token-storage';
+import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 
 class MemoryStorage implements Storage {
   private map = new Map<string, string>();

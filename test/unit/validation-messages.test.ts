@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { z as zc } from 'zod';
 import { z as z3 } from 'zod/v3';
 import type { $ZodErrorMap, $ZodRawIssue, $ZodType } from 'zod/v4/core';
-import { installValidationMessages, validationMessage } from '../../src/lib/validation-messages';
+import { installValidationMessages, validationMessage } from '@/lib/validation-messages';
 
 /** The messages of a failing zod 4 parse (mini or classic schema). */
 function messagesOf(schema: $ZodType, input: unknown): string[] {

@@ -1,7 +1,7 @@
 // Bluesky post search on the public AppView (GET /xrpc/app.bsky.feed.searchPosts, no sign-in): newest first
 // (sort=latest), paged by the answer's opaque cursor; `since` keeps a later run to posts indexed after the newest the
 // previous run saw. A post is keyed by its AT URI, its author by DID.
-import type { SourceParams } from '../../../src/contract/scraping';
+import type { SourceParams } from '@contract/scraping';
 import { httpGet, jsonBody, PermanentError } from './http';
 import { countOf, objectOf, rawOf, stringOf, type CollectedItem, type Connector } from './types';
 

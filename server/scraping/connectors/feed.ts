@@ -3,7 +3,7 @@
 // 5005 paging, in Atom or as atom:link in RSS). The feed is the author (one profile per feed); an entry is keyed by
 // its guid or id, else its link.
 import { XMLParser } from 'fast-xml-parser';
-import type { SourceParams } from '../../../src/contract/scraping';
+import type { SourceParams } from '@contract/scraping';
 import { httpGet, PermanentError } from './http';
 import { htmlToText, objectOf, rawOf, stringOf, type CollectedItem, type Connector } from './types';
 

@@ -16,7 +16,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import { sourceUrlProblem } from '../../../src/contract/scraping';
+import { sourceUrlProblem } from '@contract/scraping';
 import { addressProblem } from './addresses';
 
 /** The source said to wait (429, or its rate-limit window is used up). */

@@ -1,5 +1,5 @@
 // The connector of each source kind (uploads go through the corpus importer instead: server/scraping/runner.ts).
-import type { SourceKind, SourceParams } from '../../../src/contract/scraping';
+import type { SourceKind, SourceParams } from '@contract/scraping';
 import { blueskySearch } from './bluesky';
 import { feedConnector } from './feed';
 import { mastodonAccount, mastodonHashtag } from './mastodon';

@@ -2,7 +2,7 @@
 // (GET /api/v1/accounts/lookup, then /api/v1/accounts/:id/statuses without boosts). Pages go back in time with
 // max_id (from the Link header's rel="next"); since_id keeps a later run to what is newer than the last one saw.
 // A status is keyed by its URI, which is the same on every instance that federates it.
-import type { SourceParams } from '../../../src/contract/scraping';
+import type { SourceParams } from '@contract/scraping';
 import { httpGet, jsonBody, PermanentError, type HttpResponse } from './http';
 import {
   countOf,

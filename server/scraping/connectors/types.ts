@@ -1,7 +1,7 @@
 // The one interface every source implements: fetch a page from a cursor, map each item to a corpus row (the import
 // format of docs/corpus-format.md), and say where the next page starts. The runner (server/scraping/runner.ts)
 // validates the rows, upserts them and persists the cursor with them in one transaction.
-import type { SourceParams } from '../../../src/contract/scraping';
+import type { SourceParams } from '@contract/scraping';
 import type { HttpOptions } from './http';
 
 /** One item of a page: a corpus row to validate, or an item the connector already knows it cannot map. */

@@ -7,8 +7,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, pgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import type { Db } from '../../db/database';
-import { postColumns, profiles } from '../../db/social-schema';
+import type { Db } from '@server/db/database';
+import { postColumns, profiles } from '@server/db/social-schema';
 
 /** The change path's corpus_added, for writers that build rows with Drizzle (tests' fixtures, tools). */
 const corpusAdded = pgTable('corpus_added', {

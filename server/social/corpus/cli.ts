@@ -1,8 +1,8 @@
 // Shared by the corpus scripts: connecting the way the server does, and progress on the terminal.
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { loadServerConfig } from '../../config';
-import { openConfiguredDatabase, type Database } from '../../db/database';
+import { loadServerConfig } from '@server/config';
+import { openConfiguredDatabase, type Database } from '@server/db/database';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 

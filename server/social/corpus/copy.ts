@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Db } from '../../db/database';
+import type { Db } from '@server/db/database';
 
 const SPECIAL = /[\\\n\r\t]/;
 const ARRAY_SPECIAL = /[\\"]/g;

@@ -2,8 +2,8 @@
 // rarely makes one itself (creating a partition locks the posts table briefly), and, with CORPUS_RETENTION_DAYS, the
 // months wholly older than the retention dropped with their rollups and keys. Run by the server's housekeeping.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import type { Catalogue } from '../../billing/plans';
+import type { Db } from '@server/db/database';
+import type { Catalogue } from '@server/billing/plans';
 
 /** Months made ahead of the current one. */
 const MONTHS_AHEAD = 2;

@@ -19,7 +19,7 @@
 // copies the whole lexicon and runs a fuzzy search per unknown word (about 70 ms a post), and it cannot tokenise
 // Japanese or Chinese; this scorer uses the same lists with map look-ups (a few µs a post).
 import { lexiconFor, type Lexicon } from './sentiment-lexicon';
-import type { SENTIMENT_LABELS } from '../../db/social-schema';
+import type { SENTIMENT_LABELS } from '@server/db/social-schema';
 
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 

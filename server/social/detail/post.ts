@@ -2,11 +2,11 @@
 // (id, posted_at) index, migration 0019), so the post itself is read from that month's partition alone; the terms are
 // the query's own compiled conditions, evaluated on that one row, so "matched" means what the search means.
 import { sql, type SQL } from 'drizzle-orm';
-import type { PostDetailResponse } from '../../../src/contract/social-detail';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
+import type { PostDetailResponse } from '@contract/social-detail';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
 import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
-import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '../query/index';
+import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
 import { readOnly } from '../insights/transactions';
 
 const postNotFound = () =>

@@ -1,13 +1,14 @@
 // One profile and its posts per day in a dashboard's scope (query, filters, range, refinements): read from the posts
 // of the range's months by the author's index (posts_author_posted_idx), every day of the range zero-filled.
 import { sql } from 'drizzle-orm';
-import type { ProfileDetailResponse } from '../../../src/contract/social-detail';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
+import type { ProfileDetailResponse } from '@contract/social-detail';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
 import { AUTHOR_COLUMNS, toAuthor, type AuthorRow } from '../post-rows';
 import { countedBase } from '../insights/counted';
 import type { InsightScope } from '../insights/request';
-import { bucketSeries, instantOfWallClock, wallClockText, bucketOf } from '../insights/time';
+import { bucketSeries, wallClockText, bucketOf } from '../insights/time';
+import { instantOfWallClock } from '@contract/zoned-time';
 import { readOnly } from '../insights/transactions';
 import { insightWhere, scanFrom } from '../insights/where';
 

@@ -14,18 +14,18 @@ import {
   profileDetailResponseSchema,
   type PostDetailResponse,
   type ProfileDetailResponse,
-} from '../../../src/contract/social-detail';
-import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
-import { errorResponseSchema } from '../../../src/contract/errors';
-import { historyStart, limitsOf } from '../../billing/limits';
-import { bearer, errorResponses } from '../../workspaces/openapi';
-import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
+} from '@contract/social-detail';
+import { invalidQueryErrorSchema } from '@contract/social-query';
+import { errorResponseSchema } from '@contract/errors';
+import { historyStart, limitsOf } from '@server/billing/limits';
+import { bearer, errorResponses } from '@server/openapi';
+import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
 import { clientGone } from '../admission';
 import { clipToHistory, resolveInsightScope } from '../insights/request';
-import { invalidQueryErrorHandler } from '../query/invalid-query';
+import { invalidQueryErrorHandler } from '@server/query/invalid-query';
 import { perAccountLimit } from '../rate-limit';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
-import { usableTimeZone } from '../time-zone';
+import { usableTimeZone } from '@contract/zoned-time';
 import { readPost } from './post';
 import { readProfile } from './profile';
 

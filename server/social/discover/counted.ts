@@ -1,6 +1,6 @@
 // What discover counted, in one sentence (users compare volumes across tools: say exactly what is in and out), written
 // in the workspace's time zone.
-import type { DiscoverSort } from '../../../src/contract/discover';
+import type { DiscoverSort } from '@contract/discover';
 import { formatLocal, platformsAndLanguages } from '../counted';
 import type { Scope } from '../scope';
 

@@ -4,9 +4,9 @@
 // Opaque to clients (base64url JSON) and validated on the way back: anything else is 400 invalid_cursor.
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { DISCOVER_SORTS, type DiscoverSort } from '../../../src/contract/discover';
-import type { QueryFilters } from '../../../src/contract/social-scope';
-import { ApiError } from '../../errors';
+import { DISCOVER_SORTS, type DiscoverSort } from '@contract/discover';
+import type { QueryFilters } from '@contract/social-scope';
+import { ApiError } from '@server/errors';
 import { checkCursorRange, type NamedRange } from '../cursor-range';
 
 /** A posted_at to the microsecond, as PostgreSQL stores it (a JavaScript Date would drop the last three digits). */

@@ -3,9 +3,9 @@
 //   recency:    ORDER BY p.posted_at DESC, p.id DESC    (posts_posted_authors_idx, scanned backwards)
 //   engagement: ORDER BY p.engagement DESC, p.id DESC   (posts_engagement_idx on (engagement, id))
 import { sql, type SQL } from 'drizzle-orm';
-import { QUERY_FROM } from '../query/index';
-import type { DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
-import { DISCOVER_PROFILES } from '../../../src/contract/discover';
+import { QUERY_FROM } from '@server/query/index';
+import type { DiscoverProfile, DiscoverSort } from '@contract/discover';
+import { DISCOVER_PROFILES } from '@contract/discover';
 import { AUTHOR_COLUMNS, POST_COLUMNS, toAuthor, type AuthorRow, type PostRow } from '../post-rows';
 import type { Cursor } from './cursor';
 

@@ -4,24 +4,20 @@
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  discoverBodySchema,
-  discoverResponseSchema,
-  type DiscoverResponse,
-} from '../../../src/contract/discover';
-import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
-import { errorResponseSchema } from '../../../src/contract/errors';
-import { bearer, errorResponses } from '../../workspaces/openapi';
-import { workspaceAccessOf } from '../../workspaces/route-access';
+import { discoverBodySchema, discoverResponseSchema, type DiscoverResponse } from '@contract/discover';
+import { invalidQueryErrorSchema } from '@contract/social-query';
+import { errorResponseSchema } from '@contract/errors';
+import { bearer, errorResponses } from '@server/openapi';
+import { workspaceAccessOf } from '@server/workspaces/route-access';
 import { resolveScope, scopeWhere } from '../scope';
-import { printQuery } from '../query/index';
-import { invalidQueryErrorHandler, parseOrThrow } from '../query/invalid-query';
+import { printQuery } from '@server/query/index';
+import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import { cursorSeal } from '../cursor-seal';
 import { namedRange } from '../cursor-range';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
 import { searchPosts } from './search';
 import { countedSentence } from './counted';
-import { usableTimeZone } from '../time-zone';
+import { usableTimeZone } from '@contract/zoned-time';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';

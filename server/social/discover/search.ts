@@ -2,10 +2,10 @@
 // under one time budget (statement_timeout set to what is left of it before each statement), so an expensive search
 // is cancelled rather than left running.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
-import type { DiscoverProfile, DiscoverSort } from '../../../src/contract/discover';
-import type { SocialPost } from '../../../src/contract/social-posts';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
+import type { DiscoverProfile, DiscoverSort } from '@contract/discover';
+import type { SocialPost } from '@contract/social-posts';
 import { toPost } from '../post-rows';
 import type { Cursor } from './cursor';
 import { after, pageQuery, profilesQuery, toProfile, type PageRow } from './queries';

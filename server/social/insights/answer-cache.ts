@@ -14,8 +14,8 @@
 // version whose posts it did not see. Requests that arrive while the same answer is being computed wait for it instead
 // of computing it again.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { corpusState } from '../../db/social-schema';
+import type { Db } from '@server/db/database';
+import { corpusState } from '@server/db/social-schema';
 import { ClientGoneError } from '../admission';
 import type { Read } from '../reads';
 import { PreparedAnswer } from './answer-bytes';

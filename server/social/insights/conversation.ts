@@ -4,9 +4,9 @@
 // sample, found through the index without visiting the other matching posts), because splitting every post into words
 // and reading every matching post twice is what costs most.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ConversationResponse } from '../../../src/contract/insights-responses';
-import type { Db } from '../../db/database';
-import { searchIndexed } from '../query/compile';
+import type { ConversationResponse } from '@contract/insights-responses';
+import type { Db } from '@server/db/database';
+import { searchIndexed } from '@server/query/compile';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
 import { jsonRows } from './rows';

@@ -3,7 +3,7 @@
 // ../cursor-range.ts), and a fingerprint of the scope so a cursor cannot be replayed against another query, filter
 // set, refinement or sort.
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../errors';
+import { ApiError } from '@server/errors';
 import { asNamedRange, checkCursorRange, type NamedRange } from '../cursor-range';
 import type { InsightScope } from './request';
 

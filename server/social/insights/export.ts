@@ -2,16 +2,16 @@
 // profileList) read page after page with internal cursors, each page written out as it comes, so an export of
 // 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their order, are
 // those of the JSON pages for the same body. The file opens with comment lines saying what it holds; the exports' one
-// CSV writer (src/contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
+// CSV writer (contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
 // formula (README.md beside this file, "Exports").
-import { csvComments, csvRecords, type CsvValue } from '../../../src/contract/csv';
-import type { PostSort, ProfileSort } from '../../../src/contract/insights';
-import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
-import type { Db } from '../../db/database';
+import { csvComments, csvRecords, type CsvValue } from '@contract/csv';
+import type { PostSort, ProfileSort } from '@contract/insights';
+import type { InsightPerson, InsightPost } from '@contract/insights-responses';
+import type { Db } from '@server/db/database';
 import { profileList } from './people';
 import { postList } from './posts';
 import type { InsightScope } from './request';
-import { formatWallClock, wallClock, wallClockFormatter } from './time';
+import { formatWallClock, wallClock, wallClockFormatter } from '@contract/zoned-time';
 
 /**
  * Rows read per page. Each page is one read-only transaction of the list's statement, which also counts the whole

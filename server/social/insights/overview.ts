@@ -3,8 +3,8 @@
 // (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts); which
 // source each reads is chosen in overviewStatements.
 import { sql, type SQL } from 'drizzle-orm';
-import type { OverviewResponse } from '../../../src/contract/insights-responses';
-import type { Db } from '../../db/database';
+import type { OverviewResponse } from '@contract/insights-responses';
+import type { Db } from '@server/db/database';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
 import type { PostRow } from '../post-rows';
@@ -13,7 +13,8 @@ import * as authorTimes from './sources/author-times';
 import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
 import type { OverviewGroups } from './sources/source';
-import { bucketFor, bucketSeries, instantOfWallClock, wallClockText } from './time';
+import { bucketFor, bucketSeries, wallClockText } from './time';
+import { instantOfWallClock } from '@contract/zoned-time';
 import { readOnly, readOnlyParts, type Tx } from './transactions';
 import { sharingCores } from '../admission';
 import { previousPeriod } from './where';

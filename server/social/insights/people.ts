@@ -1,10 +1,10 @@
 // The people dashboard (top authors by mentions, followers, engagement) and the filtered-profiles drill-down (every
 // author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ProfileSort } from '../../../src/contract/insights';
-import type { PeopleResponse, ProfilesResponse } from '../../../src/contract/insights-responses';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
+import type { ProfileSort } from '@contract/insights';
+import type { PeopleResponse, ProfilesResponse } from '@contract/insights-responses';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
 import { countedBase } from './counted';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import type { InsightScope } from './request';

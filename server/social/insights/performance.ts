@@ -1,10 +1,10 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
 // the best time to post (day of the week × hour of the day in the workspace's zone): one statement, from the posts or
 // the rollups (performanceStatement).
-import { MEDIA_VALUES, POST_KIND_VALUES } from '../../../src/contract/social-posts';
-import { type PerformanceResponse } from '../../../src/contract/insights-responses';
-import { PLATFORM_VALUES } from '../../../src/contract/social-scope';
-import type { Db } from '../../db/database';
+import { MEDIA_VALUES, POST_KIND_VALUES } from '@contract/social-posts';
+import { type PerformanceResponse } from '@contract/insights-responses';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import type { Db } from '@server/db/database';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
 import * as postsScan from './sources/posts-scan';

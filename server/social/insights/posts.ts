@@ -1,10 +1,10 @@
 // The posts dashboard and the filtered-posts drill-down: matching posts one keyset page at a time, by engagement,
 // recency or overperformance.
 import type { SQL } from 'drizzle-orm';
-import type { PostSort } from '../../../src/contract/insights';
-import type { PostsResponse } from '../../../src/contract/insights-responses';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
+import type { PostSort } from '@contract/insights';
+import type { PostsResponse } from '@contract/insights-responses';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
 import { countedBase } from './counted';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import type { InsightScope } from './request';

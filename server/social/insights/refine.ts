@@ -2,18 +2,11 @@
 // for the `counted` sentence. A refinement's values are ORed; `exclude` keeps the posts that match none of them (a
 // post whose value is unknown, such as a null language, is kept by an exclusion).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bucket, Refine } from '../../../src/contract/insights';
-import { ApiError } from '../../errors';
-import { tsqueryOperand } from '../query/compile';
-import {
-  BUCKET_MS,
-  bucketOf,
-  dayOfWeekOf,
-  formatWallClock,
-  hourOfDayOf,
-  isBucketStart,
-  wallClock,
-} from './time';
+import type { Bucket, Refine } from '@contract/insights';
+import { ApiError } from '@server/errors';
+import { tsqueryOperand } from '@server/query/compile';
+import { BUCKET_MS, bucketOf, dayOfWeekOf, hourOfDayOf, isBucketStart } from './time';
+import { formatWallClock, wallClock } from '@contract/zoned-time';
 
 const invalidRefine = (message: string) => new ApiError(400, 'invalid_refine', message);
 

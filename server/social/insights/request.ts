@@ -1,16 +1,16 @@
 // One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
 // the workspace's time zone. Every dashboard reads its request as an InsightScope.
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { InsightsBody, Refine } from '../../../src/contract/insights';
-import { queryFiltersSchema, type QueryFilters } from '../../../src/contract/social-scope';
-import type { Db } from '../../db/database';
-import { savedQueries } from '../../db/social-schema';
-import { ApiError } from '../../errors';
-import { printQuery } from '../query/index';
-import { parseOrThrow } from '../query/invalid-query';
+import type { InsightsBody, Refine } from '@contract/insights';
+import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
+import type { Db } from '@server/db/database';
+import { savedQueries } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+import { printQuery } from '@server/query/index';
+import { parseOrThrow } from '@server/query/invalid-query';
 import { resolveScope, type Scope } from '../scope';
 import { namedRange, type NamedRange } from '../cursor-range';
-import { usableTimeZone } from '../time-zone';
+import { usableTimeZone } from '@contract/zoned-time';
 import { refineWhere } from './refine';
 
 export interface InsightScope {

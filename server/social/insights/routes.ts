@@ -17,7 +17,7 @@ import {
   insightsBodySchema,
   peopleBodySchema,
   postsBodySchema,
-} from '../../../src/contract/insights';
+} from '@contract/insights';
 import {
   conversationResponseSchema,
   overviewResponseSchema,
@@ -25,25 +25,22 @@ import {
   performanceResponseSchema,
   postsResponseSchema,
   profilesResponseSchema,
-} from '../../../src/contract/insights-responses';
-import { errorResponseSchema } from '../../../src/contract/errors';
-import { logFailure } from '../../errors';
-import {
-  savedQueryVolumeBodySchema,
-  savedQueryVolumeResponseSchema,
-} from '../../../src/contract/saved-queries';
-import { invalidQueryErrorSchema } from '../../../src/contract/social-query';
-import { bearer, errorResponses } from '../../workspaces/openapi';
-import { workspaceAccessOf, type WorkspaceRequirement } from '../../workspaces/route-access';
-import { invalidQueryErrorHandler } from '../query/invalid-query';
+} from '@contract/insights-responses';
+import { errorResponseSchema } from '@contract/errors';
+import { logFailure } from '@server/errors';
+import { savedQueryVolumeBodySchema, savedQueryVolumeResponseSchema } from '@contract/saved-queries';
+import { invalidQueryErrorSchema } from '@contract/social-query';
+import { bearer, errorResponses } from '@server/openapi';
+import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import { invalidQueryErrorHandler } from '@server/query/invalid-query';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
-import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '../../billing/limits';
+import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '@server/billing/limits';
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError, refuseWhenFull } from '../admission';
 import { inLane, leaveLane } from '../lane';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
-import type { Db } from '../../db/database';
+import type { Db } from '@server/db/database';
 import { answerKey } from './answer-cache';
 import { sendAnswer } from './answer-bytes';
 import { conversation } from './conversation';

@@ -1,7 +1,7 @@
 // Posts and people as the dashboards return them: posts and profiles looked up by id (columns and mapping shared with
 // discover in ../post-rows.ts), a post with its overperformance, an author with their aggregate, and json_agg rows.
 import { sql, type SQL } from 'drizzle-orm';
-import type { InsightPerson, InsightPost } from '../../../src/contract/insights-responses';
+import type { InsightPerson, InsightPost } from '@contract/insights-responses';
 import {
   AUTHOR_COLUMNS,
   POST_COLUMNS,

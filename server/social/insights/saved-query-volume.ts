@@ -3,17 +3,18 @@
 // dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, from the
 // source that serves it; all of them in one statement on one snapshot, so the list costs one round trip.
 import { sql, type SQL } from 'drizzle-orm';
-import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '../../../src/contract/saved-queries';
-import { queryFiltersSchema } from '../../../src/contract/social-scope';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
-import { listSavedQueries } from '../../saved-queries/store';
+import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '@contract/saved-queries';
+import { queryFiltersSchema } from '@contract/social-scope';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
+import { listSavedQueries } from '@server/saved-queries/store';
 import { formatLocal } from '../counted';
-import { usableTimeZone } from '../time-zone';
+import { usableTimeZone } from '@contract/zoned-time';
 import { resolveInsightScope, type InsightScope } from './request';
 import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
-import { instantOfWallClock, wallClock, wallClockText } from './time';
+import { wallClockText } from './time';
+import { instantOfWallClock, wallClock } from '@contract/zoned-time';
 import { readOnly } from './transactions';
 
 const DAY_MS = 86_400_000;

@@ -3,8 +3,8 @@
 // statements side by side on several connections sharing one exported snapshot (at most SIDE_BY_SIDE_LIMIT requests
 // at a time, counted in this module).
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { ApiError } from '../../errors';
+import type { Db } from '@server/db/database';
+import { ApiError } from '@server/errors';
 import { sharingCores } from '../admission';
 import { noteSnapshot, snapshotColumns } from '../reads';
 

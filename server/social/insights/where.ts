@@ -1,7 +1,7 @@
 // The FROM and WHERE of the dashboards' statements: the scope's condition with the refinements over any range (the
 // posts and the rollups read alike: both are aliased p), the previous period, and whether the profiles are joined.
 import { sql, type SQL } from 'drizzle-orm';
-import { readsProfile } from '../query/analysis';
+import { readsProfile } from '@server/query/analysis';
 import { scopeWhere } from '../scope';
 import type { InsightScope } from './request';
 

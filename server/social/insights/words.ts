@@ -3,7 +3,7 @@
 // applied in SQL to the distinct words after counting.
 import { createRequire } from 'node:module';
 import { sql, type SQL } from 'drizzle-orm';
-import { workspaceLanguages } from '../../../src/contract/workspaces';
+import { workspaceLanguages } from '@contract/workspaces';
 
 const require = createRequire(import.meta.url);
 const ISO = require('stopwords-iso') as Record<string, string[]>;

@@ -1,9 +1,9 @@
 // Counting the posts a query matches, bounded in cost: at most `cap` + 1 rows are visited and the statement is
 // cancelled after `timeoutMs`; a read-only transaction keeps both settings local to this count.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { QUERY_MATCH_COUNT_CAP } from '../../../src/contract/social-query';
-import { QUERY_FROM } from './compile';
+import type { Db } from '@server/db/database';
+import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';
+import { QUERY_FROM } from '@server/query/compile';
 import { noteSnapshot, snapshotColumns } from '../reads';
 
 export interface MatchCount {

@@ -5,10 +5,11 @@ import {
   validateQueryBodySchema,
   validateQueryResponseSchema,
   type ValidateQueryResponse,
-} from '../../../src/contract/social-query';
-import { errorResponseSchema } from '../../../src/contract/errors';
-import { bearer, errorResponses } from '../../workspaces/openapi';
-import { compileQuery, countMatches, parseQuery, printQuery } from './index';
+} from '@contract/social-query';
+import { errorResponseSchema } from '@contract/errors';
+import { bearer, errorResponses } from '@server/openapi';
+import { compileQuery, parseQuery, printQuery } from '@server/query/index';
+import { countMatches } from './count';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';

@@ -2,7 +2,7 @@
 // stand-in of the same size meanwhile. Discover and Saved queries both edit queries with it.
 import { lazy, Suspense, type Ref } from 'react';
 import type { QuerySuggestions } from './query-completion';
-import type { QueryError } from '../../contract/social-query';
+import type { QueryError } from '@contract/social-query';
 
 /** What a page may ask of the editor once it is loaded (before, the calls do nothing). */
 export interface QueryEditorHandle {

@@ -1,4 +1,4 @@
-// The query language in brief (from server/social/query/README.md), as a disclosure beside the editor.
+// The query language in brief (from server/query/README.md), as a disclosure beside the editor.
 const SYNTAX: Array<[string, string]> = [
   ['coffee', 'the word, whole, any case (no stemming: run does not find running; write run*)'],
   ['coffee tea, coffee AND tea', 'both words (terms side by side are ANDed)'],

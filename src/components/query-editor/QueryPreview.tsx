@@ -5,8 +5,8 @@
 // posts stay (marked busy).
 import { useEffect, useMemo } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { discoverQuery, type SearchScope } from '../../api/social';
-import { apiProblem } from '../../api/workspaces';
+import { discoverQuery, type SearchScope } from '@/api/social';
+import { apiProblem } from '@/api/errors';
 import { PostCard } from '../PostCard';
 import { useApp } from '../use-app';
 import { termPatterns } from './match-terms';

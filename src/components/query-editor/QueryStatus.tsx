@@ -1,7 +1,7 @@
 // What the live check says about the query as typed: its errors as text (the editor underlines them too), or how
 // many posts it matches.
 import type { QueryCheck } from './use-query-check';
-import { apiProblem } from '../../api/workspaces';
+import { apiProblem } from '@/api/errors';
 
 const number = new Intl.NumberFormat();
 

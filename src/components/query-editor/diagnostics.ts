@@ -1,6 +1,6 @@
 // The validate endpoint's errors as CodeMirror diagnostics.
 import type { Diagnostic } from '@codemirror/lint';
-import type { QueryError } from '../../contract/social-query';
+import type { QueryError } from '@contract/social-query';
 
 /** The server counts 1-based UTF-16 columns, as CodeMirror counts offsets (0-based): shift and clamp to the text. */
 export function toDiagnostics(errors: readonly QueryError[], length: number): Diagnostic[] {

@@ -2,8 +2,8 @@
 // hashtags, mentions, authors and countries of the posts on screen (cheap: no extra request; what the preview or the
 // result list has loaded). Platforms and languages come from the contract's value lists.
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { workspaceLanguages } from '../../contract/workspaces';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { workspaceLanguages } from '@contract/workspaces';
 
 /** Terms seen in posts the page has loaded. */
 export interface QuerySuggestions {

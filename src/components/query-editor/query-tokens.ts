@@ -1,5 +1,5 @@
 // Splits query text into the spans the editor colours, by the rules of the server's lexer
-// (server/social/query/lexer.ts): a word runs up to whitespace, a parenthesis or a quote; AND, OR, NOT and NEAR/n are
+// (server/query/lexer.ts): a word runs up to whitespace, a parenthesis or a quote; AND, OR, NOT and NEAR/n are
 // operators only in upper case; a word that starts with ASCII letters and ":" is a field. It never throws: an
 // unclosed quote is a phrase to the end, and the server's diagnostics say what is wrong. Offsets are UTF-16 code units.
 

@@ -3,8 +3,8 @@
 // (its AbortSignal reaches fetch).
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { queryCheckQuery, type SearchScope } from '../../api/social';
-import type { QueryError, ValidateQueryResponse } from '../../contract/social-query';
+import { queryCheckQuery, type SearchScope } from '@/api/social';
+import type { QueryError, ValidateQueryResponse } from '@contract/social-query';
 import { useApp } from '../use-app';
 import { useDebouncedValue } from '../use-debounced-value';
 

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
-import { useApp } from '../../components/use-app';
-import { useSignedIn } from '../../components/use-session';
-import { removePrerender, takeQueuedSignIn } from '../../lib/prerender';
+import { useApp } from '@/components/use-app';
+import { useSignedIn } from '@/components/use-session';
+import { removePrerender, takeQueuedSignIn } from '@/lib/prerender';
 import { signInMethod } from './sign-in-method';
 import { SignInCardView } from './SignInCardView';
 import { SignInStatus, useSignIn } from './use-sign-in';

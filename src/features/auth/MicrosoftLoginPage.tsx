@@ -1,5 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router';
-import { useApp } from '../../components/use-app';
+import { useApp } from '@/components/use-app';
 import { signInMethod, usesDevProvider } from './sign-in-method';
 import { SignInStatus, useSignIn } from './use-sign-in';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import { useApp } from '../../components/use-app';
-import { Pending } from '../../components/Pending';
+import { useApp } from '@/components/use-app';
+import { Pending } from '@/components/Pending';
 import { SignInError, signInErrorMessage } from './sign-in-error';
 import { useContinueAfterSignIn } from './use-sign-in';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AppConfig } from '../../config';
+import type { AppConfig } from '@/config';
 import { signInMethod, usesDevProvider } from './sign-in-method';
 
 export interface SignInCardViewProps {

@@ -2,8 +2,8 @@
 // verifier, state and nonce wait in sessionStorage (this tab only) during the redirect; only what OpenID requires
 // travels in the URL (the S256 challenge, state and nonce).
 import * as oauth from 'oauth4webapi';
-import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '../../contract/dev-oidc';
-import type { VendorType } from '../../contract/auth';
+import { DEV_OIDC_CLIENT_IDS, SIGN_IN_CALLBACK_PATH } from '@contract/dev-oidc';
+import type { VendorType } from '@contract/auth';
 import { SignInError } from './sign-in-error';
 
 const PENDING_SIGN_IN_KEY = 'murmur_pending_sign_in';

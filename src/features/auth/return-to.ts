@@ -2,10 +2,10 @@
 // they may still see it. Not a state of the spec, whose /login decision is for someone already signed in and is left
 // as it is: this runs only once a sign-in has just completed, before /login would decide. Loaded with the sign-in code.
 import type { AnyRouter } from '@tanstack/react-router';
-import { meQuery } from '../../api/queries';
-import type { RouterContext } from '../../router-context';
-import { RETURN_TO_KEY } from '../../lib/return-to';
-import { isStaff } from '../../lib/staff';
+import { meQuery } from '@/api/queries';
+import type { RouterContext } from '@/router-context';
+import { RETURN_TO_KEY } from '@/lib/return-to';
+import { isStaff } from '@/lib/staff';
 
 /** As long as a kept page is worth returning to: a sign-in that takes longer is a new visit. */
 export const RETURN_TO_MAX_AGE_MS = 30 * 60 * 1000;

@@ -1,7 +1,7 @@
 // Which sign-in each button performs, from the build-time configuration alone: shared by the login screens' controls
 // (./use-sign-in) and the sign-in code they load on demand (./sign-in).
-import type { VendorType } from '../../contract/auth';
-import type { AppConfig } from '../../config';
+import type { VendorType } from '@contract/auth';
+import type { AppConfig } from '@/config';
 
 export type SignInMethod = 'devProvider' | 'vendor';
 

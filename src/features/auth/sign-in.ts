@@ -1,10 +1,10 @@
 // Signing in (loaded only when a sign-in button is pressed, or on /login/callback): a nonce from the server, an ID
 // token from the vendor (or the development provider standing in for it) carrying that nonce, then auth/login.
-import type { Api } from '../../api/api';
-import type { VendorType } from '../../contract/auth';
-import type { Session } from '../../api/session';
-import type { AppConfig } from '../../config';
-import { HttpError } from '../../api/errors';
+import type { Api } from '@/api/api';
+import type { VendorType } from '@contract/auth';
+import type { Session } from '@/api/session';
+import type { AppConfig } from '@/config';
+import { HttpError } from '@/api/errors';
 import { SignInError } from './sign-in-error';
 import { completeDevProvider, redirectToDevProvider } from './dev-provider';
 import { googleIdToken, microsoftIdToken, relayMicrosoftResponse } from './vendor-sdk';

@@ -3,8 +3,8 @@
 // pressed.
 import { useEffect, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
-import type { VendorType } from '../../contract/auth';
-import { useApp } from '../../components/use-app';
+import type { VendorType } from '@contract/auth';
+import { useApp } from '@/components/use-app';
 import { signInErrorMessage } from './sign-in-error';
 import { vendorLabel } from './sign-in-method';
 

@@ -2,7 +2,7 @@
 // Each hands back an ID token carrying the server's nonce. Neither can run without the vendor's servers, so both are
 // kept small; the CSP and COOP headers they need in production are listed in docs/configuration.md.
 import type { PopupRequest } from '@azure/msal-browser';
-import { SIGN_IN_CALLBACK_PATH } from '../../contract/dev-oidc';
+import { SIGN_IN_CALLBACK_PATH } from '@contract/dev-oidc';
 import { SignInError } from './sign-in-error';
 
 const GOOGLE_SCRIPT = 'https://accounts.google.com/gsi/client';

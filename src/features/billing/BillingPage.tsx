@@ -3,24 +3,24 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { billingQuery, downloadInvoice, planQuery, updateBillingDetails } from '../../api/billing';
-import { apiProblem } from '../../api/workspaces';
-import { FormError, TextField } from '../../components/Field';
-import { PageFrame, EmptyState } from '../../components/PageFrame';
-import { Pending } from '../../components/Pending';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import { saveFile } from '../../lib/save-file';
+import { billingQuery, downloadInvoice, planQuery, updateBillingDetails } from '@/api/billing';
+import { apiProblem } from '@/api/errors';
+import { FormError, TextField } from '@/components/Field';
+import { PageFrame, EmptyState } from '@/components/PageFrame';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import { saveFile } from '@/lib/save-file';
 import {
   billingDetailsSchema,
   type BillingDetails,
   type BillingResponse,
   type PlanResponse,
-} from '../../contract/billing';
-import { formatMoney } from '../../lib/billing-format';
+} from '@contract/billing';
+import { formatMoney } from '@/lib/billing-format';
 import { useBillingWorkspace } from './use-billing-workspace';
 import { CancelPlanDialog, usePlanCancellation } from './plan-cancellation';
-import { formatDate } from '../../lib/date-time';
+import { formatDate } from '@/lib/date-time';
 import './billing.css';
 
 export function BillingPage() {

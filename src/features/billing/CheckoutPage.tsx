@@ -4,13 +4,13 @@
 import { useState } from 'react';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { planQuery, startCheckout } from '../../api/billing';
-import { apiProblem } from '../../api/workspaces';
-import { FormError } from '../../components/Field';
-import { PageFrame } from '../../components/PageFrame';
-import { Pending } from '../../components/Pending';
-import { useApp } from '../../components/use-app';
-import type { BillingInterval, PlanResponse } from '../../contract/billing';
+import { planQuery, startCheckout } from '@/api/billing';
+import { apiProblem } from '@/api/errors';
+import { FormError } from '@/components/Field';
+import { PageFrame } from '@/components/PageFrame';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+import type { BillingInterval, PlanResponse } from '@contract/billing';
 import {
   checkoutReplaces,
   formatMoney,
@@ -18,8 +18,8 @@ import {
   limitText,
   PER_INTERVAL,
   STATUS_LABELS,
-} from '../../lib/billing-format';
-import { formatDate } from '../../lib/date-time';
+} from '@/lib/billing-format';
+import { formatDate } from '@/lib/date-time';
 import './billing.css';
 
 /** Hosted checkouts the browser may be sent to: the configured payment server's origin, and Stripe's. */

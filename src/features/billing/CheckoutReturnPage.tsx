@@ -5,13 +5,13 @@ import { useEffect, useMemo } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import { getPayment } from '../../api/billing';
-import { FormError } from '../../components/Field';
-import { PageFrame } from '../../components/PageFrame';
-import { Pending } from '../../components/Pending';
-import { useApp } from '../../components/use-app';
-import { checkoutReturnMachine } from '../../machines/checkout-return.machine';
-import { formatMoney } from '../../lib/billing-format';
+import { getPayment } from '@/api/billing';
+import { FormError } from '@/components/Field';
+import { PageFrame } from '@/components/PageFrame';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+import { checkoutReturnMachine } from '@/machines/checkout-return.machine';
+import { formatMoney } from '@/lib/billing-format';
 import './billing.css';
 
 export function CheckoutReturnPage() {

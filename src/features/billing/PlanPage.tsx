@@ -5,14 +5,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { changePlan, planQuery, settledPayment } from '../../api/billing';
-import { apiProblem } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { changePlan, planQuery, settledPayment } from '@/api/billing';
+import { apiProblem } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CancelPlanDialog, usePlanCancellation } from './plan-cancellation';
-import { PageFrame } from '../../components/PageFrame';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import type { BillingInterval, Plan, PlanResponse, UsageItem } from '../../contract/billing';
+import { PageFrame } from '@/components/PageFrame';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import type { BillingInterval, Plan, PlanResponse, UsageItem } from '@contract/billing';
 import {
   changeKind,
   daysUntil,
@@ -24,9 +24,9 @@ import {
   STATUS_LABELS,
   usageLevel,
   usageText,
-} from '../../lib/billing-format';
+} from '@/lib/billing-format';
 import { useBillingWorkspace } from './use-billing-workspace';
-import { formatDate } from '../../lib/date-time';
+import { formatDate } from '@/lib/date-time';
 import './billing.css';
 
 export function PlanPage() {

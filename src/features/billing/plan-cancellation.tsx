@@ -2,12 +2,12 @@
 // confirmation's state, and the confirmation dialog (each page words what the cancellation means in its place).
 import { useState, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { cancelPlan, planQuery, resumePlan } from '../../api/billing';
-import { apiProblem } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import type { PlanResponse } from '../../contract/billing';
+import { cancelPlan, planQuery, resumePlan } from '@/api/billing';
+import { apiProblem } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import type { PlanResponse } from '@contract/billing';
 
 export function usePlanCancellation(plan: PlanResponse) {
   const { api, queryClient } = useApp();

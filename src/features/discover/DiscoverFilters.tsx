@@ -1,6 +1,6 @@
 // Discover's filters: date range preset, sort, platforms and languages; each change replaces the address's search.
-import { DISCOVER_SORTS } from '../../contract/discover';
-import { PlatformLanguageChoices } from '../../components/CheckboxGroup';
+import { DISCOVER_SORTS } from '@contract/discover';
+import { PlatformLanguageChoices } from '@/components/CheckboxGroup';
 import { RANGE_DAYS, RANGE_LABELS, type DiscoverState, type RangePreset } from './discover-search';
 
 const SORT_LABELS = { recency: 'Newest first', engagement: 'Most engagement first' } as const;

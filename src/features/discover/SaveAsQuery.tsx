@@ -2,12 +2,12 @@
 // managers; viewers see the button disabled and why). The date range is not saved: dashboards choose their own.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { Privilege } from '../../contract/workspaces';
-import { createSavedQuery, invalidQueryErrors, savedQueriesQuery } from '../../api/saved-queries';
-import { apiProblem } from '../../api/workspaces';
-import type { QueryCheck } from '../../components/query-editor/use-query-check';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
+import type { Privilege } from '@contract/workspaces';
+import { createSavedQuery, invalidQueryErrors, savedQueriesQuery } from '@/api/saved-queries';
+import { apiProblem } from '@/api/errors';
+import type { QueryCheck } from '@/components/query-editor/use-query-check';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
 import type { DiscoverState } from './discover-search';
 
 const canSave = (privilege: Privilege) => privilege === 'owner' || privilege === 'manager';

@@ -2,10 +2,10 @@
 // copied link reproduces the search. Every value is a string (src/lib/search-params.ts); anything invalid falls back to
 // its default (.catch), and defaults are left out of the address.
 import * as z from 'zod/mini';
-import { DISCOVER_SORTS, type DiscoverSort } from '../../contract/sorts';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
-import { workspaceLanguages } from '../../contract/workspaces';
-import type { SearchScope } from '../../api/social';
+import { DISCOVER_SORTS, type DiscoverSort } from '@contract/sorts';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { workspaceLanguages } from '@contract/workspaces';
+import type { SearchScope } from '@/api/social';
 
 export const RANGE_DAYS = { '24h': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
 export type RangePreset = keyof typeof RANGE_DAYS;

@@ -2,11 +2,11 @@
 // It is a real table (days as rows, hours as columns), so it reads as one and each cell is a button that opens the
 // posts of that hour of the week; the PNG is drawn from the same numbers, under the title, query, range and zone.
 import { useId } from 'react';
-import type { Refine } from '../../contract/insights';
-import type { PerformanceResponse } from '../../contract/insights-responses';
+import type { Refine } from '@contract/insights';
+import type { PerformanceResponse } from '@contract/insights-responses';
 import { Counted } from './ChartCard';
 import { exportName, saveCsv, type CsvMeta } from './csv';
-import { saveFile } from '../../lib/save-file';
+import { saveFile } from '@/lib/save-file';
 import { chartPng, pngHeader } from './charts/chart-png';
 import { DAY_NAMES, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';

@@ -6,7 +6,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
 import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
-import { saveFile } from '../../lib/save-file';
+import { saveFile } from '@/lib/save-file';
 import { pngHeader } from './charts/chart-png';
 
 export interface TableColumn<R> extends CsvColumn<R> {

@@ -2,7 +2,7 @@
 // and row drills down to filtered posts.
 import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
-import type { ConversationResponse } from '../../contract/insights-responses';
+import type { ConversationResponse } from '@contract/insights-responses';
 import { ChartCard } from './ChartCard';
 import { COLORS } from './charts/colors';
 import { horizontalBarHeight, horizontalBarOptions } from './charts/bar-labels';

@@ -1,7 +1,7 @@
 // Links between the dashboards, a post's page and a profile's page: each carries the view's scope (and where it was
 // opened from, for the page's back link), so the address alone reproduces the page.
 import { Link } from '@tanstack/react-router';
-import type { DetailLinks } from '../../components/PostCard';
+import type { DetailLinks } from '@/components/PostCard';
 import { useInsightView } from './insight-view';
 import type { BackTarget } from './detail-search';
 

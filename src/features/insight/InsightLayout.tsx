@@ -1,6 +1,6 @@
 import { Outlet } from '@tanstack/react-router';
 import './insight.css';
-import { SectionNav } from '../../components/SectionNav';
+import { SectionNav } from '@/components/SectionNav';
 import { InsightViewProvider, useInsightView } from './insight-view';
 import { INSIGHT_LINKS } from './insight-links';
 

@@ -4,14 +4,14 @@
 // CSV the server streams.
 import { useState } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
-import { POST_SORTS, PROFILE_SORTS, type PostSort, type ProfileSort } from '../../contract/insights';
-import type { InsightPost, PostsResponse, ProfilesResponse } from '../../contract/insights-responses';
-import { apiProblem } from '../../api/workspaces';
-import { PostCard } from '../../components/PostCard';
-import { termPatterns } from '../../components/query-editor/match-terms';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import { saveFile } from '../../lib/save-file';
+import { POST_SORTS, PROFILE_SORTS, type PostSort, type ProfileSort } from '@contract/insights';
+import type { InsightPost, PostsResponse, ProfilesResponse } from '@contract/insights-responses';
+import { apiProblem } from '@/api/errors';
+import { PostCard } from '@/components/PostCard';
+import { termPatterns } from '@/components/query-editor/match-terms';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import { saveFile } from '@/lib/save-file';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { formatDecimal, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';

@@ -2,10 +2,10 @@
 // over time, platforms, top posts and top people. Every chart element drills down to filtered posts.
 import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
-import type { OverviewResponse } from '../../contract/insights-responses';
-import { platformName } from '../../lib/platforms';
-import { PostCard } from '../../components/PostCard';
-import { termPatterns } from '../../components/query-editor/match-terms';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { platformName } from '@/lib/platforms';
+import { PostCard } from '@/components/PostCard';
+import { termPatterns } from '@/components/query-editor/match-terms';
 import { ChartCard, Counted } from './ChartCard';
 import { COLORS } from './charts/colors';
 import { horizontalBarOptions } from './charts/bar-labels';

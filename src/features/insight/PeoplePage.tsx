@@ -1,7 +1,7 @@
 // People: who posts the most, with the most followers or engagement (a leaderboard per tab); every row drills down
 // to filtered posts.
 import { Link, useSearch } from '@tanstack/react-router';
-import { PROFILE_SORTS, type ProfileSort } from '../../contract/insights';
+import { PROFILE_SORTS, type ProfileSort } from '@contract/insights';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';
 import { DASHBOARD_PAGES } from './dashboard-pages';
 import { formatDecimal, formatWhole } from './insight-format';

@@ -1,8 +1,8 @@
 // People as a table: who they are (name, handle, platform, verified, country), followers, their matching posts
 // ("mentions") and the engagement of those posts. A name opens the person's page; each row opens their posts in the
 // view (filtered posts with an author refinement); CSV of the rows.
-import type { InsightPerson } from '../../contract/insights-responses';
-import { platformName } from '../../lib/platforms';
+import type { InsightPerson } from '@contract/insights-responses';
+import { platformName } from '@/lib/platforms';
 import { ChartCard } from './ChartCard';
 import type { CsvMeta } from './csv';
 import { formatCompact, formatWhole } from './insight-format';

@@ -1,9 +1,9 @@
 // Performance: engagement by platform, media and kind, and the best time to post; every bar and heatmap cell drills
 // down to filtered posts.
 import type { ChartConfiguration } from 'chart.js';
-import { type Refine } from '../../contract/insights';
-import type { PerformanceResponse } from '../../contract/insights-responses';
-import { platformName } from '../../lib/platforms';
+import { type Refine } from '@contract/insights';
+import type { PerformanceResponse } from '@contract/insights-responses';
+import { platformName } from '@/lib/platforms';
 import { ChartCard, type TableColumn } from './ChartCard';
 import { COLORS } from './charts/colors';
 import { DashboardFrame, InsightBody, useInsight } from './DashboardFrame';

@@ -4,19 +4,19 @@
 import { useMemo } from 'react';
 import { useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { postDetailQuery } from '../../api/insights';
-import { apiProblem } from '../../api/workspaces';
-import type { PostDetailResponse } from '../../contract/social-detail';
-import { EmptyState } from '../../components/PageFrame';
-import { HighlightedText } from '../../components/query-editor/HighlightedText';
-import { termPatterns } from '../../components/query-editor/match-terms';
-import { useApp } from '../../components/use-app';
-import { platformName } from '../../lib/platforms';
+import { postDetailQuery } from '@/api/insights';
+import { apiProblem } from '@/api/errors';
+import type { PostDetailResponse } from '@contract/social-detail';
+import { EmptyState } from '@/components/PageFrame';
+import { HighlightedText } from '@/components/query-editor/HighlightedText';
+import { termPatterns } from '@/components/query-editor/match-terms';
+import { useApp } from '@/components/use-app';
+import { platformName } from '@/lib/platforms';
 import { DashboardSkeleton } from './DashboardSkeleton';
 import { DashboardFrame, InsightFailure } from './DashboardFrame';
 import { BackLink, ProfileLink } from './DetailLinks';
 import { parseCorpusId } from './detail-search';
-import { formatDateTime } from '../../lib/date-time';
+import { formatDateTime } from '@/lib/date-time';
 import { formatCompact, formatDecimal, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 

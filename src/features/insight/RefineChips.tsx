@@ -1,10 +1,10 @@
 // The drill-down refinements of the view as chips: what each keeps ("only") or leaves out ("not"), a switch named by
 // what pressing it does (leave out, keep only) and a button that removes it. Chips combine (all must hold); every
 // control is a real button, so the keyboard reaches them all.
-import type { Refine } from '../../contract/insights';
-import type { WorkspaceLanguage } from '../../contract/workspaces';
-import { languageLabel } from '../../lib/languages';
-import { platformName } from '../../lib/platforms';
+import type { Refine } from '@contract/insights';
+import type { WorkspaceLanguage } from '@contract/workspaces';
+import { languageLabel } from '@/lib/languages';
+import { platformName } from '@/lib/platforms';
 import { DAY_NAMES, formatBucket, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 import type { Platform } from './insight-search';

@@ -2,11 +2,11 @@
 // profile lists are streamed by the server instead: export-download.ts). Every file says what it holds in comment
 // lines first (`#`, unquoted, as pandas' `comment='#'` and R's `comment.char` read them): the dashboard, the time
 // zone, the range and the server's "counted" sentence. The records are written by the exports' one CSV writer
-// (src/contract/csv.ts: RFC 4180 quoting, formulas neutralised), the server's too; it is loaded when a file is first
+// (contract/csv.ts: RFC 4180 quoting, formulas neutralised), the server's too; it is loaded when a file is first
 // made, not with the page.
-import type { CsvValue } from '../../contract/csv';
-import { saveFile } from '../../lib/save-file';
-import { showToast } from '../../lib/toast';
+import type { CsvValue } from '@contract/csv';
+import { saveFile } from '@/lib/save-file';
+import { showToast } from '@/lib/toast';
 
 export interface CsvColumn<R> {
   label: string;
@@ -27,7 +27,7 @@ export async function toCsv<R>(
   columns: ReadonlyArray<CsvColumn<R>>,
   rows: readonly R[],
 ): Promise<string> {
-  const { csvComments, csvRecords } = await import('../../contract/csv');
+  const { csvComments, csvRecords } = await import('@contract/csv');
   return (
     csvComments([
       `Murmur export: ${meta.title}`,

@@ -1,7 +1,7 @@
 // The dashboards whose frame never depends on the answer: their heading, their line on what they are for, and how many
 // cards their skeleton shows while the answer is on the way. The pages draw these (OverviewPage, PeoplePage, PerformancePage, ConversationPage), and
 // the build draws the same into each one's prerendered shell (scripts/prerender-shell-markup.tsx).
-import type { SHELL_DASHBOARDS } from '../../lib/prerender';
+import type { SHELL_DASHBOARDS } from '@/lib/prerender';
 
 interface DashboardPage {
   title: string;

@@ -1,6 +1,6 @@
 // How the dashboards write numbers, changes and chart buckets: numbers in the reader's locale, buckets in the
 // workspace's time zone. Instants and ranges are written by the product's one formatter (src/lib/date-time.ts).
-import { formatCompactNumber } from '../../lib/compact-number';
+import { formatCompactNumber } from '@/lib/compact-number';
 
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });

@@ -1,9 +1,10 @@
 // The dashboards' view as the pages work with it: the scope read from the validated address (insight-search.ts), the
 // address written back from a scope, the range in instants, and the request body. Apart from insight-search.ts so the
 // route tree in the first load carries only the light address check, not the refinements' contract.
-import type { InsightsBody } from '../../contract/insights';
-import { workspaceLanguages } from '../../contract/workspaces';
-import { PLATFORM_VALUES } from '../../contract/social-scope';
+import type { InsightsBody } from '@contract/insights';
+import { workspaceLanguages } from '@contract/workspaces';
+import { PLATFORM_VALUES } from '@contract/social-scope';
+import { startOfDayIn } from '@contract/zoned-time';
 import { decodeRefines, encodeRefines } from './refine-codec';
 import {
   DEFAULT_RANGE,
@@ -47,39 +48,8 @@ export function searchFromScope(scope: InsightScope): InsightSearchParams {
 
 // Time ranges. Custom days are days of the workspace's zone; presets are hours back from their end.
 
-/** The UTC offset of `timeZone` at `instant`, in milliseconds (wall clock − UTC). */
-function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
-/** The first instant of a day (YYYY-MM-DD) in `timeZone`. */
-export function startOfDayIn(day: string, timeZone: string): Date {
-  const wall = Date.parse(`${day}T00:00:00Z`);
-  let instant = wall - offsetAt(wall, timeZone);
-  // Once more, in case the offset differs at the first guess (a DST change between the two).
-  instant = wall - offsetAt(instant, timeZone);
-  return new Date(instant);
-}
-
 const addDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** The day (YYYY-MM-DD) an instant falls on in `timeZone`. */
-export function dayIn(instant: Date, timeZone: string): string {
-  return new Date(instant.getTime() + offsetAt(instant.getTime(), timeZone)).toISOString().slice(0, 10);
-}
 
 /** The scope's range as instants: a preset ends at its pinned end or at `now`; custom days in the zone. */
 export function resolveRange(

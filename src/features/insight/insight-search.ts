@@ -9,9 +9,9 @@
 // (takeDroppedParams), so the page can say the link was partly not understood; defaults are left out of the address. This file is the route's
 // light check (it is in the first load); the scope and ranges the pages compute are in insight-scope.ts.
 import * as z from 'zod/mini';
-import { PLATFORM_VALUES, MAX_RANGE_DAYS } from '../../contract/social-scope';
-import type { Refine } from '../../contract/insights';
-import { workspaceLanguages } from '../../contract/workspaces';
+import { PLATFORM_VALUES, MAX_RANGE_DAYS } from '@contract/social-scope';
+import type { Refine } from '@contract/insights';
+import { workspaceLanguages } from '@contract/workspaces';
 
 export const RANGE_PRESETS = ['24h', '7d', '30d', '90d', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];

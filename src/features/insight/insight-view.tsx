@@ -5,10 +5,10 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import type { InsightsBody, Refine } from '../../contract/insights';
-import type { WorkspaceResponse } from '../../contract/workspaces';
-import { workspaceQuery } from '../../api/queries';
-import { useApp } from '../../components/use-app';
+import type { InsightsBody, Refine } from '@contract/insights';
+import type { WorkspaceResponse } from '@contract/workspaces';
+import { workspaceQuery } from '@/api/queries';
+import { useApp } from '@/components/use-app';
 import { insightsBody, resolveRange, scopeFromSearch, searchFromScope } from './insight-scope';
 import type { InsightScope, InsightSearchParams } from './insight-search';
 import { sameRefine } from './refine-codec';

@@ -2,7 +2,7 @@
 // cursor and its number), the people leaderboard's ranking. Invalid values fall back to the default (the first page,
 // the default sort). Kept apart from the pages so the route tree (in the first load) does not pull the charts in.
 import * as z from 'zod/mini';
-import { POST_SORTS, PROFILE_SORTS } from '../../contract/sorts';
+import { POST_SORTS, PROFILE_SORTS } from '@contract/sorts';
 
 const listSearchShape = {
   cursor: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(512))), undefined),

@@ -6,7 +6,7 @@
 // '@handle'. Every decoded item is checked with the
 // contract's own refinement schema; anything it refuses makes the whole param invalid (the page says so and drops it).
 import * as z from 'zod/mini';
-import { insightsBodySchema, type Refine } from '../../contract/insights';
+import { insightsBodySchema, type Refine } from '@contract/insights';
 
 const refineListSchema = z.nonoptional(insightsBodySchema.shape.refine);
 

@@ -4,20 +4,21 @@
 import { useState } from 'react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import type { SavedQuery } from '../../contract/saved-queries';
-import { workspaceQuery } from '../../api/queries';
+import type { SavedQuery } from '@contract/saved-queries';
+import { workspaceQuery } from '@/api/queries';
 import {
   createSavedQuery,
   deleteSavedQuery,
   savedQueriesQuery,
   savedQueryVolumeQuery,
-} from '../../api/saved-queries';
-import { apiProblem, membersQuery } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FormError } from '../../components/Field';
-import { EmptyState, PageFrame } from '../../components/PageFrame';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
+} from '@/api/saved-queries';
+import { membersQuery } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { FormError } from '@/components/Field';
+import { EmptyState, PageFrame } from '@/components/PageFrame';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
 import { SavedQueryForm } from './SavedQueryForm';
 import { SavedQueryList } from './SavedQueryList';
 import {

@@ -11,26 +11,26 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useBlocker } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
-import type { SavedQuery, SavedQueryFilters } from '../../contract/saved-queries';
-import type { QueryError } from '../../contract/social-query';
+import type { SavedQuery, SavedQueryFilters } from '@contract/saved-queries';
+import type { QueryError } from '@contract/social-query';
 import {
   createSavedQuery,
   invalidQueryErrors,
   savedQueriesQuery,
   updateSavedQuery,
   type SavedQueryInput,
-} from '../../api/saved-queries';
-import { apiProblem } from '../../api/workspaces';
-import { PlatformLanguageChoices } from '../../components/CheckboxGroup';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FormError, TextField } from '../../components/Field';
-import { QueryEditor, type QueryEditorHandle } from '../../components/query-editor/QueryEditor';
-import { QueryHelp } from '../../components/query-editor/QueryHelp';
-import { QueryPreview } from '../../components/query-editor/QueryPreview';
-import { NO_SUGGESTIONS, type QuerySuggestions } from '../../components/query-editor/query-completion';
-import { useQueryCheck } from '../../components/query-editor/use-query-check';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
+} from '@/api/saved-queries';
+import { apiProblem } from '@/api/errors';
+import { PlatformLanguageChoices } from '@/components/CheckboxGroup';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { FormError, TextField } from '@/components/Field';
+import { QueryEditor, type QueryEditorHandle } from '@/components/query-editor/QueryEditor';
+import { QueryHelp } from '@/components/query-editor/QueryHelp';
+import { QueryPreview } from '@/components/query-editor/QueryPreview';
+import { NO_SUGGESTIONS, type QuerySuggestions } from '@/components/query-editor/query-completion';
+import { useQueryCheck } from '@/components/query-editor/use-query-check';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
 import './saved-queries.css';
 
 interface Draft {

@@ -1,9 +1,9 @@
 // The saved queries as a table: name (a link to its dashboards), query text, author, last edit, the last 7 days'
 // mentions with a sparkline, and Edit, Duplicate and Delete where the privilege and the plan's limit allow.
 import { Link } from '@tanstack/react-router';
-import type { SavedQuery, SavedQueryVolume } from '../../contract/saved-queries';
-import type { MemberResponse } from '../../contract/workspaces';
-import { Sparkline } from '../../components/Sparkline';
+import type { SavedQuery, SavedQueryVolume } from '@contract/saved-queries';
+import type { MemberResponse } from '@contract/workspaces';
+import { Sparkline } from '@/components/Sparkline';
 import { authorName, exactTime, relativeTime, shortDay } from './saved-query-rules';
 
 interface Refusal {

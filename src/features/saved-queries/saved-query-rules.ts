@@ -1,8 +1,8 @@
 // Who may change saved queries, where the workspace stands against its plan's limit, the next free copy name, and
 // how authors and times read. Mirrors the server (server/saved-queries/routes.ts) so the page only offers what it will
 // accept; the server stays the judge, and its refusals are still shown.
-import type { SavedQuery } from '../../contract/saved-queries';
-import type { MemberResponse, Privilege } from '../../contract/workspaces';
+import type { SavedQuery } from '@contract/saved-queries';
+import type { MemberResponse, Privilege } from '@contract/workspaces';
 
 /** Spec §6: viewers cannot edit or delete filters; owners and managers write saved queries. */
 export const canEditSavedQueries = (privilege: Privilege) => privilege === 'owner' || privilege === 'manager';

@@ -3,12 +3,12 @@
 // has finished since it was last read (and after an upload or a job action), not on a timer.
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { corpusTotalsQuery } from '../../api/scraping';
-import { EmptyState } from '../../components/PageFrame';
-import { FormError } from '../../components/Field';
-import { useApp } from '../../components/use-app';
-import type { CorpusTotals as Totals, ScrapeJob } from '../../contract/scraping';
-import { platformName } from '../../lib/platforms';
+import { corpusTotalsQuery } from '@/api/scraping';
+import { EmptyState } from '@/components/PageFrame';
+import { FormError } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import type { CorpusTotals as Totals, ScrapeJob } from '@contract/scraping';
+import { platformName } from '@/lib/platforms';
 import { isOpenRun } from './scraping-format';
 
 /** Reads the totals, and a finished job's runs, again when a run finishes (seen on the live job list). */

@@ -2,10 +2,10 @@
 // items, all read again every few seconds while open.
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { runLogQuery, runRefusalsQuery, scrapeJobQuery } from '../../api/scraping';
-import { FormError } from '../../components/Field';
-import { useApp } from '../../components/use-app';
-import type { ScrapeRun } from '../../contract/scraping';
+import { runLogQuery, runRefusalsQuery, scrapeJobQuery } from '@/api/scraping';
+import { FormError } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import type { ScrapeRun } from '@contract/scraping';
 import { logTime, progressText, RUN_STATUS_TEXT, when } from './scraping-format';
 
 export function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => void }) {

@@ -1,15 +1,15 @@
 // A collection job's form: its name, source and parameters, once or every N minutes; creates or edits the job.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FormError } from '../../components/Field';
-import { useApp } from '../../components/use-app';
-import { createJob, updateJob, type JobInput } from '../../api/scraping';
+import { FormError } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import { createJob, updateJob, type JobInput } from '@/api/scraping';
 import {
   createScrapeJobBodySchema,
   MAX_PAGES_LIMIT,
   type FormSourceParams,
   type ScrapeJob,
-} from '../../contract/scraping';
+} from '@contract/scraping';
 import { SOURCE_NAMES } from './scraping-format';
 
 const EMPTY_PARAMS: Record<FormSourceParams['source'], FormSourceParams> = {

@@ -5,12 +5,12 @@
 // (JobDetail.tsx), the job form (JobForm.tsx).
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AppHeader } from '../../components/AppHeader';
-import { EmptyState, PageFrame } from '../../components/PageFrame';
-import { FormError } from '../../components/Field';
-import { useApp } from '../../components/use-app';
-import { jobAction, scrapeJobsQuery, uploadCorpusFile } from '../../api/scraping';
-import type { ScrapeJob } from '../../contract/scraping';
+import { AppHeader } from '@/components/AppHeader';
+import { EmptyState, PageFrame } from '@/components/PageFrame';
+import { FormError } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import { jobAction, scrapeJobsQuery, uploadCorpusFile } from '@/api/scraping';
+import type { ScrapeJob } from '@contract/scraping';
 import { CorpusTotals, useRefreshWhenRunsFinish } from './CorpusTotals';
 import { JobDetail } from './JobDetail';
 import { isOpenRun, progressText, SOURCE_NAMES, statusText, when } from './scraping-format';

@@ -1,7 +1,7 @@
 // How the scraping area writes jobs, runs and instants. The area belongs to no workspace: instants are in the
 // reader's own time zone, named, by the product's one formatter.
-import type { ScrapeJob, ScrapeRun } from '../../contract/scraping';
-import { formatDateTime, formatTime, readerTimeZone } from '../../lib/date-time';
+import type { ScrapeJob, ScrapeRun } from '@contract/scraping';
+import { formatDateTime, formatTime, readerTimeZone } from '@/lib/date-time';
 
 export const SOURCE_NAMES: Record<ScrapeJob['source'], string> = {
   mastodon_hashtag: 'Mastodon hashtag',

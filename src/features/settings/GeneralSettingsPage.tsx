@@ -8,17 +8,18 @@ import {
   workspaceLanguageSchema,
   type UpdateWorkspaceBody,
   type WorkspaceLanguage,
-} from '../../contract/workspaces';
-import type { WorkspaceResponse } from '../../contract/workspaces';
-import { meQuery, workspaceQuery } from '../../api/queries';
-import { apiProblem, updateWorkspace } from '../../api/workspaces';
-import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
-import { TimeZoneCombobox } from '../../components/TimeZoneCombobox';
-import { PageFrame } from '../../components/PageFrame';
-import { useApp } from '../../components/use-app';
-import { languageLabel, languageOptions } from '../../lib/languages';
-import { timeZoneOption } from '../../lib/time-zones';
-import { showToast } from '../../lib/toast';
+} from '@contract/workspaces';
+import type { WorkspaceResponse } from '@contract/workspaces';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { updateWorkspace } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { FieldError, FormError, TextField, fieldMessages } from '@/components/Field';
+import { TimeZoneCombobox } from '@/components/TimeZoneCombobox';
+import { PageFrame } from '@/components/PageFrame';
+import { useApp } from '@/components/use-app';
+import { languageLabel, languageOptions } from '@/lib/languages';
+import { timeZoneOption } from '@/lib/time-zones';
+import { showToast } from '@/lib/toast';
 import { canManageMembers } from './member-rules';
 import { useWorkspace } from './use-workspace';
 

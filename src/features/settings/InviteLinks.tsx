@@ -9,14 +9,15 @@ import {
   INVITE_MAX_USES,
   type CreatedInviteResponse,
   type CreateInviteBody,
-} from '../../contract/invites';
-import type { Privilege } from '../../contract/workspaces';
-import { apiProblem, createInvite, invitesQuery, revokeInvite } from '../../api/workspaces';
-import { CopyField } from '../../components/CopyField';
-import { FormError, TextField, fieldMessages } from '../../components/Field';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import { formatDateTime } from '../../lib/date-time';
+} from '@contract/invites';
+import type { Privilege } from '@contract/workspaces';
+import { createInvite, invitesQuery, revokeInvite } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { CopyField } from '@/components/CopyField';
+import { FormError, TextField, fieldMessages } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import { formatDateTime } from '@/lib/date-time';
 import { invitableRoles, privilegeLabel } from './member-rules';
 
 const EXPIRY_CHOICES = [

@@ -3,11 +3,12 @@
 // it were tried (the server locks it then; server/invites/guessing.ts).
 import { useState } from 'react';
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
-import { apiProblem, joinCodeQuery, rotateJoinCode } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CopyField } from '../../components/CopyField';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
+import { joinCodeQuery, rotateJoinCode } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { CopyField } from '@/components/CopyField';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
 
 export function JoinCodePanel({ workspaceId }: { workspaceId: string }) {
   const { api, queryClient } = useApp();

@@ -1,14 +1,15 @@
 // The members table: name, email, role and joined date; a role select and Remove where the viewer of the page may.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { MemberResponse, Privilege } from '../../contract/workspaces';
-import { workspaceQuery } from '../../api/queries';
-import { apiProblem, membersQuery, removeMember, updateMember } from '../../api/workspaces';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/PageFrame';
-import { useApp } from '../../components/use-app';
-import { showToast } from '../../lib/toast';
-import { formatDate } from '../../lib/date-time';
+import type { MemberResponse, Privilege } from '@contract/workspaces';
+import { workspaceQuery } from '@/api/queries';
+import { membersQuery, removeMember, updateMember } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { EmptyState } from '@/components/PageFrame';
+import { useApp } from '@/components/use-app';
+import { showToast } from '@/lib/toast';
+import { formatDate } from '@/lib/date-time';
 import { assignableRoles, canRemove, displayName, privilegeLabel } from './member-rules';
 
 const withArticle: Record<Privilege, string> = {

@@ -1,5 +1,5 @@
 import { Outlet, useParams } from '@tanstack/react-router';
-import { SectionNav } from '../../components/SectionNav';
+import { SectionNav } from '@/components/SectionNav';
 
 const LINKS = [
   { to: '/workspace/$workspaceId/settings/general', label: 'General' },

@@ -1,6 +1,6 @@
 // Who may do what on the members page. Mirrors server/workspaces/permissions.ts so the page only offers what the
 // server will accept; the server stays the judge (a refusal is still shown if the rules drift apart).
-import type { Privilege } from '../../contract/workspaces';
+import type { Privilege } from '@contract/workspaces';
 
 const PRIVILEGES: readonly Privilege[] = ['owner', 'manager', 'viewer'];
 

@@ -1,7 +1,7 @@
 import { useParams } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { meQuery, workspaceQuery } from '../../api/queries';
-import { useApp } from '../../components/use-app';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { useApp } from '@/components/use-app';
 
 /**
  * The settings pages' workspace (its privilege decides what the page offers) and the signed-in user; the route's

@@ -1,5 +1,5 @@
 import { Outlet, useLocation } from '@tanstack/react-router';
-import { AppHeader } from '../../components/AppHeader';
+import { AppHeader } from '@/components/AppHeader';
 import { STEPS, WizardProvider } from './wizard-state';
 
 /**

@@ -9,16 +9,17 @@ import {
   workspaceLanguageSchema,
   workspaceNameSchema,
   type CreateWorkspaceBody,
-} from '../../contract/workspaces';
-import { meQuery, workspaceQuery } from '../../api/queries';
-import { apiProblem, createWorkspace } from '../../api/workspaces';
-import { PageFrame } from '../../components/PageFrame';
-import { FieldError, FormError, TextField, fieldMessages } from '../../components/Field';
-import { JoinCodeForm } from '../../components/JoinCodeForm';
-import { useApp } from '../../components/use-app';
-import { languageOptions } from '../../lib/languages';
-import { WORKSPACE_CREATION_KEY } from '../../lib/storage-keys';
-import { showToast } from '../../lib/toast';
+} from '@contract/workspaces';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { createWorkspace } from '@/api/workspaces';
+import { apiProblem } from '@/api/errors';
+import { PageFrame } from '@/components/PageFrame';
+import { FieldError, FormError, TextField, fieldMessages } from '@/components/Field';
+import { JoinCodeForm } from '@/components/JoinCodeForm';
+import { useApp } from '@/components/use-app';
+import { languageOptions } from '@/lib/languages';
+import { WORKSPACE_CREATION_KEY } from '@/lib/storage-keys';
+import { showToast } from '@/lib/toast';
 import { STEP_OF_FIELD, STEPS, useWizard, type WizardErrors, type WizardField } from './wizard-state';
 
 const FIELD_ORDER: WizardField[] = ['name', 'language', 'first_name', 'last_name'];

@@ -2,7 +2,7 @@
 // (or a step back) loses nothing; it is dropped once the workspace exists or the user joined one.
 import { createContext, use, useState, type ReactNode } from 'react';
 import * as z from 'zod/mini';
-import { workspaceLanguageSchema } from '../../contract/workspaces';
+import { workspaceLanguageSchema } from '@contract/workspaces';
 
 export const WIZARD_DRAFT_KEY = 'murmur:workspace-creation-draft';
 

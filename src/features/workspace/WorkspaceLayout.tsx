@@ -1,10 +1,10 @@
 import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { meQuery, workspaceQuery } from '../../api/queries';
-import { AppHeader } from '../../components/AppHeader';
-import { useApp } from '../../components/use-app';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { AppHeader } from '@/components/AppHeader';
+import { useApp } from '@/components/use-app';
 import { isPlanExpired } from './workspace-status';
-import { TrialNotice } from '../../components/TrialNotice';
+import { TrialNotice } from '@/components/TrialNotice';
 import { WORKSPACE_NAV, WorkspaceFrame } from './WorkspaceFrame';
 
 /** The frame of every page inside a workspace: the header (switcher, user, sign-out) and the navigation between pages. */

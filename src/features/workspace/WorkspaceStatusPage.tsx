@@ -1,12 +1,12 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { workspaceQuery } from '../../api/queries';
-import { apiProblem } from '../../api/workspaces';
-import { FormError } from '../../components/Field';
-import { PageFrame } from '../../components/PageFrame';
-import { Pending } from '../../components/Pending';
-import { useApp } from '../../components/use-app';
-import type { Privilege } from '../../contract/workspaces';
+import { workspaceQuery } from '@/api/queries';
+import { apiProblem } from '@/api/errors';
+import { FormError } from '@/components/Field';
+import { PageFrame } from '@/components/PageFrame';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+import type { Privilege } from '@contract/workspaces';
 import { workspaceState } from './workspace-status';
 
 const A_ROLE: Record<Privilege, string> = { owner: 'an owner', manager: 'a manager', viewer: 'a viewer' };

@@ -1,6 +1,6 @@
 // What a workspace's status pages show: the workspace's true state, read here, rather than what their address says.
-import { HttpError } from '../../api/errors';
-import type { WorkspaceResponse } from '../../contract/workspaces';
+import { HttpError } from '@/api/errors';
+import type { WorkspaceResponse } from '@contract/workspaces';
 
 /** As the workspace guard's step 4 reads it (spec §4): plan_expired_at, in seconds, in the past. */
 export const isPlanExpired = (workspace: Pick<WorkspaceResponse, 'plan_expired_at'>, now = Date.now()) =>

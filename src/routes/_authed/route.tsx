@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireLogin } from '../-guards';
-import { SignedInOutlet } from '../../components/SignedInOutlet';
+import { SignedInOutlet } from '@/components/SignedInOutlet';
 
 // Spec §6: invite and workspace routes require login. This pathless layout is the one gate for every route below it
 // (/scraping, /workspace/create/…, /workspace/{id}/…). /invite is not below it: its own statechart sends a signed-out

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { loginGuard, tokenSearchSchema } from '../-guards';
-import { LoginPage } from '../../features/auth/LoginPage';
+import { LoginPage } from '@/features/auth/LoginPage';
 
 export const Route = createFileRoute('/login/')({
   validateSearch: tokenSearchSchema,

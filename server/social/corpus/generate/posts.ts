@@ -1,7 +1,7 @@
 // Synthetic posts, one after the other from the seed's "posts" stream: author (weighted by activity), topic (by
 // language), time (rhythm or burst), kind and media (per platform), text, engagement (log-normal, scaled by followers
 // and media), and the fields the importer would derive (hashtags, mentions, domains, sentiment).
-import type { MEDIA_TYPES, POST_KINDS } from '../../../db/social-schema';
+import type { MEDIA_TYPES, POST_KINDS } from '@server/db/social-schema';
 import { analyseSentiment, type SentimentLabel } from '../sentiment';
 import { extractDomains, extractHashtags, extractMentions } from '../text';
 import { Clock } from './clock';

@@ -1,6 +1,6 @@
 // Synthetic accounts: power-law followers (Pareto), heavy-tailed activity (a few accounts write much of the corpus),
 // verification that grows with audience, one language each with a country and its time zone.
-import type { PLATFORMS } from '../../../db/social-schema';
+import type { PLATFORMS } from '@server/db/social-schema';
 import { Random, weighted, WeightedTable } from './prng';
 import { BRANDS } from './brands';
 import { GEN_LANGUAGES, type Lang } from './topics';

@@ -2,7 +2,7 @@
 // strictly (unknown fields are rejected), with a readable reason per problem.
 import * as z from 'zod/mini';
 import type { $ZodIssue } from 'zod/v4/core';
-import { MEDIA_TYPES, PLATFORMS, POST_KINDS } from '../../../db/social-schema';
+import { MEDIA_TYPES, PLATFORMS, POST_KINDS } from '@server/db/social-schema';
 
 const INT_MAX = 2_147_483_647;
 const noNul = z.refine<string>((value) => !value.includes('\u0000'), {

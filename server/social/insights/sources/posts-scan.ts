@@ -3,7 +3,7 @@
 // what each dashboard reads when no other source serves, and the other sources exist because they cost less where
 // they do. The conversation's words, which only the posts have, are read through their sample (conversation.ts).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bucket, PostSort } from '../../../../src/contract/insights';
+import type { Bucket, PostSort } from '@contract/insights';
 import { scopeWhere } from '../../scope';
 import type { Cursor } from '../cursor';
 import type { InsightScope } from '../request';

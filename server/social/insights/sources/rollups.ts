@@ -5,11 +5,12 @@
 // the figures are exact. Below the mechanics, the figures the rollups give: the overview's timeline, performance,
 // the conversation's hashtags, mentions and domains, and the posts lists' total.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bucket, PostSort, RefineField } from '../../../../src/contract/insights';
+import type { Bucket, PostSort, RefineField } from '@contract/insights';
 import type { Cursor } from '../cursor';
 import type { InsightScope } from '../request';
 import { jsonRows } from '../rows';
-import { bucketOf, dayOfWeekOf, hourOfDayOf, offsetMinutes } from '../time';
+import { bucketOf, dayOfWeekOf, hourOfDayOf } from '../time';
+import { offsetMinutes } from '@contract/zoned-time';
 import { insightWhere } from '../where';
 import { afterCursor, PAGE_KEYS } from './posts-scan';
 import { keepsCondition, type OverviewGroups, type Source } from './source';

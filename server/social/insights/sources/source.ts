@@ -6,8 +6,8 @@
 // conversationTags, authorFigures, postPage). Each dashboard chooses among them in one function of its own module,
 // with the reason beside the choice.
 import type { SQL } from 'drizzle-orm';
-import type { RefineField } from '../../../../src/contract/insights';
-import { readsOnlyPlatformAndLanguage } from '../../query/analysis';
+import type { RefineField } from '@contract/insights';
+import { readsOnlyPlatformAndLanguage } from '@server/query/analysis';
 import type { InsightScope } from '../request';
 
 export interface Source<Plan> {

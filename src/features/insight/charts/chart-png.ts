@@ -3,7 +3,7 @@
 // or checkered behind the lines in many viewers). The same lines are in the file's metadata (iTXt chunks, UTF-8), for
 // a program or a search that reads them.
 import type { CsvMeta } from '../csv';
-import { formatDateTimeRange } from '../../../lib/date-time';
+import { formatDateTimeRange } from '@/lib/date-time';
 
 export interface PngHeader {
   /** "Conversation – Hashtags" */

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as z from 'zod/mini';
-import { CheckoutPage } from '../../../../features/billing/CheckoutPage';
+import { CheckoutPage } from '@/features/billing/CheckoutPage';
 
 /** The plan and interval to preselect, and the payment whose checkout was left (anything else counts as none). */
 const searchSchema = z.object({

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { workspaceQuery } from '../../../../api/queries';
-import { Pending } from '../../../../components/Pending';
-import { RouteError } from '../../../../components/RouteError';
-import { DiscoverPage } from '../../../../features/discover/DiscoverPage';
-import { discoverSearchSchema } from '../../../../features/discover/discover-search';
+import { workspaceQuery } from '@/api/queries';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { DiscoverPage } from '@/features/discover/DiscoverPage';
+import { discoverSearchSchema } from '@/features/discover/discover-search';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/discover')({
   validateSearch: discoverSearchSchema,

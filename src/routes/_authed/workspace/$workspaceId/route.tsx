@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { workspaceGuard } from '../../../-guards';
-import { WorkspaceLayout } from '../../../../features/workspace/WorkspaceLayout';
+import { WorkspaceLayout } from '@/features/workspace/WorkspaceLayout';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId')({
   // Login is checked by the /_authed layout above; the spec's ordered workspace checks run here.

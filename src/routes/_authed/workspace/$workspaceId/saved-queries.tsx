@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as z from 'zod/mini';
-import { meQuery, workspaceQuery } from '../../../../api/queries';
-import { savedQueriesQuery } from '../../../../api/saved-queries';
-import { membersQuery } from '../../../../api/workspaces';
-import { Pending } from '../../../../components/Pending';
-import { RouteError } from '../../../../components/RouteError';
-import { SavedQueriesPage } from '../../../../features/saved-queries/SavedQueriesPage';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { savedQueriesQuery } from '@/api/saved-queries';
+import { membersQuery } from '@/api/workspaces';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { SavedQueriesPage } from '@/features/saved-queries/SavedQueriesPage';
 
 /** ?edit=new opens the form for a new saved query, ?edit=<id> for that one; anything else is dropped. */
 const savedQueriesSearchSchema = z.object({

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WORKSPACE_CREATION_KEY } from '../../../../lib/storage-keys';
-import { WorkspaceCreationLayout } from '../../../../features/workspace-creation/WorkspaceCreationLayout';
+import { WORKSPACE_CREATION_KEY } from '@/lib/storage-keys';
+import { WorkspaceCreationLayout } from '@/features/workspace-creation/WorkspaceCreationLayout';
 
 export const Route = createFileRoute('/_authed/workspace/create')({
   beforeLoad: ({ preload }) => {

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ConversationPage } from '../../../../../features/insight/ConversationPage';
+import { ConversationPage } from '@/features/insight/ConversationPage';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/conversation')({
   component: ConversationPage,

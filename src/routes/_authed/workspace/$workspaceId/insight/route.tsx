@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { workspaceQuery } from '../../../../../api/queries';
-import { savedQueriesQuery } from '../../../../../api/saved-queries';
-import { Pending } from '../../../../../components/Pending';
-import { RouteError } from '../../../../../components/RouteError';
-import { InsightLayout } from '../../../../../features/insight/InsightLayout';
-import { validateInsightSearch } from '../../../../../features/insight/insight-search';
+import { workspaceQuery } from '@/api/queries';
+import { savedQueriesQuery } from '@/api/saved-queries';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { InsightLayout } from '@/features/insight/InsightLayout';
+import { validateInsightSearch } from '@/features/insight/insight-search';
 
 /**
  * The dashboards' layout: the view's scope lives in the search params (features/insight/insight-search.ts); the

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { meQuery, workspaceQuery } from '../../../../../api/queries';
-import { Pending } from '../../../../../components/Pending';
-import { RouteError } from '../../../../../components/RouteError';
-import { BillingPage } from '../../../../../features/billing/BillingPage';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { BillingPage } from '@/features/billing/BillingPage';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings/billing')({
   loader: ({ context: { queryClient, api }, params: { workspaceId } }) =>

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { meQuery, workspaceQuery } from '../../../../../api/queries';
-import { Pending } from '../../../../../components/Pending';
-import { RouteError } from '../../../../../components/RouteError';
-import { GeneralSettingsPage } from '../../../../../features/settings/GeneralSettingsPage';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { GeneralSettingsPage } from '@/features/settings/GeneralSettingsPage';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings/general')({
   loader: ({ context: { queryClient, api }, params }) =>

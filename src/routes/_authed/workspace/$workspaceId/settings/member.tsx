@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { meQuery, workspaceQuery } from '../../../../../api/queries';
-import { invitesQuery, joinCodeQuery, membersQuery } from '../../../../../api/workspaces';
-import { Pending } from '../../../../../components/Pending';
-import { RouteError } from '../../../../../components/RouteError';
-import { MemberSettingsPage } from '../../../../../features/settings/MembersPage';
-import { canManageMembers } from '../../../../../features/settings/member-rules';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { invitesQuery, joinCodeQuery, membersQuery } from '@/api/workspaces';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { MemberSettingsPage } from '@/features/settings/MembersPage';
+import { canManageMembers } from '@/features/settings/member-rules';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings/member')({
   loader: async ({ context: { queryClient, api }, params: { workspaceId } }) => {

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { planQuery } from '../../../../../api/billing';
-import { meQuery, workspaceQuery } from '../../../../../api/queries';
-import { Pending } from '../../../../../components/Pending';
-import { RouteError } from '../../../../../components/RouteError';
-import { PlanPage } from '../../../../../features/billing/PlanPage';
+import { planQuery } from '@/api/billing';
+import { meQuery, workspaceQuery } from '@/api/queries';
+import { Pending } from '@/components/Pending';
+import { RouteError } from '@/components/RouteError';
+import { PlanPage } from '@/features/billing/PlanPage';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings/plan')({
   loader: ({ context: { queryClient, api }, params: { workspaceId } }) =>

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SettingsLayout } from '../../../../../features/settings/SettingsLayout';
+import { SettingsLayout } from '@/features/settings/SettingsLayout';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/settings')({
   component: SettingsLayout,

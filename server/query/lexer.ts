@@ -1,6 +1,6 @@
 // Splits query text into tokens: parentheses, "phrases", the upper-case operators AND, OR, NOT and NEAR/n, and words
 // (everything else up to whitespace, a parenthesis or a quote). Columns are 1-based UTF-16 code-unit offsets.
-import { QUERY_LIMITS } from '../../../src/contract/social-query';
+import { QUERY_LIMITS } from '@contract/social-query';
 import { QuerySyntaxError } from './errors';
 
 interface TokenBase {

@@ -1,9 +1,9 @@
 // A query that does not parse, as a 400 `invalid_query` whose body lists the parser's errors (1-based columns) beside
 // the usual error and message: one error for discover, the dashboards and saved queries, whose plugins install
-// `invalidQueryErrorHandler`. The body is `invalidQueryErrorSchema` (src/contract/social-query.ts).
+// `invalidQueryErrorHandler`. The body is `invalidQueryErrorSchema` (contract/social-query.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { QueryError } from '../../../src/contract/social-query';
-import { ApiError } from '../../errors';
+import type { QueryError } from '@contract/social-query';
+import { ApiError } from '@server/errors';
 import { parseQuery, type QueryNode } from './index';
 
 class InvalidQueryError extends ApiError {

@@ -1,6 +1,7 @@
 // The query language shared by saved queries and discover: parse text into a tree, print a tree as canonical text,
-// compile a tree into a parameterised SQL condition. The language is described in server/social/query/README.md.
-import type { QueryError } from '../../../src/contract/social-query';
+// compile a tree into a parameterised SQL condition. The language is described in README.md beside this file;
+// counting a query's matches is the social domain's (server/social/query/count.ts).
+import type { QueryError } from '@contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { parse } from './parser';
@@ -10,7 +11,6 @@ export { QuerySyntaxError } from './errors';
 export { parse } from './parser';
 export { printQuery } from './print';
 export { compileQuery, QUERY_FROM } from './compile';
-export { countMatches } from './count';
 
 export type ParseResult = { ok: true; ast: QueryNode } | { ok: false; errors: QueryError[] };
 

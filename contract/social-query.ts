@@ -1,5 +1,5 @@
 // The query language's limits and the body and answer of POST /social/query/validate, shared by the SPA and the
-// server. The language itself (parser, printer, SQL) lives in server/social/query.
+// server. The language itself (parser, printer, SQL) lives in server/query.
 import * as z from 'zod/mini';
 import { queryFiltersSchema } from './social-scope';
 import { workspaceIdSchema } from './workspaces';

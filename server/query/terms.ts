@@ -1,7 +1,7 @@
 // What a word or phrase of a query means: a term, a trailing wildcard, a #hashtag, an @mention or a field filter,
 // and whether it is matched through the full-text vector or as a substring of the post's text.
-import { PLATFORMS } from '../../db/social-schema';
-import { QUERY_LIMITS } from '../../../src/contract/social-query';
+import { PLATFORMS } from '@server/db/social-schema';
+import { QUERY_LIMITS } from '@contract/social-query';
 import { QUERY_FIELDS, type LeafNode, type PhraseNode, type ProximityLeaf, type QueryField } from './ast';
 import { QuerySyntaxError } from './errors';
 

@@ -6,7 +6,7 @@
 //   unary   := NOT unary | primary
 //   primary := word | "phrase" | ( or )
 // so NOT binds tightest, then NEAR, then AND, then OR. Throws QuerySyntaxError.
-import { QUERY_LIMITS } from '../../../src/contract/social-query';
+import { QUERY_LIMITS } from '@contract/social-query';
 import type { NearNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { operatorText, tokenize, type NearToken, type OperatorToken, type Token } from './lexer';

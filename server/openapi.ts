@@ -1,5 +1,5 @@
-// Route-schema pieces every workspace-domain route repeats: the bearer requirement and documented error bodies.
-import { errorResponseSchema } from '../../src/contract/errors';
+// Route-schema pieces every domain's routes repeat: the bearer requirement and documented error bodies.
+import { errorResponseSchema } from '@contract/errors';
 
 export const bearer = [{ bearer: [] }];
 

@@ -1,5 +1,5 @@
 // A query the parser cannot accept: where (1-based column and length, in UTF-16 code units) and what to do about it.
-import type { QueryError } from '../../../src/contract/social-query';
+import type { QueryError } from '@contract/social-query';
 
 export class QuerySyntaxError extends Error {
   override readonly name = 'QuerySyntaxError';
