@@ -1,6 +1,6 @@
 // Where the heavy requests read (server/social/reads.ts), with stand-ins for the pools: each read "runs" on the
 // database it is given and reports its snapshot as a dashboard transaction's first statement does (noteSnapshot).
-// The real replica is in test/server/read-replica.test.ts.
+// The real replica is in test/server/db/read-replica.test.ts.
 import { AsyncResource } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import type { Db, ReadReplica } from '@server/db/database';

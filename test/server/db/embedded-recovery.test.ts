@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@server/db/database';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'murmur-crash-'));
 chmodSync(dir, 0o755);
 const dataDir = join(dir, 'pg');

@@ -10,7 +10,7 @@ import { startReplayServer, type ReplayServer } from '@test/support/replay-serve
 
 const PAGES = 6;
 const PER_PAGE = 2;
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 
 let replay: ReplayServer;
 let database: Awaited<ReturnType<typeof connect>>;

@@ -12,7 +12,7 @@ import { generateCorpus } from '@server/social/corpus/generate/load';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { rollupDifferences } from '@test/support/rollups';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const END = Date.UTC(2025, 5, 1);
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
-const LISTING = join(import.meta.dirname, '..', '..', 'server', 'db', 'functions');
+const LISTING = join(import.meta.dirname, '..', '..', '..', 'server', 'db', 'functions');
 let server: TestServer;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'murmur-supervisor-'));
 chmodSync(dir, 0o755);
 const started: ChildProcess[] = [];

@@ -122,7 +122,7 @@ describe('embedded PostgreSQL in a process', () => {
       "const { startEmbeddedPostgres } = await import('./server/db/database.ts');" +
       'void startEmbeddedPostgres; process.exitCode = 3;';
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('../..', import.meta.url).pathname,
+      cwd: new URL('../../..', import.meta.url).pathname,
       encoding: 'utf8',
     });
     expect(child.stderr).toBe('');

@@ -12,7 +12,7 @@ import { poolOf } from '@server/social/corpus/copy';
 import { importCorpus, type RejectedRow } from '@server/social/corpus/import/run';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const base = {
   platform: 'x',
   author_external_id: 'a-1',
