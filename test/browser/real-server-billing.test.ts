@@ -14,6 +14,7 @@ import { demoUserIds } from '@server/seed';
 import { collectCspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
 import { waitForHeading, waitForPath } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 /** Set MURMUR_BILLING_SHOTS to a directory to keep a screenshot of each screen. */
@@ -68,11 +69,7 @@ async function signInAs(account: Account): Promise<Page> {
   contexts.push(current);
   await collectCspViolations(current.context);
   const { page } = current;
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: new RegExp(`^${account}`) }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/workspace/'));
+  await signInThroughProvider(page, new RegExp(`^${account}`));
   return page;
 }
 

@@ -10,6 +10,7 @@ import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 2;
 const HOUR = 3_600_000;
@@ -54,12 +55,7 @@ async function signedIn(viewport = { width: 1280, height: 800 }): Promise<Page> 
   const { page } = current;
   await page.setViewportSize(viewport);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto('/login');
-  await waitForHeading(page, 'Sign in to Murmur');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: /Ana/ }).first().click();
-  await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+  await signInThroughProvider(page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
   return page;
 }
 

@@ -12,6 +12,7 @@ import { waitForHeading } from '@test/support/browser-harness';
 import { axeViolations } from '@test/support/axe';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 1;
 const HOUR = 3_600_000;
@@ -88,12 +89,7 @@ const api = <T>(url: string, payload: object) =>
 
 async function signIn(current: TestPage, who: RegExp) {
   const { page } = current;
-  await page.goto('/login');
-  await waitForHeading(page, 'Sign in to Murmur');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: who }).first().click();
-  await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+  await signInThroughProvider(page, who, (url) => url.pathname.startsWith('/workspace/demo'));
 }
 
 /** The posts' texts on the page, in order. */

@@ -10,6 +10,7 @@ import { waitForHeading } from '@test/support/browser-harness';
 import { axeViolations } from '@test/support/axe';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;
@@ -71,12 +72,7 @@ const api = <T>(url: string, payload: object) =>
     });
 
 async function signIn(page: Page) {
-  await page.goto('/login');
-  await waitForHeading(page, 'Sign in to Murmur');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: /Ana/ }).first().click();
-  await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+  await signInThroughProvider(page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
 }
 
 describe('Post and profile pages (real server)', () => {

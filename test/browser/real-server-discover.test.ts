@@ -14,6 +14,7 @@ import {
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const HOUR = 3_600_000;
@@ -92,12 +93,7 @@ describe('Discover (real server)', () => {
     pages.push(current);
     await collectCspViolations(current.context);
     const { page } = current;
-    await page.goto('/login');
-    await waitForHeading(page, 'Sign in to Murmur');
-    await page.getByRole('button', { name: 'Sign in with Google' }).click();
-    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    await page.getByRole('button', { name: /Ana/ }).first().click();
-    await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+    await signInThroughProvider(page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
 
     await page.goto('/workspace/demo/discover');
     await waitForHeading(page, 'Discover');
@@ -142,11 +138,7 @@ describe('Discover (real server)', () => {
     const current = await newTestPage(browser, server.origin);
     pages.push(current);
     // The same person, signed in again in the fresh page.
-    await current.page.goto('/login');
-    await current.page.getByRole('button', { name: 'Sign in with Google' }).click();
-    await current.page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    await current.page.getByRole('button', { name: /Ana/ }).first().click();
-    await current.page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+    await signInThroughProvider(current.page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
     await current.page.goto(story.url);
     const first = (
       await api('/social/discover', { workspace_id: 'demo', query: 'espresso', sort: 'recency', limit: 25 })

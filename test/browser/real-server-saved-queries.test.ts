@@ -19,6 +19,7 @@ import {
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const NAME = 'Harbour ferries';
@@ -63,11 +64,11 @@ async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
   contexts.push(current);
   await collectCspViolations(current.context);
   const { page } = current;
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: new RegExp(`^${account}`) }).click();
-  await page.waitForURL((url) => url.pathname === '/workspace/demo/saved-queries');
+  await signInThroughProvider(
+    page,
+    new RegExp(`^${account}`),
+    (url) => url.pathname === '/workspace/demo/saved-queries',
+  );
   await waitForHeading(page, 'Saved queries');
   return page;
 }

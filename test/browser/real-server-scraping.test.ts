@@ -14,6 +14,7 @@ import { axeViolations } from '@test/support/axe';
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { mastodonTagRoutes, startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 
@@ -48,12 +49,7 @@ async function signIn(who: RegExp): Promise<Page> {
   const current = await newTestPage(browser, server.origin);
   pages.push(current);
   const { page } = current;
-  await page.goto('/login');
-  await waitForHeading(page, 'Sign in to Murmur');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: who }).first().click();
-  await page.waitForURL((url) => /^\/(workspace|scraping)/.test(url.pathname));
+  await signInThroughProvider(page, who, (url) => /^\/(workspace|scraping)/.test(url.pathname));
   return page;
 }
 

@@ -9,6 +9,7 @@ import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 2;
 const DAY_MS = 86_400_000;
@@ -59,12 +60,7 @@ async function signIn(who: RegExp): Promise<Page> {
   const current = await newTestPage(browser, server.origin);
   pages.push(current);
   const { page } = current;
-  await page.goto('/login');
-  await waitForHeading(page, 'Sign in to Murmur');
-  await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-  await page.getByRole('button', { name: who }).first().click();
-  await page.waitForURL((url) => url.pathname.startsWith('/workspace/demo'));
+  await signInThroughProvider(page, who, (url) => url.pathname.startsWith('/workspace/demo'));
   return page;
 }
 

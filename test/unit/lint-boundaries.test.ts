@@ -62,7 +62,7 @@ describe('forbidden imports fail', () => {
     ['src/features/auth/probe.ts', '../../components/PageFrame', AREA],
     ['src/routes/probe.ts', '../features/settings/MembersPage', AREA],
     ['server/billing/probe.ts', '../errors', AREA],
-    ['server/social/insights/probe.ts', '../../workspaces/openapi', AREA],
+    ['server/social/insights/probe.ts', '../../workspaces/routes', AREA],
     ['test/server/probe.ts', '../support/real-server', AREA],
     ['scripts/probe.ts', '../server/app', AREA],
     ['src/lib/probe.ts', '../../contract/workspaces', AREA],
