@@ -15,9 +15,8 @@
 // Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
 // and PostgreSQL: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop delay (p99 and max,
 // perf_hooks.monitorEventLoopDelay) and the machine's 1-minute load average at the end of the run.
-// `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of
-// repeated (cached) overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table
-// above.
+// `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of repeated (cached)
+// overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table above.
 // The bench workspace is on an unlimited plan (its volume still counted, as for any plan): a flood that runs into a
 // monthly volume limit is answered 409 before it reaches admission, and the queue it was to keep full drains.
 // The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
