@@ -26,7 +26,7 @@ export interface Supervised {
 }
 
 /** How the log lines name what is watched and what a try does. */
-export interface SupervisorWords {
+interface SupervisorWords {
   /** "The embedded PostgreSQL" */
   subject: string;
   /** "stopped" */

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-export const freePort = (base: number) => base + Math.floor(Math.random() * 900);
+const freePort = (base: number) => base + Math.floor(Math.random() * 900);
 
 export interface Child {
   child: ChildProcess;
