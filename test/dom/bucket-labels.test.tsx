@@ -23,7 +23,8 @@ async function labelsOf(bucket: OverviewResponse['bucket'], over: OverviewRespon
     status: 200,
     body: { ...overviewFor(body as { filters: { from: string; to: string } }, 3), bucket, over_time: over },
   }));
-  const table = await screen.findByRole('table', { name: 'Mentions over time' });
+  // The app's first render (routes, session, workspace) can pass the default second on a loaded machine.
+  const table = await screen.findByRole('table', { name: 'Mentions over time' }, { timeout: 10_000 });
   return [...table.querySelectorAll('tbody th')].map((cell) => cell.textContent);
 }
 

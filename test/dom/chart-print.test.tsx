@@ -5,7 +5,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { ChartConfiguration } from 'chart.js';
-import { ChartCard } from '../../src/features/insight/ChartCard';
+import { ChartCard } from '@/features/insight/ChartCard';
 
 /** An observer that never reports a box near the viewport: every chart waits below the fold. */
 class NeverNear {

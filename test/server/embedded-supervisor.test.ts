@@ -14,7 +14,7 @@ import {
   stopLeftPostgres,
   until,
   type Server,
-} from '../support/supervised-server';
+} from '@test/support/supervised-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'murmur-supervisor-'));
 chmodSync(dir, 0o755);

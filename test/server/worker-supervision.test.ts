@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runningEmbeddedUrl } from '../../server/db/database';
-import { startReplayServer, type ReplayServer } from '../support/replay-server';
+import { runningEmbeddedUrl } from '@server/db/database';
+import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import {
   breakStarts,
   health,
@@ -20,7 +20,7 @@ import {
   startWorker,
   stopLeftPostgres,
   until,
-} from '../support/supervised-server';
+} from '@test/support/supervised-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'murmur-worker-supervision-'));
 chmodSync(dir, 0o755);
