@@ -2,9 +2,16 @@
 // when collection must scale on its own. Any number may run on one database; each takes runs from the queue. With
 // DATABASE_URL it uses that database; without, the embedded PostgreSQL a running `npm start` serves from DATA_DIR.
 // Uploaded files are read from SCRAPING_UPLOAD_DIR (default DATA_DIR/uploads): the same directory the server writes.
+// When that database goes away (the server's embedded PostgreSQL killed and started again by its supervisor, an
+// external one restarted), the worker says so once, connects again with the server's bounded tries
+// (EMBEDDED_PG_RESTARTS, EMBEDDED_PG_RESTART_DELAY_MS) and carries on: the queue's errors meanwhile are not logged, a
+// run cut short resumes from its last committed page (its heartbeat lapses, the queue retries it). When every try
+// failed it exits 1 with one line, so that what supervises it starts it again.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { connect, runningEmbeddedUrl } from './db/database';
+import { watchConnection } from './db/connection-watch';
+import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
@@ -21,14 +28,40 @@ export async function startWorker() {
     );
   }
   const database = await connect(url);
-  const queue = await startQueue(config, { pool: database.pool });
+  // The collector's, once it runs.
+  let nudge = () => {};
+  const supervisor = supervise(await watchConnection(url), {
+    restarts: config.EMBEDDED_PG_RESTARTS,
+    delayMs: config.EMBEDDED_PG_RESTART_DELAY_MS,
+    start: () => watchConnection(url),
+    words: {
+      subject: `The database ${database.describe}`,
+      lost: 'went away',
+      retrying: 'connecting again',
+      back: 'answers again',
+      notBack: 'did not answer again',
+    },
+    // Due jobs and runs left unsent while it was away are looked for at once rather than at the next minute.
+    onBack: () => nudge(),
+    onGiveUp: (line) => {
+      console.error(line);
+      process.exit(1);
+    },
+  });
+  // While the database is away every poll of the queue fails; the supervisor's lines say it once.
+  const log = (message: string) => {
+    if (supervisor.status().state === 'up') console.log(message);
+  };
+  const queue = await startQueue(config, { pool: database.pool }, { log });
   const collector = await startCollector({
     boss: queue,
     pool: database.pool,
     config,
     uploadDir: uploadDirOf(config, dataDir),
     work: true,
+    log,
   });
+  nudge = collector.nudge;
   console.log(`Collection worker running on ${database.describe} (${config.SCRAPING_CONCURRENCY} at once).`);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -37,6 +70,7 @@ export async function startWorker() {
     console.log(`\n${signal}: stopping the worker (runs under way resume at the next start)…`);
     await collector.stop();
     await queue.stop({ graceful: true, timeout: 10_000 });
+    await supervisor.stop();
     await database.close();
     process.exit(0);
   };

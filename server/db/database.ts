@@ -81,7 +81,7 @@ export interface EmbeddedOptions {
   /** As root, where what the postgres account cannot reach is placed; default /var/lib/murmur. */
   sharedDir?: string;
   /** Start it again when it dies (the server); without, a death is the user's to see (the tools fail). */
-  supervise?: Pick<SupervisorOptions, 'restarts' | 'delayMs' | 'onGiveUp'>;
+  supervise?: Pick<SupervisorOptions<PostgresProcess>, 'restarts' | 'delayMs' | 'onGiveUp'>;
 }
 
 /**
@@ -141,7 +141,9 @@ export async function startEmbeddedPostgres(
     release();
     throw error;
   }
-  const supervisor = options.supervise && supervise(postgres, { ...options.supervise, start: launch });
+  const supervisor =
+    options.supervise &&
+    supervise(postgres, { ...options.supervise, start: launch, detail: (current) => `pid ${current.pid}` });
   return {
     port,
     status: () => supervisor?.status() ?? { state: postgres.running ? 'up' : 'down' },

@@ -1,10 +1,12 @@
-// Watches the embedded PostgreSQL under a running server. When it dies (killed, out of memory, a crash), it is started
-// again on the same data after a pause that doubles each try (EMBEDDED_PG_RESTART_DELAY_MS, at most 30 s), up to
-// EMBEDDED_PG_RESTARTS tries; while it is away the server answers 503 (GET /api/health says "restarting"). When every
-// try failed the server gives up with one line and a non-zero exit code, so that what supervises the process (systemd,
-// a container's restart policy) starts it again from scratch. A PostgreSQL that comes back after the pool's
-// connections broke needs nothing more: the pools open new connections on the next query.
-import type { PostgresProcess } from './postgres-process';
+// Watches what a process's database needs and starts it again when it goes away, after a pause that doubles each try
+// (EMBEDDED_PG_RESTART_DELAY_MS, at most 30 s), up to EMBEDDED_PG_RESTARTS tries; when every try failed, `onGiveUp`
+// hears one line and the process exits non-zero, so that what supervises it (systemd, a container's restart policy)
+// starts it again from scratch. Two things are watched so:
+// - under a running server, the embedded PostgreSQL process itself (killed, out of memory, a crash): a try starts it
+//   again on the same data; while it is away the server answers 503 (GET /api/health says "restarting");
+// - under `npm run worker`, a connection to the database the worker uses (whoever runs it): a try connects again.
+// A database that comes back after the pools' connections broke needs nothing more: the pools open new connections on
+// the next query.
 
 /** What GET /api/health reports of the database. */
 type DatabaseState = 'up' | 'restarting' | 'down';
@@ -16,15 +18,51 @@ export interface DatabaseStatus {
   attempts?: number;
 }
 
-export interface SupervisorOptions {
+/** What is watched: a PostgreSQL process, or a connection to one. */
+export interface Supervised {
+  /** Settles when it is gone, with how ("killed by SIGKILL", "Connection terminated unexpectedly"). */
+  readonly exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** How the log lines name what is watched and what a try does. */
+interface SupervisorWords {
+  /** "The embedded PostgreSQL" */
+  subject: string;
+  /** "stopped" */
+  lost: string;
+  /** "starting it again" */
+  retrying: string;
+  /** "runs again" */
+  back: string;
+  /** "did not start again" */
+  notBack: string;
+}
+
+const EMBEDDED_WORDS: SupervisorWords = {
+  subject: 'The embedded PostgreSQL',
+  lost: 'stopped',
+  retrying: 'starting it again',
+  back: 'runs again',
+  notBack: 'did not start again',
+};
+
+export interface SupervisorOptions<T extends Supervised> {
   /** Tries after a death before giving up (0: give up at once). */
   restarts: number;
   /** The pause before the first try; each next one waits twice as long, at most MAX_DELAY_MS. */
   delayMs: number;
-  /** Starts PostgreSQL again on the same data (a stale postmaster.pid is the starter's to clear). */
-  start(): Promise<PostgresProcess>;
+  /** One try: PostgreSQL started again on the same data (a stale postmaster.pid is the starter's to clear), or a new
+   * connection. */
+  start(): Promise<T>;
   /** Every try failed: `line` says what happened and what comes next. */
   onGiveUp(line: string): void;
+  /** Default: the embedded PostgreSQL's. */
+  words?: SupervisorWords;
+  /** What the "back" line says of the new one besides the try ("pid 1234"). */
+  detail?(current: T): string;
+  /** It is back (after the "back" line). */
+  onBack?(current: T): void;
 }
 
 export interface Supervisor {
@@ -35,7 +73,8 @@ export interface Supervisor {
 
 const MAX_DELAY_MS = 30_000;
 
-export function supervise(first: PostgresProcess, options: SupervisorOptions): Supervisor {
+export function supervise<T extends Supervised>(first: T, options: SupervisorOptions<T>): Supervisor {
+  const words = options.words ?? EMBEDDED_WORDS;
   let current = first;
   let stopping = false;
   let status: DatabaseStatus = { state: 'up' };
@@ -47,14 +86,14 @@ export function supervise(first: PostgresProcess, options: SupervisorOptions): S
       wake = () => (clearTimeout(timer), done());
     });
 
-  const watch = (process: PostgresProcess) => {
-    void process.exited.then((how) => {
+  const watch = (watched: T) => {
+    void watched.exited.then((how) => {
       if (!stopping) void restart(how);
     });
   };
 
   const restart = async (how: string) => {
-    console.error(`[db] The embedded PostgreSQL stopped (${how}); starting it again.`);
+    console.error(`[db] ${words.subject} ${words.lost} (${how}); ${words.retrying}.`);
     let reason = 'no try was allowed (EMBEDDED_PG_RESTARTS=0)';
     for (let attempt = 1; attempt <= options.restarts; attempt++) {
       status = { state: 'restarting', attempt, attempts: options.restarts };
@@ -69,15 +108,15 @@ export function supervise(first: PostgresProcess, options: SupervisorOptions): S
       }
       if (stopping) return void (await current.stop());
       status = { state: 'up' };
-      console.log(
-        `[db] The embedded PostgreSQL runs again (pid ${current.pid}, try ${attempt} of ${options.restarts}).`,
-      );
+      const detail = options.detail ? `${options.detail(current)}, ` : '';
+      console.log(`[db] ${words.subject} ${words.back} (${detail}try ${attempt} of ${options.restarts}).`);
       watch(current);
+      options.onBack?.(current);
       return;
     }
     status = { state: 'down' };
     options.onGiveUp(
-      `The embedded PostgreSQL stopped (${how}) and did not start again after ${options.restarts} ` +
+      `${words.subject} ${words.lost} (${how}) and ${words.notBack} after ${options.restarts} ` +
         `${options.restarts === 1 ? 'try' : 'tries'} (${reason}); exiting so that the process is restarted.`,
     );
   };

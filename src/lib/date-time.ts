@@ -9,10 +9,15 @@ const LOCALE = 'en-GB';
 
 const DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' };
 const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+const SHORT_DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
 const SHAPES = {
   date: DAY,
   dateTime: { ...DAY, ...CLOCK, timeZoneName: 'short' },
   time: { ...CLOCK, second: '2-digit', timeZoneName: 'short' },
+  // Where the year is plain from around it (a chart's axis, a table of the last days), the same without it.
+  shortDay: SHORT_DAY,
+  weekday: { weekday: 'short', ...SHORT_DAY },
+  shortDateTime: { ...SHORT_DAY, ...CLOCK, timeZoneName: 'short' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 // Making a formatter costs far more than using one; a page writes hundreds of instants in a few zones.
@@ -27,6 +32,8 @@ function formatter(shape: keyof typeof SHAPES, timeZone: string): Intl.DateTimeF
   return found;
 }
 
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 const toDate = (at: Instant): Date =>
   at instanceof Date ? at : new Date(typeof at === 'number' ? at * 1000 : at);
 
@@ -39,6 +46,19 @@ export const formatDateTime = (at: Instant | null, timeZone: string) =>
 
 /** A time of day to the second, for logs read alongside a day shown elsewhere: "14:05:09 CET". */
 export const formatTime = (at: Instant, timeZone: string) => formatter('time', timeZone).format(toDate(at));
+
+/**
+ * A day where the year is plain from around it: "3 Nov", or with the weekday "Mon 3 Nov". A calendar day as
+ * "YYYY-MM-DD" is written as it is (whatever the zone).
+ */
+export const formatShortDay = (at: Instant, timeZone: string, options: { weekday?: boolean } = {}) =>
+  typeof at === 'string' && CALENDAR_DAY.test(at)
+    ? formatter(options.weekday ? 'weekday' : 'shortDay', 'UTC').format(new Date(`${at}T00:00:00Z`))
+    : formatter(options.weekday ? 'weekday' : 'shortDay', timeZone).format(toDate(at));
+
+/** An instant where the year is plain from around it: "3 Nov, 14:05 CET". */
+export const formatShortDateTime = (at: Instant, timeZone: string) =>
+  formatter('shortDateTime', timeZone).format(toDate(at));
 
 /** A range of instants: "1 Nov 2026, 14:00 CET – 22 Nov 2026, 14:00 CET" (each end with its own offset). */
 export const formatDateTimeRange = (range: { from: Instant; to: Instant }, timeZone: string) =>

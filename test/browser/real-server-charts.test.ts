@@ -210,6 +210,31 @@ describe('Charts (real server)', () => {
     expect(drawn.length).toBeGreaterThan(1);
     expect(drawn).not.toContain(false);
   });
+
+  it("prints a chart's table in its place when printing starts before Chart.js could be loaded (the browser's menu)", async () => {
+    const page = await signedIn({ width: 1280, height: 400 });
+    // Chart.js's chunk never arrives (a slow network): no chart can be drawn before the page is printed.
+    await page.route(/\/chart-js-[^/]*\.js$/, () => {});
+    await page.goto('/workspace/demo/insight/overview?range=7d');
+    await waitForHeading(page, 'Overview');
+    await page.locator('section.chart-card .chart-canvas').first().waitFor();
+    const printed = await page.evaluate(() => {
+      const charted = [...document.querySelectorAll('section.chart-card')].filter((card) =>
+        card.querySelector('.chart-canvas'),
+      );
+      window.dispatchEvent(new Event('beforeprint'));
+      // Read in the same task: the browser lays the printed page out right after the listeners return.
+      return {
+        charted: charted.length,
+        canvases: document.querySelectorAll('section.chart-card .chart-canvas').length,
+        tables: charted.filter((card) => card.querySelector('table')).length,
+      };
+    });
+    expect(printed.charted).toBeGreaterThan(1);
+    expect(printed).toEqual({ charted: printed.charted, canvases: 0, tables: printed.charted });
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await expect.poll(() => page.locator('section.chart-card .chart-canvas').count()).toBeGreaterThan(0);
+  });
 });
 
 /** A PNG's size, its text chunks (tEXt, iTXt) and its RGBA pixels (8-bit RGBA or RGB, not interlaced). */

@@ -117,12 +117,14 @@ interface Options {
   refuseCreate?: FakeReply;
   /** The live check cannot answer (503), so only the save's own answer can tell what is wrong. */
   checkDown?: boolean;
+  /** The workspace's time zone (UTC unless said). */
+  timeZone?: string;
 }
 
 async function visit(
   url: string,
   privilege: Privilege,
-  { queries = defaultQueries(), limit = 25, refuseCreate, checkDown = false }: Options = {},
+  { queries = defaultQueries(), limit = 25, refuseCreate, checkDown = false, timeZone = 'UTC' }: Options = {},
 ) {
   const state = { queries, privilege };
   const server = await startFakeHttp();
@@ -154,9 +156,13 @@ async function visit(
     const path = request.path.replace(/^\/api\//, '');
     const key = `${request.method} ${path}`;
     if (key === 'GET users/me') {
-      return { status: 200, body: currentUserFixture(SELF, [workspaceFixture('w1', { privilege })]) };
+      return {
+        status: 200,
+        body: currentUserFixture(SELF, [workspaceFixture('w1', { privilege, time_zone: timeZone })]),
+      };
     }
-    if (key === 'GET workspaces/w1') return { status: 200, body: workspaceFixture('w1', { privilege }) };
+    if (key === 'GET workspaces/w1')
+      return { status: 200, body: workspaceFixture('w1', { privilege, time_zone: timeZone }) };
     if (key === 'GET workspaces/w1/members') return { status: 200, body: members };
     if (key === 'GET workspaces/w1/saved-queries') {
       return {
@@ -257,11 +263,22 @@ describe('the list', () => {
       name: /^1,028 mentions in the last 7 days and today/,
     });
     expect(sparkline.getAttribute('aria-label')).toContain(
-      'Per day from Oct 29 to Nov 5 (today, so far): 1, 2, 3, 4, 5, 6, 7, 1,000.',
+      'Per day from 29 Oct to 5 Nov (today, so far): 1, 2, 3, 4, 5, 6, 7, 1,000.',
     );
     expect(within(row('Tea')).getByText('Deleted account')).toBeTruthy();
     expect(within(row('Left')).getByText('Former member')).toBeTruthy();
     expect(screen.getByText('3 of 25 saved queries')).toBeTruthy();
+  });
+
+  it("writes the last edit's exact time as every screen writes one, in the workspace's zone", async () => {
+    const fixed = savedQueryFixture(NEW, 'w1', {
+      name: 'Fixed',
+      updated_at: Date.parse('2026-01-01T00:00:00Z') / 1000,
+    });
+    await visit('/workspace/w1/saved-queries', 'viewer', { queries: [fixed], timeZone: 'Asia/Seoul' });
+    await screen.findByRole('rowheader', { name: 'Fixed' });
+    const edited = row('Fixed').querySelector('time')!;
+    expect(edited.getAttribute('title')).toBe('1 Jan 2026, 09:00 GMT+9');
   });
 
   it('opens the overview with the saved query selected', async () => {

@@ -2,7 +2,8 @@
 // alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
 // what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart (under a header with its
 // title, query, range and zone).
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { ChartConfiguration } from 'chart.js';
 import { ChartCanvas, type ChartHandle } from './charts/ChartCanvas';
 import { exportName, saveCsv, type CsvColumn, type CsvMeta } from './csv';
@@ -57,7 +58,21 @@ export function ChartCard<R>({
   // Where no chart can be drawn, the table (the same rows) is the view.
   const [drawable, setDrawable] = useState(true);
   const canvas = useRef<ChartHandle>(null);
-  const showTable = !chart || view === 'table' || !drawable;
+  // Printed before its chart could be drawn: the table stands in for it on paper, until printing ends.
+  const [printedAsTable, setPrintedAsTable] = useState(false);
+  useEffect(() => {
+    if (!printedAsTable) return;
+    const done = () => setPrintedAsTable(false);
+    const media = typeof matchMedia === 'function' ? matchMedia('print') : null;
+    const mediaChanged = (event: MediaQueryListEvent) => !event.matches && done();
+    window.addEventListener('afterprint', done);
+    media?.addEventListener?.('change', mediaChanged);
+    return () => {
+      window.removeEventListener('afterprint', done);
+      media?.removeEventListener?.('change', mediaChanged);
+    };
+  }, [printedAsTable]);
+  const showTable = !chart || view === 'table' || !drawable || printedAsTable;
 
   const exportCsv = () =>
     saveCsv(
@@ -85,6 +100,8 @@ export function ChartCard<R>({
         drill ? ({ index, datasetIndex }) => rows[index] && drill.open(rows[index], datasetIndex) : undefined
       }
       onUnavailable={() => setDrawable(false)}
+      // The printed page is laid out as soon as `beforeprint` returns: the table must be in the page by then.
+      onPrintUndrawn={() => flushSync(() => setPrintedAsTable(true))}
     />
   );
   if (bare) {

@@ -1,6 +1,7 @@
-// How the dashboards write numbers, changes and chart buckets: numbers in the reader's locale, buckets in the
-// workspace's time zone. Instants and ranges are written by the product's one formatter (src/lib/date-time.ts).
+// How the dashboards write numbers, changes and chart buckets: numbers in the reader's locale; buckets, instants and
+// ranges by the product's one date formatter (src/lib/date-time.ts), in the workspace's time zone.
 import { formatCompactNumber } from '@/lib/compact-number';
+import { formatShortDateTime, formatShortDay } from '@/lib/date-time';
 
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
@@ -15,30 +16,10 @@ export const formatShare = (value: number | null) => (value === null ? '–' : p
 export const formatChange = (changePct: number | null) =>
   changePct === null ? 'new' : `${changePct > 0 ? '+' : ''}${decimal.format(changePct)} %`;
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(key: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const id = `${key}|${timeZone}`;
-  let found = formats.get(id);
-  if (!found) {
-    found = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
-    formats.set(id, found);
-  }
-  return found;
-}
-
-/** A chart bucket's label: the hour for hourly buckets, the day otherwise ("Mon 3 Nov", "3 Nov 14:00"). */
+/** A chart bucket's label in the workspace's zone: the hour with the zone for hourly buckets, the day otherwise. */
 export function formatBucket(iso: string, bucket: 'hour' | 'day' | 'week', timeZone: string): string {
-  if (bucket === 'hour') {
-    return format('hour', timeZone, {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    }).format(new Date(iso));
-  }
-  const label = format('day', timeZone, { weekday: 'short', day: 'numeric', month: 'short' }).format(
-    new Date(iso),
-  );
+  if (bucket === 'hour') return formatShortDateTime(iso, timeZone);
+  const label = formatShortDay(iso, timeZone, { weekday: true });
   return bucket === 'week' ? `Week of ${label}` : label;
 }
 

@@ -154,6 +154,7 @@ export function SavedQueriesPage() {
       ) : (
         <SavedQueryList
           workspaceId={workspaceId}
+          timeZone={workspace.time_zone}
           queries={queries}
           members={members}
           volume={{ data: volume.data, failed: volume.isError }}

@@ -4,7 +4,8 @@ import { Link } from '@tanstack/react-router';
 import type { SavedQuery, SavedQueryVolume } from '@contract/saved-queries';
 import type { MemberResponse } from '@contract/workspaces';
 import { Sparkline } from '@/components/Sparkline';
-import { authorName, exactTime, relativeTime, shortDay } from './saved-query-rules';
+import { formatDateTime, formatShortDay } from '@/lib/date-time';
+import { authorName, relativeTime } from './saved-query-rules';
 
 interface Refusal {
   id: string;
@@ -13,6 +14,8 @@ interface Refusal {
 
 export interface SavedQueryListProps {
   workspaceId: string;
+  /** The workspace's, in which times are written. */
+  timeZone: string;
   queries: SavedQuery[];
   members: MemberResponse[];
   volume: { data: SavedQueryVolume | undefined; failed: boolean };
@@ -35,10 +38,11 @@ function Mentions({ query, volume }: { query: SavedQuery; volume: SavedQueryList
   if (!entry) return <span className="muted small">Counting…</span>;
   if (!entry.counts || entry.total === null)
     return <span className="muted small">Query no longer valid</span>;
-  const { days } = volume.data;
+  // The days are the workspace's, written as they are.
+  const { days, time_zone: zone } = volume.data;
   const label =
-    `${number.format(entry.total)} mentions in the last 7 days and today. Per day from ${shortDay(days[0]!)} ` +
-    `to ${shortDay(days.at(-1)!)} (today, so far): ${entry.counts.map((n) => number.format(n)).join(', ')}.`;
+    `${number.format(entry.total)} mentions in the last 7 days and today. Per day from ${formatShortDay(days[0]!, zone)} ` +
+    `to ${formatShortDay(days.at(-1)!, zone)} (today, so far): ${entry.counts.map((n) => number.format(n)).join(', ')}.`;
   return (
     <span className="mentions">
       <Sparkline values={entry.counts} label={label} partialLast />
@@ -50,7 +54,7 @@ function Mentions({ query, volume }: { query: SavedQuery; volume: SavedQueryList
 }
 
 export function SavedQueryList(props: SavedQueryListProps) {
-  const { workspaceId, queries, members, volume, editDisabledBy, duplicateDisabledBy } = props;
+  const { workspaceId, timeZone, queries, members, volume, editDisabledBy, duplicateDisabledBy } = props;
   const zone = volume.data?.time_zone;
   return (
     <div className="table-wrap">
@@ -94,7 +98,7 @@ export function SavedQueryList(props: SavedQueryListProps) {
               <td className="nowrap">
                 <time
                   dateTime={new Date(query.updated_at * 1000).toISOString()}
-                  title={exactTime(query.updated_at)}
+                  title={formatDateTime(query.updated_at, timeZone)}
                 >
                   {relativeTime(query.updated_at)}
                 </time>

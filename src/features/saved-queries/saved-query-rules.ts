@@ -49,7 +49,6 @@ export function authorName(query: SavedQuery, members: readonly MemberResponse[]
 }
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 86_400],
   ['month', 30 * 86_400],
@@ -67,9 +66,3 @@ export function relativeTime(unixSeconds: number, now = Date.now()): string {
   }
   return 'just now';
 }
-
-export const exactTime = (unixSeconds: number) => exact.format(new Date(unixSeconds * 1000));
-
-const days = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-/** A "YYYY-MM-DD" wall-clock date as "Nov 5" (read as UTC so no zone moves it). */
-export const shortDay = (day: string) => days.format(new Date(`${day}T00:00:00Z`));

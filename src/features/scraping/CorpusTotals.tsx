@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/PageFrame';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
 import type { CorpusTotals as Totals, ScrapeJob } from '@contract/scraping';
+import { formatShortDay } from '@/lib/date-time';
 import { platformName } from '@/lib/platforms';
 import { isOpenRun } from './scraping-format';
 
@@ -51,7 +52,8 @@ export function CorpusTotals() {
   );
 }
 
-function TotalsTable({ data: { days, platforms, all_time } }: { data: Totals }) {
+/** The table itself: a column per UTC day ("5 Nov"), a row per platform. */
+export function TotalsTable({ data: { days, platforms, all_time } }: { data: Totals }) {
   return (
     <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
       <table className="scraping-table scraping-totals">
@@ -60,7 +62,7 @@ function TotalsTable({ data: { days, platforms, all_time } }: { data: Totals }) 
             <th scope="col">Platform</th>
             {days.map((d) => (
               <th scope="col" key={d}>
-                <time dateTime={d}>{d.slice(5)}</time>
+                <time dateTime={d}>{formatShortDay(d, 'UTC')}</time>
               </th>
             ))}
             <th scope="col">All time</th>

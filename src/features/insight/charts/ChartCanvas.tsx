@@ -5,7 +5,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { chartPng, type PngHeader } from './chart-png';
-import { drawForPrint, drawSoon, whenNear } from './draw-schedule';
+import { drawForPrint, drawSoon, untilDrawn, whenNear } from './draw-schedule';
 
 /**
  * Chart.js, loaded (and registered) when the first chart of a page is about to be drawn, once for the app: it is not
@@ -36,12 +36,19 @@ export const ChartCanvas = forwardRef<
     onPick?: (picked: PickedElement) => void;
     /** The browser cannot draw it (no 2D canvas: blocked by a privacy setting, or no canvas at all). */
     onUnavailable?: () => void;
+    /**
+     * The page is being printed and the chart cannot be drawn before it is laid out (Chart.js not loaded yet): what
+     * stands in its place must be rendered before this returns.
+     */
+    onPrintUndrawn?: () => void;
   }
->(function ChartCanvas({ config, summary, height = 240, onPick, onUnavailable }, ref) {
+>(function ChartCanvas({ config, summary, height = 240, onPick, onUnavailable, onPrintUndrawn }, ref) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
+  const printUndrawn = useRef(onPrintUndrawn);
+  printUndrawn.current = onPrintUndrawn;
   // The configuration when the chart is finally made (a turn or more after mounting).
   const configRef = useRef(config);
   configRef.current = config;
@@ -54,6 +61,7 @@ export const ChartCanvas = forwardRef<
     let cancelDraw = () => {};
     let ChartJs: typeof Chart | null = null;
     drawForPrint(chartCode);
+    const drawn = untilDrawn(() => printUndrawn.current?.());
     const stopWaiting = whenNear(element.parentElement ?? element, (printing) => {
       // Before printing, made in this very task if Chart.js is there (the printed page is laid out right after).
       if (printing && loadedChartJs) {
@@ -91,9 +99,11 @@ export const ChartCanvas = forwardRef<
         return;
       }
       chart.current = made;
+      drawn();
     }
     return () => {
       unmounted = true;
+      drawn();
       stopWaiting();
       cancelDraw();
       made?.destroy();

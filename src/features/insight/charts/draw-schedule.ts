@@ -74,10 +74,21 @@ export function drawSoon(job: () => void): () => void {
   };
 }
 
+/** Per chart not drawn yet, what stands in for it in print when it cannot be drawn in time (its card's table). */
+const printFallbacks = new Set<() => void>();
+
+/** Registers `fallback` until the returned function is called (the chart was drawn, or is gone). */
+export function untilDrawn(fallback: () => void): () => void {
+  printFallbacks.add(fallback);
+  return () => printFallbacks.delete(fallback);
+}
+
 /**
  * Every waiting chart is made now, and those queued are drawn in this very task: the browser lays the printed page
- * out as soon as the `beforeprint` listeners return. A chart whose code (Chart.js's chunk) is not loaded yet is drawn
- * once it is — in time for a capture in print media, not for a dialog already open (hence the Ctrl+P path below).
+ * out as soon as the `beforeprint` listeners return. A chart whose code (Chart.js's chunk) is not loaded yet cannot be
+ * drawn in this task, and `beforeprint` cannot wait for it (printing from the browser's menu): its fallback puts the
+ * same rows in its place, as a table, in this task. The chart is still drawn once the code is there — in time for a
+ * capture in print media; Ctrl+P waits for it (below).
  */
 function drawEveryChart() {
   for (const [box, near] of [...waiting]) {
@@ -85,6 +96,7 @@ function drawEveryChart() {
     near(true);
   }
   while (pending.length) pending.shift()!();
+  for (const fallback of [...printFallbacks]) fallback();
 }
 
 /** How the charts' code is loaded (ChartCanvas): whether it is, and loading it. */
