@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { connect, ensureDatabase } from '@server/db/database';
 import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { mastodonStatuses } from '@test/support/mastodon-statuses';
 
 const PAGES = 6;
 const PER_PAGE = 2;
@@ -19,29 +20,7 @@ const children: ChildProcess[] = [];
 
 /** Statuses 1000 down to 989, two per page, each page answered after 600 ms (a slow instance). */
 function statuses(page: number) {
-  return Array.from({ length: PER_PAGE }, (_, i) => {
-    const id = String(1000 - page * PER_PAGE - i);
-    return {
-      id,
-      uri: `https://slow.example/users/ana/statuses/${id}`,
-      created_at: `2025-05-01T10:${String(page).padStart(2, '0')}:0${i}.000Z`,
-      language: 'en',
-      content: `<p>Status ${id} about resuming</p>`,
-      replies_count: 0,
-      reblogs_count: 0,
-      favourites_count: 1,
-      account: {
-        id: '1',
-        username: 'ana',
-        acct: 'ana',
-        display_name: 'Ana',
-        url: 'https://slow.example/@ana',
-      },
-      media_attachments: [],
-      tags: [],
-      mentions: [],
-    };
-  });
+  return mastodonStatuses('resuming', page, PER_PAGE);
 }
 
 function startWorker(): ChildProcess {

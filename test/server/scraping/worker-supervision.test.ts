@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningEmbeddedUrl } from '@server/db/database';
 import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { mastodonStatuses } from '@test/support/mastodon-statuses';
 import {
   breakStarts,
   health,
@@ -33,29 +34,7 @@ const PER_PAGE = 2;
 
 /** A tag's statuses, two a page, `PAGES` pages, each answered after 500 ms (a slow instance). */
 function statuses(tag: string, page: number) {
-  return Array.from({ length: PER_PAGE }, (_, i) => {
-    const id = String(1000 - page * PER_PAGE - i);
-    return {
-      id,
-      uri: `https://slow.example/users/ana/statuses/${tag}-${id}`,
-      created_at: `2025-05-01T10:${String(page).padStart(2, '0')}:0${i}.000Z`,
-      language: 'en',
-      content: `<p>Status ${id} about ${tag}</p>`,
-      replies_count: 0,
-      reblogs_count: 0,
-      favourites_count: 1,
-      account: {
-        id: '1',
-        username: 'ana',
-        acct: 'ana',
-        display_name: 'Ana',
-        url: 'https://slow.example/@ana',
-      },
-      media_attachments: [],
-      tags: [],
-      mentions: [],
-    };
-  });
+  return mastodonStatuses(tag, page, PER_PAGE);
 }
 
 beforeAll(async () => {
