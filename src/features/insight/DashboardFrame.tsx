@@ -4,7 +4,8 @@
 import { useDeferredValue, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
-import { insightQuery, isBusy, type Dashboard } from '@/api/insights';
+import { insightQuery, isBusy } from '@/api/insights';
+import type { Dashboard } from '@contract/insights-dashboards';
 import { HttpError } from '@/api/errors';
 import { invalidQueryErrors, savedQueriesQuery } from '@/api/saved-queries';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
