@@ -1,8 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FilteredPostsPage } from '@/features/insight/ListPages';
 import { postListSearchSchema } from '@/features/insight/list-search';
+import { loadDashboard } from '@/features/insight/dashboard-query';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/filtered-posts')({
   validateSearch: postListSearchSchema,
+  // The dashboard's request starts here, with the scope's params as the load's key; the page reads the same query.
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, params: { workspaceId }, deps, cause }) =>
+    loadDashboard(context, workspaceId, 'filtered-posts', deps, cause),
   component: FilteredPostsPage,
 });

@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PerformancePage } from '@/features/insight/PerformancePage';
+import { loadDashboard } from '@/features/insight/dashboard-query';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/performance')({
+  // The dashboard's request starts here, with the scope's params as the load's key; the page reads the same query.
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, params: { workspaceId }, deps, cause }) =>
+    loadDashboard(context, workspaceId, 'performance', deps, cause),
   component: PerformancePage,
 });
