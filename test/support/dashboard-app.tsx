@@ -56,7 +56,7 @@ export function overviewFor(
 /** Renders the app at `url`; `overview` answers each overview call in turn (its body parsed). */
 export async function visit(
   url: string,
-  overview: (body: Record<string, unknown>, call: number) => FakeReply,
+  overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
 ) {
   const opened = await dashboardApp(url, overview);
   render(<App app={opened.app} />);
@@ -66,11 +66,11 @@ export async function visit(
 /** The app at `url` on the fake backend, not drawn yet (its router may load first); as `visit`. */
 export async function dashboardApp(
   url: string,
-  overview: (body: Record<string, unknown>, call: number) => FakeReply,
+  overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
 ) {
   const server = await startFakeHttp();
   let calls = 0;
-  server.handle = (request): FakeReply => {
+  server.handle = (request) => {
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     if (request.path === '/social/insights/overview') return overview(body, calls++);
     const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
