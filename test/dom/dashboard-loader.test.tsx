@@ -2,6 +2,7 @@
 // page reads) before the page is drawn, and the page then reads that answer instead of asking again.
 import { describe, expect, it } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { App } from '@/app';
 import type { FakeReply } from '@test/support/fake-http';
 import { dashboardApp, overviewFor, visit } from '@test/support/dashboard-app';
@@ -51,5 +52,20 @@ describe("a dashboard route's loader", () => {
     await screen.findByText('30', { selector: '.tile-value' });
     expect(screen.queryByText('42', { selector: '.tile-value' })).toBeNull();
     expect(bodies()).toHaveLength(2);
+  });
+
+  it('asks once per address: a button that sets the range the view already has asks nothing more', async () => {
+    const user = userEvent.setup();
+    const { history, bodies } = await visit('/workspace/w1/insight/overview?q=coffee&range=24h', (body) =>
+      hours((body as { filters: { from: string; to: string } }).filters) === 24
+        ? { status: 503, body: { error: 'insights_timeout', message: 'The dashboard took longer than 10 s.' } }
+        : { status: 200, body: overviewFor(body as never, 5) },
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('This took too long');
+    await user.click(screen.getByRole('button', { name: 'Show the last 24 hours' }));
+    act(() => history.push('/workspace/w1/insight/overview?q=coffee&range=7d'));
+    await screen.findByText('5', { selector: '.tile-value' });
+    // The 24 hours once (the same address again asked nothing), then the 7 days.
+    expect(bodies().map((body) => hours(body.filters))).toEqual([24, 7 * 24]);
   });
 });
