@@ -7,30 +7,12 @@ import type * as z from 'zod/mini';
 import type { Api } from './api';
 import { HttpError } from './errors';
 import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
-import {
-  conversationResponseSchema,
-  overviewResponseSchema,
-  peopleResponseSchema,
-  performanceResponseSchema,
-  postsResponseSchema,
-  profilesResponseSchema,
-} from '@contract/insights-responses';
+import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
   type PostDetailBody,
 } from '@contract/social-detail';
-
-const DASHBOARDS = {
-  overview: overviewResponseSchema,
-  posts: postsResponseSchema,
-  people: peopleResponseSchema,
-  performance: performanceResponseSchema,
-  conversation: conversationResponseSchema,
-  'filtered-posts': postsResponseSchema,
-  'filtered-profiles': profilesResponseSchema,
-} as const;
-export type Dashboard = keyof typeof DASHBOARDS;
 
 /** What a list adds to the body: its sort, page size and the cursor of the page (none for the first). */
 type Extra = { sort?: PostSort | ProfileSort; cursor?: string; limit?: number };
@@ -70,11 +52,11 @@ export const insightQuery = <D extends Dashboard>(
   queryOptions({
     queryKey: ['workspaces', body.workspace_id, 'insights', dashboard, body, extra] as const,
     queryFn: ({ signal }) =>
-      api.sendSocial(`insights/${dashboard}`, DASHBOARDS[dashboard], {
+      api.sendSocial(dashboardPath(dashboard), INSIGHT_DASHBOARDS[dashboard].response, {
         method: 'POST',
         body: { ...body, ...extra },
         signal,
-      }) as Promise<z.infer<(typeof DASHBOARDS)[D]>>,
+      }) as Promise<z.infer<(typeof INSIGHT_DASHBOARDS)[D]['response']>>,
     staleTime: STALE_MS,
     retry: retryAfterRateLimit,
     retryDelay,

@@ -56,11 +56,21 @@ export function overviewFor(
 /** Renders the app at `url`; `overview` answers each overview call in turn (its body parsed). */
 export async function visit(
   url: string,
-  overview: (body: Record<string, unknown>, call: number) => FakeReply,
+  overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
+) {
+  const opened = await dashboardApp(url, overview);
+  render(<App app={opened.app} />);
+  return opened;
+}
+
+/** The app at `url` on the fake backend, not drawn yet (its router may load first); as `visit`. */
+export async function dashboardApp(
+  url: string,
+  overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
 ) {
   const server = await startFakeHttp();
   let calls = 0;
-  server.handle = (request): FakeReply => {
+  server.handle = (request) => {
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     if (request.path === '/social/insights/overview') return overview(body, calls++);
     const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
@@ -88,10 +98,9 @@ export async function visit(
     { history, analytics: () => {} },
   );
   running.push({ app, server });
-  render(<App app={app} />);
   const bodies = () =>
     server.calls
       .filter((call) => call.path === '/social/insights/overview')
       .map((call) => JSON.parse(call.body) as { query?: string; filters: { from: string; to: string } });
-  return { server, history, bodies };
+  return { app, server, history, bodies };
 }

@@ -27,7 +27,7 @@ export interface InsightScope {
   historyClip?: HistoryClip | null;
 }
 
-interface HistoryClip {
+export interface HistoryClip {
   /** The start asked for (ISO 8601, UTC). */
   requested_from: string;
   history_days: number;

@@ -8,24 +8,12 @@ import * as z from 'zod/mini';
 import type { FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
 import { serializerCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  conversationBodySchema,
   EXPORT_MAX_ROWS,
   exportPostsBodySchema,
   exportProfilesBodySchema,
-  filteredPostsBodySchema,
-  filteredProfilesBodySchema,
-  insightsBodySchema,
-  peopleBodySchema,
-  postsBodySchema,
+  type insightsBodySchema,
 } from '@contract/insights';
-import {
-  conversationResponseSchema,
-  overviewResponseSchema,
-  peopleResponseSchema,
-  performanceResponseSchema,
-  postsResponseSchema,
-  profilesResponseSchema,
-} from '@contract/insights-responses';
+import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { errorResponseSchema } from '@contract/errors';
 import { logFailure } from '@server/errors';
 import { savedQueryVolumeBodySchema, savedQueryVolumeResponseSchema } from '@contract/saved-queries';
@@ -38,11 +26,10 @@ import { consumeMonthly, historyStart, limitsOf, type MonthlyMetric } from '@ser
 import { cursorSeal } from '../cursor-seal';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone, ClientGoneError, refuseWhenFull } from '../admission';
-import { inLane, leaveLane } from '../lane';
+import { inLane } from '../lane';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import type { Db } from '@server/db/database';
-import { answerKey } from './answer-cache';
-import { sendAnswer } from './answer-bytes';
+import { dashboardAnswers } from './dashboard-answer';
 import { conversation } from './conversation';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { overview } from './overview';
@@ -118,6 +105,9 @@ function extraOf(body: Record<string, unknown>): Record<string, unknown> {
   return extra;
 }
 
+type DashboardBody<D extends Dashboard> = z.output<(typeof INSIGHT_DASHBOARDS)[D]['body']>;
+type DashboardAnswer<D extends Dashboard> = z.output<(typeof INSIGHT_DASHBOARDS)[D]['response']>;
+
 /** Any member of the body's workspace_id (viewer and up); 404 for anyone else (server/workspaces/route-access.ts). */
 const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 
@@ -160,25 +150,26 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     ...perAccountLimit('insights', config.SOCIAL_RATE_LIMIT_PER_MINUTE).rateLimit,
   });
 
+  const answers = dashboardAnswers({ cache, admission, reads, cursors });
+
   /**
-   * One dashboard: a POST whose workspace the route-access hook checks (before anything of the body is read), whose
-   * request is then resolved once (resolveInsightScope: the saved or ad-hoc query, filters, range, refinements, the
-   * workspace's zone), and whose answer is `answer`'s: from the answer cache when the same request was answered at
-   * the current corpus version, else computed in an admission slot (503 busy with Retry-After when the queue is
-   * full). The answer is sent as bytes made once (answer-bytes.ts): the cache keeps them, so a repeat is a write.
+   * One dashboard of the contract's map: a POST whose workspace the route-access hook checks (before anything of the
+   * body is read), whose request is then resolved once (resolveInsightScope: the saved or ad-hoc query, filters,
+   * range, refinements, the workspace's zone), and whose answer `answer` computes unless the answer cache has it
+   * (dashboard-answer.ts).
    */
-  function dashboard<B extends z.ZodMiniType<z.output<typeof insightsBodySchema>>, R extends z.ZodMiniType>(
-    url: string,
+  function dashboard<D extends Dashboard>(
+    name: D,
     summary: string,
-    body: B,
-    response: R,
-    answer: (db: Db, context: InsightScope, body: z.output<B>) => Promise<z.output<R>>,
+    answer: (db: Db, context: InsightScope, body: DashboardBody<D>) => Promise<DashboardAnswer<D>>,
   ) {
+    const url = `/${dashboardPath(name)}`;
+    const { body, response } = INSIGHT_DASHBOARDS[name];
     // The route's own serializer for its 200 (the schema's encoding, then JSON.stringify), run once per computed
     // answer instead of once per request.
     const serialize = serializerCompiler({ schema: response, method: 'POST', url, httpStatus: '200' });
-    // The schema validates the body and documents the answer as for any route; the types come from `body` and
-    // `response` through `answer`, which Fastify's inference cannot follow through a generic schema.
+    // The schema validates the body and documents the answer as for any route; the body's type comes from the map,
+    // which Fastify's inference cannot follow through a generic schema.
     app.withTypeProvider<FastifyTypeProviderDefault>().post(
       url,
       {
@@ -188,34 +179,17 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
         onRequest: inLane(lane),
       },
       async (request, reply) => {
-        const values = request.body as z.output<B>;
         const { workspace } = workspaceAccessOf(request);
-        // The paged lists' cursors are sealed for the client and opened here (server/social/cursor-seal.ts).
-        const paging = values as { cursor?: string };
-        if (paging.cursor !== undefined) paging.cursor = cursors.open(paging.cursor, workspace.id);
+        const values = answers.openCursor(request.body as DashboardBody<D>, workspace.id);
         const context = await planScope(workspace, values, 'dashboard_requests_per_month');
-        const read = await cache.answer(
-          answerKey(workspace.id, url, context, extraOf(values)),
-          async (version) => {
-            const computed = await admission.run(
-              () => reads.read((db) => answer(db, context, values), version),
-              clientGone(reply.raw),
-            );
-            // What the answer says beyond the computation is written into its bytes: the plan's clip and the sealed
-            // cursor are the same for every request of the key (it holds both the clip and the workspace), and a
-            // lagging replica's data_as_of is on an answer that is never kept.
-            const answered = computed.value as Record<string, unknown>;
-            if (context.historyClip) answered.history_clip = context.historyClip;
-            if (computed.asOf) answered.data_as_of = computed.asOf.toISOString();
-            if (typeof answered.next_cursor === 'string')
-              answered.next_cursor = cursors.seal(answered.next_cursor, workspace.id);
-            return { ...computed, value: Buffer.from(serialize(answered)) };
-          },
-          // Waiting for a computation (its own or another's) holds no place in the lane.
-          () => leaveLane(request),
-        );
-        sayWhereRead(reads, reply, read);
-        return sendAnswer(request, reply, read.value);
+        return answers.send(request, reply, {
+          endpoint: url,
+          workspaceId: workspace.id,
+          context,
+          extra: extraOf(values),
+          compute: (db) => answer(db, context, values),
+          serialize,
+        });
       },
     );
   }
@@ -273,52 +247,38 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   dashboard(
-    '/insights/overview',
+    'overview',
     'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
-    insightsBodySchema,
-    overviewResponseSchema,
     (db, context) => overview(db, context),
   );
   dashboard(
-    '/insights/posts',
+    'posts',
     'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
-    postsBodySchema,
-    postsResponseSchema,
     (db, context, body) => postList(db, context, body),
   );
   dashboard(
-    '/insights/people',
+    'people',
     'People: top authors by mentions, followers and engagement',
-    peopleBodySchema,
-    peopleResponseSchema,
     (db, context, body) => people(db, context, body.limit),
   );
   dashboard(
-    '/insights/performance',
+    'performance',
     'Performance: engagement by platform, media and kind; engagement rate; best time to post',
-    insightsBodySchema,
-    performanceResponseSchema,
     (db, context) => performance(db, context),
   );
   dashboard(
-    '/insights/conversation',
+    'conversation',
     'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
-    conversationBodySchema,
-    conversationResponseSchema,
     (db, context, body) => conversation(db, context, body.limit),
   );
   dashboard(
-    '/insights/filtered-posts',
+    'filtered-posts',
     'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
-    filteredPostsBodySchema,
-    postsResponseSchema,
     (db, context, body) => postList(db, context, body),
   );
   dashboard(
-    '/insights/filtered-profiles',
+    'filtered-profiles',
     'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
-    filteredProfilesBodySchema,
-    profilesResponseSchema,
     (db, context, body) => profileList(db, context, body),
   );
 

@@ -14,7 +14,7 @@ import { useInsightView } from './insight-view';
 type Counted = ConversationResponse['hashtags'][number];
 
 export function ConversationPage() {
-  const result = useInsight('conversation', { limit: 20 });
+  const result = useInsight('conversation');
   return (
     <DashboardFrame
       title={DASHBOARD_PAGES.conversation.title}

@@ -4,12 +4,12 @@
 import { useDeferredValue, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
-import { insightQuery, isBusy, type Dashboard } from '@/api/insights';
+import { isBusy } from '@/api/insights';
+import type { Dashboard } from '@contract/insights-dashboards';
 import { HttpError } from '@/api/errors';
 import { invalidQueryErrors, savedQueriesQuery } from '@/api/saved-queries';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
 import { apiProblem } from '@/api/errors';
-import type { PostSort, ProfileSort } from '@contract/insights';
 import { PageFrame } from '@/components/PageFrame';
 import { prepareCompactNumbers } from '@/lib/compact-number';
 import { removePrerender } from '@/lib/prerender';
@@ -19,6 +19,7 @@ import { decodeRefines } from './refine-codec';
 import { takeDroppedParams } from './insight-search';
 import { ScopeBar } from './ScopeBar';
 import { DashboardSkeleton } from './DashboardSkeleton';
+import { dashboardQuery, type DashboardSearch } from './dashboard-query';
 
 export function DashboardFrame({
   title,
@@ -72,15 +73,15 @@ function useInvalidLinkNotice(): string | null {
     : null;
 }
 
-/** A dashboard's answer for the view (the lists add sort, cursor and page size); the previous answer stays shown while
- * the next one loads. */
-export function useInsight<D extends Dashboard>(
-  dashboard: D,
-  extra: { sort?: PostSort | ProfileSort; cursor?: string; limit?: number } = {},
-) {
+/**
+ * A dashboard's answer for the view (the lists add sort, cursor and page size from the address): the query its route's
+ * loader started (dashboard-query.ts). The previous answer stays shown while the next one loads.
+ */
+export function useInsight<D extends Dashboard>(dashboard: D) {
   const { api } = useApp();
   const { body } = useInsightView();
-  return useQuery({ ...insightQuery(api, dashboard, body, extra), placeholderData: keepPreviousData });
+  const search = useSearch({ strict: false }) as DashboardSearch;
+  return useQuery({ ...dashboardQuery(api, dashboard, body, search), placeholderData: keepPreviousData });
 }
 
 type InsightResult<T> = UseQueryResult<T, unknown>;

@@ -18,8 +18,8 @@ import { useInsightView, useSearchUpdate } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import type { BackTarget } from './detail-search';
+import { DEFAULT_SORTS, LIST_PAGE_SIZE } from './dashboard-query';
 
-const PAGE_SIZE = 25;
 
 const POST_SORT_LABELS: Record<PostSort, string> = {
   engagement: 'Most engagement',
@@ -113,7 +113,7 @@ function Pager({
   paging: { next: (cursor: string, end: string) => void; first: () => void };
   noun: string;
 }) {
-  const start = (page - 1) * PAGE_SIZE + 1;
+  const start = (page - 1) * LIST_PAGE_SIZE + 1;
   return (
     <nav className="pager" aria-label={`${noun} pages`}>
       <span className="small muted">
@@ -166,15 +166,13 @@ function PostListPage({
   dashboard,
   title,
   description,
-  defaultSort,
 }: {
   dashboard: 'posts' | 'filtered-posts';
   title: string;
   description: string;
-  defaultSort: PostSort;
 }) {
-  const paging = usePaging<PostSort>(defaultSort);
-  const result = useInsight(dashboard, { sort: paging.sort, cursor: paging.cursor, limit: PAGE_SIZE });
+  const paging = usePaging<PostSort>(DEFAULT_SORTS[dashboard]);
+  const result = useInsight(dashboard);
   return (
     <DashboardFrame
       title={title}
@@ -260,7 +258,6 @@ export const PostsPage = () => (
     dashboard="posts"
     title="Posts"
     description="The posts behind the numbers."
-    defaultSort="engagement"
   />
 );
 
@@ -269,18 +266,13 @@ export const FilteredPostsPage = () => (
     dashboard="filtered-posts"
     title="Filtered posts"
     description="The posts behind a chart element: each refinement is a chip above, which you can switch or remove."
-    defaultSort="recency"
   />
 );
 
 export function FilteredProfilesPage() {
-  const paging = usePaging<ProfileSort>('mentions');
+  const paging = usePaging<ProfileSort>(DEFAULT_SORTS['filtered-profiles']);
   const { workspaceId, search } = useInsightView();
-  const result = useInsight('filtered-profiles', {
-    sort: paging.sort,
-    cursor: paging.cursor,
-    limit: PAGE_SIZE,
-  });
+  const result = useInsight('filtered-profiles');
   return (
     <DashboardFrame
       title="Filtered profiles"

@@ -15,7 +15,7 @@ const PEOPLE_TABS: Record<ProfileSort, string> = {
 };
 
 export function PeoplePage() {
-  const result = useInsight('people', { limit: 50 });
+  const result = useInsight('people');
   const search = useSearch({ strict: false }) as { sort?: ProfileSort };
   const update = useSearchUpdate();
   const sort = search.sort ?? 'mentions';

@@ -9,7 +9,8 @@ import type { InsightsBody, Refine } from '@contract/insights';
 import type { WorkspaceResponse } from '@contract/workspaces';
 import { workspaceQuery } from '@/api/queries';
 import { useApp } from '@/components/use-app';
-import { insightsBody, resolveRange, scopeFromSearch, searchFromScope } from './insight-scope';
+import { searchFromScope } from './insight-scope';
+import { startNewView, viewKeyOf, viewOf } from './dashboard-query';
 import type { InsightScope, InsightSearchParams } from './insight-search';
 import { sameRefine } from './refine-codec';
 
@@ -43,29 +44,6 @@ export interface InsightView {
   drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles') => void;
 }
 
-/**
- * "Now" of a view: the instant a scope was first shown, kept while the tab lives, so every dashboard of the view and
- * every render of it ask the same range (and hit the same cache) however long the reader stays. Returning to the same
- * scope later in the tab keeps its instant; "Move the range to now" or another preset starts a new view.
- */
-const viewClock = new Map<string, number>();
-/**
- * A view's "now" is the start of its minute: analysts of a workspace who open the same view within a minute ask the
- * very same range, which the server answers from its cache (keyed by the resolved range) instead of computing it
- * again; the newest posts a view leaves out are under a minute old, less than collection takes to bring them.
- */
-const VIEW_CLOCK_STEP_MS = 60_000;
-function viewNow(key: string): number {
-  let now = viewClock.get(key);
-  if (now === undefined) {
-    now = Math.floor(Date.now() / VIEW_CLOCK_STEP_MS) * VIEW_CLOCK_STEP_MS;
-    viewClock.set(key, now);
-    // A bounded memory: the oldest views go first.
-    if (viewClock.size > 100) viewClock.delete(viewClock.keys().next().value!);
-  }
-  return now;
-}
-
 const InsightViewContext = createContext<InsightView | null>(null);
 
 export function useInsightView(): InsightView {
@@ -89,21 +67,23 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
   const updateSearch = useSearchUpdate();
   const timeZone = workspace.time_zone;
 
-  const scopeKey = JSON.stringify(searchFromScope(scopeFromSearch(raw)));
-  const view = useMemo((): Omit<InsightView, 'setScope' | 'drill'> => {
-    const scope = scopeFromSearch(JSON.parse(scopeKey) as InsightSearchParams);
-    const search = searchFromScope(scope);
-    const range = resolveRange(scope, viewNow(`${workspaceId}|${scopeKey}`), timeZone);
-    return { workspaceId, workspace, timeZone, scope, search, body: insightsBody(workspaceId, scope, range) };
-  }, [scopeKey, workspaceId, workspace, timeZone]);
+  // The same view, and so the same body, as the dashboard route's loader made of the address (dashboard-query.ts).
+  const scopeKey = viewKeyOf(raw);
+  const view = useMemo(
+    (): Omit<InsightView, 'setScope' | 'drill'> => ({
+      workspaceId,
+      workspace,
+      timeZone,
+      ...viewOf(workspaceId, timeZone, scopeKey),
+    }),
+    [scopeKey, workspaceId, workspace, timeZone],
+  );
 
   const setScope = useCallback(
     (next: Partial<InsightScope>) => {
       const scope = { ...view.scope, ...next };
       // Asking for a preset anew (or "now") starts a new view: its range ends at this instant.
-      if ('range' in next || ('end' in next && next.end === null)) {
-        viewClock.delete(`${workspaceId}|${JSON.stringify(searchFromScope(scope))}`);
-      }
+      if ('range' in next || ('end' in next && next.end === null)) startNewView(workspaceId, scope);
       // The sort stays; the page goes back to the first (a cursor belongs to the old scope).
       updateSearch((previous) => ({
         ...searchFromScope(scope),

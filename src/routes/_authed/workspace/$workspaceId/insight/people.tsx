@@ -1,8 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PeoplePage } from '@/features/insight/PeoplePage';
 import { peopleSearchSchema } from '@/features/insight/list-search';
+import { loadDashboard } from '@/features/insight/dashboard-query';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/people')({
   validateSearch: peopleSearchSchema,
+  // The dashboard's request starts here, once per address (the scope's params are the load's key); the page reads the
+  // same query, and asks again itself when its answer is stale.
+  loaderDeps: ({ search }) => search,
+  shouldReload: false,
+  loader: ({ context, params: { workspaceId }, deps, cause }) =>
+    loadDashboard(context, workspaceId, 'people', deps, cause),
   component: PeoplePage,
 });

@@ -1,6 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PerformancePage } from '@/features/insight/PerformancePage';
+import { loadDashboard } from '@/features/insight/dashboard-query';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/performance')({
+  // The dashboard's request starts here, once per address (the scope's params are the load's key); the page reads the
+  // same query, and asks again itself when its answer is stale.
+  loaderDeps: ({ search }) => search,
+  shouldReload: false,
+  loader: ({ context, params: { workspaceId }, deps, cause }) =>
+    loadDashboard(context, workspaceId, 'performance', deps, cause),
   component: PerformancePage,
 });

@@ -1,8 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PostsPage } from '@/features/insight/ListPages';
 import { postListSearchSchema } from '@/features/insight/list-search';
+import { loadDashboard } from '@/features/insight/dashboard-query';
 
 export const Route = createFileRoute('/_authed/workspace/$workspaceId/insight/posts')({
   validateSearch: postListSearchSchema,
+  // The dashboard's request starts here, once per address (the scope's params are the load's key); the page reads the
+  // same query, and asks again itself when its answer is stale.
+  loaderDeps: ({ search }) => search,
+  shouldReload: false,
+  loader: ({ context, params: { workspaceId }, deps, cause }) =>
+    loadDashboard(context, workspaceId, 'posts', deps, cause),
   component: PostsPage,
 });
