@@ -19,7 +19,8 @@ import { BackLink } from './DetailLinks';
 import { parseCorpusId } from './detail-search';
 import { formatBucket, formatCompact, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
-import { PostList, SortSelect, usePaging } from './ListPages';
+import { PostList } from './PostListPage';
+import { SortSelect, usePaging } from './list-paging';
 import { useApp } from '@/components/use-app';
 
 const ROUTE = '/_authed/workspace/$workspaceId/insight/profile/$profileId';

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { FilteredPostsPage } from '@/features/insight/ListPages';
+import { FilteredPostsPage } from '@/features/insight/PostListPage';
 import { postListSearchSchema } from '@/features/insight/list-search';
 import { loadDashboard } from '@/features/insight/dashboard-query';
 

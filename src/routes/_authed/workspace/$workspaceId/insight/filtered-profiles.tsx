@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { FilteredProfilesPage } from '@/features/insight/ListPages';
+import { FilteredProfilesPage } from '@/features/insight/FilteredProfilesPage';
 import { profileListSearchSchema } from '@/features/insight/list-search';
 import { loadDashboard } from '@/features/insight/dashboard-query';
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PostsPage } from '@/features/insight/ListPages';
+import { PostsPage } from '@/features/insight/PostListPage';
 import { postListSearchSchema } from '@/features/insight/list-search';
 import { loadDashboard } from '@/features/insight/dashboard-query';
 
