@@ -9,6 +9,8 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   // System commands the embedded PostgreSQL runs as root to create its account (server/db/postgres-process.ts).
   ignoreBinaries: ['groupadd', 'useradd'],
+  // The analytics-engine lab's scripts: a record of a measurement, run apart from the app (docs/analytics-lab/README.md).
+  ignore: ['docs/analytics-lab/**'],
 };
 
 export default config;
