@@ -105,14 +105,14 @@ describe('allowed imports pass', () => {
 describe('the climbing import names its alias', () => {
   it('fixes a relative import out of its area into the alias', async () => {
     const [result] = await eslint.lintText(
-      "import { ApiError } from '@test/errors';\nexport const E = ApiError;\n",
+      "import { ApiError } from '../errors';\nexport const E = ApiError;\n",
       {
         filePath: path.join(ROOT, 'server/billing/probe.ts'),
       },
     );
     const fixer = new ESLint({ cwd: ROOT, fix: true });
     const [fixed] = await fixer.lintText(
-      "import { ApiError } from '@test/errors';\nexport const E = ApiError;\n",
+      "import { ApiError } from '../errors';\nexport const E = ApiError;\n",
       {
         filePath: path.join(ROOT, 'server/billing/probe.ts'),
       },
