@@ -14,6 +14,8 @@ import {
   consumerPosition,
 } from '@server/analytics/outbox';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import type { ImportRow } from '@server/social/corpus/import/normalise';
+import { writeBatch } from '@server/social/corpus/import/write';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
@@ -199,6 +201,43 @@ describe('with a consumer', () => {
     await expect(readOutbox(server.db, 1.5, 10)).rejects.toBeInstanceOf(OutboxError);
     expect(await outboxRows()).toBe(1);
     expect((await consumerPosition(server.db))!.appliedSeq).toBe(batches[1]!.seq);
+  });
+
+  it('records what an import batch changed: new authors, their posts, then new followers', async () => {
+    await applyAll();
+    const row = (followers: number): ImportRow => ({
+      line: 1,
+      platform: 'x',
+      externalId: 'outbox-imported',
+      author: { externalId: 'outbox-importer', handle: 'importer', followers },
+      text: 'an imported post',
+      language: 'en',
+      postedAt: '2026-11-03T10:00:00.000Z',
+      hashtags: [],
+      mentions: [],
+      domains: [],
+      sentiment: 0,
+      sentimentLabel: 'neutral',
+    });
+    const client = await server.pool.connect();
+    try {
+      await writeBatch(client, [row(7)]);
+      await writeBatch(client, [row(70)]);
+    } finally {
+      client.release();
+    }
+    const { rows } = await server.pool.query<{ author: string; post: string }>(
+      `SELECT a.id AS author, p.id AS post FROM profiles a JOIN posts p ON p.author_id = a.id
+       WHERE a.external_id = 'outbox-importer'`,
+    );
+    const author = Number(rows[0]!.author);
+    const imported = Number(rows[0]!.post);
+    // The second batch changes the author's followers and leaves the identical post alone: no posts row.
+    expect((await pending()).map((b) => [b.postIds, b.profileIds])).toEqual([
+      [[], [author]],
+      [[imported], []],
+      [[], [author]],
+    ]);
   });
 
   it('marks the batch that empties the corpus', async () => {
