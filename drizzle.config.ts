@@ -7,6 +7,7 @@ export default defineConfig({
     './server/db/social-schema.ts',
     './server/db/scraping-schema.ts',
     './server/db/billing-schema.ts',
+    './server/db/analytics-schema.ts',
   ],
   out: './server/db/migrations',
 });

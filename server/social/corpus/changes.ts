@@ -61,7 +61,7 @@ type ProfileInsert = typeof profiles.$inferInsert;
 
 /**
  * Inserts profiles in one transaction through the change path and returns their ids in the order given: new profiles
- * have no posts, so only the corpus version follows them.
+ * have no posts, so only the corpus version and the analytics outbox follow them.
  */
 export async function insertProfiles(db: Db, rows: readonly ProfileInsert[]): Promise<number[]> {
   if (rows.length === 0) return [];
@@ -71,7 +71,8 @@ export async function insertProfiles(db: Db, rows: readonly ProfileInsert[]): Pr
       .insert(profiles)
       .values([...rows])
       .returning({ id: profiles.id });
-    await tx.execute(sql`SELECT corpus_touch()`);
-    return inserted.map((row) => row.id);
+    const ids = inserted.map((row) => row.id);
+    await tx.execute(sql`SELECT corpus_profiles_added(${`{${ids.join(',')}}`}::bigint[])`);
+    return ids;
   });
 }

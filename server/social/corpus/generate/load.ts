@@ -147,26 +147,30 @@ async function loadProfiles(
   profiles: GenProfile[],
   append: boolean,
 ): Promise<Float64Array> {
-  await inTransaction(client, async () => {
-    // New profiles have no posts yet: nothing but the corpus version follows them.
+  const rows = await inTransaction(client, async () => {
+    // New profiles have no posts yet: nothing but the corpus version and the analytics outbox follow them.
     await beginChanges(client);
-    await client.query('SELECT corpus_touch()');
-    if (!append) return copyLines(client, `profiles (${PROFILE_COLUMNS})`, profiles.map(profileLine));
-    // Appending: the brand accounts (and a same-seed profile set) may exist already; keep those.
-    await client.query(
-      `CREATE TEMP TABLE corpus_profiles ON COMMIT DROP AS SELECT ${PROFILE_COLUMNS} FROM profiles WITH NO DATA`,
+    if (!append) {
+      await copyLines(client, `profiles (${PROFILE_COLUMNS})`, profiles.map(profileLine));
+    } else {
+      // Appending: the brand accounts (and a same-seed profile set) may exist already; keep those.
+      await client.query(
+        `CREATE TEMP TABLE corpus_profiles ON COMMIT DROP AS SELECT ${PROFILE_COLUMNS} FROM profiles WITH NO DATA`,
+      );
+      await copyLines(client, `corpus_profiles (${PROFILE_COLUMNS})`, profiles.map(profileLine));
+      await client.query(
+        `INSERT INTO profiles (${PROFILE_COLUMNS}) SELECT ${PROFILE_COLUMNS} FROM corpus_profiles
+         ON CONFLICT (platform, external_id) DO NOTHING`,
+      );
+    }
+    const found = await client.query<{ id: string; platform: string; external_id: string }>(
+      `SELECT p.id, p.platform, p.external_id FROM profiles p
+         JOIN unnest($1::platform[], $2::text[]) AS g(platform, external_id) USING (platform, external_id)`,
+      [profiles.map((p) => p.platform), profiles.map((p) => p.externalId)],
     );
-    await copyLines(client, `corpus_profiles (${PROFILE_COLUMNS})`, profiles.map(profileLine));
-    await client.query(
-      `INSERT INTO profiles (${PROFILE_COLUMNS}) SELECT ${PROFILE_COLUMNS} FROM corpus_profiles
-       ON CONFLICT (platform, external_id) DO NOTHING`,
-    );
+    await client.query('SELECT corpus_profiles_added($1::bigint[])', [found.rows.map((r) => r.id)]);
+    return found.rows;
   });
-  const { rows } = await client.query<{ id: string; platform: string; external_id: string }>(
-    `SELECT p.id, p.platform, p.external_id FROM profiles p
-       JOIN unnest($1::platform[], $2::text[]) AS g(platform, external_id) USING (platform, external_id)`,
-    [profiles.map((p) => p.platform), profiles.map((p) => p.externalId)],
-  );
   const byKey = new Map(rows.map((r) => [`${r.platform}:${r.external_id}`, Number(r.id)]));
   const ids = new Float64Array(profiles.length);
   profiles.forEach((p, i) => {

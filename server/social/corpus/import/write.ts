@@ -51,7 +51,7 @@ inserted AS (
   ON CONFLICT (platform, external_id) DO NOTHING
   RETURNING id)
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(before), '{}') AS before,
-  coalesce(array_agg(after), '{}') AS after, (SELECT count(*) FROM inserted) AS inserted
+  coalesce(array_agg(after), '{}') AS after, (SELECT coalesce(array_agg(id), '{}') FROM inserted) AS inserted
 FROM updated`;
 
 const POST_RECORD = `r(platform platform, external_id text, author_external_id text, text text, language text,
@@ -146,7 +146,7 @@ export async function upsertRows(client: pg.PoolClient, rows: readonly ImportRow
     ids: string[];
     before: number[];
     after: number[];
-    inserted: string;
+    inserted: string[];
   }>(UPSERT_PROFILES, [JSON.stringify(profiles)]);
   const { ids, before, after, inserted: profilesInserted } = changed[0]!;
   if (ids.length > 0) {
@@ -155,8 +155,9 @@ export async function upsertRows(client: pg.PoolClient, rows: readonly ImportRow
       before,
       after,
     ]);
-  } else if (Number(profilesInserted) > 0) {
-    await client.query('SELECT corpus_touch()');
+  }
+  if (profilesInserted.length > 0) {
+    await client.query('SELECT corpus_profiles_added($1::bigint[])', [profilesInserted]);
   }
   await client.query(STAGE_POSTS, [JSON.stringify(posts)]);
   const { added, removed } = await applyChanges(client);

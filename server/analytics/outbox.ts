@@ -1,0 +1,126 @@
+// The analytics store's side of the change feed (migration 0020, docs/analytics-engine.md): a store registers itself
+// as the outbox's consumer, reads the batches the corpus's writers appended in seq order (which is their commit
+// order), and records each position it has applied, which trims the rows up to it. Engine-agnostic: the rows carry
+// ids and corpus versions only; the applier reads the current posts and profiles from PostgreSQL itself.
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { analyticsConsumer, analyticsOutbox } from '@server/db/analytics-schema';
+import type { Db } from '@server/db/database';
+
+/** The largest batch a reader may ask for at once (a row may carry tens of thousands of ids). */
+export const OUTBOX_READ_MAX = 1_000;
+
+export class OutboxError extends Error {
+  override name = 'OutboxError';
+}
+
+export interface OutboxBatch {
+  seq: number;
+  /** The corpus version the batch made (corpus_state.version right after it). */
+  corpusVersion: number;
+  /** Posts the batch removed, added or changed, ascending: the store deletes them all and inserts their rows now. */
+  postIds: number[];
+  /** Profiles the batch added, changed or removed, ascending. */
+  profileIds: number[];
+  /** The batch emptied the corpus first (corpus_truncate): the store drops everything before applying it. */
+  reset: boolean;
+}
+
+export interface ConsumerPosition {
+  /** The last seq the store has applied (0 before any). */
+  appliedSeq: number;
+  /** The corpus version when the position was read, in the same snapshot. */
+  corpusVersion: number;
+}
+
+function position(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new OutboxError(`${what} must be a whole number of 0 or more, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Registers the store as the outbox's consumer (idempotent: a registered one keeps its position). Takes the corpus
+ * lock, so no writer is half-way through a batch it decided not to record: every batch committed after this
+ * returns is in the outbox, and the returned corpus version is what a rebuild's snapshot must start from.
+ */
+export async function registerConsumer(db: Db): Promise<ConsumerPosition> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+    await tx.insert(analyticsConsumer).values({ id: true }).onConflictDoNothing();
+    const { rows } = await tx.execute<{ applied_seq: string; version: string }>(
+      sql`SELECT c.applied_seq, s.version FROM analytics_consumer c, corpus_state s`,
+    );
+    return { appliedSeq: Number(rows[0]!.applied_seq), corpusVersion: Number(rows[0]!.version) };
+  });
+}
+
+/**
+ * Unregisters the consumer and empties the outbox (under the corpus lock, so no batch is half-written): writers stop
+ * recording. Returns whether one was registered.
+ */
+export async function unregisterConsumer(db: Db): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+    const removed = await tx.delete(analyticsConsumer).returning({ id: analyticsConsumer.id });
+    await tx.delete(analyticsOutbox);
+    return removed.length > 0;
+  });
+}
+
+/** The consumer's position, or null when no store consumes the outbox. */
+export async function consumerPosition(db: Db): Promise<ConsumerPosition | null> {
+  const { rows } = await db.execute<{ applied_seq: string; version: string }>(
+    sql`SELECT c.applied_seq, s.version FROM analytics_consumer c, corpus_state s`,
+  );
+  const row = rows[0];
+  return row ? { appliedSeq: Number(row.applied_seq), corpusVersion: Number(row.version) } : null;
+}
+
+/** Up to `limit` committed batches after `afterSeq`, in seq order (commit order). */
+export async function readOutbox(db: Db, afterSeq: number, limit: number): Promise<OutboxBatch[]> {
+  position(afterSeq, 'afterSeq');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > OUTBOX_READ_MAX) {
+    throw new OutboxError(`limit must be a whole number from 1 to ${OUTBOX_READ_MAX}, got ${String(limit)}`);
+  }
+  const rows = await db
+    .select({
+      seq: analyticsOutbox.seq,
+      corpusVersion: analyticsOutbox.corpusVersion,
+      postIds: analyticsOutbox.postIds,
+      profileIds: analyticsOutbox.profileIds,
+      reset: analyticsOutbox.reset,
+    })
+    .from(analyticsOutbox)
+    .where(gt(analyticsOutbox.seq, afterSeq))
+    .orderBy(asc(analyticsOutbox.seq))
+    .limit(limit);
+  return rows.map((row) => ({
+    ...row,
+    postIds: row.postIds.map(Number),
+    profileIds: row.profileIds.map(Number),
+  }));
+}
+
+/**
+ * Records that the store has applied every batch up to `seq` and trims those rows, in one transaction. Refuses a
+ * position behind the recorded one (a store never un-applies) and one that names no batch.
+ */
+export async function markApplied(db: Db, seq: number): Promise<void> {
+  position(seq, 'seq');
+  await db.transaction(async (tx) => {
+    const [consumer] = await tx.select().from(analyticsConsumer).for('update');
+    if (!consumer) throw new OutboxError('No consumer is registered: registerConsumer() first');
+    if (seq < consumer.appliedSeq) {
+      throw new OutboxError(`seq ${seq} is behind the applied position ${consumer.appliedSeq}`);
+    }
+    if (seq === consumer.appliedSeq) return;
+    const [batch] = await tx
+      .select({ seq: analyticsOutbox.seq })
+      .from(analyticsOutbox)
+      .where(and(eq(analyticsOutbox.seq, seq), gt(analyticsOutbox.seq, consumer.appliedSeq)));
+    if (!batch) throw new OutboxError(`seq ${seq} is not a batch of the outbox`);
+    await tx.update(analyticsConsumer).set({ appliedSeq: seq });
+    await tx.delete(analyticsOutbox).where(lte(analyticsOutbox.seq, seq));
+  });
+}
