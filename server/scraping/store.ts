@@ -77,13 +77,21 @@ async function lastRuns(db: Db, jobIds: string[]): Promise<Map<string, RunRow>> 
   return new Map(rows.map((r) => [r.jobId, r]));
 }
 
+/**
+ * A job and its runs read from one snapshot: read one after the other, a run that ends in between would show as
+ * finished beside the job's next run from before it ended (none).
+ */
+const SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
 export async function listJobs(db: Db): Promise<ScrapeJob[]> {
-  const jobs = await db.select().from(scrapeJobs).orderBy(desc(scrapeJobs.createdAt));
-  const runs = await lastRuns(
-    db,
-    jobs.map((j) => j.id),
-  );
-  return jobs.map((job) => toJob(job, runs.get(job.id) ?? null));
+  return db.transaction(async (tx) => {
+    const jobs = await tx.select().from(scrapeJobs).orderBy(desc(scrapeJobs.createdAt));
+    const runs = await lastRuns(
+      tx,
+      jobs.map((j) => j.id),
+    );
+    return jobs.map((job) => toJob(job, runs.get(job.id) ?? null));
+  }, SNAPSHOT);
 }
 
 async function findJob(db: Db, jobId: string): Promise<JobRow> {
@@ -93,14 +101,16 @@ async function findJob(db: Db, jobId: string): Promise<JobRow> {
 }
 
 export async function jobDetail(db: Db, jobId: string) {
-  const job = await findJob(db, jobId);
-  const runs = await db
-    .select()
-    .from(scrapeRuns)
-    .where(eq(scrapeRuns.jobId, jobId))
-    .orderBy(desc(scrapeRuns.queuedAt))
-    .limit(20);
-  return { job: toJob(job, runs[0] ?? null), runs: runs.map(toRun) };
+  return db.transaction(async (tx) => {
+    const job = await findJob(tx, jobId);
+    const runs = await tx
+      .select()
+      .from(scrapeRuns)
+      .where(eq(scrapeRuns.jobId, jobId))
+      .orderBy(desc(scrapeRuns.queuedAt))
+      .limit(20);
+    return { job: toJob(job, runs[0] ?? null), runs: runs.map(toRun) };
+  }, SNAPSHOT);
 }
 
 export async function openRun(db: Executor, jobId: string): Promise<RunRow | undefined> {
