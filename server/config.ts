@@ -110,6 +110,11 @@ const serverConfigSchema = z.object({
    */
   EMBEDDED_PG_RESTARTS: int(5, 0, 100),
   EMBEDDED_PG_RESTART_DELAY_MS: int(1000, 10, 60_000),
+  /**
+   * Threads each query of the analytics store (embedded ClickHouse in DATA_DIR/analytics, server/analytics) may use:
+   * below the core count, so that the web server keeps a core.
+   */
+  ANALYTICS_MAX_THREADS: int(1, 1, 256),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),

@@ -1,0 +1,73 @@
+// `npm run analytics:rebuild [-- --batch N]`
+// Rebuilds the analytics store (embedded ClickHouse in DATA_DIR/analytics) from PostgreSQL: every profile and post
+// with its lexemes, loaded into a fresh database swapped in when complete (server/analytics/rebuild.ts). Run it while
+// nothing else has the store open (chdb allows one process per data directory).
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureLayout } from '@server/analytics/layout';
+import { DEFAULT_REBUILD_BATCH, rebuildStore } from '@server/analytics/rebuild';
+import { AnalyticsStore } from '@server/analytics/store';
+import { loadServerConfig } from '@server/config';
+import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
+
+const root = resolve(import.meta.dirname, '..');
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { batch: { type: 'string' }, help: { type: 'boolean', default: false } },
+  });
+  if (values.help) {
+    console.log(
+      `Usage: npm run analytics:rebuild [-- --batch N]\n\n  --batch N   rows a fetch and an insert (default ${DEFAULT_REBUILD_BATCH})`,
+    );
+    return 0;
+  }
+  const batch = values.batch === undefined ? DEFAULT_REBUILD_BATCH : Number(values.batch);
+  if (!Number.isInteger(batch) || batch < 1 || batch > 1_000_000) {
+    console.error(`--batch must be a whole number from 1 to 1000000, not ${values.batch}`);
+    return 1;
+  }
+  const config = loadServerConfig();
+  const dataDir = join(resolve(root, config.DATA_DIR), 'analytics');
+  const database = await openCorpusDatabase();
+  let store: AnalyticsStore | undefined;
+  let progress: Progress | undefined;
+  try {
+    store = await AnalyticsStore.open({
+      dataDir,
+      maxThreads: config.ANALYTICS_MAX_THREADS,
+      timeoutMs: 3_600_000,
+    });
+    const before = await ensureLayout(store);
+    console.log(
+      `Rebuilding the analytics store in ${dataDir} (it had layout ${before.version}, ${before.state}) from ${database.describe}`,
+    );
+    const started = performance.now();
+    const result = await rebuildStore(database.pool, store, {
+      batch,
+      onProgress: (done, total) => {
+        progress ??= createProgress('Rebuild', total, 'posts');
+        progress.update(done, total);
+      },
+    });
+    progress?.stop();
+    const ms = performance.now() - started;
+    console.log(
+      `Done in ${formatDuration(ms)}: ${result.posts} posts and ${result.profiles} profiles ` +
+        `(${Math.round(result.posts / Math.max(0.001, ms / 1000))} posts/s).`,
+    );
+    return 0;
+  } finally {
+    progress?.stop();
+    await store?.close();
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`The rebuild failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+// The store's tables (docs/analytics-engine.md, "The design Murmur builds") and their layout version. A store of an
+// older layout is reported, not altered: the caller rebuilds it from PostgreSQL (npm run analytics:rebuild).
+import type { AnalyticsStore } from './store';
+
+/** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
+export const LAYOUT_VERSION = 1;
+/** The database the dashboards read. */
+export const STORE_DATABASE = 'murmur';
+
+/** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
+function checkName(database: string) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`Not a store database name: ${database}`);
+}
+
+/**
+ * The tables of one layout version, in database `db`:
+ * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket; the post's
+ *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert; the text for substring rechecks),
+ *   ordered by id with a min-max skip index on time.
+ * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice.
+ * - profiles: the authors (followers for reach; handle and country for author: and country:).
+ * - layout: the version these tables were made by.
+ */
+function tables(db: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.posts (
+      id UInt64, ts Int64, q UInt32 DEFAULT intDiv(ts, 900000), author_id UInt64,
+      platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
+      media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
+      sentiment Float32, label Int8,
+      words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
+      text String CODEC(ZSTD(3)),
+      INDEX ts_mm ts TYPE minmax GRANULARITY 1
+    ) ENGINE = MergeTree ORDER BY id`,
+    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64) ENGINE = MergeTree ORDER BY (tok, ts, post)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.profiles (
+      id UInt64, platform LowCardinality(String), handle String, followers UInt64, country LowCardinality(String)
+    ) ENGINE = MergeTree ORDER BY id`,
+    `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
+      ENGINE = MergeTree ORDER BY tuple()`,
+  ];
+}
+
+export type LayoutState =
+  /** The tables were missing and are made now (empty). */
+  | { state: 'created'; version: number }
+  /** The store is of this code's layout. */
+  | { state: 'current'; version: number }
+  /** The store was made by another layout version (older: rebuild it; newer: this code is older than the store). */
+  | { state: 'older' | 'newer'; version: number };
+
+/** The layout version of the store in `db`, or null when it has none (a missing or unfinished store). */
+export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE): Promise<number | null> {
+  checkName(db);
+  const [table] = await store.query<{ n: string }>(
+    `SELECT count() AS n FROM system.tables WHERE database = '${db}' AND name = 'layout'`,
+  );
+  if (Number(table?.n) === 0) return null;
+  const [row] = await store.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${db}.layout`,
+  );
+  return row?.version ?? null;
+}
+
+/** Makes the tables of LAYOUT_VERSION in `db` when the store has no layout; reports the version it has otherwise. */
+export async function ensureLayout(store: AnalyticsStore, db = STORE_DATABASE): Promise<LayoutState> {
+  checkName(db);
+  const version = await layoutVersion(store, db);
+  if (version !== null) {
+    const state = version === LAYOUT_VERSION ? 'current' : version < LAYOUT_VERSION ? 'older' : 'newer';
+    return { state, version };
+  }
+  await store.exec(`CREATE DATABASE IF NOT EXISTS ${db}`);
+  for (const statement of tables(db)) await store.exec(statement);
+  // Last: a store whose tables were cut short reads as having no layout and is made again.
+  await store.exec(`INSERT INTO ${db}.layout (version) VALUES (${LAYOUT_VERSION})`);
+  return { state: 'created', version: LAYOUT_VERSION };
+}

@@ -1,0 +1,21 @@
+// The messages between the server's side of the analytics store (store.ts) and its child process (child.ts), over
+// Node's IPC channel.
+
+/** What the child is started with (its one argument, as JSON). */
+export interface ChildOptions {
+  /** The store's data directory (absolute): chdb keeps one per process. */
+  dataDir: string;
+  /** ClickHouse's `max_threads` for every query: below the core count, so the engine never takes every core. */
+  maxThreads: number;
+}
+
+export interface QueryRequest {
+  id: number;
+  sql: string;
+}
+
+export type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; error: string }
+  | { type: 'result'; id: number; text: string }
+  | { type: 'error'; id: number; error: string };

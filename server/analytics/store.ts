@@ -1,0 +1,174 @@
+// The server's side of the analytics store: a child process (child.ts) that owns the embedded ClickHouse on
+// DATA_DIR/analytics, and a client that sends it SQL and parses the JSONEachRow answers. A child that dies rejects
+// every query in flight with one clear error; nothing waits forever.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ChildMessage, ChildOptions, QueryRequest } from './protocol';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const CHILD = join(import.meta.dirname, 'child.ts');
+/** stderr lines kept to explain a child that failed. */
+const KEPT_LINES = 20;
+
+export interface AnalyticsStoreOptions {
+  /** The store's data directory (DATA_DIR/analytics for the server and the tools). */
+  dataDir: string;
+  /** ClickHouse's `max_threads` for every query (1 on a 2-core machine: the web server keeps a core). */
+  maxThreads?: number;
+  /** A query not answered within this many ms is rejected (the engine cannot cancel it: it finishes unseen). */
+  timeoutMs?: number;
+  /** How long the child may take to open the store. */
+  startTimeoutMs?: number;
+}
+
+/** The analytics store's process stopped (crashed, killed, or closed) while queries were in flight or were sent. */
+export class AnalyticsStoreStopped extends Error {}
+
+interface Pending {
+  resolve(text: string): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class AnalyticsStore {
+  private readonly pending = new Map<number, Pending>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private nextId = 1;
+  private stopped: string | null = null;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly timeoutMs: number,
+    private readonly stderr: string[],
+  ) {
+    this.exited = new Promise((resolveExit) => {
+      child.once('exit', (code, signal) => {
+        const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+        this.stop(`The analytics store's process stopped (${how})${this.detail()}`);
+        resolveExit();
+      });
+    });
+    child.on('message', (message: ChildMessage) => this.answer(message));
+  }
+
+  /** Starts the store's process on `dataDir` and resolves once its engine has opened the directory. */
+  static async open(options: AnalyticsStoreOptions): Promise<AnalyticsStore> {
+    mkdirSync(options.dataDir, { recursive: true });
+    const childOptions: ChildOptions = {
+      dataDir: resolve(options.dataDir),
+      maxThreads: options.maxThreads ?? 1,
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(childOptions)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    const stderr: string[] = [];
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr.push(...chunk.split('\n').filter(Boolean));
+      stderr.splice(0, Math.max(0, stderr.length - KEPT_LINES));
+    });
+    const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+    await new Promise<void>((resolveStart, rejectStart) => {
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        rejectStart(new Error(`The analytics store could not open ${childOptions.dataDir}: ${why}`));
+      };
+      const timer = setTimeout(() => fail(`no answer within ${startTimeoutMs} ms`), startTimeoutMs);
+      child.once('error', (error) => fail(error.message));
+      child.once('exit', (code, signal) =>
+        fail(`its process exited (${signal ?? `exit code ${code}`}) ${stderr.slice(-3).join(' ')}`.trim()),
+      );
+      child.once('message', (message: ChildMessage) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          child.removeAllListeners('error');
+          resolveStart();
+        } else if (message.type === 'failed') fail(message.error);
+      });
+    });
+    return new AnalyticsStore(child, options.timeoutMs ?? 120_000, stderr);
+  }
+
+  /** The process id of the store's child (for supervision and tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). */
+  async query<T>(sql: string): Promise<T[]> {
+    const text = await this.send(sql);
+    const rows: T[] = [];
+    for (const line of text.split('\n')) if (line) rows.push(JSON.parse(line) as T);
+    return rows;
+  }
+
+  /** Runs a statement whose answer is not read (DDL, INSERT). */
+  async exec(sql: string): Promise<void> {
+    await this.send(sql);
+  }
+
+  /** Lets the queries in flight finish, then stops the child (its engine closes the directory). */
+  async close(): Promise<void> {
+    if (this.stopped === null) {
+      await Promise.allSettled(this.inFlight);
+      if (this.child.connected) this.child.disconnect();
+    }
+    await this.exited;
+  }
+
+  private send(sql: string): Promise<string> {
+    if (this.stopped !== null) return Promise.reject(new AnalyticsStoreStopped(this.stopped));
+    const id = this.nextId++;
+    const answer = new Promise<string>((resolveQuery, rejectQuery) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        rejectQuery(
+          new Error(`The analytics store did not answer within ${this.timeoutMs} ms: ${sql.slice(0, 200)}`),
+        );
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve: resolveQuery, reject: rejectQuery, timer });
+      const request: QueryRequest = { id, sql };
+      this.child.send(request, (error) => {
+        if (error)
+          this.settle(id, (p) =>
+            p.reject(new AnalyticsStoreStopped(`The analytics store's process is gone: ${error.message}`)),
+          );
+      });
+    });
+    const settled = answer.catch(() => undefined).finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
+    return answer;
+  }
+
+  private answer(message: ChildMessage) {
+    if (message.type === 'result') this.settle(message.id, (p) => p.resolve(message.text));
+    else if (message.type === 'error')
+      this.settle(message.id, (p) =>
+        p.reject(new Error(`The analytics store refused a query: ${message.error}`)),
+      );
+  }
+
+  private settle(id: number, how: (pending: Pending) => void) {
+    const pending = this.pending.get(id);
+    if (!pending) return; // timed out already
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    how(pending);
+  }
+
+  private stop(why: string) {
+    if (this.stopped !== null) return;
+    this.stopped = why;
+    const inFlight = [...this.pending.keys()];
+    for (const id of inFlight) this.settle(id, (p) => p.reject(new AnalyticsStoreStopped(why)));
+  }
+
+  private detail(): string {
+    return this.stderr.length ? `: ${this.stderr.slice(-3).join(' ')}` : '';
+  }
+}

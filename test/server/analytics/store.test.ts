@@ -1,0 +1,124 @@
+// The analytics store against a real PostgreSQL: its process answers queries over IPC, makes its layout, is rebuilt
+// from PostgreSQL with the same posts and the same lexemes, and a killed process rejects what was in flight (no hang)
+// while a new store opens the same data again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureLayout, LAYOUT_VERSION, layoutVersion, STORE_DATABASE } from '@server/analytics/layout';
+import { rebuildStore } from '@server/analytics/rebuild';
+import { AnalyticsStore, AnalyticsStoreStopped } from '@server/analytics/store';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+
+const POSTS = 2_000;
+let server: TestServer;
+let dataDir: string;
+let store: AnalyticsStore;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 29, posts: POSTS, end: Date.UTC(2025, 5, 1), batchSize: 700 });
+  dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-'));
+  store = await AnalyticsStore.open({ dataDir });
+});
+afterAll(async () => {
+  await store?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const pgCount = async (sql: string, params: unknown[] = []) =>
+  Number((await server.pool.query<{ n: string }>(sql, params)).rows[0]!.n);
+
+describe('analytics store', () => {
+  it('answers over IPC with JSONEachRow rows, 64-bit integers as strings, and says why a query is refused', async () => {
+    expect(await store.query(`SELECT 1 AS one, toUInt64(18446744073709551615) AS big`)).toEqual([
+      { one: 1, big: '18446744073709551615' },
+    ]);
+    expect(await store.query(`SELECT getSetting('max_threads') AS threads`)).toEqual([{ threads: 1 }]); // the machine's cores otherwise;
+    await expect(store.query('SELEKT 1')).rejects.toThrow(
+      /The analytics store refused a query: .*Syntax error/s,
+    );
+  });
+
+  it('makes its layout when missing, finds it current after, and reports an older one', async () => {
+    expect(await layoutVersion(store)).toBeNull();
+    expect(await ensureLayout(store)).toEqual({ state: 'created', version: LAYOUT_VERSION });
+    expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
+    const tables = await store.query<{ name: string }>(
+      `SELECT name FROM system.tables WHERE database = '${STORE_DATABASE}' ORDER BY name`,
+    );
+    expect(tables.map((t) => t.name)).toEqual(['layout', 'posts', 'profiles', 'tok']);
+
+    await store.exec('CREATE DATABASE old_store');
+    await store.exec('CREATE TABLE old_store.layout (version UInt32) ENGINE = MergeTree ORDER BY tuple()');
+    await store.exec(`INSERT INTO old_store.layout VALUES (${LAYOUT_VERSION - 1})`);
+    expect(await ensureLayout(store, 'old_store')).toEqual({ state: 'older', version: LAYOUT_VERSION - 1 });
+  });
+
+  it("is rebuilt from PostgreSQL in batches: the same posts, profiles and every post's tokens", async () => {
+    const progress: Array<[number, number]> = [];
+    const result = await rebuildStore(server.pool, store, {
+      batch: 300,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    const posts = await pgCount('SELECT count(*) AS n FROM posts');
+    expect(posts).toBe(POSTS);
+    expect(result.posts).toBe(posts);
+    expect(result.profiles).toBe(await pgCount('SELECT count(*) AS n FROM profiles'));
+    expect(progress.at(-1)).toEqual([posts, posts]);
+    expect(progress.length).toBeGreaterThan(posts / 300); // one step a batch
+    const [counts] = await store.query<{ posts: string; profiles: string; tokens: string }>(
+      `SELECT (SELECT count() FROM ${STORE_DATABASE}.posts) AS posts, (SELECT count() FROM ${STORE_DATABASE}.profiles) AS profiles,
+        (SELECT count() FROM ${STORE_DATABASE}.tok) AS tokens`,
+    );
+    expect(Number(counts!.posts)).toBe(posts);
+    expect(Number(counts!.profiles)).toBe(result.profiles);
+    expect(Number(counts!.tokens)).toBe(await pgCount('SELECT sum(length(search)) AS n FROM posts'));
+    expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
+  });
+
+  it("counts each word's posts as PostgreSQL's full-text match does", async () => {
+    // Common and rare words of the corpus, as PostgreSQL's own lexemes.
+    const { rows } = await server.pool.query<{ word: string }>(
+      `(SELECT word FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]+$' ORDER BY ndoc DESC, word LIMIT 3)
+       UNION ALL
+       (SELECT word FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]+$' AND ndoc BETWEEN 2 AND 20
+        ORDER BY word LIMIT 3)`,
+    );
+    expect(rows).toHaveLength(6);
+    for (const { word } of rows) {
+      const expected = await pgCount(
+        `SELECT count(*) AS n FROM posts WHERE search @@ to_tsquery('simple', $1)`,
+        [word],
+      );
+      expect(expected, word).toBeGreaterThan(0);
+      const [got] = await store.query<{ tok: string; posts: string }>(
+        `SELECT (SELECT count() FROM ${STORE_DATABASE}.tok WHERE tok = sipHash64('${word}')) AS tok,
+          (SELECT countIf(has(toks, sipHash64('${word}'))) FROM ${STORE_DATABASE}.posts) AS posts`,
+      );
+      expect({ word, tok: Number(got!.tok), posts: Number(got!.posts) }).toEqual({
+        word,
+        tok: expected,
+        posts: expected,
+      });
+    }
+  });
+
+  it('rejects the query in flight with a clear error when its process is killed, and a new store opens the same data', async () => {
+    const slow = store.query('SELECT sum(number) FROM numbers(1000000000000)');
+    const after = slow.catch((error: unknown) => error);
+    process.kill(store.pid!, 'SIGKILL');
+    const error = await after;
+    expect(error).toBeInstanceOf(AnalyticsStoreStopped);
+    expect((error as Error).message).toMatch(/The analytics store's process stopped \(killed by SIGKILL\)/);
+    await expect(store.query('SELECT 1')).rejects.toThrow(/process stopped \(killed by SIGKILL\)/);
+    await store.close();
+
+    store = await AnalyticsStore.open({ dataDir });
+    expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
+    const [row] = await store.query<{ n: string }>(`SELECT count() AS n FROM ${STORE_DATABASE}.posts`);
+    expect(Number(row!.n)).toBe(POSTS);
+  });
+});
