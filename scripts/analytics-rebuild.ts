@@ -4,7 +4,7 @@
 // nothing else has the store open (chdb allows one process per data directory).
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureLayout } from '@server/analytics/layout';
+import { layoutVersion } from '@server/analytics/layout';
 import { DEFAULT_REBUILD_BATCH, rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore } from '@server/analytics/store';
 import { loadServerConfig } from '@server/config';
@@ -38,10 +38,9 @@ async function main(): Promise<number> {
       maxThreads: config.ANALYTICS_MAX_THREADS,
       timeoutMs: 3_600_000,
     });
-    const before = await ensureLayout(store);
-    console.log(
-      `Rebuilding the analytics store in ${dataDir} (it had layout ${before.version}, ${before.state}) from ${database.describe}`,
-    );
+    const before = await layoutVersion(store);
+    const had = before === null ? 'none yet' : `layout ${before}`;
+    console.log(`Rebuilding the analytics store in ${dataDir} (${had}) from ${database.describe}`);
     const started = performance.now();
     const result = await rebuildStore(database.pool, store, {
       batch,
