@@ -29,8 +29,10 @@ function main() {
     process.exit(2);
   }
   let session: Session;
+  let options: ChildOptions;
   try {
-    session = open(JSON.parse(process.argv[2] ?? '') as ChildOptions);
+    options = JSON.parse(process.argv[2] ?? '') as ChildOptions;
+    session = open(options);
   } catch (error) {
     send({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     process.exit(1);
@@ -52,8 +54,10 @@ function main() {
     inFlight.add(done);
   });
   // The parent closed the channel (its close(), or it died): closing a session with a query in flight aborts the
-  // engine, so the queries finish first.
+  // engine, so the queries finish first, for closeGraceMs at most (a parent that died waits for none of them; the
+  // engine cannot cancel one, so the process leaves it behind as a kill would).
   process.on('disconnect', () => {
+    setTimeout(() => process.exit(0), options.closeGraceMs).unref();
     void Promise.allSettled([...inFlight]).then(() => {
       session.close();
       process.exit(0);

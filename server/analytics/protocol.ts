@@ -7,6 +7,8 @@ export interface ChildOptions {
   dataDir: string;
   /** ClickHouse's `max_threads` for every query: below the core count, so the engine never takes every core. */
   maxThreads: number;
+  /** When the parent goes: how long the queries still running may finish before the process exits without them. */
+  closeGraceMs: number;
 }
 
 export interface QueryRequest {

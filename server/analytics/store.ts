@@ -20,6 +20,11 @@ export interface AnalyticsStoreOptions {
   timeoutMs?: number;
   /** How long the child may take to open the store. */
   startTimeoutMs?: number;
+  /**
+   * How long close() waits for the child to finish the queries it still runs (one that timed out here runs on: the
+   * engine cannot cancel it) before killing it. MergeTree survives a killed process: only unfinished writes are lost.
+   */
+  closeGraceMs?: number;
 }
 
 /** The analytics store's process stopped (crashed, killed, or closed) while queries were in flight or were sent. */
@@ -36,21 +41,29 @@ export class AnalyticsStore {
   private readonly inFlight = new Set<Promise<unknown>>();
   private nextId = 1;
   private stopped: string | null = null;
+  private closing = false;
   private readonly exited: Promise<void>;
 
   private constructor(
     private readonly child: ChildProcess,
     private readonly timeoutMs: number,
+    private readonly closeGraceMs: number,
     private readonly stderr: string[],
   ) {
     this.exited = new Promise((resolveExit) => {
       child.once('exit', (code, signal) => {
         const how = signal ? `killed by ${signal}` : `exit code ${code}`;
-        this.stop(`The analytics store's process stopped (${how})${this.detail()}`);
+        this.stop(
+          this.closing
+            ? 'The analytics store is closed'
+            : `The analytics store's process stopped (${how})${this.detail()}`,
+        );
         resolveExit();
       });
     });
     child.on('message', (message: ChildMessage) => this.answer(message));
+    // A failed kill or send: the exit, if it comes, says the rest.
+    child.on('error', (error) => this.stderr.push(error.message));
   }
 
   /** Starts the store's process on `dataDir` and resolves once its engine has opened the directory. */
@@ -59,6 +72,7 @@ export class AnalyticsStore {
     const childOptions: ChildOptions = {
       dataDir: resolve(options.dataDir),
       maxThreads: options.maxThreads ?? 1,
+      closeGraceMs: options.closeGraceMs ?? 10_000,
     };
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(childOptions)], {
       cwd: ROOT,
@@ -91,7 +105,7 @@ export class AnalyticsStore {
         } else if (message.type === 'failed') fail(message.error);
       });
     });
-    return new AnalyticsStore(child, options.timeoutMs ?? 120_000, stderr);
+    return new AnalyticsStore(child, options.timeoutMs ?? 120_000, childOptions.closeGraceMs, stderr);
   }
 
   /** The process id of the store's child (for supervision and tests). */
@@ -112,16 +126,25 @@ export class AnalyticsStore {
     await this.send(sql);
   }
 
-  /** Lets the queries in flight finish, then stops the child (its engine closes the directory). */
+  /**
+   * Lets the queries in flight finish, then stops the child (its engine closes the directory); a child still busy
+   * after closeGraceMs (a query that timed out here) is killed.
+   */
   async close(): Promise<void> {
-    if (this.stopped === null) {
+    if (this.stopped === null && !this.closing) {
       await Promise.allSettled(this.inFlight);
+      this.closing = true;
       if (this.child.connected) this.child.disconnect();
+      const grace = setTimeout(() => this.child.kill('SIGKILL'), this.closeGraceMs);
+      await this.exited;
+      clearTimeout(grace);
     }
     await this.exited;
   }
 
   private send(sql: string): Promise<string> {
+    if (this.closing && this.stopped === null)
+      return Promise.reject(new AnalyticsStoreStopped('The analytics store is closed'));
     if (this.stopped !== null) return Promise.reject(new AnalyticsStoreStopped(this.stopped));
     const id = this.nextId++;
     const answer = new Promise<string>((resolveQuery, rejectQuery) => {

@@ -122,3 +122,20 @@ describe('analytics store', () => {
     expect(Number(row!.n)).toBe(POSTS);
   });
 });
+
+describe('analytics store, a query past its time', () => {
+  it('is rejected after timeoutMs, and close() kills a process still busy with it after closeGraceMs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'murmur-analytics-timeout-'));
+    const impatient = await AnalyticsStore.open({ dataDir: dir, timeoutMs: 300, closeGraceMs: 500 });
+    try {
+      await expect(impatient.query('SELECT sum(number) FROM numbers(1000000000000)')).rejects.toThrow(
+        /The analytics store did not answer within 300 ms: SELECT sum\(number\)/,
+      );
+      await impatient.close();
+      await expect(impatient.query('SELECT 1')).rejects.toThrow('The analytics store is closed');
+    } finally {
+      await impatient.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
