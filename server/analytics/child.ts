@@ -54,10 +54,11 @@ function main() {
     inFlight.add(done);
   });
   // The parent closed the channel (its close(), or it died): closing a session with a query in flight aborts the
-  // engine, so the queries finish first, for closeGraceMs at most (a parent that died waits for none of them; the
-  // engine cannot cancel one, so the process leaves it behind as a kill would).
+  // engine, so the queries finish first, for closeGraceMs at most; the engine cannot cancel a query, so a process
+  // still busy after that kills itself rather than outlive its parent.
   process.on('disconnect', () => {
-    setTimeout(() => process.exit(0), options.closeGraceMs).unref();
+    // Not process.exit(): libchdb's exit handlers wait for the running query, so the process would never end.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), options.closeGraceMs).unref();
     void Promise.allSettled([...inFlight]).then(() => {
       session.close();
       process.exit(0);

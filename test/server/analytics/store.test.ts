@@ -1,10 +1,12 @@
 // The analytics store against a real PostgreSQL: its process answers queries over IPC, makes its layout, is rebuilt
 // from PostgreSQL with the same posts and the same lexemes, and a killed process rejects what was in flight (no hang)
 // while a new store opens the same data again.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureLayout, LAYOUT_VERSION, layoutVersion, STORE_DATABASE } from '@server/analytics/layout';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore, AnalyticsStoreStopped } from '@server/analytics/store';
@@ -135,6 +137,39 @@ describe('analytics store, a query past its time', () => {
       await expect(impatient.query('SELECT 1')).rejects.toThrow('The analytics store is closed');
     } finally {
       await impatient.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('analytics store, a parent that dies', () => {
+  it('leaves no process behind: the child exits after closeGraceMs even with a query still running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'murmur-analytics-orphan-'));
+    const storeModule = resolve(import.meta.dirname, '../../../server/analytics/store.ts');
+    const code = `import { AnalyticsStore } from ${JSON.stringify(storeModule)};
+      const store = await AnalyticsStore.open({ dataDir: ${JSON.stringify(dir)}, closeGraceMs: 500 });
+      store.query('SELECT sum(number) FROM numbers(1000000000000)').catch(() => undefined);
+      console.log(store.pid);`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const lines = createInterface({ input: parent.stdout })[Symbol.asyncIterator]();
+      const childPid = Number((await lines.next()).value);
+      expect(childPid).toBeGreaterThan(0);
+      const alive = () => {
+        try {
+          process.kill(childPid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(alive()).toBe(true);
+      parent.kill('SIGKILL');
+      await vi.waitFor(() => expect(alive()).toBe(false), { timeout: 20_000, interval: 100 });
+    } finally {
+      parent.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });
