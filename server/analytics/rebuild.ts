@@ -22,7 +22,8 @@ export interface RebuildResult {
 }
 
 const PROFILES = `SELECT id::text AS id, platform, handle, followers, coalesce(country, '') AS country FROM profiles`;
-const POSTS = `SELECT id::text AS id, (extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
+// Time in whole ms, rounded down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds.
+const POSTS = `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, sentiment,
     CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
     tsvector_to_array(search) AS words, text
