@@ -44,6 +44,13 @@ describe('analytics store', () => {
     );
   });
 
+  it('refuses a second store on the same directory while the first has it open (ClickHouse locks it)', async () => {
+    await expect(AnalyticsStore.open({ dataDir })).rejects.toThrow(
+      `The analytics store could not open ${dataDir}: Failed to create connection`,
+    );
+    expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
   it('makes its layout when missing, finds it current after, and reports an older one', async () => {
     expect(await layoutVersion(store)).toBeNull();
     expect(await ensureLayout(store)).toEqual({ state: 'created', version: LAYOUT_VERSION });
