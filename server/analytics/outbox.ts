@@ -25,6 +25,9 @@ export interface OutboxBatch {
   reset: boolean;
 }
 
+/** The corpus's writers' lock (corpus_changes_begin() takes it), held to the end of the transaction. */
+const CORPUS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`;
+
 export interface ConsumerPosition {
   /** The last seq the store has applied (0 before any). */
   appliedSeq: number;
@@ -46,12 +49,9 @@ function position(value: unknown, what: string): number {
  */
 export async function registerConsumer(db: Db): Promise<ConsumerPosition> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+    await tx.execute(CORPUS_LOCK);
     await tx.insert(analyticsConsumer).values({ id: true }).onConflictDoNothing();
-    const { rows } = await tx.execute<{ applied_seq: string; version: string }>(
-      sql`SELECT c.applied_seq, s.version FROM analytics_consumer c, corpus_state s`,
-    );
-    return { appliedSeq: Number(rows[0]!.applied_seq), corpusVersion: Number(rows[0]!.version) };
+    return (await consumerPosition(tx))!;
   });
 }
 
@@ -61,7 +61,7 @@ export async function registerConsumer(db: Db): Promise<ConsumerPosition> {
  */
 export async function unregisterConsumer(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`);
+    await tx.execute(CORPUS_LOCK);
     const removed = await tx.delete(analyticsConsumer).returning({ id: analyticsConsumer.id });
     await tx.delete(analyticsOutbox);
     return removed.length > 0;
