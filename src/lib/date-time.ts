@@ -51,10 +51,12 @@ export const formatTime = (at: Instant, timeZone: string) => formatter('time', t
  * A day where the year is plain from around it: "3 Nov", or with the weekday "Mon 3 Nov". A calendar day as
  * "YYYY-MM-DD" is written as it is (whatever the zone).
  */
-export const formatShortDay = (at: Instant, timeZone: string, options: { weekday?: boolean } = {}) =>
-  typeof at === 'string' && CALENDAR_DAY.test(at)
-    ? formatter(options.weekday ? 'weekday' : 'shortDay', 'UTC').format(new Date(`${at}T00:00:00Z`))
-    : formatter(options.weekday ? 'weekday' : 'shortDay', timeZone).format(toDate(at));
+export function formatShortDay(at: Instant, timeZone: string, options: { weekday?: boolean } = {}): string {
+  const shape = options.weekday ? 'weekday' : 'shortDay';
+  return typeof at === 'string' && CALENDAR_DAY.test(at)
+    ? formatter(shape, 'UTC').format(new Date(`${at}T00:00:00Z`))
+    : formatter(shape, timeZone).format(toDate(at));
+}
 
 /** An instant where the year is plain from around it: "3 Nov, 14:05 CET". */
 export const formatShortDateTime = (at: Instant, timeZone: string) =>
