@@ -39,8 +39,10 @@ function main() {
   }
   const inFlight = new Set<Promise<unknown>>();
   process.on('message', (request: QueryRequest) => {
-    const done = session
-      .queryAsync(request.sql, { format: 'JSONEachRow' })
+    const answer = request.params
+      ? session.queryBindAsync(request.sql, request.params, { format: 'JSONEachRow' })
+      : session.queryAsync(request.sql, { format: 'JSONEachRow' });
+    const done = answer
       .then(
         (result) => send({ type: 'result', id: request.id, text: result.text() }),
         (error: unknown) =>

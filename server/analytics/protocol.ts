@@ -14,6 +14,8 @@ export interface ChildOptions {
 export interface QueryRequest {
   id: number;
   sql: string;
+  /** Values for the statement's `{name:Type}` placeholders, bound by the engine (never spliced into the text). */
+  params?: Record<string, unknown>;
 }
 
 export type ChildMessage =

@@ -3,6 +3,7 @@
 // a rebuild cut short leaves the store as it was.
 import type pg from 'pg';
 import { ensureLayout, STORE_DATABASE } from './layout';
+import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
@@ -20,14 +21,6 @@ export interface RebuildResult {
   posts: number;
   profiles: number;
 }
-
-const PROFILES = `SELECT id::text AS id, platform, handle, followers, coalesce(country, '') AS country FROM profiles`;
-// Time in whole ms, rounded down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds.
-const POSTS = `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
-    platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, sentiment,
-    CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
-    tsvector_to_array(search) AS words, text
-  FROM posts`;
 
 /** Reads `sql` through a cursor, `batch` rows at a time, handing each batch to `load` while the next is read. */
 async function streamInto(
@@ -51,11 +44,6 @@ async function streamInto(
   return count;
 }
 
-/** The rows as JSONEachRow, their columns named (an EPHEMERAL column such as posts.words is set only when named). */
-const insert = (table: string, rows: object[]) =>
-  `INSERT INTO ${NEXT_DATABASE}.${table} (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
-  `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
-
 export async function rebuildStore(
   pool: pg.Pool,
   store: AnalyticsStore,
@@ -72,12 +60,12 @@ export async function rebuildStore(
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM posts');
     const total = Number(rows[0]!.n);
     options.onProgress?.(0, total);
-    const profiles = await streamInto(client, 'rebuild_profiles', PROFILES, batch, (batchRows) =>
-      store.exec(insert('profiles', batchRows)),
+    const profiles = await streamInto(client, 'rebuild_profiles', profileRowsSql(), batch, (batchRows) =>
+      insertRows(store, NEXT_DATABASE, 'profiles', batchRows),
     );
     let done = 0;
-    const posts = await streamInto(client, 'rebuild_posts', POSTS, batch, async (batchRows) => {
-      await store.exec(insert('posts', batchRows));
+    const posts = await streamInto(client, 'rebuild_posts', postRowsSql(), batch, async (batchRows) => {
+      await insertRows(store, NEXT_DATABASE, 'posts', batchRows);
       done += batchRows.length;
       options.onProgress?.(done, total);
     });
@@ -90,9 +78,7 @@ export async function rebuildStore(
     client.release();
   }
   // The token table from the posts' hashes in one pass, then each table merged into one sorted part.
-  await store.exec(
-    `INSERT INTO ${NEXT_DATABASE}.tok SELECT arrayJoin(toks), ts, id FROM ${NEXT_DATABASE}.posts`,
-  );
+  await fillTokens(store, NEXT_DATABASE);
   for (const table of ['posts', 'tok', 'profiles'])
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`);
   // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds

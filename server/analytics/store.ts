@@ -113,17 +113,20 @@ export class AnalyticsStore {
     return this.child.pid;
   }
 
-  /** Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). */
-  async query<T>(sql: string): Promise<T[]> {
-    const text = await this.send(sql);
+  /**
+   * Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). `params` fill the statement's
+   * `{name:Type}` placeholders: every value from a request travels that way.
+   */
+  async query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+    const text = await this.send(sql, params);
     const rows: T[] = [];
     for (const line of text.split('\n')) if (line) rows.push(JSON.parse(line) as T);
     return rows;
   }
 
   /** Runs a statement whose answer is not read (DDL, INSERT). */
-  async exec(sql: string): Promise<void> {
-    await this.send(sql);
+  async exec(sql: string, params?: Record<string, unknown>): Promise<void> {
+    await this.send(sql, params);
   }
 
   /**
@@ -142,7 +145,7 @@ export class AnalyticsStore {
     await this.exited;
   }
 
-  private send(sql: string): Promise<string> {
+  private send(sql: string, params?: Record<string, unknown>): Promise<string> {
     if (this.closing && this.stopped === null)
       return Promise.reject(new AnalyticsStoreStopped('The analytics store is closed'));
     if (this.stopped !== null) return Promise.reject(new AnalyticsStoreStopped(this.stopped));
@@ -155,7 +158,7 @@ export class AnalyticsStore {
         );
       }, this.timeoutMs);
       this.pending.set(id, { resolve: resolveQuery, reject: rejectQuery, timer });
-      const request: QueryRequest = { id, sql };
+      const request: QueryRequest = params ? { id, sql, params } : { id, sql };
       this.child.send(request, (error) => {
         if (error)
           this.settle(id, (p) =>

@@ -44,6 +44,23 @@ describe('analytics store', () => {
     );
   });
 
+  it('binds parameters by the engine: a value is a value, never SQL', async () => {
+    const hostile = "x' OR 1=1 --";
+    expect(
+      await store.query<{ v: string; n: string }>('SELECT {v:String} AS v, {n:UInt64} AS n', {
+        v: hostile,
+        n: '18446744073709551615',
+      }),
+    ).toEqual([{ v: hostile, n: '18446744073709551615' }]);
+    expect(
+      await store.query<{ has: number }>('SELECT has({words:Array(String)}, {w:String}) AS has', {
+        words: ['a', "b'c"],
+        w: "b'c",
+      }),
+    ).toEqual([{ has: 1 }]);
+    await expect(store.query('SELECT {n:UInt8} AS n', { n: 'nine' })).rejects.toThrow(/refused a query/);
+  });
+
   it('refuses a second store on the same directory while the first has it open (ClickHouse locks it)', async () => {
     await expect(AnalyticsStore.open({ dataDir })).rejects.toThrow(
       `The analytics store could not open ${dataDir}: Failed to create connection`,
