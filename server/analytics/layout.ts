@@ -3,7 +3,7 @@
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -15,10 +15,11 @@ function checkName(database: string) {
 /**
  * The tables of one layout version, in database `db`:
  * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket; the post's
- *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert; the text for substring rechecks),
+ *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert; hashtags, mentions and link domains as
+ *   PostgreSQL has them, lower case; the text for substring rechecks),
  *   ordered by id with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice.
- * - profiles: the authors (followers for reach; handle and country for author: and country:).
+ * - profiles: the authors (followers for reach; handle and country for author: and country:; verified as listed).
  * - layout: the version these tables were made by.
  */
 function tables(db: string): string[] {
@@ -27,14 +28,16 @@ function tables(db: string): string[] {
       id UInt64, ts Int64, q UInt32 DEFAULT intDiv(ts, 900000), author_id UInt64,
       platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
       media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
-      sentiment Float32, label Int8,
+      views Nullable(UInt64), sentiment Float32, label Int8,
+      hashtags Array(String), mentions Array(String), domains Array(String),
       words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
       text String CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree ORDER BY id`,
     `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64) ENGINE = MergeTree ORDER BY (tok, ts, post)`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (
-      id UInt64, platform LowCardinality(String), handle String, followers UInt64, country LowCardinality(String)
+      id UInt64, platform LowCardinality(String), handle String, followers UInt64, country LowCardinality(String),
+      verified Bool
     ) ENGINE = MergeTree ORDER BY id`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple()`,

@@ -5,7 +5,8 @@ import type { AnalyticsStore } from './store';
 
 /** The profiles' rows, for `WHERE condition` over `profiles`. */
 export const profileRowsSql = (condition = 'true') =>
-  `SELECT id::text AS id, platform, handle, followers, coalesce(country, '') AS country FROM profiles WHERE ${condition}`;
+  `SELECT id::text AS id, platform, handle, followers, coalesce(country, '') AS country, verified
+  FROM profiles WHERE ${condition}`;
 
 /**
  * The posts' rows, for `WHERE condition` over `posts`. Time in whole ms, rounded down: then `ts < to` and `ts >= from`
@@ -13,7 +14,8 @@ export const profileRowsSql = (condition = 'true') =>
  */
 export const postRowsSql = (condition = 'true') =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
-    platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, sentiment,
+    platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
+    sentiment, hashtags, mentions, domains,
     CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
     tsvector_to_array(search) AS words, text
   FROM posts WHERE ${condition}`;
