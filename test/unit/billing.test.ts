@@ -1,9 +1,9 @@
 // The pure parts of plans and billing: the catalogue's validation, the test cards' checks, webhook signatures, the
 // usage levels and plan changes the pages show, and the checkout return's statechart.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { loadCatalogue } from '@server/billing/plans';
 import { checkCardForm } from '@server/payments/cards';
@@ -13,7 +13,9 @@ import { checkoutReturnMachine } from '@/machines/checkout-return.machine';
 import type { PaymentResponse, PlanResponse } from '@contract/billing';
 
 function catalogueFile(content: unknown): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'murmur-plans-')), 'plans.json');
+  const dir = mkdtempSync(path.join(tmpdir(), 'murmur-plans-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'plans.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 }
