@@ -1,6 +1,6 @@
 // `npm run bench:size [-- --url postgres://…]`: what a corpus costs on disk, per post: each social table's heap, TOAST
 // and indexes, each index alone, with bytes per post, and how posts spread over authors (the skew a distribution by
-// author would inherit). The figures of docs/scaling.md. It only reads, in one read-only transaction, and never starts
+// author would inherit). The figures of docs/scaling-citus.md. It only reads, in one read-only transaction, and never starts
 // or stops a database: the URL from --url, else SIZE_DATABASE_URL, else DATABASE_URL, else the PostgreSQL already
 // running on BENCH_DATA_DIR (default /tmp/murmur-1m, the insights benches' 1M-post corpus).
 import { join, resolve } from 'node:path';

@@ -112,7 +112,7 @@ export function postColumns() {
  * A partitioned table's keys contain the partition key, so the primary key is (id, posted_at) and the external key
  * (platform, external_id) is kept unique by `post_keys`. Every write goes through the corpus's change path
  * (server/social/corpus/changes.ts, the `corpus_*` SQL functions), which keeps `post_keys`, the rollups and the
- * corpus version exact in the writer's transaction: no triggers (docs/scaling.md §3).
+ * corpus version exact in the writer's transaction: no triggers (docs/scaling-citus.md §3).
  */
 export const posts = pgTable(
   'posts',

@@ -1,4 +1,4 @@
-// The corpus's change path on this side (migration 0016, docs/scaling.md §3): every write of posts goes through the
+// The corpus's change path on this side (migration 0016, docs/scaling-citus.md §3): every write of posts goes through the
 // two change tables of the writer's transaction, corpus_removed (rows as they were) and corpus_added (as they will
 // be), and corpus_changes_apply() then writes posts, their external keys, the rollups, the per-author rows and the
 // corpus version from them, in the same transaction. corpus_changes_begin() marks the transaction as the change
