@@ -38,6 +38,9 @@ const POSTS: Array<{
   { author: 'anon', lang: 'en', text: 'x latte' },
   { author: 'anon', lang: 'en', text: 'x latte flat white' },
   { author: 'anon', lang: 'en', text: 'x y latte flat white' },
+  // An OR group of different widths before NEAR: PostgreSQL aligns "latte" to the end of "flat white" when both occur.
+  { author: 'anon', lang: 'en', text: 'flat white then latte x' },
+  { author: 'anon', lang: 'en', text: 'flat white then latte y x' },
   { author: 'alice', lang: 'en', text: 'The coffee shop near my house, oat milk latte' },
   {
     author: 'unal',
