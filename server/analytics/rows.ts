@@ -33,7 +33,7 @@ export const postRowsSql = (condition = 'true') =>
   WHERE ${condition}`;
 
 /** The rows as JSONEachRow, their columns named (an EPHEMERAL column such as posts.words is set only when named). */
-export const insertRowsSql = (db: string, table: string, rows: object[]) =>
+const insertRowsSql = (db: string, table: string, rows: object[]) =>
   `INSERT INTO ${db}.${table} (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
   `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 
@@ -45,7 +45,8 @@ export async function insertRows(store: AnalyticsStore, db: string, table: strin
   if (!rows.length) return;
   if (table === 'posts') {
     const words = new Set<string>();
-    for (const row of rows as Array<{ words?: string[] }>) for (const word of row.words ?? []) words.add(word);
+    for (const row of rows as Array<{ words?: string[] }>)
+      for (const word of row.words ?? []) words.add(word);
     if (words.size)
       await store.exec(
         insertRowsSql(

@@ -8,7 +8,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { countStoreMatches, storeCondition } from '@server/analytics/query/count';
-import type { StoreScope } from '@server/analytics/query/compile';
+import { compileStoreQuery, type StoreRange, type StoreScope } from '@server/analytics/query/compile';
+import { queryWords } from '@server/analytics/query/words';
+import { StoreParams } from '@server/analytics/params';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore } from '@server/analytics/store';
 import { compileQuery, parseQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
@@ -156,5 +158,20 @@ describe('the store answers queries as PostgreSQL does', () => {
         expect({ query, cap, ...got }).toEqual({ query, cap, ...expected });
       }
     }
+  });
+
+  it('binds every value of a query as a parameter: hostile text is matched as text, never spliced into the SQL', async () => {
+    const hostile = `"x' OR 1=1 --" OR author:a.b OR #x OR lang:en OR drop*`;
+    const ast = parsed(hostile);
+    const params = new StoreParams();
+    const range: StoreRange = {
+      from: new Date('2025-05-01T00:00:00Z'),
+      to: new Date('2025-06-01T00:00:00Z'),
+    };
+    const condition = compileStoreQuery(ast, params, await queryWords(server.pool, ast), range);
+    for (const text of ["x'", '1=1', 'drop', 'a.b']) expect(condition).not.toContain(text);
+    expect(Object.values(params.values)).toContain('drop');
+    const scope = { query: ast, platforms: [], languages: [], ...range };
+    expect(await storeIds(scope)).toEqual(await pgIds(scope));
   });
 });
