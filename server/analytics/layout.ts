@@ -3,7 +3,7 @@
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -15,11 +15,19 @@ function checkName(database: string) {
 /**
  * The tables of one layout version, in database `db`:
  * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket; the post's
- *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert; hashtags, mentions and link domains as
- *   PostgreSQL has them, lower case; the text for substring rechecks),
+ *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert, with each lexeme's positions as its
+ *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`); hashtags, mentions
+ *   and link domains as PostgreSQL has them, lower case; the text, and PostgreSQL's lower(text) where it differs from
+ *   the ASCII lowering ClickHouse's lower() does (`ltext`), for substring rechecks as ILIKE makes them),
  *   ordered by id with a min-max skip index on time.
- * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice.
- * - profiles: the authors (followers for reach; handle and country for author: and country:; verified as listed).
+ * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice. The
+ *   tokens: each lexeme (sipHash64(lexeme), with its positions for phrases and NEAR), each hashtag
+ *   (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram of post_text_grams (sipHash64('g',
+ *   gram)); only lexemes have positions.
+ * - lexicon: each lexeme's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens. It only grows
+ *   (a lexeme no post has any more finds no post); a rebuild starts it afresh.
+ * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
+ *   country:; verified as listed).
  * - layout: the version these tables were made by.
  */
 function tables(db: string): string[] {
@@ -31,13 +39,18 @@ function tables(db: string): string[] {
       views Nullable(UInt64), sentiment Float32, label Int8,
       hashtags Array(String), mentions Array(String), domains Array(String),
       words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
-      text String CODEC(ZSTD(3)),
+      pos Array(Array(UInt16)),
+      grams Array(String) EPHEMERAL, gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
+      text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree ORDER BY id`,
-    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64) ENGINE = MergeTree ORDER BY (tok, ts, post)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)))
+      ENGINE = MergeTree ORDER BY (tok, ts, post)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
+      ENGINE = ReplacingMergeTree ORDER BY word`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (
-      id UInt64, platform LowCardinality(String), handle String, followers UInt64, country LowCardinality(String),
-      verified Bool
+      id UInt64, platform LowCardinality(String), handle String, lhandle String, followers UInt64,
+      country LowCardinality(String), verified Bool
     ) ENGINE = MergeTree ORDER BY id`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple()`,

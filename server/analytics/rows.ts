@@ -3,33 +3,75 @@
 // them, the INSERT that loads them, and the token table derived from the loaded posts.
 import type { AnalyticsStore } from './store';
 
-/** The profiles' rows, for `WHERE condition` over `profiles`. */
+/** The profiles' rows, for `WHERE condition` over `profiles`. lhandle: author: compares PostgreSQL's lower(). */
 export const profileRowsSql = (condition = 'true') =>
-  `SELECT id::text AS id, platform, handle, followers, coalesce(country, '') AS country, verified
+  `SELECT id::text AS id, platform, handle, lower(handle) AS lhandle, followers, coalesce(country, '') AS country,
+    verified
   FROM profiles WHERE ${condition}`;
 
 /**
  * The posts' rows, for `WHERE condition` over `posts`. Time in whole ms, rounded down: then `ts < to` and `ts >= from`
- * (ms bounds) agree with PostgreSQL's microseconds. `words` are the post's own lexemes (tsvector_to_array(search)).
+ * (ms bounds) agree with PostgreSQL's microseconds. `words` are the post's own lexemes and `pos` their positions, in
+ * the tsvector's order (unnest(search): at most 256 positions a lexeme, none past 16383, as PostgreSQL keeps them).
+ * `grams`: post_text_grams(text), what substring terms are narrowed by. `ltext`: PostgreSQL's lower(text) (what ILIKE
+ * compares, by the database's collation) when it differs from lowering the ASCII letters alone, null otherwise.
  */
 export const postRowsSql = (condition = 'true') =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
     sentiment, hashtags, mentions, domains,
     CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
-    tsvector_to_array(search) AS words, text
-  FROM posts WHERE ${condition}`;
+    lexemes.words, lexemes.pos, post_text_grams(text) AS grams,
+    CASE WHEN lower(text) = translate(text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') THEN NULL
+      ELSE lower(text) END AS ltext,
+    text
+  FROM posts CROSS JOIN LATERAL (
+    SELECT coalesce(array_agg(u.lexeme ORDER BY u.n), '{}') AS words,
+      coalesce(json_agg(u.positions ORDER BY u.n), '[]') AS pos
+    FROM unnest(search) WITH ORDINALITY AS u(lexeme, positions, weights, n)
+  ) AS lexemes
+  WHERE ${condition}`;
 
 /** The rows as JSONEachRow, their columns named (an EPHEMERAL column such as posts.words is set only when named). */
-export const insertRowsSql = (db: string, table: string, rows: object[]) =>
+const insertRowsSql = (db: string, table: string, rows: object[]) =>
   `INSERT INTO ${db}.${table} (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
   `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 
-/** Loads rows read by profileRowsSql / postRowsSql into `db.table`. */
+/**
+ * Loads rows read by profileRowsSql / postRowsSql into `db.table`. Posts' lexemes enter the lexicon first, so that
+ * a post in the store always has its lexemes there (a lexicon row whose post never lands finds nothing).
+ */
 export async function insertRows(store: AnalyticsStore, db: string, table: string, rows: object[]) {
-  if (rows.length) await store.exec(insertRowsSql(db, table, rows));
+  if (!rows.length) return;
+  if (table === 'posts') {
+    const words = new Set<string>();
+    for (const row of rows as Array<{ words?: string[] }>)
+      for (const word of row.words ?? []) words.add(word);
+    if (words.size)
+      await store.exec(
+        insertRowsSql(
+          db,
+          'lexicon',
+          [...words].map((word) => ({ word })),
+        ),
+      );
+  }
+  await store.exec(insertRowsSql(db, table, rows));
 }
 
-/** The token table's rows of the posts of `db.posts` that match `condition` (every post by default). */
+/**
+ * The token table's rows of the posts of `db.posts` that match `condition` (every post by default): each lexeme with
+ * its positions, each hashtag, mention and gram without (their hashes keep them apart from the lexemes').
+ */
 export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true') =>
-  store.exec(`INSERT INTO ${db}.tok SELECT arrayJoin(toks), ts, id FROM ${db}.posts WHERE ${condition}`);
+  store.exec(
+    `INSERT INTO ${db}.tok (tok, ts, post, pos)
+    SELECT t.1, ts, id, t.2 FROM ${db}.posts
+    ARRAY JOIN arrayConcat(
+      arrayZip(toks, pos),
+      arrayMap(h -> (sipHash64('#', h), CAST([], 'Array(UInt16)')), arrayDistinct(hashtags)),
+      arrayMap(m -> (sipHash64('@', m), CAST([], 'Array(UInt16)')), arrayDistinct(mentions)),
+      arrayMap(g -> (g, CAST([], 'Array(UInt16)')), gtoks)
+    ) AS t
+    WHERE ${condition}`,
+  );

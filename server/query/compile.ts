@@ -25,7 +25,7 @@ function proximityText(node: ProximityOperand): string {
  * `a NEAR/n b` as tsquery text: b 1…n positions after a, or a 1…n positions after b. PostgreSQL's `<k>` means exactly
  * k positions apart, measured between the nearest ends of phrases, so the distances are spelled out.
  */
-function nearTsquery(left: ProximityOperand, right: ProximityOperand, distance: number): string {
+export function nearTsquery(left: ProximityOperand, right: ProximityOperand, distance: number): string {
   const [l, r] = [proximityText(left), proximityText(right)];
   const alternatives: string[] = [];
   for (let k = 1; k <= distance; k += 1) alternatives.push(`( ${l} <${k}> ${r} )`, `( ${r} <${k}> ${l} )`);

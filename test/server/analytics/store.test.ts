@@ -75,7 +75,7 @@ describe('analytics store', () => {
     const tables = await store.query<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = '${STORE_DATABASE}' ORDER BY name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['layout', 'posts', 'profiles', 'tok']);
+    expect(tables.map((t) => t.name)).toEqual(['layout', 'lexicon', 'posts', 'profiles', 'tok']);
 
     await store.exec('CREATE DATABASE old_store');
     await store.exec('CREATE TABLE old_store.layout (version UInt32) ENGINE = MergeTree ORDER BY tuple()');
@@ -97,7 +97,7 @@ describe('analytics store', () => {
     expect(progress.length).toBeGreaterThan(posts / 300); // one step a batch
     const [counts] = await store.query<{ posts: string; profiles: string; tokens: string }>(
       `SELECT (SELECT count() FROM ${STORE_DATABASE}.posts) AS posts, (SELECT count() FROM ${STORE_DATABASE}.profiles) AS profiles,
-        (SELECT count() FROM ${STORE_DATABASE}.tok) AS tokens`,
+        (SELECT countIf(notEmpty(pos)) FROM ${STORE_DATABASE}.tok) AS tokens`,
     );
     expect(Number(counts!.posts)).toBe(posts);
     expect(Number(counts!.profiles)).toBe(result.profiles);

@@ -1,0 +1,158 @@
+// A tsquery tree evaluated over the token table as PostgreSQL evaluates it over a tsvector (TS_execute and
+// TS_phrase_execute of tsvector_op.c): the posts that have its lexemes, read as slices of `tok` (sorted by token then
+// time), grouped per post with each lexeme's positions, and kept when the tree matches them.
+//
+// What PostgreSQL computes, reproduced here per post:
+// - a lexeme (or a prefix: every lexeme starting with it) gives its positions, width 0;
+// - `L <d> R` gives the end positions r of R such that some end position l of L has l + d + width(R) = r, width
+//   d + width(L) + width(R): with phrases, the distance runs from L's last word to R's first;
+// - `L | R` inside a phrase gives both sides' positions, each shifted right by (the wider matched side's width − its
+//   own), width that maximum (a side that did not match counts as width 0): PostgreSQL aligns the narrower side's
+//   positions to the right end of the wider one, so `x <1> ( 'flat white' | 'latte' )` is met by "x y latte" when
+//   "flat white" also occurs in the post, and by "x latte" when it does not;
+// - above the phrases, `|` and `&` are plain boolean operators over "has a match".
+// A match is "has at least one position". Positions are the tsvector's own (capped at 16383, 256 a lexeme).
+import type { StoreParams } from '../params';
+import type { TsNode } from './tsquery';
+
+/** A phrase-level node's positions (a SQL array of Int32) and width (a number, or SQL when an OR makes it vary). */
+interface Span {
+  pos: string;
+  width: number | string;
+}
+
+const plus = (a: number | string, b: number | string) =>
+  typeof a === 'number' && typeof b === 'number' ? a + b : `(${a} + ${b})`;
+
+class Evaluation {
+  /** Each distinct lexeme or prefix: its slot and how a token row is recognised as it. */
+  readonly vals = new Map<string, { alias: string; match: string }>();
+  /** Aliased expressions of the grouped SELECT, in dependency order. */
+  readonly columns: string[] = [];
+  private readonly spans = new Map<string, Span>();
+  private lambda = 0;
+
+  constructor(
+    private readonly params: StoreParams,
+    private readonly db: string,
+  ) {}
+
+  private alias(expression: string): string {
+    const name = `n${this.columns.length}`;
+    this.columns.push(`${expression} AS ${name}`);
+    return name;
+  }
+
+  private x() {
+    return `x${this.lambda++}`;
+  }
+
+  /** The token condition of a lexeme or prefix. */
+  tokenMatch(node: { lexeme: string; prefix: boolean }): string {
+    const value = this.params.add(node.lexeme, 'String');
+    return node.prefix
+      ? `tok IN (SELECT tok FROM ${this.db}.lexicon WHERE startsWith(word, ${value}))`
+      : `tok = sipHash64(${value})`;
+  }
+
+  private val(node: { lexeme: string; prefix: boolean }): string {
+    const key = `${node.prefix ? '*' : '='}${node.lexeme}`;
+    let val = this.vals.get(key);
+    if (!val) {
+      const match = this.tokenMatch(node);
+      const x = this.x();
+      const alias = this.alias(`arrayMap(${x} -> toInt32(${x}), arrayFlatten(groupArrayIf(pos, ${match})))`);
+      val = { alias, match };
+      this.vals.set(key, val);
+    }
+    return val.alias;
+  }
+
+  /** The node inside a phrase operator. */
+  span(node: TsNode): Span {
+    const key = JSON.stringify(node);
+    const known = this.spans.get(key);
+    if (known) return known;
+    let span: Span;
+    switch (node.type) {
+      case 'val':
+        span = { pos: this.val(node), width: 0 };
+        break;
+      case 'phrase': {
+        const left = this.span(node.left);
+        const right = this.span(node.right);
+        const x = this.x();
+        span = {
+          pos: this.alias(
+            `arrayFilter(${x} -> has(${left.pos}, ${x} - ${plus(node.distance, right.width)}), ${right.pos})`,
+          ),
+          width: plus(plus(node.distance, left.width), right.width),
+        };
+        break;
+      }
+      case 'or': {
+        const alternatives = flattenOr(node).map((alternative) => this.span(alternative));
+        const widths = alternatives.map((alt) => alt.width);
+        if (widths.every((width) => width === widths[0])) {
+          span = {
+            pos: this.alias(`arrayConcat(${alternatives.map((alt) => alt.pos).join(', ')})`),
+            width: widths[0]!,
+          };
+          break;
+        }
+        const matched = alternatives.map((alt) => `if(notEmpty(${alt.pos}), ${alt.width}, 0)`);
+        const width = this.alias(`greatest(${matched.join(', ')})`);
+        const shifted = alternatives.map((alt) => {
+          const x = this.x();
+          return `arrayMap(${x} -> ${x} + (${width} - ${alt.width}), ${alt.pos})`;
+        });
+        span = { pos: this.alias(`arrayConcat(${shifted.join(', ')})`), width };
+        break;
+      }
+      default:
+        // Never in a query of the language: the parser's queries make no AND or NOT under a phrase.
+        throw new Error(
+          `A tsquery "${node.type}" under a phrase operator is not supported by the analytics store`,
+        );
+    }
+    this.spans.set(key, span);
+    return span;
+  }
+
+  /** The node above the phrase operators: a boolean over the post's grouped tokens. */
+  matches(node: TsNode): string {
+    switch (node.type) {
+      case 'val':
+        return `notEmpty(${this.val(node)})`;
+      case 'phrase':
+        return `notEmpty(${this.span(node).pos})`;
+      case 'and':
+        return `(${this.matches(node.left)} AND ${this.matches(node.right)})`;
+      case 'or':
+        return `(${this.matches(node.left)} OR ${this.matches(node.right)})`;
+      case 'not':
+        return `NOT ${this.matches(node.operand)}`;
+    }
+  }
+}
+
+function flattenOr(node: TsNode): TsNode[] {
+  return node.type === 'or' ? [...flattenOr(node.left), ...flattenOr(node.right)] : [node];
+}
+
+/**
+ * The ids of the posts `tree` matches, as a SELECT over `db.tok` bounded by `range` (a condition on `ts`, or 'true'):
+ * one lexeme or prefix reads its slice alone; anything else groups the slices of its lexemes per post and checks
+ * positions only for posts that have them.
+ */
+export function tsquerySet(tree: TsNode, params: StoreParams, db: string, range: string): string {
+  const evaluation = new Evaluation(params, db);
+  // Prefixes find their tokens in the lexicon: a subquery, which the primary key serves only with this setting.
+  const settings = 'SETTINGS use_index_for_in_with_subqueries = 1';
+  if (tree.type === 'val')
+    return `SELECT post FROM ${db}.tok WHERE ${evaluation.tokenMatch(tree)} AND ${range} ${settings}`;
+  const having = evaluation.matches(tree);
+  const tokens = [...evaluation.vals.values()].map((val) => val.match).join(' OR ');
+  return `SELECT post FROM (SELECT post, ${evaluation.columns.join(', ')} FROM ${db}.tok
+    WHERE (${tokens}) AND ${range} GROUP BY post HAVING ${having}) ${settings}`;
+}
