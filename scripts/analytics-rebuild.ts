@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     const had = before === null ? 'none yet' : `layout ${before}`;
     console.log(`Rebuilding the analytics store in ${dataDir} (${had}) from ${database.describe}`);
     const started = performance.now();
-    const result = await rebuildStore(database.pool, store, {
+    const result = await rebuildStore(database, store, {
       batch,
       onProgress: (done, total) => {
         progress ??= createProgress('Rebuild', total, 'posts');

@@ -85,7 +85,7 @@ describe('analytics store', () => {
 
   it("is rebuilt from PostgreSQL in batches: the same posts, profiles and every post's tokens", async () => {
     const progress: Array<[number, number]> = [];
-    const result = await rebuildStore(server.pool, store, {
+    const result = await rebuildStore(server, store, {
       batch: 300,
       onProgress: (done, total) => progress.push([done, total]),
     });
