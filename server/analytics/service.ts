@@ -166,6 +166,7 @@ export class AnalyticsService {
   /** One store process's life: made current, then the change feed applied, until it stops. */
   private async run(store: AnalyticsStore) {
     this.current = store;
+    void store.ended.then(() => this.wake()); // a loop waiting on a dead process ends now
     this.position = null;
     this.caughtUp = false;
     let retryMs = 1_000;
