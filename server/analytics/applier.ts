@@ -34,7 +34,7 @@ const CHUNK_IDS = 5_000;
 const TOKEN_FILTER_MAX = 50_000;
 
 /** Where a round may be held (tests of a crash at each point). */
-export type ApplyPoint =
+type ApplyPoint =
   /** The batches and their rows are read from PostgreSQL; the store is untouched. */
   | 'read'
   /** The store holds the rows; its position is not recorded yet. */

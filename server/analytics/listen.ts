@@ -3,7 +3,7 @@
 // a lost connection delays batches by that much and loses none.
 import pg from 'pg';
 
-export const OUTBOX_CHANNEL = 'murmur_analytics_outbox';
+const OUTBOX_CHANNEL = 'murmur_analytics_outbox';
 const RECONNECT_MS = { first: 1_000, max: 30_000 };
 
 export function listenForBatches(pool: pg.Pool, onBatch: () => void): { close(): Promise<void> } {
