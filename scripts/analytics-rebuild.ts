@@ -1,12 +1,13 @@
 // `npm run analytics:rebuild [-- --batch N]`
 // Rebuilds the analytics store (embedded ClickHouse in DATA_DIR/analytics) from PostgreSQL: every profile and post
-// with its lexemes, loaded into a fresh database swapped in when complete (server/analytics/rebuild.ts). Run it while
-// nothing else has the store open (chdb allows one process per data directory).
+// with its lexemes, loaded into a fresh database swapped in when complete (server/analytics/rebuild.ts), with the
+// outbox position of its snapshot, so that a server started afterwards applies the changes made since. Refused while
+// a server has the store open (ClickHouse locks the directory): a running server rebuilds the store by itself.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { layoutVersion } from '@server/analytics/layout';
 import { DEFAULT_REBUILD_BATCH, rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore } from '@server/analytics/store';
+import { AnalyticsStore, storeHolder } from '@server/analytics/store';
 import { loadServerConfig } from '@server/config';
 import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
 
@@ -29,6 +30,14 @@ async function main(): Promise<number> {
   }
   const config = loadServerConfig();
   const dataDir = join(resolve(root, config.DATA_DIR), 'analytics');
+  const holder = storeHolder(dataDir);
+  if (holder !== null) {
+    console.error(
+      `The analytics store in ${dataDir} is open in process ${holder} (a running server?): stop it first. ` +
+        'A running server rebuilds the store by itself when its layout is older or its position cannot be caught up.',
+    );
+    return 1;
+  }
   const database = await openCorpusDatabase();
   let store: AnalyticsStore | undefined;
   let progress: Progress | undefined;
@@ -42,7 +51,7 @@ async function main(): Promise<number> {
     const had = before === null ? 'none yet' : `layout ${before}`;
     console.log(`Rebuilding the analytics store in ${dataDir} (${had}) from ${database.describe}`);
     const started = performance.now();
-    const result = await rebuildStore(database.pool, store, {
+    const result = await rebuildStore(database, store, {
       batch,
       onProgress: (done, total) => {
         progress ??= createProgress('Rebuild', total, 'posts');

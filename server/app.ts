@@ -40,6 +40,7 @@ import type { BillingContext } from './billing/service';
 import { builtinProvider } from './billing/builtin-adapter';
 import { stripeProvider } from './billing/stripe';
 import { createBuiltinPayments, type BuiltinPayments } from './payments/service';
+import type { AnalyticsService } from './analytics/service';
 
 export interface AppDeps {
   db: Db;
@@ -70,6 +71,11 @@ export interface AppDeps {
   logger?: { level: 'info' | 'warn'; stream?: NodeJS.WritableStream };
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
   dataDir?: string;
+  /**
+   * The analytics store (server/analytics/service.ts), once started and unless ANALYTICS_STORE=off: `store` while it
+   * may answer, `state()` with the corpus version it reflects. Not read by the dashboards yet.
+   */
+  analytics?: AnalyticsService;
   /** The collection queue's dispatcher (server/scraping/collector.ts), once started: API calls nudge it. */
   collector?: { nudge(): void };
   /**

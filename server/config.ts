@@ -115,6 +115,12 @@ const serverConfigSchema = z.object({
    * below the core count, so that the web server keeps a core.
    */
   ANALYTICS_MAX_THREADS: int(1, 1, 256),
+  /**
+   * The analytics store in the server (server/analytics/service.ts): `on` opens DATA_DIR/analytics, rebuilds it from
+   * PostgreSQL when needed and applies the corpus's changes; `off` leaves it closed and unregisters it from the
+   * outbox (the corpus's writers then record nothing for it).
+   */
+  ANALYTICS_STORE: z._default(z.enum(['on', 'off']), 'on'),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),

@@ -17,6 +17,8 @@ import { uploadDirOf } from './scraping/uploads';
 import { billingJob } from './billing/job';
 import { schedulePeriodic, startQueue } from './scheduler';
 import type { PgBoss } from 'pg-boss';
+import { startAnalytics } from './analytics/start';
+import type { AnalyticsService } from './analytics/service';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -94,6 +96,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   let stopping = false;
   let queue: PgBoss | undefined;
   let collector: Collector | undefined;
+  let analytics: AnalyticsService | null = null;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -101,6 +104,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     await app.close();
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
+    await analytics?.stop().catch(() => {});
     await database.close();
     process.exit(0);
   };
@@ -118,6 +122,9 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
           `profiles loaded in ${(demo.elapsedMs / 1000).toFixed(1)} s (CORPUS_DEMO_POSTS=0 turns this off).`,
       );
     }
+    // After the demo corpus: a store rebuilt from its snapshot rather than fed its seeding batch by batch.
+    analytics = await startAnalytics(config, database, dataDir);
+    deps.analytics = analytics ?? undefined;
     await app.listen({ host: config.HOST, port: config.PORT });
     // Every periodic job on one queue in the database (server/scheduler.ts): once per period across servers.
     queue = await startQueue(config, { pool: database.pool });
@@ -141,6 +148,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   } catch (error) {
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: false }).catch(() => {});
+    await analytics?.stop().catch(() => {});
     await app.close();
     await database.close();
     throw error;

@@ -124,3 +124,31 @@ export async function markApplied(db: Db, seq: number): Promise<void> {
     await tx.delete(analyticsOutbox).where(lte(analyticsOutbox.seq, seq));
   });
 }
+
+/**
+ * The consumer's position as a snapshot sees it (for a rebuild, in its own transaction): the last batch committed
+ * before the snapshot (seq order is commit order, so every later batch has a larger seq), or the applied position when
+ * those were trimmed, and the corpus version then. No row: no consumer is registered.
+ */
+export const SNAPSHOT_POSITION_SQL = `SELECT greatest(c.applied_seq, coalesce((SELECT max(seq) FROM analytics_outbox), 0))
+    AS seq, s.version FROM analytics_consumer c, corpus_state s`;
+
+/** One batch of the outbox by its seq (null when it is not there: trimmed, or never committed). */
+export async function outboxBatch(db: Db, seq: number): Promise<OutboxBatch | null> {
+  position(seq, 'seq');
+  const [batch] = await readOutbox(db, Math.max(0, seq - 1), 1);
+  return batch?.seq === seq ? batch : null;
+}
+
+/**
+ * Makes every commit this process has seen durable: the corpus's bulk writers commit with synchronous_commit off
+ * (visible before they are on disk), and a store must not keep a change that a PostgreSQL crash would take back. A
+ * transaction given an id and committed synchronously flushes the write-ahead log up to its commit, past every commit
+ * seen before it.
+ */
+export async function flushCommitted(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit = on`);
+    await tx.execute(sql`SELECT pg_current_xact_id()`);
+  });
+}

@@ -1,8 +1,13 @@
 // A fresh store from PostgreSQL: every profile and post (with the post's own lexemes, tsvector_to_array(search)) read
 // in batches through cursors of one snapshot, loaded into a database of its own and swapped in when complete, so that
-// a rebuild cut short leaves the store as it was.
+// a rebuild cut short leaves the store as it was. The store is registered as the outbox's consumer first and the
+// snapshot's outbox position goes into the new database with its rows: every batch committed after the snapshot is in
+// the outbox for the applier, and none before it is applied again.
 import type pg from 'pg';
+import type { Db } from '@server/db/database';
 import { ensureLayout, STORE_DATABASE } from './layout';
+import { consumerPosition, flushCommitted, markApplied, registerConsumer, SNAPSHOT_POSITION_SQL } from './outbox';
+import { ensurePositionTable, recordPosition, type StorePosition } from './position';
 import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
@@ -20,6 +25,8 @@ export interface RebuildOptions {
 export interface RebuildResult {
   posts: number;
   profiles: number;
+  /** The outbox position of the snapshot: what the store now holds and PostgreSQL's consumer records. */
+  position: StorePosition;
 }
 
 /** Reads `sql` through a cursor, `batch` rows at a time, handing each batch to `load` while the next is read. */
@@ -45,18 +52,26 @@ async function streamInto(
 }
 
 export async function rebuildStore(
-  pool: pg.Pool,
+  { db, pool }: { db: Db; pool: pg.Pool },
   store: AnalyticsStore,
   options: RebuildOptions = {},
 ): Promise<RebuildResult> {
   const batch = options.batch ?? DEFAULT_REBUILD_BATCH;
   await store.exec(`DROP DATABASE IF EXISTS ${NEXT_DATABASE} SYNC`);
   await ensureLayout(store, NEXT_DATABASE);
+  await ensurePositionTable(store, NEXT_DATABASE);
+  // Before the snapshot: from here on every batch committed is in the outbox.
+  await registerConsumer(db);
   const client = await pool.connect();
   let result: RebuildResult;
   try {
-    // One snapshot for the profiles, the posts and their count.
+    // One snapshot for the outbox position, the profiles, the posts and their count.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const at = await client.query<{ seq: string; version: string }>(SNAPSHOT_POSITION_SQL);
+    if (!at.rows[0]) throw new Error('The analytics store was unregistered from the outbox during its rebuild');
+    const position = { seq: Number(at.rows[0].seq), corpusVersion: Number(at.rows[0].version) };
+    // What the snapshot sees may still be unflushed (bulk writers commit asynchronously): flushed before it is loaded.
+    await flushCommitted(db);
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM posts');
     const total = Number(rows[0]!.n);
     options.onProgress?.(0, total);
@@ -70,7 +85,7 @@ export async function rebuildStore(
       options.onProgress?.(done, total);
     });
     await client.query('COMMIT');
-    result = { posts, profiles };
+    result = { posts, profiles, position };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -81,9 +96,14 @@ export async function rebuildStore(
   await fillTokens(store, NEXT_DATABASE);
   for (const table of ['posts', 'tok', 'profiles'])
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`);
+  await recordPosition(store, result.position, NEXT_DATABASE);
   // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds
   // or answers from PostgreSQL), never a half-loaded one.
   await store.exec(`DROP DATABASE IF EXISTS ${STORE_DATABASE} SYNC`);
   await store.exec(`RENAME DATABASE ${NEXT_DATABASE} TO ${STORE_DATABASE}`);
+  // Last, PostgreSQL's side: the batches up to the snapshot are in the store and leave the outbox. A crash before
+  // this leaves the store ahead of the consumer by batches still in the outbox, which the applier recognises.
+  const consumer = await consumerPosition(db);
+  if (consumer && result.position.seq > consumer.appliedSeq) await markApplied(db, result.position.seq);
   return result;
 }

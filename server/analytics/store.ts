@@ -2,7 +2,7 @@
 // DATA_DIR/analytics, and a client that sends it SQL and parses the JSONEachRow answers. A child that dies rejects
 // every query in flight with one clear error; nothing waits forever.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ChildMessage, ChildOptions, QueryRequest } from './protocol';
 
@@ -36,6 +36,27 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/**
+ * The process that has the store in `dataDir` open (ClickHouse writes its pid to `status` and locks it), or null when
+ * none does: the file outlives a killed process, so its pid is checked for life.
+ */
+export function storeHolder(dataDir: string): number | null {
+  let status: string;
+  try {
+    status = readFileSync(join(dataDir, 'status'), 'utf8');
+  } catch {
+    return null;
+  }
+  const pid = Number(/^PID: (\d+)$/m.exec(status)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
 export class AnalyticsStore {
   private readonly pending = new Map<number, Pending>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -43,6 +64,8 @@ export class AnalyticsStore {
   private stopped: string | null = null;
   private closing = false;
   private readonly exited: Promise<void>;
+  /** Settles when the process is gone, with how ("killed by SIGKILL", "exit code 1", "closed"). */
+  readonly ended: Promise<string>;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -50,9 +73,12 @@ export class AnalyticsStore {
     private readonly closeGraceMs: number,
     private readonly stderr: string[],
   ) {
+    let ended: (how: string) => void = () => {};
+    this.ended = new Promise((resolveEnded) => (ended = resolveEnded));
     this.exited = new Promise((resolveExit) => {
       child.once('exit', (code, signal) => {
         const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+        ended(this.closing ? 'closed' : `${how}${this.detail()}`);
         this.stop(
           this.closing
             ? 'The analytics store is closed'

@@ -59,6 +59,8 @@ export interface SupervisorOptions<T extends Supervised> {
   onGiveUp(line: string): void;
   /** Default: the embedded PostgreSQL's. */
   words?: SupervisorWords;
+  /** What every line starts with (default "[db]"). */
+  tag?: string;
   /** What the "back" line says of the new one besides the try ("pid 1234"). */
   detail?(current: T): string;
   /** It is back (after the "back" line). */
@@ -75,6 +77,7 @@ const MAX_DELAY_MS = 30_000;
 
 export function supervise<T extends Supervised>(first: T, options: SupervisorOptions<T>): Supervisor {
   const words = options.words ?? EMBEDDED_WORDS;
+  const tag = options.tag ?? '[db]';
   let current = first;
   let stopping = false;
   let status: DatabaseStatus = { state: 'up' };
@@ -93,7 +96,7 @@ export function supervise<T extends Supervised>(first: T, options: SupervisorOpt
   };
 
   const restart = async (how: string) => {
-    console.error(`[db] ${words.subject} ${words.lost} (${how}); ${words.retrying}.`);
+    console.error(`${tag} ${words.subject} ${words.lost} (${how}); ${words.retrying}.`);
     let reason = 'no try was allowed (EMBEDDED_PG_RESTARTS=0)';
     for (let attempt = 1; attempt <= options.restarts; attempt++) {
       status = { state: 'restarting', attempt, attempts: options.restarts };
@@ -103,13 +106,13 @@ export function supervise<T extends Supervised>(first: T, options: SupervisorOpt
         current = await options.start();
       } catch (error) {
         reason = error instanceof Error ? error.message : String(error);
-        console.error(`[db] Try ${attempt} of ${options.restarts} failed: ${reason}`);
+        console.error(`${tag} Try ${attempt} of ${options.restarts} failed: ${reason}`);
         continue;
       }
       if (stopping) return void (await current.stop());
       status = { state: 'up' };
       const detail = options.detail ? `${options.detail(current)}, ` : '';
-      console.log(`[db] ${words.subject} ${words.back} (${detail}try ${attempt} of ${options.restarts}).`);
+      console.log(`${tag} ${words.subject} ${words.back} (${detail}try ${attempt} of ${options.restarts}).`);
       watch(current);
       options.onBack?.(current);
       return;

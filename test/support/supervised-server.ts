@@ -51,6 +51,8 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     EMBEDDED_PG_SHARED_BUFFERS: '128MB',
+    // These tests are of the web server and its database; the analytics store's own tests start it.
+    ANALYTICS_STORE: 'off',
     CORPUS_DEMO_POSTS: '0',
     APP_ENV: 'qa',
     DEV_OIDC: 'false',

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureLayout, LAYOUT_VERSION, layoutVersion, STORE_DATABASE } from '@server/analytics/layout';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore, AnalyticsStoreStopped } from '@server/analytics/store';
+import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
@@ -66,6 +66,8 @@ describe('analytics store', () => {
       `The analytics store could not open ${dataDir}: Failed to create connection`,
     );
     expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    // What analytics:rebuild names when it refuses to start beside a server.
+    expect(storeHolder(dataDir)).toBe(store.pid);
   });
 
   it('makes its layout when missing, finds it current after, and reports an older one', async () => {
@@ -85,7 +87,7 @@ describe('analytics store', () => {
 
   it("is rebuilt from PostgreSQL in batches: the same posts, profiles and every post's tokens", async () => {
     const progress: Array<[number, number]> = [];
-    const result = await rebuildStore(server.pool, store, {
+    const result = await rebuildStore(server, store, {
       batch: 300,
       onProgress: (done, total) => progress.push([done, total]),
     });
@@ -142,6 +144,7 @@ describe('analytics store', () => {
     await expect(store.query('SELECT 1')).rejects.toThrow(/process stopped \(killed by SIGKILL\)/);
     await store.close();
 
+    expect(storeHolder(dataDir)).toBeNull(); // its status file names a process that is gone
     store = await AnalyticsStore.open({ dataDir });
     expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
     const [row] = await store.query<{ n: string }>(`SELECT count() AS n FROM ${STORE_DATABASE}.posts`);

@@ -1,0 +1,191 @@
+// The change feed's applier: the outbox's batches after the store's position, in seq order, applied to the store from
+// PostgreSQL's current rows of the ids they name. Exactly once in effect:
+// - a batch's rows are the ids' rows as PostgreSQL has them now, put in place of whatever the store had of them, so
+//   applying a batch again (a crash before its position was recorded) leaves the store as once would;
+// - what is read is made durable in PostgreSQL before the store takes it (flushCommitted), so a PostgreSQL crash never
+//   takes back a change the store holds;
+// - the store records the position after the rows, and PostgreSQL's consumer (markApplied, which trims the outbox)
+//   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
+import type pg from 'pg';
+import type { Db } from '@server/db/database';
+import { STORE_DATABASE } from './layout';
+import {
+  consumerPosition,
+  flushCommitted,
+  markApplied,
+  outboxBatch,
+  readOutbox,
+  type OutboxBatch,
+} from './outbox';
+import { recordPosition, storePosition, type StorePosition } from './position';
+import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
+import type { AnalyticsStore } from './store';
+
+/** Batches read at once. */
+const READ_BATCHES = 500;
+/** A round stops taking batches once it has this many ids (a single larger batch is one round, in chunks). */
+const ROUND_IDS = 50_000;
+/**
+ * Ids a statement names: they are spliced into fillTokens' condition as numbers, within ClickHouse's 256 KiB
+ * max_query_size; the other statements bind them.
+ */
+const CHUNK_IDS = 5_000;
+/** Beyond this many old tokens the token table's delete names the posts only (the tokens then cover every granule). */
+const TOKEN_FILTER_MAX = 50_000;
+
+/** Where a round may be held (tests of a crash at each point). */
+type ApplyPoint =
+  /** The batches and their rows are read from PostgreSQL; the store is untouched. */
+  | 'read'
+  /** The store holds the rows; its position is not recorded yet. */
+  | 'applied'
+  /** The store's position is recorded; PostgreSQL's consumer is not. */
+  | 'recorded';
+
+export interface ApplierDeps {
+  db: Db;
+  pool: pg.Pool;
+  store: AnalyticsStore;
+  /** Called at each point of a round; a test holds the round there to kill the process. */
+  at?(point: ApplyPoint): Promise<void> | void;
+}
+
+export type Reconciled =
+  | { state: 'current'; position: StorePosition }
+  /** The store cannot be brought up to date from the outbox: rebuild it. */
+  | { state: 'rebuild'; why: string };
+
+/**
+ * Compares the store's position with PostgreSQL's consumer before applying: equal, or the store ahead by batches the
+ * outbox still has (a crash between the store's record and markApplied, which is completed here), is current;
+ * anything else (no position, no consumer, the store behind what the outbox trimmed, or ahead of what PostgreSQL has)
+ * needs a rebuild.
+ */
+export async function reconcile({ db, store }: Pick<ApplierDeps, 'db' | 'store'>): Promise<Reconciled> {
+  const held = await storePosition(store);
+  if (!held) return { state: 'rebuild', why: 'the store records no outbox position' };
+  const consumer = await consumerPosition(db);
+  if (!consumer) return { state: 'rebuild', why: 'the store is not registered as the outbox consumer' };
+  if (held.seq === consumer.appliedSeq) return { state: 'current', position: held };
+  if (held.seq < consumer.appliedSeq) {
+    return {
+      state: 'rebuild',
+      why: `the store holds batch ${held.seq}, behind the ${consumer.appliedSeq} PostgreSQL has trimmed`,
+    };
+  }
+  const batch = await outboxBatch(db, held.seq);
+  if (batch?.corpusVersion !== held.corpusVersion) {
+    return {
+      state: 'rebuild',
+      why: `the store holds batch ${held.seq} (corpus version ${held.corpusVersion}), which PostgreSQL does not have`,
+    };
+  }
+  await markApplied(db, held.seq);
+  return { state: 'current', position: held };
+}
+
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+const sortedUnion = (lists: number[][]) => [...new Set(lists.flat())].sort((a, b) => a - b);
+
+/** A list of ids as a ClickHouse array parameter's text (UInt64 values beyond 2^53 stay exact as text). */
+const idArray = (ids: readonly (number | string)[]) => `[${ids.join(',')}]`;
+
+/** The batches of one round: from `after`, until ROUND_IDS ids; a reset batch starts a round of its own. */
+function roundOf(batches: OutboxBatch[]): OutboxBatch[] {
+  const round: OutboxBatch[] = [];
+  let ids = 0;
+  for (const batch of batches) {
+    if (round.length > 0 && (batch.reset || ids >= ROUND_IDS)) break;
+    round.push(batch);
+    ids += batch.postIds.length + batch.profileIds.length;
+  }
+  return round;
+}
+
+/** PostgreSQL's current rows of `ids`, read by `rowsSql`. */
+async function currentRows(pool: pg.Pool, rowsSql: (condition: string) => string, ids: number[]) {
+  const rows: object[] = [];
+  for (const chunk of chunks(ids, CHUNK_IDS)) {
+    rows.push(...(await pool.query<object>(rowsSql('id = ANY ($1::bigint[])'), [chunk])).rows);
+  }
+  return rows;
+}
+
+/** Empties every table of the store but its layout and position (the corpus was emptied). */
+async function emptyStore(store: AnalyticsStore) {
+  const tables = await store.query<{ name: string }>(
+    `SELECT name FROM system.tables WHERE database = {db:String} AND name NOT IN ('layout', 'applied')`,
+    { db: STORE_DATABASE },
+  );
+  for (const { name } of tables) await store.exec(`TRUNCATE TABLE ${STORE_DATABASE}.${name}`);
+}
+
+/** Puts the posts' current rows (`rows`, of `ids`) in place of what the store has of those ids. */
+async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: string }[]) {
+  const db = STORE_DATABASE;
+  for (const chunk of chunks(ids, CHUNK_IDS)) {
+    const held = await store.query<{ id: string; toks: string[] }>(
+      `SELECT id, toks FROM ${db}.posts WHERE id IN {ids:Array(UInt64)}`,
+      { ids: idArray(chunk) },
+    );
+    if (held.length > 0) {
+      // The token table is ordered by token: naming the held posts' tokens lets the delete skip granules (a new
+      // post has no rows to delete).
+      const tokens = [...new Set(held.flatMap((row) => row.toks))];
+      const posts = idArray(held.map((row) => row.id));
+      await (tokens.length <= TOKEN_FILTER_MAX
+        ? store.exec(`DELETE FROM ${db}.tok WHERE tok IN {toks:Array(UInt64)} AND post IN {posts:Array(UInt64)}`, {
+            toks: idArray(tokens),
+            posts,
+          })
+        : store.exec(`DELETE FROM ${db}.tok WHERE post IN {posts:Array(UInt64)}`, { posts }));
+      await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
+    }
+    const inChunk = new Set(chunk.map(String));
+    const current = rows.filter((row) => inChunk.has(row.id));
+    if (current.length > 0) {
+      await insertRows(store, db, 'posts', current);
+      await fillTokens(store, db, `id IN (${current.map((row) => Number(row.id)).join(',')})`);
+    }
+  }
+}
+
+async function replaceProfiles(store: AnalyticsStore, ids: number[], rows: object[]) {
+  for (const chunk of chunks(ids, CHUNK_IDS)) {
+    await store.exec(`DELETE FROM ${STORE_DATABASE}.profiles WHERE id IN {ids:Array(UInt64)}`, {
+      ids: idArray(chunk),
+    });
+  }
+  await insertRows(store, STORE_DATABASE, 'profiles', rows);
+}
+
+/**
+ * Applies the next round of batches after `from` (the store's position); returns the new position, or null when the
+ * outbox has nothing after it.
+ */
+export async function applyRound(deps: ApplierDeps, from: StorePosition): Promise<StorePosition | null> {
+  const { db, pool, store } = deps;
+  const round = roundOf(await readOutbox(db, from.seq, READ_BATCHES));
+  const last = round.at(-1);
+  if (!last) return null;
+  const reset = round[0]!.reset;
+  const postIds = sortedUnion(round.map((batch) => batch.postIds));
+  const profileIds = sortedUnion(round.map((batch) => batch.profileIds));
+  const posts = (await currentRows(pool, postRowsSql, postIds)) as { id: string }[];
+  const profiles = await currentRows(pool, profileRowsSql, profileIds);
+  await flushCommitted(db);
+  await deps.at?.('read');
+
+  if (reset) await emptyStore(store);
+  await replacePosts(store, postIds, posts);
+  await replaceProfiles(store, profileIds, profiles);
+  await deps.at?.('applied');
+
+  const position = { seq: last.seq, corpusVersion: last.corpusVersion };
+  await recordPosition(store, position);
+  await deps.at?.('recorded');
+  await markApplied(db, position.seq);
+  return position;
+}

@@ -1,0 +1,259 @@
+// The analytics store inside the server (`npm start`): opens DATA_DIR/analytics, rebuilds it from PostgreSQL in the
+// background when it has no layout, an older one, or a position the outbox cannot bring up to date, then applies the
+// change feed as batches arrive (a notification from the writers, or the timer). Its process is started again when it
+// dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt. Until the
+// store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers reflect.
+import { renameSync } from 'node:fs';
+import type pg from 'pg';
+import { supervise, type Supervisor } from '@server/db/supervisor';
+import type { Db } from '@server/db/database';
+import { applyRound, reconcile, type ApplierDeps } from './applier';
+import { LAYOUT_VERSION, layoutVersion } from './layout';
+import { listenForBatches } from './listen';
+import type { StorePosition } from './position';
+import { rebuildStore } from './rebuild';
+import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from './store';
+
+export interface AnalyticsState {
+  /** What the store is doing. */
+  phase: 'opening' | 'rebuilding' | 'applying' | 'restarting' | 'down' | 'stopped';
+  /** The store may answer: its layout is current and its position is PostgreSQL's consumer's. */
+  ready: boolean;
+  /** Ready, and its last look at the outbox found nothing after its position. */
+  caughtUp: boolean;
+  /** The last outbox batch the store holds, and the corpus version it made (null until ready once). */
+  appliedSeq: number | null;
+  corpusVersion: number | null;
+  /** While rebuilding: posts loaded of the snapshot's. */
+  rebuilt?: { done: number; total: number };
+}
+
+export interface AnalyticsServiceOptions {
+  db: Db;
+  pool: pg.Pool;
+  /** DATA_DIR/analytics. */
+  dataDir: string;
+  maxThreads?: number;
+  /** Tries to open the store's process again after it died, the first after restartDelayMs, doubled each next one. */
+  restarts?: number;
+  restartDelayMs?: number;
+  /** The outbox is looked at this often even without a notification. */
+  pollMs?: number;
+  log?(line: string): void;
+  /** Holds a round at a point (tests of a crash between PostgreSQL's commit and the store's apply). */
+  at?: ApplierDeps['at'];
+}
+
+const TAG = '[analytics]';
+const RETRY_MAX_MS = 30_000;
+const PROGRESS_EVERY_MS = 5_000;
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export class AnalyticsService {
+  private current: AnalyticsStore | null = null;
+  private supervisor: Supervisor | null = null;
+  private phase: AnalyticsState['phase'] = 'opening';
+  private position: StorePosition | null = null;
+  private caughtUp = false;
+  private rebuilt: AnalyticsState['rebuilt'];
+  private stopped = false;
+  private wakeUp: (() => void) | null = null;
+  /** A wake that came while a round ran: the next pause returns at once. */
+  private woken = false;
+  private waiters: Array<(position: StorePosition) => void> = [];
+  private readonly log: (line: string) => void;
+  private readonly listener: { close(): Promise<void> };
+
+  private constructor(private readonly options: AnalyticsServiceOptions) {
+    this.log = options.log ?? ((line) => console.log(line));
+    this.listener = listenForBatches(options.pool, () => this.wake());
+  }
+
+  /** Starts the store in the background (resolves at once): state() follows it. */
+  static start(options: AnalyticsServiceOptions): AnalyticsService {
+    const service = new AnalyticsService(options);
+    void service.boot();
+    return service;
+  }
+
+  state(): AnalyticsState {
+    const ready = this.phase === 'applying' && this.position !== null;
+    return {
+      phase: this.phase,
+      ready,
+      caughtUp: ready && this.caughtUp,
+      appliedSeq: this.position?.seq ?? null,
+      corpusVersion: this.position?.corpusVersion ?? null,
+      ...(this.rebuilt ? { rebuilt: this.rebuilt } : {}),
+    };
+  }
+
+  /** The store, while it is ready to answer; null otherwise (answer from PostgreSQL). */
+  get store(): AnalyticsStore | null {
+    return this.state().ready ? this.current : null;
+  }
+
+  /** Looks at the outbox now (a writer says it appended). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Resolves with the store's position the next time it finds the outbox applied to its end. */
+  caughtUpOnce(): Promise<StorePosition> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.phase = 'stopped';
+    this.wake();
+    await this.listener.close();
+    await (this.supervisor ? this.supervisor.stop() : this.current?.close());
+  }
+
+  private async boot() {
+    const first = await this.open().catch((error: unknown) => {
+      this.phase = 'down';
+      this.log(`${TAG} The analytics store could not be opened: ${message(error)}; the dashboards answer from PostgreSQL.`);
+      return null;
+    });
+    if (!first || this.stopped) return void (await first?.close());
+    this.supervisor = supervise(
+      { store: first, exited: first.ended, stop: () => first.close() },
+      {
+        restarts: this.options.restarts ?? 5,
+        delayMs: this.options.restartDelayMs ?? 1_000,
+        tag: TAG,
+        words: {
+          subject: "The analytics store's process",
+          lost: 'stopped',
+          retrying: 'starting it again',
+          back: 'runs again',
+          notBack: 'did not start again',
+        },
+        start: async () => {
+          const store = await this.open();
+          return { store, exited: store.ended, stop: () => store.close() };
+        },
+        detail: ({ store }) => `pid ${store.pid}`,
+        onBack: ({ store }) => void this.run(store),
+        onGiveUp: (line) => {
+          this.phase = 'down';
+          this.log(`${line.replace(/; exiting so that the process is restarted\.$/, '')}; the dashboards answer from PostgreSQL.`);
+        },
+      },
+    );
+    void this.run(first);
+  }
+
+  /** Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first. */
+  private async open(): Promise<AnalyticsStore> {
+    const { dataDir, maxThreads } = this.options;
+    try {
+      return await AnalyticsStore.open({ dataDir, maxThreads });
+    } catch (error) {
+      const holder = storeHolder(dataDir);
+      if (holder !== null)
+        throw new Error(`${dataDir} is open in process ${holder} (npm run analytics:rebuild?)`, { cause: error });
+      const aside = `${dataDir}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(dataDir, aside);
+      this.log(`${TAG} ${message(error)}; moved it to ${aside} and rebuilding the store.`);
+      return AnalyticsStore.open({ dataDir, maxThreads });
+    }
+  }
+
+  /** One store process's life: made current, then the change feed applied, until it stops. */
+  private async run(store: AnalyticsStore) {
+    this.current = store;
+    void store.ended.then(() => this.wake()); // a loop waiting on a dead process ends now
+    this.position = null;
+    this.caughtUp = false;
+    let retryMs = 1_000;
+    const deps: ApplierDeps = { db: this.options.db, pool: this.options.pool, store, at: this.options.at };
+    while (!this.stopped && this.current === store) {
+      try {
+        this.phase = 'opening';
+        await this.makeCurrent(deps);
+        this.phase = 'applying';
+        retryMs = 1_000;
+        await this.apply(deps);
+      } catch (error) {
+        if (this.stopped || error instanceof AnalyticsStoreStopped) {
+          if (!this.stopped) this.phase = 'restarting'; // the supervisor starts the process again
+          return;
+        }
+        this.position = null;
+        this.log(`${TAG} ${message(error)}; trying again in ${retryMs / 1000} s.`);
+        await this.pause(retryMs);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  /** Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's. */
+  private async makeCurrent(deps: ApplierDeps) {
+    const version = await layoutVersion(deps.store);
+    let why: string | null =
+      version === null
+        ? 'it has no layout yet'
+        : version !== LAYOUT_VERSION
+          ? `its layout is ${version}, this server's ${LAYOUT_VERSION}`
+          : null;
+    if (why === null) {
+      const reconciled = await reconcile(deps);
+      if (reconciled.state === 'current') return void (this.position = reconciled.position);
+      why = reconciled.why;
+    }
+    this.phase = 'rebuilding';
+    this.log(`${TAG} Rebuilding the store from PostgreSQL: ${why}.`);
+    const started = performance.now();
+    let lastLine = started;
+    const result = await rebuildStore(deps, deps.store, {
+      onProgress: (done, total) => {
+        this.rebuilt = { done, total };
+        const now = performance.now();
+        if (now - lastLine >= PROGRESS_EVERY_MS) {
+          lastLine = now;
+          this.log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} posts`);
+        }
+      },
+    });
+    this.rebuilt = undefined;
+    this.position = result.position;
+    this.log(
+      `${TAG} Rebuilt: ${fmt(result.posts)} posts and ${fmt(result.profiles)} profiles in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s (corpus version ${result.position.corpusVersion}).`,
+    );
+  }
+
+  /** Applies rounds while there are any; between them waits for a notification or the timer. */
+  private async apply(deps: ApplierDeps) {
+    while (!this.stopped && this.current === deps.store) {
+      this.woken = false;
+      const next = await applyRound(deps, this.position!);
+      if (next) {
+        this.position = next;
+        this.caughtUp = false;
+        continue;
+      }
+      this.caughtUp = true;
+      for (const resolve of this.waiters.splice(0)) resolve(this.position!);
+      await this.pause(this.options.pollMs ?? 2_000);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.woken || this.stopped) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,25 @@
+// The analytics store as `npm start` runs it (ANALYTICS_STORE): the service on DATA_DIR/analytics, or, when off, no
+// store and no outbox kept for one.
+import { join } from 'node:path';
+import type { ServerConfig } from '@server/config';
+import type { Db } from '@server/db/database';
+import type pg from 'pg';
+import { unregisterConsumer } from './outbox';
+import { AnalyticsService } from './service';
+
+export async function startAnalytics(
+  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS'>,
+  database: { db: Db; pool: pg.Pool },
+  dataDir: string,
+): Promise<AnalyticsService | null> {
+  if (config.ANALYTICS_STORE === 'off') {
+    // A store left registered would have the writers fill an outbox nobody reads; it is rebuilt when turned on.
+    if (await unregisterConsumer(database.db)) {
+      console.log('Analytics store: off (ANALYTICS_STORE=off); the outbox is no longer written.');
+    }
+    return null;
+  }
+  const dir = join(dataDir, 'analytics');
+  console.log(`Analytics store: ${dir} (the dashboards answer from PostgreSQL until it is ready)`);
+  return AnalyticsService.start({ ...database, dataDir: dir, maxThreads: config.ANALYTICS_MAX_THREADS });
+}

@@ -1,0 +1,164 @@
+// The change feed into the analytics store: a rebuild registers the store as the outbox's consumer and holds its
+// snapshot's position; the applier brings every later batch (new, changed and removed posts, profiles, an emptied
+// corpus) from PostgreSQL's current rows, and reconcile() tells a store it can bring up to date from one to rebuild.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyRound, reconcile } from '@server/analytics/applier';
+import { consumerPosition, readOutbox, unregisterConsumer } from '@server/analytics/outbox';
+import { recordPosition, storePosition, type StorePosition } from '@server/analytics/position';
+import { rebuildStore } from '@server/analytics/rebuild';
+import { AnalyticsStore } from '@server/analytics/store';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+
+let server: TestServer;
+let dataDir: string;
+let store: AnalyticsStore;
+let authorId: number;
+let made = 0;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 7, posts: 400, end: Date.UTC(2025, 5, 1), batchSize: 150 });
+  dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-feed-'));
+  store = await AnalyticsStore.open({ dataDir });
+  [authorId] = (await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'feed-author', handle: 'feed', displayName: 'Feed', followers: 5 },
+  ])) as [number];
+});
+afterAll(async () => {
+  await store?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const post = (text: string) => ({
+  authorId,
+  platform: 'x' as const,
+  externalId: `feed-${++made}`,
+  text,
+  language: 'en',
+  postedAt: new Date('2025-05-20T12:00:00Z'),
+  likes: 3,
+  comments: 0,
+  shares: 0,
+  sentiment: 0,
+  sentimentLabel: 'neutral' as const,
+});
+
+const deps = () => ({ db: server.db, pool: server.pool, store });
+
+/** Applies every round there is; the position reached. */
+async function applyAll(from: StorePosition): Promise<StorePosition> {
+  let position = from;
+  for (let next = await applyRound(deps(), position); next; next = await applyRound(deps(), position)) {
+    position = next;
+  }
+  return position;
+}
+
+async function expectSame() {
+  const expected = await postgresHoldings(server.pool);
+  expect(await storeHoldings(store)).toEqual(expected);
+}
+
+describe('the change feed', () => {
+  let position: StorePosition;
+
+  it("a rebuild registers the store as the consumer and holds its snapshot's position", async () => {
+    expect(await consumerPosition(server.db)).toBeNull();
+    const result = await rebuildStore(server, store);
+    const consumer = await consumerPosition(server.db);
+    expect(consumer).not.toBeNull();
+    position = result.position;
+    expect(await storePosition(store)).toEqual(position);
+    expect(position.seq).toBe(consumer!.appliedSeq);
+    expect(position.corpusVersion).toBe(consumer!.corpusVersion);
+    expect(await reconcile(deps())).toEqual({ state: 'current', position });
+    await expectSame();
+  });
+
+  it('applies new, changed and removed posts and profiles, in order, each once', async () => {
+    const ids = await insertPosts(server.db, [post('alpha beta gamma'), post('delta epsilon')]);
+    await server.pool.query(`SELECT corpus_update_posts('id = ${ids[0]}', $$text = 'zeta eta theta iota', likes = 9$$)`);
+    const old = (await server.pool.query<{ id: string }>('SELECT id::text FROM posts ORDER BY id LIMIT 3')).rows;
+    await server.pool.query(`SELECT corpus_update_posts('id = ${old[0]!.id}', 'likes = likes + 100')`);
+    await server.pool.query(`SELECT corpus_delete_posts('id = ${old[1]!.id}')`);
+    await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = 77')`);
+    const pending = await readOutbox(server.db, position.seq, 100);
+    expect(pending.length).toBe(5);
+
+    position = await applyAll(position);
+    expect(position.seq).toBe(pending.at(-1)!.seq);
+    expect(await consumerPosition(server.db)).toMatchObject({ appliedSeq: position.seq });
+    expect(await readOutbox(server.db, 0, 100)).toEqual([]); // trimmed
+    await expectSame();
+    const [changed] = await store.query<{ likes: number; hits: string }>(
+      `SELECT likes, (SELECT count() FROM murmur.tok WHERE post = ${ids[0]} AND tok = sipHash64('theta')) AS hits
+       FROM murmur.posts WHERE id = ${ids[0]}`,
+    );
+    expect(changed).toEqual({ likes: 9, hits: '1' });
+  });
+
+  const crashAt = (at: string) => ({
+    ...deps(),
+    at: (point: string) => {
+      if (point === at) throw new Error(`crash at ${at}`);
+    },
+  });
+
+  it('gives the same store when a round is applied again after a crash before its position was recorded', async () => {
+    await insertPosts(server.db, [post('kappa lambda'), post('mu nu xi')]);
+    await server.pool.query(`SELECT corpus_update_posts('author_id = ${authorId}', 'likes = likes + 1')`);
+    await expect(applyRound(crashAt('applied'), position)).rejects.toThrow('crash at applied');
+    expect(await storePosition(store)).toEqual(position); // the rows are in, the position is not
+    expect(await reconcile(deps())).toEqual({ state: 'current', position });
+    position = await applyAll(position);
+    await expectSame();
+  });
+
+  it('completes a round whose position the store recorded and PostgreSQL did not', async () => {
+    await insertPosts(server.db, [post('rho sigma')]);
+    await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = 78')`);
+    await expect(applyRound(crashAt('recorded'), position)).rejects.toThrow('crash at recorded');
+    const held = (await storePosition(store))!;
+    expect(held.seq).toBeGreaterThan((await consumerPosition(server.db))!.appliedSeq);
+    expect(await reconcile(deps())).toEqual({ state: 'current', position: held });
+    expect((await consumerPosition(server.db))!.appliedSeq).toBe(held.seq);
+    position = held;
+    expect(await applyRound(deps(), position)).toBeNull();
+    await expectSame();
+  });
+
+  it('empties the store when the corpus is truncated, then takes what follows', async () => {
+    await server.pool.query('SELECT corpus_truncate()');
+    [authorId] = (await insertProfiles(server.db, [
+      { platform: 'x', externalId: 'feed-author-2', handle: 'feed2', displayName: 'Feed', followers: 1 },
+    ])) as [number];
+    await insertPosts(server.db, [post('omicron pi')]);
+    position = await applyAll(position);
+    const held = await storeHoldings(store);
+    expect(Object.keys(held.posts)).toHaveLength(1);
+    await expectSame();
+  });
+
+  it('rebuilds a store ahead of what PostgreSQL has, or behind what it trimmed', async () => {
+    await recordPosition(store, { seq: position.seq + 10, corpusVersion: position.corpusVersion + 10 });
+    expect(await reconcile(deps())).toEqual({
+      state: 'rebuild',
+      why: `the store holds batch ${position.seq + 10} (corpus version ${position.corpusVersion + 10}), which PostgreSQL does not have`,
+    });
+    const rebuilt = await rebuildStore(server, store);
+    expect(await reconcile(deps())).toEqual({ state: 'current', position: rebuilt.position });
+
+    await unregisterConsumer(server.db);
+    expect(await reconcile(deps())).toEqual({
+      state: 'rebuild',
+      why: 'the store is not registered as the outbox consumer',
+    });
+  });
+});

@@ -1,0 +1,118 @@
+// The analytics service as the server runs it: a store without a layout is rebuilt in the background and then fed
+// (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying;
+// a directory its engine cannot open is moved aside and rebuilt; ANALYTICS_STORE=off unregisters it from the outbox.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { consumerPosition } from '@server/analytics/outbox';
+import { AnalyticsService } from '@server/analytics/service';
+import { startAnalytics } from '@server/analytics/start';
+import { insertPosts } from '@server/social/corpus/changes';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+
+let server: TestServer;
+let root: string;
+let made = 0;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 5, posts: 250, end: Date.UTC(2025, 5, 1), batchSize: 100 });
+  root = mkdtempSync(join(tmpdir(), 'murmur-analytics-service-'));
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function writePost() {
+  const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
+  await insertPosts(server.db, [
+    {
+      authorId: Number(rows[0]!.a),
+      platform: 'x',
+      externalId: `service-${++made}`,
+      text: `service post ${made}`,
+      language: 'en',
+      postedAt: new Date('2025-05-30T10:00:00Z'),
+      likes: 2,
+      comments: 0,
+      shares: 0,
+      sentiment: 0,
+      sentimentLabel: 'neutral',
+    },
+  ]);
+}
+
+const corpusVersion = async () =>
+  Number((await server.pool.query<{ v: string }>('SELECT version AS v FROM corpus_state')).rows[0]!.v);
+
+describe('the analytics service', () => {
+  it('rebuilds a new store, applies what follows at once, and starts a killed process again', async () => {
+    const lines: string[] = [];
+    const dataDir = join(root, 'store');
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir,
+      restartDelayMs: 50,
+      pollMs: 60_000, // the writers' notification wakes it
+      log: (line) => lines.push(line),
+    });
+    try {
+      expect(service.state()).toMatchObject({ ready: false, appliedSeq: null });
+      expect(service.store).toBeNull();
+      let position = await service.caughtUpOnce();
+      expect(lines).toContain('[analytics] Rebuilding the store from PostgreSQL: it has no layout yet.');
+      expect(service.state()).toMatchObject({
+        phase: 'applying',
+        ready: true,
+        caughtUp: true,
+        appliedSeq: position.seq,
+        corpusVersion: await corpusVersion(),
+      });
+
+      const caught = service.caughtUpOnce();
+      await writePost();
+      position = await caught;
+      expect(position.corpusVersion).toBe(await corpusVersion());
+      expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
+
+      const killed = service.store!.pid!;
+      process.kill(killed, 'SIGKILL');
+      await vi.waitFor(() => expect(service.store?.pid ?? killed).not.toBe(killed), { timeout: 60_000 });
+      const back = service.caughtUpOnce();
+      await writePost();
+      expect((await back).corpusVersion).toBe(await corpusVersion());
+      expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
+      expect(lines.filter((line) => line.includes('Rebuilding'))).toHaveLength(1); // the data survived the kill
+    } finally {
+      await service.stop();
+    }
+    expect(service.state()).toMatchObject({ phase: 'stopped', ready: false });
+  });
+
+  it('moves a directory its engine cannot open aside and rebuilds the store', async () => {
+    const dataDir = join(root, 'broken');
+    mkdirSync(join(dataDir, 'metadata'), { recursive: true });
+    writeFileSync(join(dataDir, 'metadata', 'murmur.sql'), 'ATTACH DATABASE murmur ENGINE = Atomicc garbage((');
+    const lines: string[] = [];
+    const service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: (l) => lines.push(l) });
+    try {
+      await service.caughtUpOnce();
+      expect(lines.join('\n')).toMatch(/Failed to create connection.*; moved it to .*broken\.unreadable-.* and rebuilding/);
+      expect(readdirSync(root).some((name) => name.startsWith('broken.unreadable-'))).toBe(true);
+      expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('is not started with ANALYTICS_STORE=off, and the outbox is no longer written', async () => {
+    expect(await consumerPosition(server.db)).not.toBeNull();
+    expect(await startAnalytics({ ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1 }, server, root)).toBeNull();
+    expect(await consumerPosition(server.db)).toBeNull();
+  });
+});
