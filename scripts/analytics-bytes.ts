@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { LAYOUT_VERSION, STORE_DATABASE } from '@server/analytics/layout';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore } from '@server/analytics/store';
+import { connect } from '@server/db/database';
 import { openCorpus, sizeLabel } from './bench-corpus';
 
 const DEFAULT_POSTS = 200_000;
@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   const dataDir = keep ? resolve(values.store!) : mkdtempSync(join(tmpdir(), 'murmur-analytics-bytes-'));
 
   const corpus = await openCorpus(posts);
-  const pool = new pg.Pool({ connectionString: corpus.url, max: 2 });
+  const database = await connect(corpus.url);
   let store: AnalyticsStore | undefined;
   try {
     store = await AnalyticsStore.open({ dataDir, maxThreads: 1, timeoutMs: 3_600_000 });
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
       `Rebuilding a store of layout ${LAYOUT_VERSION} from the ${sizeLabel(posts)} corpus into ${dataDir}…`,
     );
     const started = performance.now();
-    const loaded = await rebuildStore(pool, store);
+    const loaded = await rebuildStore(database, store);
     const seconds = (performance.now() - started) / 1000;
     const db = STORE_DATABASE;
     const parts = await store.query<PartRow>(
@@ -152,7 +152,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await store?.close();
-    await pool.end();
+    await database.close();
     await corpus.server?.stop();
     if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }

@@ -18,7 +18,7 @@ import {
   type OutboxBatch,
 } from './outbox';
 import { recordPosition, storePosition, type StorePosition } from './position';
-import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
+import { fillTokens, insertRows, POST_TOKENS, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Batches read at once. */
@@ -127,7 +127,7 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
   const db = STORE_DATABASE;
   for (const chunk of chunks(ids, CHUNK_IDS)) {
     const held = await store.query<{ id: string; toks: string[] }>(
-      `SELECT id, toks FROM ${db}.posts WHERE id IN {ids:Array(UInt64)}`,
+      `SELECT id, ${POST_TOKENS} AS toks FROM ${db}.posts WHERE id IN {ids:Array(UInt64)}`,
       { ids: idArray(chunk) },
     );
     if (held.length > 0) {

@@ -59,6 +59,15 @@ export async function insertRows(store: AnalyticsStore, db: string, table: strin
   await store.exec(insertRowsSql(db, table, rows));
 }
 
+/** The token hashes of a post's hashtags, mentions and grams (no positions), as the token table holds them. */
+const TAG_TOKENS = `arrayConcat(
+      arrayMap(h -> sipHash64('#', h), arrayDistinct(hashtags)),
+      arrayMap(m -> sipHash64('@', m), arrayDistinct(mentions)),
+      gtoks)`;
+
+/** Every token hash of a post in the token table, an expression over the store's posts (what a delete names). */
+export const POST_TOKENS = `arrayConcat(toks, ${TAG_TOKENS})`;
+
 /**
  * The token table's rows of the posts of `db.posts` that match `condition` (every post by default): each lexeme with
  * its positions, each hashtag, mention and gram without (their hashes keep them apart from the lexemes').
@@ -69,9 +78,7 @@ export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true'
     SELECT t.1, ts, id, t.2 FROM ${db}.posts
     ARRAY JOIN arrayConcat(
       arrayZip(toks, pos),
-      arrayMap(h -> (sipHash64('#', h), CAST([], 'Array(UInt16)')), arrayDistinct(hashtags)),
-      arrayMap(m -> (sipHash64('@', m), CAST([], 'Array(UInt16)')), arrayDistinct(mentions)),
-      arrayMap(g -> (g, CAST([], 'Array(UInt16)')), gtoks)
+      arrayMap(h -> (h, CAST([], 'Array(UInt16)')), ${TAG_TOKENS})
     ) AS t
     WHERE ${condition}`,
   );

@@ -1,7 +1,10 @@
 // What the analytics store holds against PostgreSQL, id by id: every post once with its likes, author and as many
-// token rows as PostgreSQL has lexemes; every profile once with its followers. Nothing missing, nothing doubled.
+// lexemes as PostgreSQL has, and in the token table exactly the rows of its current tokens (lexemes, hashtags,
+// mentions, grams: none left from an earlier version of the post); every profile once with its followers. Nothing
+// missing, nothing doubled.
 import type pg from 'pg';
 import { STORE_DATABASE } from '@server/analytics/layout';
+import { POST_TOKENS } from '@server/analytics/rows';
 import type { AnalyticsStore } from '@server/analytics/store';
 
 export interface Holdings {
@@ -24,8 +27,11 @@ export async function postgresHoldings(pool: pg.Pool): Promise<Holdings> {
 export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
   const db = STORE_DATABASE;
   const posts = await store.query<{ id: string; v: string }>(
-    `SELECT toString(p.id) AS id, concat(toString(p.n), ' ', p.author, ' ', p.likes, ' ', toString(coalesce(t.n, 0))) AS v
-     FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes
+    `SELECT toString(p.id) AS id,
+       concat(toString(p.n), ' ', p.author, ' ', p.likes, ' ', toString(p.lexemes),
+         if(coalesce(t.n, 0) = p.tokens, '', concat(' token rows ', toString(coalesce(t.n, 0)), ' of ', toString(p.tokens)))) AS v
+     FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes,
+         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens
        FROM ${db}.posts GROUP BY id) p
      LEFT JOIN (SELECT post, count() AS n FROM ${db}.tok GROUP BY post) t ON t.post = p.id`,
   );

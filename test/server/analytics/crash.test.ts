@@ -79,6 +79,7 @@ const post = (authorId: number, text: string) => ({
   shares: 0,
   sentiment: 0.2,
   sentimentLabel: 'positive' as const,
+  hashtags: [`was_${made}`],
 });
 
 /** New posts, a changed one, a removed one and a profile changed: one batch each. */
@@ -88,7 +89,7 @@ async function writeSome(label: string) {
   );
   const authorId = Number(rows[0]!.author_id);
   await insertPosts(server.db, [post(authorId, `${label} first words`), post(authorId, `${label} second words`)]);
-  await server.pool.query(`SELECT corpus_update_posts('id = ${rows[0]!.id}', $$likes = likes + 7, text = text || ' ${label}'$$)`);
+  await server.pool.query(`SELECT corpus_update_posts('id = ${rows[0]!.id}', $$likes = likes + 7, text = text || ' ${label}', hashtags = ARRAY['now_${label}']$$)`);
   await server.pool.query(`SELECT corpus_delete_posts('id = ${rows[1]!.id}')`);
   await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = followers + 3')`);
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await insertEdgePosts(server);
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-query-'));
   store = await AnalyticsStore.open({ dataDir });
-  await rebuildStore(server.pool, store);
+  await rebuildStore(server, store);
   // The generated corpus's own words: its most common ones, a rare one, prefixes and phrases of them.
   const { rows } = await server.pool.query<{ word: string }>(
     `(SELECT word FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]{4,}$' ORDER BY ndoc DESC, word LIMIT 4)
