@@ -14,7 +14,7 @@ import { bucketStarts, localBucketSql, timeKey } from './time';
 type Platform = OverviewResponse['platforms'][number]['platform'];
 
 /** One period's totals (cur: the range; else the previous period). */
-export interface StorePeriodRow {
+interface StorePeriodRow {
   cur: boolean;
   mentions: number;
   authors: number;
@@ -23,7 +23,7 @@ export interface StorePeriodRow {
 }
 
 /** One wall-clock bucket of the range, zero-filled. */
-export interface StoreBucketRow {
+interface StoreBucketRow {
   local: string;
   mentions: number;
   engagement: number;
@@ -130,7 +130,7 @@ async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number)
 }
 
 /** The buckets zero-filled in the series' order, and the platforms in PostgreSQL's order. */
-export function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
+function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
   const { timeZone, scope: range } = scope.context;
   const byLocal = new Map<string, StoreBucketRow>();
   const byPlatform = new Map<Platform, number>();
