@@ -1,0 +1,193 @@
+// The overview's figures from the store: the same rows as PostgreSQL's statements give overview()
+// (server/social/insights/overview.ts), so that it formats either source's rows alike. Three statements: per author
+// over both periods (totals, exact unique authors, reach over distinct authors, top people), the current period per
+// quarter and platform mapped to wall-clock buckets (buckets, sentiment, platforms), and the top posts.
+import type { Bucket } from '@contract/insights';
+import type { OverviewResponse } from '@contract/insights-responses';
+import type { PersonAggregate } from '@server/social/insights/rows';
+import { STORE_DATABASE } from '../layout';
+import { StoreParams } from '../params';
+import type { AnalyticsStore } from '../store';
+import { previousRange, storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { bucketStarts, localBucketSql, timeKey } from './time';
+
+type Platform = OverviewResponse['platforms'][number]['platform'];
+
+/** One period's totals (cur: the range; else the previous period). */
+interface StorePeriodRow {
+  cur: boolean;
+  mentions: number;
+  authors: number;
+  engagement: number;
+  reach: number;
+}
+
+/** One wall-clock bucket of the range, zero-filled. */
+interface StoreBucketRow {
+  local: string;
+  mentions: number;
+  engagement: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  sentiment_sum: number;
+}
+
+export interface StoreOverviewRows {
+  /** The periods that have posts (none for an empty one, as PostgreSQL's). */
+  periods: StorePeriodRow[];
+  /** The range's top authors: most posts, then engagement, then the lower profile id. */
+  top_people: PersonAggregate[];
+  /** Every bucket the range touches, in order (bucketSeries'), zero-filled. */
+  buckets: StoreBucketRow[];
+  /** Posts per platform with any: most first, then by name (code points). */
+  platforms: Array<{ platform: Platform; mentions: number }>;
+  /** The ids of the top posts: most engagement, then the higher id. */
+  top_posts: Array<{ id: number }>;
+}
+
+/** Per author and period, then per period: one pass over both periods' matching posts. */
+async function periodsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
+  const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const where = storeWhere(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
+  const from = params.add(context.scope.from.getTime(), 'Int64');
+  const rows = await store.query<{
+    cur: number;
+    mentions: string;
+    authors: string;
+    engagement: string;
+    reach: string;
+    top: Array<[string, string, string]>;
+  }>(
+    `SELECT pa.cur AS cur, sum(pa.n) AS mentions, count() AS authors, sum(pa.e) AS engagement,
+      sum(a.followers) AS reach,
+      arrayMap(t -> (toString(t.3), toString(-t.1), toString(-t.2)),
+        groupArraySorted(${Number(top)})((-toInt64(pa.n), -toInt64(pa.e), pa.author_id))) AS top
+    FROM (SELECT p.ts >= ${from} AS cur, p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
+      FROM ${db}.posts p WHERE ${where} GROUP BY cur, author_id) pa
+    INNER JOIN ${db}.profiles a ON a.id = pa.author_id
+    GROUP BY cur`,
+    params.values,
+  );
+  const periods = rows.map((row) => ({
+    cur: row.cur === 1,
+    mentions: Number(row.mentions),
+    authors: Number(row.authors),
+    engagement: Number(row.engagement),
+    reach: Number(row.reach),
+  }));
+  const current = rows.find((row) => row.cur === 1);
+  const people = (current?.top ?? []).map(([author_id, mentions, engagement]) => ({
+    author_id,
+    mentions: Number(mentions),
+    engagement: Number(engagement),
+  }));
+  return { periods, people };
+}
+
+type GroupRow = {
+  local: string;
+  platform: Platform;
+  n: string;
+  e: string;
+  pos: string;
+  neu: string;
+  neg: string;
+  s: number;
+};
+
+/** The range's posts per wall-clock bucket and platform: grouped by quarter (or second), then the groups mapped. */
+async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket) {
+  const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const where = storeWhere(scope, params, zone);
+  const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  return store.query<GroupRow>(
+    `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
+      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(s) AS s
+    FROM (SELECT ${time.key} AS k, p.platform AS platform, count() AS n, sum(p.engagement) AS e,
+        countIf(p.label = 1) AS pos, countIf(p.label = 0) AS neu, countIf(p.label = -1) AS neg,
+        sum(toFloat64(p.sentiment)) AS s
+      FROM ${db}.posts p WHERE ${where} GROUP BY k, platform)
+    GROUP BY local, platform`,
+    params.values,
+  );
+}
+
+async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
+  const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const rows = await store.query<{ id: string }>(
+    `SELECT p.id AS id FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone)}
+    ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(top)}`,
+    params.values,
+  );
+  return rows.map((row) => ({ id: Number(row.id) }));
+}
+
+/** The buckets zero-filled in the series' order, and the platforms in PostgreSQL's order. */
+function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
+  const { timeZone, scope: range } = scope.context;
+  const byLocal = new Map<string, StoreBucketRow>();
+  const byPlatform = new Map<Platform, number>();
+  for (const g of groups) {
+    const row = byLocal.get(g.local) ?? {
+      local: g.local,
+      mentions: 0,
+      engagement: 0,
+      positive: 0,
+      neutral: 0,
+      negative: 0,
+      sentiment_sum: 0,
+    };
+    row.mentions += Number(g.n);
+    row.engagement += Number(g.e);
+    row.positive += Number(g.pos);
+    row.neutral += Number(g.neu);
+    row.negative += Number(g.neg);
+    row.sentiment_sum += g.s;
+    byLocal.set(g.local, row);
+    byPlatform.set(g.platform, (byPlatform.get(g.platform) ?? 0) + Number(g.n));
+  }
+  const buckets = bucketStarts(bucket, timeZone, range.from, range.to).map(
+    (local) =>
+      byLocal.get(local) ?? {
+        local,
+        mentions: 0,
+        engagement: 0,
+        positive: 0,
+        neutral: 0,
+        negative: 0,
+        sentiment_sum: 0,
+      },
+  );
+  const platforms = [...byPlatform]
+    .map(([platform, mentions]) => ({ platform, mentions }))
+    .sort(
+      (a, b) => b.mentions - a.mentions || (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0),
+    );
+  return { buckets, platforms };
+}
+
+/**
+ * The overview's rows from the store for `bucket` (bucketFor of the range) and the `top` posts and people: what
+ * overview() reads from PostgreSQL's statements, with the posts and people still to be looked up by id.
+ */
+export async function storeOverview(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  bucket: Bucket,
+  top: number,
+): Promise<StoreOverviewRows> {
+  // Sent together: the store's process runs them as its engine allows (bound statements one at a time).
+  const [{ periods, people }, groups, topPosts] = await Promise.all([
+    periodsOf(store, scope, top),
+    groupsOf(store, scope, bucket),
+    topPostsOf(store, scope, top),
+  ]);
+  return { periods, top_people: people, ...timelineOf(groups, bucket, scope), top_posts: topPosts };
+}

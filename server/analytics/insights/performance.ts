@@ -1,0 +1,79 @@
+// The performance dashboard's groups from the store: the same rows as PostgreSQL's performance statement
+// (server/social/insights/sources/posts-scan.ts, performanceGroups): grouping sets () , (platform), (media), (kind) and
+// (day of the week, hour) with posts, likes, comments, shares, views, engagement, the engagement rate and the average
+// sentiment. The matching posts are grouped by quarter first and the quarters mapped to the zone's day and hour.
+import { STORE_DATABASE } from '../layout';
+import { StoreParams } from '../params';
+import type { AnalyticsStore } from '../store';
+import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { dayOfWeekSql, hourOfDaySql, timeKey } from './time';
+
+/** One group; gp, gm, gk, gd are PostgreSQL's GROUPING(): 1 where the column is rolled up. */
+export interface StorePerformanceRow {
+  platform: string | null;
+  media: string | null;
+  kind: string | null;
+  dow: number | null;
+  hr: number | null;
+  gp: number;
+  gm: number;
+  gk: number;
+  gd: number;
+  posts: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number;
+  engagement: number;
+  rate: number | null;
+  sentiment: number | null;
+}
+
+type Raw = Omit<StorePerformanceRow, 'gp' | 'gm' | 'gk' | 'gd'> & Record<string, unknown>;
+
+export async function storePerformance(
+  store: AnalyticsStore,
+  scope: StoreScope,
+): Promise<StorePerformanceRow[]> {
+  const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const where = storeWhere(scope, params, zone);
+  const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
+  const rows = await store.query<Raw>(
+    `SELECT platform, media, kind, dow, hr, sum(n) AS posts, sum(l) AS likes, sum(c) AS comments,
+      sum(sh) AS shares, sum(v) AS views, sum(e) AS engagement,
+      if(sum(rated) = 0, NULL, sum(rate_sum) / sum(rated)) AS rate, if(sum(n) = 0, NULL, sum(s) / sum(n)) AS sentiment
+    FROM (SELECT platform, media, kind, ${dayOfWeekSql(time.seconds, zone)} AS dow,
+        ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, rate_sum, rated
+      FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
+          sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
+          sum(p.engagement) AS e, sum(toFloat64(p.sentiment)) AS s,
+          sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
+        FROM ${db}.posts p INNER JOIN ${db}.profiles a ON a.id = p.author_id
+        WHERE ${where} GROUP BY platform, media, kind, k))
+    GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))
+    SETTINGS group_by_use_nulls = 1`,
+    params.values,
+  );
+  return rows.map((row) => ({
+    platform: row.platform,
+    media: row.media,
+    kind: row.kind,
+    dow: row.dow === null ? null : Number(row.dow),
+    hr: row.hr === null ? null : Number(row.hr),
+    gp: row.platform === null ? 1 : 0,
+    gm: row.media === null ? 1 : 0,
+    gk: row.kind === null ? 1 : 0,
+    gd: row.dow === null ? 1 : 0,
+    posts: Number(row.posts),
+    likes: Number(row.likes),
+    comments: Number(row.comments),
+    shares: Number(row.shares),
+    views: Number(row.views),
+    engagement: Number(row.engagement),
+    rate: row.rate === null ? null : Number(row.rate),
+    sentiment: row.sentiment === null ? null : Number(row.sentiment),
+  }));
+}

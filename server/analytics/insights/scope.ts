@@ -1,0 +1,168 @@
+// A dashboard's scope as a condition over the store's `posts p`: the range, the platforms and languages filters, the
+// query (compiled by the caller's `match`) and the drill-down refinements, each meaning exactly what its PostgreSQL
+// condition means (server/social/scope.ts, server/social/insights/refine.ts). Every value travels as a bound
+// parameter (StoreParams); the SQL text is fixed here.
+import type { Bucket, Refine } from '@contract/insights';
+import { formatWallClock, wallClock } from '@contract/zoned-time';
+import type { QueryNode } from '@server/query/index';
+import type { InsightScope } from '@server/social/insights/request';
+import { STORE_DATABASE } from '../layout';
+import type { StoreParams } from '../params';
+import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
+
+/** An instant range, `from` inclusive, `to` exclusive. */
+export interface StoreRange {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The query language compiled for the store: a condition over `posts p` for `node`, its values added to `params`;
+ * `range` is the range the statement reads (a compiler may bound its token look-ups by it).
+ */
+export type StoreMatch = (node: QueryNode, params: StoreParams, range: StoreRange) => string;
+
+/** What every dashboard statement on the store is built from. */
+export interface StoreScope {
+  context: InsightScope;
+  match: StoreMatch;
+  /** The store's database (the one the dashboards read by default). */
+  db?: string;
+}
+
+const HOUR_MS = 3_600_000;
+const BUCKET_MS = { hour: HOUR_MS, day: 24 * HOUR_MS, week: 7 * 24 * HOUR_MS } as const;
+/** Clocks move by at most 2 hours at a DST change: a date refinement's instants are bounded 3 hours wider. */
+const SLACK_MS = 3 * HOUR_MS;
+const LABELS = { positive: 1, neutral: 0, negative: -1 } as const;
+
+const strip = (value: string, prefix: string) =>
+  prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+/** Lower case, the prefix taken off, duplicates dropped: as refine.ts reads hashtags, mentions, domains and words. */
+const lower = (values: string[], prefix = '') => [
+  ...new Set(values.map((v) => strip(v, prefix).toLowerCase())),
+];
+
+const any = (conditions: string[]) =>
+  conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
+
+/**
+ * A post in the chart's bucket starting at `value`: its own wall-clock bucket (exact, as PostgreSQL's date_trunc),
+ * the instants bounded around it so that the time index narrows the scan.
+ */
+function dateCondition(bucket: Bucket, value: string, timeZone: string, zone: string, params: StoreParams) {
+  // resolveInsightScope has checked that the value starts a bucket (refineWhere refuses it otherwise).
+  const start = new Date(value);
+  const local = formatWallClock(wallClock(start, timeZone));
+  const lo = start.getTime() - SLACK_MS;
+  const hi = start.getTime() + BUCKET_MS[bucket] + SLACK_MS;
+  return (
+    `(p.ts >= ${params.add(lo, 'Int64')} AND p.ts < ${params.add(hi, 'Int64')} AND ` +
+    `${localBucketSql(bucket, POST_SECONDS, zone)} = ${params.add(local, 'String')})`
+  );
+}
+
+/** The profiles of `where`, as the set of author ids a post's author is tested against. */
+const authorsWhere = (db: string, where: string) =>
+  `p.author_id IN (SELECT id FROM ${db}.profiles WHERE ${where})`;
+
+/** The condition a refinement's values match (before `exclude`). */
+function matchCondition(
+  refine: Refine,
+  zone: string,
+  timeZone: string,
+  params: StoreParams,
+  db: string,
+): string {
+  const strings = (values: string[], type = 'Array(String)') => params.add(values, type);
+  switch (refine.field) {
+    case 'date':
+      return any(refine.values.map((v) => dateCondition(refine.bucket, v, timeZone, zone, params)));
+    case 'platform':
+      return `has(${strings(refine.values)}, p.platform)`;
+    case 'hashtag':
+      return `hasAny(p.hashtags, ${strings(lower(refine.values, '#'))})`;
+    case 'mention':
+      return `hasAny(p.mentions, ${strings(lower(refine.values, '@'))})`;
+    case 'domain':
+      return `hasAny(p.domains, ${strings(lower(refine.values))})`;
+    case 'term':
+      // The word exactly as the full-text vector holds it (PostgreSQL: p.search @@ 'word'::tsquery).
+      return `hasAny(p.toks, arrayMap(w -> sipHash64(w), ${strings(lower(refine.values))}))`;
+    case 'author': {
+      const ids = refine.values.filter((v): v is number => typeof v === 'number');
+      const handles = lower(
+        refine.values.filter((v): v is string => typeof v === 'string'),
+        '@',
+      );
+      return (
+        `(has(${params.add(ids, 'Array(UInt64)')}, p.author_id) OR ` +
+        `${authorsWhere(db, `lowerUTF8(handle) IN ${strings(handles)}`)})`
+      );
+    }
+    case 'sentiment':
+      return `has(${params.add(
+        refine.values.map((v) => LABELS[v]),
+        'Array(Int8)',
+      )}, p.label)`;
+    case 'language':
+      return `has(${strings(refine.values)}, p.lang)`;
+    case 'media':
+      return `has(${strings(refine.values)}, p.media)`;
+    case 'kind':
+      return `has(${strings(refine.values)}, p.kind)`;
+    case 'followers': {
+      const ranges = refine.values.map(({ min, max }) => {
+        const parts: string[] = [];
+        if (min !== undefined) parts.push(`followers >= ${params.add(min, 'UInt64')}`);
+        if (max !== undefined) parts.push(`followers < ${params.add(max, 'UInt64')}`);
+        return `(${parts.join(' AND ')})`;
+      });
+      return authorsWhere(db, ranges.join(' OR '));
+    }
+    case 'hour_of_week':
+      return any(
+        refine.values.map(
+          ({ day, hour }) =>
+            `(${dayOfWeekSql(POST_SECONDS, zone)} = ${params.add(day, 'UInt8')} AND ` +
+            `${hourOfDaySql(POST_SECONDS, zone)} = ${params.add(hour, 'UInt8')})`,
+        ),
+      );
+  }
+}
+
+/**
+ * The scope's condition over [from, to) (the request's range by default) with its refinements, over `posts p`.
+ * `zone` is the placeholder of the workspace's zone (zonePlaceholder), which the statement's time expressions share.
+ */
+export function storeWhere(
+  { context, match, db = STORE_DATABASE }: StoreScope,
+  params: StoreParams,
+  zone: string,
+  range: StoreRange = context.scope,
+): string {
+  const { scope, refines, timeZone } = context;
+  const parts = [
+    `p.ts >= ${params.add(range.from.getTime(), 'Int64')}`,
+    `p.ts < ${params.add(range.to.getTime(), 'Int64')}`,
+  ];
+  if (scope.platforms.length) parts.push(`has(${params.add(scope.platforms, 'Array(String)')}, p.platform)`);
+  if (scope.languages.length) parts.push(`has(${params.add(scope.languages, 'Array(String)')}, p.lang)`);
+  if (scope.query) parts.push(`(${match(scope.query, params, range)})`);
+  for (const refine of refines) {
+    const condition = matchCondition(refine, zone, timeZone, params, db);
+    // A post whose value is unknown (a null language, '' in the store) matches no value, so an exclusion keeps it.
+    parts.push(refine.exclude ? `NOT (${condition})` : `(${condition})`);
+  }
+  return parts.join(' AND ');
+}
+
+/** The workspace's zone as a placeholder, for the time expressions of a statement. */
+export const zonePlaceholder = (context: InsightScope, params: StoreParams) =>
+  params.add(context.timeZone, 'String');
+
+/** The period of equal length just before the range (as server/social/insights/where.ts's previousPeriod). */
+export const previousRange = ({ scope }: InsightScope): StoreRange => ({
+  from: new Date(2 * scope.from.getTime() - scope.to.getTime()),
+  to: scope.from,
+});

@@ -1,0 +1,66 @@
+// The conversation dashboard's hashtags, mentions and domains from the store against PostgreSQL's conversation(),
+// exactly, on the corpus of dashboards.fixtures.ts (duplicate hashtags in a post, ties in code-point order), in every
+// zone and range, with field queries and every refinement with and without exclude.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeConversationTags } from '@server/analytics/insights/conversation';
+import { conversation } from '@server/social/insights/conversation';
+import {
+  contextOf,
+  fieldMatch,
+  openBench,
+  picksOf,
+  RANGES,
+  refinements,
+  ZONES,
+  type Bench,
+  type Case,
+  type Picks,
+} from './dashboards.fixtures';
+
+let bench: Bench;
+let picks: Picks;
+
+beforeAll(async () => {
+  bench = await openBench();
+  picks = await picksOf(bench.server);
+}, 240_000);
+afterAll(() => bench?.close());
+
+const LIMIT = 6;
+
+async function compare(c: Case) {
+  const context = await contextOf(bench.server, c);
+  const pg = await conversation(bench.server.db, context, LIMIT);
+  const store = await storeConversationTags(bench.store, { context, match: fieldMatch }, LIMIT);
+  expect(store).toEqual({ hashtags: pg.hashtags, mentions: pg.mentions, domains: pg.domains });
+  return pg.hashtags.length;
+}
+
+describe('hashtags, mentions and domains from the store equal PostgreSQL', () => {
+  const cases: Case[] = [
+    ...ZONES.flatMap((zone) =>
+      Object.entries(RANGES).map(([name, range]) => ({ name: `${zone}, ${name}`, zone, range })),
+    ),
+    {
+      name: 'NOT lang:en',
+      zone: 'America/New_York',
+      range: RANGES['120 days of weeks']!,
+      query: 'NOT lang:en',
+    },
+  ];
+  it.each(cases)('$name', async (c) => {
+    await compare(c);
+  });
+  it('with every refinement, with and without exclude', async () => {
+    let lists = 0;
+    for (const refine of refinements('America/New_York', picks))
+      for (const exclude of [false, true])
+        lists += await compare({
+          name: refine.field,
+          zone: 'America/New_York',
+          range: RANGES['30 days of days']!,
+          refine: [{ ...refine, exclude }],
+        });
+    expect(lists).toBeGreaterThan(0);
+  });
+});

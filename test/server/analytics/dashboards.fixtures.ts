@@ -1,0 +1,188 @@
+// The corpus and the scopes the store's dashboards are compared on with PostgreSQL's: a generated corpus (a few
+// thousand posts over 180 days), the insights tests' corpus (posts around both DST changes of America/New_York in
+// 2026), posts around Pacific/Chatham's change of 27 September 2026 (02:45 → 03:45, at a quarter past the UTC hour),
+// the store rebuilt from PostgreSQL, and scopes in four zones with every refinement, with and without exclude.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { Refine } from '@contract/insights';
+import type { PLATFORM_VALUES } from '@contract/social-scope';
+import { instantOfWallClock } from '@contract/zoned-time';
+import type { StoreMatch } from '@server/analytics/insights/scope';
+import type { StoreParams } from '@server/analytics/params';
+import { rebuildStore } from '@server/analytics/rebuild';
+import { AnalyticsStore } from '@server/analytics/store';
+import type { QueryNode } from '@server/query/index';
+import { insertPosts } from '@server/social/corpus/changes';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { resolveInsightScope } from '@server/social/insights/request';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+
+export interface Bench {
+  server: TestServer;
+  store: AnalyticsStore;
+  close(): Promise<void>;
+}
+
+/** The corpus in PostgreSQL and the store rebuilt from it. */
+export async function openBench(posts = 3_000): Promise<Bench> {
+  const server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 29, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
+  await insertCorpus(server);
+  const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 6');
+  const chatham = Date.UTC(2026, 8, 26, 14, 0); // 02:45 Chatham standard time → 03:45 daylight time
+  await insertPosts(
+    server.db,
+    Array.from({ length: 48 }, (_, i) => ({
+      platform: 'x' as const,
+      externalId: `chatham${i}`,
+      authorId: Number(rows[i % rows.length]!.id),
+      text: `chatham clocks ${i % 3 ? 'forward' : 'spring'} #chatham`,
+      language: i % 4 ? 'en' : null,
+      // Every 5 minutes from 2 hours before the change to 2 hours after.
+      postedAt: new Date(chatham - 2 * 3_600_000 + i * 300_000 + (i % 7) * 1_000),
+      kind: 'original' as const,
+      media: 'text' as const,
+      likes: i % 5,
+      comments: i % 2,
+      shares: 0,
+      views: null,
+      hashtags: ['chatham'],
+      mentions: [],
+      domains: [],
+      sentiment: ((i % 9) - 4) / 5,
+      sentimentLabel:
+        i % 9 > 5 ? ('positive' as const) : i % 9 < 3 ? ('negative' as const) : ('neutral' as const),
+    })),
+  );
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
+  const store = await AnalyticsStore.open({ dataDir });
+  await rebuildStore(server.pool, store);
+  return {
+    server,
+    store,
+    async close() {
+      await store.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A compiler of the query language's fields, hashtags and mentions, and NOT / AND / OR, for the tests until the
+ * store's own compiler is wired (words, phrases and NEAR are its job).
+ */
+export const fieldMatch: StoreMatch = (node: QueryNode, params: StoreParams, range): string => {
+  switch (node.type) {
+    case 'field':
+      if (node.field === 'platform') return `p.platform = ${params.add(node.value, 'String')}`;
+      if (node.field === 'lang') return `p.lang = ${params.add(node.value, 'String')}`;
+      throw new Error(`fieldMatch: no ${node.field}:`);
+    case 'hashtag':
+      return `has(p.hashtags, ${params.add(node.value, 'String')})`;
+    case 'mention':
+      return `has(p.mentions, ${params.add(node.value, 'String')})`;
+    case 'not':
+      return `NOT (${fieldMatch(node.operand, params, range)})`;
+    case 'and':
+    case 'or':
+      return `(${node.operands.map((o) => fieldMatch(o, params, range)).join(node.type === 'and' ? ' AND ' : ' OR ')})`;
+    default:
+      throw new Error(`fieldMatch: no ${node.type}`);
+  }
+};
+
+export interface Case {
+  name: string;
+  zone: string;
+  range: [string, string];
+  query?: string;
+  platforms?: Array<(typeof PLATFORM_VALUES)[number]>;
+  languages?: string[];
+  refine?: Refine[];
+}
+
+export const contextOf = (server: TestServer, c: Case) =>
+  resolveInsightScope(
+    server.db,
+    { timeZone: c.zone },
+    {
+      workspace_id: 'w',
+      query: c.query ?? '',
+      filters: { from: c.range[0], to: c.range[1], platforms: c.platforms, languages: c.languages },
+      refine: c.refine ?? [],
+    },
+  );
+
+export const RANGES: Record<string, [string, string]> = {
+  'a day of hours over the clocks going back': ['2026-10-31T16:00:00Z', '2026-11-01T16:00:00Z'],
+  'hours over the clocks going forward': ['2026-03-07T17:00:00Z', '2026-03-09T04:00:00Z'],
+  'hours over Chatham going forward': ['2026-09-26T00:00:00Z', '2026-09-27T12:00:00Z'],
+  '30 days of days': ['2026-10-10T00:00:00Z', '2026-11-09T00:00:00Z'],
+  'a week at odd bounds': ['2026-10-28T13:37:00.000Z', '2026-11-04T08:12:30.000Z'],
+  '120 days of weeks': ['2026-07-15T00:00:00Z', '2026-11-12T00:00:00Z'],
+};
+export const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham'];
+
+/** Values of the generated corpus: an author of many posts, its most common link domain and word. */
+export interface Picks {
+  author: number;
+  domain: string;
+  word: string;
+}
+
+export async function picksOf(server: TestServer): Promise<Picks> {
+  const one = async (sql: string) => (await server.pool.query<{ v: string }>(sql)).rows[0]!.v;
+  return {
+    author: Number(
+      await one(
+        `SELECT author_id AS v FROM posts GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 1 OFFSET 3`,
+      ),
+    ),
+    domain: await one(
+      `SELECT d AS v FROM posts, unnest(domains) d GROUP BY d ORDER BY count(*) DESC, d LIMIT 1`,
+    ),
+    word: await one(
+      `SELECT word AS v FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]{4,}$' ORDER BY ndoc DESC, word LIMIT 1 OFFSET 5`,
+    ),
+  };
+}
+
+/** Every refinement, one or two values, for the zone (date values are bucket starts there). */
+export function refinements(zone: string, picks: Picks): Refine[] {
+  const at = (local: string) => instantOfWallClock(local, zone).toISOString();
+  return [
+    { field: 'platform', values: ['instagram', 'reddit'] },
+    { field: 'hashtag', values: ['#Launch', 'chatham'] },
+    { field: 'mention', values: ['@alice', 'novamobile'] },
+    { field: 'domain', values: ['example.com', picks.domain] },
+    { field: 'term', values: ['Coffee', 'outage', picks.word] },
+    { field: 'author', values: [picks.author, '@Hana'] },
+    { field: 'sentiment', values: ['positive'] },
+    { field: 'language', values: ['es', 'ko'] },
+    { field: 'media', values: ['video'] },
+    { field: 'kind', values: ['reply', 'quote'] },
+    { field: 'followers', values: [{ min: 100, max: 5_000 }, { min: 50_000 }] },
+    {
+      field: 'hour_of_week',
+      values: [
+        { day: 7, hour: 1 },
+        { day: 3, hour: 14 },
+      ],
+    },
+    { field: 'date', bucket: 'hour', values: [at('2026-11-01T01:00:00'), at('2026-09-27T03:00:00')] },
+    { field: 'date', bucket: 'day', values: [at('2026-11-01T00:00:00'), at('2026-10-15T00:00:00')] },
+    { field: 'date', bucket: 'week', values: [at('2026-10-26T00:00:00')] },
+  ];
+}
+
+/** Equal within a relative tolerance (sums of sentiment added in another order). */
+export function expectClose(actual: number | null, expected: number | null, what: string) {
+  if (expected === null || actual === null) return expect(actual, what).toBe(expected);
+  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(
+    1e-9 * Math.max(1, Math.abs(expected)),
+  );
+}
