@@ -21,6 +21,9 @@ export interface StorePeopleRows {
 type Top = Array<[string | number, string | number, string | number]>;
 
 /** Each top's tuples are (key, tie-break, id, …) negated for a descending sort: read back as aggregates. */
+/** Undoes a sort key's negation: 0 − x, so no figure is −0 (which is not 0 to a deep comparison). */
+const negate = (x: number) => 0 - x;
+
 const aggregates = (top: Top, order: (t: [number, number, number]) => PersonAggregate) =>
   top.map((t) => order([Number(t[0]), Number(t[1]), Number(t[2])]));
 
@@ -56,19 +59,19 @@ export async function storePeople(
     posts: Number(row?.posts ?? 0),
     by_mentions: aggregates(row?.by_mentions ?? [], ([n, e, id]) => ({
       author_id: id,
-      mentions: -n,
-      engagement: -e,
+      mentions: negate(n),
+      engagement: negate(e),
     })),
     // (id, −mentions, engagement) and (id, −mentions, −engagement), as arranged above.
     by_followers: aggregates(row?.by_followers ?? [], ([id, n, e]) => ({
       author_id: id,
-      mentions: -n,
+      mentions: negate(n),
       engagement: e,
     })),
     by_engagement: aggregates(row?.by_engagement ?? [], ([id, n, e]) => ({
       author_id: id,
-      mentions: -n,
-      engagement: -e,
+      mentions: negate(n),
+      engagement: negate(e),
     })),
   };
 }

@@ -6,7 +6,7 @@ import { storeConversationTags } from '@server/analytics/insights/conversation';
 import { conversation } from '@server/social/insights/conversation';
 import {
   contextOf,
-  fieldMatch,
+  matchOf,
   openBench,
   picksOf,
   RANGES,
@@ -31,7 +31,7 @@ const LIMIT = 6;
 async function compare(c: Case) {
   const context = await contextOf(bench.server, c);
   const pg = await conversation(bench.server.db, context, LIMIT);
-  const store = await storeConversationTags(bench.store, { context, match: fieldMatch }, LIMIT);
+  const store = await storeConversationTags(bench.store, { context, match: await matchOf(bench.server, context) }, LIMIT);
   expect(store).toEqual({ hashtags: pg.hashtags, mentions: pg.mentions, domains: pg.domains });
   return pg.hashtags.length;
 }

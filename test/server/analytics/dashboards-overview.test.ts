@@ -10,13 +10,14 @@ import { bucketFor } from '@server/social/insights/time';
 import {
   contextOf,
   expectClose,
-  fieldMatch,
+  matchOf,
   openBench,
   picksOf,
   RANGES,
   refinements,
   ZONES,
   type Bench,
+  TYPED_QUERIES,
   type Case,
   type Picks,
 } from './dashboards.fixtures';
@@ -38,7 +39,7 @@ async function compare(c: Case) {
   const bucket = bucketFor(from, to);
   const [pg, store] = [
     await overview(bench.server.db, context),
-    await storeOverview(bench.store, { context, match: fieldMatch }, bucket, 5),
+    await storeOverview(bench.store, { context, match: await matchOf(bench.server, context) }, bucket, 5),
   ];
   const period = (cur: boolean) =>
     store.periods.find((p) => p.cur === cur) ?? { mentions: 0, authors: 0, engagement: 0, reach: 0 };
@@ -108,6 +109,17 @@ describe('the overview from the store equals PostgreSQL', () => {
   it.each([...filtered, ...queries])('$name', async (c) => {
     await compare(c);
   });
+
+  const typed: Case[] = TYPED_QUERIES.flatMap((query) => [
+    { name: `${query}, 30 days`, zone: 'America/New_York', range: RANGES['30 days of days']!, query },
+    { name: `${query}, weeks`, zone: 'Asia/Kolkata', range: RANGES['120 days of weeks']!, query },
+  ]);
+  let typedMentions = 0;
+  it.each(typed)('typed query $name', async (c) => {
+    const pg = await compare(c);
+    typedMentions += pg.totals.mentions.value;
+  });
+  it('compared typed queries on posts they match', () => expect(typedMentions).toBeGreaterThan(100));
 
   const scopes: Array<[string, [string, string]]> = [
     ['America/New_York', RANGES['30 days of days']!],

@@ -12,10 +12,11 @@ import { performance } from '@server/social/insights/performance';
 import {
   contextOf,
   expectClose,
-  fieldMatch,
+  matchOf,
   openBench,
   picksOf,
   RANGES,
+  TYPED_QUERIES,
   refinements,
   ZONES,
   type Bench,
@@ -37,7 +38,7 @@ const LIMIT = 7;
 async function comparePeople(c: Case) {
   const context = await contextOf(bench.server, c);
   const pg = await people(bench.server.db, context, LIMIT);
-  const store = await storePeople(bench.store, { context, match: fieldMatch }, LIMIT);
+  const store = await storePeople(bench.store, { context, match: await matchOf(bench.server, context) }, LIMIT);
   expect(store.authors).toBe(pg.unique_authors);
   expect(store.authors ? store.posts / store.authors : null).toBe(pg.average_mentions_per_author);
   for (const key of ['by_mentions', 'by_followers', 'by_engagement'] as const) {
@@ -52,7 +53,7 @@ async function comparePeople(c: Case) {
 async function comparePerformance(c: Case) {
   const context = await contextOf(bench.server, c);
   const pg = await performance(bench.server.db, context);
-  const rows = await storePerformance(bench.store, { context, match: fieldMatch });
+  const rows = await storePerformance(bench.store, { context, match: await matchOf(bench.server, context) });
   const metrics = (row: StorePerformanceRow | undefined) => ({
     posts: row?.posts ?? 0,
     likes: row?.likes ?? 0,
@@ -117,6 +118,12 @@ const others: Case[] = [
     range: RANGES['120 days of weeks']!,
     query: 'platform:x OR #launch',
   },
+  ...TYPED_QUERIES.map((query) => ({
+    name: query,
+    zone: 'America/New_York',
+    range: RANGES['120 days of weeks']!,
+    query,
+  })),
 ];
 const refined = (zone: string, range: [string, string]) =>
   refinements(zone, picks).flatMap((refine) =>

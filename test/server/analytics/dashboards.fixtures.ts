@@ -9,14 +9,12 @@ import { expect } from 'vitest';
 import type { Refine } from '@contract/insights';
 import type { PLATFORM_VALUES } from '@contract/social-scope';
 import { instantOfWallClock } from '@contract/zoned-time';
-import type { StoreMatch } from '@server/analytics/insights/scope';
-import type { StoreParams } from '@server/analytics/params';
+import { storeMatch } from '@server/analytics/insights/match';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore } from '@server/analytics/store';
-import type { QueryNode } from '@server/query/index';
 import { insertPosts } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
-import { resolveInsightScope } from '@server/social/insights/request';
+import { resolveInsightScope, type InsightScope } from '@server/social/insights/request';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
@@ -59,7 +57,7 @@ export async function openBench(posts = 3_000): Promise<Bench> {
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
   const store = await AnalyticsStore.open({ dataDir });
-  await rebuildStore(server.pool, store);
+  await rebuildStore(server, store);
   return {
     server,
     store,
@@ -71,29 +69,8 @@ export async function openBench(posts = 3_000): Promise<Bench> {
   };
 }
 
-/**
- * A compiler of the query language's fields, hashtags and mentions, and NOT / AND / OR, for the tests until the
- * store's own compiler is wired (words, phrases and NEAR are its job).
- */
-export const fieldMatch: StoreMatch = (node: QueryNode, params: StoreParams, range): string => {
-  switch (node.type) {
-    case 'field':
-      if (node.field === 'platform') return `p.platform = ${params.add(node.value, 'String')}`;
-      if (node.field === 'lang') return `p.lang = ${params.add(node.value, 'String')}`;
-      throw new Error(`fieldMatch: no ${node.field}:`);
-    case 'hashtag':
-      return `has(p.hashtags, ${params.add(node.value, 'String')})`;
-    case 'mention':
-      return `has(p.mentions, ${params.add(node.value, 'String')})`;
-    case 'not':
-      return `NOT (${fieldMatch(node.operand, params, range)})`;
-    case 'and':
-    case 'or':
-      return `(${node.operands.map((o) => fieldMatch(o, params, range)).join(node.type === 'and' ? ' AND ' : ' OR ')})`;
-    default:
-      throw new Error(`fieldMatch: no ${node.type}`);
-  }
-};
+/** The store's compiler for the case's query (its words asked of PostgreSQL once). */
+export const matchOf = (server: TestServer, context: InsightScope) => storeMatch(server.pool, context.scope.query);
 
 export interface Case {
   name: string;
@@ -116,6 +93,22 @@ export const contextOf = (server: TestServer, c: Case) =>
       refine: c.refine ?? [],
     },
   );
+
+/**
+ * Typed queries of the bench's mix (server/query/README.md's operators on the generated corpus's words: a broad term, a
+ * phrase, an OR, a NOT with a hashtag, NEAR, a wildcard, CJK terms of one word and of two characters), compiled by the
+ * store's own compiler.
+ */
+export const TYPED_QUERIES = [
+  'nova',
+  '"midnight harbor"',
+  'cloudnest OR outage OR downdetector',
+  'nova NOT #unboxing',
+  'nova NEAR/3 launch',
+  'clou*',
+  '노바X',
+  '노바',
+];
 
 export const RANGES: Record<string, [string, string]> = {
   'a day of hours over the clocks going back': ['2026-10-31T16:00:00Z', '2026-11-01T16:00:00Z'],
