@@ -73,7 +73,7 @@ export interface AppDeps {
   dataDir?: string;
   /**
    * The analytics store (server/analytics/service.ts), once started and unless ANALYTICS_STORE=off: `store` while it
-   * may answer, `state()` with the corpus version it reflects. Not read by the dashboards yet.
+   * may answer, `state()` with the corpus version it reflects. The overview reads it when it is caught up.
    */
   analytics?: AnalyticsService;
   /** The collection queue's dispatcher (server/scraping/collector.ts), once started: API calls nudge it. */

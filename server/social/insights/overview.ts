@@ -3,6 +3,7 @@
 // (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts); which
 // source each reads is chosen in overviewStatements.
 import { sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { countedBase } from './counted';
@@ -16,6 +17,9 @@ import type { OverviewGroups } from './sources/source';
 import { bucketFor, bucketSeries, wallClockText } from './time';
 import { instantOfWallClock } from '@contract/zoned-time';
 import { readOnly, readOnlyParts, type Tx } from './transactions';
+import { storeMatch } from '@server/analytics/insights/match';
+import { storeOverview } from '@server/analytics/insights/overview';
+import type { AnalyticsService } from '@server/analytics/service';
 import { sharingCores } from '../admission';
 import { previousPeriod } from './where';
 
@@ -136,10 +140,31 @@ type TimelineRow = {
   top_posts: Array<{ id: number }>;
 };
 
-export async function overview(db: Db, context: InsightScope): Promise<OverviewResponse> {
+/**
+ * The overview: from the analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees (its
+ * figures, then the posts and people they name from PostgreSQL), else from PostgreSQL alone.
+ */
+export async function overview(
+  db: Db,
+  context: InsightScope,
+  store?: AnalyticsService,
+): Promise<OverviewResponse> {
+  const fromStore = store ? await overviewFromStore(db, context, store) : null;
+  return overviewAnswer(context, fromStore ?? (await overviewFromPostgres(db, context)));
+}
+
+/** What the overview is made of, from either source. */
+interface OverviewRows {
+  periods: PeriodRow[];
+  buckets: BucketRow[];
+  platforms: TimelineRow['platforms'];
+  /** The top posts in order, as found (a post removed since the figures were read is left out). */
+  topPosts: PostRow[];
+  people: OverviewResponse['top_people'];
+}
+
+async function overviewFromPostgres(db: Db, context: InsightScope): Promise<OverviewRows> {
   const { scope, timeZone } = context;
-  const previous = previousPeriod(context);
-  const bucket = bucketFor(scope.from, scope.to);
   const statements = overviewStatements(context);
 
   // The two halves run side by side on one snapshot; each looks up what it lists in its own transaction.
@@ -192,8 +217,72 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
           ],
           { timeZone },
         );
-  const periods = [...authors.periods, ...(previousAuthors?.periods ?? [])];
-  const { buckets, platforms } = timeline;
+  return {
+    periods: [...authors.periods, ...(previousAuthors?.periods ?? [])],
+    buckets: timeline.buckets,
+    platforms: timeline.platforms,
+    topPosts: found(timeline.top_posts, timeline.posts),
+    people: authors.people,
+  };
+}
+
+const found = (ids: Array<{ id: number | string }>, posts: Map<number, PostRow>) =>
+  ids.flatMap(({ id }) => posts.get(Number(id)) ?? []);
+
+const corpusVersion = async (db: Db | Tx) =>
+  Number((await db.execute<{ version: string }>(sql`SELECT version::text FROM corpus_state WHERE id`)).rows[0]?.version);
+
+/**
+ * The store's figures when its corpus version, before and after its statements, is the one PostgreSQL's snapshot
+ * sees: the posts and people are then looked up in that snapshot. Null otherwise (the store is not ready, behind, or
+ * applied a batch meanwhile): the caller answers from PostgreSQL.
+ */
+async function overviewFromStore(
+  db: Db,
+  context: InsightScope,
+  service: AnalyticsService,
+): Promise<OverviewRows | null> {
+  const before = service.state();
+  const store = service.store;
+  if (!store || !before.caughtUp || before.corpusVersion === null) return null;
+  // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL); a transaction
+  // handed in as the database does not.
+  const pool = (db as Db & { $client?: pg.Pool }).$client;
+  if (!pool) return null;
+  // A store behind PostgreSQL is not asked (its figures would be of an older corpus); checked again in the snapshot
+  // the posts are looked up in, as a write may land meanwhile.
+  if ((await corpusVersion(db)) !== before.corpusVersion) return null;
+  const { scope, timeZone } = context;
+  const match = await storeMatch(pool, scope.query);
+  const rows = await storeOverview(store, { context, match }, bucketFor(scope.from, scope.to), TOP_OVERVIEW);
+  if (service.state().corpusVersion !== before.corpusVersion) return null;
+  return readOnly(
+    db,
+    async (tx) => {
+      if ((await corpusVersion(tx)) !== before.corpusVersion) return null;
+      const posts = await postsByIds(
+        tx,
+        rows.top_posts.map((p) => Number(p.id)),
+        scope,
+      );
+      return {
+        periods: rows.periods,
+        buckets: rows.buckets,
+        platforms: rows.platforms as TimelineRow['platforms'],
+        topPosts: found(rows.top_posts, posts),
+        people: await peopleFor(tx, rows.top_people),
+      };
+    },
+    { timeZone },
+  );
+}
+
+/** The answer from the rows, the same whichever source read them. */
+function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResponse {
+  const { scope, timeZone } = context;
+  const previous = previousPeriod(context);
+  const bucket = bucketFor(scope.from, scope.to);
+  const { periods, buckets, platforms } = rows;
   const period = (cur: boolean) =>
     periods.find((p) => p.cur === cur) ?? { mentions: 0, authors: 0, engagement: 0, reach: 0 };
   const [now, before] = [period(true), period(false)];
@@ -254,7 +343,7 @@ export async function overview(db: Db, context: InsightScope): Promise<OverviewR
       mentions: p.mentions,
       share: total ? p.mentions / total : 0,
     })),
-    top_posts: timeline.top_posts.map((p) => toPost(timeline.posts.get(p.id)!)),
-    top_people: authors.people,
+    top_posts: rows.topPosts.map((post) => toPost(post)),
+    top_people: rows.people,
   };
 }

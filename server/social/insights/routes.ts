@@ -249,7 +249,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   dashboard(
     'overview',
     'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
-    (db, context) => overview(db, context),
+    // The store is read as it is now: it is started after the app is built (server/main.ts).
+    (db, context) => overview(db, context, app.deps.analytics),
   );
   dashboard(
     'posts',

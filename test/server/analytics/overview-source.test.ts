@@ -1,0 +1,75 @@
+// The overview answers from the analytics store when the store holds exactly the corpus version PostgreSQL's
+// snapshot sees, and the answer is the same as PostgreSQL's, field by field; a store that is behind (or not ready) is
+// not read, and the answer comes from PostgreSQL. Through the dashboard route too: the running service is what the
+// route reads.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnalyticsService } from '@server/analytics/service';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { overview } from '@server/social/insights/overview';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { contextOf, RANGES, TYPED_QUERIES, type Case } from './dashboards.fixtures';
+
+let server: TestServer;
+let dataDir: string;
+let service: AnalyticsService;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 31, posts: 2_000, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
+  await insertCorpus(server);
+  dataDir = mkdtempSync(join(tmpdir(), 'murmur-overview-source-'));
+  service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
+  await service.caughtUpOnce();
+}, 240_000);
+afterAll(async () => {
+  await service?.stop();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Sums of floating sentiment may differ in their last bits between the engines: 12 significant digits are kept. */
+const rounded = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+  );
+
+const cases: Case[] = [
+  { name: 'every post, 30 days', zone: 'America/New_York', range: RANGES['30 days of days']! },
+  { name: 'every post, hours over DST', zone: 'America/New_York', range: RANGES['hours over the clocks going forward']! },
+  ...TYPED_QUERIES.map((query) => ({
+    name: query,
+    zone: 'Asia/Kolkata',
+    range: RANGES['120 days of weeks']!,
+    query,
+  })),
+];
+
+describe('the overview from the analytics store', () => {
+  it.each(cases)('equals PostgreSQL’s answer, read from the store: $name', async (c) => {
+    const context = await contextOf(server, c);
+    const query = vi.spyOn(service.store!, 'query');
+    const fromStore = await overview(server.db, context, service);
+    expect(query).toHaveBeenCalled();
+    query.mockRestore();
+    expect(rounded(fromStore)).toEqual(rounded(await overview(server.db, context)));
+  });
+
+  it('is not read when it is behind PostgreSQL: the answer comes from PostgreSQL', async () => {
+    const context = await contextOf(server, cases[0]!);
+    const behind = {
+      get store() {
+        return service.store;
+      },
+      state: () => ({ ...service.state(), corpusVersion: service.state().corpusVersion! - 1 }),
+    } as unknown as AnalyticsService;
+    const query = vi.spyOn(service.store!, 'query');
+    const answer = await overview(server.db, context, behind);
+    expect(query).not.toHaveBeenCalled();
+    query.mockRestore();
+    expect(answer).toEqual(await overview(server.db, context));
+  });
+});
