@@ -202,12 +202,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The database went away (it is being restarted, or an external one is down): a client may try again soon.
     if (databaseUnavailable(error)) {
       reply.header('retry-after', '5');
-      return reply
-        .status(503)
-        .send({
-          error: 'database_unavailable',
-          message: 'The database is not answering. Try again in a moment.',
-        });
+      return reply.status(503).send({
+        error: 'database_unavailable',
+        message: 'The database is not answering. Try again in a moment.',
+      });
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply

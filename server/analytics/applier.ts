@@ -136,10 +136,13 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
       const tokens = [...new Set(held.flatMap((row) => row.toks))];
       const posts = idArray(held.map((row) => row.id));
       await (tokens.length <= TOKEN_FILTER_MAX
-        ? store.exec(`DELETE FROM ${db}.tok WHERE tok IN {toks:Array(UInt64)} AND post IN {posts:Array(UInt64)}`, {
-            toks: idArray(tokens),
-            posts,
-          })
+        ? store.exec(
+            `DELETE FROM ${db}.tok WHERE tok IN {toks:Array(UInt64)} AND post IN {posts:Array(UInt64)}`,
+            {
+              toks: idArray(tokens),
+              posts,
+            },
+          )
         : store.exec(`DELETE FROM ${db}.tok WHERE post IN {posts:Array(UInt64)}`, { posts }));
       await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
     }

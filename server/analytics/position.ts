@@ -23,7 +23,10 @@ export async function ensurePositionTable(store: AnalyticsStore, db = STORE_DATA
 }
 
 /** The position the store in `db` holds, or null when it has none (no table yet, or no row). */
-export async function storePosition(store: AnalyticsStore, db = STORE_DATABASE): Promise<StorePosition | null> {
+export async function storePosition(
+  store: AnalyticsStore,
+  db = STORE_DATABASE,
+): Promise<StorePosition | null> {
   const [table] = await store.query<{ n: string }>(
     `SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name = '${TABLE}'`,
     { db },
@@ -41,8 +44,11 @@ export async function recordPosition(
   position: StorePosition,
   db = STORE_DATABASE,
 ): Promise<void> {
-  await store.exec(`INSERT INTO ${db}.${TABLE} (seq, corpus_version) VALUES ({seq:UInt64}, {version:UInt64})`, {
-    seq: position.seq,
-    version: position.corpusVersion,
-  });
+  await store.exec(
+    `INSERT INTO ${db}.${TABLE} (seq, corpus_version) VALUES ({seq:UInt64}, {version:UInt64})`,
+    {
+      seq: position.seq,
+      version: position.corpusVersion,
+    },
+  );
 }

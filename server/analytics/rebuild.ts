@@ -6,7 +6,13 @@
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { ensureLayout, STORE_DATABASE } from './layout';
-import { consumerPosition, flushCommitted, markApplied, registerConsumer, SNAPSHOT_POSITION_SQL } from './outbox';
+import {
+  consumerPosition,
+  flushCommitted,
+  markApplied,
+  registerConsumer,
+  SNAPSHOT_POSITION_SQL,
+} from './outbox';
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
 import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
@@ -68,7 +74,8 @@ export async function rebuildStore(
     // One snapshot for the outbox position, the profiles, the posts and their count.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const at = await client.query<{ seq: string; version: string }>(SNAPSHOT_POSITION_SQL);
-    if (!at.rows[0]) throw new Error('The analytics store was unregistered from the outbox during its rebuild');
+    if (!at.rows[0])
+      throw new Error('The analytics store was unregistered from the outbox during its rebuild');
     const position = { seq: Number(at.rows[0].seq), corpusVersion: Number(at.rows[0].version) };
     // What the snapshot sees may still be unflushed (bulk writers commit asynchronously): flushed before it is loaded.
     await flushCommitted(db);

@@ -115,7 +115,9 @@ export class AnalyticsService {
   private async boot() {
     const first = await this.open().catch((error: unknown) => {
       this.phase = 'down';
-      this.log(`${TAG} The analytics store could not be opened: ${message(error)}; the dashboards answer from PostgreSQL.`);
+      this.log(
+        `${TAG} The analytics store could not be opened: ${message(error)}; the dashboards answer from PostgreSQL.`,
+      );
       return null;
     });
     if (!first || this.stopped) return void (await first?.close());
@@ -140,7 +142,9 @@ export class AnalyticsService {
         onBack: ({ store }) => void this.run(store),
         onGiveUp: (line) => {
           this.phase = 'down';
-          this.log(`${line.replace(/; exiting so that the process is restarted\.$/, '')}; the dashboards answer from PostgreSQL.`);
+          this.log(
+            `${line.replace(/; exiting so that the process is restarted\.$/, '')}; the dashboards answer from PostgreSQL.`,
+          );
         },
       },
     );
@@ -155,7 +159,9 @@ export class AnalyticsService {
     } catch (error) {
       const holder = storeHolder(dataDir);
       if (holder !== null)
-        throw new Error(`${dataDir} is open in process ${holder} (npm run analytics:rebuild?)`, { cause: error });
+        throw new Error(`${dataDir} is open in process ${holder} (npm run analytics:rebuild?)`, {
+          cause: error,
+        });
       const aside = `${dataDir}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(dataDir, aside);
       this.log(`${TAG} ${message(error)}; moved it to ${aside} and rebuilding the store.`);

@@ -230,7 +230,10 @@ const found = (ids: Array<{ id: number | string }>, posts: Map<number, PostRow>)
   ids.flatMap(({ id }) => posts.get(Number(id)) ?? []);
 
 const corpusVersion = async (db: Db | Tx) =>
-  Number((await db.execute<{ version: string }>(sql`SELECT version::text FROM corpus_state WHERE id`)).rows[0]?.version);
+  Number(
+    (await db.execute<{ version: string }>(sql`SELECT version::text FROM corpus_state WHERE id`)).rows[0]
+      ?.version,
+  );
 
 /**
  * The store's figures when its corpus version, before and after its statements, is the one PostgreSQL's snapshot

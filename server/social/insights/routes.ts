@@ -257,10 +257,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
     (db, context, body) => postList(db, context, body),
   );
-  dashboard(
-    'people',
-    'People: top authors by mentions, followers and engagement',
-    (db, context, body) => people(db, context, body.limit),
+  dashboard('people', 'People: top authors by mentions, followers and engagement', (db, context, body) =>
+    people(db, context, body.limit),
   );
   dashboard(
     'performance',

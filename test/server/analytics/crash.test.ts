@@ -88,8 +88,13 @@ async function writeSome(label: string) {
     'SELECT id::text, author_id::text FROM posts ORDER BY id DESC LIMIT 2',
   );
   const authorId = Number(rows[0]!.author_id);
-  await insertPosts(server.db, [post(authorId, `${label} first words`), post(authorId, `${label} second words`)]);
-  await server.pool.query(`SELECT corpus_update_posts('id = ${rows[0]!.id}', $$likes = likes + 7, text = text || ' ${label}', hashtags = ARRAY['now_${label}']$$)`);
+  await insertPosts(server.db, [
+    post(authorId, `${label} first words`),
+    post(authorId, `${label} second words`),
+  ]);
+  await server.pool.query(
+    `SELECT corpus_update_posts('id = ${rows[0]!.id}', $$likes = likes + 7, text = text || ' ${label}', hashtags = ARRAY['now_${label}']$$)`,
+  );
   await server.pool.query(`SELECT corpus_delete_posts('id = ${rows[1]!.id}')`);
   await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = followers + 3')`);
 }

@@ -31,7 +31,11 @@ const LIMIT = 6;
 async function compare(c: Case) {
   const context = await contextOf(bench.server, c);
   const pg = await conversation(bench.server.db, context, LIMIT);
-  const store = await storeConversationTags(bench.store, { context, match: await matchOf(bench.server, context) }, LIMIT);
+  const store = await storeConversationTags(
+    bench.store,
+    { context, match: await matchOf(bench.server, context) },
+    LIMIT,
+  );
   expect(store).toEqual({ hashtags: pg.hashtags, mentions: pg.mentions, domains: pg.domains });
   return pg.hashtags.length;
 }

@@ -38,7 +38,11 @@ const LIMIT = 7;
 async function comparePeople(c: Case) {
   const context = await contextOf(bench.server, c);
   const pg = await people(bench.server.db, context, LIMIT);
-  const store = await storePeople(bench.store, { context, match: await matchOf(bench.server, context) }, LIMIT);
+  const store = await storePeople(
+    bench.store,
+    { context, match: await matchOf(bench.server, context) },
+    LIMIT,
+  );
   expect(store.authors).toBe(pg.unique_authors);
   expect(store.authors ? store.posts / store.authors : null).toBe(pg.average_mentions_per_author);
   for (const key of ['by_mentions', 'by_followers', 'by_engagement'] as const) {

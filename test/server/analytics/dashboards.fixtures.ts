@@ -70,7 +70,8 @@ export async function openBench(posts = 3_000): Promise<Bench> {
 }
 
 /** The store's compiler for the case's query (its words asked of PostgreSQL once). */
-export const matchOf = (server: TestServer, context: InsightScope) => storeMatch(server.pool, context.scope.query);
+export const matchOf = (server: TestServer, context: InsightScope) =>
+  storeMatch(server.pool, context.scope.query);
 
 export interface Case {
   name: string;

@@ -84,8 +84,11 @@ describe('the change feed', () => {
 
   it('applies new, changed and removed posts and profiles, in order, each once', async () => {
     const ids = await insertPosts(server.db, [post('alpha beta gamma'), post('delta epsilon')]);
-    await server.pool.query(`SELECT corpus_update_posts('id = ${ids[0]}', $$text = 'zeta eta theta iota', likes = 9$$)`);
-    const old = (await server.pool.query<{ id: string }>('SELECT id::text FROM posts ORDER BY id LIMIT 3')).rows;
+    await server.pool.query(
+      `SELECT corpus_update_posts('id = ${ids[0]}', $$text = 'zeta eta theta iota', likes = 9$$)`,
+    );
+    const old = (await server.pool.query<{ id: string }>('SELECT id::text FROM posts ORDER BY id LIMIT 3'))
+      .rows;
     await server.pool.query(`SELECT corpus_update_posts('id = ${old[0]!.id}', 'likes = likes + 100')`);
     await server.pool.query(`SELECT corpus_delete_posts('id = ${old[1]!.id}')`);
     await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = 77')`);

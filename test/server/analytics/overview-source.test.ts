@@ -19,7 +19,12 @@ let service: AnalyticsService;
 
 beforeAll(async () => {
   server = await createTestServer();
-  await generateCorpus(server.pool, { seed: 31, posts: 2_000, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
+  await generateCorpus(server.pool, {
+    seed: 31,
+    posts: 2_000,
+    end: Date.UTC(2026, 10, 15),
+    batchSize: 1_000,
+  });
   await insertCorpus(server);
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-overview-source-'));
   service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
@@ -39,7 +44,11 @@ const rounded = (value: unknown): unknown =>
 
 const cases: Case[] = [
   { name: 'every post, 30 days', zone: 'America/New_York', range: RANGES['30 days of days']! },
-  { name: 'every post, hours over DST', zone: 'America/New_York', range: RANGES['hours over the clocks going forward']! },
+  {
+    name: 'every post, hours over DST',
+    zone: 'America/New_York',
+    range: RANGES['hours over the clocks going forward']!,
+  },
   ...TYPED_QUERIES.map((query) => ({
     name: query,
     zone: 'Asia/Kolkata',

@@ -97,12 +97,22 @@ describe('the analytics service', () => {
   it('moves a directory its engine cannot open aside and rebuilds the store', async () => {
     const dataDir = join(root, 'broken');
     mkdirSync(join(dataDir, 'metadata'), { recursive: true });
-    writeFileSync(join(dataDir, 'metadata', 'murmur.sql'), 'ATTACH DATABASE murmur ENGINE = Atomicc garbage((');
+    writeFileSync(
+      join(dataDir, 'metadata', 'murmur.sql'),
+      'ATTACH DATABASE murmur ENGINE = Atomicc garbage((',
+    );
     const lines: string[] = [];
-    const service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: (l) => lines.push(l) });
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir,
+      log: (l) => lines.push(l),
+    });
     try {
       await service.caughtUpOnce();
-      expect(lines.join('\n')).toMatch(/Failed to create connection.*; moved it to .*broken\.unreadable-.* and rebuilding/);
+      expect(lines.join('\n')).toMatch(
+        /Failed to create connection.*; moved it to .*broken\.unreadable-.* and rebuilding/,
+      );
       expect(readdirSync(root).some((name) => name.startsWith('broken.unreadable-'))).toBe(true);
       expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
     } finally {
@@ -112,7 +122,9 @@ describe('the analytics service', () => {
 
   it('is not started with ANALYTICS_STORE=off, and the outbox is no longer written', async () => {
     expect(await consumerPosition(server.db)).not.toBeNull();
-    expect(await startAnalytics({ ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1 }, server, root)).toBeNull();
+    expect(
+      await startAnalytics({ ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1 }, server, root),
+    ).toBeNull();
     expect(await consumerPosition(server.db)).toBeNull();
   });
 });
