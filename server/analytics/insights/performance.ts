@@ -5,29 +5,12 @@
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
+import type { GroupRow } from '@server/social/insights/performance';
 import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
 import { dayOfWeekSql, hourOfDaySql, timeKey } from './time';
 
-/** One group; gp, gm, gk, gd are PostgreSQL's GROUPING(): 1 where the column is rolled up. */
-export interface StorePerformanceRow {
-  platform: string | null;
-  media: string | null;
-  kind: string | null;
-  dow: number | null;
-  hr: number | null;
-  gp: number;
-  gm: number;
-  gk: number;
-  gd: number;
-  posts: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  views: number;
-  engagement: number;
-  rate: number | null;
-  sentiment: number | null;
-}
+/** One group, as PostgreSQL's performance statement gives it. */
+export type StorePerformanceRow = GroupRow;
 
 type Raw = Omit<StorePerformanceRow, 'gp' | 'gm' | 'gk' | 'gd'> & Record<string, unknown>;
 

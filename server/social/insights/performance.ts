@@ -11,7 +11,8 @@ import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
 import { readOnly } from './transactions';
 
-type GroupRow = {
+/** One group of the performance statement; gp, gm, gk, gd are GROUPING(): 1 where the column is rolled up. */
+export type GroupRow = {
   platform: string | null;
   media: string | null;
   kind: string | null;
