@@ -10,6 +10,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '@server/db/database';
+import { listenOnOwnConnection } from '@server/db/listen';
 import { refreshTokens } from '@server/db/schema';
 
 export const SIGN_IN_ENDED_CHANNEL = 'murmur_sign_in_ended';
@@ -102,68 +103,30 @@ export function createSignInStates(db: Db, options: SignInStateOptions): SignInS
   };
 }
 
-/**
- * Listens for ended sign-ins on a connection of its own (not one of the pool's, which a LISTEN would keep), and
- * reconnects with a growing pause when it is lost.
- */
+/** Listens for ended sign-ins on a connection of its own (server/db/listen.ts). */
 function listen(
   db: Db,
   onEnded: (signInId: string) => void,
   onConnected: () => void,
   warn: (message: string) => void = () => {},
 ) {
-  let client: pg.Client | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let pauseMs = RECONNECT_MS.first;
-  let closed = false;
-
-  const reconnect = (current: pg.Client) => {
-    if (closed || client !== current) return;
-    client = undefined;
-    current.end().catch(() => {});
-    timer = setTimeout(connect, pauseMs);
-    timer.unref();
-    pauseMs = Math.min(pauseMs * 2, RECONNECT_MS.max);
-  };
-
   // The pool's own settings (its URL): drizzle keeps the pool it was made with as $client.
   const pool = (db as { $client?: unknown }).$client;
   if (!(pool instanceof pg.Pool)) {
     warn('sign-in signals: no connection pool to listen with; ended sign-ins are seen by their next read');
     return { close: async () => {} };
   }
-
-  async function connect() {
-    if (closed) return;
-    const current = new pg.Client({ ...(pool as pg.Pool).options, application_name: 'murmur sign-ins' });
-    client = current;
-    current.on('notification', (message) => {
-      if (message.channel === SIGN_IN_ENDED_CHANNEL && message.payload) onEnded(message.payload);
-    });
-    current.on('error', (error) => {
-      warn(`sign-in signals: connection lost (${error.message}); reconnecting`);
-      reconnect(current);
-    });
-    current.on('end', () => reconnect(current));
-    try {
-      await current.connect();
-      await current.query(`LISTEN ${SIGN_IN_ENDED_CHANNEL}`);
-      pauseMs = RECONNECT_MS.first;
-      onConnected();
-    } catch (error) {
-      warn(`sign-in signals: cannot listen (${(error as Error).message}); retrying`);
-      reconnect(current);
-    }
-  }
-  void connect();
-
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
-    },
-  };
+  return listenOnOwnConnection(pool, {
+    channel: SIGN_IN_ENDED_CHANNEL,
+    applicationName: 'murmur sign-ins',
+    reconnectMs: RECONNECT_MS,
+    onNotification: (payload) => payload && onEnded(payload),
+    onConnected,
+    onLost: (error, phase) =>
+      warn(
+        phase === 'listening'
+          ? `sign-in signals: connection lost (${error.message}); reconnecting`
+          : `sign-in signals: cannot listen (${error.message}); retrying`,
+      ),
+  });
 }
