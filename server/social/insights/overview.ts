@@ -3,7 +3,6 @@
 // (the totals and top people), and the current period over time (buckets, sentiment, platforms, top posts); which
 // source each reads is chosen in overviewStatements.
 import { sql, type SQL } from 'drizzle-orm';
-import type pg from 'pg';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { countedBase } from './counted';
@@ -17,11 +16,11 @@ import type { OverviewGroups } from './sources/source';
 import { bucketFor, bucketSeries, wallClockText } from './time';
 import { instantOfWallClock } from '@contract/zoned-time';
 import { readOnly, readOnlyParts, type Tx } from './transactions';
-import { storeMatch } from '@server/analytics/insights/match';
 import { storeOverview } from '@server/analytics/insights/overview';
 import type { AnalyticsService } from '@server/analytics/service';
 import { sharingCores } from '../admission';
 import { previousPeriod } from './where';
+import { fromStore } from './store-source';
 
 const TOP_OVERVIEW = 5;
 /** A bucket is a spike when it is above mean + 2 standard deviations of the range's buckets and has at least this. */
@@ -229,44 +228,19 @@ async function overviewFromPostgres(db: Db, context: InsightScope): Promise<Over
 const found = (ids: Array<{ id: number | string }>, posts: Map<number, PostRow>) =>
   ids.flatMap(({ id }) => posts.get(Number(id)) ?? []);
 
-const corpusVersion = async (db: Db | Tx) =>
-  Number(
-    (await db.execute<{ version: string }>(sql`SELECT version::text FROM corpus_state WHERE id`)).rows[0]
-      ?.version,
-  );
-
-/**
- * The store's figures when its corpus version, before and after its statements, is the one PostgreSQL's snapshot
- * sees: the posts and people are then looked up in that snapshot. Null otherwise (the store is not ready, behind, or
- * applied a batch meanwhile): the caller answers from PostgreSQL.
- */
-async function overviewFromStore(
-  db: Db,
-  context: InsightScope,
-  service: AnalyticsService,
-): Promise<OverviewRows | null> {
-  const before = service.state();
-  const store = service.store;
-  if (!store || !before.caughtUp || before.corpusVersion === null) return null;
-  // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL); a transaction
-  // handed in as the database does not.
-  const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!pool) return null;
-  // A store behind PostgreSQL is not asked (its figures would be of an older corpus); checked again in the snapshot
-  // the posts are looked up in, as a write may land meanwhile.
-  if ((await corpusVersion(db)) !== before.corpusVersion) return null;
-  const { scope, timeZone } = context;
-  const match = await storeMatch(pool, scope.query);
-  const rows = await storeOverview(store, { context, match }, bucketFor(scope.from, scope.to), TOP_OVERVIEW);
-  if (service.state().corpusVersion !== before.corpusVersion) return null;
-  return readOnly(
+/** The store's figures, their posts and people looked up in a snapshot of the same version (store-source.ts). */
+const overviewFromStore = (db: Db, context: InsightScope, service: AnalyticsService) =>
+  fromStore(
     db,
-    async (tx) => {
-      if ((await corpusVersion(tx)) !== before.corpusVersion) return null;
+    context,
+    service,
+    (store, storeScope) =>
+      storeOverview(store, storeScope, bucketFor(context.scope.from, context.scope.to), TOP_OVERVIEW),
+    async (tx, rows): Promise<OverviewRows> => {
       const posts = await postsByIds(
         tx,
         rows.top_posts.map((p) => Number(p.id)),
-        scope,
+        context.scope,
       );
       return {
         periods: rows.periods,
@@ -276,9 +250,7 @@ async function overviewFromStore(
         people: await peopleFor(tx, rows.top_people),
       };
     },
-    { timeZone },
   );
-}
 
 /** The answer from the rows, the same whichever source read them. */
 function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResponse {
