@@ -116,6 +116,11 @@ const serverConfigSchema = z.object({
    */
   ANALYTICS_MAX_THREADS: int(1, 1, 256),
   /**
+   * A dashboard reads the analytics store while it is behind PostgreSQL by batches the oldest of which was written at
+   * most this long ago (the answer says data_as_of, and is not cached); 0: only a store at PostgreSQL's version.
+   */
+  ANALYTICS_MAX_LAG_SECONDS: int(30, 0, 86_400),
+  /**
    * The analytics store in the server (server/analytics/service.ts): `on` opens DATA_DIR/analytics, rebuilds it from
    * PostgreSQL when needed and applies the corpus's changes; `off` leaves it closed and unregisters it from the
    * outbox (the corpus's writers then record nothing for it).

@@ -34,7 +34,7 @@ const CHUNK_IDS = 5_000;
 const TOKEN_FILTER_MAX = 50_000;
 
 /** Where a round may be held (tests of a crash at each point). */
-type ApplyPoint =
+export type ApplyPoint =
   /** The batches and their rows are read from PostgreSQL; the store is untouched. */
   | 'read'
   /** The store holds the rows; its position is not recorded yet. */
@@ -48,6 +48,11 @@ export interface ApplierDeps {
   store: AnalyticsStore;
   /** Called at each point of a round; a test holds the round there to kill the process. */
   at?(point: ApplyPoint): Promise<void> | void;
+  /**
+   * Told before a round's first write to the store and once its position is recorded there: between the two the
+   * store holds part of a round, and a reader's figures taken meanwhile are of no one corpus version.
+   */
+  writing?(phase: 'begin' | 'end', position: StorePosition): void;
 }
 
 export type Reconciled =
@@ -181,13 +186,15 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   await flushCommitted(db);
   await deps.at?.('read');
 
+  const position = { seq: last.seq, corpusVersion: last.corpusVersion };
+  deps.writing?.('begin', position);
   if (reset) await emptyStore(store);
   await replacePosts(store, postIds, posts);
   await replaceProfiles(store, profileIds, profiles);
   await deps.at?.('applied');
 
-  const position = { seq: last.seq, corpusVersion: last.corpusVersion };
   await recordPosition(store, position);
+  deps.writing?.('end', position);
   await deps.at?.('recorded');
   await markApplied(db, position.seq);
   return position;

@@ -40,8 +40,24 @@ export interface AnalyticsServiceOptions {
   /** The outbox is looked at this often even without a notification. */
   pollMs?: number;
   log?(line: string): void;
+  /**
+   * How far behind PostgreSQL a dashboard may still read the store (its answer then says data_as_of): the oldest batch
+   * it has not applied was written at most this long ago. 0: only a store at PostgreSQL's version is read.
+   */
+  maxLagMs?: number;
   /** Holds a round at a point (tests of a crash between PostgreSQL's commit and the store's apply). */
   at?: ApplierDeps['at'];
+}
+
+/**
+ * What a reader of the store checks its figures against: the store's position and its write generation (even while
+ * no round writes to it, odd while one does). Figures read between two equal, even generations are of `corpusVersion`.
+ */
+export interface StoreReading {
+  store: AnalyticsStore;
+  generation: number;
+  appliedSeq: number;
+  corpusVersion: number;
 }
 
 const TAG = '[analytics]';
@@ -56,6 +72,9 @@ export class AnalyticsService {
   private position: StorePosition | null = null;
   private caughtUp = false;
   private rebuilt: AnalyticsState['rebuilt'];
+  /** Even while no round writes to the store, odd while one does (StoreReading). */
+  private generation = 0;
+  private writesDone: Array<() => void> = [];
   private stopped = false;
   private wakeUp: (() => void) | null = null;
   /** A wake that came while a round ran: the next pause returns at once. */
@@ -91,6 +110,36 @@ export class AnalyticsService {
   /** The store, while it is ready to answer; null otherwise (answer from PostgreSQL). */
   get store(): AnalyticsStore | null {
     return this.state().ready ? this.current : null;
+  }
+
+  /** How far behind PostgreSQL the store may be read (AnalyticsServiceOptions.maxLagMs). */
+  get maxLagMs(): number {
+    return this.options.maxLagMs ?? 0;
+  }
+
+  /** The store with its position and write generation, while it is ready to answer; null otherwise. */
+  reading(): StoreReading | null {
+    const store = this.store;
+    if (!store || !this.position) return null;
+    const { seq, corpusVersion } = this.position;
+    return { store, generation: this.generation, appliedSeq: seq, corpusVersion };
+  }
+
+  /** Whether the store's contents are still those of `reading` (no round has written since, none is writing). */
+  unchangedSince(reading: StoreReading): boolean {
+    return this.generation === reading.generation && reading.generation % 2 === 0 && this.store === reading.store;
+  }
+
+  /** Resolves once the round writing to the store now has recorded its position (at once when none is), or after `ms`. */
+  writesSettled(ms: number): Promise<void> {
+    if (this.generation % 2 === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.writesDone.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Looks at the outbox now (a writer says it appended). */
@@ -176,10 +225,25 @@ export class AnalyticsService {
     this.position = null;
     this.caughtUp = false;
     let retryMs = 1_000;
-    const deps: ApplierDeps = { db: this.options.db, pool: this.options.pool, store, at: this.options.at };
+    const deps: ApplierDeps = {
+      db: this.options.db,
+      pool: this.options.pool,
+      store,
+      at: this.options.at,
+      writing: (phase, position) => {
+        this.generation += 1;
+        if (phase === 'end') {
+          this.position = position;
+          for (const done of this.writesDone.splice(0)) done();
+        }
+      },
+    };
     while (!this.stopped && this.current === store) {
       try {
         this.phase = 'opening';
+        // A round that failed half-way left the generation odd: the store is reconciled (or rebuilt) before it is
+        // read again, and its readers compare generations from here on.
+        if (this.generation % 2 === 1) this.generation += 1;
         await this.makeCurrent(deps);
         this.phase = 'applying';
         retryMs = 1_000;
@@ -212,6 +276,8 @@ export class AnalyticsService {
       why = reconciled.why;
     }
     this.phase = 'rebuilding';
+    // A reader's figures from before the rebuild are of another store.
+    this.generation += 2;
     this.log(`${TAG} Rebuilding the store from PostgreSQL: ${why}.`);
     const started = performance.now();
     let lastLine = started;

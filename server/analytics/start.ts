@@ -8,7 +8,7 @@ import { unregisterConsumer } from './outbox';
 import { AnalyticsService } from './service';
 
 export async function startAnalytics(
-  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS'>,
+  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_MAX_LAG_SECONDS'>,
   database: { db: Db; pool: pg.Pool },
   dataDir: string,
 ): Promise<AnalyticsService | null> {
@@ -21,5 +21,10 @@ export async function startAnalytics(
   }
   const dir = join(dataDir, 'analytics');
   console.log(`Analytics store: ${dir} (the dashboards answer from PostgreSQL until it is ready)`);
-  return AnalyticsService.start({ ...database, dataDir: dir, maxThreads: config.ANALYTICS_MAX_THREADS });
+  return AnalyticsService.start({
+    ...database,
+    dataDir: dir,
+    maxThreads: config.ANALYTICS_MAX_THREADS,
+    maxLagMs: config.ANALYTICS_MAX_LAG_SECONDS * 1000,
+  });
 }

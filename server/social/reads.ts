@@ -25,8 +25,9 @@ export interface Read<T> {
   version: number | null;
   from: 'primary' | 'replica' | 'cache';
   /**
-   * Set when the answer misses changes the primary has (a replica behind it): the time of the last transaction the
-   * replica had replayed, up to which the answer is complete.
+   * Set when the answer misses changes the primary has: a replica behind it (the time of the last transaction the
+   * replica had replayed), or the analytics store a batch or more behind (noteBehind); up to then the answer is
+   * complete.
    */
   asOf: Date | null;
 }
@@ -39,6 +40,11 @@ interface Scope {
   done: boolean;
   versions: number[];
   replayedAt: Date | null;
+  /**
+   * Set when part of the answer was read from a source behind the snapshot (the analytics store a batch or more
+   * behind PostgreSQL: noteBehind): up to when that source's data is complete.
+   */
+  behindAsOf: Date | null;
   /** On a replica: the primary's version and how far behind it the replica's data may be. */
   replica?: { primaryVersion: number; maxLagMs: number };
 }
@@ -84,6 +90,18 @@ export function noteSnapshot(row: Record<string, unknown> | undefined) {
   }
   current.versions.push(version);
   if (replayedAt && (!current.replayedAt || replayedAt < current.replayedAt)) current.replayedAt = replayedAt;
+}
+
+/**
+ * Records, for the read running here, that its answer was read from a source behind the snapshot's version: the
+ * analytics store at `version`, complete up to `asOf`. The read then reports both versions (so its answer is not
+ * kept in the answer cache under the snapshot's) and `asOf` (the answer's data_as_of).
+ */
+export function noteBehind(version: number, asOf: Date) {
+  const current = scope.getStore();
+  if (!current || current.done) return;
+  current.versions.push(version);
+  if (!current.behindAsOf || asOf < current.behindAsOf) current.behindAsOf = asOf;
 }
 
 /** The causes of an error: drizzle wraps the driver's error in `cause`. */
@@ -212,7 +230,7 @@ export class ReadRouter {
     from: 'primary' | 'replica',
     replica?: Scope['replica'],
   ): Promise<Read<T>> {
-    const seen: Scope = { done: false, versions: [], replayedAt: null, replica };
+    const seen: Scope = { done: false, versions: [], replayedAt: null, behindAsOf: null, replica };
     let value: T;
     try {
       value = await scope.run(seen, () => run(db));
@@ -223,22 +241,24 @@ export class ReadRouter {
     const version = versions.size === 1 ? [...versions][0]! : null;
     const lowest = seen.versions.length > 0 ? Math.min(...seen.versions) : null;
     const behind = replica !== undefined && lowest !== null && lowest < replica.primaryVersion;
-    return { value, version, from, asOf: behind ? seen.replayedAt : null };
+    const asOf = [behind ? seen.replayedAt : null, seen.behindAsOf]
+      .filter((at): at is Date => at !== null)
+      .reduce<Date | null>((earliest, at) => (earliest && earliest < at ? earliest : at), null);
+    return { value, version, from, asOf };
   }
 }
 
 /**
- * What a response says of its read, with replicas configured (without, nothing: responses as before): where it was
- * read (`Murmur-Read-From`: replica, primary or cache) and, when a replica answered from behind the primary, up to
- * when its data is complete (`Murmur-Data-As-Of`, an ISO 8601 instant).
+ * What a response says of its read: with replicas configured, where it was read (`Murmur-Read-From`: replica, primary
+ * or cache); and when a replica, or the analytics store, answered from behind the primary, up to when its data is
+ * complete (`Murmur-Data-As-Of`, an ISO 8601 instant).
  */
 export function sayWhereRead(
   router: ReadRouter,
   reply: { header(name: string, value: string): unknown },
   read: Omit<Read<unknown>, 'value'>,
 ) {
-  if (!router.replicated) return;
-  reply.header('murmur-read-from', read.from);
+  if (router.replicated) reply.header('murmur-read-from', read.from);
   if (read.asOf) reply.header('murmur-data-as-of', read.asOf.toISOString());
 }
 
@@ -246,4 +266,5 @@ export function sayWhereRead(
 export const READ_HEADERS_DOC =
   'With read replicas (DATABASE_READ_URL), the header Murmur-Read-From says where the answer was read (replica, ' +
   'primary or cache) and, when a replica behind the primary answered (within DATABASE_READ_MAX_LAG_SECONDS), ' +
-  'Murmur-Data-As-Of the instant (ISO 8601) up to which its posts are complete.';
+  'Murmur-Data-As-Of the instant (ISO 8601) up to which its posts are complete. So does Murmur-Data-As-Of when ' +
+  'the analytics store answered while behind PostgreSQL (by batches written within ANALYTICS_MAX_LAG_SECONDS).';

@@ -1,17 +1,32 @@
-// Where a dashboard reads its figures: the analytics store (server/analytics) when it holds exactly the corpus version
-// PostgreSQL's snapshot sees, else PostgreSQL. The store's figures are checked against that version before its
-// statements (a store behind is not asked), after them (a batch applied meanwhile) and in the snapshot the posts and
-// people they name are then looked up in: so an answer from the store is exactly that snapshot's version, and the
-// answer cache keys it by that version as it keys PostgreSQL's.
+// Where a dashboard reads its figures: the analytics store (server/analytics) when it can answer for the corpus
+// PostgreSQL's snapshot sees, else PostgreSQL.
+//
+// - At PostgreSQL's version: the store's figures, then the posts and people they name looked up in a snapshot of that
+//   same version. The answer is exactly that version's, and the answer cache keys it by that version as it keys
+//   PostgreSQL's.
+// - Behind it, by batches the oldest of which was written at most ANALYTICS_MAX_LAG_SECONDS ago: the store's figures
+//   are served as they are, saying up to when they are complete (data_as_of: when that oldest batch was written;
+//   everything committed before it is in the store), and never kept in the answer cache (noteBehind). Under a steady
+//   stream of writes the store is usually a batch behind, and reading PostgreSQL instead costs seconds at scale.
+// - Further behind, not ready, rebuilding or down: PostgreSQL answers.
+//
+// The store's own consistency: its figures count only when no round of the change feed wrote to it while they were
+// read (the service's write generation, the same and even before and after); otherwise they are read again once, after
+// the round, and then left to PostgreSQL.
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreScope } from '@server/analytics/insights/scope';
-import type { AnalyticsService } from '@server/analytics/service';
+import type { AnalyticsService, StoreReading } from '@server/analytics/service';
 import type { AnalyticsStore } from '@server/analytics/store';
+import { noteBehind } from '../reads';
 import type { InsightScope } from './request';
 import { readOnly, type Tx } from './transactions';
+
+/** How long a reader waits for a round writing to the store to finish before it reads PostgreSQL instead. */
+const WRITES_WAIT_MS = 2_000;
+const TRIES = 2;
 
 const corpusVersion = async (db: Db | Tx) =>
   Number(
@@ -19,10 +34,37 @@ const corpusVersion = async (db: Db | Tx) =>
       ?.version,
   );
 
+/** When the oldest batch the store has not applied was written (null when it has applied every batch there is). */
+async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | null> {
+  const [row] = (
+    await db.execute<{ written_at: string }>(
+      sql`SELECT written_at::text FROM analytics_outbox WHERE seq > ${appliedSeq} ORDER BY seq LIMIT 1`,
+    )
+  ).rows;
+  return row ? new Date(row.written_at) : null;
+}
+
 /**
- * `figures` read from the store, then `lookUp` in a PostgreSQL snapshot of the same corpus version (the posts and
- * profiles the figures name); null when the store cannot give that version's answer (not ready, behind, a batch
- * applied meanwhile, or no store): the caller then answers from PostgreSQL.
+ * Whether a snapshot at `version` may be answered by the store at `reading`: yes at the store's version; behind it,
+ * with the instant the store's data is complete up to, when that is within the service's bound; no otherwise (the
+ * store ahead of the snapshot, as a lagging replica's may be, or too far behind).
+ */
+async function servable(
+  db: Db | Tx,
+  version: number,
+  reading: StoreReading,
+  maxLagMs: number,
+): Promise<{ asOf: Date | null } | null> {
+  if (version === reading.corpusVersion) return { asOf: null };
+  if (version < reading.corpusVersion || maxLagMs <= 0) return null;
+  const asOf = await unappliedSince(db, reading.appliedSeq);
+  if (!asOf || Date.now() - asOf.getTime() > maxLagMs) return null;
+  return { asOf };
+}
+
+/**
+ * `figures` read from the store, then `lookUp` in a PostgreSQL snapshot (the posts and profiles the figures name);
+ * null when the store cannot answer for that snapshot (see the head of this file): the caller answers from PostgreSQL.
  */
 export async function fromStore<R, T>(
   db: Db,
@@ -31,23 +73,31 @@ export async function fromStore<R, T>(
   figures: (store: AnalyticsStore, scope: StoreScope) => Promise<R>,
   lookUp: (tx: Tx, rows: R) => Promise<T>,
 ): Promise<T | null> {
-  if (!service) return null;
-  const before = service.state();
-  const store = service.store;
-  if (!store || !before.caughtUp || before.corpusVersion === null) return null;
   // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL); a transaction
   // handed in as the database does not.
   const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!pool) return null;
-  // A store behind PostgreSQL is not asked (its figures would be of an older corpus); checked again in the snapshot
-  // the posts are looked up in, as a write may land meanwhile.
-  if ((await corpusVersion(db)) !== before.corpusVersion) return null;
-  const match = await storeMatch(pool, context.scope.query);
-  const rows = await figures(store, { context, match });
-  if (service.state().corpusVersion !== before.corpusVersion) return null;
-  return readOnly(
-    db,
-    async (tx) => ((await corpusVersion(tx)) === before.corpusVersion ? lookUp(tx, rows) : null),
-    { timeZone: context.timeZone },
-  );
+  if (!service || !pool) return null;
+  let match: Awaited<ReturnType<typeof storeMatch>> | null = null;
+  for (let attempt = 0; attempt < TRIES; attempt += 1) {
+    await service.writesSettled(WRITES_WAIT_MS);
+    const reading = service.reading();
+    if (!reading || reading.generation % 2 === 1) return null;
+    // A store too far behind (or ahead of) PostgreSQL is not asked; checked again in the snapshot the posts are
+    // looked up in, as a write may land meanwhile.
+    if (!(await servable(db, await corpusVersion(db), reading, service.maxLagMs))) return null;
+    match ??= await storeMatch(pool, context.scope.query);
+    const rows = await figures(reading.store, { context, match });
+    if (!service.unchangedSince(reading)) continue;
+    return readOnly(
+      db,
+      async (tx) => {
+        const served = await servable(tx, await corpusVersion(tx), reading, service.maxLagMs);
+        if (!served) return null;
+        if (served.asOf) noteBehind(reading.corpusVersion, served.asOf);
+        return lookUp(tx, rows);
+      },
+      { timeZone: context.timeZone },
+    );
+  }
+  return null;
 }

@@ -69,12 +69,12 @@ describe('the overview from the analytics store', () => {
 
   it('is not read when it is behind PostgreSQL: the answer comes from PostgreSQL', async () => {
     const context = await contextOf(server, cases[0]!);
-    const behind = {
-      get store() {
-        return service.store;
+    // The service with its store a version behind (and no lag allowed: this service's maxLagMs is 0).
+    const behind = Object.create(service, {
+      reading: {
+        value: () => ({ ...service.reading()!, corpusVersion: service.reading()!.corpusVersion - 1 }),
       },
-      state: () => ({ ...service.state(), corpusVersion: service.state().corpusVersion! - 1 }),
-    } as unknown as AnalyticsService;
+    }) as AnalyticsService;
     const query = vi.spyOn(service.store!, 'query');
     const answer = await overview(server.db, context, behind);
     expect(query).not.toHaveBeenCalled();

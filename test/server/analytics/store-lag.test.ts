@@ -1,0 +1,167 @@
+// A dashboard reads the analytics store while it is behind PostgreSQL by a batch written within the service's bound:
+// the answer is the store's (the corpus before that batch), says up to when it is complete (data_as_of: when the
+// batch was written) and is not kept under PostgreSQL's version; past the bound, with the bound 0, or while a round is
+// writing to the store, PostgreSQL answers. The store is held behind by holding the change feed's round at a point.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApplyPoint } from '@server/analytics/applier';
+import { AnalyticsService } from '@server/analytics/service';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { generateCorpus } from '@server/social/corpus/generate/load';
+import { overview } from '@server/social/insights/overview';
+import { ReadRouter } from '@server/social/reads';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { contextOf, RANGES, type Case } from './dashboards.fixtures';
+
+let server: TestServer;
+let dataDir: string;
+let service: AnalyticsService;
+let authorId: number;
+/** The point the feed's next round is held at, and how to let it go on. */
+let holdAt: ApplyPoint | null = null;
+let held: { point: ApplyPoint; release: () => void } | null = null;
+let reachedHold: (() => void) | null = null;
+
+const MAX_LAG_MS = 60_000;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await generateCorpus(server.pool, { seed: 5, posts: 600, end: Date.UTC(2026, 10, 8), batchSize: 300 });
+  [authorId] = (await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'lag-author', handle: 'lagger', displayName: 'Lag', followers: 9 },
+  ])) as [number];
+  dataDir = mkdtempSync(join(tmpdir(), 'murmur-store-lag-'));
+  service = AnalyticsService.start({
+    db: server.db,
+    pool: server.pool,
+    dataDir,
+    log: () => {},
+    pollMs: 200,
+    maxLagMs: MAX_LAG_MS,
+    at: async (point) => {
+      if (point !== holdAt) return;
+      holdAt = null;
+      await new Promise<void>((release) => {
+        held = { point, release };
+        reachedHold?.();
+      });
+    },
+  });
+  await service.caughtUpOnce();
+}, 240_000);
+afterAll(async () => {
+  held?.release();
+  await service?.stop();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const everyPost: Case = { name: 'every post', zone: 'America/New_York', range: RANGES['30 days of days']! };
+let made = 0;
+const post = () => ({
+  authorId,
+  platform: 'x' as const,
+  externalId: `lag-${++made}`,
+  text: 'a lagging post about nova',
+  language: 'en',
+  postedAt: new Date('2026-10-20T12:00:00Z'),
+  likes: 1,
+  comments: 0,
+  shares: 0,
+  sentiment: 0,
+  sentimentLabel: 'neutral' as const,
+});
+
+/** Writes a post and waits until the feed's round for it is held at `point`. */
+async function writeHeldAt(point: ApplyPoint) {
+  holdAt = point;
+  const reached = new Promise<void>((resolve) => (reachedHold = resolve));
+  const [row] = await insertPosts(server.db, [post()]);
+  expect(row).toBeDefined();
+  await reached;
+}
+
+/** Lets the held round finish and waits until the store has caught up. */
+async function release() {
+  const caughtUp = service.caughtUpOnce();
+  held!.release();
+  held = null;
+  await caughtUp;
+}
+
+const router = () =>
+  new ReadRouter({ primary: server.db, replicas: [], maxLagMs: 0, primaryVersion: async () => 0 });
+
+const mentions = (answer: Awaited<ReturnType<typeof overview>>) => answer.totals.mentions.value;
+
+describe('a dashboard on a store behind PostgreSQL', () => {
+  it('is answered by the store, as of when the missing batch was written, and not at the newer version', async () => {
+    const context = await contextOf(server, everyPost);
+    const before = await overview(server.db, context);
+    const versionBefore = service.state().corpusVersion!;
+    const writtenAfter = Date.now();
+    await writeHeldAt('read');
+    try {
+      const now = await overview(server.db, context);
+      expect(mentions(now)).toBe(mentions(before) + 1);
+      const query = vi.spyOn(service.store!, 'query');
+      const read = await router().read((db) => overview(db, context, service));
+      expect(query).toHaveBeenCalled();
+      query.mockRestore();
+      // The store's corpus: the figures before the write.
+      expect(read.value.totals).toEqual(before.totals);
+      expect(read.value.over_time).toEqual(before.over_time);
+      // Complete up to when the batch it lacks was written; its snapshot's version and the store's both seen, so the
+      // answer cache keeps it under neither.
+      expect(read.asOf).not.toBeNull();
+      expect(read.asOf!.getTime()).toBeGreaterThanOrEqual(writtenAfter - 1_000);
+      expect(read.asOf!.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(read.version).toBeNull();
+      expect(service.state().corpusVersion).toBe(versionBefore);
+    } finally {
+      await release();
+    }
+    const after = await router().read((db) => overview(db, context, service));
+    expect(after.asOf).toBeNull();
+    expect(after.version).toBe(service.state().corpusVersion);
+    expect(mentions(after.value)).toBe(mentions(before) + 1);
+  });
+
+  it('is answered by PostgreSQL when the bound is 0, or the missing batch is older than the bound', async () => {
+    const context = await contextOf(server, everyPost);
+    await writeHeldAt('read');
+    try {
+      const expected = await overview(server.db, context);
+      for (const maxLagMs of [0, 1]) {
+        if (maxLagMs) await new Promise((resolve) => setTimeout(resolve, 20));
+        const bounded = Object.create(service, { maxLagMs: { value: maxLagMs } }) as AnalyticsService;
+        const query = vi.spyOn(service.store!, 'query');
+        const read = await router().read((db) => overview(db, context, bounded));
+        expect(query).not.toHaveBeenCalled();
+        query.mockRestore();
+        expect(read.asOf).toBeNull();
+        expect(read.value.totals).toEqual(expected.totals);
+      }
+    } finally {
+      await release();
+    }
+  });
+
+  it('is answered by PostgreSQL while a round is writing to the store (its figures would be of no one version)', async () => {
+    const context = await contextOf(server, everyPost);
+    await writeHeldAt('applied');
+    try {
+      const expected = await overview(server.db, context);
+      const query = vi.spyOn(service.store!, 'query');
+      const read = await router().read((db) => overview(db, context, service));
+      expect(query).not.toHaveBeenCalled();
+      query.mockRestore();
+      expect(read.asOf).toBeNull();
+      expect(read.value.totals).toEqual(expected.totals);
+    } finally {
+      await release();
+    }
+  });
+});
