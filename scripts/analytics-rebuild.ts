@@ -2,10 +2,12 @@
 // Rebuilds the analytics store (embedded ClickHouse in DATA_DIR/analytics) from PostgreSQL: every profile and post
 // with its lexemes, loaded into a fresh database swapped in when complete (server/analytics/rebuild.ts), with the
 // outbox position of its snapshot, so that a server started afterwards applies the changes made since. Refused while
-// a server has the store open (ClickHouse locks the directory): a running server rebuilds the store by itself.
+// a server has the store open (ClickHouse locks the directory), and while any process runs the analytics store of
+// the same database (its lock: server/analytics/lock.ts): a running server rebuilds the store by itself.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { layoutVersion } from '@server/analytics/layout';
+import { takeStoreLock, type StoreLock } from '@server/analytics/lock';
 import { DEFAULT_REBUILD_BATCH, rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore, storeHolder } from '@server/analytics/store';
 import { loadServerConfig } from '@server/config';
@@ -41,7 +43,17 @@ async function main(): Promise<number> {
   const database = await openCorpusDatabase();
   let store: AnalyticsStore | undefined;
   let progress: Progress | undefined;
+  let lock: StoreLock | undefined;
   try {
+    const taken = await takeStoreLock(database.pool, 'murmur analytics:rebuild');
+    if ('heldBy' in taken) {
+      console.error(
+        `Another process runs the analytics store of ${database.describe} (${taken.heldBy}): stop it first. ` +
+          'A running server rebuilds the store by itself when its layout is older or its position cannot be caught up.',
+      );
+      return 1;
+    }
+    lock = taken.lock;
     store = await AnalyticsStore.open({
       dataDir,
       maxThreads: config.ANALYTICS_MAX_THREADS,
@@ -51,7 +63,7 @@ async function main(): Promise<number> {
     const had = before === null ? 'none yet' : `layout ${before}`;
     console.log(`Rebuilding the analytics store in ${dataDir} (${had}) from ${database.describe}`);
     const started = performance.now();
-    const result = await rebuildStore(database, store, {
+    const result = await rebuildStore({ ...database, owner: lock.owner }, store, {
       batch,
       onProgress: (done, total) => {
         progress ??= createProgress('Rebuild', total, 'posts');
@@ -68,6 +80,7 @@ async function main(): Promise<number> {
   } finally {
     progress?.stop();
     await store?.close();
+    await lock?.release();
     await database.close();
   }
 }

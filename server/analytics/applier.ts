@@ -46,6 +46,8 @@ export interface ApplierDeps {
   db: Db;
   pool: pg.Pool;
   store: AnalyticsStore;
+  /** The feeding process's owner token (server/analytics/lock.ts): positions are recorded only while it owns them. */
+  owner?: string;
   /** Called at each point of a round; a test holds the round there to kill the process. */
   at?(point: ApplyPoint): Promise<void> | void;
   /**
@@ -66,7 +68,11 @@ export type Reconciled =
  * anything else (no position, no consumer, the store behind what the outbox trimmed, or ahead of what PostgreSQL has)
  * needs a rebuild.
  */
-export async function reconcile({ db, store }: Pick<ApplierDeps, 'db' | 'store'>): Promise<Reconciled> {
+export async function reconcile({
+  db,
+  store,
+  owner,
+}: Pick<ApplierDeps, 'db' | 'store' | 'owner'>): Promise<Reconciled> {
   const held = await storePosition(store);
   if (!held) return { state: 'rebuild', why: 'the store records no outbox position' };
   const consumer = await consumerPosition(db);
@@ -85,7 +91,7 @@ export async function reconcile({ db, store }: Pick<ApplierDeps, 'db' | 'store'>
       why: `the store holds batch ${held.seq} (corpus version ${held.corpusVersion}), which PostgreSQL does not have`,
     };
   }
-  await markApplied(db, held.seq);
+  await markApplied(db, held.seq, owner);
   return { state: 'current', position: held };
 }
 
@@ -196,6 +202,6 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   await recordPosition(store, position);
   deps.writing?.('end', position);
   await deps.at?.('recorded');
-  await markApplied(db, position.seq);
+  await markApplied(db, position.seq, deps.owner);
   return position;
 }

@@ -47,12 +47,27 @@ function position(value: unknown, what: string): number {
  * lock, so no writer is half-way through a batch it decided not to record: every batch committed after this
  * returns is in the outbox, and the returned corpus version is what a rebuild's snapshot must start from.
  */
-export async function registerConsumer(db: Db): Promise<ConsumerPosition> {
+export async function registerConsumer(db: Db, owner?: string): Promise<ConsumerPosition> {
   return db.transaction(async (tx) => {
     await tx.execute(CORPUS_LOCK);
     await tx.insert(analyticsConsumer).values({ id: true }).onConflictDoNothing();
+    // The registering process owns the position from here on (ConsumerTakenOver for the one before).
+    if (owner !== undefined) await tx.update(analyticsConsumer).set({ owner });
     return (await consumerPosition(tx))!;
   });
+}
+
+/**
+ * Makes `owner` the registered consumer's owner (nothing when none is registered: a rebuild registers it). The
+ * process that took the store's lock calls it before it reconciles its store with the consumer's position.
+ */
+export async function claimConsumer(db: Db, owner: string): Promise<void> {
+  await db.update(analyticsConsumer).set({ owner });
+}
+
+/** markApplied() by a process that no longer owns the consumer: another process's store took it over. */
+export class ConsumerTakenOver extends OutboxError {
+  override name = 'ConsumerTakenOver';
 }
 
 /**
@@ -104,13 +119,19 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
 
 /**
  * Records that the store has applied every batch up to `seq` and trims those rows, in one transaction. Refuses a
- * position behind the recorded one (a store never un-applies) and one that names no batch.
+ * position behind the recorded one (a store never un-applies) and one that names no batch; given the caller's
+ * `owner`, refuses it when another process registered since (ConsumerTakenOver).
  */
-export async function markApplied(db: Db, seq: number): Promise<void> {
+export async function markApplied(db: Db, seq: number, owner?: string): Promise<void> {
   position(seq, 'seq');
   await db.transaction(async (tx) => {
     const [consumer] = await tx.select().from(analyticsConsumer).for('update');
     if (!consumer) throw new OutboxError('No consumer is registered: registerConsumer() first');
+    if (owner !== undefined && consumer.owner !== owner) {
+      throw new ConsumerTakenOver(
+        "Another process's analytics store consumes the outbox now: this one's position is not recorded",
+      );
+    }
     if (seq < consumer.appliedSeq) {
       throw new OutboxError(`seq ${seq} is behind the applied position ${consumer.appliedSeq}`);
     }

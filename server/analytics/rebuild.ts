@@ -58,7 +58,7 @@ async function streamInto(
 }
 
 export async function rebuildStore(
-  { db, pool }: { db: Db; pool: pg.Pool },
+  { db, pool, owner }: { db: Db; pool: pg.Pool; owner?: string },
   store: AnalyticsStore,
   options: RebuildOptions = {},
 ): Promise<RebuildResult> {
@@ -67,7 +67,7 @@ export async function rebuildStore(
   await ensureLayout(store, NEXT_DATABASE);
   await ensurePositionTable(store, NEXT_DATABASE);
   // Before the snapshot: from here on every batch committed is in the outbox.
-  await registerConsumer(db);
+  await registerConsumer(db, owner);
   const client = await pool.connect();
   let result: RebuildResult;
   try {
@@ -111,6 +111,7 @@ export async function rebuildStore(
   // Last, PostgreSQL's side: the batches up to the snapshot are in the store and leave the outbox. A crash before
   // this leaves the store ahead of the consumer by batches still in the outbox, which the applier recognises.
   const consumer = await consumerPosition(db);
-  if (consumer && result.position.seq > consumer.appliedSeq) await markApplied(db, result.position.seq);
+  if (consumer && result.position.seq > consumer.appliedSeq)
+    await markApplied(db, result.position.seq, owner);
   return result;
 }

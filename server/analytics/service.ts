@@ -10,13 +10,15 @@ import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
 import { LAYOUT_VERSION, layoutVersion } from './layout';
 import { listenForBatches } from './listen';
+import { takeStoreLock, type StoreLock } from './lock';
+import { claimConsumer, ConsumerTakenOver } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
 import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from './store';
 
 export interface AnalyticsState {
   /** What the store is doing. */
-  phase: 'opening' | 'rebuilding' | 'applying' | 'restarting' | 'down' | 'stopped';
+  phase: 'opening' | 'standby' | 'rebuilding' | 'applying' | 'restarting' | 'down' | 'stopped';
   /** The store may answer: its layout is current and its position is PostgreSQL's consumer's. */
   ready: boolean;
   /** Ready, and its last look at the outbox found nothing after its position. */
@@ -39,6 +41,8 @@ export interface AnalyticsServiceOptions {
   restartDelayMs?: number;
   /** The outbox is looked at this often even without a notification. */
   pollMs?: number;
+  /** While another process holds the store's lock (server/analytics/lock.ts), it is tried again this often. */
+  standbyRetryMs?: number;
   log?(line: string): void;
   /**
    * How far behind PostgreSQL a dashboard may still read the store (its answer then says data_as_of): the oldest batch
@@ -75,6 +79,8 @@ export class AnalyticsService {
   /** Even while no round writes to the store, odd while one does (StoreReading). */
   private generation = 0;
   private writesDone: Array<() => void> = [];
+  /** The store's lock while this process holds it (one store per database: server/analytics/lock.ts). */
+  private lock: StoreLock | null = null;
   private stopped = false;
   private wakeUp: (() => void) | null = null;
   /** A wake that came while a round ran: the next pause returns at once. */
@@ -127,7 +133,9 @@ export class AnalyticsService {
 
   /** Whether the store's contents are still those of `reading` (no round has written since, none is writing). */
   unchangedSince(reading: StoreReading): boolean {
-    return this.generation === reading.generation && reading.generation % 2 === 0 && this.store === reading.store;
+    return (
+      this.generation === reading.generation && reading.generation % 2 === 0 && this.store === reading.store
+    );
   }
 
   /** Resolves once the round writing to the store now has recorded its position (at once when none is), or after `ms`. */
@@ -159,6 +167,49 @@ export class AnalyticsService {
     this.wake();
     await this.listener.close();
     await (this.supervisor ? this.supervisor.stop() : this.current?.close());
+    await this.lock?.release();
+  }
+
+  /**
+   * The store's lock, taken (or already held); while another process holds it, the service stands by and tries again
+   * every standbyRetryMs. Null once stopped.
+   */
+  private async holdLock(): Promise<StoreLock | null> {
+    let said = false;
+    while (!this.stopped) {
+      if (this.lock?.held()) return this.lock;
+      const taken = await takeStoreLock(this.options.pool, 'murmur analytics store').catch(
+        (error: unknown) => ({ failed: message(error) }),
+      );
+      if ('lock' in taken) {
+        const lock = taken.lock;
+        this.lock = lock;
+        lock.onLost((error) => {
+          if (this.stopped) return;
+          // Not read, nor fed, until the lock is held again and the store reconciled with the consumer.
+          this.position = null;
+          this.caughtUp = false;
+          this.log(
+            `${TAG} Lost the analytics store's lock (${error.message}); the dashboards answer from PostgreSQL.`,
+          );
+          this.wake();
+        });
+        if (said) this.log(`${TAG} The analytics store's lock is free: this server runs the store now.`);
+        return lock;
+      }
+      this.phase = 'standby';
+      if (!said) {
+        this.log(
+          'heldBy' in taken
+            ? `${TAG} Another process runs the analytics store of this database (${taken.heldBy}): this server ` +
+                'answers from PostgreSQL, and runs the store when that one stops.'
+            : `${TAG} Could not take the analytics store's lock (${taken.failed}); trying again.`,
+        );
+        said = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.standbyRetryMs ?? 10_000).unref());
+    }
+    return null;
   }
 
   private async boot() {
@@ -226,6 +277,7 @@ export class AnalyticsService {
     this.caughtUp = false;
     let retryMs = 1_000;
     const deps: ApplierDeps = {
+      owner: undefined,
       db: this.options.db,
       pool: this.options.pool,
       store,
@@ -240,6 +292,9 @@ export class AnalyticsService {
     };
     while (!this.stopped && this.current === store) {
       try {
+        const lock = await this.holdLock();
+        if (!lock || this.current !== store) return;
+        deps.owner = lock.owner;
         this.phase = 'opening';
         // A round that failed half-way left the generation odd: the store is reconciled (or rebuilt) before it is
         // read again, and its readers compare generations from here on.
@@ -254,6 +309,12 @@ export class AnalyticsService {
           return;
         }
         this.position = null;
+        if (error instanceof ConsumerTakenOver) {
+          // Fed by another process meanwhile (its lock taken while this one's connection was lost): this store is
+          // reconciled, or rebuilt, once the lock is held again.
+          this.log(`${TAG} ${error.message}.`);
+          continue;
+        }
         this.log(`${TAG} ${message(error)}; trying again in ${retryMs / 1000} s.`);
         await this.pause(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
@@ -271,6 +332,8 @@ export class AnalyticsService {
           ? `its layout is ${version}, this server's ${LAYOUT_VERSION}`
           : null;
     if (why === null) {
+      // This process owns the consumer from here on: a position recorded by the one before it is refused.
+      await claimConsumer(deps.db, deps.owner!);
       const reconciled = await reconcile(deps);
       if (reconciled.state === 'current') return void (this.position = reconciled.position);
       why = reconciled.why;
@@ -301,7 +364,7 @@ export class AnalyticsService {
 
   /** Applies rounds while there are any; between them waits for a notification or the timer. */
   private async apply(deps: ApplierDeps) {
-    while (!this.stopped && this.current === deps.store) {
+    while (!this.stopped && this.current === deps.store && this.lock?.held()) {
       this.woken = false;
       const next = await applyRound(deps, this.position!);
       if (next) {

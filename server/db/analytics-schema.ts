@@ -3,7 +3,7 @@
 // (migration 0020), and the store's applier reads the rows in seq order and trims them once applied. Nothing here
 // knows which engine the store is.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, pgTable, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * One row per applied batch of the corpus, written only while a consumer is registered: the corpus version the batch
@@ -30,6 +30,11 @@ export const analyticsConsumer = pgTable(
     id: boolean('id').primaryKey().default(true),
     appliedSeq: bigint('applied_seq', { mode: 'number' }).notNull().default(0),
     registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The process whose store consumes the outbox (a token it drew when it took the store's lock): a position is
+     * recorded only by its owner, so a process that lost the store to another one cannot move it (migration 0022).
+     */
+    owner: uuid('owner'),
   },
   (t) => [
     check('analytics_consumer_one_row', sql`${t.id}`),
