@@ -7,6 +7,13 @@ export const LAYOUT_VERSION = 3;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
+/**
+ * Every table's parts are written to disk (their files and directory) before an insert returns: ClickHouse does not
+ * by default, so after a power loss (not a killed process) the position recorded after a round's rows could outlive
+ * those rows. Applied to a store's existing tables too (ensureLayout), which changes no data.
+ */
+export const DURABLE = 'fsync_after_insert = 1, fsync_part_directory = 1';
+
 /** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
 function checkName(database: string) {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`Not a store database name: ${database}`);
@@ -43,17 +50,17 @@ function tables(db: string): string[] {
       grams Array(String) EPHEMERAL, gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
       text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
-    ) ENGINE = MergeTree ORDER BY id`,
+    ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)))
-      ENGINE = MergeTree ORDER BY (tok, ts, post)`,
+      ENGINE = MergeTree ORDER BY (tok, ts, post) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
-      ENGINE = ReplacingMergeTree ORDER BY word`,
+      ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (
       id UInt64, platform LowCardinality(String), handle String, lhandle String, followers UInt64,
       country LowCardinality(String), verified Bool
-    ) ENGINE = MergeTree ORDER BY id`,
+    ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
-      ENGINE = MergeTree ORDER BY tuple()`,
+      ENGINE = MergeTree ORDER BY tuple() SETTINGS ${DURABLE}`,
   ];
 }
 
@@ -76,6 +83,16 @@ export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE):
     `SELECT max(version) AS version FROM ${db}.layout`,
   );
   return row?.version ?? null;
+}
+
+/** A store made before DURABLE: its tables' parts written to disk from now on (a setting, not a layout change). */
+export async function makeDurable(store: AnalyticsStore, db = STORE_DATABASE) {
+  const tables = await store.query<{ name: string }>(
+    `SELECT name FROM system.tables WHERE database = {db:String} AND engine LIKE '%MergeTree'
+      AND create_table_query NOT LIKE '%fsync_after_insert%'`,
+    { db },
+  );
+  for (const { name } of tables) await store.exec(`ALTER TABLE ${db}.${name} MODIFY SETTING ${DURABLE}`);
 }
 
 /** Makes the tables of LAYOUT_VERSION in `db` when the store has no layout; reports the version it has otherwise. */

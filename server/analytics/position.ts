@@ -2,7 +2,7 @@
 // applied and the corpus version that batch made. Written after the batch's rows (so a crash between the two applies
 // the batch again, which changes nothing), and by a rebuild into the new database before it is swapped in (so the
 // store and its position arrive together).
-import { STORE_DATABASE } from './layout';
+import { DURABLE, STORE_DATABASE } from './layout';
 import type { AnalyticsStore } from './store';
 
 export interface StorePosition {
@@ -14,11 +14,14 @@ export interface StorePosition {
 
 const TABLE = 'applied';
 
-/** Makes the position table in `db` when missing. */
+/**
+ * Makes the position table in `db` when missing: one row a round until its parts merge, which keep the latest only
+ * (ReplacingMergeTree by seq over one key), so it does not grow with the rounds; the latest is read either way.
+ */
 export async function ensurePositionTable(store: AnalyticsStore, db = STORE_DATABASE): Promise<void> {
   await store.exec(
     `CREATE TABLE IF NOT EXISTS ${db}.${TABLE} (seq UInt64, corpus_version UInt64, at DateTime64(3) DEFAULT now64(3))
-      ENGINE = MergeTree ORDER BY seq`,
+      ENGINE = ReplacingMergeTree(seq) ORDER BY tuple() SETTINGS ${DURABLE}`,
   );
 }
 

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { supervise, type Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { LAYOUT_VERSION, layoutVersion } from './layout';
+import { LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
@@ -332,6 +332,7 @@ export class AnalyticsService {
           ? `its layout is ${version}, this server's ${LAYOUT_VERSION}`
           : null;
     if (why === null) {
+      await makeDurable(deps.store);
       // This process owns the consumer from here on: a position recorded by the one before it is refused.
       await claimConsumer(deps.db, deps.owner!);
       const reconciled = await reconcile(deps);

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureLayout, LAYOUT_VERSION, layoutVersion, STORE_DATABASE } from '@server/analytics/layout';
+import {
+  ensureLayout,
+  LAYOUT_VERSION,
+  layoutVersion,
+  makeDurable,
+  STORE_DATABASE,
+} from '@server/analytics/layout';
+import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
@@ -83,6 +90,31 @@ describe('analytics store', () => {
     await store.exec('CREATE TABLE old_store.layout (version UInt32) ENGINE = MergeTree ORDER BY tuple()');
     await store.exec(`INSERT INTO old_store.layout VALUES (${LAYOUT_VERSION - 1})`);
     expect(await ensureLayout(store, 'old_store')).toEqual({ state: 'older', version: LAYOUT_VERSION - 1 });
+  });
+
+  it("writes every table's parts to disk before an insert returns, existing stores too; its position table keeps the latest row", async () => {
+    const durable = async (db: string) =>
+      (
+        await store.query<{ name: string; q: string }>(
+          `SELECT name, create_table_query AS q FROM system.tables WHERE database = {db:String} ORDER BY name`,
+          { db },
+        )
+      ).map((t) => [t.name, /fsync_after_insert = 1, fsync_part_directory = 1/.test(t.q)]);
+    await ensurePositionTable(store);
+    expect(new Set((await durable(STORE_DATABASE)).map(([, fsync]) => fsync))).toEqual(new Set([true]));
+    // A store made before: its tables take the setting, their rows unchanged.
+    expect(await durable('old_store')).toEqual([['layout', false]]);
+    await makeDurable(store, 'old_store');
+    expect(await durable('old_store')).toEqual([['layout', true]]);
+    expect(await store.query('SELECT version FROM old_store.layout')).toEqual([
+      { version: LAYOUT_VERSION - 1 },
+    ]);
+
+    for (let seq = 1; seq <= 4; seq += 1) await recordPosition(store, { seq, corpusVersion: seq * 10 });
+    expect(await storePosition(store)).toEqual({ seq: 4, corpusVersion: 40 });
+    await store.exec(`OPTIMIZE TABLE ${STORE_DATABASE}.applied FINAL`);
+    expect(await store.query(`SELECT seq FROM ${STORE_DATABASE}.applied`)).toEqual([{ seq: '4' }]);
+    await store.exec(`DROP TABLE ${STORE_DATABASE}.applied SYNC`);
   });
 
   it("is rebuilt from PostgreSQL in batches: the same posts, profiles and every post's tokens", async () => {
