@@ -14,6 +14,7 @@ import { people, profileList } from '@server/social/insights/people';
 import { performance } from '@server/social/insights/performance';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createWorkspace } from '@test/support/workspaces.fixtures';
 import {
   contextOf,
   insertChathamPosts,
@@ -234,6 +235,55 @@ describe('filtered profiles from the analytics store', () => {
       },
     );
   }, 180_000);
+});
+
+describe('the dashboards’ routes', () => {
+  it('read the running service’s store, and answer as the functions do', async () => {
+    const viewer = await server.createUser();
+    const workspace = await createWorkspace(server, [[viewer, 'viewer']], { timeZone: 'Asia/Kolkata' });
+    const filters = { from: RANGES['30 days of days']![0], to: RANGES['30 days of days']![1] };
+    const context = await contextOf(server, {
+      name: 'route',
+      zone: 'Asia/Kolkata',
+      range: RANGES['30 days of days']!,
+    });
+    // As server/main.ts does once the service has started.
+    server.app.deps.analytics = service;
+    try {
+      for (const [url, body, answer] of [
+        ['people', { limit: LIMIT }, () => people(server.db, context, LIMIT)],
+        ['performance', {}, () => performance(server.db, context)],
+        [
+          'filtered-profiles',
+          { sort: 'engagement', limit: LIMIT },
+          () => profileList(server.db, context, { sort: 'engagement', limit: LIMIT }),
+        ],
+      ] as const) {
+        const query = vi.spyOn(service.store!, 'query');
+        let reads = 0;
+        const res = await as(server, viewer, {
+          method: 'POST',
+          url: `/social/insights/${url}`,
+          payload: { workspace_id: workspace.id, query: '', filters, ...body },
+        }).finally(() => {
+          reads = query.mock.calls.length;
+          query.mockRestore();
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(reads, `${url}: the store was read`).toBeGreaterThan(0);
+        // The route's own fields beside the dashboard's are left out, and its cursor is the list's, sealed
+        // (`<cursor>.<seal>`).
+        const { next_cursor: sealed, ...answered } = res.json<Record<string, unknown>>();
+        const { next_cursor: cursor, ...expected } = (await answer()) as unknown as Record<string, unknown>;
+        expect(rounded(Object.fromEntries(Object.keys(expected).map((k) => [k, answered[k]])))).toEqual(
+          rounded(expected),
+        );
+        expect(typeof sealed === 'string' ? sealed.split('.')[0] : sealed).toEqual(cursor);
+      }
+    } finally {
+      server.app.deps.analytics = undefined;
+    }
+  });
 });
 
 describe('a store behind PostgreSQL', () => {
