@@ -1,8 +1,9 @@
 // The people, performance and filtered-profiles dashboards answer from the analytics store when the store holds
 // exactly the corpus version PostgreSQL's snapshot sees, and each answer is PostgreSQL's, field by field: for every
 // post and the typed queries of the bench mix, in zones across DST (New York, Kolkata, Chatham), with every refinement
-// with and without exclude; the filtered profiles page by page with their cursors, in each sort. A store that is
-// behind is not read, and the answer comes from PostgreSQL.
+// with and without exclude; the filtered profiles page by page with their cursors, in each sort. The routes read the
+// running service (as server/main.ts gives it). A store that is behind is not read, and the answer comes from
+// PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
