@@ -1,24 +1,21 @@
 // The people dashboard's figures from the store: the same rows as PostgreSQL's people statement
 // (server/social/insights/people.ts): the number of distinct authors of the matching posts, their posts, and the top
 // `limit` by mentions (then engagement, then the lower id), by followers (then mentions, then id) and by engagement
-// (then mentions, then id), each from one pass over the authors (groupArraySorted).
-import type { PersonAggregate } from '@server/social/insights/rows';
+// (then mentions, then id), each from one pass over the authors (groupArraySorted); and the filtered profiles' keyset
+// page in the same order (storeProfilePage).
+import type { ProfileSort } from '@contract/insights';
+import type { Cursor } from '@server/social/insights/cursor';
+import type { PeopleFigures, ProfilePage } from '@server/social/insights/people';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
 
-export interface StorePeopleRows {
-  /** Distinct authors of the matching posts (with a profile, as PostgreSQL's join). */
-  authors: number;
-  /** Their matching posts. */
-  posts: number;
-  by_mentions: PersonAggregate[];
-  by_followers: PersonAggregate[];
-  by_engagement: PersonAggregate[];
-}
+/** The people dashboard's figures, as PostgreSQL's statement gives them. */
+export type StorePeopleRows = PeopleFigures;
 
 type Top = Array<[string | number, string | number, string | number]>;
+type PersonAggregate = PeopleFigures['by_mentions'][number];
 
 /** Each top's tuples are (key, tie-break, id, …) negated for a descending sort: read back as aggregates. */
 /** Undoes a sort key's negation: 0 − x, so no figure is −0 (which is not 0 to a deep comparison). */
@@ -72,6 +69,61 @@ export async function storePeople(
       author_id: id,
       mentions: negate(n),
       engagement: negate(e),
+    })),
+  };
+}
+
+/**
+ * Each sort's key and tie-break, as the columns of the statement below (n: the author's matching posts, e: their
+ * engagement, f: their followers): PostgreSQL's order (server/social/insights/people.ts, ORDER), then the lower id.
+ */
+const PROFILE_KEYS: Record<ProfileSort, [string, string]> = {
+  mentions: ['n', 'e'],
+  followers: ['f', 'n'],
+  engagement: ['e', 'n'],
+};
+
+/**
+ * One keyset page of the filtered profiles: the number of distinct authors of the matching posts (with a profile, as
+ * PostgreSQL's join), and up to `limit + 1` of them after the cursor's (key, tie-break, id) in the sort's order (key
+ * and tie-break descending, id ascending), from one pass over the authors (groupArraySortedIf keeps the first ones
+ * after the cursor; count() counts them all). As PostgreSQL's page: the key as text, the tie-break as a number.
+ */
+export async function storeProfilePage(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  sort: ProfileSort,
+  limit: number,
+  cursor: Cursor | null,
+): Promise<ProfilePage> {
+  const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const [key, tie] = PROFILE_KEYS[sort];
+  const size = params.add(limit + 1, 'UInt64');
+  // Descending keys, ascending id: the tuple negates the keys, and the cursor's comparison negates the id.
+  const order = `(-${key}, -${tie}, author_id, n, e)`;
+  const page = cursor
+    ? `groupArraySortedIf(${size})(${order}, (${key}, ${tie}, -toInt64(author_id)) < ` +
+      `(${params.add(Number(cursor.key), 'Int64')}, ${params.add(cursor.ties[0], 'Int64')}, ` +
+      `${params.add(-cursor.ties[1]!, 'Int64')}))`
+    : `groupArraySorted(${size})(${order})`;
+  const [row] = await store.query<{ total: string; page: Array<[string, string, string, string, string]> }>(
+    `SELECT count() AS total, ${page} AS page
+    FROM (SELECT g.author_id AS author_id, toInt64(g.n) AS n, toInt64(g.e) AS e, toInt64(a.followers) AS f
+      FROM (SELECT p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
+        FROM ${db}.posts p WHERE ${where} GROUP BY author_id) g
+      INNER JOIN ${db}.profiles a ON a.id = g.author_id)`,
+    params.values,
+  );
+  return {
+    total: Number(row?.total ?? 0),
+    page: (row?.page ?? []).map(([k, k2, id, n, e]) => ({
+      author_id: id,
+      mentions: Number(n),
+      engagement: Number(e),
+      k: String(negate(Number(k))),
+      k2: negate(Number(k2)),
     })),
   };
 }

@@ -204,7 +204,13 @@ export function exportPosts(
   );
 }
 
-/** The filtered profiles as CSV (the filtered-profiles list's rows and order). */
+/**
+ * The filtered profiles as CSV (the filtered-profiles list's rows and order), from PostgreSQL alone, though the JSON
+ * list reads the analytics store when it can: an export's pages are read one after another, each in a transaction of
+ * its own, and the store keeps no snapshot of an older version, so a later page could be read from the store at the
+ * first page's version only while no batch has been applied since (seconds under a stream of writes). The export
+ * would then go on from PostgreSQL at another version, its pages mixing sources; it stays on one source instead.
+ */
 export function exportProfiles(
   db: Db,
   context: InsightScope,
@@ -221,6 +227,7 @@ export function exportProfiles(
     { maxRows: options.max_rows },
     signal,
     async (cursor, limit) => {
+      // No analytics service: every page from PostgreSQL (above).
       const page = await profileList(db, context, { sort, limit, cursor });
       return { counted: page.counted, total: page.total, rows: page.profiles, next: page.next_cursor };
     },

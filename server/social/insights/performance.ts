@@ -1,14 +1,18 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
 // the best time to post (day of the week × hour of the day in the workspace's zone): one statement, from the posts or
-// the rollups (performanceStatement).
+// the rollups (performanceStatement), or from the analytics store when it holds PostgreSQL's corpus version
+// (store-source.ts); one answer function formats either source's groups.
 import { MEDIA_VALUES, POST_KIND_VALUES } from '@contract/social-posts';
 import { type PerformanceResponse } from '@contract/insights-responses';
 import { PLATFORM_VALUES } from '@contract/social-scope';
+import { storePerformance } from '@server/analytics/insights/performance';
+import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
 import { countedBase } from './counted';
 import type { InsightScope } from './request';
 import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
+import { fromStore } from './store-source';
 import { readOnly } from './transactions';
 
 /** One group of the performance statement; gp, gm, gk, gd are GROUPING(): 1 where the column is rolled up. */
@@ -76,48 +80,65 @@ function performanceStatement(context: InsightScope) {
   return postsScan.performanceGroups(context);
 }
 
-export async function performance(db: Db, context: InsightScope): Promise<PerformanceResponse> {
-  const { scope, timeZone } = context;
-  const statement = performanceStatement(context);
+/**
+ * The performance dashboard: from the analytics store when it holds exactly the corpus version PostgreSQL's snapshot
+ * sees (its groups, checked against that version in a snapshot: store-source.ts), else from PostgreSQL alone.
+ */
+export async function performance(
+  db: Db,
+  context: InsightScope,
+  service?: AnalyticsService,
+): Promise<PerformanceResponse> {
+  const groups =
+    (await fromStore(
+      db,
+      context,
+      service,
+      (store, storeScope) => storePerformance(store, storeScope),
+      // Nothing to look up: the groups name no post or profile.
+      async (_tx, rows) => rows,
+    )) ??
+    (await readOnly(
+      db,
+      async (tx) => (await tx.execute<{ groups: GroupRow[] }>(performanceStatement(context))).rows[0]!.groups,
+      { timeZone: context.timeZone },
+    ));
+  return performanceAnswer(context, groups);
+}
 
-  return readOnly(
-    db,
-    async (tx) => {
-      const [row] = (await tx.execute<{ groups: GroupRow[] }>(statement)).rows;
-      const groups = row!.groups;
-      const total = groups.find((g) => g.gp && g.gm && g.gk && g.gd);
-      const find = (test: (g: GroupRow) => boolean) => metrics(groups.find(test));
-      const best = new Map(groups.filter((g) => !g.gd).map((g) => [`${g.dow}:${g.hr}`, g]));
-      const best_time: PerformanceResponse['best_time'] = [];
-      for (let day = 1; day <= 7; day += 1) {
-        for (let hour = 0; hour < 24; hour += 1) {
-          const cell = best.get(`${day}:${hour}`);
-          best_time.push({
-            day,
-            hour,
-            posts: cell?.posts ?? 0,
-            average_engagement: cell ? Number(cell.engagement) / cell.posts : null,
-          });
-        }
-      }
-      return {
-        time_zone: timeZone,
-        range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
-        query: context.normalized,
-        counted:
-          `${countedBase(context)}. Engagement = likes + comments + shares; views are summed over the posts whose ` +
-          `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}. Days (Monday = 1) and ` +
-          `hours are ${timeZone} wall-clock time.`,
-        totals: { ...metrics(total), average_sentiment: total?.sentiment ?? null },
-        by_platform: PLATFORM_VALUES.map((platform) => ({
-          platform,
-          ...find((g) => !g.gp && g.platform === platform),
-        })),
-        by_media: MEDIA_VALUES.map((media) => ({ media, ...find((g) => !g.gm && g.media === media) })),
-        by_kind: POST_KIND_VALUES.map((kind) => ({ kind, ...find((g) => !g.gk && g.kind === kind) })),
-        best_time,
-      };
-    },
-    { timeZone },
-  );
+/** The answer from the groups, the same whichever source read them. */
+function performanceAnswer(context: InsightScope, groups: GroupRow[]): PerformanceResponse {
+  const { scope, timeZone } = context;
+  const total = groups.find((g) => g.gp && g.gm && g.gk && g.gd);
+  const find = (test: (g: GroupRow) => boolean) => metrics(groups.find(test));
+  const best = new Map(groups.filter((g) => !g.gd).map((g) => [`${g.dow}:${g.hr}`, g]));
+  const best_time: PerformanceResponse['best_time'] = [];
+  for (let day = 1; day <= 7; day += 1) {
+    for (let hour = 0; hour < 24; hour += 1) {
+      const cell = best.get(`${day}:${hour}`);
+      best_time.push({
+        day,
+        hour,
+        posts: cell?.posts ?? 0,
+        average_engagement: cell ? Number(cell.engagement) / cell.posts : null,
+      });
+    }
+  }
+  return {
+    time_zone: timeZone,
+    range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
+    query: context.normalized,
+    counted:
+      `${countedBase(context)}. Engagement = likes + comments + shares; views are summed over the posts whose ` +
+      `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}. Days (Monday = 1) and ` +
+      `hours are ${timeZone} wall-clock time.`,
+    totals: { ...metrics(total), average_sentiment: total?.sentiment ?? null },
+    by_platform: PLATFORM_VALUES.map((platform) => ({
+      platform,
+      ...find((g) => !g.gp && g.platform === platform),
+    })),
+    by_media: MEDIA_VALUES.map((media) => ({ media, ...find((g) => !g.gm && g.media === media) })),
+    by_kind: POST_KIND_VALUES.map((kind) => ({ kind, ...find((g) => !g.gk && g.kind === kind) })),
+    best_time,
+  };
 }

@@ -258,12 +258,12 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     (db, context, body) => postList(db, context, body),
   );
   dashboard('people', 'People: top authors by mentions, followers and engagement', (db, context, body) =>
-    people(db, context, body.limit),
+    people(db, context, body.limit, app.deps.analytics),
   );
   dashboard(
     'performance',
     'Performance: engagement by platform, media and kind; engagement rate; best time to post',
-    (db, context) => performance(db, context),
+    (db, context) => performance(db, context, app.deps.analytics),
   );
   dashboard(
     'conversation',
@@ -278,7 +278,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   dashboard(
     'filtered-profiles',
     'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
-    (db, context, body) => profileList(db, context, body),
+    (db, context, body) => profileList(db, context, body, app.deps.analytics),
   );
 
   csvExport(

@@ -29,6 +29,26 @@ export async function openBench(posts = 3_000): Promise<Bench> {
   const server = await createTestServer();
   await generateCorpus(server.pool, { seed: 29, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
   await insertCorpus(server);
+  await insertChathamPosts(server);
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
+  const store = await AnalyticsStore.open({ dataDir });
+  await rebuildStore(server, store);
+  return {
+    server,
+    store,
+    async close() {
+      await store.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * 48 posts every 5 minutes from 2 hours before Pacific/Chatham's change of 27 September 2026 (02:45 standard time →
+ * 03:45 daylight time, at a quarter past the UTC hour) to 2 hours after, by the first profiles.
+ */
+export async function insertChathamPosts(server: TestServer) {
   const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 6');
   const chatham = Date.UTC(2026, 8, 26, 14, 0); // 02:45 Chatham standard time → 03:45 daylight time
   await insertPosts(
@@ -55,18 +75,6 @@ export async function openBench(posts = 3_000): Promise<Bench> {
         i % 9 > 5 ? ('positive' as const) : i % 9 < 3 ? ('negative' as const) : ('neutral' as const),
     })),
   );
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
-  const store = await AnalyticsStore.open({ dataDir });
-  await rebuildStore(server, store);
-  return {
-    server,
-    store,
-    async close() {
-      await store.close();
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The store's compiler for the case's query (its words asked of PostgreSQL once). */
@@ -172,6 +180,12 @@ export function refinements(zone: string, picks: Picks): Refine[] {
     { field: 'date', bucket: 'week', values: [at('2026-10-26T00:00:00')] },
   ];
 }
+
+/** Sums of floating sentiment may differ in their last bits between the engines: 12 significant digits are kept. */
+export const rounded = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+  );
 
 /** Equal within a relative tolerance (sums of sentiment added in another order). */
 export function expectClose(actual: number | null, expected: number | null, what: string) {

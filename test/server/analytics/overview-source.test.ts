@@ -11,7 +11,7 @@ import { generateCorpus } from '@server/social/corpus/generate/load';
 import { overview } from '@server/social/insights/overview';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, RANGES, TYPED_QUERIES, type Case } from './dashboards.fixtures';
+import { contextOf, RANGES, rounded, TYPED_QUERIES, type Case } from './dashboards.fixtures';
 
 let server: TestServer;
 let dataDir: string;
@@ -35,12 +35,6 @@ afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Sums of floating sentiment may differ in their last bits between the engines: 12 significant digits are kept. */
-const rounded = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
-    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
-  );
 
 const cases: Case[] = [
   { name: 'every post, 30 days', zone: 'America/New_York', range: RANGES['30 days of days']! },
