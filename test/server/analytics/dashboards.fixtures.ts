@@ -24,9 +24,11 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-/** The corpus in PostgreSQL and the store rebuilt from it. */
-export async function openBench(posts = 3_000): Promise<Bench> {
-  const server = await createTestServer();
+/**
+ * The corpus in PostgreSQL: `posts` generated (seed 29), the insights tests' posts, and 48 posts around
+ * Pacific/Chatham's change of 27 September 2026.
+ */
+export async function loadCorpus(server: TestServer, posts = 3_000) {
   await generateCorpus(server.pool, { seed: 29, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
   await insertCorpus(server);
   const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 6');
@@ -55,6 +57,12 @@ export async function openBench(posts = 3_000): Promise<Bench> {
         i % 9 > 5 ? ('positive' as const) : i % 9 < 3 ? ('negative' as const) : ('neutral' as const),
     })),
   );
+}
+
+/** The corpus in PostgreSQL (loadCorpus) and the store rebuilt from it. */
+export async function openBench(posts = 3_000): Promise<Bench> {
+  const server = await createTestServer();
+  await loadCorpus(server, posts);
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
   const store = await AnalyticsStore.open({ dataDir });
   await rebuildStore(server, store);
