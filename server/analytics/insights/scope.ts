@@ -132,16 +132,15 @@ function matchCondition(
 }
 
 /**
- * The scope's condition over [from, to) (the request's range by default) with its refinements, over `posts p`.
- * `zone` is the placeholder of the workspace's zone (zonePlaceholder), which the statement's time expressions share.
+ * The scope's condition over [from, to) (the request's range by default) without its refinements, over `posts p`: the
+ * range, the platforms and languages filters and the query (what an overperformance average is taken over).
  */
-export function storeWhere(
-  { context, match, db = STORE_DATABASE }: StoreScope,
+export function storeScopeWhere(
+  { context, match }: StoreScope,
   params: StoreParams,
-  zone: string,
   range: StoreRange = context.scope,
 ): string {
-  const { scope, refines, timeZone } = context;
+  const { scope } = context;
   const parts = [
     `p.ts >= ${params.add(range.from.getTime(), 'Int64')}`,
     `p.ts < ${params.add(range.to.getTime(), 'Int64')}`,
@@ -149,12 +148,40 @@ export function storeWhere(
   if (scope.platforms.length) parts.push(`has(${params.add(scope.platforms, 'Array(String)')}, p.platform)`);
   if (scope.languages.length) parts.push(`has(${params.add(scope.languages, 'Array(String)')}, p.lang)`);
   if (scope.query) parts.push(`(${match(scope.query, params, range)})`);
-  for (const refine of refines) {
+  return parts.join(' AND ');
+}
+
+/**
+ * The refinements' condition over `posts p` (every one holds), or null when there are none. `zone` is the placeholder
+ * of the workspace's zone (zonePlaceholder), which the statement's time expressions share.
+ */
+export function storeRefineWhere(
+  { context, db = STORE_DATABASE }: StoreScope,
+  params: StoreParams,
+  zone: string,
+): string | null {
+  const { refines, timeZone } = context;
+  const parts = refines.map((refine) => {
     const condition = matchCondition(refine, zone, timeZone, params, db);
     // A post whose value is unknown (a null language, '' in the store) matches no value, so an exclusion keeps it.
-    parts.push(refine.exclude ? `NOT (${condition})` : `(${condition})`);
-  }
-  return parts.join(' AND ');
+    return refine.exclude ? `NOT (${condition})` : `(${condition})`;
+  });
+  return parts.length ? parts.join(' AND ') : null;
+}
+
+/**
+ * The scope's condition over [from, to) (the request's range by default) with its refinements, over `posts p`.
+ * `zone` is the placeholder of the workspace's zone (zonePlaceholder), which the statement's time expressions share.
+ */
+export function storeWhere(
+  scope: StoreScope,
+  params: StoreParams,
+  zone: string,
+  range: StoreRange = scope.context.scope,
+): string {
+  const where = storeScopeWhere(scope, params, range);
+  const refine = storeRefineWhere(scope, params, zone);
+  return refine === null ? where : `${where} AND ${refine}`;
 }
 
 /** The workspace's zone as a placeholder, for the time expressions of a statement. */

@@ -178,7 +178,12 @@ async function csvExport<T>(
   return { filename: `murmur-${what}-${slug(workspace.name)}-${date}.csv`, chunks: chunks(first) };
 }
 
-/** The filtered posts as CSV (the filtered-posts list's rows and order). */
+/**
+ * The filtered posts as CSV (the filtered-posts list's rows and order). Every page is read from PostgreSQL, not the
+ * analytics store: the store answers only while it holds PostgreSQL's corpus version, which under a stream of writes
+ * it often does not, so the pages of one export would come from either source by turns; from PostgreSQL alone they
+ * are read as they always were (each page a snapshot of its own, the range the first page's).
+ */
 export function exportPosts(
   db: Db,
   context: InsightScope,

@@ -255,7 +255,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   dashboard(
     'posts',
     'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
-    (db, context, body) => postList(db, context, body),
+    (db, context, body) => postList(db, context, body, app.deps.analytics),
   );
   dashboard('people', 'People: top authors by mentions, followers and engagement', (db, context, body) =>
     people(db, context, body.limit, app.deps.analytics),
@@ -273,7 +273,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   dashboard(
     'filtered-posts',
     'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
-    (db, context, body) => postList(db, context, body),
+    (db, context, body) => postList(db, context, body, app.deps.analytics),
   );
   dashboard(
     'filtered-profiles',

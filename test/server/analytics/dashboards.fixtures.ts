@@ -2,6 +2,7 @@
 // thousand posts over 180 days), the insights tests' corpus (posts around both DST changes of America/New_York in
 // 2026), posts around Pacific/Chatham's change of 27 September 2026 (02:45 → 03:45, at a quarter past the UTC hour),
 // the store rebuilt from PostgreSQL, and scopes in four zones with every refinement, with and without exclude.
+import type { AnalyticsService } from '@server/analytics/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +25,20 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-/** The corpus in PostgreSQL and the store rebuilt from it. */
-export async function openBench(posts = 3_000): Promise<Bench> {
-  const server = await createTestServer();
+/**
+ * The corpus in PostgreSQL: `posts` generated (seed 29), the insights tests' posts, and 48 posts around
+ * Pacific/Chatham's change of 27 September 2026 (insertChathamPosts).
+ */
+export async function loadCorpus(server: TestServer, posts = 3_000) {
   await generateCorpus(server.pool, { seed: 29, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
   await insertCorpus(server);
   await insertChathamPosts(server);
+}
+
+/** The corpus in PostgreSQL (loadCorpus) and the store rebuilt from it. */
+export async function openBench(posts = 3_000): Promise<Bench> {
+  const server = await createTestServer();
+  await loadCorpus(server, posts);
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
   const store = await AnalyticsStore.open({ dataDir });
   await rebuildStore(server, store);
@@ -194,3 +203,14 @@ export function expectClose(actual: number | null, expected: number | null, what
     1e-9 * Math.max(1, Math.abs(expected)),
   );
 }
+
+/**
+ * The running service as it would be with its store one corpus version behind PostgreSQL; with no lag allowed (a
+ * service started without maxLagMs), a dashboard does not read it.
+ */
+export const storeBehind = (service: AnalyticsService) =>
+  Object.create(service, {
+    reading: {
+      value: () => ({ ...service.reading()!, corpusVersion: service.reading()!.corpusVersion - 1 }),
+    },
+  }) as AnalyticsService;

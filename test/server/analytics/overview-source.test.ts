@@ -11,7 +11,7 @@ import { generateCorpus } from '@server/social/corpus/generate/load';
 import { overview } from '@server/social/insights/overview';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, RANGES, rounded, TYPED_QUERIES, type Case } from './dashboards.fixtures';
+import { contextOf, RANGES, rounded, TYPED_QUERIES, type Case, storeBehind } from './dashboards.fixtures';
 
 let server: TestServer;
 let dataDir: string;
@@ -63,12 +63,7 @@ describe('the overview from the analytics store', () => {
 
   it('is not read when it is behind PostgreSQL: the answer comes from PostgreSQL', async () => {
     const context = await contextOf(server, cases[0]!);
-    // The service with its store a version behind (and no lag allowed: this service's maxLagMs is 0).
-    const behind = Object.create(service, {
-      reading: {
-        value: () => ({ ...service.reading()!, corpusVersion: service.reading()!.corpusVersion - 1 }),
-      },
-    }) as AnalyticsService;
+    const behind = storeBehind(service);
     const query = vi.spyOn(service.store!, 'query');
     const answer = await overview(server.db, context, behind);
     expect(query).not.toHaveBeenCalled();

@@ -26,6 +26,7 @@ import {
   TYPED_QUERIES,
   type Case,
   type Picks,
+  storeBehind,
 } from './dashboards.fixtures';
 
 let server: TestServer;
@@ -290,12 +291,7 @@ describe('the dashboards’ routes', () => {
 describe('a store behind PostgreSQL', () => {
   it('is not read: people, performance and filtered profiles answer from PostgreSQL', async () => {
     const context = await contextOf(server, plain[0]!);
-    const behind = {
-      get store() {
-        return service.store;
-      },
-      state: () => ({ ...service.state(), corpusVersion: service.state().corpusVersion! - 1 }),
-    } as unknown as AnalyticsService;
+    const behind = storeBehind(service);
     const query = vi.spyOn(service.store!, 'query');
     const answers = [
       await people(server.db, context, LIMIT, behind),

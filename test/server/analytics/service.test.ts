@@ -136,7 +136,11 @@ describe('the analytics service', () => {
   it('is not started with ANALYTICS_STORE=off, and the outbox is no longer written', async () => {
     expect(await consumerPosition(server.db)).not.toBeNull();
     expect(
-      await startAnalytics({ ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1, ANALYTICS_MAX_LAG_SECONDS: 30 }, server, root),
+      await startAnalytics(
+        { ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1, ANALYTICS_MAX_LAG_SECONDS: 30 },
+        server,
+        root,
+      ),
     ).toBeNull();
     expect(await consumerPosition(server.db)).toBeNull();
   });

@@ -182,6 +182,25 @@ export function postPage(
 }
 
 /**
+ * A page by recency of the posts with these ids (the candidates the analytics store gives,
+ * server/analytics/insights/posts.ts): PostgreSQL's own order, cursor and key text over the posts' own times, which
+ * the store keeps to the millisecond only. Looked up by id within the range (its months' partitions alone).
+ */
+export function recencyPageOfIds(
+  ids: number[],
+  range: { from: Date; to: Date },
+  limit: number,
+  cursor: Cursor | null,
+) {
+  const key = PAGE_KEYS.recency;
+  return sql`SELECT id, ${key.text} AS k FROM posts
+    WHERE id = ANY(${sql.param(ids)}::bigint[])
+      AND posted_at >= ${range.from.toISOString()}::timestamptz AND posted_at < ${range.to.toISOString()}::timestamptz
+      ${afterCursor(cursor, key.expression, key.cast)}
+    ORDER BY ${key.expression} DESC, id DESC LIMIT ${limit + 1}`;
+}
+
+/**
  * A page of posts by overperformance: each post's engagement against its author's average over the scope without
  * refinements (every matching post of the range is read); `picked` marks the rows the refinements keep.
  */
