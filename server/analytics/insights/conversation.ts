@@ -54,7 +54,7 @@ export interface StoreWordsRule {
   /** The stop words as two parallel arrays (language, word), as PostgreSQL's `stop` table holds them. */
   stopLanguages: readonly string[];
   stopWords: readonly string[];
-  /** The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link, a letter, a letter beyond Latin. */
+  /** The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link, a letter, beyond Latin. */
   link: string;
   letter: string;
   beyondLatin: string;
@@ -159,7 +159,8 @@ export async function storeConversationWords(
               ${counted})
             ARRAY JOIN toks AS tok
             GROUP BY tok, lang) b ON b.tok = l.tok
-          WHERE NOT ((b.lang, l.word) IN (SELECT t.1, t.2 FROM (SELECT arrayJoin(arrayZip(${stopLanguages}, ${stopWords})) AS t))
+          WHERE NOT ((b.lang, l.word) IN (SELECT t.1, t.2
+                FROM (SELECT arrayJoin(arrayZip(${stopLanguages}, ${stopWords})) AS t))
             OR (b.lang = '' AND l.word IN (SELECT arrayJoin(${stopWords}))))
           GROUP BY word, lang)
         GROUP BY word)
@@ -168,8 +169,10 @@ export async function storeConversationWords(
     params.values,
   );
   const r = row!;
-  // PostgreSQL rounds an estimate as round(est::numeric): half away from zero. An estimate n × 65536 ÷ cut is never
-  // a half (2 × n × 65536 = (2k + 1) × cut has no solution with cut ≤ 32768), so rounding to nearest agrees.
+  // PostgreSQL rounds an estimate as round(est::numeric): the float kept to 15 significant digits, then halves away
+  // from zero. An estimate n × 65536 ÷ cut is never a half (2 × n × 65536 = (2k + 1) × cut needs cut ≥ 2^17, and a
+  // sampled period's cut is at most 32768; a whole one's estimate is n): it lies at least 1 ÷ 65536 from one, far
+  // beyond those 15 digits' error for any count of posts, so Math.round agrees.
   return {
     sample: {
       cur_sampled: r.cur_sampled === 1,
