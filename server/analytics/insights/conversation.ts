@@ -1,11 +1,14 @@
-// The conversation dashboard's hashtags, mentioned accounts and linked domains from the store: the same rows as
+// The conversation dashboard from the store. Hashtags, mentioned accounts and linked domains: the same rows as
 // PostgreSQL's conversationTags (server/social/insights/sources/posts-scan.ts): posts of the range carrying each (an
 // element repeated in a post counts once), most first, ties in code-point order (ClickHouse compares strings by
-// bytes, as COLLATE "C" does), from one pass over the matching posts. The words, sampled, are not on the store yet.
+// bytes, as COLLATE "C" does), from one pass over the matching posts. Words and emerging words: the same rows as
+// conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every post of a
+// period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's code does
+// not import the social domain's.
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { previousRange, storeWhere, zonePlaceholder, type StoreScope } from './scope';
 
 export interface StoreTagsRows {
   hashtags: Array<{ value: string; posts: number }>;
@@ -36,4 +39,159 @@ export async function storeConversationTags(
   const lists: StoreTagsRows = { hashtags: [], mentions: [], domains: [] };
   for (const row of rows) lists[LISTS[row.list]!].push({ value: row.value, posts: Number(row.posts) });
   return lists;
+}
+
+/** How the conversation counts its words: given by server/social/insights (conversation.ts, words.ts). */
+export interface StoreWordsRule {
+  /** The sample (conversation.ts's WordSampling): about `cap` posts a period, estimated from level `pilotLevel`. */
+  cap: number;
+  pilotLevel: number;
+  /** The levels `post_sample_marks` marks (1 to this): the pilot finds posts at `pilotLevel` only within them. */
+  maxLevel: number;
+  /** A word is emerging with at least this many (estimated) posts and this ratio to the previous period. */
+  emergingMinPosts: number;
+  emergingMinRatio: number;
+  /** The stop words as two parallel arrays (language, word), as PostgreSQL's `stop` table holds them. */
+  stopLanguages: readonly string[];
+  stopWords: readonly string[];
+  /** The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link, a letter, beyond Latin. */
+  link: string;
+  letter: string;
+  beyondLatin: string;
+}
+
+/** One period's sample, as PostgreSQL's `c` row: sampled or read whole, its cut (65536: every post), posts counted. */
+type StoreWordsSample = Record<`${'cur' | 'prev'}_${'counted' | 'cut'}`, number> &
+  Record<`${'cur' | 'prev'}_sampled`, boolean>;
+
+export type StoreWordsRows = {
+  sample: StoreWordsSample;
+  /** Most posts counted first, then the word's bytes; posts estimated (rounded) from the counted ones. */
+  terms: Array<{ value: string; posts: number; average_sentiment: number }>;
+  /** Highest ratio first, then most estimated posts, then the word's bytes. */
+  emerging: Array<{ value: string; posts: number; previous_posts: number; ratio: number }>;
+};
+
+/** A post's hash, what its sample level is read from (`post_sample_marks(id)`, migration 0006). */
+const HASH = '((p.id * 40503) % 65536)';
+
+/**
+ * The sample's plan as WITH expressions, exactly PostgreSQL's (conversationWordsStatement): each period's matching
+ * posts at the pilot level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at
+ * 2 × cap or more is sampled, with the cut ⌈65536 × cap ÷ estimate⌉ (in integers, as numeric's ceil gives it), else
+ * read whole (cut 65536, above every hash). `counted` then keeps a post of both periods when its hash is below its
+ * period's cut: the posts PostgreSQL reads through the marks' slice, the slice being only its way to find them.
+ */
+function samplePlan(scope: StoreScope, rule: StoreWordsRule, params: StoreParams) {
+  const { context, db = STORE_DATABASE } = scope;
+  const zone = zonePlaceholder(context, params);
+  const where = storeWhere(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
+  const from = params.add(context.scope.from.getTime(), 'Int64');
+  const marked = rule.pilotLevel >= 1 && rule.pilotLevel <= rule.maxLevel;
+  const pilotBound = params.add(marked ? 65536 >> rule.pilotLevel : 0, 'UInt32');
+  const scale = params.add(2 ** rule.pilotLevel, 'UInt64');
+  const cap = params.add(rule.cap, 'UInt64');
+  const twice = params.add(2 * rule.cap, 'UInt64');
+  const cut = (period: 'cur' | 'prev') =>
+    `if(${period}_sampled, intDiv(65536 * ${cap} + ${period}_est - 1, greatest(${period}_est, 1)), 65536)
+      AS ${period}_cut`;
+  const plan = `(SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) FROM ${db}.posts p
+      WHERE ${where} AND ${HASH} < ${pilotBound}) AS pilot,
+    pilot.1 * ${scale} AS cur_est, pilot.2 * ${scale} AS prev_est,
+    cur_est >= ${twice} AS cur_sampled, prev_est >= ${twice} AS prev_sampled,
+    ${cut('cur')}, ${cut('prev')}`;
+  const counted = `FROM ${db}.posts p WHERE ${where} AND ${HASH} < if(p.ts >= ${from}, cur_cut, prev_cut)`;
+  return { plan, counted, from };
+}
+
+/**
+ * The conversation's words from the store: the same rows as PostgreSQL's conversationWordsStatement
+ * (server/social/insights/conversation.ts). The counted posts of the sample's plan, each lexeme hash once per post
+ * (`toks`) counted per hash and post language; the words looked up in the lexicon; the stop words of the post's
+ * language left out (every language's for an unknown one, '' in the store), bound as parameters; then per word the
+ * kept-word rule, the estimates and both lists, each taken by groupArraySorted in PostgreSQL's order.
+ */
+export async function storeConversationWords(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  limit: number,
+  rule: StoreWordsRule,
+): Promise<StoreWordsRows> {
+  const { db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
+  const { plan, counted, from } = samplePlan(scope, rule, params);
+  const strings = (values: readonly string[]) => params.add(values, 'Array(String)');
+  const [stopLanguages, stopWords] = [strings(rule.stopLanguages), strings(rule.stopWords)];
+  const [link, letter, beyondLatin] = [rule.link, rule.letter, rule.beyondLatin].map((r) =>
+    params.add(r, 'String'),
+  );
+  const top = params.add(limit, 'UInt32');
+  const [minPosts, minRatio] = [
+    params.add(rule.emergingMinPosts, 'Float64'),
+    params.add(rule.emergingMinRatio, 'Float64'),
+  ];
+  const [row] = await store.query<{
+    cur_sampled: number;
+    prev_sampled: number;
+    cur_cut: string;
+    prev_cut: string;
+    counted: [string, string];
+    terms: Array<[string, string, number, number]>;
+    emerging: Array<[number, number, string, number, number, number]>;
+  }>(
+    `WITH ${plan}
+    SELECT cur_sampled, prev_sampled, cur_cut, prev_cut,
+      (SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) ${counted}) AS counted,
+      groupArraySorted(${top})((-n, word, est, s / n)) AS terms,
+      groupArraySortedIf(${top})((-ratio, -est, word, est, est_prev, ratio),
+        est >= ${minPosts} AND ratio >= ${minRatio}) AS emerging
+    FROM (
+      SELECT word, n, s, n * 65536. / cur_cut AS est, prev * 65536. / prev_cut AS est_prev,
+        est / greatest(est_prev, 1.) AS ratio
+      FROM (
+        SELECT word, sum(n) AS n, sum(prev) AS prev, sum(s) AS s
+        FROM (
+          -- A lexeme's word, once per (word, language) however often the lexicon holds it before its merge.
+          SELECT l.word AS word, b.lang AS lang, any(b.n) AS n, any(b.prev) AS prev, any(b.s) AS s
+          FROM ${db}.lexicon l INNER JOIN (
+            SELECT tok, lang, countIf(cur) AS n, countIf(NOT cur) AS prev, sumIf(sentiment, cur) AS s
+            FROM (SELECT p.ts >= ${from} AS cur, p.toks AS toks, toFloat64(p.sentiment) AS sentiment, p.lang AS lang
+              ${counted})
+            ARRAY JOIN toks AS tok
+            GROUP BY tok, lang) b ON b.tok = l.tok
+          WHERE NOT ((b.lang, l.word) IN (SELECT t.1, t.2
+                FROM (SELECT arrayJoin(arrayZip(${stopLanguages}, ${stopWords})) AS t))
+            OR (b.lang = '' AND l.word IN (SELECT arrayJoin(${stopWords}))))
+          GROUP BY word, lang)
+        GROUP BY word)
+      WHERE n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
+        AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3))`,
+    params.values,
+  );
+  const r = row!;
+  // PostgreSQL rounds an estimate as round(est::numeric): the float kept to 15 significant digits, then halves away
+  // from zero. An estimate n × 65536 ÷ cut is never a half (2 × n × 65536 = (2k + 1) × cut needs cut ≥ 2^17, and a
+  // sampled period's cut is at most 32768; a whole one's estimate is n): it lies at least 1 ÷ 65536 from one, far
+  // beyond those 15 digits' error for any count of posts, so Math.round agrees.
+  return {
+    sample: {
+      cur_sampled: r.cur_sampled === 1,
+      prev_sampled: r.prev_sampled === 1,
+      cur_cut: Number(r.cur_cut),
+      prev_cut: Number(r.prev_cut),
+      cur_counted: Number(r.counted[0]),
+      prev_counted: Number(r.counted[1]),
+    },
+    terms: r.terms.map(([, value, est, average]) => ({
+      value,
+      posts: Math.round(est),
+      average_sentiment: average,
+    })),
+    emerging: r.emerging.map(([, , value, est, estPrev, ratio]) => ({
+      value,
+      posts: Math.round(est),
+      previous_posts: Math.round(estPrev),
+      ratio,
+    })),
+  };
 }

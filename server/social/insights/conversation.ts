@@ -2,7 +2,8 @@
 // of the posts that contain each), and the words rising against the previous period. Hashtags, mentions and domains
 // are counted in every matching post; words in about WORD_SAMPLE_CAP posts per period on a broad query (a fixed hash
 // sample, found through the index without visiting the other matching posts), because splitting every post into words
-// and reading every matching post twice is what costs most.
+// and reading every matching post twice is what costs most. When the analytics store holds PostgreSQL's corpus version,
+// the same lists are read from it (server/analytics/insights/conversation.ts), counted in the same sample.
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
@@ -14,7 +15,14 @@ import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
 import { readOnlyParts } from './transactions';
 import { insightWhere, previousPeriod, scanFrom } from './where';
-import { isStopWord, keptWord, stopWordsTable, WORD_RULE } from './words';
+import { isStopWord, keptWord, STORE_WORD_RULE, stopWordsTable, WORD_RULE } from './words';
+import {
+  storeConversationTags,
+  storeConversationWords,
+  type StoreWordsRows,
+} from '@server/analytics/insights/conversation';
+import type { AnalyticsService } from '@server/analytics/service';
+import { fromStore } from './store-source';
 
 /** A word is emerging with at least this many posts in the range … */
 const EMERGING_MIN_POSTS = 5;
@@ -58,10 +66,8 @@ const SAMPLE_RULE =
   '⌈65536 × cap ÷ (2^L × those posts)⌉, and counts are scaled by 65536 ÷ that bound';
 
 type TagsRow = Pick<ConversationResponse, 'hashtags' | 'mentions' | 'domains'>;
-type WordsRow = Pick<ConversationResponse, 'terms' | 'emerging'> & {
-  sample: Record<`${'cur' | 'prev'}_${'counted' | 'cut'}`, number> &
-    Record<`${'cur' | 'prev'}_sampled`, boolean>;
-};
+/** The words of both periods and the sample they were counted in: the store gives the same rows. */
+type WordsRow = StoreWordsRows;
 
 /**
  * Where the conversation reads its hashtags, mentions and domains: from post_tag_days when it serves (the condition
@@ -158,14 +164,34 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
         ORDER BY ratio DESC, est DESC, w COLLATE "C" LIMIT ${limit}`)} AS emerging`;
 }
 
+/**
+ * The conversation: from the analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees
+ * (store-source.ts), else from PostgreSQL. Both count words in the same posts (the same sample) by the same rule.
+ */
 export async function conversation(
   db: Db,
   context: InsightScope,
   limit: number,
   sampling = WORD_SAMPLING,
+  service?: AnalyticsService,
 ): Promise<ConversationResponse> {
-  const { scope, timeZone } = context;
-  const previous = previousPeriod(context);
+  const rows = service ? await conversationFromStore(db, context, limit, sampling, service) : null;
+  return conversationAnswer(
+    context,
+    sampling,
+    rows ?? (await conversationFromPostgres(db, context, limit, sampling)),
+  );
+}
+
+/** What the conversation is made of, from either source. */
+type ConversationRows = TagsRow & WordsRow;
+
+async function conversationFromPostgres(
+  db: Db,
+  context: InsightScope,
+  limit: number,
+  sampling: WordSampling,
+): Promise<ConversationRows> {
   const [tags, words] = await readOnlyParts<[TagsRow, WordsRow]>(
     db,
     [
@@ -173,9 +199,52 @@ export async function conversation(
       async (tx) =>
         (await tx.execute<WordsRow>(conversationWordsStatement(context, limit, sampling))).rows[0]!,
     ],
-    { timeZone },
+    { timeZone: context.timeZone },
   );
-  const { sample, ...lists } = { ...tags, ...words };
+  return { ...tags, ...words };
+}
+
+/**
+ * The store's lists (server/analytics/insights/conversation.ts), by this module's sampling and emerging rule and
+ * words.ts's stop words and kept-word rule. They name no post or person: nothing is looked up in the snapshot, which
+ * only confirms the corpus version.
+ */
+const conversationFromStore = (
+  db: Db,
+  context: InsightScope,
+  limit: number,
+  sampling: WordSampling,
+  service: AnalyticsService,
+) =>
+  fromStore(
+    db,
+    context,
+    service,
+    async (store, scope): Promise<ConversationRows> => {
+      const [tags, words] = await Promise.all([
+        storeConversationTags(store, scope, limit),
+        storeConversationWords(store, scope, limit, {
+          ...sampling,
+          maxLevel: MAX_SAMPLE_LEVEL,
+          emergingMinPosts: EMERGING_MIN_POSTS,
+          emergingMinRatio: EMERGING_MIN_RATIO,
+          ...STORE_WORD_RULE,
+        }),
+      ]);
+      return { ...tags, ...words };
+    },
+    async (_tx, rows) => rows,
+  );
+
+/** The answer from the rows, the same whichever source read them. */
+function conversationAnswer(
+  context: InsightScope,
+  sampling: WordSampling,
+  rows: ConversationRows,
+): ConversationResponse {
+  const { scope, timeZone } = context;
+  const previous = previousPeriod(context);
+  const { sample, ...lists } = rows;
   const period = (name: 'cur' | 'prev') => {
     const counted = Number(sample[`${name}_counted`]);
     return {

@@ -268,7 +268,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   dashboard(
     'conversation',
     'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
-    (db, context, body) => conversation(db, context, body.limit),
+    (db, context, body) => conversation(db, context, body.limit, undefined, app.deps.analytics),
   );
   dashboard(
     'filtered-posts',

@@ -63,3 +63,19 @@ export function keptWord(w: SQL): SQL {
   return sql`(${w} !~ ${LINK} AND ${w} ~ ${LETTER}
     AND char_length(${w}) >= CASE WHEN ${w} ~ ${BEYOND_LATIN} THEN 2 ELSE 3 END)`;
 }
+
+/** A PostgreSQL regular expression's code-point escapes (\x01, \u024F) in re2's syntax (\x{01}, \x{024F}). */
+const re2 = (pattern: string) => pattern.replace(/\\[xu]([0-9A-Fa-f]+)/g, '\\x{$1}');
+
+/**
+ * The same rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a
+ * parameter): the stop words as the two arrays `stop` is made of, and keptWord's regular expressions in re2's syntax
+ * (ClickHouse matches UTF-8 text by code points, as PostgreSQL does).
+ */
+export const STORE_WORD_RULE = {
+  stopLanguages: STOP_LANGUAGES,
+  stopWords: STOP_WORD_LIST,
+  link: re2(LINK),
+  letter: re2(LETTER),
+  beyondLatin: re2(BEYOND_LATIN),
+};
