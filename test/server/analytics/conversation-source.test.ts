@@ -24,6 +24,7 @@ import {
   TYPED_QUERIES,
   type Case,
   type Picks,
+  storeBehind,
 } from './dashboards.fixtures';
 
 let server: TestServer;
@@ -229,12 +230,7 @@ describe('the conversation from the analytics store, words counted in a sample',
 
   it('is not read when it is behind PostgreSQL: the answer comes from PostgreSQL', async () => {
     const context = await contextOf(server, cases[0]!);
-    const behind = {
-      get store() {
-        return service.store;
-      },
-      state: () => ({ ...service.state(), corpusVersion: service.state().corpusVersion! - 1 }),
-    } as unknown as AnalyticsService;
+    const behind = storeBehind(service);
     const query = vi.spyOn(service.store!, 'query');
     const answer = await conversation(server.db, context, LIMIT, samplings[0], behind);
     expect(query).not.toHaveBeenCalled();
