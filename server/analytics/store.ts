@@ -224,3 +224,14 @@ export class AnalyticsStore {
     return this.stderr.length ? `: ${this.stderr.slice(-3).join(' ')}` : '';
   }
 }
+
+/**
+ * A statement's time limit, as the SETTINGS clause to end it with: the engine cancels it past `ms` and refuses it with
+ * TIMEOUT_EXCEEDED (isStoreTimeout), as PostgreSQL's statement_timeout does; the client's own timeout, by contrast,
+ * leaves the statement running in the store's process.
+ */
+export const timeLimit = (ms: number) => `SETTINGS max_execution_time = ${Number(ms) / 1000}`;
+
+/** Whether the store refused a statement for its time limit (timeLimit). */
+export const isStoreTimeout = (error: unknown) =>
+  error instanceof Error && error.message.includes('(TIMEOUT_EXCEEDED)');

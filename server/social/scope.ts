@@ -38,7 +38,7 @@ export function scopeWhere(scope: Scope): SQL {
 }
 
 /** The scope's conditions but the date range's: the filters and the query. */
-export function scopeConditions(scope: Scope): SQL[] {
+export function scopeConditions(scope: Pick<Scope, 'query' | 'platforms' | 'languages'>): SQL[] {
   const parts: SQL[] = [];
   // sql.param: one array parameter (drizzle would spread a bare array into a parenthesised list).
   if (scope.platforms.length) parts.push(sql`p.platform::text = ANY(${sql.param(scope.platforms)}::text[])`);

@@ -1,10 +1,17 @@
 // Counting the posts a query matches, bounded in cost: at most `cap` + 1 rows are visited and the statement is
-// cancelled after `timeoutMs`; a read-only transaction keeps both settings local to this count.
+// cancelled after `timeoutMs`; a read-only transaction keeps both settings local to this count. The query editor's
+// count (countQueryMatches) reads the analytics store when it holds PostgreSQL's corpus version, with the same cap and
+// time limit, else PostgreSQL (countMatches).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';
+import type { StoreScope as CountScope } from '@server/analytics/query/compile';
+import { countStoreMatches } from '@server/analytics/query/count';
+import type { AnalyticsService } from '@server/analytics/service';
 import { QUERY_FROM } from '@server/query/compile';
+import { fromStore } from '../insights/store-source';
 import { noteSnapshot, snapshotColumns } from '../reads';
+import { scopeConditions, scopeWhere } from '../scope';
 
 export interface MatchCount {
   /** At most `cap`; null when counting took longer than `timeoutMs`. */
@@ -21,10 +28,18 @@ function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
+/** How long a count may take before it is cancelled and reported unknown. */
+const COUNT_TIMEOUT_MS = 2000;
+
+interface CountOptions {
+  cap?: number;
+  timeoutMs?: number;
+}
+
 export async function countMatches(
   db: Db,
   where: SQL,
-  { cap = QUERY_MATCH_COUNT_CAP, timeoutMs = 2000 }: { cap?: number; timeoutMs?: number } = {},
+  { cap = QUERY_MATCH_COUNT_CAP, timeoutMs = COUNT_TIMEOUT_MS }: CountOptions = {},
 ): Promise<MatchCount> {
   try {
     const count = await db.transaction(
@@ -45,4 +60,35 @@ export async function countMatches(
     if (isStatementTimeout(error)) return { matches: null, capped: false };
     throw error;
   }
+}
+
+/**
+ * The posts `scope` matches (its query, and discover's range, platforms and languages when it has a range), counted by
+ * the analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees, else by PostgreSQL.
+ */
+export async function countQueryMatches(
+  db: Db,
+  scope: CountScope,
+  service: AnalyticsService | undefined,
+  { cap = QUERY_MATCH_COUNT_CAP, timeoutMs = COUNT_TIMEOUT_MS }: CountOptions = {},
+): Promise<MatchCount> {
+  // The count compiles its own query for the store (countStoreMatches asks its words of the pool); the snapshot it
+  // is checked in reads no wall-clock time.
+  const counted = await fromStore(
+    db,
+    { timeZone: 'UTC' },
+    service,
+    (store, { pool }) => countStoreMatches(store, pool, scope, { cap, timeoutMs }),
+    async (_tx, count) => count,
+  );
+  if (counted) return counted;
+  const { from, to } = scope;
+  const conditions = scopeConditions(scope);
+  const where =
+    from && to
+      ? scopeWhere({ ...scope, from, to })
+      : conditions.length
+        ? sql.join(conditions, sql` AND `)
+        : sql`true`;
+  return countMatches(db, where, { cap, timeoutMs });
 }

@@ -8,12 +8,12 @@ import {
 } from '@contract/social-query';
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
-import { compileQuery, parseQuery, printQuery } from '@server/query/index';
-import { countMatches } from './count';
+import { parseQuery, printQuery } from '@server/query/index';
+import { countQueryMatches } from './count';
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
-import { resolveScope, scopeWhere } from '../scope';
+import { resolveScope } from '../scope';
 
 const tags = ['social'];
 /** Per account: validate runs while a person types (the SPA debounces), so this is generous but bounded. */
@@ -58,10 +58,14 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       const parsed = parseQuery(request.body.query);
       if (!parsed.ok) return { valid: false, errors: parsed.errors };
       const { filters } = request.body;
-      // With filters, the count is discover's: the same scope (range, platforms, languages) as its list.
-      const where = filters ? scopeWhere(resolveScope(parsed.ast, filters)) : compileQuery(parsed.ast);
+      // With filters, the count is discover's: the same scope (range, platforms, languages) as its list; without,
+      // the whole corpus.
+      const scope = filters
+        ? resolveScope(parsed.ast, filters)
+        : { query: parsed.ast, platforms: [], languages: [] };
       const read = await admission.run(
-        () => reads.read((db) => countMatches(db, where)),
+        // The store is read as it is now: it is started after the app is built (server/main.ts).
+        () => reads.read((db) => countQueryMatches(db, scope, app.deps.analytics)),
         clientGone(reply.raw),
       );
       sayWhereRead(reads, reply, read);
