@@ -9,13 +9,13 @@ import { invalidQueryErrorSchema } from '@contract/social-query';
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf } from '@server/workspaces/route-access';
-import { resolveScope, scopeWhere } from '../scope';
+import { resolveScope } from '../scope';
 import { printQuery } from '@server/query/index';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import { cursorSeal } from '../cursor-seal';
 import { namedRange } from '../cursor-range';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor';
-import { searchPosts } from './search';
+import { discoverPosts } from './search';
 import { countedSentence } from './counted';
 import { usableTimeZone } from '@contract/zoned-time';
 import { perAccountLimit } from '../rate-limit';
@@ -81,14 +81,25 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         : null;
       // Later pages search the first page's range, so a default "last 30 days" does not drift between pages.
       const scope = resolveScope(ast, cursor ? { ...filters, from: cursor.from, to: cursor.to } : filters);
+      const timeZone = usableTimeZone(workspace.timeZone);
+      // The search as a dashboard's scope without refinements: what the analytics store's statements read.
+      const context = {
+        scope,
+        namedRange: named,
+        normalized,
+        savedQueryName: null,
+        refines: [],
+        refine: null,
+        timeZone,
+      };
       const read = await admission.run(
-        () => reads.read((db) => searchPosts(db, { where: scopeWhere(scope), sort, cursor, limit })),
+        // The store is read as it is now: it is started after the app is built (server/main.ts).
+        () => reads.read((db) => discoverPosts(db, context, { sort, cursor, limit }, app.deps.analytics)),
         clientGone(reply.raw),
       );
       sayWhereRead(reads, reply, read);
       const result = read.value;
       const range = { from: scope.from.toISOString(), to: scope.to.toISOString() };
-      const timeZone = usableTimeZone(workspace.timeZone);
       return {
         posts: result.posts,
         next_cursor: result.next

@@ -1,12 +1,22 @@
-// Runs a discover search: one page of posts and, on the first page, the top profiles, in one read-only transaction
-// under one time budget (statement_timeout set to what is left of it before each statement), so an expensive search
-// is cancelled rather than left running.
+// Runs a discover search: one page of posts and, on the first page, the top profiles. From the analytics store when it
+// holds exactly the corpus version PostgreSQL's snapshot sees, never while it is behind (the page's ids and the
+// profiles' aggregates, then the posts and profiles looked up by id in that snapshot: insights/store-source.ts), else
+// from PostgreSQL in one read-only transaction under one time budget (statement_timeout set to what is left of it
+// before each statement), so an expensive search is cancelled rather than left running; the store's statements have
+// the same budget each.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import type { DiscoverProfile, DiscoverSort } from '@contract/discover';
 import type { SocialPost } from '@contract/social-posts';
+import { storeDiscover } from '@server/analytics/insights/discover';
+import type { AnalyticsService } from '@server/analytics/service';
+import { isStoreTimeout } from '@server/analytics/store';
 import { toPost } from '../post-rows';
+import type { InsightScope } from '../insights/request';
+import { profilesByIds } from '../insights/rows';
+import { fromStore } from '../insights/store-source';
+import { scopeWhere } from '../scope';
 import type { Cursor } from './cursor';
 import { after, pageQuery, profilesQuery, toProfile, type PageRow } from './queries';
 import { noteSnapshot, snapshotColumns } from '../reads';
@@ -30,6 +40,25 @@ export interface SearchResult {
   /** The key of the last post when there are more, else null. */
   next: PageKey | null;
   profiles: DiscoverProfile[] | null;
+}
+
+/** A profile's row with its aggregate over every match, from either source. */
+type ProfileRow = Parameters<typeof toProfile>[0];
+
+/** The answer from the page's rows (one more than `limit` when there is a next page) and the profiles' rows. */
+function searchAnswer(
+  rows: PageRow[],
+  profiles: ProfileRow[] | null,
+  sort: DiscoverSort,
+  limit: number,
+): SearchResult {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const next =
+    rows.length > limit && last
+      ? { k: sort === 'recency' ? last.posted_key : last.engagement, id: Number(last.id) }
+      : null;
+  return { posts: page.map(toPost), next, profiles: profiles?.map(toProfile) ?? null };
 }
 
 export interface SearchOptions {
@@ -83,21 +112,13 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
           await setTimeoutLocal(tx, remaining());
           rows = (await tx.execute<PageRow>(pageQuery(condition, sort, limit, false))).rows;
         }
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        const next =
-          rows.length > limit && last
-            ? { k: sort === 'recency' ? last.posted_key : last.engagement, id: Number(last.id) }
-            : null;
         // The profiles summarise every match, so only the first page pays for them.
-        let profiles: DiscoverProfile[] | null = null;
+        let profiles: ProfileRow[] | null = null;
         if (!cursor) {
           await setTimeoutLocal(tx, remaining());
-          profiles = (await tx.execute<Parameters<typeof toProfile>[0]>(profilesQuery(where))).rows.map(
-            toProfile,
-          );
+          profiles = (await tx.execute<ProfileRow>(profilesQuery(where))).rows;
         }
-        return { posts: page.map(toPost), next, profiles };
+        return searchAnswer(rows, profiles, sort, limit);
       },
       { accessMode: 'read only' },
     );
@@ -105,4 +126,71 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
     if (isStatementTimeout(error)) throw searchTimeout();
     throw error;
   }
+}
+
+/** One page of a search, wherever it is read. */
+export type PageOptions = Pick<SearchOptions, 'sort' | 'cursor' | 'limit'>;
+
+/**
+ * Discover's search of `context` (its scope: range, platforms, languages and query; discover has no refinements): from
+ * the analytics store when it holds PostgreSQL's corpus version, else from PostgreSQL (searchPosts).
+ */
+export async function discoverPosts(
+  db: Db,
+  context: InsightScope,
+  options: PageOptions,
+  service: AnalyticsService | undefined,
+): Promise<SearchResult> {
+  const answer = await searchFromStore(db, context, options, service);
+  return answer ?? searchPosts(db, { where: scopeWhere(context.scope), ...options });
+}
+
+/**
+ * The page's ids (or candidates) and the profiles' aggregates from the store, then in PostgreSQL's snapshot of the same
+ * version the page's posts in the sort's order after the cursor (as pageQuery orders them) and the profiles by id.
+ */
+async function searchFromStore(
+  db: Db,
+  context: InsightScope,
+  { sort, cursor, limit }: PageOptions,
+  service: AnalyticsService | undefined,
+): Promise<SearchResult | null> {
+  const key = { sort, cursor: cursor && { k: cursor.k, id: cursor.id }, rows: limit + 1 };
+  return fromStore(
+    db,
+    context,
+    service,
+    async (store, source) => {
+      try {
+        return await storeDiscover(store, source, { ...key, timeoutMs: DISCOVER_TIMEOUT_MS });
+      } catch (error) {
+        if (isStoreTimeout(error)) throw searchTimeout();
+        throw error;
+      }
+    },
+    async (tx, found) => {
+      const { scope } = context;
+      const ids = sql`p.id = ANY(${sql.param(found.ids)}::bigint[])
+        AND p.posted_at >= ${scope.from} AND p.posted_at < ${scope.to}`;
+      const rows = found.ids.length
+        ? (
+            await tx.execute<PageRow>(
+              pageQuery(cursor ? sql`${ids} AND ${after(sort, cursor)}` : ids, sort, limit),
+            )
+          ).rows
+        : [];
+      let profiles: ProfileRow[] | null = null;
+      if (found.profiles) {
+        const authors = await profilesByIds(
+          tx,
+          found.profiles.map((p) => Number(p.author_id)),
+        );
+        profiles = found.profiles.map((p) => ({ ...authors.get(Number(p.author_id))!, ...p }));
+      }
+      return searchAnswer(rows, profiles, sort, limit);
+    },
+    // Only at the snapshot's version: the page is the store's order of the posts, and a post changed or removed
+    // since a store behind it was written would leave PostgreSQL's look-up short of the page or of its cursor.
+    { atVersion: true },
+  );
 }

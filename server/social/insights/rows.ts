@@ -45,7 +45,7 @@ export type PersonAggregate = {
   engagement: string | number;
 };
 
-async function profilesByIds(tx: Tx, ids: number[]): Promise<Map<number, AuthorRow>> {
+export async function profilesByIds(tx: Tx, ids: number[]): Promise<Map<number, AuthorRow>> {
   if (!ids.length) return new Map();
   const result = await tx.execute<AuthorRow>(
     sql`SELECT ${AUTHOR_COLUMNS} FROM profiles a WHERE a.id = ANY(${sql.param(ids)}::bigint[])`,
