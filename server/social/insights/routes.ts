@@ -323,7 +323,10 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       // where the dashboards read.
       const { workspace } = workspaceAccessOf(request);
       const read = await admission.run(
-        () => reads.read((db) => savedQueryVolume(db, workspace, { savedQueriesDb: lightDb })),
+        () =>
+          reads.read((db) =>
+            savedQueryVolume(db, workspace, { savedQueriesDb: lightDb, analytics: app.deps.analytics }),
+          ),
         clientGone(reply.raw),
       );
       sayWhereRead(reads, reply, read);

@@ -1,7 +1,9 @@
 // The saved queries' volume (POST /social/saved-queries/volume): every saved query of a workspace with its matching
 // posts per day over the last 7 whole days and today, days of the workspace's zone. Each query is resolved as the
 // dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, from the
-// source that serves it; all of them in one statement on one snapshot, so the list costs one round trip.
+// source that serves it; all of them in one statement on one snapshot, so the list costs one round trip. From the
+// analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees (store-source.ts), else from
+// PostgreSQL.
 import { sql, type SQL } from 'drizzle-orm';
 import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '@contract/saved-queries';
 import { queryFiltersSchema } from '@contract/social-scope';
@@ -16,6 +18,10 @@ import * as rollups from './sources/rollups';
 import { wallClockText } from './time';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
 import { readOnly } from './transactions';
+import { storeDayCounts } from '@server/analytics/insights/volume';
+import type { AnalyticsService } from '@server/analytics/service';
+import type { QueryNode } from '@server/query/index';
+import { fromStore } from './store-source';
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +47,49 @@ function dayCounts(context: InsightScope): SQL {
 
 type CountRow = { i: number; local: string; n: number };
 
+/** Every counted query's posts per day (`i`: its index in `contexts`, null ones not counted), from PostgreSQL. */
+async function volumeFromPostgres(db: Db, contexts: Array<InsightScope | null>, timeZone: string) {
+  const parts = contexts.flatMap((context, i) =>
+    context
+      ? [
+          sql`(SELECT ${i}::int AS i, ${wallClockText(sql`d.local`)} AS local, d.n::int AS n
+          FROM (${dayCounts(context)}) d)`,
+        ]
+      : [],
+  );
+  return parts.length
+    ? readOnly(db, async (tx) => (await tx.execute<CountRow>(sql.join(parts, sql` UNION ALL `))).rows, {
+        timeZone,
+      })
+    : [];
+}
+
+/**
+ * The same rows from the store, in one statement. Every query's words are asked of PostgreSQL together (the queries
+ * named as one OR's operands: store-source.ts), then each query is compiled on its own.
+ */
+function volumeFromStore(
+  db: Db,
+  contexts: Array<InsightScope | null>,
+  timeZone: string,
+  service: AnalyticsService | undefined,
+) {
+  const queries = contexts.flatMap((context) => (context?.scope.query ? [context.scope.query] : []));
+  const query: QueryNode | null =
+    queries.length > 1 ? { type: 'or', operands: queries } : (queries[0] ?? null);
+  return fromStore(
+    db,
+    { timeZone, scope: { query } },
+    service,
+    (store, { match }) =>
+      storeDayCounts(
+        store,
+        contexts.map((context) => context && { context, match }),
+      ),
+    async (_tx, rows): Promise<CountRow[]> => rows,
+  );
+}
+
 /**
  * `db` counts the posts (the analytics pool or a read replica); the saved queries are listed from `savedQueriesDb`
  * (the primary's light pool, where they are written), `db` unless given.
@@ -48,7 +97,11 @@ type CountRow = { i: number; local: string; n: number };
 export async function savedQueryVolume(
   db: Db,
   workspace: { id: string; timeZone: string },
-  { savedQueriesDb = db, now = new Date() }: { savedQueriesDb?: Db; now?: Date } = {},
+  {
+    savedQueriesDb = db,
+    now = new Date(),
+    analytics,
+  }: { savedQueriesDb?: Db; now?: Date; analytics?: AnalyticsService } = {},
 ): Promise<SavedQueryVolume> {
   const timeZone = usableTimeZone(workspace.timeZone);
   const { days, from } = volumeDays(now, timeZone);
@@ -79,19 +132,9 @@ export async function savedQueryVolume(
     }),
   );
 
-  const parts = contexts.flatMap((context, i) =>
-    context
-      ? [
-          sql`(SELECT ${i}::int AS i, ${wallClockText(sql`d.local`)} AS local, d.n::int AS n
-          FROM (${dayCounts(context)}) d)`,
-        ]
-      : [],
-  );
-  const rows = parts.length
-    ? await readOnly(db, async (tx) => (await tx.execute<CountRow>(sql.join(parts, sql` UNION ALL `))).rows, {
-        timeZone,
-      })
-    : [];
+  const rows =
+    (await volumeFromStore(db, contexts, timeZone, analytics)) ??
+    (await volumeFromPostgres(db, contexts, timeZone));
 
   const counts = contexts.map((context) => (context ? days.map(() => 0) : null));
   for (const row of rows) {
