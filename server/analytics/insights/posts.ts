@@ -15,7 +15,7 @@ import type { Cursor } from '@server/social/insights/cursor';
 import type { PageRow } from '@server/social/insights/posts';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
-import type { AnalyticsStore } from '../store';
+import { timeLimit, type AnalyticsStore } from '../store';
 import { storeRefineWhere, storeScopeWhere, storeWhere, zonePlaceholder, type StoreScope } from './scope';
 
 export type StorePostPage =
@@ -98,6 +98,16 @@ function float64Bits(x: number): string {
   return view.getBigUint64(0, true).toString();
 }
 
+/**
+ * Where a page of posts starts: after the last post of the page before, its sort key (the text PostgreSQL reads back)
+ * and its id (`ties[0]`); null for the first page. Discover's pages start the same way (server/social/discover).
+ */
+export type PostPageAfter = Pick<Cursor, 'key' | 'ties'> | null;
+
+/** The statement cut off past `timeoutMs` (timeLimit: a UNION's whole), when given. */
+const limited = (statement: string, timeoutMs?: number) =>
+  timeoutMs === undefined ? statement : `${statement} ${timeLimit(timeoutMs)}`;
+
 /** The millisecond (what the store keeps) of a recency key, "YYYY-MM-DDTHH:MM:SS.ffffffZ": its digits cut at ms. */
 const keyMs = (key: string) => Date.parse(`${key.slice(0, 23)}Z`);
 
@@ -112,8 +122,17 @@ async function totalOf(store: AnalyticsStore, scope: StoreScope): Promise<number
   return Number(row?.n ?? 0);
 }
 
-/** By engagement: the matching posts after the cursor's (engagement, id), most engagement first, then the higher id. */
-async function byEngagement(store: AnalyticsStore, scope: StoreScope, limit: number, cursor: Cursor | null) {
+/**
+ * By engagement: the matching posts after the cursor's (engagement, id), most engagement first, then the higher id;
+ * `timeoutMs`: the statement's time limit, if any.
+ */
+export async function byEngagement(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  limit: number,
+  cursor: PostPageAfter,
+  timeoutMs?: number,
+) {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const where = storeWhere(scope, params, zonePlaceholder(context, params));
@@ -123,8 +142,11 @@ async function byEngagement(store: AnalyticsStore, scope: StoreScope, limit: num
     after = `AND (p.engagement < ${key} OR (p.engagement = ${key} AND p.id < ${id}))`;
   }
   const rows = await store.query<{ id: string; k: number }>(
-    `SELECT p.id AS id, p.engagement AS k FROM ${db}.posts p WHERE ${where} ${after}
-    ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(limit) + 1}`,
+    limited(
+      `SELECT p.id AS id, p.engagement AS k FROM ${db}.posts p WHERE ${where} ${after}
+      ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(limit) + 1}`,
+      timeoutMs,
+    ),
     params.values,
   );
   return rows.map((row) => ({ id: Number(row.id), k: String(row.k) }));
@@ -172,12 +194,14 @@ async function byOverperformance(
  * millisecond (which of them follow the cursor only their microseconds tell), and the first limit + 1 matching posts
  * before that millisecond, newest first, with every post of the last one's millisecond (LIMIT … WITH TIES). A post
  * older than all of those has limit + 1 posts after the cursor before it, so it is on no page of this one's size.
+ * `timeoutMs`: the statement's time limit, if any.
  */
-async function recencyCandidates(
+export async function recencyCandidates(
   store: AnalyticsStore,
   scope: StoreScope,
   limit: number,
-  cursor: Cursor | null,
+  cursor: PostPageAfter,
+  timeoutMs?: number,
 ) {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
@@ -186,7 +210,12 @@ async function recencyCandidates(
   const before = `SELECT id FROM (SELECT p.id AS id, p.ts AS ts FROM ${db}.posts p
       WHERE ${where} ${ms ? `AND p.ts < ${ms}` : ''} ORDER BY ts DESC LIMIT ${Number(limit) + 1} WITH TIES)`;
   const rows = await store.query<{ id: string }>(
-    ms ? `SELECT p.id AS id FROM ${db}.posts p WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}` : before,
+    limited(
+      ms
+        ? `SELECT p.id AS id FROM ${db}.posts p WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}`
+        : before,
+      timeoutMs,
+    ),
     params.values,
   );
   return rows.map((row) => Number(row.id));

@@ -155,7 +155,7 @@ async function searchFromStore(
   { sort, cursor, limit }: PageOptions,
   service: AnalyticsService | undefined,
 ): Promise<SearchResult | null> {
-  const key = { sort, cursor: cursor && { k: cursor.k, id: cursor.id }, rows: limit + 1 };
+  const key = { sort, cursor: cursor && { k: cursor.k, id: cursor.id }, limit };
   return fromStore(
     db,
     context,
