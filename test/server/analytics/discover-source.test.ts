@@ -23,7 +23,7 @@ import { ReadRouter } from '@server/social/reads';
 import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, createWorkspace, type Team } from '@test/support/workspaces.fixtures';
-import { contextOf, RANGES, TYPED_QUERIES, type Case } from './dashboards.fixtures';
+import { contextOf, RANGES, storeBehind, TYPED_QUERIES, type Case } from './dashboards.fixtures';
 
 let server: TestServer;
 let dataDir: string;
@@ -116,14 +116,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The service as if its store were a version behind PostgreSQL (and no lag allowed): it must not be read. */
-const behind = () =>
-  Object.create(service, {
-    maxLagMs: { value: 0 },
-    reading: {
-      value: () => ({ ...service.reading()!, corpusVersion: service.reading()!.corpusVersion - 1 }),
-    },
-  }) as AnalyticsService;
+/**
+ * The service as if its store were a version behind PostgreSQL: it must not be read (this service's lag bound lets a
+ * store behind answer only by a batch still in the outbox, and there is none).
+ */
+const behind = () => storeBehind(service);
 
 /** Runs `read` with a spy on the store's statements: what it answered, and whether the store was asked. */
 async function spied<T>(read: () => Promise<T>): Promise<{ answer: T; asked: boolean }> {
