@@ -110,12 +110,15 @@ export async function startCorpusStore(
 }
 
 /**
- * Counts the statements the dashboards send the store from now on: the service's `store` (what a dashboard reads,
+ * Counts the statements the dashboards send the store from now on, and how long the store was busy with them (the wall
+ * time while at least one ran: statements sent together count once): the service's `store` (what a dashboard reads,
  * server/social/insights/store-source.ts; the service's own applier holds the store apart) is handed out wrapped, each
  * query() and exec() counted. A request during which the count did not move was answered from PostgreSQL.
  */
-export function countStoreReads(service: AnalyticsService): { readonly statements: number } {
-  const counter = { statements: 0 };
+export function countStoreReads(service: AnalyticsService): StoreReads {
+  const counter = { statements: 0, busyMs: 0 };
+  let running = 0;
+  let since = 0;
   const storeOf = Object.getOwnPropertyDescriptor(AnalyticsService.prototype, 'store')!.get!;
   Object.defineProperty(service, 'store', {
     configurable: true,
@@ -129,11 +132,20 @@ export function countStoreReads(service: AnalyticsService): { readonly statement
           if (property !== 'query' && property !== 'exec') return value.bind(target);
           return (...args: unknown[]) => {
             counter.statements += 1;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
+            if (running++ === 0) since = performance.now();
+            return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).finally(() => {
+              if (--running === 0) counter.busyMs += performance.now() - since;
+            });
           };
         },
       });
     },
   });
   return counter;
+}
+
+/** What countStoreReads counts. */
+export interface StoreReads {
+  readonly statements: number;
+  readonly busyMs: number;
 }

@@ -12,10 +12,12 @@
 // PostgreSQL, and the row says so (as it says of a postgres call that reached the store). The two engines' warm-up
 // answers are compared (numbers to 12 significant digits, cursors aside) and a difference is printed.
 //
-// Printed per size: the load averages (as `uptime` prints them) before and after; per endpoint × query × range, each engine's p50 and
-// p95, store ÷ postgres and how many store calls the store answered; per endpoint the same over every query and range,
-// and without "every post"; then the issue's targets per engine (at 10M: every typed dashboard query over 30 and 90
-// days ≤ 500 ms p95, every post over 90 days ≤ 800 ms, discover ≤ 500 ms), each met or not. `--posts 1000000,3000000,
+// Printed per size: the load averages (as `uptime` prints them) before and after; per endpoint × query × range, each
+// engine's p50 and p95, store ÷ postgres, the p50 of the time the store was busy with a call's statements (the rest of
+// a store call is PostgreSQL's part, the corpus version, the query's words and the posts and people looked up, and
+// this process's) and how many store calls the store answered; per endpoint the same over every query and range, and
+// without "every post"; then the issue's targets per engine (at 10M: every typed dashboard query over 30 and 90 days
+// ≤ 500 ms p95, every post over 90 days ≤ 800 ms, discover ≤ 500 ms), each met or not. `--posts 1000000,3000000,
 // 10000000` runs the same mix on each size in turn and prints the growth curve per engine, with the bytes on disk per
 // post of PostgreSQL and of the store.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
@@ -89,6 +91,8 @@ interface Case {
   days: number;
   times: Record<Engine, number[]>;
   fromStore: Record<Engine, number>;
+  /** The store engine's calls that read the store: how long the store was busy with their statements. */
+  storeMs: number[];
 }
 
 interface SizeResult {
@@ -151,7 +155,7 @@ async function measure(
   try {
     // The store before the app, as `npm start` does after its seeding: a rebuild reads PostgreSQL's snapshot.
     if (engines.includes('store')) service = await startCorpusStore(dataDir, database, config);
-    const storeReads = service ? countStoreReads(service) : { statements: 0 };
+    const storeReads = service ? countStoreReads(service) : { statements: 0, busyMs: 0 };
     const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
     app = await buildApp({ db: database.db, config, accessTokens });
     await app.ready();
@@ -228,7 +232,7 @@ async function measure(
       };
       const payload = { workspace_id: workspace!.id, query, filters };
       const headers = { authorization: await bearer() };
-      const sent = storeReads.statements;
+      const [sent, busy] = [storeReads.statements, storeReads.busyMs];
       const started = performance.now();
       const response = await app!.inject({
         method: 'POST',
@@ -240,6 +244,7 @@ async function measure(
         response,
         ms: performance.now() - started,
         fromStore: storeReads.statements > sent,
+        storeMs: storeReads.busyMs - busy,
       };
     };
     const probe = await call(engines[0]!, 'discover', 'nova', 7);
@@ -268,6 +273,7 @@ async function measure(
             days,
             times: { postgres: [], store: [] },
             fromStore: { postgres: 0, store: 0 },
+            storeMs: [],
           };
           // Warm-up: one call of each engine, whose answers are compared.
           const warm = new Map<Engine, { body: unknown; fromStore: boolean }>();
@@ -293,6 +299,7 @@ async function measure(
                 console.error(`${what} (${engine}): ${timed.response.statusCode}`);
               entry.times[engine].push(timed.ms);
               if (timed.fromStore) entry.fromStore[engine] += 1;
+              if (timed.fromStore && engine === 'store') entry.storeMs.push(timed.storeMs);
             }
           }
           cases.push(entry);
@@ -365,7 +372,8 @@ function engineCells(entry: Case, engines: readonly Engine[]): string {
     engines.length === 2
       ? `  store/pg ${(percentile(sorted(entry.times.store), 95) / percentile(sorted(entry.times.postgres), 95)).toFixed(2)}`
       : '';
-  return `${cells.join(' | ')}${ratio}${storeNote(entry, engines)}`;
+  const inStore = entry.storeMs.length ? `  in the store ${ms(percentile(sorted(entry.storeMs), 50))}` : '';
+  return `${cells.join(' | ')}${ratio}${inStore}${storeNote(entry, engines)}`;
 }
 
 /** The case with the highest p95 of an engine (named with its endpoint unless `short`). */
@@ -398,8 +406,10 @@ function summary(
     const p95 = (engine: Engine) => percentile(sorted(mine.flatMap((entry) => entry.times[engine])), 95);
     const calls = mine.reduce((n, entry) => n + entry.times[engines[0]!].length, 0);
     const answered = mine.reduce((n, entry) => n + entry.fromStore.store, 0);
+    const inStore = sorted(mine.flatMap((entry) => entry.storeMs));
     const extra = [
       engines.length === 2 ? `store/pg ${(p95('store') / p95('postgres')).toFixed(2)}` : '',
+      inStore.length ? `in the store's statements p50 ${ms(percentile(inStore, 50)).trim()}` : '',
       `${calls} calls each`,
       engines.includes('store')
         ? answered === calls

@@ -16,14 +16,14 @@
 //   refused   distinct requests to a second server whose admission control is tiny (--refuse-slots 1, --refuse-queue
 //             1): its slot and queue stay taken by computations (no answer can come from the cache), so nearly every
 //             request is refused 503 busy at the door. The row says how much of the run the queue was full.
-// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
-// PostgreSQL and the store's child: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop delay (p99 and max,
-// perf_hooks.monitorEventLoopDelay), the machine's 1-minute load average at the end of the run, the most RSS this
-// process (the server) and the store's child process held during the run (sampled every 100 ms), and the statements
-// the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the answer cache).
-// The load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M: users/me p99 ≤ 50 ms under 32
-// dashboard connections (the worst row of 32) and the server's RSS, its store's child included, under 4 GiB (the
-// peaks, VmHWM), each met or not.
+// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this
+// process, PostgreSQL and the store's child: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop
+// delay (p99 and max, perf_hooks.monitorEventLoopDelay), the machine's 1-minute load average at the end of the run,
+// the most RSS this process (the server) and the store's child process held during the run (sampled every 100 ms),
+// and the statements the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the
+// answer cache). The load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M,
+// each met or not: users/me p99 ≤ 50 ms under 32 dashboard connections (the worst row of 32) and the server's RSS, its
+// store's child included, under 4 GiB (the peaks, VmHWM).
 // `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of repeated (cached)
 // overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table above.
 // The bench workspace is on an unlimited plan (its volume still counted, as for any plan): a flood that runs into a
