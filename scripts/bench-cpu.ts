@@ -2,6 +2,7 @@
 // processes that have ended (the load generators), and PostgreSQL, read from /proc. On a machine shared with other
 // work, a run's CPU per request is the figure that compares between runs; req/s and latency depend on the neighbours.
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 /** utime + stime, cutime + cstime (clock ticks) and the parent of a process, from /proc/<pid>/stat. */
 function ticksOf(pid: number | 'self'): { own: number; children: number; ppid: number } | null {
@@ -28,6 +29,12 @@ export function postmasterOf(backendPid: number): number {
 
 const TICKS_PER_SECOND = 100;
 
+/** CPU seconds spent so far by one process and its ended children (the analytics store's child process); 0 when gone. */
+export function processCpuSeconds(pid: number): number {
+  const found = ticksOf(pid);
+  return found ? (found.own + found.children) / TICKS_PER_SECOND : 0;
+}
+
 /**
  * CPU seconds spent so far by this process (`server`), by its ended child processes (`clients`: counted once reaped,
  * so read after a child has exited), and by PostgreSQL (`postgres`): the postmaster's children alive now (the
@@ -48,4 +55,10 @@ export function cpuSeconds(postmaster: number): { server: number; clients: numbe
     clients: (self?.children ?? 0) / TICKS_PER_SECOND,
     postgres: ticks / TICKS_PER_SECOND,
   };
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes as `uptime` prints them, with the time of day. */
+export function loadLine(): string {
+  const averages = loadavg().map((n) => n.toFixed(2));
+  return `${new Date().toISOString().slice(11, 19)} UTC, load average: ${averages.join(', ')}`;
 }

@@ -1,6 +1,10 @@
 // `npm run bench:load [-- --connections 1,4,16,32 --duration 10 --only overview,posts --cases dashboards,light
-// --posts 1000000]`: throughput and latency of the heavy dashboards under concurrent load on the 1M-post corpus (or
-// another size's: scripts/bench-corpus.ts), with GET /api/users/me probed alongside.
+// --posts 1000000]`: throughput and latency of the heavy dashboards under concurrent load on a bench corpus of
+// --posts posts (1M by default: scripts/bench-corpus.ts, /tmp/murmur-<size>, generated when missing), with GET
+// /api/users/me probed alongside, on the server as `npm start` runs it: with its analytics store (the corpus's
+// <corpus>/analytics beside pg/, started by server/analytics/start.ts, rebuilt when missing or of an older layout and
+// kept for the next run; the load starts once it has caught up). ANALYTICS_STORE=off in the environment measures the
+// server without it; ANALYTICS_MAX_THREADS is passed on as the server would read it.
 //
 // For each endpoint (overview, posts), each mode and each number of connections, autocannon (in a child process, so
 // the load generator does not share the server's event loop) keeps that many connections busy for `duration` seconds
@@ -12,19 +16,24 @@
 //   refused   distinct requests to a second server whose admission control is tiny (--refuse-slots 1, --refuse-queue
 //             1): its slot and queue stay taken by computations (no answer can come from the cache), so nearly every
 //             request is refused 503 busy at the door. The row says how much of the run the queue was full.
-// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this process
-// and PostgreSQL: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop delay (p99 and max,
-// perf_hooks.monitorEventLoopDelay) and the machine's 1-minute load average at the end of the run.
+// Printed: completed 200s per second, p50/p95/p99 of their latency, non-200 answers, the CPU per request (this
+// process, PostgreSQL and the store's child: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop
+// delay (p99 and max, perf_hooks.monitorEventLoopDelay), the machine's 1-minute load average at the end of the run,
+// the most RSS this process (the server) and the store's child process held during the run (sampled every 100 ms),
+// and the statements the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the
+// answer cache). The load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M,
+// each met or not: users/me p99 ≤ 50 ms under 32 dashboard connections (the worst row of 32) and the server's RSS, its
+// store's child included, under 4 GiB (the peaks, VmHWM).
 // `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of repeated (cached)
 // overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table above.
 // The bench workspace is on an unlimited plan (its volume still counted, as for any plan): a flood that runs into a
 // monthly volume limit is answered 409 before it reaches admission, and the queue it was to keep full drains.
-// The corpus: scripts/bench-corpus.ts (/tmp/murmur-1m unless BENCH_DATA_DIR says otherwise); the server runs in this
-// process as `npm start` builds it.
+// The server runs in this process as `npm start` builds it.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { cpuSeconds, postmasterOf } from './bench-cpu';
+import { cpuSeconds, loadLine, postmasterOf, processCpuSeconds } from './bench-cpu';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -176,6 +185,24 @@ const percentile = (values: number[], p: number) => {
 };
 const fmt = (n: number, width = 7) => (Number.isNaN(n) ? '—' : n.toFixed(n < 100 ? 1 : 0)).padStart(width);
 
+/** The issue's targets at 10M posts: users/me p99 under 32 dashboard connections, and the server's RSS. */
+const USERS_ME_P99_MS = 50;
+const RSS_BYTES = 4 * 2 ** 30;
+const TARGET_CONNECTIONS = 32;
+
+/** A process's resident set now and at its peak (VmRSS, VmHWM), in bytes; zeros when it is gone. */
+function rssOf(pid: number | 'self'): { now: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { now: kib('VmRSS'), peak: kib('VmHWM') };
+  } catch {
+    return { now: 0, peak: 0 };
+  }
+}
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -195,7 +222,8 @@ async function main() {
   const endpoints = values.only.split(',');
   const modes = values.modes.split(',') as Array<ClientJob['mode']>;
   const cases = new Set(values.cases.split(','));
-  const corpusPosts = Number(values.posts);
+  const corpusPosts = Number(values.posts.replace(/_/g, ''));
+  if (!Number.isInteger(corpusPosts) || corpusPosts < 1) throw new Error('--posts takes a whole number');
 
   const { eq, sql } = await import('drizzle-orm');
   const { buildApp } = await import('@server/app');
@@ -204,18 +232,38 @@ async function main() {
   const { memberships, users, workspaces } = await import('@server/db/schema');
   const { createAccessTokens } = await import('@server/auth/access-token');
   const { signInAs } = await import('@server/auth/sign-in');
-  const { openCorpus } = await import('./bench-corpus');
-  const { url, server } = await openCorpus(corpusPosts);
+  const { countStoreReads, openCorpus, startCorpusStore } = await import('./bench-corpus');
+  console.log(`Before: ${loadLine()}`);
+  const { url, server, dataDir } = await openCorpus(corpusPosts);
   // The corpus's PostgreSQL runs on this machine, as the embedded one of `npm start`.
   const database = await connect(url, { local: true });
-  const settings = { APP_ENV: 'qa', DEV_OIDC: 'false', SOCIAL_RATE_LIMIT_PER_MINUTE: '100000' };
+  const settings = {
+    APP_ENV: 'qa',
+    DEV_OIDC: 'false',
+    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
+    ANALYTICS_STORE: process.env.ANALYTICS_STORE,
+    ANALYTICS_MAX_THREADS: process.env.ANALYTICS_MAX_THREADS,
+  };
   const config = loadServerConfig(settings);
+  // The analytics store as `npm start` runs it (on by default), caught up before the load starts.
+  const service = config.ANALYTICS_STORE === 'on' ? await startCorpusStore(dataDir, database, config) : null;
+  if (!service)
+    console.log('Analytics store: off (ANALYTICS_STORE=off): every dashboard answers from PostgreSQL.');
+  const storeReads = service ? countStoreReads(service) : { statements: 0 };
+  const storePid = service?.store?.pid;
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
-  const app = await buildApp({ db: database.db, analyticsDb: database.analyticsDb, config, accessTokens });
-  // The refusal case's server: the same database, an admission control that refuses nearly everything.
+  const app = await buildApp({
+    db: database.db,
+    analyticsDb: database.analyticsDb,
+    config,
+    accessTokens,
+    analytics: service ?? undefined,
+  });
+  // The refusal case's server: the same database and store, an admission control that refuses nearly everything.
   const refusing = await buildApp({
     db: database.db,
     analyticsDb: database.analyticsDb,
+    analytics: service ?? undefined,
     config: loadServerConfig({
       ...settings,
       ANALYTICS_SLOTS: values['refuse-slots'],
@@ -252,8 +300,10 @@ async function main() {
         `${durationS} s per run, loopback, workspace zone ${values.zone}; users/me probed every ${PROBE_EVERY_MS} ms ` +
         'by one connection beside the load.',
     );
-    if (posts < 1_000_000)
-      console.warn('Warning: fewer than 1,000,000 posts; the dashboards figures are not comparable.');
+    if (posts < corpusPosts * 0.99)
+      console.warn(
+        `Warning: ${posts.toLocaleString('en-US')} posts where ${corpusPosts.toLocaleString('en-US')} were expected.`,
+      );
     const backend = await db.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
     const postmaster = postmasterOf(backend.rows[0]!.pid);
     let first = 0;
@@ -277,9 +327,12 @@ async function main() {
     };
 
     const header =
-      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg) | users/me p50   p95   p99   max (n) | loop delay p99  max | load';
+      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg+store) | users/me p50   p95   p99   max (n) | loop delay p99  max | load | RSS GiB server store | store stmts/answer';
+    // The worst users/me p99 under 32 dashboard connections, and the most RSS seen, for the targets.
+    const worst = { p99: Number.NaN, row: '' };
+    const rssMax = { server: 0, store: 0, both: 0 };
     const measured = async (endpoint: string, mode: ClientJob['mode'], connections: number) => {
-      const before = cpuSeconds(postmaster);
+      const before = { ...cpuSeconds(postmaster), store: storePid ? processCpuSeconds(storePid) : 0 };
       // How long the server's event loop was blocked: what any request waits before its turn.
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
@@ -289,10 +342,22 @@ async function main() {
         samples.all += 1;
         if (refusing.analytics.admission.full) samples.full += 1;
       }, 10);
+      // The server's and its store's resident memory, sampled.
+      const rss = { server: 0, store: 0, both: 0 };
+      const rssSampler = setInterval(() => {
+        const [own, store] = [rssOf('self').now, storePid ? rssOf(storePid).now : 0];
+        rss.server = Math.max(rss.server, own);
+        rss.store = Math.max(rss.store, store);
+        rss.both = Math.max(rss.both, own + store);
+      }, 100);
+      const statementsBefore = storeReads.statements;
       const result = await job(endpoint, mode, connections);
+      const statements = storeReads.statements - statementsBefore;
+      clearInterval(rssSampler);
       clearInterval(sampler);
+      for (const key of ['server', 'store', 'both'] as const) rssMax[key] = Math.max(rssMax[key], rss[key]);
       loop.disable();
-      const after = cpuSeconds(postmaster);
+      const after = { ...cpuSeconds(postmaster), store: storePid ? processCpuSeconds(storePid) : 0 };
       const served = result.ok.length + result.failed;
       const perRequest = (seconds: number) => (served ? (seconds * 1000) / served : Number.NaN);
       return {
@@ -300,9 +365,12 @@ async function main() {
         cpu: {
           server: perRequest(after.server - before.server),
           postgres: perRequest(after.postgres - before.postgres),
+          store: perRequest(after.store - before.store),
         },
         loop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
         load: loadavg()[0]!,
+        rss,
+        statements,
         queueFull: mode === 'refused' && samples.all ? samples.full / samples.all : undefined,
       };
     };
@@ -318,12 +386,19 @@ async function main() {
       console.log(
         `${endpoint.padEnd(10)} ${mode.padEnd(9)} ${String(connections).padStart(5)} ${fmt(r.ok.length / durationS)} ` +
           `${fmt(percentile(r.ok, 50), 9)} ${fmt(percentile(r.ok, 95), 8)} ${fmt(percentile(r.ok, 99), 8)} ` +
-          `${String(r.failed).padStart(8)} ${fmt(r.cpu.server + r.cpu.postgres, 9)} (${fmt(r.cpu.server, 0)}+${fmt(r.cpu.postgres, 0)}) | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
+          `${String(r.failed).padStart(8)} ${fmt(r.cpu.server + r.cpu.postgres + r.cpu.store, 9)} (${fmt(r.cpu.server, 0)}+${fmt(r.cpu.postgres, 0)}+${fmt(r.cpu.store, 0)}) | ${fmt(percentile(r.probe, 50), 12)} ${fmt(percentile(r.probe, 95), 5)} ` +
           `${fmt(percentile(r.probe, 99), 5)} ${fmt(Math.max(...r.probe), 5)} (${r.probe.length}` +
           `${r.probeFailed ? `, ${r.probeFailed} failed` : ''}) | ${fmt(r.loop.p99, 14)} ${fmt(r.loop.max, 4)} | ` +
-          `${r.load.toFixed(2)}${statuses ? `  ${statuses}` : ''}` +
+          `${r.load.toFixed(2)} | ${(r.rss.server / 2 ** 30).toFixed(2).padStart(10)} ${storePid ? (r.rss.store / 2 ** 30).toFixed(2).padStart(5) : '    —'} | ` +
+          `${service ? (r.ok.length ? r.statements / r.ok.length : 0).toFixed(1).padStart(5) : '    —'}` +
+          `${statuses ? `  ${statuses}` : ''}` +
           (r.queueFull === undefined ? '' : `  (queue full ${(r.queueFull * 100).toFixed(0)} % of the run)`),
       );
+      const p99 = percentile(r.probe, 99);
+      if (connections === TARGET_CONNECTIONS && mode !== 'refused' && !(p99 <= worst.p99)) {
+        worst.p99 = p99;
+        worst.row = `${endpoint} ${mode}`;
+      }
     };
 
     if (cases.has('light')) {
@@ -350,9 +425,27 @@ async function main() {
         }
       }
     }
+
+    console.log(`\nAfter: ${loadLine()}`);
+    const peaks = { server: rssOf('self').peak, store: storePid ? rssOf(storePid).peak : 0 };
+    console.log(
+      `\nThe issue's targets (at 10,000,000 posts${posts < 9_900_000 ? `; this corpus has ${posts.toLocaleString('en-US')}, so they only indicate` : ''}):`,
+    );
+    console.log(
+      Number.isNaN(worst.p99)
+        ? `users/me p99 ≤ ${USERS_ME_P99_MS} ms under ${TARGET_CONNECTIONS} dashboard connections: not measured (no run of ${TARGET_CONNECTIONS} connections).`
+        : `users/me p99 ≤ ${USERS_ME_P99_MS} ms under ${TARGET_CONNECTIONS} dashboard connections: worst ${worst.p99.toFixed(1)} ms ` +
+            `(${worst.row}) ${worst.p99 <= USERS_ME_P99_MS ? 'met' : 'NOT MET'}.`,
+    );
+    console.log(
+      `RSS under ${gib(RSS_BYTES)}: the server (this process) peaked at ${gib(peaks.server)}, the store's child at ` +
+        `${storePid ? gib(peaks.store) : '— (no store)'}; together at most ${gib(rssMax.both)} in the runs (sampled), ` +
+        `${gib(peaks.server + peaks.store)} summing the peaks: ${peaks.server + peaks.store < RSS_BYTES ? 'met' : 'NOT MET'}.`,
+    );
   } finally {
     await app.close();
     await refusing.close();
+    await service?.stop();
     await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
     await db.delete(users).where(eq(users.id, user!.id));
     await database.close();
