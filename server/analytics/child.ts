@@ -17,6 +17,8 @@ function open(options: ChildOptions): Session {
       // `id IN (token set)` matches spread over every granule: analysing the set against the primary key costs and
       // saves nothing (3× slower at 1M posts, docs/analytics-engine.md).
       '--use_index_for_in_with_subqueries=0',
+      // Values are inlined (params.ts): a round's ids or a language's stop words make statements of megabytes.
+      '--max_query_size=67108864',
     ],
   });
 }
@@ -28,20 +30,26 @@ function main() {
     );
     process.exit(2);
   }
-  let session: Session;
+  let sessions: Session[];
   let options: ChildOptions;
   try {
     options = JSON.parse(process.argv[2] ?? '') as ChildOptions;
-    session = open(options);
+    // Several connections to the one directory: a connection runs its queries one at a time, so each statement takes
+    // an idle one (the least busy when all are), and the statements of one dashboard, or of several, run side by side.
+    const first = open(options);
+    sessions = [first, ...Array.from({ length: Math.max(0, options.connections - 1) }, () => open(options))];
   } catch (error) {
     send({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     process.exit(1);
   }
   const inFlight = new Set<Promise<unknown>>();
+  const busy = sessions.map(() => 0);
   process.on('message', (request: QueryRequest) => {
-    const answer = request.params
-      ? session.queryBindAsync(request.sql, request.params, { format: 'JSONEachRow' })
-      : session.queryAsync(request.sql, { format: 'JSONEachRow' });
+    const index = busy.indexOf(Math.min(...busy));
+    busy[index]! += 1;
+    // Values arrive inlined (params.ts): chdb runs bound queries one at a time in the whole process, plain ones
+    // side by side.
+    const answer = sessions[index]!.queryAsync(request.sql, { format: 'JSONEachRow' });
     const done = answer
       .then(
         (result) => send({ type: 'result', id: request.id, text: result.text() }),
@@ -52,7 +60,10 @@ function main() {
             error: error instanceof Error ? error.message : String(error),
           }),
       )
-      .finally(() => inFlight.delete(done));
+      .finally(() => {
+        busy[index]! -= 1;
+        inFlight.delete(done);
+      });
     inFlight.add(done);
   });
   // The parent closed the channel (its close(), or it died): closing a session with a query in flight aborts the
@@ -62,7 +73,7 @@ function main() {
     // Not process.exit(): libchdb's exit handlers wait for the running query, so the process would never end.
     setTimeout(() => process.kill(process.pid, 'SIGKILL'), options.closeGraceMs).unref();
     void Promise.allSettled([...inFlight]).then(() => {
-      session.close();
+      for (const session of sessions) session.close();
       process.exit(0);
     });
   });

@@ -7,15 +7,16 @@ export interface ChildOptions {
   dataDir: string;
   /** ClickHouse's `max_threads` for every query: below the core count, so the engine never takes every core. */
   maxThreads: number;
+  /** Connections to the directory: how many statements run at once. */
+  connections: number;
   /** When the parent goes: how long the queries still running may finish before the process exits without them. */
   closeGraceMs: number;
 }
 
 export interface QueryRequest {
   id: number;
+  /** The statement, its values inlined by the parent (params.ts, inlineParams). */
   sql: string;
-  /** Values for the statement's `{name:Type}` placeholders, bound by the engine (never spliced into the text). */
-  params?: Record<string, unknown>;
 }
 
 export type ChildMessage =

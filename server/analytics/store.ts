@@ -4,10 +4,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { inlineParams } from './params';
 import type { ChildMessage, ChildOptions, QueryRequest } from './protocol';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CHILD = join(import.meta.dirname, 'child.ts');
+/**
+ * Statements at once: the overview sends three, and two dashboards at once (ANALYTICS_SLOTS) six; each uses
+ * max_threads threads, and the operating system shares the cores among them and the web server.
+ */
+const DEFAULT_CONNECTIONS = 4;
 /** stderr lines kept to explain a child that failed. */
 const KEPT_LINES = 20;
 
@@ -16,6 +22,11 @@ export interface AnalyticsStoreOptions {
   dataDir: string;
   /** ClickHouse's `max_threads` for every query (1 on a 2-core machine: the web server keeps a core). */
   maxThreads?: number;
+  /**
+   * Connections the child opens to the directory, each running one statement at a time: how many statements run at
+   * once (the dashboards' admission slots bound how many requests send them).
+   */
+  connections?: number;
   /** A query not answered within this many ms is rejected (the engine cannot cancel it: it finishes unseen). */
   timeoutMs?: number;
   /** How long the child may take to open the store. */
@@ -98,6 +109,7 @@ export class AnalyticsStore {
     const childOptions: ChildOptions = {
       dataDir: resolve(options.dataDir),
       maxThreads: options.maxThreads ?? 1,
+      connections: options.connections ?? DEFAULT_CONNECTIONS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
     };
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(childOptions)], {
@@ -141,7 +153,8 @@ export class AnalyticsStore {
 
   /**
    * Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). `params` fill the statement's
-   * `{name:Type}` placeholders: every value from a request travels that way.
+   * `{name:Type}` placeholders: every value from a request travels that way (inlined as expressions that hold none of
+   * its characters: params.ts, inlineParams).
    */
   async query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
     const text = await this.send(sql, params);
@@ -171,7 +184,13 @@ export class AnalyticsStore {
     await this.exited;
   }
 
-  private send(sql: string, params?: Record<string, unknown>): Promise<string> {
+  private send(statement: string, params?: Record<string, unknown>): Promise<string> {
+    let sql: string;
+    try {
+      sql = params ? inlineParams(statement, params) : statement;
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     if (this.closing && this.stopped === null)
       return Promise.reject(new AnalyticsStoreStopped('The analytics store is closed'));
     if (this.stopped !== null) return Promise.reject(new AnalyticsStoreStopped(this.stopped));
@@ -184,7 +203,7 @@ export class AnalyticsStore {
         );
       }, this.timeoutMs);
       this.pending.set(id, { resolve: resolveQuery, reject: rejectQuery, timer });
-      const request: QueryRequest = params ? { id, sql, params } : { id, sql };
+      const request: QueryRequest = { id, sql };
       this.child.send(request, (error) => {
         if (error)
           this.settle(id, (p) =>

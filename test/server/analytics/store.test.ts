@@ -51,7 +51,7 @@ describe('analytics store', () => {
     );
   });
 
-  it('binds parameters by the engine: a value is a value, never SQL', async () => {
+  it('inlines parameters as expressions holding none of their characters: a value is a value, never SQL', async () => {
     const hostile = "x' OR 1=1 --";
     expect(
       await store.query<{ v: string; n: string }>('SELECT {v:String} AS v, {n:UInt64} AS n', {
@@ -65,7 +65,88 @@ describe('analytics store', () => {
         w: "b'c",
       }),
     ).toEqual([{ has: 1 }]);
-    await expect(store.query('SELECT {n:UInt8} AS n', { n: 'nine' })).rejects.toThrow(/refused a query/);
+    await expect(store.query('SELECT {n:UInt8} AS n', { n: 'nine' })).rejects.toThrow(/Not a value of UInt8/);
+    // Quotes, backslashes, braces that look like placeholders, a NUL, non-ASCII and an emoji come back as they went.
+    const strings = [
+      "'",
+      '\\',
+      "\\'",
+      '{v0:String}',
+      '}{',
+      'a\u0000b',
+      'é 東京 🙂',
+      '',
+      "'); DROP TABLE x; --",
+    ];
+    for (const value of strings) {
+      const [row] = await store.query<{ v: string; n: string }>(
+        'SELECT {v:String} AS v, length({v:String}) AS n',
+        {
+          v: value,
+        },
+      );
+      expect(row).toEqual({ v: value, n: String(Buffer.byteLength(value)) });
+    }
+    expect(
+      await store.query<{ a: string[]; i: string[]; f: number; neg: string; big: string }>(
+        'SELECT {a:Array(String)} AS a, {i:Array(UInt64)} AS i, {f:Float64} AS f, {neg:Int64} AS neg, {big:Array(UInt64)} AS big',
+        { a: strings, i: [1, 2, 3], f: 0.1 + 0.2, neg: -9007199254740991, big: '[18446744073709551615,0]' },
+      ),
+    ).toEqual([
+      {
+        a: strings,
+        i: ['1', '2', '3'],
+        f: 0.1 + 0.2,
+        neg: '-9007199254740991',
+        big: ['18446744073709551615', '0'],
+      },
+    ]);
+    // Long lists (a round's ids, a language's stop words) as one literal each.
+    const ids = Array.from({ length: 60_000 }, (_, i) => i * 7);
+    const words = Array.from({ length: 20_000 }, (_, i) => `w'${i}`);
+    expect(
+      await store.query('SELECT length({ids:Array(UInt64)}) AS n, {words:Array(String)}[20000] AS last', {
+        ids,
+        words,
+      }),
+    ).toEqual([{ n: '60000', last: "w'19999" }]);
+    // Typed as the placeholder says, in a constant context too (an IN list, a time zone).
+    expect(
+      await store.query<{ t: string; inside: number }>(
+        `SELECT toTypeName({i:Array(Int8)}) AS t, 'b' IN {a:Array(String)} AS inside,
+          toString(toDateTime(0, {zone:String})) AS local`,
+        { i: [-1, 0, 1], a: ['a', 'b'], zone: 'Asia/Kolkata' },
+      ),
+    ).toEqual([{ t: 'Array(Int8)', inside: 1, local: '1970-01-01 05:30:00' }]);
+    for (const [sql, params, refusal] of [
+      ['SELECT {v:String}', {}, /No value for the placeholder/],
+      ['SELECT {v:UInt64}', { v: -1 }, /Not a value of UInt64/],
+      ['SELECT {v:Int64}', { v: 2 ** 60 }, /Not a value of Int64/],
+      ['SELECT {v:Float64}', { v: Number.NaN }, /Not a value of Float64/],
+      ['SELECT {v:Array(UInt64)}', { v: '[1,2) OR 1=1' }, /Not a value of Array\(UInt64\)/],
+      ['SELECT {v:String}', { v: 7 }, /Not a value of String/],
+    ] as const) {
+      await expect(store.query(sql, params)).rejects.toThrow(refusal);
+    }
+  });
+
+  it('runs statements side by side: one sees the other running (values inlined, several connections)', async () => {
+    // Bound by the engine, or on one connection, the second would start only once the first had finished.
+    const slow = store.query(
+      'SELECT sleepEachRow(0.5), {tag:String} AS tag FROM numbers(2) SETTINGS max_block_size = 1',
+      {
+        tag: 'side-by-side',
+      },
+    );
+    let seen = 0;
+    for (let look = 0; look < 20 && seen === 0; look += 1) {
+      const [row] = await store.query<{ n: string }>(
+        `SELECT count() AS n FROM system.processes WHERE query LIKE '%sleepEachRow%' AND query NOT LIKE '%system.processes%'`,
+      );
+      seen = Number(row!.n);
+    }
+    expect(seen).toBe(1);
+    await slow;
   });
 
   it('refuses a second store on the same directory while the first has it open (ClickHouse locks it)', async () => {
