@@ -8,7 +8,7 @@
 //   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
-import { STORE_DATABASE } from './layout';
+import { reloadPostsById, STORE_DATABASE } from './layout';
 import {
   consumerPosition,
   flushCommitted,
@@ -127,7 +127,8 @@ async function currentRows(pool: pg.Pool, rowsSql: (condition: string) => string
 /** Empties every table of the store but its layout and position (the corpus was emptied). */
 async function emptyStore(store: AnalyticsStore) {
   const tables = await store.query<{ name: string }>(
-    `SELECT name FROM system.tables WHERE database = {db:String} AND name NOT IN ('layout', 'applied')`,
+    `SELECT name FROM system.tables WHERE database = {db:String} AND name NOT IN ('layout', 'applied')
+      AND engine != 'Dictionary'`,
     { db: STORE_DATABASE },
   );
   for (const { name } of tables) await store.exec(`TRUNCATE TABLE ${STORE_DATABASE}.${name}`);
@@ -197,6 +198,8 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   if (reset) await emptyStore(store);
   await replacePosts(store, postIds, posts);
   await replaceProfiles(store, profileIds, profiles);
+  // The posts dictionary follows the posts within the round's window, so a reader sees both of one version.
+  if (reset || postIds.length > 0) await reloadPostsById(store);
   await deps.at?.('applied');
 
   await recordPosition(store, position);

@@ -3,7 +3,7 @@
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -13,6 +13,39 @@ export const STORE_DATABASE = 'murmur';
  * those rows. Applied to a store's existing tables too (ensureLayout), which changes no data.
  */
 export const DURABLE = 'fsync_after_insert = 1, fsync_part_directory = 1';
+
+/** The dictionary of the posts' columns by id (see tables()). */
+export const POSTS_BY_ID = 'posts_by_id';
+/**
+ * Its columns, as the posts table has them (low-cardinality strings as plain strings). A FLAT layout keeps one array
+ * per column indexed by id, so its size follows the largest id: PostgreSQL's ids come from a sequence, dense.
+ */
+export const POSTS_BY_ID_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['ts', 'Int64'],
+  ['q', 'UInt32'],
+  ['author_id', 'UInt64'],
+  ['platform', 'String'],
+  ['lang', 'String'],
+  ['kind', 'String'],
+  ['media', 'String'],
+  ['likes', 'UInt32'],
+  ['comments', 'UInt32'],
+  ['shares', 'UInt32'],
+  ['engagement', 'UInt32'],
+  ['views', 'Nullable(UInt64)'],
+  ['sentiment', 'Float32'],
+  ['label', 'Int8'],
+];
+/** The largest post id the FLAT dictionary holds (a larger one fails its load). */
+const POSTS_BY_ID_MAX_ID = 500_000_000;
+
+/**
+ * Loads the posts dictionary again from the posts table, within the writer's window (a reader then finds it of the
+ * same corpus version as the tables); a dictionary never loaded is loaded here.
+ */
+export async function reloadPostsById(store: AnalyticsStore) {
+  await store.exec(`SYSTEM RELOAD DICTIONARY ${STORE_DATABASE}.${POSTS_BY_ID}`);
+}
 
 /** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
 function checkName(database: string) {
@@ -36,6 +69,10 @@ function checkName(database: string) {
  * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
  *   country:; verified as listed).
  * - layout: the version these tables were made by.
+ * - posts_by_id: a dictionary of the posts' columns the dashboards' statements read (POSTS_BY_ID_COLUMNS), by id, so
+ *   that a statement over the posts a query's token slices name looks their columns up instead of scanning the range
+ *   (insights/scope.ts, storeFrom). Its source is always the dashboards' database (a rebuild's database takes that
+ *   name when swapped in); it is loaded at its first use and reloaded by whatever writes the posts (reloadPostsById).
  */
 function tables(db: string): string[] {
   return [
@@ -59,6 +96,10 @@ function tables(db: string): string[] {
       id UInt64, platform LowCardinality(String), handle String, lhandle String, followers UInt64,
       country LowCardinality(String), verified Bool
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
+    `CREATE DICTIONARY IF NOT EXISTS ${db}.${POSTS_BY_ID} (
+      id UInt64, ${POSTS_BY_ID_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}
+    ) PRIMARY KEY id SOURCE(CLICKHOUSE(DB '${STORE_DATABASE}' TABLE 'posts'))
+    LAYOUT(FLAT(INITIAL_ARRAY_SIZE 50000 MAX_ARRAY_SIZE ${POSTS_BY_ID_MAX_ID})) LIFETIME(0)`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple() SETTINGS ${DURABLE}`,
   ];

@@ -6,7 +6,7 @@ import type { Bucket, Refine } from '@contract/insights';
 import { formatWallClock, wallClock } from '@contract/zoned-time';
 import type { QueryNode } from '@server/query/index';
 import type { InsightScope } from '@server/social/insights/request';
-import { STORE_DATABASE } from '../layout';
+import { POSTS_BY_ID, POSTS_BY_ID_COLUMNS, STORE_DATABASE } from '../layout';
 import type { StoreParams } from '../params';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
@@ -20,7 +20,14 @@ export interface StoreRange {
  * The query language compiled for the store: a condition over `posts p` for `node`, its values added to `params`;
  * `range` is the range the statement reads (a compiler may bound its token look-ups by it).
  */
-export type StoreMatch = (node: QueryNode, params: StoreParams, range: StoreRange) => string;
+export interface StoreMatch {
+  (node: QueryNode, params: StoreParams, range: StoreRange): string;
+  /**
+   * A SELECT of distinct post ids (column `post`) holding every post of `range` that `node` matches, or null when
+   * there is none short of every post (compileStoreCandidates); a compiler without it leaves every statement a scan.
+   */
+  candidates?(node: QueryNode, params: StoreParams, range: StoreRange): string | null;
+}
 
 /** What every dashboard statement on the store is built from. */
 export interface StoreScope {
@@ -193,3 +200,32 @@ export const previousRange = ({ scope }: InsightScope): StoreRange => ({
   from: new Date(2 * scope.from.getTime() - scope.to.getTime()),
   to: scope.from,
 });
+
+/** Refinements on columns the posts dictionary lacks (hashtags, mentions, domains, lexemes). */
+const UNLISTED: ReadonlySet<Refine['field']> = new Set(['hashtag', 'mention', 'domain', 'term']);
+
+/**
+ * The posts a statement reads (`from`, aliased p) and its condition over them (`where`, storeWhere's). When the query
+ * gives a candidate set (StoreMatch.candidates) and the statement reads only the dictionary's columns, p is those
+ * candidates with their columns looked up by id (the posts_by_id dictionary): a term's posts are read from its token
+ * slices rather than the range's posts tested one by one against them. The whole condition is evaluated over p either
+ * way, so both give the same rows. A refinement on a column the dictionary lacks, or `scan`, keeps the posts table.
+ */
+export function storeFrom(
+  scope: StoreScope,
+  params: StoreParams,
+  zone: string,
+  range: StoreRange = scope.context.scope,
+  { scan = false }: { scan?: boolean } = {},
+): { from: string; where: string } {
+  const { context, match, db = STORE_DATABASE } = scope;
+  const query = context.scope.query;
+  const table = `${db}.posts p`;
+  const listed = !scan && context.refines.every((refine) => !UNLISTED.has(refine.field));
+  const candidates = listed && query && match.candidates ? match.candidates(query, params, range) : null;
+  const where = storeWhere(scope, params, zone, range);
+  if (candidates === null) return { from: table, where };
+  const dictionary = `'${db}.${POSTS_BY_ID}'`;
+  const columns = POSTS_BY_ID_COLUMNS.map(([name]) => `dictGet(${dictionary}, '${name}', post) AS ${name}`);
+  return { from: `(SELECT post AS id, ${columns.join(', ')} FROM (${candidates})) p`, where };
+}

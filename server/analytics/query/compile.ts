@@ -43,14 +43,41 @@ function missing(what: string, text: string): never {
  */
 function substringSet(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string {
   const lower = words.lower.get(text) ?? missing('lower()', text);
-  const grams = words.grams.get(text) ?? missing('grams', text);
   const found = `position(ifNull(ltext, lower(text)), ${params.add(lower, 'String')}) > 0`;
   const inRange = rangeCondition('ts', params, range);
-  if (grams.length === 0) return `SELECT id FROM ${db}.posts WHERE ${inRange} AND ${found}`;
-  const tokens = grams.map((gram) => `sipHash64('g', ${params.add(gram, 'String')})`).join(', ');
-  const candidates = `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${inRange}
-    GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
+  const candidates = gramCandidates(text, words, params, range);
+  if (candidates === null) return `SELECT id FROM ${db}.posts WHERE ${inRange} AND ${found}`;
   return `SELECT id FROM ${db}.posts PREWHERE id IN (${candidates}) AND ${inRange} WHERE ${found}`;
+}
+
+/** The posts of the range with every gram of a substring term (a superset of its matches), or null without grams. */
+function gramCandidates(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string | null {
+  const grams = words.grams.get(text) ?? missing('grams', text);
+  if (grams.length === 0) return null;
+  const tokens = grams.map((gram) => `sipHash64('g', ${params.add(gram, 'String')})`).join(', ');
+  return `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${rangeCondition('ts', params, range)}
+    GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
+}
+
+/**
+ * The ids of the posts a tsquery term matches, or null when it has no lexeme (it then matches nothing). `once`: each
+ * post once, which only a prefix alone needs said (it reads the slices of every token it stands for, where a post may
+ * have several; the grouped sets and an exact token's slice name each post once already).
+ */
+function tsqueryPosts(
+  node: Parameters<typeof tsqueryInput>[0],
+  words: QueryWords,
+  params: StoreParams,
+  range?: StoreRange,
+  once = false,
+): string | null {
+  const input = tsqueryInput(node);
+  const key = tsqueryKey(input);
+  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
+  const tree = words.tsqueries.get(key);
+  if (!tree) return null;
+  const posts = tsquerySet(tree, params, db, rangeCondition('ts', params, range));
+  return once && tree.type === 'val' && tree.prefix ? `SELECT DISTINCT post FROM (${posts})` : posts;
 }
 
 function tsquery(
@@ -59,17 +86,20 @@ function tsquery(
   params: StoreParams,
   range?: StoreRange,
 ): string {
-  const input = tsqueryInput(node);
-  const key = tsqueryKey(input);
-  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
-  const tree = words.tsqueries.get(key);
+  const posts = tsqueryPosts(node, words, params, range);
   // No lexeme (e.g. "½", which the parser drops): PostgreSQL's empty tsquery matches nothing.
-  if (!tree) return 'false';
-  return `p.id IN (${tsquerySet(tree, params, db, rangeCondition('ts', params, range))})`;
+  return posts === null ? 'false' : `p.id IN (${posts})`;
 }
 
+const tokenPosts = (token: string, params: StoreParams, range?: StoreRange) =>
+  `SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)}`;
+
 const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
-  `p.id IN (SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)})`;
+  `p.id IN (${tokenPosts(token, params, range)})`;
+
+/** The token of a hashtag or mention, as the token table holds it. */
+const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>
+  `sipHash64('${node.type === 'hashtag' ? '#' : '@'}', ${params.add(node.value, 'String')})`;
 
 function fieldCondition(node: FieldNode, params: StoreParams, words: QueryWords): string {
   const value = (text: string) => params.add(text, 'String');
@@ -110,9 +140,8 @@ export function compileStoreQuery(
     case 'near':
       return tsquery(node, words, params, range);
     case 'hashtag':
-      return tokenSet(`sipHash64('#', ${params.add(node.value, 'String')})`, params, range);
     case 'mention':
-      return tokenSet(`sipHash64('@', ${params.add(node.value, 'String')})`, params, range);
+      return tokenSet(tagToken(node, params), params, range);
     case 'field':
       return fieldCondition(node, params, words);
     case 'not':
@@ -122,6 +151,54 @@ export function compileStoreQuery(
       return `(${node.operands
         .map((operand) => compileStoreQuery(operand, params, words, range))
         .join(node.type === 'and' ? ' AND ' : ' OR ')})`;
+  }
+}
+
+/**
+ * A candidate set for `node`: a SELECT of distinct post ids (column `post`) from the token table, bounded by `range`,
+ * that holds every post of the range `node` matches, or null when there is none short of every post. A text term's
+ * posts (a substring term's: those with all its grams); AND: one operand's set (every match has it); OR: the union of
+ * every operand's (none when one has none); NOT and fields: none. The caller still evaluates the whole condition over
+ * the candidates: a set may hold more posts than match.
+ */
+export function compileStoreCandidates(
+  node: QueryNode,
+  params: StoreParams,
+  words: QueryWords,
+  range?: StoreRange,
+): string | null {
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+    case 'wildcard': {
+      const text = leafText(node);
+      if (matchMode(text) === 'substring') return gramCandidates(text, words, params, range);
+      return tsqueryPosts(node, words, params, range, true);
+    }
+    case 'near':
+      return tsqueryPosts(node, words, params, range, true);
+    case 'hashtag':
+    case 'mention':
+      return tokenPosts(tagToken(node, params), params, range);
+    case 'field':
+    case 'not':
+      return null;
+    case 'and': {
+      for (const operand of node.operands) {
+        const set = compileStoreCandidates(operand, params, words, range);
+        if (set !== null) return set;
+      }
+      return null;
+    }
+    case 'or': {
+      const sets: string[] = [];
+      for (const operand of node.operands) {
+        const set = compileStoreCandidates(operand, params, words, range);
+        if (set === null) return null;
+        sets.push(`SELECT post FROM (${set})`);
+      }
+      return sets.length === 1 ? sets[0]! : `SELECT DISTINCT post FROM (${sets.join(' UNION ALL ')})`;
+    }
   }
 }
 
