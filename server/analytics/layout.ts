@@ -16,10 +16,7 @@ export const DURABLE = 'fsync_after_insert = 1, fsync_part_directory = 1';
 
 /** The dictionary of the posts' columns by id (see tables()). */
 export const POSTS_BY_ID = 'posts_by_id';
-/**
- * Its columns, as the posts table has them (low-cardinality strings as plain strings). A FLAT layout keeps one array
- * per column indexed by id, so its size follows the largest id: PostgreSQL's ids come from a sequence, dense.
- */
+/** Its columns, as the posts table has them (low-cardinality strings as plain strings). */
 export const POSTS_BY_ID_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['ts', 'Int64'],
   ['q', 'UInt32'],
@@ -36,8 +33,6 @@ export const POSTS_BY_ID_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['sentiment', 'Float32'],
   ['label', 'Int8'],
 ];
-/** The largest post id the FLAT dictionary holds (a larger one fails its load). */
-const POSTS_BY_ID_MAX_ID = 500_000_000;
 
 /**
  * Loads the posts dictionary again from the posts table, within the writer's window (a reader then finds it of the
@@ -71,7 +66,9 @@ function checkName(database: string) {
  * - layout: the version these tables were made by.
  * - posts_by_id: a dictionary of the posts' columns the dashboards' statements read (POSTS_BY_ID_COLUMNS), by id, so
  *   that a statement over the posts a query's token slices name looks their columns up instead of scanning the range
- *   (insights/scope.ts, storeFrom). Its source is always the dashboards' database (a rebuild's database takes that
+ *   (insights/scope.ts, storeFrom). HASHED_ARRAY: one hash of the ids to a row of column arrays, so its size follows
+ *   the number of posts (a FLAT layout's arrays follow the largest id, and a store whose ids are sparse would not fit
+ *   in memory), and one lookup serves every column a statement reads. Its source is always the dashboards' database (a rebuild's database takes that
  *   name when swapped in); it is loaded at its first use and reloaded by whatever writes the posts (reloadPostsById).
  */
 function tables(db: string): string[] {
@@ -99,7 +96,7 @@ function tables(db: string): string[] {
     `CREATE DICTIONARY IF NOT EXISTS ${db}.${POSTS_BY_ID} (
       id UInt64, ${POSTS_BY_ID_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}
     ) PRIMARY KEY id SOURCE(CLICKHOUSE(DB '${STORE_DATABASE}' TABLE 'posts'))
-    LAYOUT(FLAT(INITIAL_ARRAY_SIZE 50000 MAX_ARRAY_SIZE ${POSTS_BY_ID_MAX_ID})) LIFETIME(0)`,
+    LAYOUT(HASHED_ARRAY()) LIFETIME(0)`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple() SETTINGS ${DURABLE}`,
   ];

@@ -44,7 +44,10 @@ export interface StoreDiscoverRows {
 async function profilesOf(store: AnalyticsStore, scope: StoreScope, timeoutMs: number) {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), [
+    'author_id',
+    'engagement',
+  ]);
   const rows = await store.query<{ author_id: string; matching_posts: string; engagement: string }>(
     `SELECT toString(m.author_id) AS author_id, m.n AS matching_posts, m.e AS engagement
     FROM (SELECT p.author_id AS author_id, count() AS n, sum(p.engagement) AS e

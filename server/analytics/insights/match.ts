@@ -9,7 +9,8 @@ import type { StoreMatch } from './scope';
 export async function storeMatch(db: pg.Pool | pg.ClientBase, query: QueryNode | null): Promise<StoreMatch> {
   const words = await queryWords(db, query);
   return Object.assign(
-    (...[node, params, range]: Parameters<StoreMatch>) => compileStoreQuery(node, params, words, range),
+    (...[node, params, range, given]: Parameters<StoreMatch>) =>
+      compileStoreQuery(node, params, words, range, given),
     {
       candidates: (...[node, params, range]: Parameters<StoreMatch>) =>
         compileStoreCandidates(node, params, words, range),

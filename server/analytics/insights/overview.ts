@@ -51,7 +51,10 @@ async function periodsOf(store: AnalyticsStore, scope: StoreScope, top: number) 
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const { from: posts, where } = storeFrom(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
+  const { from: posts, where } = storeFrom(scope, params, zone, ['ts', 'author_id', 'engagement'], {
+    from: previousRange(context).from,
+    to: context.scope.to,
+  });
   const from = params.add(context.scope.from.getTime(), 'Int64');
   const rows = await store.query<{
     cur: number;
@@ -103,7 +106,14 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
   const { context } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const { from: posts, where } = storeFrom(scope, params, zone);
+  const { from: posts, where } = storeFrom(scope, params, zone, [
+    'q',
+    'ts',
+    'platform',
+    'engagement',
+    'label',
+    'sentiment',
+  ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   return store.query<GroupRow>(
     `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
@@ -120,7 +130,7 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
 async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
   const { context } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['engagement']);
   const rows = await store.query<{ id: string }>(
     `SELECT p.id AS id FROM ${posts} WHERE ${where}
     ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(top)}`,

@@ -21,6 +21,9 @@ type PersonAggregate = PeopleFigures['by_mentions'][number];
 /** Undoes a sort key's negation: 0 − x, so no figure is −0 (which is not 0 to a deep comparison). */
 const negate = (x: number) => 0 - x;
 
+/** The columns of the posts the per-author statements read besides their condition's. */
+const PERSON_COLUMNS = ['author_id', 'engagement'];
+
 const aggregates = (top: Top, order: (t: [number, number, number]) => PersonAggregate) =>
   top.map((t) => order([Number(t[0]), Number(t[1]), Number(t[2])]));
 
@@ -31,7 +34,7 @@ export async function storePeople(
 ): Promise<StorePeopleRows> {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), PERSON_COLUMNS);
   const n = Number(limit);
   const [row] = await store.query<{
     authors: string;
@@ -98,7 +101,7 @@ export async function storeProfilePage(
 ): Promise<ProfilePage> {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), PERSON_COLUMNS);
   const [key, tie] = PROFILE_KEYS[sort];
   const size = params.add(limit + 1, 'UInt64');
   // Descending keys, ascending id: the tuple negates the keys, and the cursor's comparison negates the id.

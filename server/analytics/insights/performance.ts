@@ -21,7 +21,10 @@ export async function storePerformance(
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const { from: posts, where } = storeFrom(scope, params, zone);
+  const { from: posts, where } = storeFrom(scope, params, zone, [
+    ...['platform', 'media', 'kind', 'q', 'ts', 'likes', 'comments', 'shares', 'views'],
+    ...['engagement', 'sentiment', 'author_id'],
+  ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
   const rows = await store.query<Raw>(

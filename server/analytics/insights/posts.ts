@@ -114,7 +114,7 @@ const keyMs = (key: string) => Date.parse(`${key.slice(0, 23)}Z`);
 async function totalOf(store: AnalyticsStore, scope: StoreScope): Promise<number> {
   const { context } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), []);
   const [row] = await store.query<{ n: string }>(
     `SELECT count() AS n FROM ${posts} WHERE ${where}`,
     params.values,
@@ -135,7 +135,7 @@ export async function byEngagement(
 ) {
   const { context } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['engagement']);
   let after = '';
   if (cursor) {
     const [key, id] = [params.add(cursor.key, 'UInt64'), params.add(cursor.ties[0], 'UInt64')];
@@ -205,15 +205,13 @@ export async function recencyCandidates(
 ) {
   const { context } = scope;
   const params = new StoreParams();
-  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['ts']);
   const ms = cursor ? params.add(keyMs(cursor.key), 'Int64') : null;
   const before = `SELECT id FROM (SELECT p.id AS id, p.ts AS ts FROM ${posts}
       WHERE ${where} ${ms ? `AND p.ts < ${ms}` : ''} ORDER BY ts DESC LIMIT ${Number(limit) + 1} WITH TIES)`;
   const rows = await store.query<{ id: string }>(
     limited(
-      ms
-        ? `SELECT p.id AS id FROM ${posts} WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}`
-        : before,
+      ms ? `SELECT p.id AS id FROM ${posts} WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}` : before,
       timeoutMs,
     ),
     params.values,

@@ -8,6 +8,7 @@ import type { QueryNode } from '@server/query/index';
 import type { InsightScope } from '@server/social/insights/request';
 import { POSTS_BY_ID, POSTS_BY_ID_COLUMNS, STORE_DATABASE } from '../layout';
 import type { StoreParams } from '../params';
+import type { StoreCandidates } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
 /** An instant range, `from` inclusive, `to` exclusive. */
@@ -21,12 +22,13 @@ export interface StoreRange {
  * `range` is the range the statement reads (a compiler may bound its token look-ups by it).
  */
 export interface StoreMatch {
-  (node: QueryNode, params: StoreParams, range: StoreRange): string;
+  /** `given`: nodes every post read is known to match (a candidate set's), compiled as true. */
+  (node: QueryNode, params: StoreParams, range: StoreRange, given?: ReadonlySet<QueryNode>): string;
   /**
-   * A SELECT of distinct post ids (column `post`) holding every post of `range` that `node` matches, or null when
-   * there is none short of every post (compileStoreCandidates); a compiler without it leaves every statement a scan.
+   * The candidate set of `node` over `range`, or null when there is none short of every post
+   * (compileStoreCandidates); a compiler without it leaves every statement a scan.
    */
-  candidates?(node: QueryNode, params: StoreParams, range: StoreRange): string | null;
+  candidates?(node: QueryNode, params: StoreParams, range: StoreRange): StoreCandidates | null;
 }
 
 /** What every dashboard statement on the store is built from. */
@@ -146,6 +148,7 @@ export function storeScopeWhere(
   { context, match }: StoreScope,
   params: StoreParams,
   range: StoreRange = context.scope,
+  given?: ReadonlySet<QueryNode>,
 ): string {
   const { scope } = context;
   const parts = [
@@ -154,7 +157,7 @@ export function storeScopeWhere(
   ];
   if (scope.platforms.length) parts.push(`has(${params.add(scope.platforms, 'Array(String)')}, p.platform)`);
   if (scope.languages.length) parts.push(`has(${params.add(scope.languages, 'Array(String)')}, p.lang)`);
-  if (scope.query) parts.push(`(${match(scope.query, params, range)})`);
+  if (scope.query) parts.push(`(${match(scope.query, params, range, given)})`);
   return parts.join(' AND ');
 }
 
@@ -185,8 +188,9 @@ export function storeWhere(
   params: StoreParams,
   zone: string,
   range: StoreRange = scope.context.scope,
+  given?: ReadonlySet<QueryNode>,
 ): string {
-  const where = storeScopeWhere(scope, params, range);
+  const where = storeScopeWhere(scope, params, range, given);
   const refine = storeRefineWhere(scope, params, zone);
   return refine === null ? where : `${where} AND ${refine}`;
 }
@@ -203,29 +207,47 @@ export const previousRange = ({ scope }: InsightScope): StoreRange => ({
 
 /** Refinements on columns the posts dictionary lacks (hashtags, mentions, domains, lexemes). */
 const UNLISTED: ReadonlySet<Refine['field']> = new Set(['hashtag', 'mention', 'domain', 'term']);
+const LISTED: ReadonlySet<string> = new Set(['id', ...POSTS_BY_ID_COLUMNS.map(([name]) => name)]);
 
 /**
- * The posts a statement reads (`from`, aliased p) and its condition over them (`where`, storeWhere's). When the query
- * gives a candidate set (StoreMatch.candidates) and the statement reads only the dictionary's columns, p is those
- * candidates with their columns looked up by id (the posts_by_id dictionary): a term's posts are read from its token
- * slices rather than the range's posts tested one by one against them. The whole condition is evaluated over p either
- * way, so both give the same rows. A refinement on a column the dictionary lacks, or `scan`, keeps the posts table.
+ * The posts a statement reads (`from`, aliased p) and its condition over them (`where`, storeWhere's). `columns`: the
+ * columns of p the statement reads besides its condition's. When the query gives a candidate set
+ * (StoreMatch.candidates) and the statement and its condition read only the dictionary's columns, p is those
+ * candidates with their columns looked up by id in one lookup (the posts_by_id dictionary): a term's posts are read
+ * from its token slices rather than the range's posts tested one by one against them. The whole condition is
+ * evaluated over p either way (but for the set's own terms, which its every post matches), so both give the same
+ * rows. Otherwise, or with `scan`, p is the posts table.
  */
 export function storeFrom(
   scope: StoreScope,
   params: StoreParams,
   zone: string,
+  columns: readonly string[],
   range: StoreRange = scope.context.scope,
   { scan = false }: { scan?: boolean } = {},
 ): { from: string; where: string } {
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
-  const listed = !scan && context.refines.every((refine) => !UNLISTED.has(refine.field));
+  const listed =
+    !scan &&
+    columns.every((column) => LISTED.has(column)) &&
+    context.refines.every((refine) => !UNLISTED.has(refine.field));
   const candidates = listed && query && match.candidates ? match.candidates(query, params, range) : null;
-  const where = storeWhere(scope, params, zone, range);
-  if (candidates === null) return { from: table, where };
-  const dictionary = `'${db}.${POSTS_BY_ID}'`;
-  const columns = POSTS_BY_ID_COLUMNS.map(([name]) => `dictGet(${dictionary}, '${name}', post) AS ${name}`);
-  return { from: `(SELECT post AS id, ${columns.join(', ')} FROM (${candidates})) p`, where };
+  if (candidates === null) return { from: table, where: storeWhere(scope, params, zone, range) };
+  const where = storeWhere(scope, params, zone, range, candidates.given);
+  // The condition's own columns (p.ts, p.platform…) are looked up too.
+  const read = [...new Set([...columns, ...[...where.matchAll(/\bp\.([a-z_]+)/g)].map((m) => m[1]!)])].filter(
+    (column) => column !== 'id',
+  );
+  const unknown = read.filter((column) => !LISTED.has(column));
+  if (unknown.length) throw new Error(`Not in the posts dictionary: ${unknown.join(', ')}`);
+  if (read.length === 0) return { from: `(SELECT post AS id FROM (${candidates.posts})) p`, where };
+  const names = read.map((column) => `'${column}'`).join(', ');
+  const fields = read.map((column, i) => `t.${i + 1} AS ${column}`).join(', ');
+  const lookup =
+    read.length === 1
+      ? `dictGet('${db}.${POSTS_BY_ID}', ${names}, post) AS ${read[0]}`
+      : `dictGet('${db}.${POSTS_BY_ID}', (${names}), post) AS t, ${fields}`;
+  return { from: `(SELECT post AS id, ${lookup} FROM (${candidates.posts})) p`, where };
 }

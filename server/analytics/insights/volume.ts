@@ -29,7 +29,7 @@ export async function storeDayCounts(
   const zone = zonePlaceholder(context, params);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   const parts = counted.map(({ scope, i }) => {
-    const { from: posts, where } = storeFrom(scope, params, zone);
+    const { from: posts, where } = storeFrom(scope, params, zone, ['q', 'ts']);
     return `SELECT ${params.add(i, 'UInt32')} AS i, ${time.key} AS k, count() AS n
       FROM ${posts} WHERE ${where} GROUP BY k`;
   });

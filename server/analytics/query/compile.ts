@@ -51,7 +51,12 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
 }
 
 /** The posts of the range with every gram of a substring term (a superset of its matches), or null without grams. */
-function gramCandidates(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string | null {
+function gramCandidates(
+  text: string,
+  words: QueryWords,
+  params: StoreParams,
+  range?: StoreRange,
+): string | null {
   const grams = words.grams.get(text) ?? missing('grams', text);
   if (grams.length === 0) return null;
   const tokens = grams.map((gram) => `sipHash64('g', ${params.add(gram, 'String')})`).join(', ');
@@ -128,7 +133,10 @@ export function compileStoreQuery(
   params: StoreParams,
   words: QueryWords,
   range?: StoreRange,
+  given?: ReadonlySet<QueryNode>,
 ): string {
+  // A node every post read is known to match (a candidate set's own terms: StoreCandidates.given) is not tested again.
+  if (given?.has(node)) return 'true';
   switch (node.type) {
     case 'term':
     case 'phrase':
@@ -145,41 +153,54 @@ export function compileStoreQuery(
     case 'field':
       return fieldCondition(node, params, words);
     case 'not':
-      return `NOT (${compileStoreQuery(node.operand, params, words, range)})`;
+      return `NOT (${compileStoreQuery(node.operand, params, words, range, given)})`;
     case 'and':
     case 'or':
       return `(${node.operands
-        .map((operand) => compileStoreQuery(operand, params, words, range))
+        .map((operand) => compileStoreQuery(operand, params, words, range, given))
         .join(node.type === 'and' ? ' AND ' : ' OR ')})`;
   }
 }
 
 /**
- * A candidate set for `node`: a SELECT of distinct post ids (column `post`) from the token table, bounded by `range`,
- * that holds every post of the range `node` matches, or null when there is none short of every post. A text term's
- * posts (a substring term's: those with all its grams); AND: one operand's set (every match has it); OR: the union of
- * every operand's (none when one has none); NOT and fields: none. The caller still evaluates the whole condition over
- * the candidates: a set may hold more posts than match.
+ * A candidate set: `posts`, a SELECT of distinct post ids (column `post`) from the token table, bounded by the range,
+ * holding every post of the range its node matches; `given`, the nodes of the query every one of those posts matches
+ * (the set's own terms when it is exactly their posts), which the condition over the candidates need not test again.
+ */
+export interface StoreCandidates {
+  posts: string;
+  given: ReadonlySet<QueryNode>;
+}
+
+/**
+ * The candidate set for `node`, or null when there is none short of every post. A text term's posts (exactly its
+ * matches; a substring term's: the posts with all its grams, a superset); AND: one operand's set (every match has
+ * it); OR: the union of every operand's (none when one has none), exact when each is; NOT and fields: none. The
+ * caller still evaluates the whole condition over the candidates, but for the `given` nodes.
  */
 export function compileStoreCandidates(
   node: QueryNode,
   params: StoreParams,
   words: QueryWords,
   range?: StoreRange,
-): string | null {
+): StoreCandidates | null {
+  const exact = (posts: string | null) => (posts === null ? null : { posts, given: new Set([node]) });
   switch (node.type) {
     case 'term':
     case 'phrase':
     case 'wildcard': {
       const text = leafText(node);
-      if (matchMode(text) === 'substring') return gramCandidates(text, words, params, range);
-      return tsqueryPosts(node, words, params, range, true);
+      if (matchMode(text) === 'substring') {
+        const posts = gramCandidates(text, words, params, range);
+        return posts === null ? null : { posts, given: new Set() };
+      }
+      return exact(tsqueryPosts(node, words, params, range, true));
     }
     case 'near':
-      return tsqueryPosts(node, words, params, range, true);
+      return exact(tsqueryPosts(node, words, params, range, true));
     case 'hashtag':
     case 'mention':
-      return tokenPosts(tagToken(node, params), params, range);
+      return exact(tokenPosts(tagToken(node, params), params, range));
     case 'field':
     case 'not':
       return null;
@@ -191,13 +212,18 @@ export function compileStoreCandidates(
       return null;
     }
     case 'or': {
-      const sets: string[] = [];
+      const sets: StoreCandidates[] = [];
       for (const operand of node.operands) {
         const set = compileStoreCandidates(operand, params, words, range);
         if (set === null) return null;
-        sets.push(`SELECT post FROM (${set})`);
+        sets.push(set);
       }
-      return sets.length === 1 ? sets[0]! : `SELECT DISTINCT post FROM (${sets.join(' UNION ALL ')})`;
+      const posts =
+        sets.length === 1
+          ? sets[0]!.posts
+          : `SELECT DISTINCT post FROM (${sets.map((set) => `SELECT post FROM (${set.posts})`).join(' UNION ALL ')})`;
+      const every = node.operands.every((operand, i) => sets[i]!.given.has(operand));
+      return { posts, given: every ? new Set([node]) : new Set() };
     }
   }
 }
