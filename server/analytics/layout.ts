@@ -35,6 +35,22 @@ export const POSTS_BY_ID_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
+ * The dashboards' database's posts_by_id: a dictionary of the posts' columns the dashboards' statements read
+ * (POSTS_BY_ID_COLUMNS), by id, so that a statement over the posts a query's token slices name looks their columns
+ * up instead of scanning the range (insights/scope.ts, storeFrom). HASHED_ARRAY: one hash of the ids to a row of
+ * column arrays, so its size follows the number of posts (a FLAT layout's arrays follow the largest id, and a store
+ * whose ids are sparse would not fit in memory), and one lookup serves every column a statement reads. Made once the
+ * tables are in that database (a dictionary of another database reading them would keep the swap from dropping
+ * them); loaded at its first use and reloaded by whatever writes the posts (reloadPostsById).
+ */
+export async function ensurePostsById(store: AnalyticsStore) {
+  const db = STORE_DATABASE;
+  await store.exec(`CREATE DICTIONARY IF NOT EXISTS ${db}.${POSTS_BY_ID} (
+      id UInt64, ${POSTS_BY_ID_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}
+    ) PRIMARY KEY id SOURCE(CLICKHOUSE(DB '${db}' TABLE 'posts')) LAYOUT(HASHED_ARRAY()) LIFETIME(0)`);
+}
+
+/**
  * Loads the posts dictionary again from the posts table, within the writer's window (a reader then finds it of the
  * same corpus version as the tables); a dictionary never loaded is loaded here.
  */
@@ -64,12 +80,6 @@ function checkName(database: string) {
  * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
  *   country:; verified as listed).
  * - layout: the version these tables were made by.
- * - posts_by_id: a dictionary of the posts' columns the dashboards' statements read (POSTS_BY_ID_COLUMNS), by id, so
- *   that a statement over the posts a query's token slices name looks their columns up instead of scanning the range
- *   (insights/scope.ts, storeFrom). HASHED_ARRAY: one hash of the ids to a row of column arrays, so its size follows
- *   the number of posts (a FLAT layout's arrays follow the largest id, and a store whose ids are sparse would not fit
- *   in memory), and one lookup serves every column a statement reads. Its source is always the dashboards' database (a rebuild's database takes that
- *   name when swapped in); it is loaded at its first use and reloaded by whatever writes the posts (reloadPostsById).
  */
 function tables(db: string): string[] {
   return [
@@ -93,10 +103,6 @@ function tables(db: string): string[] {
       id UInt64, platform LowCardinality(String), handle String, lhandle String, followers UInt64,
       country LowCardinality(String), verified Bool
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
-    `CREATE DICTIONARY IF NOT EXISTS ${db}.${POSTS_BY_ID} (
-      id UInt64, ${POSTS_BY_ID_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}
-    ) PRIMARY KEY id SOURCE(CLICKHOUSE(DB '${STORE_DATABASE}' TABLE 'posts'))
-    LAYOUT(HASHED_ARRAY()) LIFETIME(0)`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple() SETTINGS ${DURABLE}`,
   ];

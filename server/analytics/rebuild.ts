@@ -5,7 +5,7 @@
 // the outbox for the applier, and none before it is applied again.
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
-import { ensureLayout, reloadPostsById, STORE_DATABASE } from './layout';
+import { ensureLayout, ensurePostsById, reloadPostsById, STORE_DATABASE } from './layout';
 import {
   consumerPosition,
   flushCommitted,
@@ -108,7 +108,8 @@ export async function rebuildStore(
   // or answers from PostgreSQL), never a half-loaded one.
   await store.exec(`DROP DATABASE IF EXISTS ${STORE_DATABASE} SYNC`);
   await store.exec(`RENAME DATABASE ${NEXT_DATABASE} TO ${STORE_DATABASE}`);
-  // The posts dictionary, made with the tables, reads the posts under their new name.
+  // The posts dictionary over the tables swapped in, loaded now rather than by the first dashboard.
+  await ensurePostsById(store);
   await reloadPostsById(store);
   // Last, PostgreSQL's side: the batches up to the snapshot are in the store and leave the outbox. A crash before
   // this leaves the store ahead of the consumer by batches still in the outbox, which the applier recognises.

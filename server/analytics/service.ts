@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { supervise, type Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
+import { ensurePostsById, LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
@@ -333,6 +333,8 @@ export class AnalyticsService {
           : null;
     if (why === null) {
       await makeDurable(deps.store);
+      // A rebuild stopped between its swap and its dictionary left the store without one.
+      await ensurePostsById(deps.store);
       // This process owns the consumer from here on: a position recorded by the one before it is refused.
       await claimConsumer(deps.db, deps.owner!);
       const reconciled = await reconcile(deps);
