@@ -174,9 +174,10 @@ export interface StoreCandidates {
 
 /**
  * The candidate set for `node`, or null when there is none short of every post. A text term's posts (exactly its
- * matches; a substring term's: the posts with all its grams, a superset); AND: one operand's set (every match has
- * it); OR: the union of every operand's (none when one has none), exact when each is; NOT and fields: none. The
- * caller still evaluates the whole condition over the candidates, but for the `given` nodes.
+ * matches; a substring term's: the posts with all its grams whose text has it, none without grams); AND: one
+ * operand's set (every match has it); OR: the union of every operand's (none when one has none), exact when each
+ * is; NOT and fields: none. The caller still evaluates the whole condition over the candidates, but for the `given`
+ * nodes.
  */
 export function compileStoreCandidates(
   node: QueryNode,
@@ -191,8 +192,9 @@ export function compileStoreCandidates(
     case 'wildcard': {
       const text = leafText(node);
       if (matchMode(text) === 'substring') {
-        const posts = gramCandidates(text, words, params, range);
-        return posts === null ? null : { posts, given: new Set() };
+        // The posts with every gram, their text checked: exactly the matches (without grams: every post's text).
+        if ((words.grams.get(text) ?? missing('grams', text)).length === 0) return null;
+        return exact(`SELECT id AS post FROM (${substringSet(text, words, params, range)})`);
       }
       return exact(tsqueryPosts(node, words, params, range, true));
     }
