@@ -5,16 +5,11 @@
 // sampled path (a pilot, a cut per period, one period sampled and the other read whole) is compared as well as the
 // whole-period one. Posts with words at the edges of the stop-word and kept-word rules are added to the generated
 // corpus. A store that is behind is not read.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConversationResponse } from '@contract/insights-responses';
-import { AnalyticsService } from '@server/analytics/service';
+import type { AnalyticsService } from '@server/analytics/service';
 import { insertPosts } from '@server/social/corpus/changes';
-import { generateCorpus } from '@server/social/corpus/generate/load';
 import { conversation, type WordSampling } from '@server/social/insights/conversation';
-import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import {
   contextOf,
@@ -25,10 +20,12 @@ import {
   type Case,
   type Picks,
   storeBehind,
+  runningService,
+  generatedCorpus,
 } from './dashboards.fixtures';
 
 let server: TestServer;
-let dataDir: string;
+let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 let picks: Picks;
 
@@ -47,13 +44,7 @@ const EDGE_LANGUAGES = ['en', 'es', 'ko', null, 'ja'];
 
 beforeAll(async () => {
   server = await createTestServer();
-  await generateCorpus(server.pool, {
-    seed: 31,
-    posts: 2_000,
-    end: Date.UTC(2026, 10, 15),
-    batchSize: 1_000,
-  });
-  await insertCorpus(server);
+  await generatedCorpus(server, 31);
   const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 4');
   // 30 edge posts in the last 15 days of RANGES' 30 days and 10 in the 20 days before them, so that their words rise
   // against the previous period.
@@ -82,14 +73,12 @@ beforeAll(async () => {
     })),
   );
   picks = await picksOf(server);
-  dataDir = mkdtempSync(join(tmpdir(), 'murmur-conversation-source-'));
-  service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
-  await service.caughtUpOnce();
+  running = await runningService(server, 'conversation-source-');
+  service = running.service;
 }, 240_000);
 afterAll(async () => {
-  await service?.stop();
+  await running?.close();
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Averages of floating sentiment may differ in their last bits between the engines: 12 significant digits are kept. */

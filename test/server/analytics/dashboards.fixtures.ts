@@ -2,7 +2,7 @@
 // thousand posts over 180 days), the insights tests' corpus (posts around both DST changes of America/New_York in
 // 2026), posts around Pacific/Chatham's change of 27 September 2026 (02:45 → 03:45, at a quarter past the UTC hour),
 // the store rebuilt from PostgreSQL, and scopes in four zones with every refinement, with and without exclude.
-import type { AnalyticsService } from '@server/analytics/service';
+import { AnalyticsService, type AnalyticsServiceOptions } from '@server/analytics/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,39 @@ export async function loadCorpus(server: TestServer, posts = 3_000) {
   await generateCorpus(server.pool, { seed: 29, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
   await insertCorpus(server);
   await insertChathamPosts(server);
+}
+
+/** `posts` generated posts (seed `seed`, ending 15 November 2026) and the insights tests' posts. */
+export async function generatedCorpus(server: TestServer, seed: number, posts = 2_000) {
+  await generateCorpus(server.pool, { seed, posts, end: Date.UTC(2026, 10, 15), batchSize: 1_000 });
+  await insertCorpus(server);
+}
+
+/**
+ * The analytics service as the server runs it (with `options` beside), on a temporary directory, caught up with
+ * `server`'s corpus.
+ */
+export async function runningService(
+  server: TestServer,
+  name: string,
+  options: Partial<AnalyticsServiceOptions> = {},
+) {
+  const dataDir = mkdtempSync(join(tmpdir(), `murmur-${name}-`));
+  const service = AnalyticsService.start({
+    db: server.db,
+    pool: server.pool,
+    dataDir,
+    log: () => {},
+    ...options,
+  });
+  await service.caughtUpOnce();
+  return {
+    service,
+    async close() {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The corpus in PostgreSQL (loadCorpus) and the store rebuilt from it. */

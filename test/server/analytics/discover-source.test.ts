@@ -3,16 +3,12 @@
 // discover with its cursor and the first page's profiles, counts with and without the cap reached, and the sparklines
 // of several saved queries in zones across DST changes. A store that is behind is not read, and the answer comes from
 // PostgreSQL. Through the routes too: the running service is what they read.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DiscoverSort } from '@contract/discover';
 import type { ApplyPoint } from '@server/analytics/applier';
-import { AnalyticsService } from '@server/analytics/service';
+import type { AnalyticsService } from '@server/analytics/service';
 import { insertPosts } from '@server/social/corpus/changes';
-import { generateCorpus } from '@server/social/corpus/generate/load';
 import type { Cursor } from '@server/social/discover/cursor';
 import { discoverPosts, type SearchResult } from '@server/social/discover/search';
 import type { InsightScope } from '@server/social/insights/request';
@@ -20,13 +16,21 @@ import { savedQueryVolume } from '@server/social/insights/saved-query-volume';
 import { countQueryMatches } from '@server/social/query/count';
 import { parseQuery } from '@server/query/index';
 import { ReadRouter } from '@server/social/reads';
-import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
+import { insertSavedQuery } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, createWorkspace, type Team } from '@test/support/workspaces.fixtures';
-import { contextOf, RANGES, storeBehind, TYPED_QUERIES, type Case } from './dashboards.fixtures';
+import {
+  contextOf,
+  RANGES,
+  storeBehind,
+  TYPED_QUERIES,
+  type Case,
+  runningService,
+  generatedCorpus,
+} from './dashboards.fixtures';
 
 let server: TestServer;
-let dataDir: string;
+let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 let team: Team;
 /** The change feed's next round is held at this point (the store then stays behind), until released. */
@@ -48,13 +52,7 @@ const atMicros = (ms: number, micros: number) =>
 
 beforeAll(async () => {
   server = await createTestServer();
-  await generateCorpus(server.pool, {
-    seed: 31,
-    posts: 2_000,
-    end: Date.UTC(2026, 10, 15),
-    batchSize: 1_000,
-  });
-  await insertCorpus(server);
+  await generatedCorpus(server, 31);
   const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 4');
   await insertPosts(
     server.db,
@@ -90,12 +88,7 @@ beforeAll(async () => {
     }),
   );
   team = await createTeam(server);
-  dataDir = mkdtempSync(join(tmpdir(), 'murmur-discover-source-'));
-  service = AnalyticsService.start({
-    db: server.db,
-    pool: server.pool,
-    dataDir,
-    log: () => {},
+  running = await runningService(server, 'discover-source', {
     // A store behind by a batch written within a minute may answer (where a read allows it).
     maxLagMs: 60_000,
     at: async (point) => {
@@ -107,13 +100,12 @@ beforeAll(async () => {
       });
     },
   });
-  await service.caughtUpOnce();
+  service = running.service;
 }, 240_000);
 afterAll(async () => {
   held?.release();
-  await service?.stop();
+  await running?.close();
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /**

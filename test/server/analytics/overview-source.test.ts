@@ -2,38 +2,34 @@
 // snapshot sees, and the answer is the same as PostgreSQL's, field by field; a store that is behind (or not ready) is
 // not read, and the answer comes from PostgreSQL. Through the dashboard route too: the running service is what the
 // route reads.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnalyticsService } from '@server/analytics/service';
-import { generateCorpus } from '@server/social/corpus/generate/load';
+import type { AnalyticsService } from '@server/analytics/service';
 import { overview } from '@server/social/insights/overview';
-import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, RANGES, rounded, TYPED_QUERIES, type Case, storeBehind } from './dashboards.fixtures';
+import {
+  contextOf,
+  RANGES,
+  rounded,
+  TYPED_QUERIES,
+  type Case,
+  storeBehind,
+  runningService,
+  generatedCorpus,
+} from './dashboards.fixtures';
 
 let server: TestServer;
-let dataDir: string;
+let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 
 beforeAll(async () => {
   server = await createTestServer();
-  await generateCorpus(server.pool, {
-    seed: 31,
-    posts: 2_000,
-    end: Date.UTC(2026, 10, 15),
-    batchSize: 1_000,
-  });
-  await insertCorpus(server);
-  dataDir = mkdtempSync(join(tmpdir(), 'murmur-overview-source-'));
-  service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
-  await service.caughtUpOnce();
+  await generatedCorpus(server, 31);
+  running = await runningService(server, 'overview-source-');
+  service = running.service;
 }, 240_000);
 afterAll(async () => {
-  await service?.stop();
+  await running?.close();
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const cases: Case[] = [

@@ -4,16 +4,11 @@
 // with and without exclude; the filtered profiles page by page with their cursors, in each sort. The routes read the
 // running service (as server/main.ts gives it). A store that is behind is not read, and the answer comes from
 // PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProfileSort } from '@contract/insights';
-import { AnalyticsService } from '@server/analytics/service';
-import { generateCorpus } from '@server/social/corpus/generate/load';
+import type { AnalyticsService } from '@server/analytics/service';
 import { people, profileList } from '@server/social/insights/people';
 import { performance } from '@server/social/insights/performance';
-import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createWorkspace } from '@test/support/workspaces.fixtures';
 import {
@@ -27,32 +22,26 @@ import {
   type Case,
   type Picks,
   storeBehind,
+  runningService,
+  generatedCorpus,
 } from './dashboards.fixtures';
 
 let server: TestServer;
-let dataDir: string;
+let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 let picks: Picks;
 
 beforeAll(async () => {
   server = await createTestServer();
-  await generateCorpus(server.pool, {
-    seed: 37,
-    posts: 2_000,
-    end: Date.UTC(2026, 10, 15),
-    batchSize: 1_000,
-  });
-  await insertCorpus(server);
+  await generatedCorpus(server, 37);
   await insertChathamPosts(server);
   picks = await picksOf(server);
-  dataDir = mkdtempSync(join(tmpdir(), 'murmur-people-source-'));
-  service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
-  await service.caughtUpOnce();
+  running = await runningService(server, 'people-source-');
+  service = running.service;
 }, 240_000);
 afterAll(async () => {
-  await service?.stop();
+  await running?.close();
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const LIMIT = 10;

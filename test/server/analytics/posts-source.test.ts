@@ -5,14 +5,11 @@
 // each sort, over every post and the typed queries of the bench mix, the filters, zones across DST and every
 // refinement with and without exclude. Posts sharing a millisecond with their microseconds against their ids' order
 // check the recency order the store cannot see alone. A store behind PostgreSQL is not read.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PostSort } from '@contract/insights';
 import type { PostsResponse } from '@contract/insights-responses';
 import { float8Text } from '@server/analytics/insights/posts';
-import { AnalyticsService } from '@server/analytics/service';
+import type { AnalyticsService } from '@server/analytics/service';
 import { insertPosts } from '@server/social/corpus/changes';
 import { postList } from '@server/social/insights/posts';
 import type { InsightScope } from '@server/social/insights/request';
@@ -28,6 +25,7 @@ import {
   type Case,
   type Picks,
   storeBehind,
+  runningService,
 } from './dashboards.fixtures';
 
 // fromStore as it is, watched: whether a page's answer came from the store (its result not null).
@@ -37,7 +35,7 @@ vi.mock('@server/social/insights/store-source', async (importOriginal) => {
 });
 
 let server: TestServer;
-let dataDir: string;
+let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 let picks: Picks;
 
@@ -97,14 +95,12 @@ beforeAll(async () => {
   await loadCorpus(server, 2_000);
   await insertMicroseconds();
   picks = await picksOf(server);
-  dataDir = mkdtempSync(join(tmpdir(), 'murmur-posts-source-'));
-  service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
-  await service.caughtUpOnce();
+  running = await runningService(server, 'posts-source-');
+  service = running.service;
 }, 300_000);
 afterAll(async () => {
-  await service?.stop();
+  await running?.close();
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 type Source = 'store' | 'postgres';
