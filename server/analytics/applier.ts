@@ -8,7 +8,7 @@
 //   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
-import { reloadPostsById, STORE_DATABASE } from './layout';
+import { followPosts, reloadPostsById, STORE_DATABASE } from './layout';
 import {
   consumerPosition,
   flushCommitted,
@@ -198,8 +198,9 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   if (reset) await emptyStore(store);
   await replacePosts(store, postIds, posts);
   await replaceProfiles(store, profileIds, profiles);
-  // The posts dictionary follows the posts within the round's window, so a reader sees both of one version.
-  if (reset || postIds.length > 0) await reloadPostsById(store);
+  // The posts dictionaries follow the posts within the round's window, so a reader sees both of one version.
+  if (reset) await reloadPostsById(store);
+  else if (postIds.length > 0) await followPosts(store, position.seq, posts);
   await deps.at?.('applied');
 
   await recordPosition(store, position);

@@ -6,7 +6,7 @@ import type { Bucket, Refine } from '@contract/insights';
 import { formatWallClock, wallClock } from '@contract/zoned-time';
 import type { QueryNode } from '@server/query/index';
 import type { InsightScope } from '@server/social/insights/request';
-import { POSTS_BY_ID, POSTS_BY_ID_COLUMNS, STORE_DATABASE } from '../layout';
+import { POSTS_BY_ID, POSTS_BY_ID_COLUMNS, POSTS_DELTA_BY_ID, STORE_DATABASE } from '../layout';
 import type { StoreParams } from '../params';
 import type { StoreCandidates } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
@@ -245,9 +245,11 @@ export function storeFrom(
   if (read.length === 0) return { from: `(SELECT post AS id FROM (${candidates.posts})) p`, where };
   const names = read.map((column) => `'${column}'`).join(', ');
   const fields = read.map((column, i) => `t.${i + 1} AS ${column}`).join(', ');
-  const lookup =
-    read.length === 1
-      ? `dictGet('${db}.${POSTS_BY_ID}', ${names}, post) AS ${read[0]}`
-      : `dictGet('${db}.${POSTS_BY_ID}', (${names}), post) AS t, ${fields}`;
+  // A post the rounds since posts_by_id's load changed has its row in the delta (layout.ts, ensurePostsById).
+  const base = `'${db}.${POSTS_BY_ID}'`;
+  const delta = `'${db}.${POSTS_DELTA_BY_ID}'`;
+  const get = (names: string) =>
+    `if(dictHas(${delta}, post), dictGet(${delta}, ${names}, post), dictGet(${base}, ${names}, post))`;
+  const lookup = read.length === 1 ? `${get(names)} AS ${read[0]}` : `${get(`(${names})`)} AS t, ${fields}`;
   return { from: `(SELECT post AS id, ${lookup} FROM (${candidates.posts})) p`, where };
 }

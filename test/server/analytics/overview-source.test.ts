@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnalyticsService } from '@server/analytics/service';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { overview } from '@server/social/insights/overview';
+import { insertPosts } from '@server/social/corpus/changes';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { contextOf, RANGES, rounded, TYPED_QUERIES, type Case, storeBehind } from './dashboards.fixtures';
@@ -69,5 +70,55 @@ describe('the overview from the analytics store', () => {
     expect(query).not.toHaveBeenCalled();
     query.mockRestore();
     expect(answer).toEqual(await overview(server.db, context));
+  });
+});
+
+describe('the overview from the analytics store after rounds that change posts', () => {
+  it('equals PostgreSQL’s answer with the changed posts’ columns read from the delta', async () => {
+    const version = async () =>
+      Number((await server.pool.query<{ v: string }>('SELECT version AS v FROM corpus_state')).rows[0]!.v);
+    // Changed, moved, deleted and new posts of the typed queries' terms, each write its own round.
+    await server.pool.query(
+      `SELECT corpus_update_posts('text ILIKE ''%nova%'' AND id % 3 = 0', 'likes = likes + 7, shares = shares + 1')`,
+    );
+    await server.pool.query(
+      `SELECT corpus_update_posts('text ILIKE ''%cloudnest%'' AND id % 4 = 1',
+        'posted_at = posted_at - interval ''9 days'', sentiment = -sentiment')`,
+    );
+    await server.pool.query(`SELECT corpus_delete_posts('text ILIKE ''%nova%'' AND id % 5 = 2')`);
+    const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 1');
+    await insertPosts(server.db, [
+      {
+        platform: 'x',
+        externalId: 'delta-nova',
+        authorId: Number(rows[0]!.id),
+        text: 'nova launch night, cloudnest outage',
+        language: 'en',
+        postedAt: new Date(Date.UTC(2026, 9, 20, 12)),
+        kind: 'original',
+        media: 'text',
+        likes: 40,
+        comments: 3,
+        shares: 2,
+        views: 900,
+        hashtags: [],
+        mentions: [],
+        domains: [],
+        sentiment: 0.5,
+        sentimentLabel: 'positive',
+      },
+    ]);
+    const target = await version();
+    while ((await service.caughtUpOnce()).corpusVersion < target);
+    const [delta] = await service.store!.query<{ n: string }>('SELECT count() AS n FROM murmur.posts_delta');
+    expect(Number(delta!.n)).toBeGreaterThan(0);
+    for (const c of cases.filter((c) => c.query === 'nova' || c.query?.includes('cloudnest'))) {
+      const context = await contextOf(server, c);
+      const query = vi.spyOn(service.store!, 'query');
+      const fromStore = await overview(server.db, context, service);
+      expect(query).toHaveBeenCalled();
+      query.mockRestore();
+      expect(rounded(fromStore)).toEqual(rounded(await overview(server.db, context)));
+    }
   });
 });
