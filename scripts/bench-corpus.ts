@@ -110,37 +110,49 @@ export async function startCorpusStore(
 }
 
 /**
- * Counts the statements the dashboards send the store from now on, and how long the store was busy with them (the wall
- * time while at least one ran: statements sent together count once): the service's `store` (what a dashboard reads,
- * server/social/insights/store-source.ts; the service's own applier holds the store apart) is handed out wrapped, each
- * query() and exec() counted. A request during which the count did not move was answered from PostgreSQL.
+ * Counts the statements the dashboards send the store from now on, how long the store was busy with them (the wall
+ * time while at least one ran: statements sent together count once), and the reads the store answered: the service's
+ * `store` (what a dashboard reads, server/social/insights/store-source.ts; the service's own applier holds the store
+ * apart) is handed out wrapped, each query() and exec() counted, the same wrapper for the same store (a reader checks
+ * that the store it read is still the service's); a read is answered by the store when the service finds the store
+ * unchanged after its figures (unchangedSince true), and else by PostgreSQL, whatever statements it sent.
  */
 export function countStoreReads(service: AnalyticsService): StoreReads {
-  const counter = { statements: 0, busyMs: 0 };
+  const counter = { statements: 0, busyMs: 0, answered: 0 };
   let running = 0;
   let since = 0;
+  const wrapped = new WeakMap<AnalyticsStore, AnalyticsStore>();
   const storeOf = Object.getOwnPropertyDescriptor(AnalyticsService.prototype, 'store')!.get!;
+  const wrap = (store: AnalyticsStore) =>
+    new Proxy(store, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property !== 'query' && property !== 'exec') return value.bind(target);
+        return (...args: unknown[]) => {
+          counter.statements += 1;
+          if (running++ === 0) since = performance.now();
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).finally(() => {
+            if (--running === 0) counter.busyMs += performance.now() - since;
+          });
+        };
+      },
+    });
   Object.defineProperty(service, 'store', {
     configurable: true,
     get() {
       const store = storeOf.call(service) as AnalyticsStore | null;
       if (!store) return null;
-      return new Proxy(store, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property, target);
-          if (typeof value !== 'function') return value;
-          if (property !== 'query' && property !== 'exec') return value.bind(target);
-          return (...args: unknown[]) => {
-            counter.statements += 1;
-            if (running++ === 0) since = performance.now();
-            return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).finally(() => {
-              if (--running === 0) counter.busyMs += performance.now() - since;
-            });
-          };
-        },
-      });
+      if (!wrapped.has(store)) wrapped.set(store, wrap(store));
+      return wrapped.get(store)!;
     },
   });
+  const unchangedSince = service.unchangedSince.bind(service);
+  service.unchangedSince = (reading) => {
+    const unchanged = unchangedSince(reading);
+    if (unchanged) counter.answered += 1;
+    return unchanged;
+  };
   return counter;
 }
 
@@ -148,4 +160,5 @@ export function countStoreReads(service: AnalyticsService): StoreReads {
 export interface StoreReads {
   readonly statements: number;
   readonly busyMs: number;
+  readonly answered: number;
 }

@@ -8,8 +8,9 @@
 // lines, and kept for the next run), measured once it has caught up. Whatever each route reads with the store there
 // is what is measured: routes not on the store yet answer from PostgreSQL in both columns. Both engines run on the
 // same app, interleaved call by call (postgres, store, postgres, store…) so that the machine's load falls on both
-// alike. Each call's statements sent to the store are counted: a store call that sent none was answered from
-// PostgreSQL, and the row says so (as it says of a postgres call that reached the store). The two engines' warm-up
+// alike. Each call is known to be answered by the store or not (countStoreReads: the service found the store
+// unchanged after the call's figures); a store call the store did not answer was answered from PostgreSQL, and the row
+// says so (as it says of a postgres call the store answered). The two engines' warm-up
 // answers are compared (numbers to 12 significant digits, cursors aside) and a difference is printed.
 //
 // Printed per size: the load averages (as `uptime` prints them) before and after; per endpoint × query × range, each
@@ -84,7 +85,7 @@ interface Options {
   zone: string;
 }
 
-/** One endpoint × query × range: each engine's timed calls, and how many of them sent the store statements. */
+/** One endpoint × query × range: each engine's timed calls, and how many of them the store answered. */
 interface Case {
   endpoint: Endpoint;
   label: string;
@@ -155,7 +156,7 @@ async function measure(
   try {
     // The store before the app, as `npm start` does after its seeding: a rebuild reads PostgreSQL's snapshot.
     if (engines.includes('store')) service = await startCorpusStore(dataDir, database, config);
-    const storeReads = service ? countStoreReads(service) : { statements: 0, busyMs: 0 };
+    const storeReads = service ? countStoreReads(service) : { statements: 0, busyMs: 0, answered: 0 };
     const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
     app = await buildApp({ db: database.db, config, accessTokens });
     await app.ready();
@@ -232,7 +233,7 @@ async function measure(
       };
       const payload = { workspace_id: workspace!.id, query, filters };
       const headers = { authorization: await bearer() };
-      const [sent, busy] = [storeReads.statements, storeReads.busyMs];
+      const [answered, busy] = [storeReads.answered, storeReads.busyMs];
       const started = performance.now();
       const response = await app!.inject({
         method: 'POST',
@@ -243,7 +244,7 @@ async function measure(
       return {
         response,
         ms: performance.now() - started,
-        fromStore: storeReads.statements > sent,
+        fromStore: storeReads.answered > answered,
         storeMs: storeReads.busyMs - busy,
       };
     };

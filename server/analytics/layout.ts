@@ -3,7 +3,7 @@
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -13,6 +13,28 @@ export const STORE_DATABASE = 'murmur';
  * those rows. Applied to a store's existing tables too (ensureLayout), which changes no data.
  */
 export const DURABLE = 'fsync_after_insert = 1, fsync_part_directory = 1';
+
+/** A post's `q`: its 15-minute UTC bucket, intDiv(ts, QUARTER_MS). */
+export const QUARTER_MS = 900_000;
+
+/**
+ * The posts' columns each token row carries (as the posts table has them), so that a statement over the posts of a
+ * query's token slices reads them from the slices (insights/scope.ts, storeFrom) instead of scanning the range.
+ */
+export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['author_id', 'UInt64'],
+  ['platform', 'LowCardinality(String)'],
+  ['lang', 'LowCardinality(String)'],
+  ['kind', 'LowCardinality(String)'],
+  ['media', 'LowCardinality(String)'],
+  ['likes', 'UInt32'],
+  ['comments', 'UInt32'],
+  ['shares', 'UInt32'],
+  ['engagement', 'UInt32'],
+  ['views', 'Nullable(UInt64)'],
+  ['sentiment', 'Float32'],
+  ['label', 'Int8'],
+];
 
 /** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
 function checkName(database: string) {
@@ -27,7 +49,9 @@ function checkName(database: string) {
  *   and link domains as PostgreSQL has them, lower case; the text, and PostgreSQL's lower(text) where it differs from
  *   the ASCII lowering ClickHouse's lower() does (`ltext`), for substring rechecks as ILIKE makes them),
  *   ordered by id with a min-max skip index on time.
- * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice. The
+ * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
+ *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
+ *   changes, so they never differ from its posts row). The
  *   tokens: each lexeme (sipHash64(lexeme), with its positions for phrases and NEAR), each hashtag
  *   (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram of post_text_grams (sipHash64('g',
  *   gram)); only lexemes have positions.
@@ -40,7 +64,7 @@ function checkName(database: string) {
 function tables(db: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${db}.posts (
-      id UInt64, ts Int64, q UInt32 DEFAULT intDiv(ts, 900000), author_id UInt64,
+      id UInt64, ts Int64, q UInt32 DEFAULT intDiv(ts, ${QUARTER_MS}), author_id UInt64,
       platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
       media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
       views Nullable(UInt64), sentiment Float32, label Int8,
@@ -51,7 +75,8 @@ function tables(db: string): string[] {
       text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)))
+    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)),
+      ${TOKEN_POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
       ENGINE = MergeTree ORDER BY (tok, ts, post) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,

@@ -2,6 +2,7 @@
 // snapshot) and by the change feed's applier (the rows of the posts and profiles that changed): the SELECTs that shape
 // them, the INSERT that loads them, and the token table derived from the loaded posts.
 import type { AnalyticsStore } from './store';
+import { TOKEN_POST_COLUMNS } from './layout';
 
 /** The profiles' rows, for `WHERE condition` over `profiles`. lhandle: author: compares PostgreSQL's lower(). */
 export const profileRowsSql = (condition = 'true') =>
@@ -68,14 +69,17 @@ const TAG_TOKENS = `arrayConcat(
 /** Every token hash of a post in the token table, an expression over the store's posts (what a delete names). */
 export const POST_TOKENS = `arrayConcat(toks, ${TAG_TOKENS})`;
 
+const POST_COLUMNS = TOKEN_POST_COLUMNS.map(([name]) => name).join(', ');
+
 /**
  * The token table's rows of the posts of `db.posts` that match `condition` (every post by default): each lexeme with
- * its positions, each hashtag, mention and gram without (their hashes keep them apart from the lexemes').
+ * its positions, each hashtag, mention and gram without (their hashes keep them apart from the lexemes'), each with
+ * its post's columns.
  */
 export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true') =>
   store.exec(
-    `INSERT INTO ${db}.tok (tok, ts, post, pos)
-    SELECT t.1, ts, id, t.2 FROM ${db}.posts
+    `INSERT INTO ${db}.tok (tok, ts, post, pos, ${POST_COLUMNS})
+    SELECT t.1, ts, id, t.2, ${POST_COLUMNS} FROM ${db}.posts
     ARRAY JOIN arrayConcat(
       arrayZip(toks, pos),
       arrayMap(h -> (h, CAST([], 'Array(UInt16)')), ${TAG_TOKENS})

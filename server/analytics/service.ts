@@ -284,6 +284,8 @@ export class AnalyticsService {
       at: this.options.at,
       writing: (phase, position) => {
         this.generation += 1;
+        // A round under way: not caught up until it is recorded in PostgreSQL and the outbox has no more.
+        if (phase === 'begin') this.caughtUp = false;
         if (phase === 'end') {
           this.position = position;
           for (const done of this.writesDone.splice(0)) done();

@@ -10,7 +10,7 @@ import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import { timeLimit, type AnalyticsStore } from '../store';
 import { byEngagement, recencyCandidates } from './posts';
-import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 
 /** Where a page starts: after the last post of the one before (its sort key and id), or at the top. */
 interface StorePageKey {
@@ -44,11 +44,14 @@ export interface StoreDiscoverRows {
 async function profilesOf(store: AnalyticsStore, scope: StoreScope, timeoutMs: number) {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), [
+    'author_id',
+    'engagement',
+  ]);
   const rows = await store.query<{ author_id: string; matching_posts: string; engagement: string }>(
     `SELECT toString(m.author_id) AS author_id, m.n AS matching_posts, m.e AS engagement
     FROM (SELECT p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
-      FROM ${db}.posts p WHERE ${where} GROUP BY author_id) m
+      FROM ${posts} WHERE ${where} GROUP BY author_id) m
     INNER JOIN ${db}.profiles a ON a.id = m.author_id
     ORDER BY m.n DESC, a.followers DESC, m.author_id ASC
     LIMIT ${Number(DISCOVER_PROFILES)} ${timeLimit(timeoutMs)}`,

@@ -8,7 +8,7 @@ import type { PersonAggregate } from '@server/social/insights/rows';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { previousRange, storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { previousRange, storeFrom, zonePlaceholder, type StoreScope } from './scope';
 import { bucketStarts, localBucketSql, timeKey } from './time';
 
 type Platform = OverviewResponse['platforms'][number]['platform'];
@@ -51,7 +51,10 @@ async function periodsOf(store: AnalyticsStore, scope: StoreScope, top: number) 
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const where = storeWhere(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
+  const { from: posts, where } = storeFrom(scope, params, zone, ['ts', 'author_id', 'engagement'], {
+    from: previousRange(context).from,
+    to: context.scope.to,
+  });
   const from = params.add(context.scope.from.getTime(), 'Int64');
   const rows = await store.query<{
     cur: number;
@@ -66,7 +69,7 @@ async function periodsOf(store: AnalyticsStore, scope: StoreScope, top: number) 
       arrayMap(t -> (toString(t.3), toString(-t.1), toString(-t.2)),
         groupArraySorted(${Number(top)})((-toInt64(pa.n), -toInt64(pa.e), pa.author_id))) AS top
     FROM (SELECT p.ts >= ${from} AS cur, p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
-      FROM ${db}.posts p WHERE ${where} GROUP BY cur, author_id) pa
+      FROM ${posts} WHERE ${where} GROUP BY cur, author_id) pa
     INNER JOIN ${db}.profiles a ON a.id = pa.author_id
     GROUP BY cur`,
     params.values,
@@ -100,10 +103,17 @@ type GroupRow = {
 
 /** The range's posts per wall-clock bucket and platform: grouped by quarter (or second), then the groups mapped. */
 async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket) {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const where = storeWhere(scope, params, zone);
+  const { from: posts, where } = storeFrom(scope, params, zone, [
+    'q',
+    'ts',
+    'platform',
+    'engagement',
+    'label',
+    'sentiment',
+  ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   return store.query<GroupRow>(
     `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
@@ -111,18 +121,18 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
     FROM (SELECT ${time.key} AS k, p.platform AS platform, count() AS n, sum(p.engagement) AS e,
         countIf(p.label = 1) AS pos, countIf(p.label = 0) AS neu, countIf(p.label = -1) AS neg,
         sum(toFloat64(p.sentiment)) AS s
-      FROM ${db}.posts p WHERE ${where} GROUP BY k, platform)
+      FROM ${posts} WHERE ${where} GROUP BY k, platform)
     GROUP BY local, platform`,
     params.values,
   );
 }
 
 async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const params = new StoreParams();
-  const zone = zonePlaceholder(context, params);
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['engagement']);
   const rows = await store.query<{ id: string }>(
-    `SELECT p.id AS id FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone)}
+    `SELECT p.id AS id FROM ${posts} WHERE ${where}
     ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(top)}`,
     params.values,
   );

@@ -9,7 +9,7 @@ import type { PeopleFigures, ProfilePage } from '@server/social/insights/people'
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 
 /** The people dashboard's figures, as PostgreSQL's statement gives them. */
 export type StorePeopleRows = PeopleFigures;
@@ -21,6 +21,9 @@ type PersonAggregate = PeopleFigures['by_mentions'][number];
 /** Undoes a sort key's negation: 0 − x, so no figure is −0 (which is not 0 to a deep comparison). */
 const negate = (x: number) => 0 - x;
 
+/** The columns of the posts the per-author statements read besides their condition's. */
+const PERSON_COLUMNS = ['author_id', 'engagement'];
+
 const aggregates = (top: Top, order: (t: [number, number, number]) => PersonAggregate) =>
   top.map((t) => order([Number(t[0]), Number(t[1]), Number(t[2])]));
 
@@ -31,7 +34,7 @@ export async function storePeople(
 ): Promise<StorePeopleRows> {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), PERSON_COLUMNS);
   const n = Number(limit);
   const [row] = await store.query<{
     authors: string;
@@ -47,7 +50,7 @@ export async function storePeople(
       arrayMap(t -> (t.3, t.2, t.1), groupArraySorted(${n})((-toInt64(g.e), -toInt64(g.n), g.author_id)))
         AS by_engagement
     FROM (SELECT p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
-      FROM ${db}.posts p WHERE ${where} GROUP BY author_id) g
+      FROM ${posts} WHERE ${where} GROUP BY author_id) g
     INNER JOIN ${db}.profiles a ON a.id = g.author_id`,
     params.values,
   );
@@ -98,7 +101,7 @@ export async function storeProfilePage(
 ): Promise<ProfilePage> {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), PERSON_COLUMNS);
   const [key, tie] = PROFILE_KEYS[sort];
   const size = params.add(limit + 1, 'UInt64');
   // Descending keys, ascending id: the tuple negates the keys, and the cursor's comparison negates the id.
@@ -112,7 +115,7 @@ export async function storeProfilePage(
     `SELECT count() AS total, ${page} AS page
     FROM (SELECT g.author_id AS author_id, toInt64(g.n) AS n, toInt64(g.e) AS e, toInt64(a.followers) AS f
       FROM (SELECT p.author_id AS author_id, count() AS n, sum(p.engagement) AS e
-        FROM ${db}.posts p WHERE ${where} GROUP BY author_id) g
+        FROM ${posts} WHERE ${where} GROUP BY author_id) g
       INNER JOIN ${db}.profiles a ON a.id = g.author_id)`,
     params.values,
   );

@@ -6,7 +6,7 @@ import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import type { GroupRow } from '@server/social/insights/performance';
-import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 import { dayOfWeekSql, hourOfDaySql, timeKey } from './time';
 
 /** One group, as PostgreSQL's performance statement gives it. */
@@ -21,7 +21,10 @@ export async function storePerformance(
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const where = storeWhere(scope, params, zone);
+  const { from: posts, where } = storeFrom(scope, params, zone, [
+    ...['platform', 'media', 'kind', 'q', 'ts', 'likes', 'comments', 'shares', 'views'],
+    ...['engagement', 'sentiment', 'author_id'],
+  ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
   const rows = await store.query<Raw>(
@@ -34,7 +37,7 @@ export async function storePerformance(
           sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
           sum(p.engagement) AS e, sum(toFloat64(p.sentiment)) AS s,
           sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
-        FROM ${db}.posts p INNER JOIN ${db}.profiles a ON a.id = p.author_id
+        FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
         WHERE ${where} GROUP BY platform, media, kind, k))
     GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))
     SETTINGS group_by_use_nulls = 1`,

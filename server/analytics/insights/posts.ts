@@ -16,7 +16,7 @@ import type { PageRow } from '@server/social/insights/posts';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import { timeLimit, type AnalyticsStore } from '../store';
-import { storeRefineWhere, storeScopeWhere, storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, storeRefineWhere, storeScopeWhere, zonePlaceholder, type StoreScope } from './scope';
 
 export type StorePostPage =
   /** By engagement or overperformance: the page's rows in order, limit + 1 at most (one more says there is a next). */
@@ -112,11 +112,11 @@ const limited = (statement: string, timeoutMs?: number) =>
 const keyMs = (key: string) => Date.parse(`${key.slice(0, 23)}Z`);
 
 async function totalOf(store: AnalyticsStore, scope: StoreScope): Promise<number> {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), []);
   const [row] = await store.query<{ n: string }>(
-    `SELECT count() AS n FROM ${db}.posts p WHERE ${where}`,
+    `SELECT count() AS n FROM ${posts} WHERE ${where}`,
     params.values,
   );
   return Number(row?.n ?? 0);
@@ -133,9 +133,9 @@ export async function byEngagement(
   cursor: PostPageAfter,
   timeoutMs?: number,
 ) {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['engagement']);
   let after = '';
   if (cursor) {
     const [key, id] = [params.add(cursor.key, 'UInt64'), params.add(cursor.ties[0], 'UInt64')];
@@ -143,7 +143,7 @@ export async function byEngagement(
   }
   const rows = await store.query<{ id: string; k: number }>(
     limited(
-      `SELECT p.id AS id, p.engagement AS k FROM ${db}.posts p WHERE ${where} ${after}
+      `SELECT p.id AS id, p.engagement AS k FROM ${posts} WHERE ${where} ${after}
       ORDER BY p.engagement DESC, p.id DESC LIMIT ${Number(limit) + 1}`,
       timeoutMs,
     ),
@@ -203,17 +203,15 @@ export async function recencyCandidates(
   cursor: PostPageAfter,
   timeoutMs?: number,
 ) {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['ts']);
   const ms = cursor ? params.add(keyMs(cursor.key), 'Int64') : null;
-  const before = `SELECT id FROM (SELECT p.id AS id, p.ts AS ts FROM ${db}.posts p
+  const before = `SELECT id FROM (SELECT p.id AS id, p.ts AS ts FROM ${posts}
       WHERE ${where} ${ms ? `AND p.ts < ${ms}` : ''} ORDER BY ts DESC LIMIT ${Number(limit) + 1} WITH TIES)`;
   const rows = await store.query<{ id: string }>(
     limited(
-      ms
-        ? `SELECT p.id AS id FROM ${db}.posts p WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}`
-        : before,
+      ms ? `SELECT p.id AS id FROM ${posts} WHERE ${where} AND p.ts = ${ms} UNION ALL ${before}` : before,
       timeoutMs,
     ),
     params.values,

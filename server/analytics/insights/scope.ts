@@ -6,8 +6,9 @@ import type { Bucket, Refine } from '@contract/insights';
 import { formatWallClock, wallClock } from '@contract/zoned-time';
 import type { QueryNode } from '@server/query/index';
 import type { InsightScope } from '@server/social/insights/request';
-import { STORE_DATABASE } from '../layout';
+import { STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
+import { candidateRows, type StoreCandidates } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
 /** An instant range, `from` inclusive, `to` exclusive. */
@@ -20,7 +21,15 @@ export interface StoreRange {
  * The query language compiled for the store: a condition over `posts p` for `node`, its values added to `params`;
  * `range` is the range the statement reads (a compiler may bound its token look-ups by it).
  */
-export type StoreMatch = (node: QueryNode, params: StoreParams, range: StoreRange) => string;
+export interface StoreMatch {
+  /** `given`: nodes every post read is known to match (a candidate set's), compiled as true. */
+  (node: QueryNode, params: StoreParams, range: StoreRange, given?: ReadonlySet<QueryNode>): string;
+  /**
+   * The candidate set of `node` over `range`, or null when there is none short of every post
+   * (compileStoreCandidates); a compiler without it leaves every statement a scan.
+   */
+  candidates?(node: QueryNode, params: StoreParams, range: StoreRange): StoreCandidates | null;
+}
 
 /** What every dashboard statement on the store is built from. */
 export interface StoreScope {
@@ -139,6 +148,7 @@ export function storeScopeWhere(
   { context, match }: StoreScope,
   params: StoreParams,
   range: StoreRange = context.scope,
+  given?: ReadonlySet<QueryNode>,
 ): string {
   const { scope } = context;
   const parts = [
@@ -147,7 +157,7 @@ export function storeScopeWhere(
   ];
   if (scope.platforms.length) parts.push(`has(${params.add(scope.platforms, 'Array(String)')}, p.platform)`);
   if (scope.languages.length) parts.push(`has(${params.add(scope.languages, 'Array(String)')}, p.lang)`);
-  if (scope.query) parts.push(`(${match(scope.query, params, range)})`);
+  if (scope.query) parts.push(`(${match(scope.query, params, range, given)})`);
   return parts.join(' AND ');
 }
 
@@ -178,8 +188,9 @@ export function storeWhere(
   params: StoreParams,
   zone: string,
   range: StoreRange = scope.context.scope,
+  given?: ReadonlySet<QueryNode>,
 ): string {
-  const where = storeScopeWhere(scope, params, range);
+  const where = storeScopeWhere(scope, params, range, given);
   const refine = storeRefineWhere(scope, params, zone);
   return refine === null ? where : `${where} AND ${refine}`;
 }
@@ -193,3 +204,42 @@ export const previousRange = ({ scope }: InsightScope): StoreRange => ({
   from: new Date(2 * scope.from.getTime() - scope.to.getTime()),
   to: scope.from,
 });
+
+/** Refinements on columns the token rows lack (hashtags, mentions, domains, lexemes). */
+const UNLISTED: ReadonlySet<Refine['field']> = new Set(['hashtag', 'mention', 'domain', 'term']);
+/** The columns of p the token rows give: their post's id, time, quarter and TOKEN_POST_COLUMNS. */
+const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLUMNS.map(([name]) => name)]);
+
+/**
+ * The posts a statement reads (`from`, aliased p) and its condition over them (`where`, storeWhere's). `columns`: the
+ * columns of p the statement reads besides its condition's. When the query gives a candidate set
+ * (StoreMatch.candidates) and the statement and its condition read only the token rows' columns, p is those
+ * candidates read from the token slices with their columns (each post once): a term's posts are read from its slices
+ * rather than the range's posts tested one by one against them. The whole condition is evaluated over p either way
+ * (but for the set's own terms, which its every post matches), so both give the same rows. Otherwise, or with
+ * `scan`, p is the posts table.
+ */
+export function storeFrom(
+  scope: StoreScope,
+  params: StoreParams,
+  zone: string,
+  columns: readonly string[],
+  range: StoreRange = scope.context.scope,
+  { scan = false }: { scan?: boolean } = {},
+): { from: string; where: string } {
+  const { context, match, db = STORE_DATABASE } = scope;
+  const query = context.scope.query;
+  const table = `${db}.posts p`;
+  const listed =
+    !scan &&
+    columns.every((column) => LISTED.has(column)) &&
+    context.refines.every((refine) => !UNLISTED.has(refine.field));
+  const candidates = listed && query && match.candidates ? match.candidates(query, params, range) : null;
+  if (candidates === null) return { from: table, where: storeWhere(scope, params, zone, range) };
+  const where = storeWhere(scope, params, zone, range, candidates.given);
+  // The condition's own columns (p.ts, p.platform…) are read too.
+  const read = new Set([...columns, ...[...where.matchAll(/\bp\.([a-z_]+)/g)].map((m) => m[1]!)]);
+  const unknown = [...read].filter((column) => !LISTED.has(column));
+  if (unknown.length) throw new Error(`Not in the token rows: ${unknown.join(', ')}`);
+  return { from: `(${candidateRows(candidates, read, params, range)}) p`, where };
+}

@@ -7,10 +7,10 @@
 // their second instead, and the figures stay exact.
 import type { Bucket } from '@contract/insights';
 import { wallClock, formatWallClock, instantOfWallClock } from '@contract/zoned-time';
+import { QUARTER_MS } from '../layout';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const QUARTER_MS = 900_000;
 const STEP_MS: Record<Bucket, number> = { hour: HOUR_MS, day: DAY_MS, week: 7 * DAY_MS };
 
 /** The wall-clock time of `seconds` (a UTC instant in whole seconds, SQL) in the zone `zone` (a placeholder). */

@@ -2,10 +2,9 @@
 // zone, the rows PostgreSQL's statement gives savedQueryVolume (server/social/insights/saved-query-volume.ts), in one
 // statement for all of a workspace's queries. Days are the zone's wall clock as the dashboards' timelines make them
 // (time.ts): the posts grouped by their UTC quarter (or second), and only the groups mapped to days.
-import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 import { localBucketSql, timeKey } from './time';
 
 /** The matching posts of the `i`th scope on the wall-clock day starting at `local` ("YYYY-MM-DDT00:00:00"). */
@@ -25,15 +24,15 @@ export async function storeDayCounts(
 ): Promise<StoreDayCount[]> {
   const counted = scopes.flatMap((scope, i) => (scope ? [{ scope, i }] : []));
   if (!counted.length) return [];
-  const { context, db = STORE_DATABASE } = counted[0]!.scope;
+  const { context } = counted[0]!.scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
-  const parts = counted.map(
-    ({ scope, i }) =>
-      `SELECT ${params.add(i, 'UInt32')} AS i, ${time.key} AS k, count() AS n
-      FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone)} GROUP BY k`,
-  );
+  const parts = counted.map(({ scope, i }) => {
+    const { from: posts, where } = storeFrom(scope, params, zone, ['q', 'ts']);
+    return `SELECT ${params.add(i, 'UInt32')} AS i, ${time.key} AS k, count() AS n
+      FROM ${posts} WHERE ${where} GROUP BY k`;
+  });
   const rows = await store.query<{ i: number; local: string; n: string }>(
     `SELECT i, ${localBucketSql('day', time.seconds, zone)} AS local, sum(n) AS n
     FROM (${parts.join(' UNION ALL ')})

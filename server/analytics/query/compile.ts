@@ -4,9 +4,10 @@
 // by the range when one is given); fields are conditions on the post's columns or on its author's profile.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
-import { STORE_DATABASE } from '../layout';
+import { QUARTER_MS, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { tsquerySet } from './positions';
+import { tokenMatch, tsquerySet } from './positions';
+import type { TsNode } from './tsquery';
 import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
 
 /** A half-open time range, as a scope has it: from ≤ posted_at < to. */
@@ -39,18 +40,44 @@ function missing(what: string, text: string): never {
 /**
  * A substring term as ILIKE matches it: PostgreSQL's lower(text) contains lower(term). The posts are narrowed to those
  * with every gram of the term (post_text_query_grams: a post containing the term has them all), and the text is read
- * only for those; a term without grams reads every post's text in the range.
+ * only for those; a term without grams reads every post's text in the range. A term that is its own one gram (one
+ * or two characters of the gram scripts) is contained in exactly the posts with that gram: its slice, no text read.
  */
 function substringSet(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string {
   const lower = words.lower.get(text) ?? missing('lower()', text);
   const grams = words.grams.get(text) ?? missing('grams', text);
-  const found = `position(ifNull(ltext, lower(text)), ${params.add(lower, 'String')}) > 0`;
   const inRange = rangeCondition('ts', params, range);
+  if (gramDecides(lower, grams))
+    return `SELECT post AS id FROM ${db}.tok WHERE tok = ${gramToken(grams[0]!, params)} AND ${inRange}`;
+  const found = `position(ifNull(ltext, lower(text)), ${params.add(lower, 'String')}) > 0`;
   if (grams.length === 0) return `SELECT id FROM ${db}.posts WHERE ${inRange} AND ${found}`;
-  const tokens = grams.map((gram) => `sipHash64('g', ${params.add(gram, 'String')})`).join(', ');
+  const tokens = grams.map((gram) => gramToken(gram, params)).join(', ');
   const candidates = `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${inRange}
     GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
   return `SELECT id FROM ${db}.posts PREWHERE id IN (${candidates}) AND ${inRange} WHERE ${found}`;
+}
+
+/**
+ * Whether a substring term's grams decide its matches: the term (lowered) is its one gram, so it lies within one run
+ * of the gram scripts, and a post with that gram (a character, or two neighbouring ones of such a run) contains it.
+ */
+const gramDecides = (lower: string, grams: readonly string[]) => grams.length === 1 && grams[0] === lower;
+
+/** The token of a gram of post_text_grams, as the token table holds it. */
+const gramToken = (gram: string, params: StoreParams) => `sipHash64('g', ${params.add(gram, 'String')})`;
+
+/** The ids of the posts a tsquery term matches, or null when it has no lexeme (it then matches nothing). */
+function tsqueryPosts(
+  node: Parameters<typeof tsqueryInput>[0],
+  words: QueryWords,
+  params: StoreParams,
+  range?: StoreRange,
+): string | null {
+  const input = tsqueryInput(node);
+  const key = tsqueryKey(input);
+  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
+  const tree = words.tsqueries.get(key);
+  return tree ? tsquerySet(tree, params, db, rangeCondition('ts', params, range)) : null;
 }
 
 function tsquery(
@@ -59,17 +86,20 @@ function tsquery(
   params: StoreParams,
   range?: StoreRange,
 ): string {
-  const input = tsqueryInput(node);
-  const key = tsqueryKey(input);
-  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
-  const tree = words.tsqueries.get(key);
+  const posts = tsqueryPosts(node, words, params, range);
   // No lexeme (e.g. "½", which the parser drops): PostgreSQL's empty tsquery matches nothing.
-  if (!tree) return 'false';
-  return `p.id IN (${tsquerySet(tree, params, db, rangeCondition('ts', params, range))})`;
+  return posts === null ? 'false' : `p.id IN (${posts})`;
 }
 
+const tokenPosts = (token: string, params: StoreParams, range?: StoreRange) =>
+  `SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)}`;
+
 const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
-  `p.id IN (SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)})`;
+  `p.id IN (${tokenPosts(token, params, range)})`;
+
+/** The token of a hashtag or mention, as the token table holds it. */
+const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>
+  `sipHash64('${node.type === 'hashtag' ? '#' : '@'}', ${params.add(node.value, 'String')})`;
 
 function fieldCondition(node: FieldNode, params: StoreParams, words: QueryWords): string {
   const value = (text: string) => params.add(text, 'String');
@@ -98,7 +128,10 @@ export function compileStoreQuery(
   params: StoreParams,
   words: QueryWords,
   range?: StoreRange,
+  given?: ReadonlySet<QueryNode>,
 ): string {
+  // A node every post read is known to match (a candidate set's own terms: StoreCandidates.given) is not tested again.
+  if (given?.has(node)) return 'true';
   switch (node.type) {
     case 'term':
     case 'phrase':
@@ -110,19 +143,169 @@ export function compileStoreQuery(
     case 'near':
       return tsquery(node, words, params, range);
     case 'hashtag':
-      return tokenSet(`sipHash64('#', ${params.add(node.value, 'String')})`, params, range);
     case 'mention':
-      return tokenSet(`sipHash64('@', ${params.add(node.value, 'String')})`, params, range);
+      return tokenSet(tagToken(node, params), params, range);
     case 'field':
       return fieldCondition(node, params, words);
     case 'not':
-      return `NOT (${compileStoreQuery(node.operand, params, words, range)})`;
+      return `NOT (${compileStoreQuery(node.operand, params, words, range, given)})`;
     case 'and':
     case 'or':
       return `(${node.operands
-        .map((operand) => compileStoreQuery(operand, params, words, range))
+        .map((operand) => compileStoreQuery(operand, params, words, range, given))
         .join(node.type === 'and' ? ' AND ' : ' OR ')})`;
   }
+}
+
+/**
+ * A candidate set: the rows of the token table (within the range) that name every post of the range `node` matches,
+ * each row carrying its post's columns (layout.ts, TOKEN_POST_COLUMNS), so a statement reads them instead of the
+ * range's posts. `tokens`: a condition on `tok` whose slices hold a row of every candidate; `posts`: a SELECT of the
+ * candidates' ids (column `post`) when the slices hold other posts too, null when they are exactly the candidates;
+ * `repeats`: whether a post may have several rows in the slices (several tokens); `given`: the nodes of the query
+ * every candidate matches (the set's own terms when it is exactly their posts), which the condition over the
+ * candidates need not test again.
+ */
+export interface StoreCandidates {
+  tokens: string;
+  posts: string | null;
+  repeats: boolean;
+  given: ReadonlySet<QueryNode>;
+}
+
+/**
+ * The token condition of a tsquery whose every match has one of its rows, or null when there is none (a NOT): a
+ * lexeme's or prefix's own; an AND or a phrase, one side's (an exact lexeme's rather than a prefix's); an OR, both.
+ */
+function covering(tree: TsNode, params: StoreParams): { match: string; repeats: boolean } | null {
+  switch (tree.type) {
+    case 'val':
+      return { match: tokenMatch(tree, params, db, true), repeats: tree.prefix };
+    case 'and':
+    case 'phrase': {
+      const left = covering(tree.left, params);
+      if (left && !left.repeats) return left;
+      return covering(tree.right, params) ?? left;
+    }
+    case 'or': {
+      const left = covering(tree.left, params);
+      const right = left && covering(tree.right, params);
+      return left && right ? { match: `(${left.match} OR ${right.match})`, repeats: true } : null;
+    }
+    case 'not':
+      return null;
+  }
+}
+
+/**
+ * The candidate set for `node`, or null when there is none short of every post. A text term's posts (exactly its
+ * matches; a substring term's: the posts with all its grams whose text has it, none without grams); AND: one
+ * operand's set (every match has it); OR: the union of every operand's (none when one has none), exact when each
+ * is; NOT and fields: none. The caller still evaluates the whole condition over the candidates, but for the `given`
+ * nodes.
+ */
+export function compileStoreCandidates(
+  node: QueryNode,
+  params: StoreParams,
+  words: QueryWords,
+  range?: StoreRange,
+): StoreCandidates | null {
+  const given = new Set([node]);
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+    case 'wildcard':
+    case 'near': {
+      const text = node.type === 'near' ? null : leafText(node);
+      if (text !== null && matchMode(text) === 'substring') {
+        // The posts with every gram, their text checked: exactly the matches (without grams: every post's text).
+        const grams = words.grams.get(text) ?? missing('grams', text);
+        if (grams.length === 0) return null;
+        const tokens = `tok = ${gramToken(grams[0]!, params)}`;
+        const lower = words.lower.get(text) ?? missing('lower()', text);
+        if (gramDecides(lower, grams)) return { tokens, posts: null, repeats: false, given };
+        const posts = `SELECT id AS post FROM (${substringSet(text, words, params, range)})`;
+        return { tokens, posts, repeats: false, given };
+      }
+      const input = tsqueryInput(node);
+      const key = tsqueryKey(input);
+      if (!words.tsqueries.has(key)) missing('tsquery', input.text);
+      const tree = words.tsqueries.get(key);
+      // No lexeme: PostgreSQL's empty tsquery matches nothing, so there are no candidates.
+      if (!tree) return { tokens: 'false', posts: null, repeats: false, given };
+      if (tree.type === 'val')
+        return { tokens: tokenMatch(tree, params, db, true), posts: null, repeats: tree.prefix, given };
+      const cover = covering(tree, params);
+      if (cover === null) return null;
+      const posts = tsquerySet(tree, params, db, rangeCondition('ts', params, range));
+      return { tokens: cover.match, posts, repeats: cover.repeats, given };
+    }
+    case 'hashtag':
+    case 'mention':
+      return { tokens: `tok = ${tagToken(node, params)}`, posts: null, repeats: false, given };
+    case 'field':
+    case 'not':
+      return null;
+    case 'and': {
+      let found: StoreCandidates | null = null;
+      for (const operand of node.operands) {
+        const set = compileStoreCandidates(operand, params, words, range);
+        // An operand whose slices are exactly its posts, read once each, is the cheapest to drive from.
+        if (set !== null && set.posts === null && !set.repeats) return set;
+        found ??= set;
+      }
+      return found;
+    }
+    case 'or': {
+      const sets: StoreCandidates[] = [];
+      for (const operand of node.operands) {
+        const set = compileStoreCandidates(operand, params, words, range);
+        if (set === null) return null;
+        sets.push(set);
+      }
+      if (sets.length === 1) return sets[0]!;
+      const inRange = rangeCondition('ts', params, range);
+      const posts = sets.every((set) => set.posts === null)
+        ? null
+        : sets
+            .map((set) => set.posts ?? `SELECT post FROM ${db}.tok WHERE ${set.tokens} AND ${inRange}`)
+            .map((select) => `SELECT post FROM (${select})`)
+            .join(' UNION ALL ');
+      const every = node.operands.every((operand, i) => sets[i]!.given.has(operand));
+      return {
+        tokens: `(${sets.map((set) => set.tokens).join(' OR ')})`,
+        posts,
+        repeats: true,
+        given: every ? new Set([node]) : new Set(),
+      };
+    }
+  }
+}
+
+/**
+ * The candidates' rows read from their token slices within `range`, each post once: `id` (the post), `ts`, and of
+ * `columns` those the token rows carry (TOKEN_POST_COLUMNS) and `q` (the 15-minute UTC bucket), as the posts table
+ * has them.
+ */
+export function candidateRows(
+  candidates: StoreCandidates,
+  columns: ReadonlySet<string>,
+  params: StoreParams,
+  range: StoreRange,
+): string {
+  const fields = [
+    'post AS id',
+    'ts',
+    ...TOKEN_POST_COLUMNS.map(([name]) => name).filter((name) => columns.has(name)),
+  ];
+  if (columns.has('q')) fields.push(`intDiv(ts, ${QUARTER_MS}) AS q`);
+  const conditions = [
+    candidates.tokens,
+    rangeCondition('ts', params, range),
+    ...(candidates.posts === null ? [] : [`post IN (${candidates.posts})`]),
+  ];
+  const slices = `SELECT ${fields.join(', ')} FROM ${db}.tok WHERE ${conditions.join(' AND ')}`;
+  return candidates.repeats ? `${slices} LIMIT 1 BY id` : slices;
 }
 
 /** The whole scope as a condition over `posts p`: its range, platforms, languages and query. */

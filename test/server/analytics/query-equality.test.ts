@@ -8,7 +8,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { countStoreMatches, storeCondition } from '@server/analytics/query/count';
-import { compileStoreQuery, type StoreRange, type StoreScope } from '@server/analytics/query/compile';
+import {
+  candidateRows,
+  compileStoreCandidates,
+  compileStoreQuery,
+  type StoreRange,
+  type StoreScope,
+} from '@server/analytics/query/compile';
 import { queryWords } from '@server/analytics/query/words';
 import { StoreParams } from '@server/analytics/params';
 import { rebuildStore } from '@server/analytics/rebuild';
@@ -143,6 +149,44 @@ describe('the store answers queries as PostgreSQL does', () => {
       expect(matched).toBeGreaterThan(queries.length / (scope.from ? 3 : 2));
     });
   }
+
+  it("reads the same posts from a query's token slices (its candidates) as from the posts table", async () => {
+    // What the dashboards' statements read when the query gives candidates (insights/scope.ts, storeFrom): the
+    // candidates' rows from the token slices, each post once, and the condition over them but for the set's own terms.
+    const differences: string[] = [];
+    let driven = 0;
+    for (const { scope } of SCOPES.filter(({ scope }) => scope.from)) {
+      const range = { from: scope.from!, to: scope.to! };
+      for (const query of queries) {
+        const full = { ...scope, query: parsed(query) };
+        const words = await queryWords(server.pool, full.query);
+        const params = new StoreParams();
+        const candidates = compileStoreCandidates(full.query, params, words, range);
+        if (!candidates) continue;
+        driven += 1;
+        const columns = new Set(['platform', 'lang', 'author_id']);
+        const condition = [
+          `p.ts >= ${params.add(range.from.getTime(), 'Int64')} AND p.ts < ${params.add(range.to.getTime(), 'Int64')}`,
+          scope.platforms.length
+            ? `has(${params.add(scope.platforms, 'Array(String)')}, p.platform)`
+            : 'true',
+          scope.languages.length ? `has(${params.add(scope.languages, 'Array(String)')}, p.lang)` : 'true',
+          compileStoreQuery(full.query, params, words, range, candidates.given),
+        ].join(' AND ');
+        const rows = await store.query<{ id: string; n: string }>(
+          `SELECT toString(p.id) AS id, count() OVER (PARTITION BY p.id) AS n
+          FROM (${candidateRows(candidates, columns, params, range)}) p WHERE ${condition} ORDER BY p.id`,
+          params.values,
+        );
+        const [expected, got] = [await pgIds(full), rows.map((row) => row.id)];
+        if (JSON.stringify(expected) !== JSON.stringify(got) || rows.some((row) => row.n !== '1'))
+          differences.push(`${query}: PostgreSQL ${expected.length}, candidates ${got.length}`);
+      }
+    }
+    expect(differences).toEqual([]);
+    // Most queries drive from their slices (every one but those whose every operand is a NOT or a field).
+    expect(driven).toBeGreaterThan(queries.length);
+  });
 
   it('counts as PostgreSQL counts, capped the same way', async () => {
     for (const query of ['coffee', 'NOT coffee', '"flat white"', '東京', queries.at(-13)!]) {
