@@ -6,7 +6,7 @@ import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import { QUARTER_MS, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { tokenMatch, tsquerySet } from './positions';
+import { tokenMatch, tsqueryRows, tsquerySet } from './positions';
 import type { TsNode } from './tsquery';
 import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
 
@@ -169,6 +169,11 @@ export function compileStoreQuery(
 export interface StoreCandidates {
   tokens: string;
   posts: string | null;
+  /**
+   * The candidates' rows read otherwise than as `tokens` and `posts` say, when cheaper: a SELECT of `post` and the
+   * token table's `columns`, each post once (a joined tsquery's first slice: tsqueryRows).
+   */
+  rows?: (columns: readonly string[]) => string;
   repeats: boolean;
   given: ReadonlySet<QueryNode>;
 }
@@ -237,8 +242,11 @@ export function compileStoreCandidates(
         return { tokens: tokenMatch(tree, params, db, true), posts: null, repeats: tree.prefix, given };
       const cover = covering(tree, params);
       if (cover === null) return null;
-      const posts = tsquerySet(tree, params, db, rangeCondition('ts', params, range));
-      return { tokens: cover.match, posts, repeats: cover.repeats, given };
+      const inRange = rangeCondition('ts', params, range);
+      const posts = tsquerySet(tree, params, db, inRange);
+      const joined = tsqueryRows(tree, params, db, inRange, []) !== null;
+      const rows = (columns: readonly string[]) => tsqueryRows(tree, params, db, inRange, columns)!;
+      return { tokens: cover.match, posts, ...(joined && { rows }), repeats: cover.repeats, given };
     }
     case 'hashtag':
     case 'mention':
@@ -293,12 +301,9 @@ export function candidateRows(
   params: StoreParams,
   range: StoreRange,
 ): string {
-  const fields = [
-    'post AS id',
-    'ts',
-    ...TOKEN_POST_COLUMNS.map(([name]) => name).filter((name) => columns.has(name)),
-  ];
-  if (columns.has('q')) fields.push(`intDiv(ts, ${QUARTER_MS}) AS q`);
+  const read = ['ts', ...TOKEN_POST_COLUMNS.map(([name]) => name).filter((name) => columns.has(name))];
+  const fields = ['post AS id', ...read, ...(columns.has('q') ? [`intDiv(ts, ${QUARTER_MS}) AS q`] : [])];
+  if (candidates.rows) return `SELECT ${fields.join(', ')} FROM (${candidates.rows(read)})`;
   const conditions = [
     candidates.tokens,
     rangeCondition('ts', params, range),

@@ -189,9 +189,48 @@ function flattenOr(node: TsNode): TsNode[] {
 }
 
 /**
+ * The rows of the first lexeme's slice of the posts `tree` matches, when every match has every lexeme of it, none a
+ * prefix (else null): the lexemes' slices joined by post (each lexeme one row a post), the tree evaluated over their
+ * positions, 4–5× cheaper than grouping the slices' rows by post (docs/analytics-engine.md, Speed at 10M). Each row
+ * has `post` and the token table's `columns`, each post once.
+ */
+export function tsqueryRows(
+  tree: TsNode,
+  params: StoreParams,
+  db: string,
+  range: string,
+  columns: readonly string[],
+): string | null {
+  return joinable(tree) ? joinedRows(tree, params, db, range, columns) : null;
+}
+
+function joinedRows(
+  tree: TsNode,
+  params: StoreParams,
+  db: string,
+  range: string,
+  columns: readonly string[],
+) {
+  const joined = new Evaluation(params, db, true);
+  const where = joined.matches(tree);
+  const slices = [...joined.vals.values()].map(({ match }, i) => {
+    const read = ['post', 'pos', ...(i === 0 ? columns : [])].join(', ');
+    return `(SELECT ${read} FROM ${db}.tok WHERE ${match} AND ${range}) s${i}`;
+  });
+  const from = slices.map((slice, i) => (i === 0 ? slice : `INNER JOIN ${slice} ON s${i}.post = s0.post`));
+  const fields = [
+    's0.post AS post',
+    ...columns.map((column) => `s0.${column} AS ${column}`),
+    ...joined.columns,
+  ];
+  return `SELECT ${fields.join(', ')} FROM ${from.join(' ')} WHERE ${where}`;
+}
+
+/**
  * The ids of the posts `tree` matches, as a SELECT over `db.tok` bounded by `range` (a condition on `ts`, or 'true'):
- * one lexeme or prefix reads its slice alone; anything else groups the slices of its lexemes per post and checks
- * positions only for posts that have them.
+ * one lexeme or prefix reads its slice alone; a tree whose every match has every one of its lexemes joins their
+ * slices by post (joinedRows); anything else groups the slices of its lexemes per post and checks positions only for
+ * posts that have them.
  */
 export function tsquerySet(tree: TsNode, params: StoreParams, db: string, range: string): string {
   const evaluation = new Evaluation(params, db);
@@ -199,19 +238,8 @@ export function tsquerySet(tree: TsNode, params: StoreParams, db: string, range:
   const settings = 'SETTINGS use_index_for_in_with_subqueries = 1';
   if (tree.type === 'val')
     return `SELECT post FROM ${db}.tok WHERE ${tokenMatch(tree, params, db)} AND ${range} ${settings}`;
-  if (joinable(tree)) {
-    // Every match has every lexeme (none is a prefix): the lexemes' slices joined by post, each post's row of each
-    // (one a lexeme), the tree evaluated over their positions. 4–5× cheaper than grouping the slices' rows by post
-    // (docs/analytics-engine.md, Speed at 10M).
-    const joined = new Evaluation(params, db, true);
-    const where = joined.matches(tree);
-    const slices = [...joined.vals.values()].map(
-      ({ match }, i) => `(SELECT post, pos FROM ${db}.tok WHERE ${match} AND ${range}) s${i}`,
-    );
-    const from = slices.map((slice, i) => (i === 0 ? slice : `INNER JOIN ${slice} ON s${i}.post = s0.post`));
-    return `SELECT post FROM (SELECT s0.post AS post, ${joined.columns.join(', ')} FROM ${from.join(' ')}
-      WHERE ${where})`;
-  }
+  // Every match has every lexeme (none is a prefix): the lexemes' slices joined by post (joinedRows).
+  if (joinable(tree)) return `SELECT post FROM (${joinedRows(tree, params, db, range, [])})`;
   const having = evaluation.matches(tree);
   const tokens = [...evaluation.vals.values()].map((val) => val.match).join(' OR ');
   return `SELECT post FROM (SELECT post, ${evaluation.columns.join(', ')} FROM ${db}.tok
