@@ -6,7 +6,7 @@ import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import { QUARTER_MS, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { tokenMatch, tsqueryRows, tsquerySet } from './positions';
+import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
 import type { TsNode } from './tsquery';
 import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
 
@@ -244,9 +244,8 @@ export function compileStoreCandidates(
       if (cover === null) return null;
       const inRange = rangeCondition('ts', params, range);
       const posts = tsquerySet(tree, params, db, inRange);
-      const joined = tsqueryRows(tree, params, db, inRange, []) !== null;
-      const rows = (columns: readonly string[]) => tsqueryRows(tree, params, db, inRange, columns)!;
-      return { tokens: cover.match, posts, ...(joined && { rows }), repeats: cover.repeats, given };
+      const rows = (columns: readonly string[]) => tsqueryRows(tree, params, db, inRange, columns);
+      return { tokens: cover.match, posts, ...(joinable(tree) && { rows }), repeats: cover.repeats, given };
     }
     case 'hashtag':
     case 'mention':
