@@ -20,10 +20,11 @@
 // process, PostgreSQL and the store's child: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop
 // delay (p99 and max, perf_hooks.monitorEventLoopDelay), the machine's 1-minute load average at the end of the run,
 // the most RSS this process (the server) and the store's child process held during the run (sampled every 100 ms),
-// and the statements the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the
-// answer cache). The load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M,
-// each met or not: users/me p99 ≤ 50 ms under 32 dashboard connections (the worst row of 32) and the server's RSS, its
-// store's child included, under 4 GiB (the peaks, VmHWM).
+// the statements the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the
+// answer cache) and how many answers the store gave (countStoreReads: the rest, PostgreSQL's or the cache's). The
+// load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M, each met or not:
+// users/me p99 ≤ 50 ms under 32 dashboard connections (the worst row of 32) and the server's RSS, its store's child
+// included, under 4 GiB (the peaks, VmHWM).
 // `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of repeated (cached)
 // overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table above.
 // The bench workspace is on an unlimited plan (its volume still counted, as for any plan): a flood that runs into a
@@ -249,7 +250,7 @@ async function main() {
   const service = config.ANALYTICS_STORE === 'on' ? await startCorpusStore(dataDir, database, config) : null;
   if (!service)
     console.log('Analytics store: off (ANALYTICS_STORE=off): every dashboard answers from PostgreSQL.');
-  const storeReads = service ? countStoreReads(service) : { statements: 0 };
+  const storeReads = service ? countStoreReads(service) : { statements: 0, answered: 0 };
   const storePid = service?.store?.pid;
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({
@@ -327,7 +328,7 @@ async function main() {
     };
 
     const header =
-      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg+store) | users/me p50   p95   p99   max (n) | loop delay p99  max | load | RSS GiB server store | store stmts/answer';
+      '\nendpoint   mode      conns   req/s    p50 ms   p95 ms   p99 ms  non-200  cpu ms/req (node+pg+store) | users/me p50   p95   p99   max (n) | loop delay p99  max | load | RSS GiB server store | store stmts/answer, answers by the store';
     // The worst users/me p99 under 32 dashboard connections, and the most RSS seen, for the targets.
     const worst = { p99: Number.NaN, row: '' };
     const rssMax = { server: 0, store: 0, both: 0 };
@@ -350,9 +351,10 @@ async function main() {
         rss.store = Math.max(rss.store, store);
         rss.both = Math.max(rss.both, own + store);
       }, 100);
-      const statementsBefore = storeReads.statements;
+      const [statementsBefore, answeredBefore] = [storeReads.statements, storeReads.answered];
       const result = await job(endpoint, mode, connections);
       const statements = storeReads.statements - statementsBefore;
+      const answered = storeReads.answered - answeredBefore;
       clearInterval(rssSampler);
       clearInterval(sampler);
       for (const key of ['server', 'store', 'both'] as const) rssMax[key] = Math.max(rssMax[key], rss[key]);
@@ -371,6 +373,7 @@ async function main() {
         load: loadavg()[0]!,
         rss,
         statements,
+        answered,
         queueFull: mode === 'refused' && samples.all ? samples.full / samples.all : undefined,
       };
     };
@@ -391,6 +394,7 @@ async function main() {
           `${r.probeFailed ? `, ${r.probeFailed} failed` : ''}) | ${fmt(r.loop.p99, 14)} ${fmt(r.loop.max, 4)} | ` +
           `${r.load.toFixed(2)} | ${(r.rss.server / 2 ** 30).toFixed(2).padStart(10)} ${storePid ? (r.rss.store / 2 ** 30).toFixed(2).padStart(5) : '    —'} | ` +
           `${service ? (r.ok.length ? r.statements / r.ok.length : 0).toFixed(1).padStart(5) : '    —'}` +
+          `${service ? ` ${String(r.answered).padStart(6)}` : ''}` +
           `${statuses ? `  ${statuses}` : ''}` +
           (r.queueFull === undefined ? '' : `  (queue full ${(r.queueFull * 100).toFixed(0)} % of the run)`),
       );
