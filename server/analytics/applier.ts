@@ -18,7 +18,7 @@ import {
   type OutboxBatch,
 } from './outbox';
 import { recordPosition, storePosition, type StorePosition } from './position';
-import { fillTokens, insertRows, POST_TOKENS, postRowsSql, profileRowsSql } from './rows';
+import { fillSampled, fillTokens, insertRows, POST_TOKENS, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Batches read at once. */
@@ -155,13 +155,16 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
             },
           )
         : store.exec(`DELETE FROM ${db}.tok WHERE post IN {posts:Array(UInt64)}`, { posts }));
+      await store.exec(`DELETE FROM ${db}.posts_sampled WHERE id IN {posts:Array(UInt64)}`, { posts });
       await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
     }
     const inChunk = new Set(chunk.map(String));
     const current = rows.filter((row) => inChunk.has(row.id));
     if (current.length > 0) {
       await insertRows(store, db, 'posts', current);
-      await fillTokens(store, db, `id IN (${current.map((row) => Number(row.id)).join(',')})`);
+      const ids = `id IN (${current.map((row) => Number(row.id)).join(',')})`;
+      await fillTokens(store, db, ids);
+      await fillSampled(store, db, ids);
     }
   }
 }

@@ -3,7 +3,7 @@
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 4;
+export const LAYOUT_VERSION = 5;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -36,6 +36,15 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['label', 'Int8'],
 ];
 
+/** A post's sample hash, as PostgreSQL's post_sample_marks (migration 0006) computes it: (id × 40503) mod 65536. */
+export const SAMPLE_HASH = '((id * 40503) % 65536)';
+
+/** The posts table's columns its sample-ordered copy holds (all but the text, positions and grams). */
+export const SAMPLED_COLUMNS = [
+  ...['id', 'ts', 'q', 'author_id', 'platform', 'lang', 'kind', 'media', 'likes', 'comments', 'shares'],
+  ...['engagement', 'views', 'sentiment', 'label', 'hashtags', 'mentions', 'domains', 'toks'],
+] as const;
+
 /** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
 function checkName(database: string) {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`Not a store database name: ${database}`);
@@ -55,6 +64,9 @@ function checkName(database: string) {
  *   tokens: each lexeme (sipHash64(lexeme), with its positions for phrases and NEAR), each hashtag
  *   (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram of post_text_grams (sipHash64('g',
  *   gram)); only lexemes have positions.
+ * - posts_sampled: the posts' rows but for their text, positions and grams (SAMPLED_COLUMNS), ordered by their
+ *   sample hash (`h`, SAMPLE_HASH) then id, so that the conversation's sample of a period (the posts whose hash is
+ *   below a cut) is one stretch at the table's start rather than rows spread over every granule of `posts`.
  * - lexicon: each lexeme's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens. It only grows
  *   (a lexeme no post has any more finds no post); a rebuild starts it afresh.
  * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
@@ -78,6 +90,13 @@ function tables(db: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)),
       ${TOKEN_POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
       ENGINE = MergeTree ORDER BY (tok, ts, post) SETTINGS ${DURABLE}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.posts_sampled (h UInt16,
+      id UInt64, ts Int64, q UInt32, author_id UInt64,
+      platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
+      media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
+      views Nullable(UInt64), sentiment Float32, label Int8,
+      hashtags Array(String), mentions Array(String), domains Array(String), toks Array(UInt64)
+    ) ENGINE = MergeTree ORDER BY (h, id) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (

@@ -14,7 +14,7 @@ import {
   SNAPSHOT_POSITION_SQL,
 } from './outbox';
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
-import { fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
+import { fillSampled, fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
@@ -99,9 +99,11 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table from the posts' hashes in one pass, then each table merged into one sorted part.
+  // The token table and the sample-ordered copy from the posts in one pass each, then each table merged into one
+  // sorted part.
   await fillTokens(store, NEXT_DATABASE);
-  for (const table of ['posts', 'tok', 'profiles'])
+  await fillSampled(store, NEXT_DATABASE);
+  for (const table of ['posts', 'tok', 'posts_sampled', 'profiles'])
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`);
   await recordPosition(store, result.position, NEXT_DATABASE);
   // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds

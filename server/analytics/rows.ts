@@ -2,7 +2,7 @@
 // snapshot) and by the change feed's applier (the rows of the posts and profiles that changed): the SELECTs that shape
 // them, the INSERT that loads them, and the token table derived from the loaded posts.
 import type { AnalyticsStore } from './store';
-import { TOKEN_POST_COLUMNS } from './layout';
+import { SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
 
 /** The profiles' rows, for `WHERE condition` over `profiles`. lhandle: author: compares PostgreSQL's lower(). */
 export const profileRowsSql = (condition = 'true') =>
@@ -85,4 +85,11 @@ export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true'
       arrayMap(h -> (h, CAST([], 'Array(UInt16)')), ${TAG_TOKENS})
     ) AS t
     WHERE ${condition}`,
+  );
+
+/** The sample-ordered copy's rows of the posts of `db.posts` that match `condition` (every post by default). */
+export const fillSampled = (store: AnalyticsStore, db: string, condition = 'true') =>
+  store.exec(
+    `INSERT INTO ${db}.posts_sampled (h, ${SAMPLED_COLUMNS.join(', ')})
+    SELECT ${SAMPLE_HASH}, ${SAMPLED_COLUMNS.join(', ')} FROM ${db}.posts WHERE ${condition}`,
   );

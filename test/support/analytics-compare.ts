@@ -1,7 +1,8 @@
 // What the analytics store holds against PostgreSQL, id by id: every post once with its likes, author and as many
-// lexemes as PostgreSQL has, and in the token table exactly the rows of its current tokens (lexemes, hashtags,
-// mentions, grams: none left from an earlier version of the post); every profile once with its followers. Nothing
-// missing, nothing doubled.
+// lexemes as PostgreSQL has, in the token table exactly the rows of its current tokens (lexemes, hashtags, mentions,
+// grams: none left from an earlier version of the post) each with its current author and likes, and in the
+// sample-ordered copy one row of its current likes; every profile once with its followers. Nothing missing, nothing
+// doubled.
 import type pg from 'pg';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { POST_TOKENS } from '@server/analytics/rows';
@@ -26,17 +27,26 @@ export async function postgresHoldings(pool: pg.Pool): Promise<Holdings> {
 
 export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
   const db = STORE_DATABASE;
+  // A post's token rows carry its author and likes (layout 4), and its sample-ordered copy is one row of its likes.
   const posts = await store.query<{ id: string; v: string }>(
     `SELECT toString(p.id) AS id,
        concat(toString(p.n), ' ', p.author, ' ', p.likes, ' ', toString(p.lexemes),
-         if(coalesce(t.n, 0) = p.tokens, '', concat(' token rows ', toString(coalesce(t.n, 0)), ' of ', toString(p.tokens)))) AS v
+         if(coalesce(t.n, 0) = p.tokens, '', concat(' token rows ', toString(coalesce(t.n, 0)), ' of ', toString(p.tokens))),
+         if(coalesce(t.n, 0) = 0 OR (t.columns = 1 AND t.t_author = p.author AND t.t_likes = p.likes), '',
+           ' token rows carry other columns'),
+         if(s.n = 1 AND s.s_likes = p.likes, '', concat(' sampled ', toString(coalesce(s.n, 0)), ' ', s.s_likes))) AS v
      FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes,
          any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens
        FROM ${db}.posts GROUP BY id) p
-     LEFT JOIN (SELECT post, count() AS n FROM ${db}.tok GROUP BY post) t ON t.post = p.id`,
+     LEFT JOIN (SELECT post, count() AS n, uniqExact(author_id, likes) AS columns, toString(any(author_id)) AS t_author,
+         toString(any(likes)) AS t_likes
+       FROM ${db}.tok GROUP BY post) t ON t.post = p.id
+     LEFT JOIN (SELECT id, count() AS n, toString(any(likes)) AS s_likes FROM ${db}.posts_sampled GROUP BY id) s
+       ON s.id = p.id`,
   );
   const orphans = await store.query<{ n: string }>(
-    `SELECT count() AS n FROM ${db}.tok WHERE post NOT IN (SELECT id FROM ${db}.posts)`,
+    `SELECT (SELECT count() FROM ${db}.tok WHERE post NOT IN (SELECT id FROM ${db}.posts))
+       + (SELECT count() FROM ${db}.posts_sampled WHERE id NOT IN (SELECT id FROM ${db}.posts)) AS n`,
   );
   const profiles = await store.query<{ id: string; v: string }>(
     `SELECT toString(id) AS id, concat(toString(count()), ' ', toString(any(followers))) AS v

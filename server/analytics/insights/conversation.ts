@@ -72,15 +72,14 @@ export type StoreWordsRows = {
   emerging: Array<{ value: string; posts: number; previous_posts: number; ratio: number }>;
 };
 
-/** A post's hash, what its sample level is read from (`post_sample_marks(id)`, migration 0006). */
-const HASH = '((p.id * 40503) % 65536)';
-
 /**
  * The sample's plan as WITH expressions, exactly PostgreSQL's (conversationWordsStatement): each period's matching
  * posts at the pilot level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at
  * 2 × cap or more is sampled, with the cut ⌈65536 × cap ÷ estimate⌉ (in integers, as numeric's ceil gives it), else
  * read whole (cut 65536, above every hash). `counted` then keeps a post of both periods when its hash is below its
- * period's cut: the posts PostgreSQL reads through the marks' slice, the slice being only its way to find them.
+ * period's cut: the posts PostgreSQL reads through the marks' slice, the slice being only its way to find them. Both
+ * read the posts' sample-ordered copy (`posts_sampled`, its hash `h` = SAMPLE_HASH): a sample is the stretch of it
+ * below the cut, where in `posts` its rows lie in every granule.
  */
 function samplePlan(scope: StoreScope, rule: StoreWordsRule, params: StoreParams) {
   const { context, db = STORE_DATABASE } = scope;
@@ -95,12 +94,14 @@ function samplePlan(scope: StoreScope, rule: StoreWordsRule, params: StoreParams
   const cut = (period: 'cur' | 'prev') =>
     `if(${period}_sampled, intDiv(65536 * ${cap} + ${period}_est - 1, greatest(${period}_est, 1)), 65536)
       AS ${period}_cut`;
-  const plan = `(SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) FROM ${db}.posts p
-      WHERE ${where} AND ${HASH} < ${pilotBound}) AS pilot,
+  const plan = `(SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) FROM ${db}.posts_sampled p
+      WHERE p.h < ${pilotBound} AND ${where}) AS pilot,
     pilot.1 * ${scale} AS cur_est, pilot.2 * ${scale} AS prev_est,
     cur_est >= ${twice} AS cur_sampled, prev_est >= ${twice} AS prev_sampled,
     ${cut('cur')}, ${cut('prev')}`;
-  const counted = `FROM ${db}.posts p WHERE ${where} AND ${HASH} < if(p.ts >= ${from}, cur_cut, prev_cut)`;
+  // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
+  const counted = `FROM ${db}.posts_sampled p WHERE p.h < greatest(cur_cut, prev_cut)
+    AND p.h < if(p.ts >= ${from}, cur_cut, prev_cut) AND ${where}`;
   return { plan, counted, from };
 }
 

@@ -165,7 +165,14 @@ describe('analytics store', () => {
     const tables = await store.query<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = '${STORE_DATABASE}' ORDER BY name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['layout', 'lexicon', 'posts', 'profiles', 'tok']);
+    expect(tables.map((t) => t.name)).toEqual([
+      'layout',
+      'lexicon',
+      'posts',
+      'posts_sampled',
+      'profiles',
+      'tok',
+    ]);
 
     await store.exec('CREATE DATABASE old_store');
     await store.exec('CREATE TABLE old_store.layout (version UInt32) ENGINE = MergeTree ORDER BY tuple()');
