@@ -40,10 +40,17 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 export const SAMPLE_HASH = '((id * 40503) % 65536)';
 
 /** The posts table's columns its sample-ordered copy holds (all but the text, positions and grams). */
-export const SAMPLED_COLUMNS = [
-  ...['id', 'ts', 'q', 'author_id', 'platform', 'lang', 'kind', 'media', 'likes', 'comments', 'shares'],
-  ...['engagement', 'views', 'sentiment', 'label', 'hashtags', 'mentions', 'domains', 'toks'],
-] as const;
+const SAMPLED_COLUMN_TYPES: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'UInt64'],
+  ['ts', 'Int64'],
+  ['q', 'UInt32'],
+  ...TOKEN_POST_COLUMNS,
+  ['hashtags', 'Array(String)'],
+  ['mentions', 'Array(String)'],
+  ['domains', 'Array(String)'],
+  ['toks', 'Array(UInt64)'],
+];
+export const SAMPLED_COLUMNS = SAMPLED_COLUMN_TYPES.map(([name]) => name);
 
 /** ClickHouse names for a database: letters, digits and underscores only (they are spliced into the DDL). */
 function checkName(database: string) {
@@ -91,11 +98,7 @@ function tables(db: string): string[] {
       ${TOKEN_POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
       ENGINE = MergeTree ORDER BY (tok, ts, post) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.posts_sampled (h UInt16,
-      id UInt64, ts Int64, q UInt32, author_id UInt64,
-      platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
-      media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
-      views Nullable(UInt64), sentiment Float32, label Int8,
-      hashtags Array(String), mentions Array(String), domains Array(String), toks Array(UInt64)
+      ${SAMPLED_COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ')}
     ) ENGINE = MergeTree ORDER BY (h, id) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,

@@ -24,11 +24,8 @@ export interface StoreRange {
 export interface StoreMatch {
   /** `given`: nodes every post read is known to match (a candidate set's), compiled as true. */
   (node: QueryNode, params: StoreParams, range: StoreRange, given?: ReadonlySet<QueryNode>): string;
-  /**
-   * The candidate set of `node` over `range`, or null when there is none short of every post
-   * (compileStoreCandidates); a compiler without it leaves every statement a scan.
-   */
-  candidates?(node: QueryNode, params: StoreParams, range: StoreRange): StoreCandidates | null;
+  /** The candidate set of `node` over `range`, or null when there is none short of every post (compileStoreCandidates). */
+  candidates(node: QueryNode, params: StoreParams, range: StoreRange): StoreCandidates | null;
 }
 
 /** What every dashboard statement on the store is built from. */
@@ -217,7 +214,7 @@ const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLU
  * candidates read from the token slices with their columns (each post once): a term's posts are read from its slices
  * rather than the range's posts tested one by one against them. The whole condition is evaluated over p either way
  * (but for the set's own terms, which its every post matches), so both give the same rows. Otherwise, or with
- * `scan`, p is the posts table.
+ * p is the posts table.
  */
 export function storeFrom(
   scope: StoreScope,
@@ -225,16 +222,14 @@ export function storeFrom(
   zone: string,
   columns: readonly string[],
   range: StoreRange = scope.context.scope,
-  { scan = false }: { scan?: boolean } = {},
 ): { from: string; where: string } {
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
   const listed =
-    !scan &&
     columns.every((column) => LISTED.has(column)) &&
     context.refines.every((refine) => !UNLISTED.has(refine.field));
-  const candidates = listed && query && match.candidates ? match.candidates(query, params, range) : null;
+  const candidates = listed && query ? match.candidates(query, params, range) : null;
   if (candidates === null) return { from: table, where: storeWhere(scope, params, zone, range) };
   const where = storeWhere(scope, params, zone, range, candidates.given);
   // The condition's own columns (p.ts, p.platform…) are read too.

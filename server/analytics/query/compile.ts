@@ -66,36 +66,23 @@ const gramDecides = (lower: string, grams: readonly string[]) => grams.length ==
 /** The token of a gram of post_text_grams, as the token table holds it. */
 const gramToken = (gram: string, params: StoreParams) => `sipHash64('g', ${params.add(gram, 'String')})`;
 
-/** The ids of the posts a tsquery term matches, or null when it has no lexeme (it then matches nothing). */
-function tsqueryPosts(
-  node: Parameters<typeof tsqueryInput>[0],
-  words: QueryWords,
-  params: StoreParams,
-  range?: StoreRange,
-): string | null {
-  const input = tsqueryInput(node);
-  const key = tsqueryKey(input);
-  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
-  const tree = words.tsqueries.get(key);
-  return tree ? tsquerySet(tree, params, db, rangeCondition('ts', params, range)) : null;
-}
-
 function tsquery(
   node: Parameters<typeof tsqueryInput>[0],
   words: QueryWords,
   params: StoreParams,
   range?: StoreRange,
 ): string {
-  const posts = tsqueryPosts(node, words, params, range);
+  const input = tsqueryInput(node);
+  const key = tsqueryKey(input);
+  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
+  const tree = words.tsqueries.get(key);
   // No lexeme (e.g. "½", which the parser drops): PostgreSQL's empty tsquery matches nothing.
-  return posts === null ? 'false' : `p.id IN (${posts})`;
+  if (!tree) return 'false';
+  return `p.id IN (${tsquerySet(tree, params, db, rangeCondition('ts', params, range))})`;
 }
 
-const tokenPosts = (token: string, params: StoreParams, range?: StoreRange) =>
-  `SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)}`;
-
 const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
-  `p.id IN (${tokenPosts(token, params, range)})`;
+  `p.id IN (SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)})`;
 
 /** The token of a hashtag or mention, as the token table holds it. */
 const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>

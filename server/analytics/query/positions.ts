@@ -44,6 +44,9 @@ export function tokenMatch(
     : `tok = sipHash64(${value})`;
 }
 
+/** A lexeme's or prefix's key: each distinct one is read once. */
+const valKey = (node: { lexeme: string; prefix: boolean }) => `${node.prefix ? '*' : '='}${node.lexeme}`;
+
 class Evaluation {
   /** Each distinct lexeme or prefix: its slot and how a token row is recognised as it. */
   readonly vals = new Map<string, { alias: string; match: string }>();
@@ -73,7 +76,7 @@ class Evaluation {
   }
 
   private val(node: { lexeme: string; prefix: boolean }): string {
-    const key = `${node.prefix ? '*' : '='}${node.lexeme}`;
+    const key = valKey(node);
     let val = this.vals.get(key);
     if (!val) {
       const match = tokenMatch(node, this.params, this.db);
@@ -158,7 +161,7 @@ class Evaluation {
 function required(node: TsNode): Set<string> {
   switch (node.type) {
     case 'val':
-      return new Set([`${node.prefix ? '*' : '='}${node.lexeme}`]);
+      return new Set([valKey(node)]);
     case 'phrase':
     case 'and':
       return new Set([...required(node.left), ...required(node.right)]);
@@ -175,7 +178,7 @@ function required(node: TsNode): Set<string> {
 export function joinable(node: TsNode): boolean {
   const vals = new Set<string>();
   const visit = (n: TsNode): boolean => {
-    if (n.type === 'val') return !n.prefix && (vals.add(`=${n.lexeme}`), true);
+    if (n.type === 'val') return !n.prefix && (vals.add(valKey(n)), true);
     if (n.type === 'not') return visit(n.operand);
     return visit(n.left) && visit(n.right);
   };
@@ -190,9 +193,9 @@ function flattenOr(node: TsNode): TsNode[] {
 
 /**
  * The rows of the first lexeme's slice of the posts `tree` matches, for a tree whose every match has every lexeme of
- * it, none a prefix (joinable): the lexemes' slices joined by post (each lexeme one row a post), the tree evaluated over their
- * positions, 4–5× cheaper than grouping the slices' rows by post (docs/analytics-engine.md, Speed at 10M). Each row
- * has `post` and the token table's `columns`, each post once.
+ * it, none a prefix (the caller checks `joinable`): the lexemes' slices joined by post (each lexeme one row a post),
+ * the tree evaluated over their positions, 4–5× cheaper than grouping the slices' rows by post
+ * (docs/analytics-engine.md, Speed at 10M). Each row has `post` and the token table's `columns`, each post once.
  */
 export function tsqueryRows(
   tree: TsNode,
@@ -201,17 +204,6 @@ export function tsqueryRows(
   range: string,
   columns: readonly string[],
 ): string {
-  if (!joinable(tree)) throw new Error('tsqueryRows: a match of this tsquery may lack one of its lexemes');
-  return joinedRows(tree, params, db, range, columns);
-}
-
-function joinedRows(
-  tree: TsNode,
-  params: StoreParams,
-  db: string,
-  range: string,
-  columns: readonly string[],
-) {
   const joined = new Evaluation(params, db, true);
   const where = joined.matches(tree);
   const slices = [...joined.vals.values()].map(({ match }, i) => {
@@ -230,17 +222,17 @@ function joinedRows(
 /**
  * The ids of the posts `tree` matches, as a SELECT over `db.tok` bounded by `range` (a condition on `ts`, or 'true'):
  * one lexeme or prefix reads its slice alone; a tree whose every match has every one of its lexemes joins their
- * slices by post (joinedRows); anything else groups the slices of its lexemes per post and checks positions only for
+ * slices by post (tsqueryRows); anything else groups the slices of its lexemes per post and checks positions only for
  * posts that have them.
  */
 export function tsquerySet(tree: TsNode, params: StoreParams, db: string, range: string): string {
-  const evaluation = new Evaluation(params, db);
   // Prefixes find their tokens in the lexicon: a subquery, which the primary key serves only with this setting.
   const settings = 'SETTINGS use_index_for_in_with_subqueries = 1';
   if (tree.type === 'val')
     return `SELECT post FROM ${db}.tok WHERE ${tokenMatch(tree, params, db)} AND ${range} ${settings}`;
-  // Every match has every lexeme (none is a prefix): the lexemes' slices joined by post (joinedRows).
-  if (joinable(tree)) return `SELECT post FROM (${joinedRows(tree, params, db, range, [])})`;
+  // Every match has every lexeme (none is a prefix): the lexemes' slices joined by post.
+  if (joinable(tree)) return `SELECT post FROM (${tsqueryRows(tree, params, db, range, [])})`;
+  const evaluation = new Evaluation(params, db);
   const having = evaluation.matches(tree);
   const tokens = [...evaluation.vals.values()].map((val) => val.match).join(' OR ');
   return `SELECT post FROM (SELECT post, ${evaluation.columns.join(', ')} FROM ${db}.tok
