@@ -4,14 +4,17 @@
 // ending 2025-06-01, so the file is the same on every run) written as an NDJSON import file; then two timed passes:
 // the first import into the empty corpus, and the same file again (every row an upsert that changes nothing). With
 // --csv, the same in CSV into a second database. Every row must be accepted and the re-import must add no post.
+// With --store, the analytics store runs beside as `npm start` runs it (the change feed's applier, in a directory of
+// the run) and each pass is timed until both stores hold it: PostgreSQL's import, then the store's lag behind it.
 import { createWriteStream, mkdtempSync, chmodSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
+import { AnalyticsService } from '@server/analytics/service';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/database';
 import {
   DEFAULT_IMPORT_BATCH,
@@ -66,20 +69,51 @@ interface Pass {
   updated: number;
   unchanged: number;
   seconds: number;
+  /** With --store: from the start until the store had applied the pass's last batch. */
+  bothSeconds?: number;
 }
 
-async function timedImport(pool: pg.Pool, file: string, label: string, batchSize?: number): Promise<Pass> {
+/** The outbox's last batch (0 when none). */
+async function lastSeq(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ seq: string | null }>(
+    'SELECT max(seq)::text AS seq FROM analytics_outbox',
+  );
+  return Number(rows[0]!.seq ?? 0);
+}
+
+/** Resolves once the store has applied every batch up to `seq`. */
+async function storeReaches(service: AnalyticsService, seq: number): Promise<void> {
+  for (;;) {
+    const { appliedSeq, phase } = service.state();
+    if (phase === 'down' || phase === 'stopped') throw new Error(`the analytics store is ${phase}`);
+    if (appliedSeq !== null && appliedSeq >= seq) return;
+    await service.caughtUpOnce();
+  }
+}
+
+async function timedImport(
+  pool: pg.Pool,
+  file: string,
+  label: string,
+  batchSize?: number,
+  service?: AnalyticsService,
+): Promise<Pass> {
   const rejected: RejectedRow[] = [];
   const started = performance.now();
   const summary = await importCorpus(pool, file, { batchSize, onRejected: (row) => rejected.push(row) });
   const seconds = (performance.now() - started) / 1000;
+  let bothSeconds: number | undefined;
+  if (service) {
+    await storeReaches(service, await lastSeq(pool));
+    bothSeconds = (performance.now() - started) / 1000;
+  }
   if (summary.rejected > 0) {
     const examples = rejected.slice(0, 5).map((r) => `\n  line ${r.line}: ${r.reason}`);
     throw new Error(
       `${label}: the importer rejected ${summary.rejected} generated rows:${examples.join('')}`,
     );
   }
-  return { label, ...summary, seconds };
+  return { label, ...summary, seconds, bothSeconds };
 }
 
 /** Both passes for one format, in a database of its own; checks the counts the passes must leave. */
@@ -88,13 +122,30 @@ async function bench(
   format: ImportFormat,
   file: string,
   posts: number,
-  batch?: number,
+  batch: number | undefined,
+  storeDir: string | undefined,
 ) {
   const name = `bench_${format}`;
   await ensureDatabase(server.urlFor('postgres'), name);
   const database = await connect(server.urlFor(name)); // migrates: every index and trigger in place
+  let service: AnalyticsService | undefined;
   try {
-    const first = await timedImport(database.pool, file, `${format.padEnd(7)}first import (inserts)`, batch);
+    if (storeDir) {
+      service = AnalyticsService.start({
+        db: database.db,
+        pool: database.pool,
+        dataDir: join(storeDir, format),
+        log: () => {},
+      });
+      await service.caughtUpOnce(); // the empty corpus's store: built, registered, its outbox read
+    }
+    const first = await timedImport(
+      database.pool,
+      file,
+      `${format.padEnd(7)}first import (inserts)`,
+      batch,
+      service,
+    );
     const stored = await counts(database.pool);
     if (first.inserted !== posts || stored.posts !== posts)
       throw new Error(`${format}: ${first.inserted} inserted, ${stored.posts} stored, ${posts} expected`);
@@ -103,12 +154,14 @@ async function bench(
       file,
       `${format.padEnd(7)}re-import (upserts, no change)`,
       batch,
+      service,
     );
     const after = await counts(database.pool);
     if (again.inserted !== 0 || after.posts !== stored.posts || after.profiles !== stored.profiles)
       throw new Error(`${format}: the re-import changed the corpus (${JSON.stringify({ stored, after })})`);
     return { passes: [first, again], profiles: stored.profiles };
   } finally {
+    await service?.stop();
     await database.close();
   }
 }
@@ -120,6 +173,7 @@ async function main() {
       seed: { type: 'string', default: '7' },
       batch: { type: 'string' },
       csv: { type: 'boolean', default: false },
+      store: { type: 'boolean', default: false },
     },
   });
   const posts = Number(values.posts.replace(/_/g, ''));
@@ -149,7 +203,14 @@ async function main() {
     const passes: Pass[] = [];
     let profiles = 0;
     for (const format of formats) {
-      const result = await bench(server, format, files.get(format)!, posts, batch);
+      const result = await bench(
+        server,
+        format,
+        files.get(format)!,
+        posts,
+        batch,
+        values.store ? join(dir, 'analytics') : undefined,
+      );
       passes.push(...result.passes);
       profiles = result.profiles;
     }
@@ -159,17 +220,33 @@ async function main() {
       `\nbench:import — ${posts.toLocaleString('en-US')} posts (seed ${seed}) by ` +
         `${profiles.toLocaleString('en-US')} profiles, batch ${batchLabel}, into an empty migrated database`,
     );
-    console.log(`${'format pass'.padEnd(37)}      rows  inserted   updated unchanged   seconds     rows/s`);
+    const both = values.store ? '  both s   both rows/s' : '';
+    console.log(
+      `${'format pass'.padEnd(37)}      rows  inserted   updated unchanged   seconds     rows/s${both}`,
+    );
+    const rate = (rows: number, seconds: number) => Math.round(rows / seconds).toLocaleString('en-US');
     for (const p of passes) {
       const cells = [p.rows, p.inserted, p.updated, p.unchanged].map((n) => String(n).padStart(9));
-      const rate = Math.round(p.rows / p.seconds).toLocaleString('en-US');
+      const store =
+        p.bothSeconds === undefined
+          ? ''
+          : ` ${p.bothSeconds.toFixed(2).padStart(9)} ${rate(p.rows, p.bothSeconds).padStart(13)}`;
       console.log(
-        `${p.label.padEnd(37)} ${cells.join(' ')} ${p.seconds.toFixed(2).padStart(9)} ${rate.padStart(10)}`,
+        `${p.label.padEnd(37)} ${cells.join(' ')} ${p.seconds.toFixed(2).padStart(9)} ` +
+          `${rate(p.rows, p.seconds).padStart(10)}${store}`,
+      );
+    }
+    if (values.store) {
+      console.log(
+        `\nboth: from the pass's start until the analytics store (running beside, fed by the change path) had ` +
+          `applied its last batch. Load average ${loadavg()
+            .map((n) => n.toFixed(2))
+            .join(' ')}.`,
       );
     }
     console.log(
-      '\nThe figures include the statement triggers on posts that keep the rollups (post_hours, post_days, ' +
-        'post_tag_days; migration 0007) and author_post_times (migration 0009) exact, and every index.',
+      `\nThe figures include the change path of every batch's own transaction (migration 0016): posts with every index, ` +
+        'their keys, the rollups (post_hours, post_days, post_tag_days) and the per-author rows (author_post_times).',
     );
   } finally {
     await server?.stop().catch((error: unknown) => console.error(`Stopping PostgreSQL: ${String(error)}`));

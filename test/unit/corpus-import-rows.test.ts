@@ -74,6 +74,11 @@ describe('import row validation', () => {
     expect(parseInstant('2025-05-01T09:30+09')).toBe(Date.UTC(2025, 4, 1, 0, 30));
     expect(parseInstant('2025-05-01 00:30:00.250Z')).toBe(Date.UTC(2025, 4, 1, 0, 30, 0, 250));
     expect(parseInstant('2024-02-29T12:00:00-05:00')).toBe(Date.UTC(2024, 1, 29, 17));
+    // Years before 100 are those years, not 1900–1999 (Date.UTC's reading of two-digit years).
+    expect(new Date(parseInstant('0025-05-01T00:00:00Z')!).toISOString()).toBe('0025-05-01T00:00:00.000Z');
+    expect(parseInstant('0004-02-29T00:00:00Z')).toBeDefined(); // a leap year (1904 is too, 1900 is not)
+    expect(parseInstant('0100-02-29T00:00:00Z')).toBeUndefined();
+    expect(parseInstant('0000-06-01T00:00:00Z')).toBeUndefined(); // PostgreSQL has no year 0
   });
 
   it('derives hashtags, mentions, domains, language and sentiment when absent', () => {

@@ -72,11 +72,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(name: string, content: string | Buffer) {
+async function run(name: string, content: string | Buffer, batchSize = 2) {
   const path = join(dir, name);
   writeFileSync(path, content);
   const rejected: RejectedRow[] = [];
-  const summary = await importCorpus(pool, path, { onRejected: (row) => rejected.push(row), batchSize: 2 });
+  const summary = await importCorpus(pool, path, { onRejected: (row) => rejected.push(row), batchSize });
   return { summary, rejected: rejected.sort((a, b) => a.line - b.line) };
 }
 
@@ -146,6 +146,26 @@ describe('corpus import (PostgreSQL)', () => {
     // Fields a row leaves out keep their value: p4's language stays 'en'.
     const p4 = await pool.query(`SELECT language FROM posts WHERE external_id = 'p4'`);
     expect(p4.rows[0].language).toBe('en');
+  });
+
+  it('keeps every good row of a batch PostgreSQL refuses, and rejects the rows it refused', async () => {
+    // Each count is valid alone, but likes + comments overflows the stored engagement (an integer): PostgreSQL, not
+    // the validation, refuses those rows, so their batch is split until they are alone.
+    const overflow = { likes: 2_147_483_647, comments: 1 };
+    const lines = Array.from({ length: 20 }, (_, i) =>
+      good(`split-${i + 1}`, [3, 13, 14].includes(i + 1) ? overflow : { likes: i }),
+    );
+    const { summary, rejected } = await run('split.ndjson', `${lines.join('\n')}\n`, 8);
+    expect(summary).toMatchObject({ rows: 20, inserted: 17, rejected: 3 });
+    expect(rejected.map((r) => [r.line, r.reason])).toEqual(
+      [3, 13, 14].map((line) => [line, expect.stringMatching(/^could not be stored: integer out of range/)]),
+    );
+    const { rows } = await pool.query<{ external_id: string }>(
+      `SELECT external_id FROM posts WHERE external_id LIKE 'split-%'`,
+    );
+    expect(rows.map((r) => Number(r.external_id.slice(6))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => ![3, 13, 14].includes(n)),
+    );
   });
 
   it('imports CSV, with quoted newlines and tag lists, rejecting bad records by line', async () => {

@@ -35,9 +35,16 @@ export function parseInstant(value: string): number | undefined {
   ];
   const second = Number(m[6] ?? 0);
   const millis = Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Date.UTC reads years 0–99 as 1900–1999: the year is set on its own.
+  const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => {
+    const date = new Date(Date.UTC(2000, mo, d, h, mi, s, ms));
+    date.setUTCFullYear(y);
+    return date;
+  };
+  const daysInMonth = utc(year, month, 0).getUTCDate();
   const [offsetHours, offsetMinutes] = [Number(m[10] ?? 0), Number(m[11] ?? 0)];
   const valid =
+    year >= 1 && // PostgreSQL has no year 0 (1 BC)
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
@@ -50,7 +57,7 @@ export function parseInstant(value: string): number | undefined {
   if (!valid) return undefined;
   const sign = m[9] === '-' ? -1 : 1;
   const offset = m[8] ? 0 : sign * (offsetHours * 60 + offsetMinutes) * 60_000;
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset;
+  return utc(year, month - 1, day, hour, minute, second, millis).getTime() - offset;
 }
 
 const isInstant = (value: string) => parseInstant(value) !== undefined;

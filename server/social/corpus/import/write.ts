@@ -164,7 +164,7 @@ export async function upsertRows(client: pg.PoolClient, rows: readonly ImportRow
   return { inserted: added - removed, updated: removed, unchanged: posts.length - added };
 }
 
-/** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry row by row). */
+/** Upserts a batch in one transaction; a failure rolls the whole batch back (the caller may retry it in parts). */
 export async function writeBatch(client: pg.PoolClient, rows: readonly ImportRow[]): Promise<BatchResult> {
   await client.query('BEGIN');
   try {
