@@ -79,6 +79,18 @@ describe('import row validation', () => {
     expect(parseInstant('0004-02-29T00:00:00Z')).toBeDefined(); // a leap year (1904 is too, 1900 is not)
     expect(parseInstant('0100-02-29T00:00:00Z')).toBeUndefined();
     expect(parseInstant('0000-06-01T00:00:00Z')).toBeUndefined(); // PostgreSQL has no year 0
+    // Every day of every month of a common and a leap year, and the day after each month's last.
+    for (const year of [2025, 2024, 1900, 2000, 24, 25]) {
+      for (let month = 1; month <= 12; month++) {
+        const days = new Date(Date.UTC(2001, month, 0)).getUTCDate() + (month === 2 && isLeap(year) ? 1 : 0);
+        const at = (day: number) =>
+          `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T01:35:31.602Z`;
+        for (let day = 1; day <= days; day++) {
+          expect(new Date(parseInstant(at(day))!).toISOString(), at(day)).toBe(at(day));
+        }
+        expect(parseInstant(at(days + 1)), at(days + 1)).toBeUndefined();
+      }
+    }
   });
 
   it('derives hashtags, mentions, domains, language and sentiment when absent', () => {
@@ -209,3 +221,7 @@ describe('COPY text format', () => {
     expect(arrayLiteral(['a b', 'q"x', 'back\\slash'])).toBe('{"a b","q\\"x","back\\\\slash"}');
   });
 });
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}

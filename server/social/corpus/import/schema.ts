@@ -35,10 +35,10 @@ export function parseInstant(value: string): number | undefined {
   ];
   const second = Number(m[6] ?? 0);
   const millis = Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
-  // Date.UTC reads years 0–99 as 1900–1999: the year is set on its own.
+  // Date.UTC reads years 0–99 as 1900–1999: the date is set by setUTCFullYear, which does not.
   const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => {
-    const date = new Date(Date.UTC(2000, mo, d, h, mi, s, ms));
-    date.setUTCFullYear(y);
+    const date = new Date(Date.UTC(2000, 0, 1, h, mi, s, ms));
+    date.setUTCFullYear(y, mo, d);
     return date;
   };
   const daysInMonth = utc(year, month, 0).getUTCDate();
