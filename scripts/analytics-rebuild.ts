@@ -43,6 +43,7 @@ async function main(): Promise<number> {
   const database = await openCorpusDatabase();
   let store: AnalyticsStore | undefined;
   let progress: Progress | undefined;
+  let progressPhase: 'posts' | 'tokens' = 'posts';
   let lock: StoreLock | undefined;
   try {
     const taken = await takeStoreLock(database.pool, 'murmur analytics:rebuild');
@@ -65,8 +66,13 @@ async function main(): Promise<number> {
     const started = performance.now();
     const result = await rebuildStore({ ...database, owner: lock.owner }, store, {
       batch,
-      onProgress: (done, total) => {
-        progress ??= createProgress('Rebuild', total, 'posts');
+      onProgress: (done, total, phase) => {
+        if (phase === 'tokens' && progressPhase === 'posts') {
+          progress?.stop();
+          progress = undefined;
+        }
+        progressPhase = phase;
+        progress ??= createProgress(phase === 'posts' ? 'Rebuild' : 'Token rows', total, 'posts');
         progress.update(done, total);
       },
     });

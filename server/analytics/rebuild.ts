@@ -20,12 +20,25 @@ import type { AnalyticsStore } from './store';
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
 const NEXT_DATABASE = `${STORE_DATABASE}_next`;
 export const DEFAULT_REBUILD_BATCH = 5_000;
+/**
+ * Ids of posts a statement of the token table's and the sample-ordered copy's fills reads: each statement stays well
+ * inside the store's time limit (one fill of every post took over 120 s at 10M, and the service's rebuild, cut off
+ * there, began again from the start, again and again).
+ */
+const FILL_IDS = 250_000;
+/** A whole table merged into one part can take minutes at 10M: its own time limit. */
+const MERGE_TIMEOUT_MS = 3_600_000;
 
 export interface RebuildOptions {
   /** Rows a fetch and an insert. */
   batch?: number;
-  /** Posts loaded so far, of `total` (counted in the same snapshot). */
-  onProgress?(done: number, total: number): void;
+  /** Ids of posts a statement of the fills reads (FILL_IDS). */
+  fillIds?: number;
+  /**
+   * Posts loaded so far (phase `posts`), then posts whose token rows and sample-ordered copy are filled (`tokens`),
+   * of `total` (counted in the same snapshot).
+   */
+  onProgress?(done: number, total: number, phase: 'posts' | 'tokens'): void;
 }
 
 export interface RebuildResult {
@@ -81,7 +94,7 @@ export async function rebuildStore(
     await flushCommitted(db);
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM posts');
     const total = Number(rows[0]!.n);
-    options.onProgress?.(0, total);
+    options.onProgress?.(0, total, 'posts');
     const profiles = await streamInto(client, 'rebuild_profiles', profileRowsSql(), batch, (batchRows) =>
       insertRows(store, NEXT_DATABASE, 'profiles', batchRows),
     );
@@ -89,7 +102,7 @@ export async function rebuildStore(
     const posts = await streamInto(client, 'rebuild_posts', postRowsSql(), batch, async (batchRows) => {
       await insertRows(store, NEXT_DATABASE, 'posts', batchRows);
       done += batchRows.length;
-      options.onProgress?.(done, total);
+      options.onProgress?.(done, total, 'posts');
     });
     await client.query('COMMIT');
     result = { posts, profiles, position };
@@ -99,12 +112,28 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table and the sample-ordered copy from the posts in one pass each, then each table merged into one
-  // sorted part.
-  await fillTokens(store, NEXT_DATABASE);
-  await fillSampled(store, NEXT_DATABASE);
+  // The token table and the sample-ordered copy from the posts, a range of ids a statement, then each table merged
+  // into one sorted part.
+  const [ids] = await store.query<{ lo: string; hi: string; n: string }>(
+    `SELECT min(id) AS lo, max(id) AS hi, count() AS n FROM ${NEXT_DATABASE}.posts`,
+  );
+  let tokensDone = 0;
+  options.onProgress?.(tokensDone, result.posts, 'tokens');
+  if (ids && Number(ids.n) > 0) {
+    const step = Math.max(1, options.fillIds ?? FILL_IDS);
+    for (let lo = Number(ids.lo); lo <= Number(ids.hi); lo += step) {
+      const range = `id >= ${lo} AND id < ${lo + step}`;
+      await fillTokens(store, NEXT_DATABASE, range);
+      await fillSampled(store, NEXT_DATABASE, range);
+      const [filled] = await store.query<{ n: string }>(
+        `SELECT count() AS n FROM ${NEXT_DATABASE}.posts WHERE ${range}`,
+      );
+      tokensDone += Number(filled!.n);
+      options.onProgress?.(tokensDone, result.posts, 'tokens');
+    }
+  }
   for (const table of ['posts', 'tok', 'posts_sampled', 'profiles'])
-    await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`);
+    await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`, undefined, MERGE_TIMEOUT_MS);
   await recordPosition(store, result.position, NEXT_DATABASE);
   // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds
   // or answers from PostgreSQL), never a half-loaded one.

@@ -348,12 +348,13 @@ export class AnalyticsService {
     const started = performance.now();
     let lastLine = started;
     const result = await rebuildStore(deps, deps.store, {
-      onProgress: (done, total) => {
-        this.rebuilt = { done, total };
+      onProgress: (done, total, phase) => {
+        if (phase === 'posts') this.rebuilt = { done, total };
         const now = performance.now();
         if (now - lastLine >= PROGRESS_EVERY_MS) {
           lastLine = now;
-          this.log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} posts`);
+          const what = phase === 'posts' ? 'posts loaded' : 'posts with their token rows';
+          this.log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} ${what}`);
         }
       },
     });

@@ -163,9 +163,12 @@ export class AnalyticsStore {
     return rows;
   }
 
-  /** Runs a statement whose answer is not read (DDL, INSERT). */
-  async exec(sql: string, params?: Record<string, unknown>): Promise<void> {
-    await this.send(sql, params);
+  /**
+   * Runs a statement whose answer is not read (DDL, INSERT). `timeoutMs` replaces the store's time limit for this
+   * statement alone (a rebuild's merge of a whole table).
+   */
+  async exec(sql: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<void> {
+    await this.send(sql, params, timeoutMs);
   }
 
   /**
@@ -184,7 +187,11 @@ export class AnalyticsStore {
     await this.exited;
   }
 
-  private send(statement: string, params?: Record<string, unknown>): Promise<string> {
+  private send(
+    statement: string,
+    params?: Record<string, unknown>,
+    timeoutMs = this.timeoutMs,
+  ): Promise<string> {
     let sql: string;
     try {
       sql = params ? inlineParams(statement, params) : statement;
@@ -199,9 +206,9 @@ export class AnalyticsStore {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         rejectQuery(
-          new Error(`The analytics store did not answer within ${this.timeoutMs} ms: ${sql.slice(0, 200)}`),
+          new Error(`The analytics store did not answer within ${timeoutMs} ms: ${sql.slice(0, 200)}`),
         );
-      }, this.timeoutMs);
+      }, timeoutMs);
       this.pending.set(id, { resolve: resolveQuery, reject: rejectQuery, timer });
       const request: QueryRequest = { id, sql };
       this.child.send(request, (error) => {

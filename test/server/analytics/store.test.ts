@@ -206,22 +206,31 @@ describe('analytics store', () => {
   });
 
   it("is rebuilt from PostgreSQL in batches: the same posts, profiles and every post's tokens", async () => {
-    const progress: Array<[number, number]> = [];
+    const progress: Array<[number, number, string]> = [];
     const result = await rebuildStore(server, store, {
       batch: 300,
-      onProgress: (done, total) => progress.push([done, total]),
+      // Token rows filled a few hundred ids a statement: the ranges must leave no post out nor take one twice.
+      fillIds: 700,
+      onProgress: (done, total, phase) => progress.push([done, total, phase]),
     });
     const posts = await pgCount('SELECT count(*) AS n FROM posts');
     expect(posts).toBe(POSTS);
     expect(result.posts).toBe(posts);
     expect(result.profiles).toBe(await pgCount('SELECT count(*) AS n FROM profiles'));
-    expect(progress.at(-1)).toEqual([posts, posts]);
-    expect(progress.length).toBeGreaterThan(posts / 300); // one step a batch
-    const [counts] = await store.query<{ posts: string; profiles: string; tokens: string }>(
+    const loading = progress.filter(([, , phase]) => phase === 'posts');
+    const filling = progress.filter(([, , phase]) => phase === 'tokens');
+    expect(loading.at(-1)).toEqual([posts, posts, 'posts']);
+    expect(loading.length).toBeGreaterThan(posts / 300); // one step a batch
+    expect(progress.slice(loading.length)).toEqual(filling); // then the fills
+    expect(filling.at(-1)).toEqual([posts, posts, 'tokens']);
+    expect(filling.length).toBeGreaterThan(posts / 700);
+    const [counts] = await store.query<{ posts: string; profiles: string; tokens: string; sampled: string }>(
       `SELECT (SELECT count() FROM ${STORE_DATABASE}.posts) AS posts, (SELECT count() FROM ${STORE_DATABASE}.profiles) AS profiles,
-        (SELECT countIf(notEmpty(pos)) FROM ${STORE_DATABASE}.tok) AS tokens`,
+        (SELECT countIf(notEmpty(pos)) FROM ${STORE_DATABASE}.tok) AS tokens,
+        (SELECT uniqExact(id) FROM ${STORE_DATABASE}.posts_sampled) + (SELECT count() FROM ${STORE_DATABASE}.posts_sampled) AS sampled`,
     );
     expect(Number(counts!.posts)).toBe(posts);
+    expect(Number(counts!.sampled)).toBe(2 * posts); // each post once
     expect(Number(counts!.profiles)).toBe(result.profiles);
     expect(Number(counts!.tokens)).toBe(await pgCount('SELECT sum(length(search)) AS n FROM posts'));
     expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
