@@ -67,11 +67,11 @@ async function main(): Promise<number> {
     const result = await rebuildStore({ ...database, owner: lock.owner }, store, {
       batch,
       onProgress: (done, total, phase) => {
-        if (phase === 'tokens' && progressPhase === 'posts') {
+        if (phase !== progressPhase) {
           progress?.stop();
           progress = undefined;
+          progressPhase = phase;
         }
-        progressPhase = phase;
         progress ??= createProgress(phase === 'posts' ? 'Rebuild' : 'Token rows', total, 'posts');
         progress.update(done, total);
       },

@@ -112,25 +112,22 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table and the sample-ordered copy from the posts, a range of ids a statement, then each table merged
-  // into one sorted part.
-  const [ids] = await store.query<{ lo: string; hi: string; n: string }>(
-    `SELECT min(id) AS lo, max(id) AS hi, count() AS n FROM ${NEXT_DATABASE}.posts`,
+  // The token table and the sample-ordered copy from the posts, a range of ids a statement (only the ranges that hold
+  // posts, counted in one statement for the progress), then each table merged into one sorted part.
+  const step = Math.max(1, options.fillIds ?? FILL_IDS);
+  const ranges = await store.query<{ lo: string; n: string }>(
+    `SELECT intDiv(id, {step:UInt64}) * {step:UInt64} AS lo, count() AS n FROM ${NEXT_DATABASE}.posts
+    GROUP BY lo ORDER BY lo`,
+    { step },
   );
-  let tokensDone = 0;
-  options.onProgress?.(tokensDone, result.posts, 'tokens');
-  if (ids && Number(ids.n) > 0) {
-    const step = Math.max(1, options.fillIds ?? FILL_IDS);
-    for (let lo = Number(ids.lo); lo <= Number(ids.hi); lo += step) {
-      const range = `id >= ${lo} AND id < ${lo + step}`;
-      await fillTokens(store, NEXT_DATABASE, range);
-      await fillSampled(store, NEXT_DATABASE, range);
-      const [filled] = await store.query<{ n: string }>(
-        `SELECT count() AS n FROM ${NEXT_DATABASE}.posts WHERE ${range}`,
-      );
-      tokensDone += Number(filled!.n);
-      options.onProgress?.(tokensDone, result.posts, 'tokens');
-    }
+  let filled = 0;
+  options.onProgress?.(filled, result.posts, 'tokens');
+  for (const { lo, n } of ranges) {
+    const range = `id >= ${Number(lo)} AND id < ${Number(lo) + step}`;
+    await fillTokens(store, NEXT_DATABASE, range);
+    await fillSampled(store, NEXT_DATABASE, range);
+    filled += Number(n);
+    options.onProgress?.(filled, result.posts, 'tokens');
   }
   for (const table of ['posts', 'tok', 'posts_sampled', 'profiles'])
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`, undefined, MERGE_TIMEOUT_MS);

@@ -60,8 +60,8 @@ function formatOf(path: string, given?: string): ImportFormat {
 /**
  * A statement refused because of the rows it carried (SQLSTATE classes 21 cardinality, 22 data exception,
  * 23 integrity constraint, 54 program limit such as an index row too large): the batch is split until the bad rows
- * are alone, and they are rejected. Anything else — a lost connection, PostgreSQL shutting down or crashing, a full disk — is no
- * row's fault: the import stops with that error rather than rejecting every row after it.
+ * are alone, and they are rejected. Anything else — a lost connection, PostgreSQL shutting down or crashing, a full
+ * disk — is no row's fault: the import stops with that error rather than rejecting every row after it.
  */
 export function isRowError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
