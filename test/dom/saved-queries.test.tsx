@@ -234,6 +234,9 @@ async function visit(
 const row = (name: string) => screen.getByRole('rowheader', { name }).closest('tr')!;
 /** The form's query editor (the stand-in), found by its name as the real one is. */
 const queryEditor = () => screen.getByRole('textbox', { name: 'Query' }) as HTMLTextAreaElement;
+/** The editor once its lazily loaded module has arrived (a slow machine shows the loading stand-in first). */
+const editorLoaded = async () =>
+  (await screen.findByRole('textbox', { name: 'Query' }, { timeout: 10_000 })) as HTMLTextAreaElement;
 /** What the editor was given to underline: undefined while the check of its text is pending. */
 const editorErrors = () => {
   const errors = queryEditor().dataset.errors!;
@@ -331,7 +334,7 @@ describe('as an owner', () => {
     await user.click(await screen.findByRole('button', { name: 'New saved query' }));
     await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Launch');
     await user.click(screen.getByRole('checkbox', { name: 'Instagram' }));
-    await user.type(queryEditor(), 'launch AND )');
+    await user.type(await editorLoaded(), 'launch AND )');
 
     // The live check's error: given to the editor to underline, and said in the preview.
     await waitFor(() =>
@@ -400,7 +403,7 @@ describe('as an owner', () => {
     const user = userEvent.setup();
     const { calls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner', { checkDown: true });
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Launch');
-    await user.type(queryEditor(), 'launch AND )');
+    await user.type(await editorLoaded(), 'launch AND )');
     await waitFor(() => expect(previewStatus().textContent).toContain('Could not check the query.'));
     expect(editorErrors()).toBeUndefined();
 
@@ -419,7 +422,7 @@ describe('as an owner', () => {
     const user = userEvent.setup();
     const { calls, socialCalls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner');
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Coffee');
-    expect(queryEditor().getAttribute('aria-description')).toContain(
+    expect((await editorLoaded()).getAttribute('aria-description')).toContain(
       'Ctrl+Enter updates it at once and does not save',
     );
     await user.type(queryEditor(), 'coffee{Control>}{Enter}{/Control}');
@@ -434,7 +437,7 @@ describe('as an owner', () => {
     const user = userEvent.setup();
     const { calls } = await visit('/workspace/w1/saved-queries?edit=new', 'owner');
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Harbour');
-    await user.click(queryEditor());
+    await user.click(await editorLoaded());
     await user.paste('東京 🚢');
     await waitFor(() => expect(previewStatus().textContent).toMatch(/^1 post matches/));
     const [post] = await preview().findAllByRole('article');
