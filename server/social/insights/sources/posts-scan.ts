@@ -193,9 +193,13 @@ export function recencyPageOfIds(
   cursor: Cursor | null,
 ) {
   const key = PAGE_KEYS.recency;
-  return sql`SELECT id, ${key.text} AS k FROM posts
-    WHERE id = ANY(${sql.param(ids)}::bigint[])
-      AND posted_at >= ${range.from.toISOString()}::timestamptz AND posted_at < ${range.to.toISOString()}::timestamptz
+  // The candidates fetched by id first (MATERIALIZED), then sorted: with a few hundred ids or more the planner would
+  // otherwise walk each month's partition by time in a Merge Append, reading the whole of every month the candidates
+  // are not in (a 90-day page of every post at 10M posts: over 10 s, against a few ms this way).
+  return sql`WITH c AS MATERIALIZED (SELECT id, posted_at FROM posts
+      WHERE id = ANY(${sql.param(ids)}::bigint[])
+        AND posted_at >= ${range.from.toISOString()}::timestamptz AND posted_at < ${range.to.toISOString()}::timestamptz)
+    SELECT id, ${key.text} AS k FROM c WHERE true
       ${afterCursor(cursor, key.expression, key.cast)}
     ORDER BY ${key.expression} DESC, id DESC LIMIT ${limit + 1}`;
 }
