@@ -8,6 +8,7 @@ export default defineConfig({
     './server/db/scraping-schema.ts',
     './server/db/billing-schema.ts',
     './server/db/analytics-schema.ts',
+    './server/db/alerts-schema.ts',
   ],
   out: './server/db/migrations',
 });

@@ -4,7 +4,7 @@
 // The server does not know who asks, so nothing of the user is in it: the switcher says "Your workspaces", there is no
 // e-mail, and the links have no targets (the shell is inert: a picture of the page until the app takes over).
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ANY_WORKSPACE, SwitcherSummary, Topbar } from '@/components/Topbar';
+import { ANY_WORKSPACE, BellFace, SwitcherSummary, Topbar } from '@/components/Topbar';
 import { PageFrame } from '@/components/PageFrame';
 import { DashboardSkeleton } from '@/features/insight/DashboardSkeleton';
 import { DASHBOARD_PAGES } from '@/features/insight/dashboard-pages';
@@ -27,6 +27,11 @@ export function shellMarkup(dashboard: (typeof SHELL_DASHBOARDS)[number]): strin
             <details className="switcher">
               <SwitcherSummary label={ANY_WORKSPACE} />
             </details>
+          }
+          bell={
+            <div className="bell">
+              <BellFace unread={0} expanded={false} />
+            </div>
           }
           email={undefined}
         />

@@ -41,6 +41,8 @@ import { builtinProvider } from './billing/builtin-adapter';
 import { stripeProvider } from './billing/stripe';
 import { createBuiltinPayments, type BuiltinPayments } from './payments/service';
 import type { AnalyticsService } from './analytics/service';
+import type { Mailer } from './mail/mailer';
+import type { DevMailbox } from './mail/dev-mailbox';
 
 export interface AppDeps {
   db: Db;
@@ -87,6 +89,10 @@ export interface AppDeps {
   catalogue?: Catalogue;
   /** The payment provider; from the configuration when absent (tests pass Stripe with recorded answers). */
   paymentProvider?: PaymentProvider;
+  /** Outgoing e-mail (server/mail/start.ts): absent without SMTP_URL and without the development mailbox. */
+  mailer?: Mailer;
+  /** The development mailbox while it runs (DEV_MAILBOX): its pages are served under /dev/mailbox. */
+  devMailbox?: DevMailbox;
 }
 
 declare module 'fastify' {
@@ -266,6 +272,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.DEV_OIDC) {
     const { devOidc } = await import('./dev-oidc/plugin');
     await app.register(devOidc, { config: deps.config, dataDir: deps.dataDir, csp });
+  }
+
+  // Like the development provider: mounted only while the mailbox runs, its code never loaded otherwise.
+  if (deps.config.DEV_MAILBOX && deps.devMailbox) {
+    const { devMailboxPlugin } = await import('./mail/dev-mailbox-plugin');
+    await app.register(devMailboxPlugin, { config: deps.config, mailbox: deps.devMailbox });
   }
 
   if (payments.builtin) {

@@ -39,6 +39,15 @@ const list = (fallback: string) =>
     z.array(z.string()).check(z.minLength(1, { error: 'Must list at least one value' })),
   );
 
+/** Whether a URL names an SMTP server: smtp:// or smtps:// with a host. */
+const isSmtpUrl = (value: string) => {
+  const url = URL.parse(value);
+  return url !== null && /^smtps?:$/.test(url.protocol) && url.hostname !== '';
+};
+/** An address, alone or after a display name: `murmur@example.com` or `Murmur <murmur@example.com>`. */
+const isSender = (value: string) =>
+  /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(value.trim());
+
 /** Whether a URL names a PostgreSQL server: postgres:// or postgresql:// with a host. */
 const isPostgresUrl = (value: string) => {
   const url = URL.parse(value);
@@ -265,6 +274,41 @@ const serverConfigSchema = z.object({
         .check(z.refine(isDevIssuer, { error: `Must be an http(s) URL whose path is ${DEV_OIDC_PATH}` })),
     ),
   ),
+  /**
+   * The SMTP server the e-mails (alerts) go through: smtp:// (STARTTLS when the server offers it) or smtps://, with
+   * user:password when it wants them (percent-encoded); never logged. Unset, and no development mailbox: no e-mail.
+   */
+  SMTP_URL: z.pipe(
+    optionalText,
+    z.optional(
+      z.string().check(
+        z.refine(isSmtpUrl, {
+          error: 'Must be an smtp:// or smtps:// URL with a host (smtp://user:password@host:port)',
+        }),
+      ),
+    ),
+  ),
+  /** The e-mails' sender (From). */
+  MAIL_FROM: z.pipe(
+    optionalText,
+    z._default(
+      z.string().check(
+        z.refine(isSender, {
+          error:
+            'Must be an address, alone or with a name: murmur@example.com or Murmur <murmur@example.com>',
+        }),
+      ),
+      'Murmur <murmur@localhost>',
+    ),
+  ),
+  /**
+   * The development mailbox (server/mail/dev-mailbox.ts): an SMTP server on 127.0.0.1:DEV_MAILBOX_PORT that keeps the
+   * last 200 messages, shown at /dev/mailbox; when on, every e-mail goes there instead of SMTP_URL. Unset: on for
+   * APP_ENV local and dev without SMTP_URL, off otherwise; `true` or `false` decides. Never with APP_ENV=prod.
+   */
+  DEV_MAILBOX: optionalBool,
+  /** 0: any free port. */
+  DEV_MAILBOX_PORT: int(2525, 0, 65535),
 });
 
 type ParsedConfig = z.infer<typeof serverConfigSchema>;
@@ -280,6 +324,7 @@ export type ServerConfig = Omit<
   | 'APP_URL'
   | 'PAYMENT_SERVER_URL'
   | 'BUILTIN_PAYMENTS'
+  | 'DEV_MAILBOX'
 > & {
   /** Resolved from SCRAPING_ALLOW_PRIVATE_HOSTS and APP_ENV. */
   SCRAPING_ALLOW_PRIVATE_HOSTS: boolean;
@@ -292,6 +337,8 @@ export type ServerConfig = Omit<
   /** Whether the development provider is mounted (resolved from DEV_OIDC and APP_ENV). */
   DEV_OIDC: boolean;
   DEV_OIDC_ISSUER: string;
+  /** Whether the development mailbox runs (resolved from DEV_MAILBOX, SMTP_URL and APP_ENV). */
+  DEV_MAILBOX: boolean;
 };
 
 /**
@@ -313,6 +360,8 @@ function resolveDevOidc(parsed: ParsedConfig): ServerConfig {
     DEV_OIDC_ISSUER: issuer,
     API_DOCS: parsed.API_DOCS ?? parsed.APP_ENV !== 'prod',
     SCRAPING_ALLOW_PRIVATE_HOSTS: parsed.SCRAPING_ALLOW_PRIVATE_HOSTS ?? parsed.APP_ENV === 'local',
+    DEV_MAILBOX:
+      parsed.DEV_MAILBOX ?? (!parsed.SMTP_URL && (parsed.APP_ENV === 'local' || parsed.APP_ENV === 'dev')),
   };
   if (!enabled) return config;
   const jwks = `${issuer}/jwks`;
@@ -346,6 +395,12 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     if (result.data.APP_ENV === 'prod' && result.data.BUILTIN_PAYMENTS === true) {
       throw new Error(
         'Invalid server configuration:\n  BUILTIN_PAYMENTS: the built-in payment provider (test cards) cannot run with APP_ENV=prod',
+      );
+    }
+    // It shows every e-mail sent, unsubscribe links included, to whoever reaches the server.
+    if (result.data.APP_ENV === 'prod' && result.data.DEV_MAILBOX === true) {
+      throw new Error(
+        'Invalid server configuration:\n  DEV_MAILBOX: the development mailbox cannot run with APP_ENV=prod',
       );
     }
     if (result.data.HTTP_HEADERS_TIMEOUT_SECONDS > result.data.HTTP_REQUEST_TIMEOUT_SECONDS) {

@@ -8,6 +8,8 @@ export interface ServerKeys {
   cursors: Uint8Array;
   /** The built-in payment provider's webhook signatures (server/payments). */
   paymentWebhooks: Uint8Array;
+  /** The alert e-mails' unsubscribe tokens (server/alerts/unsubscribe.ts). */
+  alertUnsubscribe: Uint8Array;
 }
 
 const derive = (secret: Uint8Array, purpose: string) =>
@@ -19,5 +21,6 @@ export function serverKeys(secret: Uint8Array = randomBytes(32)): ServerKeys {
     refreshSuccessors: derive(secret, 'refresh-token successors'),
     cursors: derive(secret, 'paging cursors'),
     paymentWebhooks: derive(secret, 'built-in payment webhooks'),
+    alertUnsubscribe: derive(secret, 'alert unsubscribe links'),
   };
 }

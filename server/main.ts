@@ -19,6 +19,8 @@ import { schedulePeriodic, startQueue } from './scheduler';
 import type { PgBoss } from 'pg-boss';
 import { startAnalytics } from './analytics/start';
 import type { AnalyticsService } from './analytics/service';
+import { startMail } from './mail/start';
+import { alertJobs, evaluateAfterBatches } from './alerts/job';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -34,11 +36,11 @@ export interface StartOptions {
   prebuiltSpa?: { dir: string; origins: string[] };
 }
 
-/** Stops the database, then fails with the same error. */
+/** Stops what is given (the database last), then fails with the same error. */
 const stopFirst =
-  (database: { close(): Promise<void> }) =>
+  (...running: { close(): Promise<void> }[]) =>
   async (error: unknown): Promise<never> => {
-    await database.close();
+    for (const part of running) await part.close();
     throw error;
   };
 
@@ -68,9 +70,11 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       await primary.close();
     },
   };
+  // Outgoing e-mail, and the development mailbox when it is on: its port, like the database's, is checked before a build.
+  const mail = await startMail(config).catch(stopFirst(database));
   const connectOrigins = !spaDir
     ? []
-    : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(database))));
+    : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(mail, database))));
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -90,8 +94,10 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     dataDir,
     corsOrigins,
     databaseStatus: primary.status,
+    mailer: mail.mailer,
+    devMailbox: mail.devMailbox,
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps).catch(stopFirst(mail, database));
 
   let stopping = false;
   let queue: PgBoss | undefined;
@@ -105,6 +111,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
     await analytics?.stop().catch(() => {});
+    await mail.close().catch(() => {});
     await database.close();
     process.exit(0);
   };
@@ -139,17 +146,31 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
     const builtin = app.builtinPayments;
+    const boss = queue;
     await schedulePeriodic(queue, [
       housekeepingJob(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS }),
       billingJob(app.billing, {
         extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
       }),
+      // Alert rules every minute and after each batch the store applies; their e-mails and webhooks (docs/alerts.md).
+      ...alertJobs({
+        db: database.db,
+        analyticsDb: database.analyticsDb,
+        analytics: () => deps.analytics,
+        boss: () => boss,
+        mailer: mail.mailer,
+        appUrl: config.APP_URL,
+        unsubscribeKey: app.keys.alertUnsubscribe,
+        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
+      }),
     ]);
+    if (analytics) evaluateAfterBatches(analytics, queue);
   } catch (error) {
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: false }).catch(() => {});
     await analytics?.stop().catch(() => {});
     await app.close();
+    await mail.close().catch(() => {});
     await database.close();
     throw error;
   }
@@ -160,6 +181,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       : `Murmur API at http://${host}:${config.PORT}/api/  (docs: /api/docs)`,
   );
   if (config.DEV_OIDC) console.log(`Development sign-in (OpenID provider): ${config.DEV_OIDC_ISSUER}`);
+  if (mail.devMailbox) {
+    console.log(
+      `Development mailbox: ${mail.devMailbox.url}, messages at http://${host}:${config.PORT}/dev/mailbox`,
+    );
+  } else if (!mail.mailer) {
+    console.log('E-mail: off (set SMTP_URL).');
+  }
   if (config.PAYMENT_PROVIDER === 'builtin') {
     console.log(`Card checkout: the built-in test provider at ${config.PAYMENT_SERVER_URL}`);
   } else if (config.PAYMENT_PROVIDER === 'none') {

@@ -6,6 +6,7 @@ import { userRoutes } from './users/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
+import { alertRoutes } from './alerts/routes';
 import { scrapingRoutes } from './scraping/routes';
 import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
@@ -22,6 +23,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(workspaceRoutes);
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
+      await api.register(alertRoutes);
       await api.register(scrapingRoutes);
       await api.register(billingRoutes);
     },

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteRouteImport } from './routes/_authed/route'
 import { Route as InviteRouteImport } from './routes/invite'
+import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AuthedScrapingRouteImport } from './routes/_authed/scraping'
 import { Route as CheckoutReturnRouteImport } from './routes/checkout/return'
 import { Route as LoginIndexRouteImport } from './routes/login/index'
@@ -20,6 +21,7 @@ import { Route as LoginMicrosoftRouteImport } from './routes/login/microsoft'
 import { Route as AuthedWorkspaceWorkspaceIdRouteRouteImport } from './routes/_authed/workspace/$workspaceId/route'
 import { Route as AuthedWorkspaceCreateRouteRouteImport } from './routes/_authed/workspace/create/route'
 import { Route as AuthedWorkspaceWorkspaceIdIndexRouteImport } from './routes/_authed/workspace/$workspaceId/index'
+import { Route as AuthedWorkspaceWorkspaceIdAlertsRouteImport } from './routes/_authed/workspace/$workspaceId/alerts'
 import { Route as AuthedWorkspaceWorkspaceIdCheckoutRouteImport } from './routes/_authed/workspace/$workspaceId/checkout'
 import { Route as AuthedWorkspaceWorkspaceIdDiscoverRouteImport } from './routes/_authed/workspace/$workspaceId/discover'
 import { Route as AuthedWorkspaceWorkspaceIdInsightRouteRouteImport } from './routes/_authed/workspace/$workspaceId/insight/route'
@@ -59,6 +61,11 @@ const AuthedRouteRoute = AuthedRouteRouteImport.update({
 const InviteRoute = InviteRouteImport.update({
   id: '/invite',
   path: '/invite',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UnsubscribeRoute = UnsubscribeRouteImport.update({
+  id: '/unsubscribe',
+  path: '/unsubscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedScrapingRoute = AuthedScrapingRouteImport.update({
@@ -102,6 +109,12 @@ const AuthedWorkspaceWorkspaceIdIndexRoute =
   AuthedWorkspaceWorkspaceIdIndexRouteImport.update({
     id: '/',
     path: '/',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
+  } as any)
+const AuthedWorkspaceWorkspaceIdAlertsRoute =
+  AuthedWorkspaceWorkspaceIdAlertsRouteImport.update({
+    id: '/alerts',
+    path: '/alerts',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdRouteRoute,
   } as any)
 const AuthedWorkspaceWorkspaceIdCheckoutRoute =
@@ -264,6 +277,7 @@ const AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
@@ -273,6 +287,7 @@ export interface FileRoutesByFullPath {
   '/workspace/create': typeof AuthedWorkspaceCreateRouteRouteWithChildren
   '/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
   '/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  '/workspace/$workspaceId/alerts': typeof AuthedWorkspaceWorkspaceIdAlertsRoute
   '/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
   '/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
   '/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
@@ -302,11 +317,13 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
   '/login/microsoft': typeof LoginMicrosoftRoute
   '/login': typeof LoginIndexRoute
+  '/workspace/$workspaceId/alerts': typeof AuthedWorkspaceWorkspaceIdAlertsRoute
   '/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
   '/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
   '/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
@@ -338,6 +355,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteRouteWithChildren
   '/invite': typeof InviteRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/_authed/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
   '/login/callback': typeof LoginCallbackRoute
@@ -347,6 +365,7 @@ export interface FileRoutesById {
   '/_authed/workspace/create': typeof AuthedWorkspaceCreateRouteRouteWithChildren
   '/_authed/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
   '/_authed/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  '/_authed/workspace/$workspaceId/alerts': typeof AuthedWorkspaceWorkspaceIdAlertsRoute
   '/_authed/workspace/$workspaceId/checkout': typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
   '/_authed/workspace/$workspaceId/discover': typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
   '/_authed/workspace/$workspaceId/invalid-workspace': typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
@@ -378,6 +397,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/invite'
+    | '/unsubscribe'
     | '/scraping'
     | '/checkout/return'
     | '/login/callback'
@@ -387,6 +407,7 @@ export interface FileRouteTypes {
     | '/workspace/create'
     | '/workspace/$workspaceId/insight'
     | '/workspace/$workspaceId/settings'
+    | '/workspace/$workspaceId/alerts'
     | '/workspace/$workspaceId/checkout'
     | '/workspace/$workspaceId/discover'
     | '/workspace/$workspaceId/invalid-workspace'
@@ -416,11 +437,13 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/invite'
+    | '/unsubscribe'
     | '/scraping'
     | '/checkout/return'
     | '/login/callback'
     | '/login/microsoft'
     | '/login'
+    | '/workspace/$workspaceId/alerts'
     | '/workspace/$workspaceId/checkout'
     | '/workspace/$workspaceId/discover'
     | '/workspace/$workspaceId/invalid-workspace'
@@ -451,6 +474,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/invite'
+    | '/unsubscribe'
     | '/_authed/scraping'
     | '/checkout/return'
     | '/login/callback'
@@ -460,6 +484,7 @@ export interface FileRouteTypes {
     | '/_authed/workspace/create'
     | '/_authed/workspace/$workspaceId/insight'
     | '/_authed/workspace/$workspaceId/settings'
+    | '/_authed/workspace/$workspaceId/alerts'
     | '/_authed/workspace/$workspaceId/checkout'
     | '/_authed/workspace/$workspaceId/discover'
     | '/_authed/workspace/$workspaceId/invalid-workspace'
@@ -491,6 +516,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRouteRoute: typeof AuthedRouteRouteWithChildren
   InviteRoute: typeof InviteRoute
+  UnsubscribeRoute: typeof UnsubscribeRoute
   CheckoutReturnRoute: typeof CheckoutReturnRoute
   LoginCallbackRoute: typeof LoginCallbackRoute
   LoginMicrosoftRoute: typeof LoginMicrosoftRoute
@@ -518,6 +544,13 @@ declare module '@tanstack/react-router' {
       path: '/invite'
       fullPath: '/invite'
       preLoaderRoute: typeof InviteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/unsubscribe': {
+      id: '/unsubscribe'
+      path: '/unsubscribe'
+      fullPath: '/unsubscribe'
+      preLoaderRoute: typeof UnsubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_authed/scraping': {
@@ -574,6 +607,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/workspace/$workspaceId/'
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdIndexRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
+    }
+    '/_authed/workspace/$workspaceId/alerts': {
+      id: '/_authed/workspace/$workspaceId/alerts'
+      path: '/alerts'
+      fullPath: '/workspace/$workspaceId/alerts'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdAlertsRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdRouteRoute
     }
     '/_authed/workspace/$workspaceId/checkout': {
@@ -833,6 +873,7 @@ const AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren =
 interface AuthedWorkspaceWorkspaceIdRouteRouteChildren {
   AuthedWorkspaceWorkspaceIdInsightRouteRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren
   AuthedWorkspaceWorkspaceIdSettingsRouteRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren
+  AuthedWorkspaceWorkspaceIdAlertsRoute: typeof AuthedWorkspaceWorkspaceIdAlertsRoute
   AuthedWorkspaceWorkspaceIdCheckoutRoute: typeof AuthedWorkspaceWorkspaceIdCheckoutRoute
   AuthedWorkspaceWorkspaceIdDiscoverRoute: typeof AuthedWorkspaceWorkspaceIdDiscoverRoute
   AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute: typeof AuthedWorkspaceWorkspaceIdInvalidWorkspaceRoute
@@ -847,6 +888,8 @@ const AuthedWorkspaceWorkspaceIdRouteRouteChildren: AuthedWorkspaceWorkspaceIdRo
       AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren,
     AuthedWorkspaceWorkspaceIdSettingsRouteRoute:
       AuthedWorkspaceWorkspaceIdSettingsRouteRouteWithChildren,
+    AuthedWorkspaceWorkspaceIdAlertsRoute:
+      AuthedWorkspaceWorkspaceIdAlertsRoute,
     AuthedWorkspaceWorkspaceIdCheckoutRoute:
       AuthedWorkspaceWorkspaceIdCheckoutRoute,
     AuthedWorkspaceWorkspaceIdDiscoverRoute:
@@ -906,6 +949,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRouteRoute: AuthedRouteRouteWithChildren,
   InviteRoute: InviteRoute,
+  UnsubscribeRoute: UnsubscribeRoute,
   CheckoutReturnRoute: CheckoutReturnRoute,
   LoginCallbackRoute: LoginCallbackRoute,
   LoginMicrosoftRoute: LoginMicrosoftRoute,

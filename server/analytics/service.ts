@@ -79,6 +79,8 @@ export class AnalyticsService {
   /** Even while no round writes to the store, odd while one does (StoreReading). */
   private generation = 0;
   private writesDone: Array<() => void> = [];
+  /** Told after each round that applied batches is recorded (the alerts job evaluates its rules then). */
+  private appliedListeners = new Set<() => void>();
   /** The store's lock while this process holds it (one store per database: server/analytics/lock.ts). */
   private lock: StoreLock | null = null;
   private stopped = false;
@@ -129,6 +131,12 @@ export class AnalyticsService {
     if (!store || !this.position) return null;
     const { seq, corpusVersion } = this.position;
     return { store, generation: this.generation, appliedSeq: seq, corpusVersion };
+  }
+
+  /** Calls `listener` after each round of the change feed the store applied; returns its removal. */
+  onApplied(listener: () => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** Whether the store's contents are still those of `reading` (no round has written since, none is writing). */
@@ -289,6 +297,7 @@ export class AnalyticsService {
         if (phase === 'end') {
           this.position = position;
           for (const done of this.writesDone.splice(0)) done();
+          for (const listener of this.appliedListeners) listener();
         }
       },
     };

@@ -15,12 +15,13 @@ export function signPayload(
   return `t=${timestamp},v1=${mac}`;
 }
 
-/** True when the header is a valid signature of the payload made within the tolerance. */
+/** True when the header is a valid signature of the payload made within the tolerance (either way) of `now`. */
 export function verifySignature(
   key: Uint8Array,
   payload: string,
   header: string | undefined,
   now = Math.floor(Date.now() / 1000),
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
 ): boolean {
   if (!header) return false;
   const parts = new Map(
@@ -31,7 +32,7 @@ export function verifySignature(
   );
   const timestamp = Number(parts.get('t'));
   const given = parts.get('v1') ?? '';
-  if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
+  if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > toleranceSeconds) return false;
   if (!/^[0-9a-f]{64}$/.test(given)) return false;
   const expected = createHmac('sha256', key).update(`${timestamp}.${payload}`).digest();
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));

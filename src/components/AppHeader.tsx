@@ -1,11 +1,13 @@
 // The header of every signed-in screen (workspace pages, the creation wizard, the scraping area): the workspace
 // switcher, who is signed in, and Sign out. Loaded with those screens only, never with the sign-in screen.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { meQuery } from '@/api/queries';
 import type { CurrentUserResponse, Privilege } from '@contract/workspaces';
 import { JoinCodeForm } from './JoinCodeForm';
+import { NotificationBell } from './NotificationBell';
+import { useDismiss } from './use-dismiss';
 import { useApp } from './use-app';
 import { useSignOut } from './use-session';
 import { ANY_WORKSPACE, SwitcherSummary, Topbar } from './Topbar';
@@ -39,6 +41,7 @@ export function AppHeader({ place }: { place: HeaderPlace }) {
         )
       }
       switcher={<WorkspaceSwitcher me={me} place={place} />}
+      bell={<NotificationBell />}
       email={me?.email}
       onSignOut={signOut}
     />
@@ -64,23 +67,7 @@ function WorkspaceSwitcher({ me, place }: { me: CurrentUserResponse | undefined;
   const ref = useRef<HTMLDetailsElement>(null);
   const close = () => setOpen(false);
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!ref.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      ref.current?.querySelector('summary')?.focus();
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
+  useDismiss(open, ref, close, () => ref.current?.querySelector('summary'));
 
   return (
     <details

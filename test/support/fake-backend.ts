@@ -188,6 +188,11 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       const me: CurrentUserResponse = { ...user, workspaces: workspacesOf(user.id) };
       return { status: 200, body: me };
     }
+    // The header's bell: no notifications in the fake.
+    if (method === 'GET' && route === 'notifications/unread-count') {
+      authenticate(req);
+      return { status: 200, body: { unread: 0 } };
+    }
     const workspaceMatch = /^workspaces\/([^/]+)$/.exec(route);
     if (method === 'GET' && workspaceMatch) {
       const user = authenticate(req);

@@ -96,7 +96,7 @@ interface Agents {
 // Keep-alive pools per policy and resolver: a pooled socket was checked under the policy it serves.
 const agentPools = new WeakMap<Resolve, Map<boolean, Agents>>();
 
-function agentsFor(options: Pick<HttpOptions, 'allowPrivateHosts' | 'resolve'>): Agents {
+export function agentsFor(options: Pick<HttpOptions, 'allowPrivateHosts' | 'resolve'>): Agents {
   const resolve = options.resolve ?? systemResolve;
   let byPolicy = agentPools.get(resolve);
   if (!byPolicy) agentPools.set(resolve, (byPolicy = new Map()));

@@ -24,7 +24,7 @@ import { fromStore } from './store-source';
 
 const TOP_OVERVIEW = 5;
 /** A bucket is a spike when it is above mean + 2 standard deviations of the range's buckets and has at least this. */
-const SPIKE_MIN_COUNT = 5;
+export const SPIKE_MIN_COUNT = 5;
 const SPIKE_RULE =
   `A bucket is a spike when its mentions exceed the mean of the range's buckets (empty ones included) plus two ` +
   `population standard deviations, and number at least ${SPIKE_MIN_COUNT}.`;
@@ -49,7 +49,8 @@ type PeriodRow = {
 const changePct = (value: number, previous: number) =>
   previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10;
 
-function spikeStats(counts: number[]) {
+/** The overview's spike rule over these buckets' mentions; alert rules judge their window by it too (server/alerts). */
+export function spikeStats(counts: number[]) {
   const mean = counts.length ? counts.reduce((a, b) => a + b, 0) / counts.length : 0;
   const variance = counts.length ? counts.reduce((a, n) => a + (n - mean) ** 2, 0) / counts.length : 0;
   const stddev = Math.sqrt(variance);

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 /** The navigation between a workspace's pages. */
 export const WORKSPACE_NAV = [
   { to: '/workspace/$workspaceId/saved-queries', label: 'Saved queries' },
+  { to: '/workspace/$workspaceId/alerts', label: 'Alerts' },
   { to: '/workspace/$workspaceId/discover', label: 'Discover' },
   { to: '/workspace/$workspaceId/insight', label: 'Insights' },
   { to: '/workspace/$workspaceId/settings', label: 'Settings' },

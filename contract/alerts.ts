@@ -1,0 +1,163 @@
+// Alerts (internal API): rules on a workspace's saved queries, and the notifications they send. Shared by the SPA and
+// the server (server/alerts). Owners and managers make and change rules; every member reads them, mutes them for
+// themselves and reads their own notifications.
+import * as z from 'zod/mini';
+import { workspaceIdSchema } from './workspaces';
+
+/**
+ * - spike: the window's mentions are a spike by the overview's own rule (above the mean of the window and the ones
+ *   before it, 12 hours or 14 days, plus two standard deviations, and at least 5);
+ * - volume: the window's mentions reach `threshold`;
+ * - sentiment_shift: the window's negative share is at least `threshold` points above the previous window's (with at
+ *   least SENTIMENT_SHIFT_MIN_MENTIONS mentions in the window).
+ */
+export const ALERT_KINDS = ['spike', 'volume', 'sentiment_shift'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+/** The window: the current hour or day of the workspace's zone (so far), against those before it. */
+export const ALERT_PERIODS = ['hour', 'day'] as const;
+export type AlertPeriod = (typeof ALERT_PERIODS)[number];
+export const ALERT_CHANNELS = ['email', 'webhook'] as const;
+
+/** The windows before the current one that a spike is measured against. */
+export const SPIKE_HISTORY = { hour: 12, day: 14 } as const;
+export const SENTIMENT_SHIFT_MIN_MENTIONS = 10;
+/** Rules per workspace at most. */
+export const ALERT_RULES_LIMIT = 300;
+const VOLUME_THRESHOLD_MAX = 1_000_000_000;
+/** Notifications listed per page. */
+export const NOTIFICATIONS_PAGE = 30;
+
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  spike: 'Spike',
+  volume: 'Volume threshold',
+  sentiment_shift: 'Sentiment shift',
+};
+
+const ruleFields = {
+  saved_query_id: z.uuid(),
+  kind: z.enum(ALERT_KINDS),
+  period: z.enum(ALERT_PERIODS),
+  /** volume: 1 to VOLUME_THRESHOLD_MAX mentions; sentiment_shift: 1 to 100 points; spike: null. */
+  threshold: z.nullable(z.int()),
+  in_app: z.boolean(),
+  email: z.boolean(),
+  /** Members of the workspace told in the app and by e-mail. */
+  recipient_ids: z.array(z.uuid()).check(z.maxLength(500)),
+  /** An http(s) URL the alert is posted to (Slack's incoming webhooks take it as it is), or null. */
+  webhook_url: z.nullable(z.string().check(z.maxLength(2000))),
+  enabled: z.boolean(),
+};
+
+/** What the threshold must be for the kind, as a sentence, or null when it fits. */
+export function thresholdProblem(kind: AlertKind, threshold: number | null): string | null {
+  if (kind === 'spike') return threshold === null ? null : 'A spike rule takes no threshold.';
+  if (threshold === null) return 'This rule needs a threshold.';
+  if (kind === 'volume')
+    return threshold >= 1 && threshold <= VOLUME_THRESHOLD_MAX
+      ? null
+      : `The threshold is a number of mentions from 1 to ${VOLUME_THRESHOLD_MAX.toLocaleString('en-US')}.`;
+  return threshold >= 1 && threshold <= 100 ? null : 'The shift is a number of points from 1 to 100.';
+}
+
+export const createAlertRuleBodySchema = z.strictObject({
+  ...ruleFields,
+  threshold: z._default(ruleFields.threshold, null),
+  in_app: z._default(ruleFields.in_app, true),
+  email: z._default(ruleFields.email, false),
+  webhook_url: z._default(ruleFields.webhook_url, null),
+  enabled: z._default(ruleFields.enabled, true),
+});
+export type CreateAlertRuleBody = z.infer<typeof createAlertRuleBodySchema>;
+
+/** Any of the fields but the saved query; the kind and threshold are checked together once merged with the rule's. */
+export const updateAlertRuleBodySchema = z.strictObject({
+  kind: z.optional(ruleFields.kind),
+  period: z.optional(ruleFields.period),
+  threshold: z.optional(ruleFields.threshold),
+  in_app: z.optional(ruleFields.in_app),
+  email: z.optional(ruleFields.email),
+  recipient_ids: z.optional(ruleFields.recipient_ids),
+  webhook_url: z.optional(ruleFields.webhook_url),
+  enabled: z.optional(ruleFields.enabled),
+});
+
+export const alertRuleParamsSchema = z.object({ id: workspaceIdSchema, ruleId: z.uuid() });
+
+export const alertRuleResponseSchema = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  saved_query_id: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  period: z.enum(ALERT_PERIODS),
+  threshold: z.nullable(z.int()),
+  in_app: z.boolean(),
+  email: z.boolean(),
+  recipient_ids: z.array(z.string()),
+  /** For owners and managers; for viewers only whether there is one (`webhook_host`). */
+  webhook_url: z.nullable(z.string()),
+  webhook_host: z.nullable(z.string()),
+  /** The signing secret of the webhook's deliveries (owners and managers only). */
+  webhook_secret: z.nullable(z.string()),
+  enabled: z.boolean(),
+  /** Whether the caller muted it. */
+  muted: z.boolean(),
+  /** Unix seconds. */
+  last_fired_at: z.nullable(z.int()),
+  created_by: z.nullable(z.string()),
+  created_at: z.int(),
+  updated_at: z.int(),
+  /** A sentence saying what the rule watches, e.g. "A spike in an hour against the 12 before it". */
+  summary: z.string(),
+});
+export type AlertRule = z.infer<typeof alertRuleResponseSchema>;
+
+export const alertRuleListResponseSchema = z.object({
+  rules: z.array(alertRuleResponseSchema),
+  /** Whether the caller may make and change rules (owners and managers). */
+  can_edit: z.boolean(),
+  limit: z.int(),
+});
+
+const notificationSchema = z.object({
+  id: z.int(),
+  workspace_id: z.string(),
+  workspace_name: z.string(),
+  rule_id: z.string(),
+  saved_query_id: z.string(),
+  saved_query_name: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  period: z.enum(ALERT_PERIODS),
+  title: z.string(),
+  message: z.string(),
+  /** The window that fired (ISO instants) and the zone it is a wall-clock hour or day of. */
+  window: z.object({ from: z.string(), to: z.string() }),
+  time_zone: z.string(),
+  /** The dashboard at the window, as a path of the SPA (no origin). */
+  path: z.string(),
+  created_at: z.int(),
+  read: z.boolean(),
+});
+export type AppNotification = z.infer<typeof notificationSchema>;
+
+export const notificationListQuerySchema = z.object({
+  /** Notifications older than this id (the previous page's last). */
+  before: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  unread: z.optional(z.enum(['true', 'false'])),
+});
+
+export const notificationListResponseSchema = z.object({
+  notifications: z.array(notificationSchema),
+  unread: z.int(),
+  /** The id to pass as `before` for the next page, or null at the end. */
+  next_before: z.nullable(z.int()),
+});
+
+export const markNotificationsBodySchema = z.union([
+  z.strictObject({ ids: z.array(z.int().check(z.positive())).check(z.minLength(1), z.maxLength(100)) }),
+  z.strictObject({ all: z.literal(true) }),
+]);
+
+export const unreadCountResponseSchema = z.object({ unread: z.int() });
+
+/** The e-mail's unsubscribe link's token: it mutes one rule for one person, nothing else. */
+export const unsubscribeBodySchema = z.strictObject({ token: z.string().check(z.maxLength(500)) });

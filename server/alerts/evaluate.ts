@@ -1,0 +1,371 @@
+// Alert rules evaluated (docs/alerts.md): every enabled rule of every workspace whose plan runs, judged on its saved
+// query's overview over its window (the zone's current hour or day, so far) and the windows before it, read as the
+// overview dashboard reads them (the analytics store or PostgreSQL). One overview per saved query and period serves
+// every rule on it. Run by the alerts job (job.ts) every minute and after the analytics store applies a batch.
+//
+// A rule fires once per episode: when its condition holds in a window and did not in the window before (neither held
+// nor stayed above its release level: hysteresis). Firing writes the event (unique per rule and window, so a restart
+// or a second worker evaluating the same window writes nothing more), the notifications and the deliveries, in one
+// transaction with the rule's episode.
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import {
+  SENTIMENT_SHIFT_MIN_MENTIONS,
+  SPIKE_HISTORY,
+  type AlertKind,
+  type AlertPeriod,
+} from '@contract/alerts';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { instantOfWallClock, wallClock } from '@contract/zoned-time';
+import type { AnalyticsService } from '@server/analytics/service';
+import {
+  alertDeliveries,
+  alertEvents,
+  alertMutes,
+  alertRules,
+  notifications,
+} from '@server/db/alerts-schema';
+import type { Db } from '@server/db/database';
+import { memberships, workspaces } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { overview, SPIKE_MIN_COUNT, spikeStats } from '@server/social/insights/overview';
+import { resolveInsightScope } from '@server/social/insights/request';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The window a rule judges at an instant, and the range of the overview it is judged on. */
+export interface AlertWindow {
+  start: Date;
+  end: Date;
+  /** The previous window's start. */
+  previous: Date;
+  /** The overview's range: SPIKE_HISTORY windows before this one, and this one. */
+  from: Date;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The current hour or day of the zone at `now`, as its instants. */
+export function windowAt(now: Date, period: AlertPeriod, timeZone: string): AlertWindow {
+  const w = wallClock(now, timeZone);
+  const day = `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+  if (period === 'hour') {
+    const start = instantOfWallClock(`${day}T${pad(w.hour)}:00:00`, timeZone);
+    return {
+      start,
+      end: new Date(start.getTime() + HOUR_MS),
+      previous: new Date(start.getTime() - HOUR_MS),
+      from: new Date(start.getTime() - SPIKE_HISTORY.hour * HOUR_MS),
+    };
+  }
+  const today = Date.parse(`${day}T00:00:00Z`);
+  const localDay = (offset: number) =>
+    instantOfWallClock(`${dayText(today + offset * DAY_MS)}T00:00:00`, timeZone);
+  return { start: localDay(0), end: localDay(1), previous: localDay(-1), from: localDay(-SPIKE_HISTORY.day) };
+}
+
+/** A window's mentions and negative posts, as the overview counts them. */
+export interface WindowCount {
+  mentions: number;
+  negative: number;
+}
+
+/** What a rule found in its window: whether its condition holds, whether it stays above its release level. */
+export interface Judgement {
+  holds: boolean;
+  /** Above the release level (the episode goes on without firing again). */
+  keeps: boolean;
+  figures: Record<string, number | null>;
+}
+
+const share = (count: WindowCount) => (count.mentions ? count.negative / count.mentions : 0);
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * The rule's condition on its windows' counts (oldest first, the current window last). Release levels: a spike's
+ * window above the mean; a volume's at 80 % of its threshold; a sentiment shift's at half its points.
+ */
+export function judge(kind: AlertKind, threshold: number | null, counts: WindowCount[]): Judgement {
+  const current = counts.at(-1) ?? { mentions: 0, negative: 0 };
+  if (kind === 'spike') {
+    const stats = spikeStats(counts.map((c) => c.mentions));
+    return {
+      holds: stats.isSpike(current.mentions),
+      keeps: current.mentions > stats.mean && current.mentions >= SPIKE_MIN_COUNT,
+      figures: {
+        mentions: current.mentions,
+        mean: round1(stats.mean),
+        stddev: round1(stats.stddev),
+        threshold: round1(stats.threshold),
+      },
+    };
+  }
+  if (kind === 'volume') {
+    const t = threshold ?? Infinity;
+    return {
+      holds: current.mentions >= t,
+      keeps: current.mentions >= 0.8 * t,
+      figures: { mentions: current.mentions, threshold: t },
+    };
+  }
+  const previous = counts.at(-2) ?? { mentions: 0, negative: 0 };
+  const compared = current.mentions >= SENTIMENT_SHIFT_MIN_MENTIONS && previous.mentions > 0;
+  const points = compared ? (share(current) - share(previous)) * 100 : null;
+  const t = threshold ?? Infinity;
+  return {
+    holds: points !== null && points >= t,
+    keeps: points !== null && points >= t / 2,
+    figures: {
+      mentions: current.mentions,
+      negative_share: round1(share(current) * 100),
+      previous_mentions: previous.mentions,
+      previous_negative_share: compared ? round1(share(previous) * 100) : null,
+      points: points === null ? null : round1(points),
+      threshold: t,
+    },
+  };
+}
+
+/**
+ * The rule's episode after judging `window`: it fires when its condition holds and the episode's last window is
+ * neither this one nor the one before (a calm window ended the last episode); the episode goes on while each window
+ * holds or keeps.
+ */
+export function nextEpisode(
+  episodeWindow: Date | null,
+  window: Pick<AlertWindow, 'start' | 'previous'>,
+  judgement: Pick<Judgement, 'holds' | 'keeps'>,
+): { fire: boolean; episodeWindow: Date | null } {
+  const ongoing = episodeWindow !== null && episodeWindow.getTime() >= window.previous.getTime();
+  if (judgement.holds) return { fire: !ongoing, episodeWindow: window.start };
+  if (judgement.keeps && ongoing) return { fire: false, episodeWindow: window.start };
+  return { fire: false, episodeWindow };
+}
+
+/** A rule as the evaluation reads it. */
+interface RuleRow {
+  id: string;
+  workspaceId: string;
+  savedQueryId: string;
+  kind: AlertKind;
+  period: AlertPeriod;
+  threshold: number | null;
+  inApp: boolean;
+  email: boolean;
+  recipientIds: string[];
+  webhookUrl: string | null;
+  timeZone: string;
+  queryName: string;
+}
+
+export interface EvaluationResult {
+  rules: number;
+  /** Overviews read (one per saved query and period). */
+  overviews: number;
+  fired: number;
+  /** Saved queries whose overview could not be read (a query that no longer parses, a timeout): logged, skipped. */
+  failed: number;
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+function wording(
+  rule: RuleRow,
+  window: AlertWindow,
+  judgement: Judgement,
+): { title: string; message: string } {
+  const when = rule.period === 'hour' ? 'this hour' : 'today';
+  const f = judgement.figures;
+  const what = `"${rule.queryName}"`;
+  if (rule.kind === 'spike')
+    return {
+      title: `Spike in ${what}`,
+      message:
+        `${number(f.mentions!)} mentions ${when}, above the spike threshold of ${f.threshold} (the mean ${f.mean} of ` +
+        `this ${rule.period} and the ${SPIKE_HISTORY[rule.period]} before it, plus two standard deviations).`,
+    };
+  if (rule.kind === 'volume')
+    return {
+      title: `${what} reached ${number(f.threshold!)} mentions`,
+      message: `${number(f.mentions!)} mentions ${when}, at least the threshold of ${number(f.threshold!)}.`,
+    };
+  return {
+    title: `Negative sentiment up in ${what}`,
+    message:
+      `${f.negative_share}% of ${number(f.mentions!)} mentions ${when} are negative, up ${f.points} points from ` +
+      `${f.previous_negative_share}% the ${rule.period} before (the rule's threshold: ${f.threshold} points).`,
+  };
+}
+
+/** The rules to judge: enabled, in workspaces whose plan has not expired. */
+async function enabledRules(db: Db, now: Date): Promise<RuleRow[]> {
+  return db
+    .select({
+      id: alertRules.id,
+      workspaceId: alertRules.workspaceId,
+      savedQueryId: alertRules.savedQueryId,
+      kind: alertRules.kind,
+      period: alertRules.period,
+      threshold: alertRules.threshold,
+      inApp: alertRules.inApp,
+      email: alertRules.email,
+      recipientIds: alertRules.recipientIds,
+      webhookUrl: alertRules.webhookUrl,
+      timeZone: workspaces.timeZone,
+      queryName: savedQueries.name,
+    })
+    .from(alertRules)
+    .innerJoin(workspaces, eq(workspaces.id, alertRules.workspaceId))
+    .innerJoin(savedQueries, eq(savedQueries.id, alertRules.savedQueryId))
+    .where(
+      and(
+        eq(alertRules.enabled, true),
+        or(
+          isNull(workspaces.planExpiredAt),
+          sql`${workspaces.planExpiredAt} > ${now.toISOString()}::timestamptz`,
+        ),
+      ),
+    );
+}
+
+/** The windows' counts of a saved query's overview over `window`'s range, oldest first, or null if it is not there. */
+function countsOf(answer: OverviewResponse, window: AlertWindow): WindowCount[] | null {
+  const buckets = answer.over_time;
+  if (buckets.at(-1)?.start !== window.start.toISOString()) return null;
+  return buckets.map((b) => ({ mentions: b.mentions, negative: b.negative }));
+}
+
+/**
+ * Judges every enabled rule at `now` and fires those whose episode starts. `nudge` is told when anything fired (the
+ * delivery job then sends at once).
+ */
+export async function evaluateAlerts({
+  db,
+  analytics,
+  now = new Date(),
+  log = console.log,
+}: {
+  db: Db;
+  analytics?: AnalyticsService | undefined;
+  now?: Date;
+  log?: (message: string) => void;
+}): Promise<EvaluationResult> {
+  const rules = await enabledRules(db, now);
+  const groups = new Map<string, RuleRow[]>();
+  for (const rule of rules) {
+    const key = `${rule.savedQueryId} ${rule.period}`;
+    groups.set(key, [...(groups.get(key) ?? []), rule]);
+  }
+  const result: EvaluationResult = { rules: rules.length, overviews: 0, fired: 0, failed: 0 };
+  for (const group of groups.values()) {
+    const { workspaceId, savedQueryId, period, timeZone } = group[0]!;
+    const window = windowAt(now, period, timeZone);
+    let counts: WindowCount[] | null;
+    try {
+      const context = await resolveInsightScope(
+        db,
+        { timeZone },
+        {
+          workspace_id: workspaceId,
+          saved_query_id: savedQueryId,
+          filters: { from: window.from.toISOString(), to: window.end.toISOString() },
+          refine: [],
+        },
+        now,
+      );
+      counts = countsOf(await overview(db, context, analytics), window);
+      result.overviews += 1;
+    } catch (error) {
+      result.failed += 1;
+      log(`Alerts: the saved query ${savedQueryId} could not be read (${(error as Error).message}).`);
+      continue;
+    }
+    if (!counts) {
+      result.failed += 1;
+      log(`Alerts: the overview of ${savedQueryId} did not end at the window ${window.start.toISOString()}.`);
+      continue;
+    }
+    for (const rule of group) {
+      if (await settle(db, rule, window, judge(rule.kind, rule.threshold, counts))) result.fired += 1;
+    }
+  }
+  return result;
+}
+
+/**
+ * The rule's episode moved on, and when it fires, its event, notifications and deliveries written: one transaction,
+ * the rule's row locked (two evaluations of one rule take turns). Whether it fired.
+ */
+async function settle(db: Db, rule: RuleRow, window: AlertWindow, judgement: Judgement): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ episodeWindow: alertRules.episodeWindow, enabled: alertRules.enabled })
+      .from(alertRules)
+      .where(eq(alertRules.id, rule.id))
+      .for('update');
+    if (!current?.enabled) return false;
+    const next = nextEpisode(current.episodeWindow, window, judgement);
+    if (next.episodeWindow?.getTime() !== current.episodeWindow?.getTime()) {
+      await tx
+        .update(alertRules)
+        .set({ episodeWindow: next.episodeWindow })
+        .where(eq(alertRules.id, rule.id));
+    }
+    if (!next.fire) return false;
+    const { title, message } = wording(rule, window, judgement);
+    const [event] = await tx
+      .insert(alertEvents)
+      .values({
+        ruleId: rule.id,
+        workspaceId: rule.workspaceId,
+        windowStart: window.start,
+        windowEnd: window.end,
+        figures: judgement.figures,
+        title,
+        message,
+      })
+      .onConflictDoNothing({ target: [alertEvents.ruleId, alertEvents.windowStart] })
+      .returning({ id: alertEvents.id });
+    if (!event) return false;
+    await tx
+      .update(alertRules)
+      .set({ lastFiredAt: sql`now()` })
+      .where(eq(alertRules.id, rule.id));
+    // Who is told: the rule's recipients who are still members and have not muted it.
+    const told = rule.recipientIds.length
+      ? (
+          await tx
+            .select({ userId: memberships.userId })
+            .from(memberships)
+            .leftJoin(
+              alertMutes,
+              and(eq(alertMutes.ruleId, rule.id), eq(alertMutes.userId, memberships.userId)),
+            )
+            .where(
+              and(
+                eq(memberships.workspaceId, rule.workspaceId),
+                inArray(memberships.userId, rule.recipientIds),
+                isNull(alertMutes.userId),
+              ),
+            )
+        ).map((row) => row.userId)
+      : [];
+    if (rule.inApp && told.length) {
+      await tx
+        .insert(notifications)
+        .values(told.map((userId) => ({ userId, workspaceId: rule.workspaceId, eventId: event.id })))
+        .onConflictDoNothing();
+    }
+    const deliveries = [
+      ...(rule.email ? told.map((userId) => ({ channel: 'email' as const, userId })) : []),
+      ...(rule.webhookUrl ? [{ channel: 'webhook' as const, userId: null }] : []),
+    ];
+    if (deliveries.length) {
+      await tx
+        .insert(alertDeliveries)
+        .values(deliveries.map((d) => ({ ...d, eventId: event.id, nextAttemptAt: sql`now()` })));
+    }
+    return true;
+  });
+}

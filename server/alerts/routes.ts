@@ -1,0 +1,452 @@
+// Alert rules and notifications (internal API, under /api; docs/alerts.md). Every member reads a workspace's rules and
+// mutes them for themselves; owners and managers make, change and delete them (checked here on the server). A
+// notification belongs to one person: the list, the unread count and marking read touch only the caller's. The
+// unsubscribe link of an alert e-mail posts its token here without a session.
+import rateLimit from '@fastify/rate-limit';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import * as z from 'zod/mini';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ALERT_RULES_LIMIT,
+  alertRuleListResponseSchema,
+  alertRuleParamsSchema,
+  alertRuleResponseSchema,
+  createAlertRuleBodySchema,
+  markNotificationsBodySchema,
+  notificationListQuerySchema,
+  notificationListResponseSchema,
+  NOTIFICATIONS_PAGE,
+  unreadCountResponseSchema,
+  unsubscribeBodySchema,
+  updateAlertRuleBodySchema,
+  type AppNotification,
+} from '@contract/alerts';
+import { errorResponseSchema } from '@contract/errors';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import { alertEvents, alertMutes, alertRules, notifications } from '@server/db/alerts-schema';
+import { workspaces } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+import { bearer, errorResponses } from '@server/openapi';
+import { atLeast } from '@server/workspaces/permissions';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
+import { toUnixSeconds } from '@server/workspaces/access';
+import {
+  alertRuleNotFound,
+  alertRulesDenied,
+  checkRule,
+  newWebhookSecret,
+  notificationPath,
+  toAlertRuleResponse,
+} from './store';
+import { readUnsubscribeToken } from './unsubscribe';
+
+const tags = ['alerts'];
+const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
+const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: alertRulesDenied };
+const noContent = z.null();
+
+export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+  const urlRules = { allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS };
+  // Scoped to this plugin and opted into per route: only the signed-out unsubscribe is limited (per address).
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(context.statusCode, 'rate_limited', `Too many requests. Try again in ${context.after}.`),
+  });
+
+  /** The caller's mutes among these rules. */
+  const mutedBy = async (userId: string, ruleIds: string[]) =>
+    new Set(
+      ruleIds.length
+        ? (
+            await db
+              .select({ ruleId: alertMutes.ruleId })
+              .from(alertMutes)
+              .where(and(eq(alertMutes.userId, userId), inArray(alertMutes.ruleId, ruleIds)))
+          ).map((row) => row.ruleId)
+        : [],
+    );
+
+  const findRule = async (workspaceId: string, ruleId: string) => {
+    const [row] = await db
+      .select()
+      .from(alertRules)
+      .where(and(eq(alertRules.workspaceId, workspaceId), eq(alertRules.id, ruleId)));
+    if (!row) throw alertRuleNotFound();
+    return row;
+  };
+
+  // The unsubscribe link works signed out: its token is the whole authority (it mutes one rule for one person).
+  app.post(
+    '/alerts/unsubscribe',
+    {
+      schema: {
+        tags,
+        summary: "Mute the alert rule an e-mail's unsubscribe link names, for the person it was sent to",
+        description:
+          'The token comes from the link in the e-mail (its fragment, never sent to a server by the browser); it ' +
+          'mutes that rule for that person, nothing else. 400 invalid_token for a token this server did not sign; ' +
+          '404 when the rule is gone.',
+        body: unsubscribeBodySchema,
+        response: {
+          200: z.object({
+            rule_summary: z.string(),
+            saved_query_name: z.string(),
+            workspace_name: z.string(),
+          }),
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const named = readUnsubscribeToken(app.keys.alertUnsubscribe, request.body.token);
+      if (!named) throw new ApiError(400, 'invalid_token', 'This unsubscribe link is not valid.');
+      const [rule] = await db
+        .select({ row: alertRules, queryName: savedQueries.name, workspaceName: workspaces.name })
+        .from(alertRules)
+        .innerJoin(savedQueries, eq(savedQueries.id, alertRules.savedQueryId))
+        .innerJoin(workspaces, eq(workspaces.id, alertRules.workspaceId))
+        .where(eq(alertRules.id, named.ruleId));
+      if (!rule) throw new ApiError(404, 'alert_rule_not_found', 'This alert rule no longer exists.');
+      await db.insert(alertMutes).values(named).onConflictDoNothing();
+      return {
+        rule_summary: toAlertRuleResponse(rule.row, { canEdit: false, muted: true }).summary,
+        saved_query_name: rule.queryName,
+        workspace_name: rule.workspaceName,
+      };
+    },
+  );
+
+  const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
+    signedIn.addHook('onRequest', app.requireUser);
+
+    signedIn.get(
+      '/workspaces/:id/alert-rules',
+      {
+        config: { workspace: anyMember },
+        schema: {
+          tags,
+          security: bearer,
+          summary: "The workspace's alert rules, newest first, with whether the caller muted each",
+          params: workspaceParamsSchema,
+          response: { 200: alertRuleListResponseSchema, ...errorResponses(404) },
+        },
+      },
+      async (request) => {
+        const { workspace, privilege } = workspaceAccessOf(request);
+        const rows = await db
+          .select()
+          .from(alertRules)
+          .where(eq(alertRules.workspaceId, workspace.id))
+          .orderBy(desc(alertRules.createdAt), desc(alertRules.id));
+        const canEdit = atLeast(privilege, 'manager');
+        const muted = await mutedBy(
+          request.userId!,
+          rows.map((r) => r.id),
+        );
+        return {
+          rules: rows.map((row) => toAlertRuleResponse(row, { canEdit, muted: muted.has(row.id) })),
+          can_edit: canEdit,
+          limit: ALERT_RULES_LIMIT,
+        };
+      },
+    );
+
+    signedIn.post(
+      '/workspaces/:id/alert-rules',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Make an alert rule on a saved query (owners and managers)',
+          description:
+            'The threshold must fit the kind (none for a spike; 1 and up for volume; 1 to 100 points for a ' +
+            'sentiment shift), the recipients must be members, the webhook URL an http(s) URL of a public host; ' +
+            `someone or a webhook must be told (400 invalid_alert_rule says which). At most ${ALERT_RULES_LIMIT} ` +
+            'rules a workspace (409 alert_rule_limit). The webhook signing secret is drawn here.',
+          params: workspaceParamsSchema,
+          body: createAlertRuleBodySchema,
+          response: { 201: alertRuleResponseSchema, ...errorResponses(400, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const row = await db.transaction(async (tx) => {
+          // The workspace row stays locked until commit: concurrent creates count one after another.
+          const access = await lockWorkspaceAccess(tx, config, request);
+          const fields = {
+            savedQueryId: body.saved_query_id,
+            kind: body.kind,
+            period: body.period,
+            threshold: body.threshold,
+            inApp: body.in_app,
+            email: body.email,
+            recipientIds: [...new Set(body.recipient_ids)],
+            webhookUrl: body.webhook_url,
+            enabled: body.enabled,
+          };
+          await checkRule(tx, access.workspace.id, fields, urlRules);
+          const [{ n }] = (await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(alertRules)
+            .where(eq(alertRules.workspaceId, access.workspace.id))) as [{ n: number }];
+          if (n >= ALERT_RULES_LIMIT)
+            throw new ApiError(
+              409,
+              'alert_rule_limit',
+              `A workspace can have at most ${ALERT_RULES_LIMIT} alert rules.`,
+            );
+          const [created] = await tx
+            .insert(alertRules)
+            .values({
+              ...fields,
+              workspaceId: access.workspace.id,
+              webhookSecret: newWebhookSecret(),
+              createdBy: request.userId,
+            })
+            .returning();
+          return created!;
+        });
+        return reply.status(201).send(toAlertRuleResponse(row, { canEdit: true, muted: false }));
+      },
+    );
+
+    signedIn.patch(
+      '/workspaces/:id/alert-rules/:ruleId',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Change an alert rule (owners and managers)',
+          description:
+            'The fields given replace the stored ones; the result is checked as a new rule is. A change of kind, ' +
+            'period or threshold starts the rule afresh (its current episode is forgotten).',
+          params: alertRuleParamsSchema,
+          body: updateAlertRuleBodySchema,
+          response: { 200: alertRuleResponseSchema, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { workspace } = workspaceAccessOf(request);
+        const body = request.body;
+        const updated = await db.transaction(async (tx) => {
+          const [rule] = await tx
+            .select()
+            .from(alertRules)
+            .where(and(eq(alertRules.workspaceId, workspace.id), eq(alertRules.id, request.params.ruleId)))
+            .for('update');
+          if (!rule) throw alertRuleNotFound();
+          const fields = {
+            savedQueryId: rule.savedQueryId,
+            kind: body.kind ?? rule.kind,
+            period: body.period ?? rule.period,
+            threshold: body.threshold !== undefined ? body.threshold : rule.threshold,
+            inApp: body.in_app ?? rule.inApp,
+            email: body.email ?? rule.email,
+            recipientIds: body.recipient_ids ? [...new Set(body.recipient_ids)] : rule.recipientIds,
+            webhookUrl: body.webhook_url !== undefined ? body.webhook_url : rule.webhookUrl,
+            enabled: body.enabled ?? rule.enabled,
+          };
+          await checkRule(tx, workspace.id, fields, urlRules);
+          const afresh =
+            fields.kind !== rule.kind || fields.period !== rule.period || fields.threshold !== rule.threshold;
+          const [row] = await tx
+            .update(alertRules)
+            .set({ ...fields, ...(afresh && { episodeWindow: null }), updatedAt: sql`now()` })
+            .where(eq(alertRules.id, rule.id))
+            .returning();
+          return row!;
+        });
+        const muted = await mutedBy(request.userId!, [updated.id]);
+        return toAlertRuleResponse(updated, { canEdit: true, muted: muted.has(updated.id) });
+      },
+    );
+
+    signedIn.delete(
+      '/workspaces/:id/alert-rules/:ruleId',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Delete an alert rule with its notifications (owners and managers)',
+          params: alertRuleParamsSchema,
+          response: { 204: noContent, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const { workspace } = workspaceAccessOf(request);
+        const [deleted] = await db
+          .delete(alertRules)
+          .where(and(eq(alertRules.workspaceId, workspace.id), eq(alertRules.id, request.params.ruleId)))
+          .returning({ id: alertRules.id });
+        if (!deleted) throw alertRuleNotFound();
+        return reply.status(204).send(null);
+      },
+    );
+
+    for (const [method, muted] of [
+      ['POST', true],
+      ['DELETE', false],
+    ] as const) {
+      signedIn.route({
+        method,
+        url: '/workspaces/:id/alert-rules/:ruleId/mute',
+        config: { workspace: anyMember },
+        schema: {
+          tags,
+          security: bearer,
+          summary: muted
+            ? 'Mute an alert rule for yourself (any member): no notification or e-mail of it reaches you'
+            : 'Unmute an alert rule for yourself',
+          params: alertRuleParamsSchema,
+          response: { 200: alertRuleResponseSchema, ...errorResponses(400, 404) },
+        },
+        handler: async (request) => {
+          const { workspace, privilege } = workspaceAccessOf(request);
+          const rule = await findRule(workspace.id, request.params.ruleId);
+          const userId = request.userId!;
+          if (muted) await db.insert(alertMutes).values({ ruleId: rule.id, userId }).onConflictDoNothing();
+          else
+            await db
+              .delete(alertMutes)
+              .where(and(eq(alertMutes.ruleId, rule.id), eq(alertMutes.userId, userId)));
+          return toAlertRuleResponse(rule, { canEdit: atLeast(privilege, 'manager'), muted });
+        },
+      });
+    }
+
+    const unreadOf = async (userId: string) =>
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(notifications)
+          .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+      )[0]!.n;
+
+    signedIn.get(
+      '/notifications',
+      {
+        schema: {
+          tags,
+          security: bearer,
+          summary: "The caller's notifications, newest first, a page at a time, with the unread count",
+          description:
+            `${NOTIFICATIONS_PAGE} a page; pass next_before as before for the next. unread=true lists only unread ` +
+            "ones. Only workspaces the caller is still a member of; each opens its rule's dashboard at the window " +
+            'that fired (path).',
+          querystring: notificationListQuerySchema,
+          response: { 200: notificationListResponseSchema, ...errorResponses(400) },
+        },
+      },
+      async (request) => {
+        const userId = request.userId!;
+        const { before, unread } = request.query;
+        const rows = await db
+          .select({
+            id: notifications.id,
+            readAt: notifications.readAt,
+            createdAt: notifications.createdAt,
+            workspaceId: notifications.workspaceId,
+            workspaceName: workspaces.name,
+            timeZone: workspaces.timeZone,
+            event: alertEvents,
+            rule: { id: alertRules.id, kind: alertRules.kind, period: alertRules.period },
+            savedQuery: { id: savedQueries.id, name: savedQueries.name },
+          })
+          .from(notifications)
+          .innerJoin(alertEvents, eq(alertEvents.id, notifications.eventId))
+          .innerJoin(alertRules, eq(alertRules.id, alertEvents.ruleId))
+          .innerJoin(savedQueries, eq(savedQueries.id, alertRules.savedQueryId))
+          .innerJoin(workspaces, eq(workspaces.id, notifications.workspaceId))
+          .where(
+            and(
+              eq(notifications.userId, userId),
+              before ? lt(notifications.id, before) : undefined,
+              unread === 'true' ? isNull(notifications.readAt) : undefined,
+              sql`EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${notifications.workspaceId}
+                AND m.user_id = ${userId})`,
+            ),
+          )
+          .orderBy(desc(notifications.id))
+          .limit(NOTIFICATIONS_PAGE + 1);
+        const page = rows.slice(0, NOTIFICATIONS_PAGE);
+        return {
+          notifications: page.map((row): AppNotification => ({
+            id: row.id,
+            workspace_id: row.workspaceId,
+            workspace_name: row.workspaceName,
+            rule_id: row.rule.id,
+            saved_query_id: row.savedQuery.id,
+            saved_query_name: row.savedQuery.name,
+            kind: row.rule.kind,
+            period: row.rule.period,
+            title: row.event.title,
+            message: row.event.message,
+            window: { from: row.event.windowStart.toISOString(), to: row.event.windowEnd.toISOString() },
+            time_zone: row.timeZone,
+            path: notificationPath(row.workspaceId, row.savedQuery.id, row.rule.period, row.event.windowEnd),
+            created_at: toUnixSeconds(row.createdAt),
+            read: row.readAt !== null,
+          })),
+          unread: await unreadOf(userId),
+          next_before: rows.length > NOTIFICATIONS_PAGE ? page.at(-1)!.id : null,
+        };
+      },
+    );
+
+    signedIn.get(
+      '/notifications/unread-count',
+      {
+        schema: {
+          tags,
+          security: bearer,
+          summary: "How many of the caller's notifications are unread (the bell's count)",
+          response: { 200: unreadCountResponseSchema, ...errorResponses() },
+        },
+      },
+      async (request) => ({ unread: await unreadOf(request.userId!) }),
+    );
+
+    signedIn.post(
+      '/notifications/read',
+      {
+        schema: {
+          tags,
+          security: bearer,
+          summary: "Mark some (ids) or all of the caller's notifications read",
+          description: "Ids that are not the caller's are ignored. Answers the unread count after.",
+          body: markNotificationsBodySchema,
+          response: { 200: unreadCountResponseSchema, ...errorResponses(400) },
+        },
+      },
+      async (request) => {
+        const userId = request.userId!;
+        const body = request.body;
+        await db
+          .update(notifications)
+          .set({ readAt: sql`now()` })
+          .where(
+            and(
+              eq(notifications.userId, userId),
+              isNull(notifications.readAt),
+              'ids' in body ? inArray(notifications.id, body.ids) : undefined,
+            ),
+          );
+        return { unread: await unreadOf(userId) };
+      },
+    );
+  };
+  await app.register(signedInRoutes);
+};

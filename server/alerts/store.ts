@@ -1,0 +1,130 @@
+// Alert rules and notifications in the database: rows to responses, the checks a rule passes before it is stored, and
+// the dashboard a notification opens.
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  ALERT_KIND_LABELS,
+  SPIKE_HISTORY,
+  thresholdProblem,
+  type AlertKind,
+  type AlertPeriod,
+  type AlertRule,
+} from '@contract/alerts';
+import { alertRules } from '@server/db/alerts-schema';
+import { memberships } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+import { toUnixSeconds, type Executor } from '@server/workspaces/access';
+import { webhookUrlProblem } from './webhook';
+
+type Row = typeof alertRules.$inferSelect;
+
+export const alertRuleNotFound = () =>
+  new ApiError(404, 'alert_rule_not_found', 'This alert rule does not exist in this workspace.');
+
+export const alertRulesDenied = () =>
+  new ApiError(403, 'forbidden', 'Only owners and managers can change alert rules.');
+
+const invalid = (message: string) => new ApiError(400, 'invalid_alert_rule', message);
+
+export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+
+/** What the rule watches, in a sentence. */
+function ruleSummary(kind: AlertKind, period: AlertPeriod, threshold: number | null): string {
+  const window = period === 'hour' ? 'an hour' : 'a day';
+  if (kind === 'spike')
+    return `A spike in ${window} against the ${SPIKE_HISTORY[period]} ${period}s before it`;
+  if (kind === 'volume') return `${(threshold ?? 0).toLocaleString('en-US')} mentions or more in ${window}`;
+  return `The negative share up ${threshold} points or more in ${window} against the ${period} before`;
+}
+
+const hostOf = (url: string | null) => {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+};
+
+export function toAlertRuleResponse(row: Row, viewer: { canEdit: boolean; muted: boolean }): AlertRule {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    saved_query_id: row.savedQueryId,
+    kind: row.kind,
+    period: row.period,
+    threshold: row.threshold,
+    in_app: row.inApp,
+    email: row.email,
+    recipient_ids: row.recipientIds,
+    webhook_url: viewer.canEdit ? row.webhookUrl : null,
+    webhook_host: hostOf(row.webhookUrl),
+    webhook_secret: viewer.canEdit ? row.webhookSecret : null,
+    enabled: row.enabled,
+    muted: viewer.muted,
+    last_fired_at: row.lastFiredAt ? toUnixSeconds(row.lastFiredAt) : null,
+    created_by: row.createdBy,
+    created_at: toUnixSeconds(row.createdAt),
+    updated_at: toUnixSeconds(row.updatedAt),
+    summary: `${ALERT_KIND_LABELS[row.kind]}: ${ruleSummary(row.kind, row.period, row.threshold)}`,
+  };
+}
+
+/**
+ * A rule's fields checked against each other and the workspace: the threshold fits the kind, the saved query is the
+ * workspace's, every recipient is a member, the webhook URL can be called, and someone or something is told.
+ */
+export async function checkRule(
+  db: Executor,
+  workspaceId: string,
+  rule: {
+    savedQueryId: string;
+    kind: AlertKind;
+    threshold: number | null;
+    inApp: boolean;
+    email: boolean;
+    recipientIds: string[];
+    webhookUrl: string | null;
+  },
+  { allowPrivateHosts }: { allowPrivateHosts: boolean },
+): Promise<void> {
+  const problem = thresholdProblem(rule.kind, rule.threshold);
+  if (problem) throw invalid(problem);
+  const [query] = await db
+    .select({ id: savedQueries.id })
+    .from(savedQueries)
+    .where(and(eq(savedQueries.id, rule.savedQueryId), eq(savedQueries.workspaceId, workspaceId)));
+  if (!query) throw invalid('There is no such saved query in this workspace.');
+  const recipients = [...new Set(rule.recipientIds)];
+  if (recipients.length) {
+    const members = await db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.userId, recipients)));
+    if (members.length !== recipients.length)
+      throw invalid('Every recipient must be a member of this workspace.');
+  }
+  if (rule.webhookUrl !== null) {
+    const urlProblem = webhookUrlProblem(rule.webhookUrl, { allowPrivateHosts });
+    if (urlProblem) throw invalid(urlProblem);
+  }
+  const toldInApp = rule.inApp || rule.email;
+  if (!rule.webhookUrl && !(toldInApp && recipients.length))
+    throw invalid('Choose who is told: at least one member (in the app or by e-mail), or a webhook.');
+}
+
+/** The dashboard a notification opens: the overview of the rule's saved query over a range ending with its window. */
+export function notificationPath(
+  workspaceId: string,
+  savedQueryId: string,
+  period: AlertPeriod,
+  windowEnd: Date,
+): string {
+  const search = new URLSearchParams({
+    query: savedQueryId,
+    range: period === 'hour' ? '24h' : '30d',
+    end: windowEnd.toISOString(),
+  });
+  return `/workspace/${encodeURIComponent(workspaceId)}/insight/overview?${search.toString()}`;
+}

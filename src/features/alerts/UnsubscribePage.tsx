@@ -1,0 +1,50 @@
+// Where an alert e-mail's unsubscribe link lands (/unsubscribe#token=…), signed in or not: the token is read from the
+// fragment (never sent to a server by the browser, so it stays out of logs), taken out of the address, and posted;
+// the page then says which rule was muted, or why the link did not work.
+import { useEffect, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useMutation } from '@tanstack/react-query';
+import { unsubscribe } from '@/api/alerts';
+import { apiProblem } from '@/api/errors';
+import { FormError } from '@/components/Field';
+import { PageFrame } from '@/components/PageFrame';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+
+const tokenOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('token');
+
+export function UnsubscribePage() {
+  const { api } = useApp();
+  const [token] = useState(() => tokenOf(window.location.hash));
+  const mute = useMutation({ mutationFn: (value: string) => unsubscribe(api, value) });
+  const { mutate } = mute;
+
+  useEffect(() => {
+    if (!token) return;
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    mutate(token);
+  }, [token, mutate]);
+
+  return (
+    <main className="centered-screen">
+      <PageFrame title="Unsubscribe from an alert">
+        {!token ? (
+          <FormError message="This link has no unsubscribe token. Open the link from the e-mail again." />
+        ) : mute.isPending || mute.isIdle ? (
+          <Pending label="Unsubscribing…" />
+        ) : mute.isError ? (
+          <FormError message={apiProblem(mute.error).message} />
+        ) : (
+          <p role="status">
+            You will no longer be told of “{mute.data.rule_summary}” on “{mute.data.saved_query_name}” in{' '}
+            {mute.data.workspace_name}, in the app or by e-mail. You can unmute it on the workspace&apos;s
+            Alerts page.
+          </p>
+        )}
+        <p>
+          <Link to="/">Go to Murmur</Link>
+        </p>
+      </PageFrame>
+    </main>
+  );
+}
