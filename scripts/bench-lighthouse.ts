@@ -45,6 +45,8 @@ async function startServer(): Promise<{ child: ChildProcess; dataDir: string }> 
       ...process.env,
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(55600 + Math.floor(Math.random() * 300)),
+      // Beside a running `npm start`, whose development mailbox holds port 2525.
+      DEV_MAILBOX_PORT: '0',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

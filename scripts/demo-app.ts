@@ -56,6 +56,8 @@ export async function startDemoApp(options: DemoAppOptions = {}): Promise<DemoAp
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(options.pgPort ?? DEFAULT_PG_PORT),
     DEV_OIDC_ISSUER: `${origin}/oidc`,
+    // The development mailbox on a free port: beside a running `npm start`, which holds 2525.
+    DEV_MAILBOX_PORT: '0',
     // The scripts sign in and open dashboards far more often than a person.
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',

@@ -50,6 +50,11 @@ export function alertJobs(deps: AlertJobDeps): PeriodicJob[] {
   ];
 }
 
+/** Sends the evaluation job now (a nudge: dropped while one already waits). */
+export const evaluateNow = async (boss: PgBoss): Promise<void> => {
+  await boss.send(EVALUATE_QUEUE, null);
+};
+
 /**
  * Evaluates the rules after the store applies new posts: at once, or, within NUDGE_EVERY_MS of the last nudge, once
  * that time is up (the last batch of a burst is never left to the minute's round). Returns the unsubscription.
@@ -60,7 +65,7 @@ export function evaluateAfterBatches(service: AnalyticsService, boss: PgBoss): (
   const nudge = () => {
     timer = null;
     last = Date.now();
-    boss.send(EVALUATE_QUEUE, null).catch(() => {});
+    evaluateNow(boss).catch(() => {});
   };
   const off = service.onApplied(() => {
     if (timer) return;

@@ -13,7 +13,9 @@ import { signInAs } from '@server/auth/sign-in';
 import { loadSigningKey } from '@server/auth/signing-key';
 import { seedDevData } from '@server/seed';
 import { startCollector } from '@server/scraping/collector';
-import { startQueue } from '@server/scheduler';
+import { schedulePeriodic, startQueue } from '@server/scheduler';
+import { alertJobs, evaluateNow } from '@server/alerts/job';
+import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 
@@ -38,6 +40,11 @@ export interface RealServer {
    */
   restart(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * With `alerts`: the alert rules evaluated now (a job on the queue, as a batch the store applied sends one), their
+   * deliveries sent after; the development mailbox's messages are at /dev/mailbox.
+   */
+  evaluateAlerts(): Promise<void>;
 }
 
 export interface RealServerOptions {
@@ -46,6 +53,11 @@ export interface RealServerOptions {
    * every 0.5 s here); off by default, as only the scraping suite needs it.
    */
   collector?: boolean;
+  /**
+   * Alerts as `npm start` runs them: the development mailbox (on a free port) and the alert jobs on the queue
+   * (server/alerts/job.ts); evaluateAlerts() sends the evaluation job at once rather than waiting for the minute.
+   */
+  alerts?: boolean;
 }
 
 export async function startRealServer(port: number, options: RealServerOptions = {}): Promise<RealServer> {
@@ -70,10 +82,16 @@ export async function startRealServer(port: number, options: RealServerOptions =
   let postgres: EmbeddedServer | undefined;
   /** Stops what runs on top of PostgreSQL: the app, then its connection pool. */
   let stopApp: () => Promise<void> = async () => undefined;
+  let evaluate: () => Promise<void> = async () => {
+    throw new Error('startRealServer({ alerts: true }) runs the alert jobs.');
+  };
 
   const startApp = async (pg: EmbeddedServer) => {
     await ensureDatabase(pg.urlFor('postgres'), 'murmur');
     const database = await connect(pg.urlFor('murmur'));
+    const mail: MailService | null = options.alerts
+      ? await startMail({ ...config, DEV_MAILBOX: true, DEV_MAILBOX_PORT: 0 })
+      : null;
     const app = await buildApp({
       db: database.db,
       analyticsDb: database.analyticsDb,
@@ -82,7 +100,10 @@ export async function startRealServer(port: number, options: RealServerOptions =
       spaDir: DIST_DIR,
       connectOrigins: [origin],
       dataDir: dir,
+      mailer: mail?.mailer,
+      devMailbox: mail?.devMailbox,
     }).catch(async (error: unknown) => {
+      await mail?.close().catch(() => undefined);
       await database.close().catch(() => undefined);
       throw error;
     });
@@ -93,14 +114,36 @@ export async function startRealServer(port: number, options: RealServerOptions =
       await app.close().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
       await queue?.stop({ graceful: false }).catch(() => undefined);
+      await mail?.close().catch(() => undefined);
       await database.close().catch(() => undefined);
     };
     await seedDevData(database.db, config);
     await app.listen({ host: '127.0.0.1', port });
-    if (options.collector) {
+    if (options.collector || options.alerts) {
       queue = await startQueue(config, { pool: database.pool }, { log: () => undefined });
+    }
+    if (options.alerts) {
+      const boss = queue!;
+      await schedulePeriodic(
+        boss,
+        alertJobs({
+          db: database.db,
+          analyticsDb: database.analyticsDb,
+          analytics: () => undefined,
+          boss: () => boss,
+          mailer: mail?.mailer,
+          appUrl: origin,
+          unsubscribeKey: app.keys.alertUnsubscribe,
+          allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
+          log: () => undefined,
+        }),
+        () => undefined,
+      );
+      evaluate = () => evaluateNow(boss);
+    }
+    if (options.collector) {
       collector = await startCollector({
-        boss: queue,
+        boss: queue!,
         pool: database.pool,
         config,
         uploadDir: uploadDirOf(config, dir),
@@ -135,6 +178,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
       tokenFor: async (userId) => (await signInAs(server.db, accessTokens, userId)).accessToken,
       dataDir: dir,
       close,
+      evaluateAlerts: () => evaluate(),
       async restart() {
         await stopAll();
         postgres = await startEmbeddedPostgres(pgDir, pgPort);
