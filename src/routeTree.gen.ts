@@ -34,6 +34,7 @@ import { Route as AuthedWorkspaceCreateLanguageRouteImport } from './routes/_aut
 import { Route as AuthedWorkspaceCreateNameRouteImport } from './routes/_authed/workspace/create/name'
 import { Route as AuthedWorkspaceCreateUserInfoRouteImport } from './routes/_authed/workspace/create/user-info'
 import { Route as AuthedWorkspaceWorkspaceIdInsightIndexRouteImport } from './routes/_authed/workspace/$workspaceId/insight/index'
+import { Route as AuthedWorkspaceWorkspaceIdInsightCompareRouteImport } from './routes/_authed/workspace/$workspaceId/insight/compare'
 import { Route as AuthedWorkspaceWorkspaceIdInsightConversationRouteImport } from './routes/_authed/workspace/$workspaceId/insight/conversation'
 import { Route as AuthedWorkspaceWorkspaceIdInsightFilteredPostsRouteImport } from './routes/_authed/workspace/$workspaceId/insight/filtered-posts'
 import { Route as AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRouteImport } from './routes/_authed/workspace/$workspaceId/insight/filtered-profiles'
@@ -189,6 +190,12 @@ const AuthedWorkspaceWorkspaceIdInsightIndexRoute =
     path: '/',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
   } as any)
+const AuthedWorkspaceWorkspaceIdInsightCompareRoute =
+  AuthedWorkspaceWorkspaceIdInsightCompareRouteImport.update({
+    id: '/compare',
+    path: '/compare',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdInsightRouteRoute,
+  } as any)
 const AuthedWorkspaceWorkspaceIdInsightConversationRoute =
   AuthedWorkspaceWorkspaceIdInsightConversationRouteImport.update({
     id: '/conversation',
@@ -298,6 +305,7 @@ export interface FileRoutesByFullPath {
   '/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
   '/workspace/$workspaceId/': typeof AuthedWorkspaceWorkspaceIdIndexRoute
   '/workspace/create/': typeof AuthedWorkspaceCreateIndexRoute
+  '/workspace/$workspaceId/insight/compare': typeof AuthedWorkspaceWorkspaceIdInsightCompareRoute
   '/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
   '/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
   '/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
@@ -334,6 +342,7 @@ export interface FileRoutesByTo {
   '/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
   '/workspace/$workspaceId': typeof AuthedWorkspaceWorkspaceIdIndexRoute
   '/workspace/create': typeof AuthedWorkspaceCreateIndexRoute
+  '/workspace/$workspaceId/insight/compare': typeof AuthedWorkspaceWorkspaceIdInsightCompareRoute
   '/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
   '/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
   '/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
@@ -376,6 +385,7 @@ export interface FileRoutesById {
   '/_authed/workspace/create/user-info': typeof AuthedWorkspaceCreateUserInfoRoute
   '/_authed/workspace/$workspaceId/': typeof AuthedWorkspaceWorkspaceIdIndexRoute
   '/_authed/workspace/create/': typeof AuthedWorkspaceCreateIndexRoute
+  '/_authed/workspace/$workspaceId/insight/compare': typeof AuthedWorkspaceWorkspaceIdInsightCompareRoute
   '/_authed/workspace/$workspaceId/insight/conversation': typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
   '/_authed/workspace/$workspaceId/insight/filtered-posts': typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
   '/_authed/workspace/$workspaceId/insight/filtered-profiles': typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
@@ -418,6 +428,7 @@ export interface FileRouteTypes {
     | '/workspace/create/user-info'
     | '/workspace/$workspaceId/'
     | '/workspace/create/'
+    | '/workspace/$workspaceId/insight/compare'
     | '/workspace/$workspaceId/insight/conversation'
     | '/workspace/$workspaceId/insight/filtered-posts'
     | '/workspace/$workspaceId/insight/filtered-profiles'
@@ -454,6 +465,7 @@ export interface FileRouteTypes {
     | '/workspace/create/user-info'
     | '/workspace/$workspaceId'
     | '/workspace/create'
+    | '/workspace/$workspaceId/insight/compare'
     | '/workspace/$workspaceId/insight/conversation'
     | '/workspace/$workspaceId/insight/filtered-posts'
     | '/workspace/$workspaceId/insight/filtered-profiles'
@@ -495,6 +507,7 @@ export interface FileRouteTypes {
     | '/_authed/workspace/create/user-info'
     | '/_authed/workspace/$workspaceId/'
     | '/_authed/workspace/create/'
+    | '/_authed/workspace/$workspaceId/insight/compare'
     | '/_authed/workspace/$workspaceId/insight/conversation'
     | '/_authed/workspace/$workspaceId/insight/filtered-posts'
     | '/_authed/workspace/$workspaceId/insight/filtered-profiles'
@@ -700,6 +713,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightIndexRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
     }
+    '/_authed/workspace/$workspaceId/insight/compare': {
+      id: '/_authed/workspace/$workspaceId/insight/compare'
+      path: '/compare'
+      fullPath: '/workspace/$workspaceId/insight/compare'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdInsightCompareRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdInsightRouteRoute
+    }
     '/_authed/workspace/$workspaceId/insight/conversation': {
       id: '/_authed/workspace/$workspaceId/insight/conversation'
       path: '/conversation'
@@ -802,6 +822,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren {
+  AuthedWorkspaceWorkspaceIdInsightCompareRoute: typeof AuthedWorkspaceWorkspaceIdInsightCompareRoute
   AuthedWorkspaceWorkspaceIdInsightConversationRoute: typeof AuthedWorkspaceWorkspaceIdInsightConversationRoute
   AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute
   AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute: typeof AuthedWorkspaceWorkspaceIdInsightFilteredProfilesRoute
@@ -816,6 +837,8 @@ interface AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren {
 
 const AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren: AuthedWorkspaceWorkspaceIdInsightRouteRouteChildren =
   {
+    AuthedWorkspaceWorkspaceIdInsightCompareRoute:
+      AuthedWorkspaceWorkspaceIdInsightCompareRoute,
     AuthedWorkspaceWorkspaceIdInsightConversationRoute:
       AuthedWorkspaceWorkspaceIdInsightConversationRoute,
     AuthedWorkspaceWorkspaceIdInsightFilteredPostsRoute:

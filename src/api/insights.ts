@@ -8,6 +8,7 @@ import type { Api } from './api';
 import { HttpError } from './errors';
 import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
 import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { compareResponseSchema, type CompareBody } from '@contract/insights-compare';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
@@ -57,6 +58,17 @@ export const insightQuery = <D extends Dashboard>(
         body: { ...body, ...extra },
         signal,
       }) as Promise<z.infer<(typeof INSIGHT_DASHBOARDS)[D]['response']>>,
+    staleTime: STALE_MS,
+    retry: retryAfterRateLimit,
+    retryDelay,
+  });
+
+/** The Compare dashboard (POST /social/insights/compare): 2 to 5 saved queries side by side. */
+export const compareQuery = (api: Api, body: CompareBody) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'insights', 'compare', body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('insights/compare', compareResponseSchema, { method: 'POST', body, signal }),
     staleTime: STALE_MS,
     retry: retryAfterRateLimit,
     retryDelay,

@@ -24,6 +24,11 @@ export interface Drill<R> {
   /** The row's button text for the keyboard and screen readers: "Posts of Mon 3 Nov". */
   label: (row: R) => string;
   enabled?: (row: R) => boolean;
+  /**
+   * A chart of several series (one per compared query): the table offers one button per series, each opening that
+   * series' posts of the row (`open` gets its index as the chart's dataset index).
+   */
+  series?: readonly string[];
 }
 
 export function ChartCard<R>({
@@ -211,7 +216,19 @@ function DataTable<R>({
               })}
               {drill ? (
                 <td>
-                  {drill.enabled?.(row) === false ? null : (
+                  {drill.enabled?.(row) === false ? null : drill.series ? (
+                    drill.series.map((name, seriesIndex) => (
+                      <button
+                        key={name}
+                        type="button"
+                        className="link-button"
+                        aria-label={`${drill.label(row)}: ${name}`}
+                        onClick={() => drill.open(row, seriesIndex)}
+                      >
+                        {name}
+                      </button>
+                    ))
+                  ) : (
                     <button
                       type="button"
                       className="link-button"

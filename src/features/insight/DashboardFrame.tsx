@@ -24,11 +24,14 @@ export function DashboardFrame({
   title,
   description,
   actions,
+  queryPicker = true,
   children,
 }: {
   title: string;
   description: string;
   actions?: ReactNode;
+  /** The scope bar's "Posts" picker (Compare picks its saved queries itself). */
+  queryPicker?: boolean;
   children: ReactNode;
 }) {
   const notice = useInvalidLinkNotice();
@@ -44,7 +47,7 @@ export function DashboardFrame({
           {notice}
         </p>
       ) : null}
-      <ScopeBar />
+      <ScopeBar query={queryPicker} />
       {children}
     </PageFrame>
   );

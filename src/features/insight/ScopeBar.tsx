@@ -20,7 +20,8 @@ import { RefineChips } from './RefineChips';
 const ALL_POSTS = '';
 const DISCOVER = 'discover';
 
-export function ScopeBar() {
+/** `query`: the "Posts" picker (false on Compare, which picks several saved queries of its own). */
+export function ScopeBar({ query = true }: { query?: boolean }) {
   const { api } = useApp();
   const view = useInsightView();
   const { scope, setScope, workspaceId, timeZone } = view;
@@ -46,29 +47,31 @@ export function ScopeBar() {
   return (
     <div className="scope-bar">
       <div className="scope-row">
-        <div className="field">
-          <label htmlFor={`${id}-query`}>Posts</label>
-          <select
-            id={`${id}-query`}
-            className="input compact"
-            value={picked}
-            onChange={(event) => pick(event.target.value)}
-          >
-            <option value={ALL_POSTS}>Every post</option>
-            {scope.q && !scope.savedQueryId ? (
-              <option value={DISCOVER}>Discover query: {truncate(scope.q, 60)}</option>
-            ) : null}
-            {saved.length ? (
-              <optgroup label="Saved queries">
-                {saved.map((query) => (
-                  <option key={query.id} value={query.id}>
-                    {query.name}
-                  </option>
-                ))}
-              </optgroup>
-            ) : null}
-          </select>
-        </div>
+        {query ? (
+          <div className="field">
+            <label htmlFor={`${id}-query`}>Posts</label>
+            <select
+              id={`${id}-query`}
+              className="input compact"
+              value={picked}
+              onChange={(event) => pick(event.target.value)}
+            >
+              <option value={ALL_POSTS}>Every post</option>
+              {scope.q && !scope.savedQueryId ? (
+                <option value={DISCOVER}>Discover query: {truncate(scope.q, 60)}</option>
+              ) : null}
+              {saved.length ? (
+                <optgroup label="Saved queries">
+                  {saved.map((query) => (
+                    <option key={query.id} value={query.id}>
+                      {query.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+            </select>
+          </div>
+        ) : null}
         <div className="field">
           <label htmlFor={`${id}-range`}>Date range</label>
           <select

@@ -8,4 +8,5 @@ export const INSIGHT_LINKS = [
   { to: '/workspace/$workspaceId/insight/conversation', label: 'Conversation' },
   { to: '/workspace/$workspaceId/insight/filtered-posts', label: 'Filtered posts' },
   { to: '/workspace/$workspaceId/insight/filtered-profiles', label: 'Filtered profiles' },
+  { to: '/workspace/$workspaceId/insight/compare', label: 'Compare' },
 ];

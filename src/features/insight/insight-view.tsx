@@ -40,8 +40,11 @@ export interface InsightView {
   body: InsightsBody;
   /** Changes the scope (pushes a history entry; the lists go back to their first page). */
   setScope: (next: Partial<InsightScope>) => void;
-  /** Opens filtered posts (or profiles) with these refinements added to the view's. */
-  drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles') => void;
+  /**
+   * Opens filtered posts (or profiles) with these refinements added to the view's; given a saved query (Compare), of
+   * that query with these refinements alone.
+   */
+  drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles', savedQueryId?: string) => void;
 }
 
 const InsightViewContext = createContext<InsightView | null>(null);
@@ -93,8 +96,14 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
     [view.scope, updateSearch, workspaceId],
   );
   const drill = useCallback(
-    (refines: Refine[], target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts') => {
-      const scope = { ...view.scope, refine: withRefines(view.scope.refine, refines) };
+    (
+      refines: Refine[],
+      target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts',
+      savedQueryId?: string,
+    ) => {
+      const scope = savedQueryId
+        ? { ...view.scope, savedQueryId, q: '', refine: refines }
+        : { ...view.scope, refine: withRefines(view.scope.refine, refines) };
       void navigate({
         to: `/workspace/$workspaceId/insight/${target}`,
         params: { workspaceId },
