@@ -25,6 +25,18 @@ export const socialAuthorSchema = z.object({
 });
 export type SocialAuthor = z.infer<typeof socialAuthorSchema>;
 
+/** A person's correction of a post's sentiment in one workspace (contract/sentiment-corrections.ts). */
+const sentimentCorrectionSchema = z.object({
+  /** The lexicon's estimate the correction replaces. */
+  estimated_label: z.enum(SENTIMENT_VALUES),
+  estimated_sentiment: z.number(),
+  /** The corrector's name or e-mail; null once they are no longer a user. */
+  corrected_by: z.nullable(z.string()),
+  /** ISO 8601, UTC. */
+  corrected_at: z.string(),
+});
+export type SentimentCorrection = z.infer<typeof sentimentCorrectionSchema>;
+
 export const socialPostSchema = z.object({
   id: z.number(),
   platform,
@@ -52,6 +64,11 @@ export const socialPostSchema = z.object({
   /** An estimate in [-1, 1] from a lexicon, not a judgement. */
   sentiment: z.number(),
   sentiment_label: z.enum(SENTIMENT_VALUES),
+  /**
+   * Set when someone in the workspace corrected the post's sentiment: sentiment_label is then the correction's and
+   * sentiment its score (1, 0 or -1), in every figure of that workspace; the estimate is kept here.
+   */
+  sentiment_correction: z.optional(z.nullable(sentimentCorrectionSchema)),
   author: socialAuthorSchema,
 });
 export type SocialPost = z.infer<typeof socialPostSchema>;

@@ -7,6 +7,7 @@ import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { alertRoutes } from './alerts/routes';
+import { sentimentCorrectionRoutes } from './social/corrections-routes';
 import { scrapingRoutes } from './scraping/routes';
 import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
@@ -24,6 +25,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
       await api.register(alertRoutes);
+      await api.register(sentimentCorrectionRoutes);
       await api.register(scrapingRoutes);
       await api.register(billingRoutes);
     },

@@ -28,6 +28,7 @@ import type { Db } from '@server/db/database';
 import { memberships, workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import { overview, SPIKE_MIN_COUNT, spikeStats } from '@server/social/insights/overview';
+import { loadCorrections, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 
 const HOUR_MS = 3_600_000;
@@ -258,6 +259,13 @@ export async function evaluateAlerts({
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
   const result: EvaluationResult = { rules: rules.length, overviews: 0, fired: 0, failed: 0 };
+  // Each workspace's sentiment corrections (a sentiment shift counts them), read once a round.
+  const corrections = new Map<string, Promise<Corrections>>();
+  const correctionsOf = (workspaceId: string) => {
+    let loaded = corrections.get(workspaceId);
+    if (!loaded) corrections.set(workspaceId, (loaded = loadCorrections(db, workspaceId)));
+    return loaded;
+  };
   for (const group of groups.values()) {
     const { workspaceId, savedQueryId, period, timeZone } = group[0]!;
     const window = windowAt(now, period, timeZone);
@@ -273,6 +281,7 @@ export async function evaluateAlerts({
           refine: [],
         },
         now,
+        await correctionsOf(workspaceId),
       );
       counts = countsOf(await overview(db, context, analytics), window);
       result.overviews += 1;

@@ -288,6 +288,26 @@ export const savedQueries = pgTable(
 );
 
 /**
+ * A post's sentiment as corrected by a person in one workspace (owners and managers; server/social/corrections.ts).
+ * It holds for that workspace only and counts in all its figures instead of the post's own label. It is kept apart
+ * from the post, keyed by the post's id (a re-import or a collector's update keeps a post's id), so re-imports and
+ * rebuilds of the analytics store leave it alone: the store is given a workspace's corrections with each statement.
+ */
+export const sentimentCorrections = pgTable(
+  'sentiment_corrections',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' }).notNull(),
+    label: sentimentLabel('label').notNull(),
+    correctedBy: uuid('corrected_by').references(() => users.id, { onDelete: 'set null' }),
+    correctedAt: timestamp('corrected_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.postId] })],
+);
+
+/**
  * One row: the corpus's version, raised by the corpus's change path (migration 0016) in the transaction of every
  * change of posts or profiles, so a reader sees the new version exactly when it sees the new
  * posts. The dashboards' answer cache (server/social/insights/answer-cache.ts) keys its answers by it.

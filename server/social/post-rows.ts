@@ -3,6 +3,7 @@
 // `posts p JOIN profiles a`, the row they give, and its mapping to the contract.
 import { sql } from 'drizzle-orm';
 import type { SocialAuthor, SocialPost } from '@contract/social-posts';
+import { withCorrection, type Corrections } from './corrections';
 
 /** An author's columns, over `profiles a`. */
 export const AUTHOR_COLUMNS = sql`a.id AS author_id, a.platform AS author_platform, a.handle, a.display_name,
@@ -65,7 +66,13 @@ export function toAuthor(row: AuthorRow): SocialAuthor {
   };
 }
 
-export function toPost(row: PostRow): SocialPost {
+/** The post as the workspace sees it: with its sentiment correction there, if any (../corrections.ts). */
+export function toPost(row: PostRow, corrections: Corrections): SocialPost {
+  return withCorrection(toEstimatedPost(row), corrections);
+}
+
+/** The post as stored, with the lexicon's sentiment estimate. */
+function toEstimatedPost(row: PostRow): SocialPost {
   return {
     id: Number(row.id),
     platform: row.platform,

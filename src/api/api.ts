@@ -13,7 +13,7 @@ import {
 } from '@contract/workspaces';
 
 export interface SendInit {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   headers?: Record<string, string>;
   /** Cancels the request (TanStack Query passes one to every queryFn; a newer keystroke cancels a stale check). */
@@ -36,7 +36,9 @@ async function send<S extends z.ZodMiniType>(
         ? request.delete()
         : init.method === 'PATCH'
           ? request.json(init.body ?? {}).patch()
-          : request.json(init.body ?? {}).post();
+          : init.method === 'PUT'
+            ? request.json(init.body ?? {}).put()
+            : request.json(init.body ?? {}).post();
   // Read as text so that an empty body (204) parses as undefined instead of failing as JSON.
   const text = await chain.text().catch((error: unknown) => {
     throw toHttpError(error, init.method);

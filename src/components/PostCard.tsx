@@ -1,13 +1,15 @@
 // A post as discover, the dashboards and the query preview list it: author, platform, time in the workspace's zone,
-// the text with the query's terms marked, kind, media, engagement, and sentiment stated as an estimate. With `links`,
-// the author's name opens their profile's page and the card its post's page (a click anywhere but on a link, or the
-// "Post details" link from the keyboard).
+// the text with the query's terms marked, kind, media, engagement, and sentiment stated as an estimate or as the
+// workspace's correction. With `links`, the author's name opens their profile's page and the card its post's page (a
+// click anywhere but on a link or a button, or the "Post details" link from the keyboard), and owners and managers
+// can correct the post's sentiment.
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SocialPost } from '@contract/social-posts';
 import { formatCompactNumber } from '@/lib/compact-number';
 import { formatDateTime } from '@/lib/date-time';
 import { platformName } from '@/lib/platforms';
+import { PostSentiment } from './PostSentiment';
 import { HighlightedText } from './query-editor/HighlightedText';
 
 /** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */
@@ -89,9 +91,7 @@ export function PostCard({
           {formatCompactNumber(post.engagement)} engagement
         </span>
         {post.views !== null ? <span>{formatCompactNumber(post.views)} views</span> : null}
-        <span title="Estimated from a word list; it can miss sarcasm and context">
-          Sentiment (estimate): {post.sentiment_label}
-        </span>
+        <PostSentiment post={post} timeZone={timeZone} workspaceId={links?.workspaceId} />
         {postLink ? (
           <Link {...postLink} aria-label={`Post details (@${author.handle})`}>
             Post details

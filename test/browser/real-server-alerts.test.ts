@@ -7,22 +7,16 @@
 // mute it for herself).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { count } from 'drizzle-orm';
 import { demoUserIds } from '@server/seed';
 import { alertEvents, notifications } from '@server/db/alerts-schema';
 import { verifyWebhookSignature } from '@server/alerts/webhook';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
-import {
-  collectCspViolations,
-  cspViolations,
-  launchBrowser,
-  newTestPage,
-  type TestPage,
-} from '@test/support/browser';
+import { cspViolations, launchBrowser, type TestPage } from '@test/support/browser';
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
-import { signInThroughProvider } from '@test/support/dev-sign-in';
+import { signInToDemo } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const QUERY_NAME = 'Spaceport';
@@ -71,19 +65,8 @@ async function api(method: 'GET' | 'POST', url: string, payload?: object) {
   });
 }
 
-async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
-  const current = await newTestPage(browser, server.origin);
-  contexts.push(current);
-  await collectCspViolations(current.context);
-  const { page } = current;
-  await signInThroughProvider(
-    page,
-    new RegExp(`^${account}`),
-    (url) => url.pathname === '/workspace/demo/saved-queries',
-  );
-  await waitForHeading(page, 'Saved queries');
-  return page;
-}
+const signInAs = (account: 'Ana Owner' | 'Cleo Viewer') =>
+  signInToDemo(browser, server.origin, contexts, account);
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 500 });
 

@@ -9,17 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { demoUserIds } from '@server/seed';
 import type { SavedQueryVolume } from '@contract/saved-queries';
-import {
-  collectCspViolations,
-  cspViolations,
-  launchBrowser,
-  newTestPage,
-  type TestPage,
-} from '@test/support/browser';
-import { waitForHeading } from '@test/support/browser-harness';
+import { cspViolations, launchBrowser, type TestPage } from '@test/support/browser';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
-import { signInThroughProvider } from '@test/support/dev-sign-in';
+import { signInToDemo } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 const NAME = 'Harbour ferries';
@@ -59,19 +52,8 @@ afterAll(async () => {
   await Promise.allSettled([browser?.close(), server?.close()]);
 });
 
-async function signInAs(account: 'Ana Owner' | 'Cleo Viewer'): Promise<Page> {
-  const current = await newTestPage(browser, server.origin);
-  contexts.push(current);
-  await collectCspViolations(current.context);
-  const { page } = current;
-  await signInThroughProvider(
-    page,
-    new RegExp(`^${account}`),
-    (url) => url.pathname === '/workspace/demo/saved-queries',
-  );
-  await waitForHeading(page, 'Saved queries');
-  return page;
-}
+const signInAs = (account: 'Ana Owner' | 'Cleo Viewer') =>
+  signInToDemo(browser, server.origin, contexts, account);
 
 const api = async (url: string, payload?: object) => {
   const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;

@@ -8,7 +8,7 @@
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { previousRange, storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import { previousRange, storeSentiment, storeWhere, zonePlaceholder, type StoreScope } from './scope';
 
 export interface StoreTagsRows {
   hashtags: Array<{ value: string; posts: number }>;
@@ -127,6 +127,7 @@ export async function storeConversationWords(
     params.add(r, 'String'),
   );
   const top = params.add(limit, 'UInt32');
+  const score = storeSentiment(scope.context.corrections, params);
   const [minPosts, minRatio] = [
     params.add(rule.emergingMinPosts, 'Float64'),
     params.add(rule.emergingMinRatio, 'Float64'),
@@ -156,7 +157,7 @@ export async function storeConversationWords(
           SELECT l.word AS word, b.lang AS lang, any(b.n) AS n, any(b.prev) AS prev, any(b.s) AS s
           FROM ${db}.lexicon l INNER JOIN (
             SELECT tok, lang, countIf(cur) AS n, countIf(NOT cur) AS prev, sumIf(sentiment, cur) AS s
-            FROM (SELECT p.ts >= ${from} AS cur, p.toks AS toks, toFloat64(p.sentiment) AS sentiment, p.lang AS lang
+            FROM (SELECT p.ts >= ${from} AS cur, p.toks AS toks, ${score} AS sentiment, p.lang AS lang
               ${counted})
             ARRAY JOIN toks AS tok
             GROUP BY tok, lang) b ON b.tok = l.tok

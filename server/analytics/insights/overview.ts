@@ -8,7 +8,14 @@ import type { PersonAggregate } from '@server/social/insights/rows';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { previousRange, storeFrom, zonePlaceholder, type StoreScope } from './scope';
+import {
+  previousRange,
+  storeFrom,
+  storeLabel,
+  storeSentiment,
+  zonePlaceholder,
+  type StoreScope,
+} from './scope';
 import { bucketStarts, localBucketSql, timeKey } from './time';
 
 type Platform = OverviewResponse['platforms'][number]['platform'];
@@ -126,12 +133,13 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
     'sentiment',
   ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  const label = storeLabel(context.corrections, params);
   return store.query<GroupRow>(
     `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
       sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(s) AS s
     FROM (SELECT ${time.key} AS k, p.platform AS platform, count() AS n, sum(p.engagement) AS e,
-        countIf(p.label = 1) AS pos, countIf(p.label = 0) AS neu, countIf(p.label = -1) AS neg,
-        sum(toFloat64(p.sentiment)) AS s
+        countIf(${label} = 1) AS pos, countIf(${label} = 0) AS neu, countIf(${label} = -1) AS neg,
+        sum(${storeSentiment(context.corrections, params)}) AS s
       FROM ${posts} WHERE ${where} GROUP BY k, platform)
     GROUP BY local, platform`,
     params.values,

@@ -6,7 +6,7 @@ import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import type { GroupRow } from '@server/social/insights/performance';
-import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, storeSentiment, zonePlaceholder, type StoreScope } from './scope';
 import { dayOfWeekSql, hourOfDaySql, timeKey } from './time';
 
 /** One group, as PostgreSQL's performance statement gives it. */
@@ -35,7 +35,7 @@ export async function storePerformance(
         ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, rate_sum, rated
       FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
           sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
-          sum(p.engagement) AS e, sum(toFloat64(p.sentiment)) AS s,
+          sum(p.engagement) AS e, sum(${storeSentiment(context.corrections, params)}) AS s,
           sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
         FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
         WHERE ${where} GROUP BY platform, media, kind, k))

@@ -5,6 +5,8 @@
 import type { Bucket, Refine } from '@contract/insights';
 import { formatWallClock, wallClock } from '@contract/zoned-time';
 import type { QueryNode } from '@server/query/index';
+import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
+import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
 import { STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
@@ -68,6 +70,36 @@ function dateCondition(bucket: Bucket, value: string, timeZone: string, zone: st
   );
 }
 
+/**
+ * A post's sentiment label (1, 0, -1) as the workspace counts it, over `posts p`: its corrections' labels
+ * (server/social/corrections.ts) given as bound arrays of ids and labels, or the store's own column when it has none.
+ */
+export function storeLabel(corrections: Corrections, params: StoreParams): string {
+  if (!corrections.byId.size) return 'p.label';
+  const [ids, labels] = correctionArrays(corrections, (label) => LABELS[label]);
+  return `transform(p.id, ${params.add(ids, 'Array(UInt64)')}, ${params.add(labels, 'Array(Int8)')}, p.label)`;
+}
+
+/** A post's sentiment score (Float64) as the workspace counts it, over `posts p`: 1, 0 or -1 where corrected. */
+export function storeSentiment(corrections: Corrections, params: StoreParams): string {
+  if (!corrections.byId.size) return 'toFloat64(p.sentiment)';
+  const [ids, scores] = correctionArrays(corrections, (label) => CORRECTED_SCORE[label]);
+  return (
+    `transform(p.id, ${params.add(ids, 'Array(UInt64)')}, ${params.add(scores, 'Array(Float64)')}, ` +
+    'toFloat64(p.sentiment))'
+  );
+}
+
+function correctionArrays(corrections: Corrections, value: (label: SentimentLabel) => number) {
+  const ids: number[] = [];
+  const values: number[] = [];
+  for (const [id, correction] of corrections.byId) {
+    ids.push(id);
+    values.push(value(correction.label));
+  }
+  return [ids, values] as const;
+}
+
 /** The profiles of `where`, as the set of author ids a post's author is tested against. */
 const authorsWhere = (db: string, where: string) =>
   `p.author_id IN (SELECT id FROM ${db}.profiles WHERE ${where})`;
@@ -79,6 +111,7 @@ function matchCondition(
   timeZone: string,
   params: StoreParams,
   db: string,
+  corrections: Corrections,
 ): string {
   const strings = (values: string[], type = 'Array(String)') => params.add(values, type);
   switch (refine.field) {
@@ -110,7 +143,7 @@ function matchCondition(
       return `has(${params.add(
         refine.values.map((v) => LABELS[v]),
         'Array(Int8)',
-      )}, p.label)`;
+      )}, ${storeLabel(corrections, params)})`;
     case 'language':
       return `has(${strings(refine.values)}, p.lang)`;
     case 'media':
@@ -169,7 +202,7 @@ export function storeRefineWhere(
 ): string | null {
   const { refines, timeZone } = context;
   const parts = refines.map((refine) => {
-    const condition = matchCondition(refine, zone, timeZone, params, db);
+    const condition = matchCondition(refine, zone, timeZone, params, db, context.corrections);
     // A post whose value is unknown (a null language, '' in the store) matches no value, so an exclusion keeps it.
     return refine.exclude ? `NOT (${condition})` : `(${condition})`;
   });

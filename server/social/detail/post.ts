@@ -5,6 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PostDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
+import type { Corrections } from '../corrections';
 import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
 import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
 import { readOnly } from '../insights/transactions';
@@ -45,10 +46,12 @@ export interface PostRead {
   /** The view's query, null for none. */
   query: QueryNode | null;
   timeZone: string;
+  /** The workspace's corrections of this post's sentiment (one or none). */
+  corrections: Corrections;
 }
 
 export async function readPost(db: Db, read: PostRead): Promise<Omit<PostDetailResponse, 'time_zone'>> {
-  const { postId, since, query } = read;
+  const { postId, since, query, corrections } = read;
   return readOnly(
     db,
     async (tx) => {
@@ -76,7 +79,7 @@ export async function readPost(db: Db, read: PostRead): Promise<Omit<PostDetailR
       ).rows;
       if (!row) throw postNotFound();
       return {
-        post: toPost(row),
+        post: toPost(row, corrections),
         matched: query
           ? {
               query: printQuery(query),

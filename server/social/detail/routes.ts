@@ -21,6 +21,7 @@ import { historyStart, limitsOf } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
 import { clientGone } from '../admission';
+import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope } from '../insights/request';
 import { invalidQueryErrorHandler } from '@server/query/invalid-query';
 import { perAccountLimit } from '../rate-limit';
@@ -88,6 +89,8 @@ export const detailRoutes: FastifyPluginAsyncZod = async (app) => {
           })
         : null;
       const { limits } = limitsOf(catalogue, workspace.plan);
+      const corrections =
+        context?.corrections ?? (await loadCorrections(lightDb, workspace.id, [body.post_id]));
       const read = await admission.run(
         () =>
           reads.read((db) =>
@@ -96,6 +99,7 @@ export const detailRoutes: FastifyPluginAsyncZod = async (app) => {
               since: historyStart(limits),
               query: context?.scope.query ?? null,
               timeZone,
+              corrections,
             }),
           ),
         clientGone(reply.raw),

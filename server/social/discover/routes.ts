@@ -9,6 +9,7 @@ import { invalidQueryErrorSchema } from '@contract/social-query';
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf } from '@server/workspaces/route-access';
+import { loadCorrections } from '../corrections';
 import { resolveScope } from '../scope';
 import { printQuery } from '@server/query/index';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
@@ -25,7 +26,7 @@ import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 const tags = ['social'];
 
 export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config } = app.deps;
+  const { config, db: lightDb } = app.deps;
   // A search is a heavy request: the analytics pool or a read replica (server/social/reads.ts), in an admission slot
   // (server/social/analytics.ts).
   const { reads, admission } = app.analytics;
@@ -91,6 +92,7 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         refines: [],
         refine: null,
         timeZone,
+        corrections: await loadCorrections(lightDb, workspace.id),
       };
       const read = await admission.run(
         // The store is read as it is now: it is started after the app is built (server/main.ts).

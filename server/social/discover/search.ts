@@ -12,6 +12,7 @@ import type { SocialPost } from '@contract/social-posts';
 import { storeDiscover } from '@server/analytics/insights/discover';
 import type { AnalyticsService } from '@server/analytics/service';
 import { isStoreTimeout } from '@server/analytics/store';
+import { NO_CORRECTIONS, type Corrections } from '../corrections';
 import { toPost } from '../post-rows';
 import type { InsightScope } from '../insights/request';
 import { profilesByIds } from '../insights/rows';
@@ -51,6 +52,7 @@ function searchAnswer(
   profiles: ProfileRow[] | null,
   sort: DiscoverSort,
   limit: number,
+  corrections: Corrections,
 ): SearchResult {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -58,7 +60,11 @@ function searchAnswer(
     rows.length > limit && last
       ? { k: sort === 'recency' ? last.posted_key : last.engagement, id: Number(last.id) }
       : null;
-  return { posts: page.map(toPost), next, profiles: profiles?.map(toProfile) ?? null };
+  return {
+    posts: page.map((row) => toPost(row, corrections)),
+    next,
+    profiles: profiles?.map(toProfile) ?? null,
+  };
 }
 
 export interface SearchOptions {
@@ -66,6 +72,8 @@ export interface SearchOptions {
   sort: DiscoverSort;
   cursor: Cursor | null;
   limit: number;
+  /** The workspace's sentiment corrections, shown on its posts (none by default). */
+  corrections?: Corrections;
   timeoutMs?: number;
   walkBudgetMs?: number;
 }
@@ -90,7 +98,7 @@ const setTimeoutLocal = (tx: Executor, ms: number, also: SQL = sql`1`) =>
   );
 
 export async function searchPosts(db: Db, options: SearchOptions): Promise<SearchResult> {
-  const { where, sort, cursor, limit } = options;
+  const { where, sort, cursor, limit, corrections = NO_CORRECTIONS } = options;
   const { timeoutMs = DISCOVER_TIMEOUT_MS, walkBudgetMs = WALK_BUDGET_MS } = options;
   const deadline = performance.now() + timeoutMs;
   const remaining = () => deadline - performance.now();
@@ -118,7 +126,7 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
           await setTimeoutLocal(tx, remaining());
           profiles = (await tx.execute<ProfileRow>(profilesQuery(where))).rows;
         }
-        return searchAnswer(rows, profiles, sort, limit);
+        return searchAnswer(rows, profiles, sort, limit, corrections);
       },
       { accessMode: 'read only' },
     );
@@ -142,7 +150,10 @@ export async function discoverPosts(
   service: AnalyticsService | undefined,
 ): Promise<SearchResult> {
   const answer = await searchFromStore(db, context, options, service);
-  return answer ?? searchPosts(db, { where: scopeWhere(context.scope), ...options });
+  return (
+    answer ??
+    searchPosts(db, { where: scopeWhere(context.scope), corrections: context.corrections, ...options })
+  );
 }
 
 /**
@@ -187,7 +198,7 @@ async function searchFromStore(
         );
         profiles = found.profiles.map((p) => ({ ...authors.get(Number(p.author_id))!, ...p }));
       }
-      return searchAnswer(rows, profiles, sort, limit);
+      return searchAnswer(rows, profiles, sort, limit, context.corrections);
     },
     // Only at the snapshot's version: the page is the store's order of the posts, and a post changed or removed
     // since a store behind it was written would leave PostgreSQL's look-up short of the page or of its cursor.

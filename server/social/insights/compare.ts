@@ -13,6 +13,7 @@ import type { AnalyticsService } from '@server/analytics/service';
 import { formatLocal } from '../counted';
 import { scopeConditions } from '../scope';
 import { overview } from './overview';
+import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
 import { readOnly } from './transactions';
 import { scanFrom } from './where';
@@ -38,6 +39,7 @@ export async function resolveCompare(
   now = new Date(),
 ): Promise<InsightScope[]> {
   const contexts: InsightScope[] = [];
+  const corrections = await loadCorrections(db, body.workspace_id);
   // One after the other, on the light pool: a look-up each, and the first missing one is the 404.
   for (const id of body.saved_query_ids) {
     contexts.push(
@@ -46,6 +48,7 @@ export async function resolveCompare(
         workspace,
         { workspace_id: body.workspace_id, saved_query_id: id, filters: body.filters },
         now,
+        corrections,
       ),
     );
   }

@@ -4,6 +4,7 @@
 // sample, found through the index without visiting the other matching posts), because splitting every post into words
 // and reading every matching post twice is what costs most. When the analytics store holds PostgreSQL's corpus version,
 // the same lists are read from it (server/analytics/insights/conversation.ts), counted in the same sample.
+import { correctedSentiment } from '../corrections';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ConversationResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
@@ -110,8 +111,8 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
   // And one more reads the periods that are not sampled, whole: both, or the one that is not.
   const lower = sql`(SELECT CASE WHEN prev_sampled THEN ${scope.from} ELSE ${previous.from} END FROM plan)`;
   const upper = sql`(SELECT CASE WHEN cur_sampled THEN ${scope.from} ELSE ${scope.to} END FROM plan)`;
-  const sampled = (marks: SQL) => sql`SELECT ${isCur} AS cur, p.search, p.sentiment::float8 AS sentiment,
-        p.language
+  const score = correctedSentiment(context.corrections);
+  const sampled = (marks: SQL) => sql`SELECT ${isCur} AS cur, p.search, ${score} AS sentiment, p.language
       FROM ${from}
       WHERE (SELECT cur_sampled OR prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
         AND ${marks}
@@ -129,7 +130,7 @@ function conversationWordsStatement(context: InsightScope, limit: number, sampli
     ${sampled(sql`${level} < ${MIN_MARKS_LEVEL}`)}`
   }
     UNION ALL
-    SELECT ${isCur}, p.search, p.sentiment::float8, p.language FROM ${from}
+    SELECT ${isCur}, p.search, ${score}, p.language FROM ${from}
       WHERE NOT (SELECT cur_sampled AND prev_sampled FROM plan) AND ${insightWhere(context, previous.from, scope.to)}
         AND p.posted_at >= ${lower}::timestamptz AND p.posted_at < ${upper}::timestamptz`;
   // Estimated posts: counted posts × 65536 ÷ the period's cut (× 1 without a sample).

@@ -1,6 +1,7 @@
 // The beginning of every dashboard's "counted" sentence: what was counted (query, range in the workspace's zone,
 // platforms, languages, refinements); each dashboard adds its own definitions.
 import { formatLocal, platformsAndLanguages } from '../counted';
+import { countedCorrections } from '../corrections';
 import { describeRefines } from './refine';
 import type { InsightScope } from './request';
 
@@ -15,6 +16,6 @@ export function countedBase(context: InsightScope, from = context.scope.from, to
   return (
     `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
     `${timeZone}, ${platformsAndLanguages(scope)}${refined}; each post once, whatever its kind (original, reply, ` +
-    `repost or quote)`
+    `repost or quote)${countedCorrections(context.corrections)}`
   );
 }

@@ -319,7 +319,7 @@ function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResp
       mentions: p.mentions,
       share: total ? p.mentions / total : 0,
     })),
-    top_posts: rows.topPosts.map((post) => toPost(post)),
+    top_posts: rows.topPosts.map((post) => toPost(post, context.corrections)),
     top_people: rows.people,
   };
 }

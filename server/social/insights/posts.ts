@@ -158,7 +158,9 @@ function postsAnswer(context: InsightScope, { sort, limit }: PageAsked, rows: Po
     counted: `${countedBase(context)}; ${SORT_WORDS[sort]}, ties by the higher id; engagement = likes + comments + shares.`,
     sort,
     total: rows.total,
-    posts: page.map((p) => toPost(rows.posts.get(p.id)!, sort === 'overperformance' ? p.score! : null)),
+    posts: page.map((p) =>
+      toPost(rows.posts.get(p.id)!, context.corrections, sort === 'overperformance' ? p.score! : null),
+    ),
     next_cursor:
       more && last
         ? encodeCursor(

@@ -7,6 +7,7 @@ import { ApiError } from '@server/errors';
 import { tsqueryOperand } from '@server/query/compile';
 import { BUCKET_MS, bucketOf, dayOfWeekOf, hourOfDayOf, isBucketStart } from './time';
 import { formatWallClock, wallClock } from '@contract/zoned-time';
+import { correctedLabel, type Corrections } from '../corrections';
 
 const invalidRefine = (message: string) => new ApiError(400, 'invalid_refine', message);
 
@@ -52,7 +53,7 @@ const hourOfWeekCondition = ({ day, hour }: { day: number; hour: number }): SQL 
   sql`(${dayOfWeekOf} = ${day} AND ${hourOfDayOf} = ${hour})`;
 
 /** The condition a refinement's values match (before `exclude`). */
-function matchCondition(refine: Refine, timeZone: string): SQL {
+function matchCondition(refine: Refine, timeZone: string, corrections: Corrections): SQL {
   switch (refine.field) {
     case 'date':
       return sql`(${sql.join(
@@ -82,7 +83,8 @@ function matchCondition(refine: Refine, timeZone: string): SQL {
       return sql`(a.id = ANY(${sql.param(ids)}::bigint[]) OR lower(a.handle) = ANY(${sql.param(handles)}::text[]))`;
     }
     case 'sentiment':
-      return sql`p.sentiment_label::text = ANY(${sql.param(refine.values)}::text[])`;
+      // As the workspace counts it: its corrections' labels where it has them.
+      return sql`${correctedLabel(corrections)}::text = ANY(${sql.param(refine.values)}::text[])`;
     case 'language':
       return sql`p.language = ANY(${sql.param(refine.values)}::text[])`;
     case 'media':
@@ -97,11 +99,11 @@ function matchCondition(refine: Refine, timeZone: string): SQL {
 }
 
 /** The refinements ANDed, or null when there are none. Throws a 400 for a value that cannot be a bucket start. */
-export function refineWhere(refines: Refine[], timeZone: string): SQL | null {
+export function refineWhere(refines: Refine[], timeZone: string, corrections: Corrections): SQL | null {
   if (!refines.length) return null;
   return sql.join(
     refines.map((refine) => {
-      const condition = matchCondition(refine, timeZone);
+      const condition = matchCondition(refine, timeZone, corrections);
       return refine.exclude ? sql`NOT coalesce(${condition}, false)` : sql`(${condition})`;
     }),
     sql` AND `,

@@ -1,5 +1,5 @@
 // One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
-// the workspace's time zone. Every dashboard reads its request as an InsightScope.
+// the workspace's time zone and its sentiment corrections. Every dashboard reads its request as an InsightScope.
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { InsightsBody, Refine } from '@contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
@@ -11,6 +11,7 @@ import { parseOrThrow } from '@server/query/invalid-query';
 import { resolveScope, type Scope } from '../scope';
 import { namedRange, type NamedRange } from '../cursor-range';
 import { usableTimeZone } from '@contract/zoned-time';
+import { loadCorrections, type Corrections } from '../corrections';
 import { refineWhere } from './refine';
 
 export interface InsightScope {
@@ -23,6 +24,8 @@ export interface InsightScope {
   refines: Refine[];
   refine: SQL | null;
   timeZone: string;
+  /** The workspace's sentiment corrections (server/social/corrections.ts), counted in every figure. */
+  corrections: Corrections;
   /** Set when the range reached further back than the plan's history and its start was moved (clipToHistory). */
   historyClip?: HistoryClip | null;
 }
@@ -68,6 +71,8 @@ export async function resolveInsightScope(
   workspace: { timeZone: string },
   body: InsightsBody,
   now = new Date(),
+  /** The workspace's corrections when the caller has read them already (for several requests of one workspace). */
+  loaded?: Corrections,
 ): Promise<InsightScope> {
   const hasSaved = body.saved_query_id !== undefined;
   if (hasSaved === (body.query !== undefined)) {
@@ -94,13 +99,15 @@ export async function resolveInsightScope(
   const scope = resolveScope(ast, filters, now);
   const timeZone = usableTimeZone(workspace.timeZone);
   const refines = body.refine ?? [];
+  const corrections = loaded ?? (await loadCorrections(db, body.workspace_id));
   return {
     scope,
     namedRange: namedRange(filters),
     normalized: ast ? printQuery(ast) : null,
     savedQueryName,
     refines,
-    refine: refineWhere(refines, timeZone),
+    refine: refineWhere(refines, timeZone, corrections),
     timeZone,
+    corrections,
   };
 }

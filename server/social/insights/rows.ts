@@ -10,11 +10,16 @@ import {
   type AuthorRow,
   type PostRow,
 } from '../post-rows';
+import type { Corrections } from '../corrections';
 import type { Tx } from './transactions';
 
 /** A post as the dashboards list it: with its overperformance (sort `overperformance` only, else null). */
-export function toPost(row: PostRow, overperformance: number | null = null): InsightPost {
-  return { ...toSocialPost(row), overperformance };
+export function toPost(
+  row: PostRow,
+  corrections: Corrections,
+  overperformance: number | null = null,
+): InsightPost {
+  return { ...toSocialPost(row, corrections), overperformance };
 }
 
 /**

@@ -12,6 +12,7 @@ import { ApiError } from '@server/errors';
 import { listSavedQueries } from '@server/saved-queries/store';
 import { formatLocal } from '../counted';
 import { usableTimeZone } from '@contract/zoned-time';
+import { NO_CORRECTIONS } from '../corrections';
 import { resolveInsightScope, type InsightScope } from './request';
 import * as postsScan from './sources/posts-scan';
 import * as rollups from './sources/rollups';
@@ -123,6 +124,8 @@ export async function savedQueryVolume(
             filters: { ...(filters.success ? filters.data : {}), ...range },
           },
           now,
+          // Counts of posts, without refinements: sentiment is not read.
+          NO_CORRECTIONS,
         );
       } catch (error) {
         // Saved before a change of the language made it invalid: listed without counts rather than failing them all.

@@ -8,6 +8,7 @@ import { postDetailQuery } from '@/api/insights';
 import { apiProblem } from '@/api/errors';
 import type { PostDetailResponse } from '@contract/social-detail';
 import { EmptyState } from '@/components/PageFrame';
+import { PostSentiment } from '@/components/PostSentiment';
 import { HighlightedText } from '@/components/query-editor/HighlightedText';
 import { termPatterns } from '@/components/query-editor/match-terms';
 import { useApp } from '@/components/use-app';
@@ -64,6 +65,8 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
   const { author } = post;
   const patterns = useMemo(() => termPatterns(matched?.query ?? ''), [matched?.query]);
   const { back } = useSearch({ from: ROUTE });
+  const { workspaceId } = useParams({ from: ROUTE });
+  const correction = post.sentiment_correction ?? null;
   return (
     <div className="detail-grid">
       <article className="post-card post-detail" aria-labelledby="post-author">
@@ -83,11 +86,14 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
         <p className="post-text">
           <HighlightedText text={post.text} patterns={patterns} />
         </p>
-        {post.url ? (
-          <a href={post.url} target="_blank" rel="noreferrer noopener">
-            Open on {platformName(post.platform)}
-          </a>
-        ) : null}
+        <p className="post-facts small">
+          <PostSentiment post={post} timeZone={timeZone} workspaceId={workspaceId} />
+          {post.url ? (
+            <a href={post.url} target="_blank" rel="noreferrer noopener">
+              Open on {platformName(post.platform)}
+            </a>
+          ) : null}
+        </p>
       </article>
 
       <section className="detail-card" aria-labelledby="post-metrics">
@@ -98,11 +104,19 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
           <Fact label="Comments" value={formatWhole(post.comments)} />
           <Fact label="Shares" value={formatWhole(post.shares)} />
           <Fact label="Views" value={post.views === null ? 'not reported' : formatWhole(post.views)} />
-          <Fact
-            label="Sentiment (estimate)"
-            value={`${post.sentiment_label} (${formatDecimal(post.sentiment)})`}
-            note="from a word list; it can miss sarcasm and context"
-          />
+          {correction ? (
+            <Fact
+              label="Sentiment (corrected)"
+              value={post.sentiment_label}
+              note={`counted in this workspace; estimate: ${correction.estimated_label} (${formatDecimal(correction.estimated_sentiment)})`}
+            />
+          ) : (
+            <Fact
+              label="Sentiment (estimate)"
+              value={`${post.sentiment_label} (${formatDecimal(post.sentiment)})`}
+              note="from a word list; it can miss sarcasm and context"
+            />
+          )}
           <Fact label="Kind" value={post.kind} />
           <Fact label="Media" value={post.media} />
           <Fact label="Language" value={post.language ?? 'unknown'} />

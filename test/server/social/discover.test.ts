@@ -162,6 +162,7 @@ describe('POST /social/discover', () => {
       domains: [],
       sentiment: 0,
       sentiment_label: 'neutral',
+      sentiment_correction: null,
       author: {
         id: authorIds.get(author.key),
         platform: author.platform,

@@ -4,6 +4,7 @@
 // they do. The conversation's words, which only the posts have, are read through their sample (conversation.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Bucket, PostSort } from '@contract/insights';
+import { correctedLabel, correctedSentiment } from '../../corrections';
 import { scopeWhere } from '../../scope';
 import type { Cursor } from '../cursor';
 import type { InsightScope } from '../request';
@@ -11,6 +12,10 @@ import { jsonRows } from '../rows';
 import { bucketOf, dayOfWeekOf, hourOfDayOf } from '../time';
 import { insightWhere, previousPeriod, scanFrom } from '../where';
 import type { OverviewGroups } from './source';
+
+/** A post's sentiment score and label as the workspace counts them (its corrections applied), over `posts p`. */
+const sentimentColumns = ({ corrections }: InsightScope) =>
+  sql`${correctedSentiment(corrections)} AS sentiment, ${correctedLabel(corrections)} AS sentiment_label`;
 
 /** Which periods a per-author statement of the overview covers. */
 export type AuthorPeriods = 'both' | 'current' | 'previous';
@@ -42,7 +47,7 @@ export function overviewAuthors(context: InsightScope, periods: AuthorPeriods, t
 export function overviewGroups(context: InsightScope, bucket: Bucket, top: number): OverviewGroups {
   return {
     groups: sql`WITH m AS MATERIALIZED (
-      SELECT p.id, p.engagement, p.sentiment, p.sentiment_label, p.platform,
+      SELECT p.id, p.engagement, ${sentimentColumns(context)}, p.platform,
         ${bucketOf(bucket)} AS local
       FROM ${scanFrom(context)} WHERE ${insightWhere(context)}),
     g AS MATERIALIZED (
@@ -70,7 +75,7 @@ export function overviewOneScan(
   const previous = previousPeriod(context);
   return {
     groups: sql`WITH s AS MATERIALIZED (
-      SELECT p.id, p.author_id, p.engagement, p.sentiment, p.sentiment_label, p.platform, p.posted_at,
+      SELECT p.id, p.author_id, p.engagement, ${sentimentColumns(context)}, p.platform, p.posted_at,
         p.posted_at >= ${scope.from} AS cur
       FROM ${scanFrom(context)} WHERE ${insightWhere(context, previous.from, scope.to)}),
     pa AS MATERIALIZED (SELECT cur, author_id, count(*) AS n, sum(engagement) AS e FROM s GROUP BY 1, 2),
@@ -106,7 +111,8 @@ export function performanceGroups(context: InsightScope) {
   return sql`WITH g AS MATERIALIZED (
       SELECT p.platform, p.media, p.kind, ${dayOfWeekOf} AS dow, ${hourOfDayOf} AS hr, count(*) AS posts,
         sum(p.likes) AS likes, sum(p.comments) AS comments, sum(p.shares) AS shares,
-        coalesce(sum(p.views), 0) AS views, sum(p.engagement) AS engagement, sum(p.sentiment::float8) AS sentiment,
+        coalesce(sum(p.views), 0) AS views, sum(p.engagement) AS engagement,
+        sum(${correctedSentiment(context.corrections)}) AS sentiment,
         sum(p.engagement::float8 / a.followers) FILTER (WHERE a.followers > 0) AS rate_sum,
         count(*) FILTER (WHERE a.followers > 0) AS rated
       FROM posts p JOIN profiles a ON a.id = p.author_id WHERE ${insightWhere(context)}

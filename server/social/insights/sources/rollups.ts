@@ -11,6 +11,7 @@ import type { InsightScope } from '../request';
 import { jsonRows } from '../rows';
 import { bucketOf, dayOfWeekOf, hourOfDayOf } from '../time';
 import { offsetMinutes } from '@contract/zoned-time';
+import { correctedIds, correctedLabel, correctedSentiment } from '../../corrections';
 import { insightWhere } from '../where';
 import { afterCursor, PAGE_KEYS } from './posts-scan';
 import { keepsCondition, type OverviewGroups, type Source } from './source';
@@ -82,17 +83,26 @@ export const postDays: Source<RollupSplit> = { serves: (context) => rollupSplit(
 /**
  * The rollup's rows over the whole units and the posts of the partial ones, UNION ALL: `fromRollup` and `fromPosts`
  * give each part's SELECT for a condition on `p` (the rollup or the posts, aliased p, so the scope's conditions read
- * both alike) and must give the same columns.
+ * both alike) and must give the same columns; `corrected`, for sums of sentiment, the same columns from the posts of
+ * the whole units that the workspace corrected, as differences from their estimates.
  */
 function rollupUnion(
   context: InsightScope,
   split: RollupSplit,
   fromRollup: (where: SQL) => SQL,
   fromPosts: (where: SQL) => SQL,
+  corrected?: (where: SQL) => SQL,
 ): SQL {
+  const whole = insightWhere(context, split.whole.from, split.whole.to);
+  const ids = correctedIds(context.corrections);
   const parts = [
-    fromRollup(insightWhere(context, split.whole.from, split.whole.to)),
+    fromRollup(whole),
     ...split.partial.map((range) => fromPosts(insightWhere(context, range.from, range.to))),
+    // The rollup sums the posts' estimates: the workspace's corrected posts among the whole units' add what their
+    // corrections change. A rollup never serves a sentiment refinement, so they are counted there already.
+    ...(corrected && ids.length
+      ? [corrected(sql`p.id = ANY(${sql.param(ids)}::bigint[]) AND ${whole}`)]
+      : []),
   ];
   return sql.join(
     parts.map((part) => sql`(${part})`),
@@ -110,6 +120,8 @@ export function overviewGroups(
   bucket: Bucket,
   top: number,
 ): OverviewGroups {
+  const label = correctedLabel(context.corrections);
+  const score = correctedSentiment(context.corrections);
   return {
     groups: sql`WITH g AS MATERIALIZED (
       SELECT ${bucketOf(bucket)} AS local, p.platform, sum(p.n) AS n, sum(p.e) AS e, sum(p.pos) AS pos,
@@ -119,8 +131,12 @@ export function overviewGroups(
         split,
         (where) => sql`SELECT p.posted_at, p.platform, p.posts AS n, p.engagement AS e, p.positive AS pos,
           p.neutral AS neu, p.negative AS neg, p.sentiment AS s FROM post_hours p WHERE ${where}`,
-        (where) => sql`SELECT p.posted_at, p.platform, 1, p.engagement, (p.sentiment_label = 'positive')::int,
-          (p.sentiment_label = 'neutral')::int, (p.sentiment_label = 'negative')::int, p.sentiment::float8
+        (where) => sql`SELECT p.posted_at, p.platform, 1, p.engagement, (${label} = 'positive')::int,
+          (${label} = 'neutral')::int, (${label} = 'negative')::int, ${score} FROM posts p WHERE ${where}`,
+        (where) => sql`SELECT p.posted_at, p.platform, 0, 0,
+          (${label} = 'positive')::int - (p.sentiment_label = 'positive')::int,
+          (${label} = 'neutral')::int - (p.sentiment_label = 'neutral')::int,
+          (${label} = 'negative')::int - (p.sentiment_label = 'negative')::int, ${score} - p.sentiment::float8
           FROM posts p WHERE ${where}`,
       )}) p GROUP BY 1, 2)`,
     topPosts: sql`SELECT p.id FROM posts p WHERE ${insightWhere(context)} ORDER BY p.engagement DESC, p.id DESC
@@ -144,14 +160,19 @@ export function dayCounts(context: InsightScope, split: RollupSplit) {
  * sums), day × hour from post_hours; the partial days and hours at the ends of the range from the posts.
  */
 export function performanceGroups(context: InsightScope, days: RollupSplit, hours: RollupSplit) {
+  const score = correctedSentiment(context.corrections);
   const byKind = rollupUnion(
     context,
     days,
     (where) => sql`SELECT p.platform, p.media, p.kind, p.posts, p.likes, p.comments, p.shares, p.views,
       p.engagement, p.sentiment, p.rate, p.rated FROM post_days p WHERE ${where}`,
     (where) => sql`SELECT p.platform, p.media, p.kind, 1, p.likes, p.comments, p.shares, coalesce(p.views, 0),
-      p.engagement, p.sentiment::float8, CASE WHEN a.followers > 0 THEN p.engagement::float8 / a.followers END,
+      p.engagement, ${score}, CASE WHEN a.followers > 0 THEN p.engagement::float8 / a.followers END,
       (a.followers > 0)::int FROM posts p JOIN profiles a ON a.id = p.author_id WHERE ${where}`,
+    (
+      where,
+    ) => sql`SELECT p.platform, p.media, p.kind, 0, 0, 0, 0, 0, 0, ${score} - p.sentiment::float8, NULL::float8,
+      0 FROM posts p WHERE ${where}`,
   );
   const byHour = rollupUnion(
     context,
