@@ -2,8 +2,9 @@
 // leased first (its next attempt moved LEASE_SECONDS on, committed), then sent, then recorded: a process that dies
 // mid-send leaves a lease that runs out and the delivery is tried again; one that sent and recorded never sends it
 // again, after a restart or from another process (the lease and SKIP LOCKED keep two from taking the same row). A
-// failure is retried with backoff (webhook.ts, retryDelaySeconds) up to WEBHOOK_MAX_ATTEMPTS, then given up with its
-// reason kept (never a webhook's URL: its host).
+// failure is retried with backoff (webhook.ts, retryDelaySeconds; a receiver's Retry-After waited for when longer) up
+// to WEBHOOK_MAX_ATTEMPTS, then given up with its reason kept (never a webhook's URL: its host); a failure that cannot
+// succeed later (a 4xx other than 408 and 429, a refused URL, an SMTP server's 5xx refusal) is given up at once.
 import { eq, sql } from 'drizzle-orm';
 import { alertDeliveries, alertEvents, alertRules } from '@server/db/alerts-schema';
 import type { Db } from '@server/db/database';
@@ -45,7 +46,17 @@ async function lease(db: Db, now: Date): Promise<number[]> {
   return result.rows.map((row) => Number(row.id));
 }
 
-type Outcome = { ok: true } | { ok: false; retry: boolean; error: string };
+type Outcome = { ok: true } | { ok: false; retry: boolean; error: string; retryAfterSeconds?: number };
+
+/**
+ * A failed send's outcome: an SMTP server's permanent refusal (a 5xx reply: no such mailbox, a policy refusal) is
+ * given up at once; its temporary ones (4xx), a lost connection or a timeout are retried.
+ */
+function failedSend(error: unknown): Outcome {
+  const { responseCode, message } = error as { responseCode?: unknown; message?: string };
+  const permanent = typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+  return { ok: false, retry: !permanent, error: message ?? String(error) };
+}
 
 /** Sends every due delivery (a round of BATCH at a time until none is due). */
 export async function deliverDue(deps: DeliveryDeps): Promise<DeliveryRound> {
@@ -76,7 +87,7 @@ export async function deliverDue(deps: DeliveryDeps): Promise<DeliveryRound> {
       try {
         outcome = await send(deps, row);
       } catch (error) {
-        outcome = { ok: false, retry: true, error: (error as Error).message };
+        outcome = failedSend(error);
       }
       const attempts = row.delivery.attempts;
       if (outcome.ok) {
@@ -94,7 +105,9 @@ export async function deliverDue(deps: DeliveryDeps): Promise<DeliveryRound> {
         .update(alertDeliveries)
         .set({
           lastError: outcome.error.slice(0, 500),
-          nextAttemptAt: giveUp ? null : new Date(now().getTime() + retryDelaySeconds(attempts) * 1000),
+          nextAttemptAt: giveUp
+            ? null
+            : new Date(now().getTime() + retryDelaySeconds(attempts, outcome.retryAfterSeconds) * 1000),
         })
         .where(eq(alertDeliveries.id, id));
     }
@@ -145,7 +158,7 @@ async function send(deps: DeliveryDeps, row: DeliveryRow): Promise<Outcome> {
       },
       { allowPrivateHosts: deps.allowPrivateHosts },
     );
-    return result.ok ? { ok: true } : { ok: false, retry: result.retry, error: result.error };
+    return result.ok ? { ok: true } : result;
   }
   if (!deps.mailer) return { ok: false, retry: false, error: 'No SMTP server is configured (SMTP_URL).' };
   if (!row.email || !delivery.userId) return { ok: false, retry: false, error: 'The recipient is gone.' };

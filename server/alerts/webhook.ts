@@ -142,12 +142,31 @@ export function slackPayload(alert: {
   };
 }
 
-/** How a delivery ended. `retry` says whether sending the same delivery later may succeed. */
+/**
+ * How a delivery ended. `retry` says whether sending the same delivery later may succeed; `retryAfterSeconds`, when
+ * the receiver said how long to wait (Retry-After on a 429 or 503, as Slack's rate limits do).
+ */
 type DeliveryResult =
-  { ok: true; status: number } | { ok: false; retry: boolean; status?: number; error: string };
+  | { ok: true; status: number }
+  | { ok: false; retry: boolean; status?: number; error: string; retryAfterSeconds?: number };
+
+/**
+ * A Retry-After header's wait in whole seconds (delay-seconds, or an HTTP date from `now`; RFC 9110 §10.2.3), or
+ * undefined when there is none or it is not one of those.
+ */
+export function retryAfterSeconds(
+  header: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) || !/[a-z]/i.test(value) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
 
 /** The result for a final answer's status (redirects are not followed). */
-function outcome(status: number, host: string): DeliveryResult {
+function outcome(status: number, host: string, retryAfter?: number): DeliveryResult {
   if (status >= 200 && status < 300) return { ok: true, status };
   if (status >= 300 && status < 400) {
     return {
@@ -158,7 +177,14 @@ function outcome(status: number, host: string): DeliveryResult {
     };
   }
   const retry = status === 408 || status === 429 || status >= 500;
-  return { ok: false, retry, status, error: `${host} answered ${status}` };
+  const wait = retry && retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {};
+  return {
+    ok: false,
+    retry,
+    status,
+    error: `${host} answered ${status}${wait.retryAfterSeconds !== undefined ? ` (retry after ${retryAfter} s)` : ''}`,
+    ...wait,
+  };
 }
 
 /** Reads up to MAX_RESPONSE_BYTES of the body and drops it; a longer or broken body closes the connection. */
@@ -210,7 +236,7 @@ export async function deliverWebhook(
       request.end(delivery.body);
     });
     await discardBody(response);
-    return outcome(response.statusCode ?? 0, url.host);
+    return outcome(response.statusCode ?? 0, url.host, retryAfterSeconds(response.headers['retry-after']));
   } catch (error) {
     // The guard's refusal (a name resolving to an address that is not public): its message names the host.
     if (error instanceof PermanentError) return { ok: false, retry: false, error: error.message };
@@ -231,10 +257,13 @@ const MAX_RETRY_SECONDS = 2 * 60 * 60;
 /**
  * Seconds to wait after failed attempt number `attempt` (1 is the first delivery) before the next: 30 s, 2 min,
  * 8 min, 32 min, then 2 h (the cap), each ±20 % at random so deliveries that failed together (a receiver's outage) do
- * not all come back at once. With WEBHOOK_MAX_ATTEMPTS, the last try is about 2 h 40 min after the first.
+ * not all come back at once. With WEBHOOK_MAX_ATTEMPTS, the last try is about 2 h 40 min after the first. When the
+ * receiver said how long to wait (`retryAfter`, seconds), that wait when it is longer, up to 2 h.
  */
-export function retryDelaySeconds(attempt: number): number {
+export function retryDelaySeconds(attempt: number, retryAfter?: number): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt counts from 1');
   const nominal = Math.min(FIRST_RETRY_SECONDS * 4 ** (attempt - 1), MAX_RETRY_SECONDS);
-  return Math.round(nominal * (0.8 + 0.4 * Math.random()));
+  const backoff = Math.round(nominal * (0.8 + 0.4 * Math.random()));
+  // A receiver's Retry-After is waited for when it is longer, up to the cap.
+  return retryAfter === undefined ? backoff : Math.max(backoff, Math.min(retryAfter, MAX_RETRY_SECONDS));
 }

@@ -66,9 +66,15 @@ export function createMailer(config: MailerConfig): Mailer {
         return { messageId: info.messageId };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        // No `cause`: a logger would print it whole, and only this message is known to be scrubbed.
-        // eslint-disable-next-line preserve-caught-error
-        throw new Error(`The SMTP server at ${server} did not take the e-mail: ${scrub(reason)}`);
+        // No `cause`: a logger would print it whole, and only this message is known to be scrubbed. The SMTP reply's
+        // code is kept (a 5xx is a permanent refusal, a 4xx a temporary one: server/alerts/deliver.ts).
+        const code = (error as { responseCode?: unknown }).responseCode;
+        throw Object.assign(
+          new Error(`The SMTP server at ${server} did not take the e-mail: ${scrub(reason)}`),
+          {
+            responseCode: typeof code === 'number' ? code : undefined,
+          },
+        );
       }
     },
     async close() {

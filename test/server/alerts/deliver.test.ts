@@ -2,13 +2,15 @@
 // from another "process"; a failing receiver is retried with backoff and given up after its attempts; each recipient
 // gets one e-mail with the dashboard's link and an unsubscribe link whose token mutes that rule for them.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertDeliveries, alertEvents, alertRules } from '@server/db/alerts-schema';
 import { deliverDue } from '@server/alerts/deliver';
 import { readUnsubscribeToken } from '@server/alerts/unsubscribe';
 import { verifyWebhookSignature, WEBHOOK_MAX_ATTEMPTS } from '@server/alerts/webhook';
-import type { MailMessage, Mailer } from '@server/mail/mailer';
+import { createMailer, type MailMessage, type Mailer } from '@server/mail/mailer';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { createTeam, type Team } from '@test/support/workspaces.fixtures';
 import { insertSavedQuery } from '@test/support/insights.fixtures';
@@ -181,6 +183,44 @@ describe('e-mail', () => {
     expect(readUnsubscribeToken(KEY, link)).toEqual({ ruleId: rule.id, userId: team.viewer.id });
     expect(toViewer.headers!['List-Unsubscribe']).toBe(`<https://murmur.example/unsubscribe#token=${link}>`);
     expect(toViewer.html).toContain('Unsubscribe from this rule');
+  });
+
+  it('is given up at once when the SMTP server refuses it for good (5xx), and retried after a 4xx', async () => {
+    // A real SMTP server that refuses every recipient: for good at gone@…, for now at busy@….
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const refusal = address.address.startsWith('gone')
+          ? Object.assign(new Error('No such mailbox'), { responseCode: 550 })
+          : Object.assign(new Error('Try again later'), { responseCode: 451 });
+        callback(refusal);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as AddressInfo;
+    const real = createMailer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'alerts@murmur.example' });
+    try {
+      const suffix = Math.random().toString(36).slice(2);
+      const gone = await server.createUser({ email: `gone-${suffix}@example.com` });
+      const busy = await server.createUser({ email: `busy-${suffix}@example.com` });
+      const { event } = await fired({ email: [gone.id, busy.id] });
+      const round = await deliverDue({ ...deps(), mailer: real });
+      expect(round).toMatchObject({ failed: 2, gaveUp: 1 });
+      const rows = await server.db
+        .select()
+        .from(alertDeliveries)
+        .where(eq(alertDeliveries.eventId, event.id));
+      const of = (id: string) => rows.find((row) => row.userId === id)!;
+      expect(of(gone.id).nextAttemptAt).toBeNull();
+      expect(of(gone.id).lastError).toMatch(/did not take the e-mail: .*550/);
+      expect(of(busy.id).nextAttemptAt).not.toBeNull();
+      expect(of(busy.id).lastError).toMatch(/451/);
+    } finally {
+      await real.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
   });
 
   it('is given up, with the reason, where no SMTP server is configured', async () => {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   deliverWebhook,
+  retryAfterSeconds,
   retryDelaySeconds,
   signWebhook,
   slackPayload,
@@ -131,6 +132,21 @@ describe('deliverWebhook', () => {
     answers.set(new URL(SLACK_LIKE_PATH, base).pathname, (response) => response.writeHead(status).end('no'));
     const result = await deliverWebhook(delivery(SLACK_LIKE_PATH), local);
     expect(result).toEqual({ ok: false, retry, status, error: `127.0.0.1:${port} answered ${status}` });
+  });
+
+  it.each([
+    ['120', 120],
+    [() => new Date(Date.now() + 90_000).toUTCString(), 90],
+  ])('keeps a 429’s or 503’s Retry-After (%s) for the next attempt', async (header, seconds) => {
+    const value = typeof header === 'function' ? header() : header;
+    answers.set('/slow-down', (response) => response.writeHead(429, { 'retry-after': value }).end());
+    const result = await deliverWebhook(delivery('/slow-down'), local);
+    expect(result).toMatchObject({ ok: false, retry: true, status: 429 });
+    const wait = (result as { retryAfterSeconds: number }).retryAfterSeconds;
+    expect(Math.abs(wait - seconds)).toBeLessThanOrEqual(1);
+    expect((result as { error: string }).error).toBe(
+      `127.0.0.1:${port} answered 429 (retry after ${wait} s)`,
+    );
   });
 
   it('does not follow a redirect: a 3xx is a permanent failure and the target receives nothing', async () => {
@@ -348,6 +364,21 @@ describe('webhookUrlProblem', () => {
 });
 
 describe('retryDelaySeconds', () => {
+  it('waits for a receiver’s Retry-After when it is longer than the backoff, up to 2 h', () => {
+    expect(retryDelaySeconds(1, 600)).toBe(600);
+    expect(retryDelaySeconds(1, 10 * 3600)).toBe(7200);
+    expect(retryDelaySeconds(3, 1)).toBeGreaterThanOrEqual(0.8 * 480);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect(retryAfterSeconds('30', now)).toBe(30);
+    expect(retryAfterSeconds('Tue, 24 Nov 2026 12:02:00 GMT', now)).toBe(120);
+    expect(retryAfterSeconds('Tue, 24 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    for (const bad of [undefined, '', '-5', '1.5', 'soon', '2026-11-24'])
+      expect(retryAfterSeconds(bad, now), String(bad)).toBeUndefined();
+  });
+
   it('backs off 30 s, 2 min, 8 min, 32 min, then 2 h, each within ±20 %', () => {
     const nominal = [30, 120, 480, 1_920, 7_200, 7_200, 7_200];
     for (const [index, seconds] of nominal.entries()) {
