@@ -1,7 +1,7 @@
 // Alert rules evaluated (docs/alerts.md): every enabled rule of every workspace whose plan runs, judged on its saved
 // query's overview over its window (the zone's current hour or day, so far) and the windows before it, read as the
-// overview dashboard reads them (the analytics store or PostgreSQL). One overview per saved query and period serves
-// every rule on it. Run by the alerts job (job.ts) every minute and after the analytics store applies a batch.
+// overview dashboard reads them (the analytics store or PostgreSQL): its buckets alone (overviewBuckets), which is all
+// a rule reads. One read per saved query and period serves every rule on it. Run by the alerts job (job.ts) every minute and after the analytics store applies a batch.
 //
 // A rule fires once per episode: when its condition holds in a window and did not in the window before (neither held
 // nor stayed above its release level: hysteresis). Firing writes the event (unique per rule and window, so a restart
@@ -14,7 +14,6 @@ import {
   type AlertKind,
   type AlertPeriod,
 } from '@contract/alerts';
-import type { OverviewResponse } from '@contract/insights-responses';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
 import type { AnalyticsService } from '@server/analytics/service';
 import {
@@ -27,7 +26,12 @@ import {
 import type { Db } from '@server/db/database';
 import { memberships, workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
-import { overview, SPIKE_MIN_COUNT, spikeStats } from '@server/social/insights/overview';
+import {
+  overviewBuckets,
+  SPIKE_MIN_COUNT,
+  spikeStats,
+  type OverviewBucket,
+} from '@server/social/insights/overview';
 import { loadCorrections, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 
@@ -231,8 +235,7 @@ async function enabledRules(db: Db, now: Date): Promise<RuleRow[]> {
 }
 
 /** The windows' counts of a saved query's overview over `window`'s range, oldest first, or null if it is not there. */
-function countsOf(answer: OverviewResponse, window: AlertWindow): WindowCount[] | null {
-  const buckets = answer.over_time;
+function countsOf(buckets: OverviewBucket[], window: AlertWindow): WindowCount[] | null {
   if (buckets.at(-1)?.start !== window.start.toISOString()) return null;
   return buckets.map((b) => ({ mentions: b.mentions, negative: b.negative }));
 }
@@ -283,7 +286,7 @@ export async function evaluateAlerts({
         now,
         await correctionsOf(workspaceId),
       );
-      counts = countsOf(await overview(db, context, analytics), window);
+      counts = countsOf(await overviewBuckets(db, context, analytics), window);
       result.overviews += 1;
     } catch (error) {
       result.failed += 1;

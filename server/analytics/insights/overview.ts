@@ -202,6 +202,15 @@ function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
   return { buckets, platforms };
 }
 
+/** The overview's buckets alone (what alert rules judge): one statement, no per-author grouping, no top posts. */
+export async function storeOverviewBuckets(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  bucket: Bucket,
+): Promise<StoreBucketRow[]> {
+  return timelineOf(await groupsOf(store, scope, bucket), bucket, scope).buckets;
+}
+
 /**
  * The overview's rows from the store for `bucket` (bucketFor of the range) and the `top` posts and people: what
  * overview() reads from PostgreSQL's statements, with the posts and people still to be looked up by id.

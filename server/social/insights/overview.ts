@@ -16,7 +16,7 @@ import type { OverviewGroups } from './sources/source';
 import { bucketFor, bucketSeries, wallClockText } from './time';
 import { instantOfWallClock } from '@contract/zoned-time';
 import { readOnly, readOnlyParts, type Tx } from './transactions';
-import { storeOverview } from '@server/analytics/insights/overview';
+import { storeOverview, storeOverviewBuckets } from '@server/analytics/insights/overview';
 import type { AnalyticsService } from '@server/analytics/service';
 import { sharingCores } from '../admission';
 import { previousPeriod } from './where';
@@ -63,22 +63,36 @@ export function spikeStats(counts: number[]) {
   };
 }
 
+/** Every bucket of the range zero-filled (BucketRow), from the groups `g` of a source (sources/source.ts). */
+function bucketsOfGroups(context: InsightScope) {
+  const { scope, timeZone } = context;
+  const bucket = bucketFor(scope.from, scope.to);
+  return jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
+      coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
+      coalesce(b.neg, 0)::int AS negative, coalesce(b.s, 0) AS sentiment_sum
+    FROM (${bucketSeries(bucket, timeZone, scope.from, scope.to)}) s
+    LEFT JOIN (SELECT local, sum(n) AS n, sum(e) AS e, sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg,
+        sum(s) AS s FROM g GROUP BY 1) b ON b.local = s.local
+    ORDER BY s.local`);
+}
+
+/** The source of the overview's timeline: post_hours when it serves, else the posts. */
+function timelineGroups(context: InsightScope): OverviewGroups {
+  const bucket = bucketFor(context.scope.from, context.scope.to);
+  const hours = rollups.postHours.serves(context);
+  return hours
+    ? rollups.overviewGroups(context, hours, bucket, TOP_OVERVIEW)
+    : postsScan.overviewGroups(context, bucket, TOP_OVERVIEW);
+}
+
 /**
  * The current period over time from the chosen source's groups (sources/source.ts, OverviewGroups): every bucket of
  * the range zero-filled, the platform split, and the top posts.
  */
 function overviewTimelineStatement(context: InsightScope, groups: OverviewGroups, authors?: SQL) {
-  const { scope, timeZone } = context;
-  const bucket = bucketFor(scope.from, scope.to);
   return sql`${groups.groups}
     SELECT ${authors ? sql`${authors},` : sql``}
-      ${jsonRows(sql`SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(b.n, 0)::int AS mentions,
-          coalesce(b.e, 0) AS engagement, coalesce(b.pos, 0)::int AS positive, coalesce(b.neu, 0)::int AS neutral,
-          coalesce(b.neg, 0)::int AS negative, coalesce(b.s, 0) AS sentiment_sum
-        FROM (${bucketSeries(bucket, timeZone, scope.from, scope.to)}) s
-        LEFT JOIN (SELECT local, sum(n) AS n, sum(e) AS e, sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg,
-            sum(s) AS s FROM g GROUP BY 1) b ON b.local = s.local
-        ORDER BY s.local`)} AS buckets,
+      ${bucketsOfGroups(context)} AS buckets,
       ${jsonRows(sql`SELECT platform, sum(n)::int AS mentions FROM g GROUP BY platform
         ORDER BY mentions DESC, platform::text COLLATE "C"`)} AS platforms,
       ${jsonRows(groups.topPosts)} AS top_posts`;
@@ -96,12 +110,7 @@ function overviewStatements(context: InsightScope) {
   // The timeline from post_hours when the condition reads only the platform and the language and the zone's offset
   // is whole hours (every wall-clock bucket is then made of whole UTC hours): a few thousand rows instead of every
   // matching post. Otherwise from the posts.
-  const timeline = overviewTimelineStatement(
-    context,
-    hours
-      ? rollups.overviewGroups(context, hours, bucket, TOP_OVERVIEW)
-      : postsScan.overviewGroups(context, bucket, TOP_OVERVIEW),
-  );
+  const timeline = overviewTimelineStatement(context, timelineGroups(context));
   // Per author from author_post_times when it serves (the same conditions, and a range of at least 10 days, where one
   // pass over its rows costs less than the posts): both periods in the same pass, about what one period costs.
   if (authorTimes.authorPostTimes.serves(context)) {
@@ -151,6 +160,53 @@ export async function overview(
 ): Promise<OverviewResponse> {
   const fromStore = store ? await overviewFromStore(db, context, store) : null;
   return overviewAnswer(context, fromStore ?? (await overviewFromPostgres(db, context)));
+}
+
+/** A bucket of the overview's over_time as alert rules judge it. */
+export interface OverviewBucket {
+  /** The bucket's first instant (ISO 8601, UTC). */
+  start: string;
+  mentions: number;
+  negative: number;
+}
+
+/**
+ * The overview's buckets alone, as its over_time gives them (start, mentions, negative), read as the overview reads
+ * them (the store when it holds PostgreSQL's version, else PostgreSQL) but without the per-author figures, the
+ * platforms and the top posts and people: what alert rules judge (server/alerts/evaluate.ts).
+ */
+export async function overviewBuckets(
+  db: Db,
+  context: InsightScope,
+  store?: AnalyticsService,
+): Promise<OverviewBucket[]> {
+  const { scope, timeZone } = context;
+  const bucket = bucketFor(scope.from, scope.to);
+  const rows =
+    (store
+      ? await fromStore(
+          db,
+          context,
+          store,
+          (analytics, storeScope) => storeOverviewBuckets(analytics, storeScope, bucket),
+          async (_tx, buckets) => buckets,
+        )
+      : null) ??
+    (await readOnly(
+      db,
+      async (tx) =>
+        (
+          await tx.execute<{ buckets: BucketRow[] }>(
+            sql`${timelineGroups(context).groups} SELECT ${bucketsOfGroups(context)} AS buckets`,
+          )
+        ).rows[0]!.buckets,
+      { timeZone },
+    ));
+  return rows.map((b) => ({
+    start: instantOfWallClock(b.local, timeZone).toISOString(),
+    mentions: b.mentions,
+    negative: b.negative,
+  }));
 }
 
 /** What the overview is made of, from either source. */

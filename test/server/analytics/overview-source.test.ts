@@ -1,10 +1,10 @@
 // The overview answers from the analytics store when the store holds exactly the corpus version PostgreSQL's
 // snapshot sees, and the answer is the same as PostgreSQL's, field by field; a store that is behind (or not ready) is
-// not read, and the answer comes from PostgreSQL. Through the dashboard route too: the running service is what the
+// not read, and the answer comes from PostgreSQL. The buckets alone (what alert rules judge) are the overview's. Through the dashboard route too: the running service is what the
 // route reads.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsService } from '@server/analytics/service';
-import { overview } from '@server/social/insights/overview';
+import { overview, overviewBuckets } from '@server/social/insights/overview';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import {
   contextOf,
@@ -56,6 +56,25 @@ describe('the overview from the analytics store', () => {
     query.mockRestore();
     expect(rounded(fromStore)).toEqual(rounded(await overview(server.db, context)));
   });
+
+  it.each(cases)(
+    'gives the buckets alone as the overview’s over_time, from either source: $name',
+    async (c) => {
+      const context = await contextOf(server, c);
+      const expected = (await overview(server.db, context)).over_time.map(
+        ({ start, mentions, negative }) => ({
+          start,
+          mentions,
+          negative,
+        }),
+      );
+      expect(await overviewBuckets(server.db, context)).toEqual(expected);
+      const query = vi.spyOn(service.store!, 'query');
+      expect(await overviewBuckets(server.db, context, service)).toEqual(expected);
+      expect(query).toHaveBeenCalledTimes(1);
+      query.mockRestore();
+    },
+  );
 
   it('is not read when it is behind PostgreSQL: the answer comes from PostgreSQL', async () => {
     const context = await contextOf(server, cases[0]!);
