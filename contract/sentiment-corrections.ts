@@ -8,7 +8,7 @@ import { workspaceIdSchema } from './workspaces';
 export const CORRECTED_SCORE = { positive: 1, neutral: 0, negative: -1 } as const;
 
 /** The most corrections a workspace keeps: each dashboard statement carries them (server/social/corrections.ts). */
-export const SENTIMENT_CORRECTIONS_LIMIT = 20_000;
+export const SENTIMENT_CORRECTIONS_LIMIT = 10_000;
 
 export const sentimentCorrectionParamsSchema = z.object({
   id: workspaceIdSchema,

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Refine } from '@contract/insights';
 import type { OverviewResponse, PostsResponse } from '@contract/insights-responses';
-import type { SentimentCorrectionResponse } from '@contract/sentiment-corrections';
+import {
+  SENTIMENT_CORRECTIONS_LIMIT,
+  type SentimentCorrectionResponse,
+} from '@contract/sentiment-corrections';
 import type { AnalyticsService } from '@server/analytics/service';
 import { importCorpus } from '@server/social/corpus/import/run';
 import { overview } from '@server/social/insights/overview';
@@ -196,6 +199,31 @@ describe('who may correct', () => {
     // Nothing was stored by any of them.
     const { rows } = await server.pool.query('SELECT * FROM sentiment_corrections');
     expect(rows).toEqual([]);
+  });
+});
+
+describe('the limit', () => {
+  it(`keeps at most ${SENTIMENT_CORRECTIONS_LIMIT} corrections a workspace; one already made can still change`, async () => {
+    const full = (await createWorkspace(server, [[team.owner, 'owner']])).id;
+    // The limit's worth of corrections, the last of them the target's.
+    await server.pool.query(
+      `INSERT INTO sentiment_corrections (workspace_id, post_id, label)
+        SELECT $1, 1000000000 + n, 'neutral' FROM generate_series(1, $2::int - 1) n`,
+      [full, SENTIMENT_CORRECTIONS_LIMIT],
+    );
+    await correct(full, 'neutral');
+    const { rows } = await server.pool.query<{ id: string }>(
+      'SELECT id::text FROM posts WHERE id <> $1 ORDER BY id LIMIT 1',
+      [target.id],
+    );
+    const refused = await as(server, team.owner, {
+      method: 'PUT',
+      url: sentimentPath(full, rows[0]!.id),
+      payload: { label: 'negative' },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('correction_limit');
+    expect((await correct(full, 'negative')).label).toBe('negative');
   });
 });
 
