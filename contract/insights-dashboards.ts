@@ -29,5 +29,16 @@ export const INSIGHT_DASHBOARDS = {
 } as const;
 export type Dashboard = keyof typeof INSIGHT_DASHBOARDS;
 
+/** Each dashboard's name as the app shows it. */
+export const DASHBOARD_TITLES: Record<Dashboard, string> = {
+  overview: 'Overview',
+  posts: 'Posts',
+  people: 'People',
+  performance: 'Performance',
+  conversation: 'Conversation',
+  'filtered-posts': 'Filtered posts',
+  'filtered-profiles': 'Filtered profiles',
+};
+
 /** A dashboard's address below the social API's base (/social): the server's route and the client's call. */
 export const dashboardPath = (dashboard: Dashboard) => `insights/${dashboard}` as const;

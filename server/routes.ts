@@ -8,6 +8,8 @@ import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { alertRoutes } from './alerts/routes';
 import { sentimentCorrectionRoutes } from './social/corrections-routes';
+import { shareLinkRoutes } from './sharing/routes';
+import { sharedViewRoutes } from './sharing/shared-routes';
 import { scrapingRoutes } from './scraping/routes';
 import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
@@ -26,6 +28,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(savedQueryRoutes);
       await api.register(alertRoutes);
       await api.register(sentimentCorrectionRoutes);
+      await api.register(shareLinkRoutes);
       await api.register(scrapingRoutes);
       await api.register(billingRoutes);
     },
@@ -38,6 +41,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await social.register(discoverRoutes);
       await social.register(insightRoutes);
       await social.register(detailRoutes);
+      await social.register(sharedViewRoutes);
     },
     { prefix: '/social' },
   );

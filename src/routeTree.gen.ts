@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteRouteImport } from './routes/_authed/route'
 import { Route as InviteRouteImport } from './routes/invite'
+import { Route as SharedRouteImport } from './routes/shared'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as AuthedScrapingRouteImport } from './routes/_authed/scraping'
 import { Route as CheckoutReturnRouteImport } from './routes/checkout/return'
@@ -47,6 +48,7 @@ import { Route as AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport } from '.
 import { Route as AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/_authed/workspace/$workspaceId/settings/general'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/_authed/workspace/$workspaceId/settings/member'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport } from './routes/_authed/workspace/$workspaceId/settings/plan'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsShareLinksRouteImport } from './routes/_authed/workspace/$workspaceId/settings/share-links'
 import { Route as AuthedWorkspaceWorkspaceIdInsightPostPostIdRouteImport } from './routes/_authed/workspace/$workspaceId/insight/post.$postId'
 import { Route as AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRouteImport } from './routes/_authed/workspace/$workspaceId/insight/profile.$profileId'
 
@@ -62,6 +64,11 @@ const AuthedRouteRoute = AuthedRouteRouteImport.update({
 const InviteRoute = InviteRouteImport.update({
   id: '/invite',
   path: '/invite',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SharedRoute = SharedRouteImport.update({
+  id: '/shared',
+  path: '/shared',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UnsubscribeRoute = UnsubscribeRouteImport.update({
@@ -268,6 +275,12 @@ const AuthedWorkspaceWorkspaceIdSettingsPlanRoute =
     path: '/plan',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
+const AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute =
+  AuthedWorkspaceWorkspaceIdSettingsShareLinksRouteImport.update({
+    id: '/share-links',
+    path: '/share-links',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
+  } as any)
 const AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute =
   AuthedWorkspaceWorkspaceIdInsightPostPostIdRouteImport.update({
     id: '/post/$postId',
@@ -284,6 +297,7 @@ const AuthedWorkspaceWorkspaceIdInsightProfileProfileIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
+  '/shared': typeof SharedRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
@@ -317,6 +331,7 @@ export interface FileRoutesByFullPath {
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
   '/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
   '/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
@@ -325,6 +340,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/invite': typeof InviteRoute
+  '/shared': typeof SharedRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
@@ -354,6 +370,7 @@ export interface FileRoutesByTo {
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
   '/workspace/$workspaceId/insight': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/workspace/$workspaceId/settings': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
   '/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
@@ -364,6 +381,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteRouteWithChildren
   '/invite': typeof InviteRoute
+  '/shared': typeof SharedRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/_authed/scraping': typeof AuthedScrapingRoute
   '/checkout/return': typeof CheckoutReturnRoute
@@ -397,6 +415,7 @@ export interface FileRoutesById {
   '/_authed/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/_authed/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/_authed/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  '/_authed/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
   '/_authed/workspace/$workspaceId/insight/': typeof AuthedWorkspaceWorkspaceIdInsightIndexRoute
   '/_authed/workspace/$workspaceId/settings/': typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
   '/_authed/workspace/$workspaceId/insight/post/$postId': typeof AuthedWorkspaceWorkspaceIdInsightPostPostIdRoute
@@ -407,6 +426,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/invite'
+    | '/shared'
     | '/unsubscribe'
     | '/scraping'
     | '/checkout/return'
@@ -440,6 +460,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/settings/general'
     | '/workspace/$workspaceId/settings/member'
     | '/workspace/$workspaceId/settings/plan'
+    | '/workspace/$workspaceId/settings/share-links'
     | '/workspace/$workspaceId/insight/'
     | '/workspace/$workspaceId/settings/'
     | '/workspace/$workspaceId/insight/post/$postId'
@@ -448,6 +469,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/invite'
+    | '/shared'
     | '/unsubscribe'
     | '/scraping'
     | '/checkout/return'
@@ -477,6 +499,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/settings/general'
     | '/workspace/$workspaceId/settings/member'
     | '/workspace/$workspaceId/settings/plan'
+    | '/workspace/$workspaceId/settings/share-links'
     | '/workspace/$workspaceId/insight'
     | '/workspace/$workspaceId/settings'
     | '/workspace/$workspaceId/insight/post/$postId'
@@ -486,6 +509,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/invite'
+    | '/shared'
     | '/unsubscribe'
     | '/_authed/scraping'
     | '/checkout/return'
@@ -519,6 +543,7 @@ export interface FileRouteTypes {
     | '/_authed/workspace/$workspaceId/settings/general'
     | '/_authed/workspace/$workspaceId/settings/member'
     | '/_authed/workspace/$workspaceId/settings/plan'
+    | '/_authed/workspace/$workspaceId/settings/share-links'
     | '/_authed/workspace/$workspaceId/insight/'
     | '/_authed/workspace/$workspaceId/settings/'
     | '/_authed/workspace/$workspaceId/insight/post/$postId'
@@ -529,6 +554,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRouteRoute: typeof AuthedRouteRouteWithChildren
   InviteRoute: typeof InviteRoute
+  SharedRoute: typeof SharedRoute
   UnsubscribeRoute: typeof UnsubscribeRoute
   CheckoutReturnRoute: typeof CheckoutReturnRoute
   LoginCallbackRoute: typeof LoginCallbackRoute
@@ -557,6 +583,13 @@ declare module '@tanstack/react-router' {
       path: '/invite'
       fullPath: '/invite'
       preLoaderRoute: typeof InviteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/shared': {
+      id: '/shared'
+      path: '/shared'
+      fullPath: '/shared'
+      preLoaderRoute: typeof SharedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/unsubscribe': {
@@ -804,6 +837,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
+    '/_authed/workspace/$workspaceId/settings/share-links': {
+      id: '/_authed/workspace/$workspaceId/settings/share-links'
+      path: '/share-links'
+      fullPath: '/workspace/$workspaceId/settings/share-links'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
+    }
     '/_authed/workspace/$workspaceId/insight/post/$postId': {
       id: '/_authed/workspace/$workspaceId/insight/post/$postId'
       path: '/post/$postId'
@@ -871,6 +911,7 @@ interface AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren {
   AuthedWorkspaceWorkspaceIdSettingsGeneralRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   AuthedWorkspaceWorkspaceIdSettingsMemberRoute: typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   AuthedWorkspaceWorkspaceIdSettingsPlanRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
+  AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute: typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
   AuthedWorkspaceWorkspaceIdSettingsIndexRoute: typeof AuthedWorkspaceWorkspaceIdSettingsIndexRoute
 }
 
@@ -884,6 +925,8 @@ const AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren: AuthedWorkspaceWorks
       AuthedWorkspaceWorkspaceIdSettingsMemberRoute,
     AuthedWorkspaceWorkspaceIdSettingsPlanRoute:
       AuthedWorkspaceWorkspaceIdSettingsPlanRoute,
+    AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute:
+      AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute,
     AuthedWorkspaceWorkspaceIdSettingsIndexRoute:
       AuthedWorkspaceWorkspaceIdSettingsIndexRoute,
   }
@@ -972,6 +1015,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRouteRoute: AuthedRouteRouteWithChildren,
   InviteRoute: InviteRoute,
+  SharedRoute: SharedRoute,
   UnsubscribeRoute: UnsubscribeRoute,
   CheckoutReturnRoute: CheckoutReturnRoute,
   LoginCallbackRoute: LoginCallbackRoute,

@@ -308,6 +308,36 @@ export const sentimentCorrections = pgTable(
 );
 
 /**
+ * Read-only share links (server/sharing): one dashboard view anyone holding the link may open without signing in,
+ * until it expires or is revoked. Only the token's SHA-256 is kept; the view is the dashboard's request as made.
+ */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token, hexadecimal. */
+    tokenHash: text('token_hash').notNull(),
+    dashboard: text('dashboard').notNull(),
+    /** The dashboard's request without workspace and cursor (contract/share-links.ts, sharedViewSchema). */
+    view: jsonb('view').notNull(),
+    rolling: boolean('rolling').notNull().default(false),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+    opens: integer('opens').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('share_links_token_idx').on(t.tokenHash),
+    index('share_links_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/**
  * One row: the corpus's version, raised by the corpus's change path (migration 0016) in the transaction of every
  * change of posts or profiles, so a reader sees the new version exactly when it sees the new
  * posts. The dashboards' answer cache (server/social/insights/answer-cache.ts) keys its answers by it.

@@ -30,12 +30,8 @@ import { inLane } from '../lane';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import type { Db } from '@server/db/database';
 import { dashboardAnswers } from './dashboard-answer';
-import { conversation } from './conversation';
+import { dashboardComputations, extraOf, type DashboardAnswer, type DashboardBody } from './computations';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
-import { overview } from './overview';
-import { people, profileList } from './people';
-import { performance } from './performance';
-import { postList } from './posts';
 import { savedQueryVolume } from './saved-query-volume';
 import {
   compareBodySchema,
@@ -105,15 +101,6 @@ async function* loggedFailures(request: FastifyRequest, chunks: AsyncGenerator<s
     throw new Error(`The export failed after its first rows (error ${errorId}).`);
   }
 }
-
-/** What a dashboard's body holds beyond the scope (sort, limit, cursor): part of its answer's cache key. */
-function extraOf(body: Record<string, unknown>): Record<string, unknown> {
-  const { workspace_id: _w, saved_query_id: _s, query: _q, filters: _f, refine: _r, ...extra } = body;
-  return extra;
-}
-
-type DashboardBody<D extends Dashboard> = z.output<(typeof INSIGHT_DASHBOARDS)[D]['body']>;
-type DashboardAnswer<D extends Dashboard> = z.output<(typeof INSIGHT_DASHBOARDS)[D]['response']>;
 
 /** Any member of the body's workspace_id (viewer and up); 404 for anyone else (server/workspaces/route-access.ts). */
 const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
@@ -253,39 +240,37 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
+  const computations = dashboardComputations(app);
   dashboard(
     'overview',
     'Overview: mentions over time with spikes, totals against the previous period, sentiment, platforms, top posts and people',
-    // The store is read as it is now: it is started after the app is built (server/main.ts).
-    (db, context) => overview(db, context, app.deps.analytics),
+    computations.overview,
   );
   dashboard(
     'posts',
     'Posts: matching posts by engagement, recency or overperformance, one keyset page at a time',
-    (db, context, body) => postList(db, context, body, app.deps.analytics),
+    computations.posts,
   );
-  dashboard('people', 'People: top authors by mentions, followers and engagement', (db, context, body) =>
-    people(db, context, body.limit, app.deps.analytics),
-  );
+  dashboard('people', 'People: top authors by mentions, followers and engagement', computations.people);
   dashboard(
     'performance',
     'Performance: engagement by platform, media and kind; engagement rate; best time to post',
-    (db, context) => performance(db, context, app.deps.analytics),
+    computations.performance,
   );
   dashboard(
     'conversation',
     'Conversation: top hashtags, mentions, domains and words with their sentiment; emerging words',
-    (db, context, body) => conversation(db, context, body.limit, undefined, app.deps.analytics),
+    computations.conversation,
   );
   dashboard(
     'filtered-posts',
     'Filtered posts: the drill-down list of any chart (newest first by default), one keyset page at a time',
-    (db, context, body) => postList(db, context, body, app.deps.analytics),
+    computations['filtered-posts'],
   );
   dashboard(
     'filtered-profiles',
     'Filtered profiles: the authors of the drill-down, by mentions, followers or engagement, one keyset page at a time',
-    (db, context, body) => profileList(db, context, body, app.deps.analytics),
+    computations['filtered-profiles'],
   );
 
   // Compare: 2 to 5 saved queries side by side (compare.ts). Not in INSIGHT_DASHBOARDS: its body names several saved

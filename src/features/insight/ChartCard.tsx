@@ -2,6 +2,7 @@
 // alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
 // what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart (under a header with its
 // title, query, range and zone).
+import { useReadOnly } from './read-only';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ChartConfiguration } from 'chart.js';
@@ -38,7 +39,7 @@ export function ChartCard<R>({
   rows,
   columns,
   chart,
-  drill,
+  drill: drillProp,
   empty = 'Nothing in this range.',
   footer,
   wide = false,
@@ -58,6 +59,8 @@ export function ChartCard<R>({
   /** Inside another card: no heading or sentence of its own, only the export. */
   bare?: boolean;
 }) {
+  // Read-only (a shared view): the same card, without its drill-downs.
+  const drill = useReadOnly() ? undefined : drillProp;
   const id = useId();
   const [view, setView] = useState<'chart' | 'table'>('chart');
   // Where no chart can be drawn, the table (the same rows) is the view.

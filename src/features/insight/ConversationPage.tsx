@@ -27,7 +27,7 @@ export function ConversationPage() {
   );
 }
 
-function Conversation({ data }: { data: ConversationResponse }) {
+export function Conversation({ data }: { data: ConversationResponse }) {
   const { drill } = useInsightView();
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const lists: Array<{

@@ -3,12 +3,14 @@
 import { Link } from '@tanstack/react-router';
 import type { DetailLinks } from '@/components/PostCard';
 import { useInsightView } from './insight-view';
+import { useReadOnly } from './read-only';
 import type { BackTarget } from './detail-search';
 
-/** The links of the posts and people of a dashboard (or a profile's page): back to it. */
-export function useDetailLinks(back: BackTarget): DetailLinks {
+/** The links of the posts and people of a dashboard (or a profile's page): back to it; none when read-only. */
+export function useDetailLinks(back: BackTarget): DetailLinks | undefined {
   const { workspaceId, search } = useInsightView();
-  return { workspaceId, search: { ...search, back } };
+  const readOnly = useReadOnly();
+  return readOnly ? undefined : { workspaceId, search: { ...search, back } };
 }
 
 /** A profile's name as the link to its page. */
@@ -19,7 +21,9 @@ export function ProfileLink({
   profile: { id: number; display_name: string; handle: string };
   back: BackTarget;
 }) {
-  const { workspaceId, search } = useDetailLinks(back);
+  const links = useDetailLinks(back);
+  if (!links) return <strong>{profile.display_name}</strong>;
+  const { workspaceId, search } = links;
   return (
     <Link
       to="/workspace/$workspaceId/insight/profile/$profileId"

@@ -38,7 +38,7 @@ export function OverviewPage() {
   );
 }
 
-function Overview({ data }: { data: OverviewResponse }) {
+export function Overview({ data }: { data: OverviewResponse }) {
   const { drill } = useInsightView();
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);

@@ -59,7 +59,7 @@ export function PerformancePage() {
   );
 }
 
-function Performance({ data }: { data: PerformanceResponse }) {
+export function Performance({ data }: { data: PerformanceResponse }) {
   const { drill } = useInsightView();
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const groups = [

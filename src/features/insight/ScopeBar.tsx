@@ -1,6 +1,7 @@
 // The scope bar on every dashboard: which posts (a saved query, discover's query, or every post), the date range
 // (presets or custom days of the workspace's zone, which it names), platforms and languages; below it the drill-down
 // refinements as chips. Each change is a new address (so back restores the view before it).
+import { ShareReadOnly } from './ShareReadOnly';
 import { useId, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
@@ -224,6 +225,7 @@ function ShareView() {
       <button type="button" className="button small" onClick={() => void share()}>
         Copy link to this view
       </button>
+      <ShareReadOnly />
       {manual ? (
         <CopyField
           label="Link to this view"

@@ -13,6 +13,7 @@ import { searchFromScope } from './insight-scope';
 import { startNewView, viewKeyOf, viewOf } from './dashboard-query';
 import type { InsightScope, InsightSearchParams } from './insight-search';
 import { sameRefine } from './refine-codec';
+import { ReadOnlyContext } from './read-only';
 
 type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
 
@@ -115,4 +116,48 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(() => ({ ...view, setScope, drill }), [view, setScope, drill]);
   return <InsightViewContext.Provider value={value}>{children}</InsightViewContext.Provider>;
+}
+
+/**
+ * A view drawn read-only (a shared view: SharedPage.tsx): the bodies of the dashboards read its time zone and
+ * body, and its drill-downs and links do nothing (ReadOnlyContext turns them off). Nothing of a workspace is known.
+ */
+export function ReadOnlyInsightView({
+  timeZone,
+  body,
+  children,
+}: {
+  timeZone: string;
+  body: InsightsBody;
+  children: ReactNode;
+}) {
+  const value = useMemo(
+    (): InsightView => ({
+      workspaceId: body.workspace_id,
+      // Not read by the bodies a shared view draws (only the dashboards' frames and scope bar read it).
+      workspace: { id: body.workspace_id, name: '', time_zone: timeZone } as unknown as WorkspaceResponse,
+      timeZone,
+      scope: {
+        savedQueryId: null,
+        q: '',
+        range: '30d',
+        from: null,
+        to: null,
+        end: null,
+        platforms: [],
+        languages: [],
+        refine: [],
+      },
+      search: {},
+      body,
+      setScope: () => {},
+      drill: () => {},
+    }),
+    [timeZone, body],
+  );
+  return (
+    <ReadOnlyContext.Provider value={true}>
+      <InsightViewContext.Provider value={value}>{children}</InsightViewContext.Provider>
+    </ReadOnlyContext.Provider>
+  );
 }

@@ -1,0 +1,86 @@
+// Read-only share links: one dashboard view (its saved or ad-hoc query, range, filters and refinements) that anyone
+// holding the link can open without signing in, until it expires or is revoked (server/sharing). The link's token is
+// in the URL's fragment (/shared#<token>), which browsers never send to a server; the page posts it in a body.
+import * as z from 'zod/mini';
+import { INSIGHT_DASHBOARDS, type Dashboard } from './insights-dashboards';
+import { insightsBodySchema } from './insights';
+import { workspaceIdSchema } from './workspaces';
+
+const SHARE_LINK_DEFAULT_DAYS = 30;
+const SHARE_LINK_MAX_DAYS = 365;
+/** The most links a workspace keeps active (not expired, not revoked). */
+export const SHARE_LINKS_LIMIT = 100;
+
+const dashboardSchema = z.enum(Object.keys(INSIGHT_DASHBOARDS) as [Dashboard, ...Dashboard[]]);
+
+/**
+ * The view a link shows: a dashboard's request without its workspace (the link's) and without a cursor; its range is
+ * required (a link shows the range it was made with, or one as long ending now when rolling).
+ */
+export const sharedViewSchema = z
+  .extend(z.omit(insightsBodySchema, { workspace_id: true }), {
+    sort: z.optional(z.string().check(z.maxLength(40))),
+    limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  })
+  .check(
+    z.refine((view) => Boolean(view.filters?.from && view.filters.to), {
+      error: 'A shared view needs its range: filters.from and filters.to',
+      path: ['filters'],
+    }),
+  );
+export type SharedView = z.infer<typeof sharedViewSchema>;
+
+export const createShareLinkBodySchema = z.object({
+  dashboard: dashboardSchema,
+  view: sharedViewSchema,
+  /** The range keeps its length and ends when the link is opened; otherwise it stays as made. */
+  rolling: z._default(z.boolean(), false),
+  expires_in_days: z._default(z.int().check(z.gte(1), z.lte(SHARE_LINK_MAX_DAYS)), SHARE_LINK_DEFAULT_DAYS),
+});
+export type CreateShareLinkBody = z.input<typeof createShareLinkBodySchema>;
+
+export const shareLinkParamsSchema = z.object({ id: workspaceIdSchema, linkId: z.uuid() });
+
+export const shareLinkSchema = z.object({
+  id: z.string(),
+  dashboard: dashboardSchema,
+  /** The saved query's name, or the ad-hoc query's text ("All posts" for none). */
+  title: z.string(),
+  rolling: z.boolean(),
+  /** The range as made (ISO 8601). */
+  range: z.object({ from: z.string(), to: z.string() }),
+  created_by: z.nullable(z.string()),
+  created_at: z.string(),
+  expires_at: z.string(),
+  revoked_at: z.nullable(z.string()),
+  last_opened_at: z.nullable(z.string()),
+  opens: z.int(),
+  status: z.enum(['active', 'expired', 'revoked']),
+});
+export type ShareLink = z.infer<typeof shareLinkSchema>;
+
+export const createdShareLinkSchema = z.object({
+  link: shareLinkSchema,
+  /** Shown once: only its hash is stored. The link is `/shared#<token>`. */
+  token: z.string(),
+});
+
+export const shareLinkListSchema = z.object({ links: z.array(shareLinkSchema), limit: z.int() });
+
+/** The body of every signed-out call of a shared view: the token from the link's fragment, nothing else. */
+export const sharedTokenBodySchema = z.strictObject({
+  token: z.string().check(z.minLength(20), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/)),
+});
+
+/** What a shared page says about the view before its figures. */
+export const sharedViewMetaSchema = z.object({
+  dashboard: dashboardSchema,
+  workspace_name: z.string(),
+  title: z.string(),
+  /** The canonical query text, null for every post. */
+  query: z.nullable(z.string()),
+  time_zone: z.string(),
+  rolling: z.boolean(),
+  expires_at: z.string(),
+});
+export type SharedViewMeta = z.infer<typeof sharedViewMetaSchema>;

@@ -1,0 +1,127 @@
+// Read-only share links (docs/sharing.md): their tokens (32 random bytes, base64url; only the SHA-256 kept, so a
+// database dump opens nothing), their rows as the API lists them, and opening one by its token: the link, its
+// workspace and the view it shows, or the reason it shows nothing (never found, revoked, expired, the plan expired).
+import { createHash, randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Dashboard } from '@contract/insights-dashboards';
+import { sharedViewSchema, type ShareLink, type SharedView } from '@contract/share-links';
+import type { Db } from '@server/db/database';
+import { workspaces } from '@server/db/schema';
+import { shareLinks } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+
+export const newShareToken = () => randomBytes(32).toString('base64url');
+export const hashShareToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+type LinkRow = typeof shareLinks.$inferSelect;
+
+/** The saved query's name, or the ad-hoc query's text. */
+export function viewTitle(view: SharedView, savedQueryName: string | null): string {
+  if (view.saved_query_id) return savedQueryName ?? 'A deleted saved query';
+  const text = view.query?.trim() ?? '';
+  return text === '' ? 'All posts' : text;
+}
+
+export function toShareLink(
+  row: LinkRow,
+  {
+    createdBy,
+    savedQueryName,
+    now = new Date(),
+  }: { createdBy: string | null; savedQueryName: string | null; now?: Date },
+): ShareLink {
+  const view = sharedViewSchema.parse(row.view);
+  return {
+    id: row.id,
+    dashboard: row.dashboard as Dashboard,
+    title: viewTitle(view, savedQueryName),
+    rolling: row.rolling,
+    range: { from: view.filters!.from!, to: view.filters!.to! },
+    created_by: createdBy,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    last_opened_at: row.lastOpenedAt?.toISOString() ?? null,
+    opens: row.opens,
+    status: row.revokedAt ? 'revoked' : row.expiresAt <= now ? 'expired' : 'active',
+  };
+}
+
+export interface OpenedLink {
+  link: LinkRow;
+  view: SharedView;
+  workspace: { id: string; name: string; plan: string; timeZone: string };
+}
+
+const formatDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * The link of `token` and what it shows, its range moved to end now when it is rolling; or the reason it shows
+ * nothing, with no data: 404 share_link_not_found (no such token), 410 share_link_revoked, 410 share_link_expired,
+ * 403 plan_expired (the workspace's plan has expired: the link works again once it is renewed).
+ */
+export async function openShareLink(db: Db, token: string, now = new Date()): Promise<OpenedLink> {
+  const [found] = await db
+    .select({ link: shareLinks, workspace: workspaces })
+    .from(shareLinks)
+    .innerJoin(workspaces, eq(workspaces.id, shareLinks.workspaceId))
+    .where(eq(shareLinks.tokenHash, hashShareToken(token)));
+  if (!found)
+    throw new ApiError(
+      404,
+      'share_link_not_found',
+      'This link does not exist. Ask whoever sent it for a new one.',
+    );
+  const { link, workspace } = found;
+  if (link.revokedAt) {
+    throw new ApiError(
+      410,
+      'share_link_revoked',
+      'This link was revoked. Ask whoever sent it for a new one.',
+    );
+  }
+  if (link.expiresAt <= now) {
+    throw new ApiError(
+      410,
+      'share_link_expired',
+      `This link expired on ${formatDay(link.expiresAt)}. Ask whoever sent it for a new one.`,
+    );
+  }
+  if (workspace.planExpiredAt && workspace.planExpiredAt <= now) {
+    throw new ApiError(
+      403,
+      'plan_expired',
+      'The plan of the workspace this link belongs to has expired: it shows nothing until the plan is renewed.',
+    );
+  }
+  const parsed = sharedViewSchema.safeParse(link.view);
+  if (!parsed.success) throw new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
+  let view = parsed.data;
+  if (link.rolling) {
+    // As long as it was made, ending at the start of this minute (views opened within a minute share an answer).
+    const from = Date.parse(view.filters!.from!);
+    const to = Date.parse(view.filters!.to!);
+    const end = Math.floor(now.getTime() / 60_000) * 60_000;
+    view = {
+      ...view,
+      filters: {
+        ...view.filters,
+        from: new Date(end - (to - from)).toISOString(),
+        to: new Date(end).toISOString(),
+      },
+    };
+  }
+  return {
+    link,
+    view,
+    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, timeZone: workspace.timeZone },
+  };
+}
+
+/** Counts an opening of the link (when it was last opened, how often). */
+export async function noteOpened(db: Db, linkId: string): Promise<void> {
+  await db
+    .update(shareLinks)
+    .set({ lastOpenedAt: sql`now()`, opens: sql`${shareLinks.opens} + 1` })
+    .where(eq(shareLinks.id, linkId));
+}

@@ -1,0 +1,182 @@
+// Share links of a workspace (internal API, under /api; docs/sharing.md): owners and managers make, list and revoke
+// them (checked here on the server). The token is returned once, when the link is made; only its hash is stored.
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { INSIGHT_DASHBOARDS } from '@contract/insights-dashboards';
+import {
+  createdShareLinkSchema,
+  createShareLinkBodySchema,
+  shareLinkListSchema,
+  shareLinkParamsSchema,
+  shareLinkSchema,
+  SHARE_LINKS_LIMIT,
+} from '@contract/share-links';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import { savedQueries, shareLinks } from '@server/db/social-schema';
+import { users } from '@server/db/schema';
+import { ApiError } from '@server/errors';
+import { bearer, errorResponses } from '@server/openapi';
+import { resolveInsightScope } from '@server/social/insights/request';
+import { NO_CORRECTIONS } from '@server/social/corrections';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
+import { hashShareToken, newShareToken, toShareLink } from './links';
+
+const tags = ['sharing'];
+const editors: WorkspaceRequirement = {
+  from: 'params',
+  minimum: 'manager',
+  denied: () =>
+    new ApiError(403, 'forbidden', 'Only owners and managers can share views and see share links.'),
+};
+const DAY_MS = 86_400_000;
+const personName = sql<
+  string | null
+>`coalesce(nullif(btrim(concat_ws(' ', ${users.firstName}, ${users.lastName})), ''), ${users.email})`;
+
+export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+
+  const listed = (workspaceId: string, linkId?: string) =>
+    db
+      .select({ row: shareLinks, createdBy: personName, savedQueryName: savedQueries.name })
+      .from(shareLinks)
+      .leftJoin(users, eq(users.id, shareLinks.createdBy))
+      .leftJoin(savedQueries, sql`${savedQueries.id}::text = ${shareLinks.view} ->> 'saved_query_id'`)
+      .where(and(eq(shareLinks.workspaceId, workspaceId), linkId ? eq(shareLinks.id, linkId) : undefined))
+      .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+
+  const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
+    signedIn.addHook('onRequest', app.requireUser);
+
+    signedIn.get(
+      '/workspaces/:id/share-links',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: "The workspace's share links, newest first (owners and managers)",
+          description:
+            'Each with who made it and when, when it expires, when it was last opened and how often.',
+          params: workspaceParamsSchema,
+          response: { 200: shareLinkListSchema, ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => {
+        const { workspace } = workspaceAccessOf(request);
+        const rows = await listed(workspace.id);
+        return {
+          links: rows.map((r) =>
+            toShareLink(r.row, { createdBy: r.createdBy, savedQueryName: r.savedQueryName }),
+          ),
+          limit: SHARE_LINKS_LIMIT,
+        };
+      },
+    );
+
+    signedIn.post(
+      '/workspaces/:id/share-links',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Share one dashboard view read-only (owners and managers)',
+          description:
+            "Body: the dashboard, the view (the dashboard's request without workspace_id and cursor; its range, " +
+            'filters.from and filters.to, is required), rolling (the range keeps its length and ends when the link ' +
+            `is opened) and expires_in_days (1 to 365, default 30). The answer's token is shown once: the link is ` +
+            '/shared#<token>. 400 for a view the dashboard would refuse (a query that does not parse, a bad ' +
+            'refinement); 404 for a saved query not in the workspace; 409 share_link_limit past ' +
+            `${SHARE_LINKS_LIMIT} active links.`,
+          params: workspaceParamsSchema,
+          body: createShareLinkBodySchema,
+          response: { 201: createdShareLinkSchema, ...errorResponses(400, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { dashboard, view, rolling, expires_in_days: days } = request.body;
+        const { workspace } = workspaceAccessOf(request);
+        // The view as its dashboard would take it, and resolved as it would be (query, saved query, refinements).
+        const body = { ...view, workspace_id: workspace.id };
+        const checked = INSIGHT_DASHBOARDS[dashboard].body.safeParse(body);
+        if (!checked.success) {
+          throw new ApiError(400, 'invalid_request', `The ${dashboard} dashboard cannot show this view.`);
+        }
+        const context = await resolveInsightScope(db, workspace, body, new Date(), NO_CORRECTIONS);
+        const token = newShareToken();
+        const row = await db.transaction(async (tx) => {
+          // The workspace row stays locked until commit: concurrent creates count one after another.
+          const access = await lockWorkspaceAccess(tx, config, request);
+          const [{ n }] = (await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(shareLinks)
+            .where(
+              and(
+                eq(shareLinks.workspaceId, access.workspace.id),
+                isNull(shareLinks.revokedAt),
+                gt(shareLinks.expiresAt, sql`now()`),
+              ),
+            )) as [{ n: number }];
+          if (n >= SHARE_LINKS_LIMIT) {
+            throw new ApiError(
+              409,
+              'share_link_limit',
+              `A workspace can have at most ${SHARE_LINKS_LIMIT} active share links; revoke some in Settings › Share links.`,
+            );
+          }
+          const [created] = await tx
+            .insert(shareLinks)
+            .values({
+              workspaceId: access.workspace.id,
+              tokenHash: hashShareToken(token),
+              dashboard,
+              view,
+              rolling,
+              createdBy: request.userId,
+              expiresAt: new Date(Date.now() + days * DAY_MS),
+            })
+            .returning();
+          return created!;
+        });
+        const [me] = await db.select({ name: personName }).from(users).where(eq(users.id, request.userId!));
+        return reply.status(201).send({
+          link: toShareLink(row, { createdBy: me?.name ?? null, savedQueryName: context.savedQueryName }),
+          token,
+        });
+      },
+    );
+
+    signedIn.delete(
+      '/workspaces/:id/share-links/:linkId',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Revoke a share link (owners and managers)',
+          description: 'The link shows nothing from then on (410 share_link_revoked to whoever opens it).',
+          params: shareLinkParamsSchema,
+          response: { 200: shareLinkSchema, ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => {
+        const { workspace } = workspaceAccessOf(request);
+        const { linkId } = request.params;
+        await db
+          .update(shareLinks)
+          .set({ revokedAt: sql`coalesce(${shareLinks.revokedAt}, now())` })
+          .where(and(eq(shareLinks.workspaceId, workspace.id), eq(shareLinks.id, linkId)));
+        const [found] = await listed(workspace.id, linkId);
+        if (!found)
+          throw new ApiError(404, 'share_link_not_found', 'There is no such share link in this workspace.');
+        return toShareLink(found.row, { createdBy: found.createdBy, savedQueryName: found.savedQueryName });
+      },
+    );
+  };
+  await app.register(signedInRoutes);
+};

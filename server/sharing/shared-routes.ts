@@ -1,0 +1,146 @@
+// A shared view, opened without signing in (social API, under /social; docs/sharing.md). Every call's body is the
+// link's token and nothing else: the dashboard, its query, range, filters and refinements are the link's, so no request
+// made with a token can read anything but that view. The answer is the dashboard's own (its route's computation, the
+// answer cache, admission, the plan's history and monthly volume of the link's workspace), and each call is limited
+// per address. Answers say `X-Robots-Tag: noindex`.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { errorResponseSchema } from '@contract/errors';
+import { sharedTokenBodySchema, sharedViewMetaSchema } from '@contract/share-links';
+import { consumeMonthly, historyStart, limitsOf } from '@server/billing/limits';
+import { ApiError } from '@server/errors';
+import { refuseWhenFull } from '@server/social/admission';
+import { cursorSeal } from '@server/social/cursor-seal';
+import { dashboardAnswers } from '@server/social/insights/dashboard-answer';
+import { dashboardComputations, extraOf, type DashboardBody } from '@server/social/insights/computations';
+import { clipToHistory, resolveInsightScope } from '@server/social/insights/request';
+import { noteOpened, openShareLink, viewTitle } from './links';
+
+const tags = ['sharing'];
+/** Calls a minute from one address: a page opens with two. */
+export const SHARED_RATE_LIMIT_PER_MINUTE = 60;
+
+const errors = {
+  400: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  410: errorResponseSchema,
+  429: errorResponseSchema,
+  503: errorResponseSchema,
+};
+
+export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db: lightDb } = app.deps;
+  const { reads, admission, cache } = app.analytics;
+  const { catalogue } = app.billing;
+  const answers = dashboardAnswers({ cache, admission, reads, cursors: cursorSeal(app.keys.cursors) });
+  const computations = dashboardComputations(app);
+  const serializers = Object.fromEntries(
+    (Object.keys(INSIGHT_DASHBOARDS) as Dashboard[]).map((name) => [
+      name,
+      serializerCompiler({
+        schema: INSIGHT_DASHBOARDS[name].response,
+        method: 'POST',
+        url: '/shared/answer',
+        httpStatus: '200',
+      }),
+    ]),
+  ) as Record<Dashboard, (answer: unknown) => string>;
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-robots-tag', 'noindex, nofollow');
+    reply.header('cache-control', 'no-store');
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: SHARED_RATE_LIMIT_PER_MINUTE,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `shared|${request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(context.statusCode, 'rate_limited', `Too many requests. Try again in ${context.after}.`),
+  });
+
+  app.post(
+    '/shared/view',
+    {
+      schema: {
+        tags,
+        summary: 'What a share link shows: its dashboard, workspace, title, query and time zone (no sign-in)',
+        description:
+          'Body: { token } from the link (its fragment). Counts the opening. 404 share_link_not_found, 410 ' +
+          "share_link_revoked or share_link_expired, 403 plan_expired when the workspace's plan has expired: " +
+          `no data in any of them. At most ${SHARED_RATE_LIMIT_PER_MINUTE} calls a minute from one address.`,
+        body: sharedTokenBodySchema,
+        response: { 200: sharedViewMetaSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const opened = await openShareLink(lightDb, request.body.token);
+      const { link, view, workspace } = opened;
+      const context = await resolveInsightScope(lightDb, workspace, { ...view, workspace_id: workspace.id });
+      await noteOpened(lightDb, link.id);
+      return {
+        dashboard: link.dashboard as Dashboard,
+        workspace_name: workspace.name,
+        title: viewTitle(view, context.savedQueryName),
+        query: context.normalized,
+        time_zone: context.timeZone,
+        rolling: link.rolling,
+        expires_at: link.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.post(
+    '/shared/answer',
+    {
+      schema: {
+        tags,
+        summary: "A share link's dashboard answer (no sign-in)",
+        description:
+          "Body: { token }. The answer of the link's dashboard for the link's view (the dashboard's own response; a " +
+          "list's first page), counted against the workspace's monthly dashboard volume and within its plan's " +
+          "history, as a member's call would be. Errors as /shared/view, and 409 dashboard_volume_limit, 503 busy.",
+        body: sharedTokenBodySchema,
+        response: { 200: z.unknown(), ...errors },
+      },
+      onRequest: refuseWhenFull(admission),
+    },
+    async (request, reply) => {
+      const { link, view, workspace } = await openShareLink(lightDb, request.body.token);
+      const dashboard = link.dashboard as Dashboard;
+      const parsed = INSIGHT_DASHBOARDS[dashboard].body.safeParse({ ...view, workspace_id: workspace.id });
+      if (!parsed.success)
+        throw new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
+      const body = parsed.data as DashboardBody<Dashboard>;
+      const { limits, planName } = limitsOf(catalogue, workspace.plan);
+      const context = clipToHistory(
+        await resolveInsightScope(lightDb, workspace, body),
+        historyStart(limits),
+        limits.history_days,
+        planName,
+      );
+      await consumeMonthly(lightDb, workspace, catalogue, 'dashboard_requests_per_month');
+      const compute = computations[dashboard] as (
+        ...args: Parameters<(typeof computations)['overview']>
+      ) => Promise<unknown>;
+      return answers.send(request, reply, {
+        // Kept apart from the members' answers: a shared list's answer has no cursor.
+        endpoint: `/shared/${dashboard}`,
+        workspaceId: workspace.id,
+        context,
+        extra: extraOf(body),
+        compute: (db) => compute(db, context, body as never) as Promise<{ next_cursor?: string | null }>,
+        serialize: (answer) => {
+          // A shared list shows its first page only: no cursor to go further.
+          const shown = 'next_cursor' in answer ? { ...answer, next_cursor: null } : answer;
+          return serializers[dashboard](shown);
+        },
+      });
+    },
+  );
+};

@@ -1,0 +1,50 @@
+// Calls of the share links (internal API: make, list, revoke) and of a shared view opened signed out (social API:
+// its token in the body, never in an address), then their queryOptions.
+import { queryOptions } from '@tanstack/react-query';
+import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import {
+  createdShareLinkSchema,
+  shareLinkListSchema,
+  shareLinkSchema,
+  sharedViewMetaSchema,
+  type CreateShareLinkBody,
+} from '@contract/share-links';
+import type { Api } from './api';
+
+const linksPath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}/share-links`;
+
+export const createShareLink = (api: Api, workspaceId: string, body: CreateShareLinkBody) =>
+  api.send(linksPath(workspaceId), createdShareLinkSchema, { method: 'POST', body });
+
+export const revokeShareLink = (api: Api, workspaceId: string, linkId: string) =>
+  api.send(`${linksPath(workspaceId)}/${encodeURIComponent(linkId)}`, shareLinkSchema, { method: 'DELETE' });
+
+export const shareLinksQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'share-links'] as const,
+    queryFn: ({ signal }) => api.send(linksPath(workspaceId), shareLinkListSchema, { method: 'GET', signal }),
+  });
+
+/** What a shared view shows (its dashboard, workspace, title), read once a page: it counts the opening. */
+export const sharedViewQuery = (api: Api, token: string) =>
+  queryOptions({
+    queryKey: ['shared', token, 'view'] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('shared/view', sharedViewMetaSchema, { method: 'POST', body: { token }, signal }),
+    retry: false,
+    staleTime: Infinity,
+  });
+
+/** The shared view's dashboard answer, parsed with that dashboard's schema. */
+export const sharedAnswerQuery = <D extends Dashboard>(api: Api, token: string, dashboard: D) =>
+  queryOptions({
+    queryKey: ['shared', token, 'answer', dashboard] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('shared/answer', INSIGHT_DASHBOARDS[dashboard].response, {
+        method: 'POST',
+        body: { token },
+        signal,
+      }),
+    retry: false,
+    staleTime: Infinity,
+  });

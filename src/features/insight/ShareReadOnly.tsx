@@ -1,0 +1,126 @@
+// "Share read-only link" on a dashboard (owners and managers): a link to this view that anyone can open without
+// signing in, until it expires (7 days to a year) or is revoked in Settings › Share links. The range stays as shown,
+// or, "rolling", keeps its length and ends when the link is opened. The link is shown once, to copy.
+import { useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
+import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { apiProblem } from '@/api/errors';
+import { workspaceQuery } from '@/api/queries';
+import { createShareLink, shareLinksQuery } from '@/api/share-links';
+import { CopyField } from '@/components/CopyField';
+import { FormError } from '@/components/Field';
+import { useApp } from '@/components/use-app';
+import { useInsightView } from './insight-view';
+
+const EXPIRIES = [
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: 'a year' },
+] as const;
+
+/** The dashboard of the address, when it is one a link can show. */
+function useDashboard(): Dashboard | null {
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const last = pathname.split('/').at(-1) ?? '';
+  return last in INSIGHT_DASHBOARDS ? (last as Dashboard) : null;
+}
+
+export function ShareReadOnly() {
+  const { api } = useApp();
+  const queryClient = useQueryClient();
+  const { workspaceId, body } = useInsightView();
+  const workspace = useQuery(workspaceQuery(api, workspaceId)).data;
+  const dashboard = useDashboard();
+  const [open, setOpen] = useState(false);
+  const [days, setDays] = useState(30);
+  const [rolling, setRolling] = useState(false);
+  const panelId = useId();
+  const make = useMutation({
+    mutationFn: () => {
+      const { workspace_id: _workspace, ...view } = body;
+      return createShareLink(api, workspaceId, {
+        dashboard: dashboard!,
+        view,
+        rolling,
+        expires_in_days: days,
+      });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinksQuery(api, workspaceId).queryKey }),
+  });
+  if (!dashboard || (workspace?.privilege !== 'owner' && workspace?.privilege !== 'manager')) return null;
+  const url = make.data ? `${window.location.origin}/shared#token=${make.data.token}` : null;
+  return (
+    <div className="share-view">
+      <button
+        type="button"
+        className="button small"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => {
+          setOpen((o) => !o);
+          make.reset();
+        }}
+      >
+        Share read-only link
+      </button>
+      {open ? (
+        <section id={panelId} className="share-panel" aria-label="Share this view read-only">
+          {url ? (
+            <>
+              <CopyField
+                label="Read-only link"
+                value={url}
+                hint="Anyone with this link sees this view, without signing in. It is shown only now."
+              />
+              <p className="small muted">
+                Revoke it any time in Settings › Share links. It expires in{' '}
+                {EXPIRIES.find((e) => e.days === days)?.label}.
+              </p>
+            </>
+          ) : (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                make.mutate();
+              }}
+            >
+              <p className="small">
+                Anyone with the link sees this view only — its figures, charts and posts — without signing in.
+                It counts against the workspace&apos;s monthly dashboard volume.
+              </p>
+              <div className="field">
+                <label htmlFor={`${panelId}-expiry`}>Expires in</label>
+                <select
+                  id={`${panelId}-expiry`}
+                  className="input"
+                  value={days}
+                  onChange={(event) => setDays(Number(event.target.value))}
+                >
+                  {EXPIRIES.map((e) => (
+                    <option key={e.days} value={e.days}>
+                      {e.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <label className="choice">
+                <input
+                  type="checkbox"
+                  checked={rolling}
+                  onChange={(event) => setRolling(event.target.checked)}
+                />
+                Rolling range: as long as this one, ending when the link is opened
+              </label>
+              {make.isError ? <FormError message={apiProblem(make.error).message} /> : null}
+              <button type="submit" className="button primary" disabled={make.isPending}>
+                {make.isPending ? 'Making the link…' : 'Make link'}
+              </button>
+            </form>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}

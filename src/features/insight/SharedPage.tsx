@@ -1,0 +1,210 @@
+// A shared view, opened without signing in (/shared#token=…): the token is read from the fragment (which browsers
+// never send to a server), kept for this tab only (a reload still works) and taken out of the address; the page then
+// shows what the link shows — one dashboard's figures, read-only: no drill-down, no link into the workspace — or why
+// it shows nothing (revoked, expired, the plan expired, never existed).
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { DASHBOARD_TITLES } from '@contract/insights-dashboards';
+import type {
+  ConversationResponse,
+  OverviewResponse,
+  PeopleResponse,
+  PerformanceResponse,
+  PostsResponse,
+  ProfilesResponse,
+} from '@contract/insights-responses';
+import type { SharedViewMeta } from '@contract/share-links';
+import { apiProblem } from '@/api/errors';
+import { sharedAnswerQuery, sharedViewQuery } from '@/api/share-links';
+import { PostCard } from '@/components/PostCard';
+import { FormError } from '@/components/Field';
+import { Pending } from '@/components/Pending';
+import { useApp } from '@/components/use-app';
+import { formatDate, formatDateTimeRange } from '@/lib/date-time';
+import { removePrerender } from '@/lib/prerender';
+import { termPatterns } from '@/components/query-editor/match-terms';
+import { Conversation } from './ConversationPage';
+import { DashboardSkeleton } from './DashboardSkeleton';
+import { ReadOnlyInsightView } from './insight-view';
+import { Overview } from './OverviewPage';
+import { PeopleTable } from './PeopleTable';
+import { Performance } from './PerformancePage';
+import './insight.css';
+
+const TOKEN_KEY = 'murmur.shared-token';
+
+/** The link's token: from the fragment (then kept for this tab and taken out of the address), or this tab's. */
+function takeToken(): string | null {
+  const fromHash = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
+  if (fromHash) {
+    sessionStorage.setItem(TOKEN_KEY, fromHash);
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    return fromHash;
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function SharedPage() {
+  const { api } = useApp();
+  const [token] = useState(takeToken);
+  useLayoutEffect(removePrerender, []);
+  // Not for search engines, whatever the server's header says.
+  useEffect(() => {
+    const meta = document.createElement('meta');
+    meta.name = 'robots';
+    meta.content = 'noindex, nofollow';
+    document.head.append(meta);
+    return () => meta.remove();
+  }, []);
+  const view = useQuery({ ...sharedViewQuery(api, token ?? ''), enabled: Boolean(token) });
+  return (
+    <main className="shared-page">
+      {!token ? (
+        <Problem message="This link has no token. Open the link you were sent again." />
+      ) : view.isError ? (
+        <Problem message={apiProblem(view.error).message} />
+      ) : !view.data ? (
+        <Pending label="Opening the shared view…" />
+      ) : (
+        <SharedView token={token} meta={view.data} />
+      )}
+    </main>
+  );
+}
+
+function Problem({ message }: { message: string }) {
+  return (
+    <section className="centered-screen">
+      <h1>This shared view cannot be shown</h1>
+      <FormError message={message} />
+    </section>
+  );
+}
+
+function SharedView({ token, meta }: { token: string; meta: SharedViewMeta }) {
+  const { api } = useApp();
+  const answer = useQuery(sharedAnswerQuery(api, token, meta.dashboard));
+  useEffect(() => {
+    document.title = `${meta.title} · ${DASHBOARD_TITLES[meta.dashboard]} · shared from Murmur`;
+  }, [meta]);
+  return (
+    <>
+      <header className="shared-header">
+        <p className="small muted">
+          Shared read-only from {meta.workspace_name} on Murmur · expires{' '}
+          {formatDate(meta.expires_at, meta.time_zone)}
+        </p>
+        <h1>
+          {DASHBOARD_TITLES[meta.dashboard]}: {meta.title}
+        </h1>
+        <p className="small muted">
+          {meta.query === null ? (
+            'Every post'
+          ) : (
+            <>
+              Query: <code>{meta.query}</code>
+            </>
+          )}{' '}
+          · {meta.time_zone}
+          {meta.rolling ? ' · the range ends when the page is opened' : ''}
+        </p>
+      </header>
+      {answer.isError ? (
+        <FormError message={apiProblem(answer.error).message} />
+      ) : !answer.data ? (
+        <DashboardSkeleton cards={4} />
+      ) : (
+        <SharedBody meta={meta} data={answer.data} />
+      )}
+    </>
+  );
+}
+
+function SharedBody({
+  meta,
+  data,
+}: {
+  meta: SharedViewMeta;
+  data: { range: { from: string; to: string }; time_zone: string };
+}) {
+  // The view's body as the bodies read it: its zone and range (nothing of the workspace is known here).
+  const body = useMemo(
+    () => ({ workspace_id: 'shared', filters: { from: data.range.from, to: data.range.to } }),
+    [data.range.from, data.range.to],
+  );
+  return (
+    <ReadOnlyInsightView timeZone={data.time_zone} body={body}>
+      <div className="insight-body">
+        <p className="range-line small muted">{formatDateTimeRange(data.range, data.time_zone)}</p>
+        {meta.dashboard === 'overview' ? (
+          <Overview data={data as OverviewResponse} />
+        ) : meta.dashboard === 'performance' ? (
+          <Performance data={data as PerformanceResponse} />
+        ) : meta.dashboard === 'conversation' ? (
+          <Conversation data={data as ConversationResponse} />
+        ) : meta.dashboard === 'people' ? (
+          <SharedPeople data={data as PeopleResponse} />
+        ) : meta.dashboard === 'filtered-profiles' ? (
+          <SharedProfiles data={data as ProfilesResponse} />
+        ) : (
+          <SharedPosts data={data as PostsResponse} />
+        )}
+      </div>
+    </ReadOnlyInsightView>
+  );
+}
+
+const metaOf = (data: {
+  time_zone: string;
+  range: { from: string; to: string };
+  counted: string;
+  query: string | null;
+}) => ({
+  timeZone: data.time_zone,
+  range: data.range,
+  counted: data.counted,
+  query: data.query,
+});
+
+function SharedPeople({ data }: { data: PeopleResponse }) {
+  return (
+    <PeopleTable
+      people={data.by_mentions}
+      caption="People by mentions"
+      title="People by mentions"
+      dashboard="people"
+      meta={metaOf(data)}
+    />
+  );
+}
+
+function SharedProfiles({ data }: { data: ProfilesResponse }) {
+  return (
+    <PeopleTable
+      people={data.profiles}
+      caption={`${data.profiles.length} of ${data.total} authors`}
+      title="Authors"
+      dashboard="filtered-profiles"
+      meta={metaOf(data)}
+    />
+  );
+}
+
+function SharedPosts({ data }: { data: PostsResponse }) {
+  const patterns = termPatterns(data.query ?? '');
+  return (
+    <>
+      <p className="counted small muted">{data.counted}</p>
+      <p className="small muted">
+        The first {data.posts.length} of {data.total} posts.
+      </p>
+      <ol className="post-list static" aria-label={`${data.posts.length} posts`}>
+        {data.posts.map((post) => (
+          <li key={post.id} className="post-list-item">
+            <PostCard post={post} timeZone={data.time_zone} patterns={patterns} />
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}

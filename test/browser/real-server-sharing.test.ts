@@ -1,0 +1,114 @@
+// Read-only share links end to end against the REAL server: Ana Owner shares the overview of a saved query from the
+// dashboard; the link, opened in a fresh browser with no session, shows the view's figures (equal to the API's answer
+// for the link) and makes no request but the shared view's own two; the token leaves the address at once; Ana revokes
+// the link in Settings › Share links, and the same page then says so and shows no data.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { demoUserIds } from '@server/seed';
+import type { OverviewResponse } from '@contract/insights-responses';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { cspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { waitForHeading } from '@test/support/browser-harness';
+import { startRealServer, type RealServer } from '@test/support/real-server';
+import { signInToDemo } from '@test/support/dev-sign-in';
+
+const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
+
+let server: RealServer;
+let browser: Browser;
+const contexts: TestPage[] = [];
+let savedQueryId = '';
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
+  const [authorId] = await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'e2e-sailor', handle: 'sailor', displayName: 'Sailor' },
+  ]);
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+  await insertPosts(
+    server.db,
+    [3, 8, 20, 30, 50].map((hours, i) => ({
+      authorId: authorId!,
+      platform: 'x' as const,
+      externalId: `e2e-share-${i}`,
+      text: `The lighthouse regatta, day ${i}`,
+      postedAt: hoursAgo(hours),
+    })),
+  );
+  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/workspaces/demo/saved-queries',
+    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
+    payload: { name: 'Regatta', query: 'regatta' },
+  });
+  savedQueryId = res.json<{ id: string }>().id;
+});
+afterAll(async () => {
+  await Promise.allSettled(contexts.map((current) => current.context.close()));
+  await Promise.allSettled([browser?.close(), server?.close()]);
+});
+
+describe('Share links (real server)', () => {
+  it('opens a shared overview signed out with the API’s figures and nothing else, until it is revoked', async () => {
+    const ana = await signInToDemo(browser, server.origin, contexts, 'Ana Owner');
+    await ana.goto(`${server.origin}/workspace/demo/insight/overview?query=${savedQueryId}&range=7d`);
+    await waitForHeading(ana, 'Overview');
+    await ana.getByRole('button', { name: 'Share read-only link' }).click();
+    const panel = ana.getByRole('region', { name: 'Share this view read-only' });
+    await panel.getByLabel('Expires in').selectOption('7');
+    await panel.getByRole('button', { name: 'Make link' }).click();
+    const url = await panel.getByRole('textbox', { name: 'Read-only link' }).inputValue();
+    expect(url).toMatch(new RegExp(`^${server.origin}/shared#token=[A-Za-z0-9_-]{43}$`));
+    const token = url.split('#token=')[1]!;
+
+    // What the link answers, asked as the page will ask it.
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: '/social/shared/answer',
+      payload: { token },
+    });
+    const expected = answer.json<OverviewResponse>();
+    expect(expected.totals.mentions.value).toBe(5);
+
+    // A fresh browser, no session: every request it makes is noted.
+    const guest = await newTestPage(browser, server.origin);
+    contexts.push(guest);
+    const asked: string[] = [];
+    guest.page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/') || path.startsWith('/social/')) asked.push(path);
+    });
+    await guest.page.goto(url);
+    await waitForHeading(guest.page, 'Overview: Regatta');
+    // The token is out of the address once read.
+    expect(guest.page.url()).toBe(`${server.origin}/shared`);
+    const tile = (label: string) =>
+      guest.page.locator('.tile').filter({ has: guest.page.locator('.tile-label', { hasText: label }) });
+    await expect
+      .poll(() => tile('Mentions').first().locator('.tile-value').innerText())
+      .toBe(String(expected.totals.mentions.value));
+    expect(await tile('Unique authors').locator('.tile-value').innerText()).toBe(
+      String(expected.totals.unique_authors.value),
+    );
+    expect(await guest.page.getByText('Shared read-only from Murmur Demo').count()).toBe(1);
+    // Read-only: no drill-down buttons, no links into the workspace.
+    expect(await guest.page.locator('a[href*="/workspace/"]').count()).toBe(0);
+    expect(new Set(asked)).toEqual(new Set(['/social/shared/view', '/social/shared/answer']));
+    expect(await guest.page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+
+    // Ana revokes it in Settings › Share links.
+    await ana.goto(`${server.origin}/workspace/demo/settings/share-links`);
+    await waitForHeading(ana, 'Share links');
+    await ana.getByRole('button', { name: 'Revoke the link to Overview: Regatta' }).click();
+    await ana.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+    await ana.getByRole('cell', { name: 'Revoked' }).waitFor();
+
+    // The same tab again (its token kept for the tab): the link says it was revoked, and shows nothing.
+    await guest.page.reload();
+    await waitForHeading(guest.page, 'This shared view cannot be shown');
+    expect(await guest.page.getByText('This link was revoked.').count()).toBe(1);
+    expect(await guest.page.locator('.tile').count()).toBe(0);
+    expect(await cspViolations(ana)).toEqual([]);
+  });
+});
