@@ -84,3 +84,10 @@ export const sharedViewMetaSchema = z.object({
   expires_at: z.string(),
 });
 export type SharedViewMeta = z.infer<typeof sharedViewMetaSchema>;
+
+/** A dashboard view as a PDF report (POST /social/insights/report). */
+export const reportBodySchema = z.object({
+  workspace_id: workspaceIdSchema,
+  dashboard: dashboardSchema,
+  view: sharedViewSchema,
+});

@@ -153,6 +153,11 @@ const serverConfigSchema = z.object({
   TRIAL_DAYS: int(14, 0, 365),
   /** The plans, their prices and limits (server/billing/plans.json by default); validated at start. */
   BILLING_PLANS_FILE: optionalText,
+  /**
+   * The Chromium that prints dashboards as PDF reports (server/sharing/report.ts); default /usr/bin/chromium (Debian's
+   * `chromium` package). Without it, a report is 503 report_unavailable.
+   */
+  REPORT_CHROMIUM_PATH: z._default(z.string().check(z.minLength(1)), '/usr/bin/chromium'),
   /** The SPA's public origin, where the card checkout returns to; default http://localhost:PORT. */
   APP_URL: z.pipe(optionalText, z.optional(z.url())),
   /** Where the built-in payment provider is served; default APP_URL + /payments/. */

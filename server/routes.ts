@@ -10,6 +10,7 @@ import { alertRoutes } from './alerts/routes';
 import { sentimentCorrectionRoutes } from './social/corrections-routes';
 import { shareLinkRoutes } from './sharing/routes';
 import { sharedViewRoutes } from './sharing/shared-routes';
+import { reportRoutes } from './sharing/report-routes';
 import { scrapingRoutes } from './scraping/routes';
 import { billingRoutes } from './billing/routes';
 import { queryRoutes } from './social/query/routes';
@@ -42,6 +43,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await social.register(insightRoutes);
       await social.register(detailRoutes);
       await social.register(sharedViewRoutes);
+      await social.register(reportRoutes);
     },
     { prefix: '/social' },
   );

@@ -321,6 +321,11 @@ export const shareLinks = pgTable(
     /** SHA-256 of the token, hexadecimal. */
     tokenHash: text('token_hash').notNull(),
     dashboard: text('dashboard').notNull(),
+    /**
+     * 'link': a share link people open; 'report': the few minutes' link a PDF report is printed from (never listed,
+     * deleted once printed: server/sharing/report.ts).
+     */
+    purpose: text('purpose').notNull().default('link'),
     /** The dashboard's request without workspace and cursor (contract/share-links.ts, sharedViewSchema). */
     view: jsonb('view').notNull(),
     rolling: boolean('rolling').notNull().default(false),

@@ -46,7 +46,13 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       .from(shareLinks)
       .leftJoin(users, eq(users.id, shareLinks.createdBy))
       .leftJoin(savedQueries, sql`${savedQueries.id}::text = ${shareLinks.view} ->> 'saved_query_id'`)
-      .where(and(eq(shareLinks.workspaceId, workspaceId), linkId ? eq(shareLinks.id, linkId) : undefined))
+      .where(
+        and(
+          eq(shareLinks.workspaceId, workspaceId),
+          eq(shareLinks.purpose, 'link'),
+          linkId ? eq(shareLinks.id, linkId) : undefined,
+        ),
+      )
       .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
 
   const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
@@ -118,6 +124,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
             .where(
               and(
                 eq(shareLinks.workspaceId, access.workspace.id),
+                eq(shareLinks.purpose, 'link'),
                 isNull(shareLinks.revokedAt),
                 gt(shareLinks.expiresAt, sql`now()`),
               ),
@@ -170,7 +177,13 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         await db
           .update(shareLinks)
           .set({ revokedAt: sql`coalesce(${shareLinks.revokedAt}, now())` })
-          .where(and(eq(shareLinks.workspaceId, workspace.id), eq(shareLinks.id, linkId)));
+          .where(
+            and(
+              eq(shareLinks.workspaceId, workspace.id),
+              eq(shareLinks.id, linkId),
+              eq(shareLinks.purpose, 'link'),
+            ),
+          );
         const [found] = await listed(workspace.id, linkId);
         if (!found)
           throw new ApiError(404, 'share_link_not_found', 'There is no such share link in this workspace.');

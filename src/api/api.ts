@@ -117,9 +117,15 @@ export function createApi({
      * A file the social API makes (the dashboards' CSV exports): POSTs `body` and gives the whole answer as a Blob
      * with the file name the server chose (Content-Disposition), or `fallbackName`.
      */
-    downloadSocial: async (path: string, body: unknown, fallbackName: string, signal?: AbortSignal) => {
+    downloadSocial: async (
+      path: string,
+      body: unknown,
+      fallbackName: string,
+      signal?: AbortSignal,
+      accept = 'text/csv',
+    ) => {
       if (!social) throw new Error('The social API base URL is not configured.');
-      let request = social.url(path).headers({ Accept: 'text/csv' });
+      let request = social.url(path).headers({ Accept: accept });
       if (signal) request = request.options({ signal });
       const response = await request
         .json(body as object)

@@ -1,7 +1,13 @@
 // Read-only share links end to end against the REAL server: Ana Owner shares the overview of a saved query from the
 // dashboard; the link, opened in a fresh browser with no session, shows the view's figures (equal to the API's answer
 // for the link) and makes no request but the shared view's own two; the token leaves the address at once; Ana revokes
-// the link in Settings › Share links, and the same page then says so and shows no data.
+// the link in Settings › Share links, and the same page then says so and shows no data. The overview as a PDF report,
+// printed by the server's Chromium: every chart of the screen and its text (pdftotext), its pages drawn (pdftoppm).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { demoUserIds } from '@server/seed';
@@ -110,5 +116,61 @@ describe('Share links (real server)', () => {
     expect(await guest.page.getByText('This link was revoked.').count()).toBe(1);
     expect(await guest.page.locator('.tile').count()).toBe(0);
     expect(await cspViolations(ana)).toEqual([]);
+  });
+
+  it('prints the overview as a PDF report with every chart of the screen and its text', async () => {
+    const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+    const to = new Date();
+    const from = new Date(to.getTime() - 7 * 86_400_000);
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/social/insights/report',
+      headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
+      payload: {
+        workspace_id: 'demo',
+        dashboard: 'overview',
+        view: { saved_query_id: savedQueryId, filters: { from: from.toISOString(), to: to.toISOString() } },
+      },
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="murmur-overview-\d{4}-\d{2}-\d{2}\.pdf"$/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'murmur-report-'));
+    try {
+      const file = join(dir, 'report.pdf');
+      writeFileSync(file, res.rawPayload);
+      expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      for (const expected of [
+        'Overview: Regatta',
+        'Query: regatta',
+        'Report made',
+        'Mentions over time',
+        'Sentiment',
+        'Platforms',
+        'Top posts',
+        'Top people',
+        'What is counted',
+        'Posts matching the saved query "Regatta"',
+        'The lighthouse regatta',
+      ])
+        expect(text, expected).toContain(expected);
+      // Every chart of the screen has its table in the report: the buckets' rows are there as text.
+      expect(text).toMatch(/Mentions\s+Engagement|Bucket|Day/);
+      execFileSync('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', file, join(dir, 'page')]);
+      const page = join(dir, 'page-1.png');
+      expect(statSync(page).size).toBeGreaterThan(10_000);
+      // To look at it: MURMUR_KEEP_REPORT=<file.pdf>.
+      if (process.env.MURMUR_KEEP_REPORT) writeFileSync(process.env.MURMUR_KEEP_REPORT, readFileSync(file));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The report's few minutes' link is gone, and was never listed.
+    const { rows } = await server.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM share_links WHERE purpose = 'report'`,
+    );
+    expect(rows[0]!.n).toBe(0);
   });
 });

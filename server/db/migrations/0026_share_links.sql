@@ -3,6 +3,7 @@ CREATE TABLE "share_links" (
 	"workspace_id" text NOT NULL,
 	"token_hash" text NOT NULL,
 	"dashboard" text NOT NULL,
+	"purpose" text DEFAULT 'link' NOT NULL,
 	"view" jsonb NOT NULL,
 	"rolling" boolean DEFAULT false NOT NULL,
 	"created_by" uuid,

@@ -2,7 +2,7 @@
 // alternative, and the keyboard's way to every drill-down), the server's "counted" sentence, and exports of exactly
 // what is shown: CSV of the rows (with zone and range stated in the file) and PNG of the chart (under a header with its
 // title, query, range and zone).
-import { useReadOnly } from './read-only';
+import { useReadOnly, useReport } from './read-only';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ChartConfiguration } from 'chart.js';
@@ -59,8 +59,9 @@ export function ChartCard<R>({
   /** Inside another card: no heading or sentence of its own, only the export. */
   bare?: boolean;
 }) {
-  // Read-only (a shared view): the same card, without its drill-downs.
+  // Read-only (a shared view): the same card, without its drill-downs; as a report, its chart and its table.
   const drill = useReadOnly() ? undefined : drillProp;
+  const report = useReport();
   const id = useId();
   const [view, setView] = useState<'chart' | 'table'>('chart');
   // Where no chart can be drawn, the table (the same rows) is the view.
@@ -96,6 +97,17 @@ export function ChartCard<R>({
 
   const body = !rows.length ? (
     <p className="chart-empty muted">{empty}</p>
+  ) : report && chart ? (
+    <>
+      <ChartCanvas
+        ref={canvas}
+        config={chart.config}
+        summary={chart.summary}
+        height={chart.height}
+        onUnavailable={() => setDrawable(false)}
+      />
+      <DataTable caption={title} rows={rows} columns={columns} />
+    </>
   ) : showTable ? (
     <DataTable caption={title} rows={rows} columns={columns} drill={drill} />
   ) : (
@@ -127,7 +139,7 @@ export function ChartCard<R>({
     <section className={wide ? 'chart-card wide' : 'chart-card'} aria-labelledby={`${id}-title`}>
       <header className="chart-card-header">
         <h2 id={`${id}-title`}>{title}</h2>
-        <div className="chart-card-actions">
+        <div className="chart-card-actions" hidden={report}>
           {chart && drawable ? (
             <div className="segmented" role="group" aria-label={`${title}: show as`}>
               <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
@@ -167,7 +179,7 @@ export function ChartCard<R>({
         </p>
       ) : null}
       {footer}
-      <Counted sentence={meta.counted} />
+      <Counted sentence={meta.counted} open={report} />
     </section>
   );
 }
@@ -252,9 +264,9 @@ function DataTable<R>({
 }
 
 /** The server's sentence on exactly what a card counts: one line, opened on demand (it is long and alike per card). */
-export function Counted({ sentence }: { sentence: string }) {
+export function Counted({ sentence, open = false }: { sentence: string; open?: boolean }) {
   return (
-    <details className="counted small muted">
+    <details className="counted small muted" open={open}>
       <summary>What is counted</summary>
       <p>{sentence}</p>
     </details>

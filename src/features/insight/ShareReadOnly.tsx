@@ -1,6 +1,7 @@
-// "Share read-only link" on a dashboard (owners and managers): a link to this view that anyone can open without
-// signing in, until it expires (7 days to a year) or is revoked in Settings › Share links. The range stays as shown,
-// or, "rolling", keeps its length and ends when the link is opened. The link is shown once, to copy.
+// "Download PDF report" (any member: the view printed on the server, server/sharing/report.ts) and "Share read-only
+// link" (owners and managers): a link to this view that anyone can open without signing in, until it expires (7 days
+// to a year) or is revoked in Settings › Share links. The range stays as shown, or, "rolling", keeps its length and
+// ends when the link is opened. The link is shown once, to copy.
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
@@ -11,6 +12,8 @@ import { createShareLink, shareLinksQuery } from '@/api/share-links';
 import { CopyField } from '@/components/CopyField';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
+import { saveFile } from '@/lib/save-file';
+import { showToast } from '@/lib/toast';
 import { useInsightView } from './insight-view';
 
 const EXPIRIES = [
@@ -25,6 +28,42 @@ function useDashboard(): Dashboard | null {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const last = pathname.split('/').at(-1) ?? '';
   return last in INSIGHT_DASHBOARDS ? (last as Dashboard) : null;
+}
+
+/** The view as a PDF report, printed on the server (any member). */
+function ReportButton({ dashboard }: { dashboard: Dashboard }) {
+  const { api } = useApp();
+  const { workspaceId, body } = useInsightView();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const { workspace_id: _workspace, ...view } = body;
+      const file = await api.downloadSocial(
+        'insights/report',
+        { workspace_id: workspaceId, dashboard, view },
+        `murmur-${dashboard}.pdf`,
+        undefined,
+        'application/pdf',
+      );
+      saveFile(file.name, file.blob);
+    } catch (error) {
+      showToast('error', `The report could not be made: ${apiProblem(error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="button small"
+      onClick={() => void download()}
+      disabled={busy}
+      aria-busy={busy}
+    >
+      {busy ? 'Making the PDF…' : 'Download PDF report'}
+    </button>
+  );
 }
 
 export function ShareReadOnly() {
@@ -49,10 +88,14 @@ export function ShareReadOnly() {
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinksQuery(api, workspaceId).queryKey }),
   });
-  if (!dashboard || (workspace?.privilege !== 'owner' && workspace?.privilege !== 'manager')) return null;
+  if (!dashboard) return null;
+  if (workspace?.privilege !== 'owner' && workspace?.privilege !== 'manager') {
+    return <ReportButton dashboard={dashboard} />;
+  }
   const url = make.data ? `${window.location.origin}/shared#token=${make.data.token}` : null;
   return (
     <div className="share-view">
+      <ReportButton dashboard={dashboard} />
       <button
         type="button"
         className="button small"

@@ -1,7 +1,8 @@
 // A shared view, opened without signing in (/shared#token=…): the token is read from the fragment (which browsers
 // never send to a server), kept for this tab only (a reload still works) and taken out of the address; the page then
 // shows what the link shows — one dashboard's figures, read-only: no drill-down, no link into the workspace — or why
-// it shows nothing (revoked, expired, the plan expired, never existed).
+// it shows nothing (revoked, expired, the plan expired, never existed). With `&report=1` in the fragment it is drawn as
+// a report, for the server to print as a PDF: every chart with its table, the time it was made.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { DASHBOARD_TITLES } from '@contract/insights-dashboards';
@@ -20,7 +21,7 @@ import { PostCard } from '@/components/PostCard';
 import { FormError } from '@/components/Field';
 import { Pending } from '@/components/Pending';
 import { useApp } from '@/components/use-app';
-import { formatDate, formatDateTimeRange } from '@/lib/date-time';
+import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
 import { removePrerender } from '@/lib/prerender';
 import { termPatterns } from '@/components/query-editor/match-terms';
 import { Conversation } from './ConversationPage';
@@ -33,20 +34,40 @@ import './insight.css';
 
 const TOKEN_KEY = 'murmur.shared-token';
 
-/** The link's token: from the fragment (then kept for this tab and taken out of the address), or this tab's. */
-function takeToken(): string | null {
-  const fromHash = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
+/**
+ * The link's token: from the fragment (then kept for this tab and taken out of the address), or this tab's; and
+ * whether the page is drawn as a report (`&report=1`: the server printing it as a PDF, server/sharing/report.ts).
+ */
+function takeToken(): { token: string | null; report: boolean } {
+  const hash = new URLSearchParams(window.location.hash.replace(/^#/, ''));
+  const fromHash = hash.get('token');
   if (fromHash) {
     sessionStorage.setItem(TOKEN_KEY, fromHash);
     window.history.replaceState(window.history.state, '', window.location.pathname);
-    return fromHash;
+    return { token: fromHash, report: hash.get('report') === '1' };
   }
-  return sessionStorage.getItem(TOKEN_KEY);
+  return { token: sessionStorage.getItem(TOKEN_KEY), report: false };
+}
+
+/** Tells the printer the report is drawn (or failed): an attribute of the document. */
+function useReportDone(report: boolean, state: 'ready' | 'failed' | null) {
+  useEffect(() => {
+    if (!report || !state) return;
+    // Two frames: the charts' first drawing happens after React's commit.
+    let second = 0;
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => document.documentElement.setAttribute('data-report', state));
+    });
+    return () => {
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
+    };
+  }, [report, state]);
 }
 
 export function SharedPage() {
   const { api } = useApp();
-  const [token] = useState(takeToken);
+  const [{ token, report }] = useState(takeToken);
   useLayoutEffect(removePrerender, []);
   // Not for search engines, whatever the server's header says.
   useEffect(() => {
@@ -57,6 +78,7 @@ export function SharedPage() {
     return () => meta.remove();
   }, []);
   const view = useQuery({ ...sharedViewQuery(api, token ?? ''), enabled: Boolean(token) });
+  useReportDone(report, view.isError ? 'failed' : null);
   return (
     <main className="shared-page">
       {!token ? (
@@ -66,7 +88,7 @@ export function SharedPage() {
       ) : !view.data ? (
         <Pending label="Opening the shared view…" />
       ) : (
-        <SharedView token={token} meta={view.data} />
+        <SharedView token={token} meta={view.data} report={report} />
       )}
     </main>
   );
@@ -81,9 +103,11 @@ function Problem({ message }: { message: string }) {
   );
 }
 
-function SharedView({ token, meta }: { token: string; meta: SharedViewMeta }) {
+function SharedView({ token, meta, report }: { token: string; meta: SharedViewMeta; report: boolean }) {
   const { api } = useApp();
   const answer = useQuery(sharedAnswerQuery(api, token, meta.dashboard));
+  const [made] = useState(() => new Date().toISOString());
+  useReportDone(report, answer.isError ? 'failed' : answer.data ? 'ready' : null);
   useEffect(() => {
     document.title = `${meta.title} · ${DASHBOARD_TITLES[meta.dashboard]} · shared from Murmur`;
   }, [meta]);
@@ -91,8 +115,14 @@ function SharedView({ token, meta }: { token: string; meta: SharedViewMeta }) {
     <>
       <header className="shared-header">
         <p className="small muted">
-          Shared read-only from {meta.workspace_name} on Murmur · expires{' '}
-          {formatDate(meta.expires_at, meta.time_zone)}
+          {report ? (
+            <>A report of {meta.workspace_name} on Murmur</>
+          ) : (
+            <>
+              Shared read-only from {meta.workspace_name} on Murmur · expires{' '}
+              {formatDate(meta.expires_at, meta.time_zone)}
+            </>
+          )}
         </p>
         <h1>
           {DASHBOARD_TITLES[meta.dashboard]}: {meta.title}
@@ -108,13 +138,18 @@ function SharedView({ token, meta }: { token: string; meta: SharedViewMeta }) {
           · {meta.time_zone}
           {meta.rolling ? ' · the range ends when the page is opened' : ''}
         </p>
+        {report ? (
+          <p className="small muted">
+            Report made {formatDateTime(made, meta.time_zone)} ({meta.time_zone})
+          </p>
+        ) : null}
       </header>
       {answer.isError ? (
         <FormError message={apiProblem(answer.error).message} />
       ) : !answer.data ? (
         <DashboardSkeleton cards={4} />
       ) : (
-        <SharedBody meta={meta} data={answer.data} />
+        <SharedBody meta={meta} data={answer.data} report={report} />
       )}
     </>
   );
@@ -123,9 +158,11 @@ function SharedView({ token, meta }: { token: string; meta: SharedViewMeta }) {
 function SharedBody({
   meta,
   data,
+  report,
 }: {
   meta: SharedViewMeta;
   data: { range: { from: string; to: string }; time_zone: string };
+  report: boolean;
 }) {
   // The view's body as the bodies read it: its zone and range (nothing of the workspace is known here).
   const body = useMemo(
@@ -133,7 +170,7 @@ function SharedBody({
     [data.range.from, data.range.to],
   );
   return (
-    <ReadOnlyInsightView timeZone={data.time_zone} body={body}>
+    <ReadOnlyInsightView timeZone={data.time_zone} body={body} mode={report ? 'report' : 'shared'}>
       <div className="insight-body">
         <p className="range-line small muted">{formatDateTimeRange(data.range, data.time_zone)}</p>
         {meta.dashboard === 'overview' ? (

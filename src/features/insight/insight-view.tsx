@@ -125,10 +125,13 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
 export function ReadOnlyInsightView({
   timeZone,
   body,
+  mode = 'shared',
   children,
 }: {
   timeZone: string;
   body: InsightsBody;
+  /** A report: each chart with its table, as the PDF prints it. */
+  mode?: 'shared' | 'report';
   children: ReactNode;
 }) {
   const value = useMemo(
@@ -156,7 +159,7 @@ export function ReadOnlyInsightView({
     [timeZone, body],
   );
   return (
-    <ReadOnlyContext.Provider value={true}>
+    <ReadOnlyContext.Provider value={mode}>
       <InsightViewContext.Provider value={value}>{children}</InsightViewContext.Provider>
     </ReadOnlyContext.Provider>
   );
