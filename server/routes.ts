@@ -7,6 +7,7 @@ import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { alertRoutes } from './alerts/routes';
+import { digestRoutes } from './digests/routes';
 import { sentimentCorrectionRoutes } from './social/corrections-routes';
 import { shareLinkRoutes } from './sharing/routes';
 import { sharedViewRoutes } from './sharing/shared-routes';
@@ -28,6 +29,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
       await api.register(alertRoutes);
+      await api.register(digestRoutes);
       await api.register(sentimentCorrectionRoutes);
       await api.register(shareLinkRoutes);
       await api.register(scrapingRoutes);

@@ -1,6 +1,7 @@
-// The alerts' two jobs on the process's queue (server/scheduler.ts): evaluating the rules (every minute, for the rules
-// whose window turns with the clock, and nudged after the analytics store applies a batch of new posts) and sending
-// the deliveries (every minute, for retries, and nudged after an evaluation fired). Each is a 'stately' queue: one
+// The alerts' jobs on the process's queue (server/scheduler.ts): evaluating the rules (every minute, for the rules
+// whose window turns with the clock, and nudged after the analytics store applies a batch of new posts), sending
+// the deliveries (every minute, for retries, and nudged after an evaluation fired), and the scheduled digests (every
+// minute: server/digests/send.ts). Each is a 'stately' queue: one
 // round runs at a time across every process on the database, and a nudge while one waits is dropped.
 import type { PgBoss } from 'pg-boss';
 import type { AnalyticsService } from '@server/analytics/service';
@@ -8,9 +9,11 @@ import type { Db } from '@server/db/database';
 import type { PeriodicJob } from '@server/scheduler';
 import { deliverDue, type DeliveryDeps } from './deliver';
 import { evaluateAlerts } from './evaluate';
+import { runDigests } from '@server/digests/send';
 
 const EVALUATE_QUEUE = 'alerts-evaluate';
 const DELIVER_QUEUE = 'alerts-deliver';
+const DIGESTS_QUEUE = 'digests-send';
 /** Nudges from applied batches at most this often: a steady import would otherwise queue one per round. */
 const NUDGE_EVERY_MS = 5_000;
 
@@ -36,6 +39,22 @@ export function alertJobs(deps: AlertJobDeps): PeriodicJob[] {
           log(`Alerts: ${result.fired} rule${result.fired === 1 ? '' : 's'} fired.`);
           await deps.boss()?.send(DELIVER_QUEUE, null);
         }
+      },
+    },
+    {
+      // Scheduled digests (server/digests/send.ts): each period written once, then sent.
+      name: DIGESTS_QUEUE,
+      cron: '* * * * *',
+      timeoutSeconds: 10 * 60,
+      run: async () => {
+        const round = await runDigests({
+          db: deps.db,
+          analyticsDb: deps.analyticsDb,
+          analytics: deps.analytics(),
+          mailer: deps.mailer,
+          appUrl: deps.appUrl,
+        });
+        if (round.sent || round.failed) log(`Digests: ${round.sent} sent, ${round.failed} failed.`);
       },
     },
     {

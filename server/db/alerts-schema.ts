@@ -19,6 +19,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ALERT_CHANNELS, ALERT_KINDS, ALERT_PERIODS } from '@contract/alerts';
+import { DIGEST_FREQUENCIES } from '@contract/digests';
 import { users, workspaces } from './schema';
 import { savedQueries } from './social-schema';
 
@@ -166,4 +167,54 @@ export const alertDeliveries = pgTable(
       .where(sql`${t.nextAttemptAt} IS NOT NULL`),
     index('alert_deliveries_event_idx').on(t.eventId),
   ],
+);
+
+export const digestFrequency = pgEnum('digest_frequency', DIGEST_FREQUENCIES);
+
+/** Scheduled digests (server/digests): a saved query's figures of each day or week, e-mailed. */
+export const digests = pgTable(
+  'digests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    savedQueryId: uuid('saved_query_id')
+      .notNull()
+      .references(() => savedQueries.id, { onDelete: 'cascade' }),
+    frequency: digestFrequency('frequency').notNull(),
+    recipientIds: uuid('recipient_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    addresses: text('addresses')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('digests_workspace_idx').on(t.workspaceId)],
+);
+
+/**
+ * One digest's period: written once (unique per digest and period, whichever process gets there first), then leased,
+ * sent and marked sent. A lease that runs out (a process that died sending) lets another send it.
+ */
+export const digestSends = pgTable(
+  'digest_sends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    digestId: uuid('digest_id')
+      .notNull()
+      .references(() => digests.id, { onDelete: 'cascade' }),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (t) => [unique('digest_sends_period_key').on(t.digestId, t.periodStart)],
 );

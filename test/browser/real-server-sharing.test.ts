@@ -2,7 +2,8 @@
 // dashboard; the link, opened in a fresh browser with no session, shows the view's figures (equal to the API's answer
 // for the link) and makes no request but the shared view's own two; the token leaves the address at once; Ana revokes
 // the link in Settings › Share links, and the same page then says so and shows no data. The overview as a PDF report,
-// printed by the server's Chromium: every chart of the screen and its text (pdftotext), its pages drawn (pdftoppm).
+// printed by the server's Chromium: every chart of the screen and its text (pdftotext), its pages drawn (pdftoppm). A
+// weekly digest scheduled on the Alerts page, sent by a round at the week's end to a development mailbox.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,9 @@ import { cspViolations, launchBrowser, newTestPage, type TestPage } from '@test/
 import { waitForHeading } from '@test/support/browser-harness';
 import { startRealServer, type RealServer } from '@test/support/real-server';
 import { signInToDemo } from '@test/support/dev-sign-in';
+import { runDigests } from '@server/digests/send';
+import { startDevMailbox } from '@server/mail/dev-mailbox';
+import { createMailer } from '@server/mail/mailer';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
 
@@ -24,6 +28,8 @@ let server: RealServer;
 let browser: Browser;
 const contexts: TestPage[] = [];
 let savedQueryId = '';
+/** The regatta's posts, hours before the test. */
+const POST_HOURS = [3, 8, 20, 30, 50];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
@@ -33,7 +39,7 @@ beforeAll(async () => {
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
   await insertPosts(
     server.db,
-    [3, 8, 20, 30, 50].map((hours, i) => ({
+    POST_HOURS.map((hours, i) => ({
       authorId: authorId!,
       platform: 'x' as const,
       externalId: `e2e-share-${i}`,
@@ -172,5 +178,53 @@ describe('Share links (real server)', () => {
       sql`SELECT count(*)::int AS n FROM share_links WHERE purpose = 'report'`,
     );
     expect(rows[0]!.n).toBe(0);
+  });
+
+  it('schedules a weekly digest on the Alerts page, which a round at the week’s end e-mails once', async () => {
+    const ana = await signInToDemo(browser, server.origin, contexts, 'Ana Owner');
+    await ana.goto(`${server.origin}/workspace/demo/alerts`);
+    await waitForHeading(ana, 'Alerts');
+    await ana.getByRole('button', { name: 'New digest' }).click();
+    const form = ana.getByRole('form', { name: 'New digest' });
+    await form.getByLabel('Saved query').selectOption({ label: 'Regatta' });
+    await form.getByLabel('Week (Monday to Sunday)').check();
+    await form.getByLabel(/^Ana Owner/).check();
+    await form.getByLabel('Other e-mail addresses').fill('skipper@example.com');
+    await form.getByRole('button', { name: 'Schedule digest' }).click();
+    const listed = ana.locator('.digest-list li').filter({ hasText: 'Weekly: Regatta' });
+    await listed.waitFor();
+    expect(await listed.innerText()).toContain('not sent yet');
+    if (process.env.MURMUR_KEEP_SCREENS)
+      await ana.screenshot({ path: `${process.env.MURMUR_KEEP_SCREENS}/digests.png` });
+
+    // The round after this week ends (Monday 00:00 UTC, the demo's zone): one e-mail to each, then none.
+    const mailbox = await startDevMailbox({ port: 0 });
+    const mailer = createMailer({ SMTP_URL: mailbox.url, MAIL_FROM: 'Murmur <digests@murmur.test>' });
+    try {
+      const today = new Date();
+      const monday = Date.UTC(
+        today.getUTCFullYear(),
+        today.getUTCMonth(),
+        today.getUTCDate() + ((8 - today.getUTCDay()) % 7 || 7),
+      );
+      const after = () => new Date(monday + 3_600_000);
+      const deps = { db: server.db, mailer, appUrl: server.origin, now: after };
+      expect((await runDigests(deps)).sent).toBe(1);
+      expect((await runDigests(deps)).sent).toBe(0);
+      const messages = mailbox.messages();
+      expect(messages.map((m) => m.to).sort()).toEqual(['ana@murmur.local', 'skipper@example.com']);
+      expect(messages[0]!.subject).toMatch(
+        /^Weekly digest of "Regatta": \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/,
+      );
+      // The regatta's posts of this week (beforeAll: 3, 8, 20, 30 and 50 hours before the test).
+      const thisWeek = POST_HOURS.filter((h) => Date.now() - h * 3_600_000 >= monday - 7 * 86_400_000).length;
+      expect(messages[0]!.text).toContain(`Mentions: ${thisWeek} (`);
+    } finally {
+      await mailer.close();
+      await mailbox.stop();
+    }
+    await ana.reload();
+    await listed.waitFor();
+    expect(await listed.innerText()).toContain('last sent for the week of');
   });
 });

@@ -16,6 +16,7 @@ import { EmptyState, PageFrame } from '@/components/PageFrame';
 import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
 import { AlertRuleForm, memberName } from './AlertRuleForm';
+import { DigestsSection } from './DigestsSection';
 import './alerts.css';
 
 const ROUTE = '/_authed/workspace/$workspaceId/alerts';
@@ -237,6 +238,12 @@ export function AlertsPage() {
           </table>
         </div>
       )}
+      <DigestsSection
+        workspaceId={workspaceId}
+        timeZone={workspace.time_zone}
+        queries={queries}
+        members={members}
+      />
       {deleting ? (
         <ConfirmDialog
           title="Delete this alert rule?"

@@ -1,0 +1,175 @@
+// Scheduled digests of a workspace (internal API, under /api; send.ts): every member lists them; owners and managers
+// make and delete them (checked here on the server).
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import * as z from 'zod/mini';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createDigestBodySchema,
+  digestListSchema,
+  digestParamsSchema,
+  digestSchema,
+  DIGESTS_LIMIT,
+  type Digest,
+} from '@contract/digests';
+import { workspaceParamsSchema } from '@contract/workspaces';
+import { digests, digestSends } from '@server/db/alerts-schema';
+import { memberships } from '@server/db/schema';
+import { savedQueries } from '@server/db/social-schema';
+import { ApiError } from '@server/errors';
+import { bearer, errorResponses } from '@server/openapi';
+import { atLeast } from '@server/workspaces/permissions';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
+
+const tags = ['alerts'];
+const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
+const editors: WorkspaceRequirement = {
+  from: 'params',
+  minimum: 'manager',
+  denied: () => new ApiError(403, 'forbidden', 'Only owners and managers can schedule digests.'),
+};
+const invalid = (message: string) => new ApiError(400, 'invalid_digest', message);
+
+export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.deps;
+
+  const listed = async (workspaceId: string, digestId?: string): Promise<Digest[]> => {
+    const rows = await db
+      .select({
+        digest: digests,
+        name: savedQueries.name,
+        last: sql<string | null>`(SELECT max(s.period_start)::text FROM ${digestSends} s
+          WHERE s.digest_id = ${digests.id} AND s.sent_at IS NOT NULL)`,
+      })
+      .from(digests)
+      .innerJoin(savedQueries, eq(savedQueries.id, digests.savedQueryId))
+      .where(and(eq(digests.workspaceId, workspaceId), digestId ? eq(digests.id, digestId) : undefined))
+      .orderBy(desc(digests.createdAt), desc(digests.id));
+    return rows.map(({ digest, name, last }) => ({
+      id: digest.id,
+      saved_query_id: digest.savedQueryId,
+      saved_query_name: name,
+      frequency: digest.frequency,
+      recipient_ids: digest.recipientIds,
+      addresses: digest.addresses,
+      created_at: digest.createdAt.toISOString(),
+      last_sent_period: last === null ? null : new Date(last).toISOString(),
+    }));
+  };
+
+  const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
+    signedIn.addHook('onRequest', app.requireUser);
+
+    signedIn.get(
+      '/workspaces/:id/digests',
+      {
+        config: { workspace: anyMember },
+        schema: {
+          tags,
+          security: bearer,
+          summary: "The workspace's scheduled digests, newest first",
+          params: workspaceParamsSchema,
+          response: { 200: digestListSchema, ...errorResponses(404) },
+        },
+      },
+      async (request) => {
+        const { workspace, privilege } = workspaceAccessOf(request);
+        return {
+          digests: await listed(workspace.id),
+          can_edit: atLeast(privilege, 'manager'),
+          limit: DIGESTS_LIMIT,
+        };
+      },
+    );
+
+    signedIn.post(
+      '/workspaces/:id/digests',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Schedule a digest of a saved query (owners and managers)',
+          description:
+            "Daily or weekly in the workspace's time zone, to members (recipient_ids) and other addresses; someone " +
+            'must receive it (400 invalid_digest). The first one is sent when the current day or week ends. ' +
+            `At most ${DIGESTS_LIMIT} a workspace (409 digest_limit).`,
+          params: workspaceParamsSchema,
+          body: createDigestBodySchema,
+          response: { 201: digestSchema, ...errorResponses(400, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const recipients = [...new Set(body.recipient_ids)];
+        const addresses = [...new Set(body.addresses.map((a) => a.toLowerCase()))];
+        if (!recipients.length && !addresses.length) throw invalid('Choose who receives the digest.');
+        const id = await db.transaction(async (tx) => {
+          const access = await lockWorkspaceAccess(tx, config, request);
+          const workspaceId = access.workspace.id;
+          const [saved] = await tx
+            .select({ id: savedQueries.id })
+            .from(savedQueries)
+            .where(and(eq(savedQueries.id, body.saved_query_id), eq(savedQueries.workspaceId, workspaceId)));
+          if (!saved) throw new ApiError(404, 'not_found', 'There is no such saved query in this workspace.');
+          if (recipients.length) {
+            const members = await tx
+              .select({ userId: memberships.userId })
+              .from(memberships)
+              .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.userId, recipients)));
+            if (members.length !== recipients.length) throw invalid('Every recipient must be a member.');
+          }
+          const [{ n }] = (await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(digests)
+            .where(eq(digests.workspaceId, workspaceId))) as [{ n: number }];
+          if (n >= DIGESTS_LIMIT) {
+            throw new ApiError(409, 'digest_limit', `A workspace can have at most ${DIGESTS_LIMIT} digests.`);
+          }
+          const [created] = await tx
+            .insert(digests)
+            .values({
+              workspaceId,
+              savedQueryId: body.saved_query_id,
+              frequency: body.frequency,
+              recipientIds: recipients,
+              addresses,
+              createdBy: request.userId,
+            })
+            .returning({ id: digests.id });
+          return created!.id;
+        });
+        const { workspace } = workspaceAccessOf(request);
+        const [made] = await listed(workspace.id, id);
+        return reply.status(201).send(made!);
+      },
+    );
+
+    signedIn.delete(
+      '/workspaces/:id/digests/:digestId',
+      {
+        config: { workspace: editors },
+        schema: {
+          tags,
+          security: bearer,
+          summary: 'Stop a scheduled digest (owners and managers)',
+          params: digestParamsSchema,
+          response: { 204: z.null(), ...errorResponses(403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const { workspace } = workspaceAccessOf(request);
+        const gone = await db
+          .delete(digests)
+          .where(and(eq(digests.workspaceId, workspace.id), eq(digests.id, request.params.digestId)))
+          .returning({ id: digests.id });
+        if (!gone.length) throw new ApiError(404, 'not_found', 'There is no such digest in this workspace.');
+        return reply.status(204).send(null);
+      },
+    );
+  };
+  await app.register(signedInRoutes);
+};

@@ -1,0 +1,21 @@
+// Calls of the scheduled digests (internal API), then their queryOptions.
+import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { digestListSchema, digestSchema, type CreateDigestBody } from '@contract/digests';
+import type { Api } from './api';
+
+const digestsPath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}/digests`;
+
+export const createDigest = (api: Api, workspaceId: string, body: CreateDigestBody) =>
+  api.send(digestsPath(workspaceId), digestSchema, { method: 'POST', body });
+
+export const deleteDigest = (api: Api, workspaceId: string, digestId: string) =>
+  api.send(`${digestsPath(workspaceId)}/${encodeURIComponent(digestId)}`, z.undefined(), {
+    method: 'DELETE',
+  });
+
+export const digestsQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'digests'] as const,
+    queryFn: ({ signal }) => api.send(digestsPath(workspaceId), digestListSchema, { method: 'GET', signal }),
+  });
