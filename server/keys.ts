@@ -10,6 +10,8 @@ export interface ServerKeys {
   paymentWebhooks: Uint8Array;
   /** The alert e-mails' unsubscribe tokens (server/alerts/unsubscribe.ts). */
   alertUnsubscribe: Uint8Array;
+  /** The digest e-mails' unsubscribe tokens (server/digests/unsubscribe.ts). */
+  digestUnsubscribe: Uint8Array;
 }
 
 const derive = (secret: Uint8Array, purpose: string) =>
@@ -22,5 +24,6 @@ export function serverKeys(secret: Uint8Array = randomBytes(32)): ServerKeys {
     cursors: derive(secret, 'paging cursors'),
     paymentWebhooks: derive(secret, 'built-in payment webhooks'),
     alertUnsubscribe: derive(secret, 'alert unsubscribe links'),
+    digestUnsubscribe: derive(secret, 'digest unsubscribe links'),
   };
 }

@@ -161,6 +161,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
         mailer: mail.mailer,
         appUrl: config.APP_URL,
         unsubscribeKey: app.keys.alertUnsubscribe,
+        digestUnsubscribeKey: app.keys.digestUnsubscribe,
         allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
       }),
     ]);

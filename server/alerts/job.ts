@@ -23,6 +23,8 @@ export interface AlertJobDeps extends Omit<DeliveryDeps, 'db'> {
   analyticsDb: Db;
   analytics: () => AnalyticsService | undefined;
   boss: () => PgBoss | undefined;
+  /** Signs the digest e-mails' unsubscribe links. */
+  digestUnsubscribeKey: Uint8Array;
   log?: (message: string) => void;
 }
 
@@ -53,6 +55,7 @@ export function alertJobs(deps: AlertJobDeps): PeriodicJob[] {
           analytics: deps.analytics(),
           mailer: deps.mailer,
           appUrl: deps.appUrl,
+          unsubscribeKey: deps.digestUnsubscribeKey,
         });
         if (round.sent || round.failed) log(`Digests: ${round.sent} sent, ${round.failed} failed.`);
       },

@@ -1,6 +1,7 @@
 // Scheduled digests of a workspace (internal API, under /api; send.ts): every member lists them; owners and managers
 // make and delete them (checked here on the server).
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -8,12 +9,14 @@ import {
   digestListSchema,
   digestParamsSchema,
   digestSchema,
+  DIGEST_FREQUENCIES,
   DIGESTS_LIMIT,
   type Digest,
 } from '@contract/digests';
+import { errorResponseSchema } from '@contract/errors';
 import { workspaceParamsSchema } from '@contract/workspaces';
 import { digests, digestSends } from '@server/db/alerts-schema';
-import { memberships } from '@server/db/schema';
+import { memberships, workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
@@ -23,6 +26,7 @@ import {
   workspaceAccessOf,
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
+import { readDigestUnsubscribeToken } from './unsubscribe';
 
 const tags = ['alerts'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
@@ -59,6 +63,66 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
       last_sent_period: last === null ? null : new Date(last).toISOString(),
     }));
   };
+
+  // The unsubscribe link works signed out: its token is the whole authority (one recipient off one digest).
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(context.statusCode, 'rate_limited', `Too many requests. Try again in ${context.after}.`),
+  });
+  app.post(
+    '/digests/unsubscribe',
+    {
+      schema: {
+        tags,
+        summary: "Take the recipient a digest e-mail's unsubscribe link names off that digest",
+        description:
+          'The token comes from the link in the e-mail (its fragment). 400 invalid_token for a token this server ' +
+          'did not sign; 404 when the digest is gone.',
+        body: z.object({ token: z.string().check(z.minLength(1), z.maxLength(1_000)) }),
+        response: {
+          200: z.object({
+            saved_query_name: z.string(),
+            workspace_name: z.string(),
+            frequency: z.enum(DIGEST_FREQUENCIES),
+          }),
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const named = readDigestUnsubscribeToken(app.keys.digestUnsubscribe, request.body.token);
+      if (!named) throw new ApiError(400, 'invalid_token', 'This unsubscribe link is not valid.');
+      const { recipient } = named;
+      const [updated] = await db
+        .update(digests)
+        .set(
+          'userId' in recipient
+            ? { recipientIds: sql`array_remove(${digests.recipientIds}, ${recipient.userId}::uuid)` }
+            : { addresses: sql`array_remove(${digests.addresses}, ${recipient.address})` },
+        )
+        .where(eq(digests.id, named.digestId))
+        .returning({
+          savedQueryId: digests.savedQueryId,
+          workspaceId: digests.workspaceId,
+          frequency: digests.frequency,
+        });
+      if (!updated) throw new ApiError(404, 'not_found', 'This digest no longer exists.');
+      const [names] = await db
+        .select({ query: savedQueries.name, workspace: workspaces.name })
+        .from(savedQueries)
+        .innerJoin(workspaces, eq(workspaces.id, savedQueries.workspaceId))
+        .where(eq(savedQueries.id, updated.savedQueryId));
+      return {
+        saved_query_name: names?.query ?? 'a saved query',
+        workspace_name: names?.workspace ?? 'a workspace',
+        frequency: updated.frequency,
+      };
+    },
+  );
 
   const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
     signedIn.addHook('onRequest', app.requireUser);

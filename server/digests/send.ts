@@ -16,6 +16,7 @@ import { savedQueries } from '@server/db/social-schema';
 import type { Mailer } from '@server/mail/mailer';
 import { overview } from '@server/social/insights/overview';
 import { resolveInsightScope } from '@server/social/insights/request';
+import { digestUnsubscribeToken, type DigestRecipient } from './unsubscribe';
 
 const DAY_MS = 86_400_000;
 const LEASE_MS = 5 * 60_000;
@@ -57,6 +58,8 @@ export interface DigestDeps {
   analytics?: AnalyticsService | undefined;
   mailer: Mailer | undefined;
   appUrl: string;
+  /** Signs each e-mail's unsubscribe link (server/keys.ts). */
+  unsubscribeKey: Uint8Array;
   now?: () => Date;
 }
 
@@ -154,7 +157,7 @@ async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now:
   // Members who are still members, and the addresses.
   const members = digest.recipientIds.length
     ? await deps.db
-        .select({ email: users.email })
+        .select({ id: users.id, email: users.email })
         .from(users)
         .where(
           and(
@@ -164,7 +167,17 @@ async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now:
           ),
         )
     : [];
-  const to = [...new Set([...members.map((m) => m.email), ...digest.addresses])];
+  // Each recipient once, with its own unsubscribe link.
+  const seen = new Set<string>();
+  const to: Array<{ email: string; recipient: DigestRecipient }> = [];
+  for (const [email, recipient] of [
+    ...members.map((m): [string, DigestRecipient] => [m.email, { userId: m.id }]),
+    ...digest.addresses.map((a): [string, DigestRecipient] => [a, { address: a }]),
+  ]) {
+    if (seen.has(email.toLowerCase())) continue;
+    seen.add(email.toLowerCase());
+    to.push({ email, recipient });
+  }
   if (!to.length) return;
   const context = await resolveInsightScope(
     deps.db,
@@ -198,7 +211,18 @@ async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now:
     answer,
     link,
   });
-  for (const address of to) await deps.mailer!.send({ to: address, ...message });
+  for (const { email, recipient } of to) {
+    const unsubscribe = `${deps.appUrl}/unsubscribe#digest=${digestUnsubscribeToken(deps.unsubscribeKey, digest.id, recipient)}`;
+    await deps.mailer!.send({
+      to: email,
+      subject: message.subject,
+      text: `${message.text}\nTo stop receiving this digest: ${unsubscribe}\n`,
+      html:
+        `${message.html}<p style="color:#666;font-size:12px"><a href="${escape(unsubscribe)}">Stop receiving ` +
+        'this digest</a>.</p>',
+      headers: { 'List-Unsubscribe': `<${unsubscribe}>` },
+    });
+  }
 }
 
 const wallDay = (at: Date, timeZone: string) => {

@@ -1,7 +1,7 @@
 // Calls of the scheduled digests (internal API), then their queryOptions.
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { digestListSchema, digestSchema, type CreateDigestBody } from '@contract/digests';
+import { DIGEST_FREQUENCIES, digestListSchema, digestSchema, type CreateDigestBody } from '@contract/digests';
 import type { Api } from './api';
 
 const digestsPath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}/digests`;
@@ -19,3 +19,15 @@ export const digestsQuery = (api: Api, workspaceId: string) =>
     queryKey: ['workspaces', workspaceId, 'digests'] as const,
     queryFn: ({ signal }) => api.send(digestsPath(workspaceId), digestListSchema, { method: 'GET', signal }),
   });
+
+/** A digest e-mail's unsubscribe link: its token (from the fragment) takes that recipient off the digest. */
+export const unsubscribeDigest = (api: Api, token: string) =>
+  api.send(
+    'digests/unsubscribe',
+    z.object({
+      saved_query_name: z.string(),
+      workspace_name: z.string(),
+      frequency: z.enum(DIGEST_FREQUENCIES),
+    }),
+    { method: 'POST', body: { token } },
+  );

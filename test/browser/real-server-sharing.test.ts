@@ -208,7 +208,13 @@ describe('Share links (real server)', () => {
         today.getUTCDate() + ((8 - today.getUTCDay()) % 7 || 7),
       );
       const after = () => new Date(monday + 3_600_000);
-      const deps = { db: server.db, mailer, appUrl: server.origin, now: after };
+      const deps = {
+        db: server.db,
+        mailer,
+        appUrl: server.origin,
+        unsubscribeKey: server.app.keys.digestUnsubscribe,
+        now: after,
+      };
       expect((await runDigests(deps)).sent).toBe(1);
       expect((await runDigests(deps)).sent).toBe(0);
       const messages = mailbox.messages();
@@ -219,6 +225,16 @@ describe('Share links (real server)', () => {
       // The regatta's posts of this week (beforeAll: 3, 8, 20, 30 and 50 hours before the test).
       const thisWeek = POST_HOURS.filter((h) => Date.now() - h * 3_600_000 >= monday - 7 * 86_400_000).length;
       expect(messages[0]!.text).toContain(`Mentions: ${thisWeek} (`);
+      // The skipper's own unsubscribe link, opened: off the digest.
+      const toSkipper = messages.find((m) => m.to === 'skipper@example.com')!;
+      const unsubscribe = /To stop receiving this digest: (\S+)/.exec(toSkipper.text)![1]!;
+      const guest = await newTestPage(browser, server.origin);
+      contexts.push(guest);
+      await guest.page.goto(unsubscribe);
+      await guest.page
+        .getByText('You will no longer receive the weekly digest of “Regatta” from Murmur Demo.')
+        .waitFor();
+      expect(guest.page.url()).toBe(`${server.origin}/unsubscribe`);
     } finally {
       await mailer.close();
       await mailbox.stop();
@@ -226,5 +242,6 @@ describe('Share links (real server)', () => {
     await ana.reload();
     await listed.waitFor();
     expect(await listed.innerText()).toContain('last sent for the week of');
+    expect(await listed.innerText()).not.toContain('skipper@example.com');
   });
 });

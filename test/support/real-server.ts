@@ -134,6 +134,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
           mailer: mail?.mailer,
           appUrl: origin,
           unsubscribeKey: app.keys.alertUnsubscribe,
+        digestUnsubscribeKey: app.keys.digestUnsubscribe,
           allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
           log: () => undefined,
         }),

@@ -1,10 +1,12 @@
-// Where an alert e-mail's unsubscribe link lands (/unsubscribe#token=…), signed in or not: the token is read from the
-// fragment (never sent to a server by the browser, so it stays out of logs), taken out of the address, and posted;
-// the page then says which rule was muted, or why the link did not work.
+// Where an alert e-mail's unsubscribe link lands (/unsubscribe#token=…), or a digest e-mail's (/unsubscribe#digest=…),
+// signed in or not: the token is read from the fragment (never sent to a server by the browser, so it stays out of
+// logs), taken out of the address, and posted; the page then says which rule was muted or which digest stopped, or why
+// the link did not work.
 import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { unsubscribe } from '@/api/alerts';
+import { unsubscribeDigest } from '@/api/digests';
 import { apiProblem } from '@/api/errors';
 import { FormError } from '@/components/Field';
 import { PageFrame } from '@/components/PageFrame';
@@ -13,7 +15,43 @@ import { useApp } from '@/components/use-app';
 
 const tokenOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('token');
 
+const digestTokenOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('digest');
+
 export function UnsubscribePage() {
+  const [digestToken] = useState(() => digestTokenOf(window.location.hash));
+  return digestToken ? <DigestUnsubscribe token={digestToken} /> : <AlertUnsubscribe />;
+}
+
+function DigestUnsubscribe({ token }: { token: string }) {
+  const { api } = useApp();
+  const stop = useMutation({ mutationFn: (value: string) => unsubscribeDigest(api, value) });
+  const { mutate } = stop;
+  useEffect(() => {
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    mutate(token);
+  }, [token, mutate]);
+  return (
+    <main className="centered-screen">
+      <PageFrame title="Unsubscribe from a digest">
+        {stop.isPending || stop.isIdle ? (
+          <Pending label="Unsubscribing…" />
+        ) : stop.isError ? (
+          <FormError message={apiProblem(stop.error).message} />
+        ) : (
+          <p role="status">
+            You will no longer receive the {stop.data.frequency} digest of “{stop.data.saved_query_name}” from{' '}
+            {stop.data.workspace_name}.
+          </p>
+        )}
+        <p>
+          <Link to="/">Go to Murmur</Link>
+        </p>
+      </PageFrame>
+    </main>
+  );
+}
+
+function AlertUnsubscribe() {
   const { api } = useApp();
   const [token] = useState(() => tokenOf(window.location.hash));
   const mute = useMutation({ mutationFn: (value: string) => unsubscribe(api, value) });

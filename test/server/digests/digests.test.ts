@@ -65,7 +65,13 @@ async function scheduled(frequency: 'daily' | 'weekly') {
 }
 
 const round = (now = NOW) =>
-  runDigests({ db: server.db, mailer, appUrl: 'https://murmur.example', now: () => now });
+  runDigests({
+    db: server.db,
+    mailer,
+    appUrl: 'https://murmur.example',
+    unsubscribeKey: server.app.keys.digestUnsubscribe,
+    now: () => now,
+  });
 
 describe('scheduling digests', () => {
   it('is for owners and managers; viewers see them; someone must receive one; recipients are members', async () => {
@@ -164,10 +170,52 @@ describe('sending digests', () => {
   it('is sent again by the next round after a process died while sending it (its lease ran out)', async () => {
     await scheduled('weekly');
     // A round that wrote the period and leased it, then died.
-    await runDigests({ db: server.db, mailer: undefined, appUrl: 'https://murmur.example', now: () => NOW });
+    await runDigests({
+      db: server.db,
+      mailer: undefined,
+      appUrl: 'https://murmur.example',
+      unsubscribeKey: server.app.keys.digestUnsubscribe,
+      now: () => NOW,
+    });
     await server.db.update(digestSends).set({ leaseUntil: new Date(NOW.getTime() + 60_000), attempts: 1 });
     expect((await round()).sent).toBe(0);
     expect((await round(new Date(NOW.getTime() + 6 * 60_000))).sent).toBe(1);
     expect(mailbox.messages()).toHaveLength(3);
+  });
+});
+
+describe('the unsubscribe link', () => {
+  it('takes its one recipient off the digest, signed out, and the next week is not sent to them', async () => {
+    const digest = await scheduled('weekly');
+    await round();
+    const toClient = mailbox.messages().find((m) => m.to === 'client@example.com')!;
+    const link = /To stop receiving this digest: (\S+)/.exec(toClient.text)![1]!;
+    expect(link).toMatch(/^https:\/\/murmur\.example\/unsubscribe#digest=/);
+    expect(toClient.listUnsubscribe).toBe(`<${link}>`);
+    const token = link.split('#digest=')[1]!;
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: '/api/digests/unsubscribe',
+      payload: { token: `${token.slice(0, -2)}xx` },
+    });
+    expect(bad.statusCode).toBe(400);
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/digests/unsubscribe',
+      payload: { token },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ saved_query_name: 'Saved coffee OR tea', frequency: 'weekly' });
+    const [row] = await server.db.select().from(digests).where(eq(digests.id, digest.id));
+    expect(row!.addresses).toEqual([]);
+    expect(row!.recipientIds.sort()).toEqual([team.owner.id, team.viewer.id].sort());
+    mailbox.clear();
+    await round(new Date(NOW.getTime() + 7 * 86_400_000));
+    expect(
+      mailbox
+        .messages()
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([team.owner.email, team.viewer.email].sort());
   });
 });
