@@ -232,16 +232,22 @@ function SharedPosts({ data }: { data: PostsResponse }) {
   return (
     <>
       <p className="counted small muted">{data.counted}</p>
-      <p className="small muted">
-        The first {data.posts.length} of {data.total} posts.
-      </p>
-      <ol className="post-list static" aria-label={`${data.posts.length} posts`}>
-        {data.posts.map((post) => (
-          <li key={post.id} className="post-list-item">
-            <PostCard post={post} timeZone={data.time_zone} patterns={patterns} />
-          </li>
-        ))}
-      </ol>
+      {data.posts.length ? (
+        <>
+          <p className="small muted">
+            The first {data.posts.length} of {data.total} posts.
+          </p>
+          <ol className="post-list static" aria-label={`${data.posts.length} posts`}>
+            {data.posts.map((post) => (
+              <li key={post.id} className="post-list-item">
+                <PostCard post={post} timeZone={data.time_zone} patterns={patterns} />
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : (
+        <p className="chart-empty muted">No posts match in this range.</p>
+      )}
     </>
   );
 }
