@@ -66,10 +66,10 @@ describe('Share links (real server)', () => {
     const ana = await signInToDemo(browser, server.origin, contexts, 'Ana Owner');
     await ana.goto(`${server.origin}/workspace/demo/insight/overview?query=${savedQueryId}&range=7d`);
     await waitForHeading(ana, 'Overview');
-    await ana.getByRole('button', { name: 'Share read-only link' }).click();
-    const panel = ana.getByRole('region', { name: 'Share this view read-only' });
+    await ana.getByRole('button', { name: 'Share or export…' }).click();
+    const panel = ana.getByRole('region', { name: 'Share or export this view' });
     await panel.getByLabel('Expires in').selectOption('7');
-    await panel.getByRole('button', { name: 'Make link' }).click();
+    await panel.getByRole('button', { name: 'Make read-only link' }).click();
     const url = await panel.getByRole('textbox', { name: 'Read-only link' }).inputValue();
     expect(url).toMatch(new RegExp(`^${server.origin}/shared#token=[A-Za-z0-9_-]{43}$`));
     const token = url.split('#token=')[1]!;

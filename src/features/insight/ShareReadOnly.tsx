@@ -1,7 +1,7 @@
-// "Download PDF report" (any member: the view printed on the server, server/sharing/report.ts) and "Share read-only
-// link" (owners and managers): a link to this view that anyone can open without signing in, until it expires (7 days
-// to a year) or is revoked in Settings › Share links. The range stays as shown, or, "rolling", keeps its length and
-// ends when the link is opened. The link is shown once, to copy.
+// "Share or export…" in the scope bar: "Download PDF report" (any member: the view printed on the server,
+// server/sharing/report.ts) and a read-only link (owners and managers) to this view that anyone can open without
+// signing in, until it expires (7 days to a year) or is revoked in Settings › Share links. The range stays as shown,
+// or, "rolling", keeps its length and ends when the link is opened. The link is shown once, to copy.
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
@@ -89,13 +89,12 @@ export function ShareReadOnly() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinksQuery(api, workspaceId).queryKey }),
   });
   if (!dashboard) return null;
-  if (workspace?.privilege !== 'owner' && workspace?.privilege !== 'manager') {
-    return <ReportButton dashboard={dashboard} />;
-  }
+  const canShare = workspace?.privilege === 'owner' || workspace?.privilege === 'manager';
   const url = make.data ? `${window.location.origin}/shared#token=${make.data.token}` : null;
+  // One button in the scope bar, so the bar keeps its height: its panel has the report and, for owners and
+  // managers, the read-only link.
   return (
     <div className="share-view">
-      <ReportButton dashboard={dashboard} />
       <button
         type="button"
         className="button small"
@@ -106,11 +105,14 @@ export function ShareReadOnly() {
           make.reset();
         }}
       >
-        Share read-only link
+        Share or export…
       </button>
       {open ? (
-        <section id={panelId} className="share-panel" aria-label="Share this view read-only">
-          {url ? (
+        <section id={panelId} className="share-panel" aria-label="Share or export this view">
+          <ReportButton dashboard={dashboard} />
+          {!canShare ? (
+            <p className="small muted">Owners and managers can also share this view as a read-only link.</p>
+          ) : url ? (
             <>
               <CopyField
                 label="Read-only link"
@@ -158,7 +160,7 @@ export function ShareReadOnly() {
               </label>
               {make.isError ? <FormError message={apiProblem(make.error).message} /> : null}
               <button type="submit" className="button primary" disabled={make.isPending}>
-                {make.isPending ? 'Making the link…' : 'Make link'}
+                {make.isPending ? 'Making the link…' : 'Make read-only link'}
               </button>
             </form>
           )}

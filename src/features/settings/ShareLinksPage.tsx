@@ -1,4 +1,4 @@
-// Settings › Share links: the workspace's read-only share links (made from a dashboard's "Share read-only link"), who
+// Settings › Share links: the workspace's read-only share links (made from a dashboard's "Share or export…"), who
 // made each and when, when it expires, when it was last opened and how often; owners and managers revoke them. A
 // viewer is told the list is theirs to see.
 import { useState } from 'react';
@@ -28,7 +28,7 @@ export function ShareLinksPage() {
   return (
     <PageFrame
       title="Share links"
-      description="Read-only links to dashboard views, opened without signing in. Make one from a dashboard's “Share read-only link”."
+      description="Read-only links to dashboard views, opened without signing in. Make one from a dashboard's “Share or export…”."
     >
       {canManageMembers(workspace.privilege) ? (
         <ShareLinkList workspaceId={workspaceId} timeZone={workspace.time_zone} />
@@ -57,7 +57,7 @@ function ShareLinkList({ workspaceId, timeZone }: { workspaceId: string; timeZon
   if (!links.data.links.length) {
     return (
       <EmptyState title="No share links yet">
-        Open a dashboard and choose “Share read-only link” to make one.
+        Open a dashboard and choose “Share or export…” to make one.
       </EmptyState>
     );
   }
