@@ -1,10 +1,12 @@
 // The whole app on a fake backend at a dashboard's address: users/me, the workspace (Europe/Berlin), its saved queries
-// and the overview, answered by the test's function. For dom tests of what a dashboard says.
+// and the overview, answered by the test's function (other social calls by the test's `backend`). For dom tests of what
+// a dashboard says.
 import { afterEach } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render } from '@testing-library/react';
 import { App, createApp, type MurmurApp } from '@/app';
 import type { OverviewResponse } from '@contract/insights-responses';
+import type { SavedQuery } from '@contract/saved-queries';
 import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import { currentUserFixture, workspaceFixture } from './contract.fixtures';
 import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
@@ -57,22 +59,33 @@ export function overviewFor(
 export async function visit(
   url: string,
   overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
+  backend: DashboardBackend = {},
 ) {
-  const opened = await dashboardApp(url, overview);
+  const opened = await dashboardApp(url, overview, backend);
   render(<App app={opened.app} />);
   return opened;
+}
+
+/** What a test adds to the fake backend: the workspace's saved queries, and answers to other social calls. */
+export interface DashboardBackend {
+  savedQueries?: SavedQuery[];
+  /** Another social API call (its path, its body parsed), or undefined for a 404. */
+  social?: (path: string, body: Record<string, unknown>) => FakeReply | undefined;
 }
 
 /** The app at `url` on the fake backend, not drawn yet (its router may load first); as `visit`. */
 export async function dashboardApp(
   url: string,
   overview: (body: Record<string, unknown>, call: number) => FakeReply | Promise<FakeReply>,
+  backend: DashboardBackend = {},
 ) {
   const server = await startFakeHttp();
   let calls = 0;
   server.handle = (request) => {
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     if (request.path === '/social/insights/overview') return overview(body, calls++);
+    const other = request.path.startsWith('/social/') ? backend.social?.(request.path, body) : undefined;
+    if (other) return other;
     const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
     if (key === 'GET users/me') {
       return {
@@ -84,7 +97,8 @@ export async function dashboardApp(
       return { status: 200, body: workspaceFixture('w1', { time_zone: 'Europe/Berlin' }) };
     }
     if (key === 'GET workspaces/w1/saved-queries') {
-      return { status: 200, body: { saved_queries: [], usage: { count: 0, limit: 25 } } };
+      const saved = backend.savedQueries ?? [];
+      return { status: 200, body: { saved_queries: saved, usage: { count: saved.length, limit: 25 } } };
     }
     return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
   };
