@@ -24,6 +24,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
+import { DASHBOARD_TITLES } from '@contract/insights-dashboards';
 import { launchBrowser } from '@test/support/browser';
 import {
   DASHBOARDS,
@@ -38,15 +39,6 @@ import {
 const WORKSPACE = 'demo';
 const DEMO_TARGET_MS = 800;
 const LARGE_TARGET_MS = 1500;
-const TAB_LABELS: Record<Dashboard, string> = {
-  overview: 'Overview',
-  posts: 'Posts',
-  people: 'People',
-  performance: 'Performance',
-  conversation: 'Conversation',
-  'filtered-posts': 'Filtered posts',
-  'filtered-profiles': 'Filtered profiles',
-};
 const ALL = Object.keys(DASHBOARDS) as Dashboard[];
 
 interface BenchState {
@@ -205,7 +197,7 @@ async function main() {
       await stopwatch(page, `${source} (before the tab switch)`);
       await page
         .getByRole('navigation', { name: 'Insight dashboards' })
-        .getByRole('link', { name: TAB_LABELS[dashboard], exact: true })
+        .getByRole('link', { name: DASHBOARD_TITLES[dashboard], exact: true })
         .click();
       return stopwatch(page, `${dashboard} (tab switch)`);
     };

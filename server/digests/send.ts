@@ -29,9 +29,6 @@ const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export interface DigestPeriod {
   start: Date;
   end: Date;
-  /** Its days in the zone, both included (YYYY-MM-DD): the dashboard's custom range. */
-  firstDay: string;
-  lastDay: string;
 }
 
 /** The last whole day, or week (Monday to Sunday), of the zone at `now`. */
@@ -43,12 +40,7 @@ export function lastPeriod(now: Date, frequency: DigestFrequency, timeZone: stri
   const endDay = frequency === 'daily' ? today : today - sinceMonday * DAY_MS;
   const startDay = endDay - (frequency === 'daily' ? 1 : 7) * DAY_MS;
   const at = (ms: number) => instantOfWallClock(`${dayText(ms)}T00:00:00`, timeZone);
-  return {
-    start: at(startDay),
-    end: at(endDay),
-    firstDay: dayText(startDay),
-    lastDay: dayText(endDay - DAY_MS),
-  };
+  return { start: at(startDay), end: at(endDay) };
 }
 
 export interface DigestDeps {

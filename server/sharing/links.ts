@@ -3,12 +3,32 @@
 // workspace and the view it shows, or the reason it shows nothing (never found, revoked, expired, the plan expired).
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Dashboard } from '@contract/insights-dashboards';
+import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { sharedViewSchema, type ShareLink, type SharedView } from '@contract/share-links';
 import type { Db } from '@server/db/database';
 import { workspaces } from '@server/db/schema';
 import { shareLinks } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
+import { NO_CORRECTIONS } from '@server/social/corrections';
+import { resolveInsightScope, type InsightScope } from '@server/social/insights/request';
+
+/**
+ * A view as its dashboard would take it, resolved as it would be (query, saved query of the workspace, refinements):
+ * 400 for one the dashboard would refuse, 404 for a saved query not in the workspace.
+ */
+export async function checkSharedView(
+  db: Db,
+  workspace: { id: string; timeZone: string },
+  dashboard: Dashboard,
+  view: SharedView,
+): Promise<InsightScope> {
+  const body = { ...view, workspace_id: workspace.id };
+  if (!INSIGHT_DASHBOARDS[dashboard].body.safeParse(body).success) {
+    throw new ApiError(400, 'invalid_request', `The ${dashboard} dashboard cannot show this view.`);
+  }
+  // Its title and query only: no figures, so no corrections to read.
+  return resolveInsightScope(db, workspace, body, new Date(), NO_CORRECTIONS);
+}
 
 export const newShareToken = () => randomBytes(32).toString('base64url');
 export const hashShareToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -4,14 +4,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { INSIGHT_DASHBOARDS } from '@contract/insights-dashboards';
 import { reportBodySchema } from '@contract/share-links';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
-import { NO_CORRECTIONS } from '@server/social/corrections';
-import { resolveInsightScope } from '@server/social/insights/request';
 import { perAccountLimit } from '@server/social/rate-limit';
 import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import { checkSharedView } from './links';
 import { printReport } from './report';
 
 /** Reports a minute by one account. */
@@ -55,11 +53,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { workspace } = workspaceAccessOf(request);
       const { dashboard, view } = request.body;
-      const body = { ...view, workspace_id: workspace.id };
-      if (!INSIGHT_DASHBOARDS[dashboard].body.safeParse(body).success) {
-        throw new ApiError(400, 'invalid_request', `The ${dashboard} dashboard cannot show this view.`);
-      }
-      await resolveInsightScope(db, workspace, body, new Date(), NO_CORRECTIONS);
+      await checkSharedView(db, workspace, dashboard, view);
       const address = app.server.address() as AddressInfo | string | null;
       if (!address || typeof address === 'string') {
         throw new ApiError(

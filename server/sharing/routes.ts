@@ -2,7 +2,6 @@
 // them (checked here on the server). The token is returned once, when the link is made; only its hash is stored.
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { INSIGHT_DASHBOARDS } from '@contract/insights-dashboards';
 import {
   createdShareLinkSchema,
   createShareLinkBodySchema,
@@ -15,15 +14,14 @@ import { workspaceParamsSchema } from '@contract/workspaces';
 import { savedQueries, shareLinks } from '@server/db/social-schema';
 import { users } from '@server/db/schema';
 import { ApiError } from '@server/errors';
+import { personName } from '@server/users/person-name';
 import { bearer, errorResponses } from '@server/openapi';
-import { resolveInsightScope } from '@server/social/insights/request';
-import { NO_CORRECTIONS } from '@server/social/corrections';
 import {
   lockWorkspaceAccess,
   workspaceAccessOf,
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
-import { hashShareToken, newShareToken, toShareLink } from './links';
+import { checkSharedView, hashShareToken, newShareToken, toShareLink } from './links';
 
 const tags = ['sharing'];
 const editors: WorkspaceRequirement = {
@@ -33,9 +31,6 @@ const editors: WorkspaceRequirement = {
     new ApiError(403, 'forbidden', 'Only owners and managers can share views and see share links.'),
 };
 const DAY_MS = 86_400_000;
-const personName = sql<
-  string | null
->`coalesce(nullif(btrim(concat_ws(' ', ${users.firstName}, ${users.lastName})), ''), ${users.email})`;
 
 export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
@@ -107,13 +102,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const { dashboard, view, rolling, expires_in_days: days } = request.body;
         const { workspace } = workspaceAccessOf(request);
-        // The view as its dashboard would take it, and resolved as it would be (query, saved query, refinements).
-        const body = { ...view, workspace_id: workspace.id };
-        const checked = INSIGHT_DASHBOARDS[dashboard].body.safeParse(body);
-        if (!checked.success) {
-          throw new ApiError(400, 'invalid_request', `The ${dashboard} dashboard cannot show this view.`);
-        }
-        const context = await resolveInsightScope(db, workspace, body, new Date(), NO_CORRECTIONS);
+        const context = await checkSharedView(db, workspace, dashboard, view);
         const token = newShareToken();
         const row = await db.transaction(async (tx) => {
           // The workspace row stays locked until commit: concurrent creates count one after another.

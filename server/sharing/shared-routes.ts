@@ -16,6 +16,7 @@ import { refuseWhenFull } from '@server/social/admission';
 import { cursorSeal } from '@server/social/cursor-seal';
 import { dashboardAnswers } from '@server/social/insights/dashboard-answer';
 import { dashboardComputations, extraOf, type DashboardBody } from '@server/social/insights/computations';
+import { NO_CORRECTIONS } from '@server/social/corrections';
 import { clipToHistory, resolveInsightScope } from '@server/social/insights/request';
 import { noteOpened, openShareLink, viewTitle } from './links';
 
@@ -81,7 +82,14 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const opened = await openShareLink(lightDb, request.body.token);
       const { link, view, workspace } = opened;
-      const context = await resolveInsightScope(lightDb, workspace, { ...view, workspace_id: workspace.id });
+      // The title and the query as understood: no figures, so no corrections to read.
+      const context = await resolveInsightScope(
+        lightDb,
+        workspace,
+        { ...view, workspace_id: workspace.id },
+        new Date(),
+        NO_CORRECTIONS,
+      );
       await noteOpened(lightDb, link.id);
       return {
         dashboard: link.dashboard as Dashboard,

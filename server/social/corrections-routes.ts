@@ -12,7 +12,8 @@ import type { Executor } from '@server/workspaces/access';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { lockWorkspaceAccess, type WorkspaceRequirement } from '@server/workspaces/route-access';
-import { personName, type SentimentLabel } from './corrections';
+import { personName } from '@server/users/person-name';
+import type { SentimentLabel } from './corrections';
 
 const tags = ['social'];
 const editors: WorkspaceRequirement = {
@@ -87,7 +88,7 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
                 RETURNING corrected_by, corrected_at)
               SELECT ${personName} AS by,
                 to_char(c.corrected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-              FROM c LEFT JOIN users u ON u.id = c.corrected_by`,
+              FROM c LEFT JOIN users ON users.id = c.corrected_by`,
           );
           return {
             post_id: postId,

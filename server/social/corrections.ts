@@ -12,6 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { SentimentCorrection, SocialPost } from '@contract/social-posts';
 import type { Db } from '@server/db/database';
+import { personName } from '@server/users/person-name';
 
 export type SentimentLabel = SocialPost['sentiment_label'];
 
@@ -40,9 +41,6 @@ export const NO_CORRECTIONS: Corrections = {
   digest: '',
 };
 
-/** "Ada Lovelace", else the e-mail. */
-export const personName = sql`coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)`;
-
 /**
  * The workspace's corrections, in post id order (one index range of the primary key); those of `postIds` alone when
  * given.
@@ -56,7 +54,7 @@ export async function loadCorrections(db: Db, workspaceId: string, postIds?: num
   }>(
     sql`SELECT c.post_id::text, c.label, ${personName} AS by,
         to_char(c.corrected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-      FROM sentiment_corrections c LEFT JOIN users u ON u.id = c.corrected_by
+      FROM sentiment_corrections c LEFT JOIN users ON users.id = c.corrected_by
       WHERE c.workspace_id = ${workspaceId}
         ${postIds ? sql`AND c.post_id = ANY(${sql.param(postIds)}::bigint[])` : sql``}
       ORDER BY c.post_id`,

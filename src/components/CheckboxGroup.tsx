@@ -1,5 +1,5 @@
-// A labelled group of checkboxes over a fixed list of values (platforms, languages): what is checked is kept in the
-// order of `options`, and "none checked" means "all" — the hint says so. PlatformLanguageChoices is the pair the
+// A labelled group of checkboxes over a fixed list of values (platforms, languages, members): what is checked is kept
+// in the order of `options`; for platforms and languages "none checked" means "all" — the hint says so. PlatformLanguageChoices is the pair the
 // saved-query form, discover's filters and the dashboards' scope bar share.
 import { PLATFORM_VALUES } from '@contract/social-scope';
 import { workspaceLanguages, type WorkspaceLanguage } from '@contract/workspaces';
@@ -14,7 +14,7 @@ interface CheckboxOption<T extends string> {
   title?: string;
 }
 
-function CheckboxGroup<T extends string>({
+export function CheckboxGroup<T extends string>({
   legend,
   options,
   selected,

@@ -15,7 +15,7 @@ import { verifyWebhookSignature } from '@server/alerts/webhook';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { cspViolations, launchBrowser, type TestPage } from '@test/support/browser';
 import { waitForHeading } from '@test/support/browser-harness';
-import { startRealServer, type RealServer } from '@test/support/real-server';
+import { asAna, startRealServer, type RealServer } from '@test/support/real-server';
 import { signInToDemo } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
@@ -55,15 +55,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => receiver?.close(() => resolve()));
 });
 
-async function api(method: 'GET' | 'POST', url: string, payload?: object) {
-  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
-  return server.app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
-    ...(payload ? { payload } : {}),
-  });
-}
+const api = (method: 'GET' | 'POST', url: string, payload?: object) => asAna(server, method, url, payload);
 
 const signInAs = (account: 'Ana Owner' | 'Cleo Viewer') =>
   signInToDemo(browser, server.origin, contexts, account);

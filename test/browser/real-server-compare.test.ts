@@ -4,7 +4,6 @@
 // opens filtered posts of that query and bucket, listing exactly its posts of that day.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '@server/seed';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import {
@@ -15,7 +14,7 @@ import {
   type TestPage,
 } from '@test/support/browser';
 import { waitForHeading } from '@test/support/browser-harness';
-import { startRealServer, type RealServer } from '@test/support/real-server';
+import { asAna, startRealServer, type RealServer } from '@test/support/real-server';
 import { signInThroughProvider } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
@@ -25,15 +24,7 @@ let browser: Browser;
 const contexts: TestPage[] = [];
 const ids: Record<'ferries' | 'trams', string> = { ferries: '', trams: '' };
 
-async function api(method: 'GET' | 'POST', url: string, payload?: object) {
-  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
-  return server.app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
-    ...(payload ? { payload } : {}),
-  });
-}
+const api = (method: 'GET' | 'POST', url: string, payload?: object) => asAna(server, method, url, payload);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);

@@ -4,12 +4,11 @@
 // estimate is back, and so is the split.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoUserIds } from '@server/seed';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { cspViolations, launchBrowser, type TestPage } from '@test/support/browser';
 import { waitForHeading } from '@test/support/browser-harness';
-import { startRealServer, type RealServer } from '@test/support/real-server';
+import { asAna, startRealServer, type RealServer } from '@test/support/real-server';
 import { signInToDemo } from '@test/support/dev-sign-in';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
@@ -19,15 +18,7 @@ let browser: Browser;
 const contexts: TestPage[] = [];
 let savedQueryId = '';
 
-async function api(method: 'GET' | 'POST', url: string, payload?: object) {
-  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
-  return server.app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
-    ...(payload ? { payload } : {}),
-  });
-}
+const api = (method: 'GET' | 'POST', url: string, payload?: object) => asAna(server, method, url, payload);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);

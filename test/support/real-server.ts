@@ -11,7 +11,7 @@ import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } f
 import { createAccessTokens } from '@server/auth/access-token';
 import { signInAs } from '@server/auth/sign-in';
 import { loadSigningKey } from '@server/auth/signing-key';
-import { seedDevData } from '@server/seed';
+import { demoUserIds, seedDevData } from '@server/seed';
 import { startCollector } from '@server/scraping/collector';
 import { schedulePeriodic, startQueue } from '@server/scheduler';
 import { alertJobs, evaluateNow } from '@server/alerts/job';
@@ -134,7 +134,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
           mailer: mail?.mailer,
           appUrl: origin,
           unsubscribeKey: app.keys.alertUnsubscribe,
-        digestUnsubscribeKey: app.keys.digestUnsubscribe,
+          digestUnsubscribeKey: app.keys.digestUnsubscribe,
           allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
           log: () => undefined,
         }),
@@ -192,4 +192,14 @@ export async function startRealServer(port: number, options: RealServerOptions =
     await close();
     throw error;
   }
+}
+/** A call of the running app's API as Ana Owner, the demo workspace's owner (a new sign-in of hers). */
+export async function asAna(server: RealServer, method: 'GET' | 'POST', url: string, payload?: object) {
+  const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+  return server.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
+    ...(payload ? { payload } : {}),
+  });
 }

@@ -2,6 +2,7 @@
 // sentiment shift) and window (an hour or a day), the threshold the kind needs, who is told and how (members in the
 // app and by e-mail, a webhook). The server checks the same rules and its refusal is shown here; the webhook's
 // signing secret is shown once the rule exists, for the receiver to check x-murmur-signature.
+import { CheckboxGroup } from '@/components/CheckboxGroup';
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import {
@@ -126,13 +127,6 @@ export function AlertRuleForm({
     });
   };
 
-  const toggleRecipient = (userId: string, on: boolean) =>
-    set({
-      recipientIds: on
-        ? members.map((m) => m.user_id).filter((id) => id === userId || draft.recipientIds.includes(id))
-        : draft.recipientIds.filter((id) => id !== userId),
-    });
-
   const refusal = save.isError ? apiProblem(save.error) : null;
   // A refused webhook URL is said at its field; any other refusal under the form.
   const urlRefused = refusal?.code === 'invalid_alert_rule' && /webhook|URL/i.test(refusal.message);
@@ -198,20 +192,15 @@ export function AlertRuleForm({
           hint={draft.kind === 'volume' ? 'For example 500.' : 'From 1 to 100, e.g. 15 for 20 % → 35 %.'}
         />
       )}
-      <fieldset className="choice-group compact">
-        <legend>Who is told</legend>
-        {members.map((m) => (
-          <label key={m.user_id} className="choice">
-            <input
-              type="checkbox"
-              checked={draft.recipientIds.includes(m.user_id)}
-              onChange={(event) => toggleRecipient(m.user_id, event.target.checked)}
-            />
-            {memberName(m)}
-            {m.user_id === me ? ' (you)' : ''}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup
+        legend="Who is told"
+        options={members.map((m) => ({
+          value: m.user_id,
+          label: `${memberName(m)}${m.user_id === me ? ' (you)' : ''}`,
+        }))}
+        selected={draft.recipientIds}
+        onChange={(recipientIds) => set({ recipientIds })}
+      />
       <fieldset className="choice-group compact">
         <legend>How</legend>
         <label className="choice">

@@ -8,6 +8,7 @@ import type { SavedQuery } from '@contract/saved-queries';
 import type { MemberResponse as Member } from '@contract/workspaces';
 import { createDigest, deleteDigest, digestsQuery } from '@/api/digests';
 import { apiProblem } from '@/api/errors';
+import { CheckboxGroup } from '@/components/CheckboxGroup';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
 import { formatDate } from '@/lib/date-time';
@@ -177,23 +178,12 @@ function DigestForm({
           </label>
         ))}
       </fieldset>
-      <fieldset className="choice-group compact">
-        <legend>Members</legend>
-        {members.map((m) => (
-          <label key={m.user_id} className="choice">
-            <input
-              type="checkbox"
-              checked={recipients.includes(m.user_id)}
-              onChange={(event) =>
-                setRecipients((now) =>
-                  event.target.checked ? [...now, m.user_id] : now.filter((r) => r !== m.user_id),
-                )
-              }
-            />
-            {memberName(m)}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup
+        legend="Members"
+        options={members.map((m) => ({ value: m.user_id, label: memberName(m) }))}
+        selected={recipients}
+        onChange={setRecipients}
+      />
       <div className="field">
         <label htmlFor={`${id}-addresses`}>Other e-mail addresses</label>
         <input
