@@ -5,7 +5,19 @@ import { PLATFORM_VALUES } from './social-scope';
 import { storableText } from './text';
 
 /** The connectors, one per kind of source. Uploads are created by POST /api/scraping/uploads, not by the form. */
-const SOURCE_KINDS = ['mastodon_hashtag', 'mastodon_account', 'bluesky_search', 'feed', 'upload'] as const;
+const SOURCE_KINDS = [
+  'mastodon_hashtag',
+  'mastodon_account',
+  'bluesky_search',
+  'feed',
+  'reddit_search',
+  'reddit_subreddit',
+  'youtube_search',
+  'youtube_channel',
+  'hackernews_search',
+  'x_search',
+  'upload',
+] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** Pages one run fetches at most: a backfill is bounded; later runs only fetch what is newer. */
@@ -44,6 +56,45 @@ const instanceUrl = sourceUrl.check(
   z.refine((value) => (URL.parse(value)?.pathname ?? '/') === '/' && !URL.parse(value)?.search, {
     error: 'Must be the instance’s address only (https://mastodon.social)',
   }),
+);
+
+/** Kinds of credential staff store (encrypted) for the sources that need one; each job names one of its kind. */
+export const CREDENTIAL_KINDS = ['reddit', 'youtube', 'x'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+const credentialId = z.uuid({ error: 'Choose the credentials this source uses' });
+const searchText = (max: number) =>
+  storableText().check(
+    z.trim(),
+    z.minLength(1, { error: 'Type what to search for' }),
+    z.maxLength(max, { error: `At most ${max} characters` }),
+  );
+/** A subreddit's name, without r/: 2–21 letters, digits or underscores. */
+const subredditName = z.string().check(
+  z.trim(),
+  z.regex(/^(?:\/?r\/)?[A-Za-z0-9][A-Za-z0-9_]{1,20}$/, {
+    error: 'A subreddit’s name such as dataisbeautiful (letters, digits, underscores)',
+  }),
+);
+/** Levels of replies under each post (0: the posts alone; Reddit's API returns up to 10). */
+const commentDepth = z._default(
+  z
+    .int({ error: 'A whole number from 0 to 10' })
+    .check(
+      z.gte(0, { error: 'A whole number from 0 to 10' }),
+      z.lte(10, { error: 'A whole number from 0 to 10' }),
+    ),
+  2,
+);
+/** Pages of comment threads read per video (0: the videos alone); each page costs 1 quota unit. */
+const commentPages = z._default(
+  z
+    .int({ error: 'A whole number from 0 to 20' })
+    .check(
+      z.gte(0, { error: 'A whole number from 0 to 20' }),
+      z.lte(20, { error: 'A whole number from 0 to 20' }),
+    ),
+  1,
 );
 
 export const sourceParamsSchema = z.discriminatedUnion('source', [
@@ -89,6 +140,60 @@ export const sourceParamsSchema = z.discriminatedUnion('source', [
     source: z.literal('feed'),
     /** An RSS 2.0 or Atom feed. */
     url: sourceUrl,
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('reddit_search'),
+    credential_id: credentialId,
+    /** Reddit's search syntax (words, "phrases", title:, author:, subreddit:). */
+    query: searchText(512),
+    /** Only within this subreddit; all of Reddit when absent. */
+    subreddit: z.optional(subredditName),
+    comment_depth: commentDepth,
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('reddit_subreddit'),
+    credential_id: credentialId,
+    /** The subreddit's new posts, newest first. */
+    subreddit: subredditName,
+    comment_depth: commentDepth,
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('youtube_search'),
+    credential_id: credentialId,
+    /** YouTube search's q (words, "phrases", -excluded, a|b). */
+    query: searchText(500),
+    comment_pages: commentPages,
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('youtube_channel'),
+    credential_id: credentialId,
+    /** A channel id (UC followed by 22 characters), from the channel's address. */
+    channel_id: z
+      .string()
+      .check(
+        z.trim(),
+        z.regex(/^UC[A-Za-z0-9_-]{22}$/, { error: 'A channel id such as UC_x5XG1OV2P6uZZ5FSM9Ttw' }),
+      ),
+    comment_pages: commentPages,
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('hackernews_search'),
+    /** Words to find in stories and comments (Algolia's full-text search). */
+    query: searchText(300),
+    /** Stories, comments, or both. */
+    items: z._default(z.enum(['all', 'story', 'comment']), 'all'),
+    max_pages: maxPages,
+  }),
+  z.strictObject({
+    source: z.literal('x_search'),
+    credential_id: credentialId,
+    /** X's search query language (words, "phrases", #tags, from:, lang:, -is:retweet). */
+    query: searchText(512),
     max_pages: maxPages,
   }),
   z.strictObject({
@@ -231,4 +336,137 @@ export const SOURCE_PLATFORM: Record<Exclude<SourceKind, 'upload'>, (typeof PLAT
   mastodon_account: 'mastodon',
   bluesky_search: 'bluesky',
   feed: 'rss',
+  reddit_search: 'reddit',
+  reddit_subreddit: 'reddit',
+  youtube_search: 'youtube',
+  youtube_channel: 'youtube',
+  hackernews_search: 'hackernews',
+  x_search: 'x',
 };
+
+/** The credential kind each source needs, if any. */
+export const SOURCE_CREDENTIAL: Partial<Record<SourceKind, CredentialKind>> = {
+  reddit_search: 'reddit',
+  reddit_subreddit: 'reddit',
+  youtube_search: 'youtube',
+  youtube_channel: 'youtube',
+  x_search: 'x',
+};
+
+/** YouTube Data API quota units per request (its quota calculator): a search page 100, a list page 1. */
+export const YOUTUBE_UNITS = { search: 100, list: 1 } as const;
+/** Videos per page of a search or of a channel's uploads (the API's maximum maxResults). */
+export const YOUTUBE_PAGE_SIZE = 50;
+/** The daily quota a YouTube project gets by default. */
+export const YOUTUBE_DEFAULT_DAILY_QUOTA = 10_000;
+
+/**
+ * The most quota units one run of a YouTube job spends: per page of videos, the page itself (a search 100, a page of a
+ * channel's uploads 1), the videos' statistics (1) and up to `comment_pages` comment pages per video (1 each); a
+ * channel is looked up once (1). The form and the job show it before it runs.
+ */
+export function youtubeUnitsPerRun(
+  params: Extract<SourceParams, { source: 'youtube_search' | 'youtube_channel' }>,
+): number {
+  const pageCost =
+    (params.source === 'youtube_search' ? YOUTUBE_UNITS.search : YOUTUBE_UNITS.list) +
+    YOUTUBE_UNITS.list +
+    YOUTUBE_PAGE_SIZE * params.comment_pages * YOUTUBE_UNITS.list;
+  return (params.source === 'youtube_channel' ? YOUTUBE_UNITS.list : 0) + params.max_pages * pageCost;
+}
+
+const secretField = (what: string, max: number) =>
+  z
+    .string({ error: `Enter the ${what}` })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: `Enter the ${what}` }),
+      z.maxLength(max, { error: `At most ${max} characters` }),
+      z.regex(/^[\x21-\x7e]+$/, { error: 'Letters, digits and symbols only, without spaces' }),
+    );
+
+/** The fields each kind of credential holds (encrypted at rest; never returned). */
+export const credentialSecretSchemas = {
+  reddit: z.strictObject({
+    client_id: secretField('client id', 100),
+    client_secret: secretField('client secret', 200),
+    /** The Reddit account that registered the app: Reddit's API rules want it in the User-Agent. */
+    username: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.regex(/^(?:\/?u\/)?[A-Za-z0-9_-]{3,20}$/, { error: 'A Reddit user name such as murmur_bot' }),
+        ),
+    ),
+  }),
+  youtube: z.strictObject({ api_key: secretField('API key', 200) }),
+  x: z.strictObject({ bearer_token: secretField('bearer token', 2_000) }),
+} as const;
+
+const credentialName = storableText().check(
+  z.trim(),
+  z.minLength(1, { error: 'Give the credentials a name' }),
+  z.maxLength(100, { error: 'At most 100 characters' }),
+);
+const quotaMessage = 'Whole units from 1 to 1,000,000,000';
+const dailyQuota = z
+  .int({ error: quotaMessage })
+  .check(z.gte(1, { error: quotaMessage }), z.lte(1_000_000_000, { error: quotaMessage }));
+
+export const createCredentialBodySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('reddit'), name: credentialName, secret: credentialSecretSchemas.reddit }),
+  z.strictObject({
+    kind: z.literal('youtube'),
+    name: credentialName,
+    secret: credentialSecretSchemas.youtube,
+    /** The quota units the jobs may spend a day: the Google Cloud project's quota, 10,000 by default. */
+    daily_quota: z._default(dailyQuota, YOUTUBE_DEFAULT_DAILY_QUOTA),
+  }),
+  z.strictObject({ kind: z.literal('x'), name: credentialName, secret: credentialSecretSchemas.x }),
+]);
+export type CreateCredentialBody = z.input<typeof createCredentialBodySchema>;
+
+/** A new name, new fields (replacing all of them: the old ones are never shown), a new daily quota (YouTube). */
+export const updateCredentialBodySchema = z.strictObject({
+  name: z.optional(credentialName),
+  secret: z.optional(
+    z.union([credentialSecretSchemas.reddit, credentialSecretSchemas.youtube, credentialSecretSchemas.x]),
+  ),
+  daily_quota: z.optional(dailyQuota),
+});
+
+export const credentialParamsSchema = z.object({ credentialId: z.uuid() });
+
+export const credentialTestSchema = z.object({
+  ok: z.boolean(),
+  /** What works, or what is wrong, in words. */
+  message: z.string(),
+  /** Unix seconds. */
+  at: z.int(),
+});
+export type CredentialTestResult = z.infer<typeof credentialTestSchema>;
+
+export const credentialSchema = z.object({
+  id: z.string(),
+  kind: z.enum(CREDENTIAL_KINDS),
+  name: z.string(),
+  /** False when this server's SECRETS_KEY cannot open them (another key, or none): `problem` says why. */
+  usable: z.boolean(),
+  problem: z.nullable(z.string()),
+  /** YouTube: the units the jobs may spend a day, and spent on this quota day (midnight Pacific time). */
+  daily_quota: z.nullable(z.int()),
+  spent_today: z.nullable(z.int()),
+  /** Jobs that use them (not cancelled). */
+  jobs: z.int(),
+  last_test: z.nullable(credentialTestSchema),
+  created_at: z.int(),
+  updated_at: z.int(),
+});
+export type SourceCredential = z.infer<typeof credentialSchema>;
+
+export const credentialListSchema = z.object({
+  credentials: z.array(credentialSchema),
+  /** Whether the server has a SECRETS_KEY (without one, credentials cannot be stored). */
+  can_store: z.boolean(),
+});

@@ -12,6 +12,7 @@ export const PLATFORM_VALUES = [
   'mastodon',
   'bluesky',
   'rss',
+  'hackernews',
 ] as const;
 const platformSchema = z.enum(PLATFORM_VALUES);
 

@@ -74,6 +74,11 @@ export interface AppDeps {
   /** DATA_DIR, where the development OpenID provider keeps its keys; in memory when absent. */
   dataDir?: string;
   /**
+   * The key that encrypts the source credentials (SECRETS_KEY, or the one APP_ENV local keeps in DATA_DIR:
+   * server/scraping/credentials.ts); absent, credentials cannot be stored (409 secrets_key_missing).
+   */
+  secretsKey?: Buffer;
+  /**
    * The analytics store (server/analytics/service.ts), once started and unless ANALYTICS_STORE=off: `store` while it
    * may answer, `state()` with the corpus version it reflects. The overview reads it when it is caught up.
    */

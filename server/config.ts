@@ -40,6 +40,14 @@ const list = (fallback: string) =>
   );
 
 /** Whether a URL names an SMTP server: smtp:// or smtps:// with a host. */
+/** SECRETS_KEY's bytes: 32 of them, in base64 or base64url; undefined when it is not that. */
+export function secretsKeyBytes(value: string): Buffer | undefined {
+  const text = value.trim();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return undefined;
+  const bytes = Buffer.from(text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=$/, ''), 'base64url');
+  return bytes.length === 32 ? bytes : undefined;
+}
+
 const isSmtpUrl = (value: string) => {
   const url = URL.parse(value);
   return url !== null && /^smtps?:$/.test(url.protocol) && url.hostname !== '';
@@ -259,6 +267,27 @@ const serverConfigSchema = z.object({
   SCRAPING_ALLOW_PRIVATE_HOSTS: optionalBool,
   /** The Bluesky AppView that answers app.bsky.feed.searchPosts without sign-in. */
   SCRAPING_BLUESKY_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://public.api.bsky.app'),
+  /** Reddit's OAuth API and the origin of its token endpoint (/api/v1/access_token). */
+  SCRAPING_REDDIT_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://oauth.reddit.com'),
+  SCRAPING_REDDIT_AUTH_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.reddit.com'),
+  /** YouTube Data API v3. */
+  SCRAPING_YOUTUBE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.googleapis.com/youtube/v3'),
+  /** Hacker News search (Algolia). */
+  SCRAPING_HACKERNEWS_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://hn.algolia.com/api/v1'),
+  /** X API v2. */
+  SCRAPING_X_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.x.com/2'),
+  /**
+   * The key that encrypts the source credentials staff store (server/scraping/credentials.ts): 32 random bytes in
+   * base64 or base64url (`openssl rand -base64 32`). Unset: APP_ENV local generates one in DATA_DIR; elsewhere
+   * credentials cannot be stored, and the server refuses to start when some are stored already.
+   */
+  SECRETS_KEY: z.optional(
+    z.string().check(
+      z.refine((value) => secretsKeyBytes(value) !== undefined, {
+        error: 'Must be 32 bytes in base64 or base64url (openssl rand -base64 32)',
+      }),
+    ),
+  ),
   /** Where uploaded corpus files wait for their import; default DATA_DIR/uploads. */
   SCRAPING_UPLOAD_DIR: optionalText,
   /** The largest corpus file staff may upload, in megabytes. */

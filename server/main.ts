@@ -14,6 +14,7 @@ import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
 import { startCollector, type Collector } from './scraping/collector';
 import { uploadDirOf } from './scraping/uploads';
+import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
 import { schedulePeriodic, startQueue } from './scheduler';
 import type { PgBoss } from 'pg-boss';
@@ -77,6 +78,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(mail, database))));
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
+  const secretsKey = loadSecretsKey(config, dataDir);
   const accessTokens = createAccessTokens(signingKey, config.ACCESS_TOKEN_TTL_SECONDS);
   // The server's secret for derived keys (server/keys.ts), from the signing key: stable across restarts.
   const secret = createHmac('sha256', signingKey).update('murmur server secret').digest();
@@ -92,6 +94,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     // Locally only warnings and errors (no line per request); elsewhere every request too.
     logger: { level: config.APP_ENV === 'local' ? 'warn' : 'info' },
     dataDir,
+    ...(secretsKey && { secretsKey }),
     corsOrigins,
     databaseStatus: primary.status,
     mailer: mail.mailer,
@@ -119,6 +122,8 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
+    // Stored source credentials no key can open would fail every job that uses them: refuse to start instead.
+    await checkSecretsKey(database.pool, secretsKey);
     if ((await seedDevData(database.db, config)).createdWorkspace) {
       console.log('Development data: demo accounts and the "Murmur Demo" workspace were created.');
     }
@@ -142,6 +147,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       config,
       uploadDir: uploadDirOf(config, dataDir),
       work: config.SCRAPING_WORKER === 'in-process',
+      secretsKey,
     });
     deps.collector = collector;
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.

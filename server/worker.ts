@@ -15,6 +15,7 @@ import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
+import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -52,6 +53,8 @@ export async function startWorker() {
   const log = (message: string) => {
     if (supervisor.status().state === 'up') console.log(message);
   };
+  const secretsKey = loadSecretsKey(config, dataDir);
+  await checkSecretsKey(database.pool, secretsKey);
   const queue = await startQueue(config, { pool: database.pool }, { log });
   const collector = await startCollector({
     boss: queue,
@@ -59,6 +62,7 @@ export async function startWorker() {
     config,
     uploadDir: uploadDirOf(config, dataDir),
     work: true,
+    secretsKey,
     log,
   });
   nudge = collector.nudge;

@@ -5,6 +5,11 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
+  customType,
+  date,
+  pgEnum,
+  primaryKey,
   index,
   integer,
   jsonb,
@@ -14,7 +19,47 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CREDENTIAL_KINDS } from '@contract/scraping';
 import { users } from './schema';
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+export const credentialKind = pgEnum('source_credential_kind', CREDENTIAL_KINDS);
+
+/**
+ * Credentials staff enter for the sources that need them (Reddit, YouTube, X). The fields are one JSON object
+ * encrypted with AES-256-GCM under SECRETS_KEY (server/scraping/credentials.ts): never stored, returned or logged in
+ * the clear. `keyId` names the key that encrypted them (a fingerprint), so a changed key is said in words.
+ */
+export const sourceCredentials = pgTable('source_credentials', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  kind: credentialKind('kind').notNull(),
+  name: text('name').notNull(),
+  /** Version byte, 12-byte IV, 16-byte tag, ciphertext; the credential's id and kind are its associated data. */
+  secret: bytea('secret').notNull(),
+  keyId: text('key_id').notNull(),
+  /** YouTube: the quota units the jobs may spend a day (the project's quota); null for the other kinds. */
+  dailyQuota: integer('daily_quota'),
+  lastTestAt: timestamp('last_test_at', { withTimezone: true }),
+  lastTestOk: boolean('last_test_ok'),
+  lastTestMessage: text('last_test_message'),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Quota units spent per credential and quota day (YouTube's day runs midnight to midnight Pacific time). */
+export const sourceQuotaUsage = pgTable(
+  'source_quota_usage',
+  {
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => sourceCredentials.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    units: integer('units').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.credentialId, t.day] })],
+);
 
 export const scrapeJobs = pgTable(
   'scrape_jobs',
@@ -63,6 +108,10 @@ export const scrapeRuns = pgTable(
     updated: integer('updated').notNull().default(0),
     unchanged: integer('unchanged').notNull().default(0),
     refused: integer('refused').notNull().default(0),
+    /** Posts the source said were deleted or removed, taken out of the corpus. */
+    removed: integer('removed').notNull().default(0),
+    /** Pages of results (the page budget counts these; child pages of replies are not counted). */
+    resultPages: integer('result_pages').notNull().default(0),
     /** Upload runs: bytes of the file read so far, of its size. */
     bytesDone: bigint('bytes_done', { mode: 'number' }),
     bytesTotal: bigint('bytes_total', { mode: 'number' }),

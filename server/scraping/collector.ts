@@ -10,7 +10,26 @@ import type { Db as IDatabase, JobWithMetadata, PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import type { ServerConfig } from '@server/config';
 import { poolAdapter as adapter } from '@server/scheduler';
+import type { HttpOptions } from './connectors/http';
+import type { SourceUrls } from './connectors/types';
 import { executeRun, RetryableRunError, type RunnerDeps } from './runner';
+
+/** How the connectors make requests, from the configuration. */
+export const httpOptionsOf = (config: ServerConfig): HttpOptions => ({
+  timeoutMs: config.SCRAPING_HTTP_TIMEOUT_SECONDS * 1000,
+  allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
+  userAgent: 'MurmurCollector/1.0 (+https://murmur.example/docs/scraping)',
+});
+
+/** The sources' API addresses from the configuration. */
+export const sourceUrlsOf = (config: ServerConfig): SourceUrls => ({
+  bluesky: config.SCRAPING_BLUESKY_URL,
+  reddit: config.SCRAPING_REDDIT_URL,
+  redditAuth: config.SCRAPING_REDDIT_AUTH_URL,
+  youtube: config.SCRAPING_YOUTUBE_URL,
+  hackernews: config.SCRAPING_HACKERNEWS_URL,
+  x: config.SCRAPING_X_URL,
+});
 
 const RUN_QUEUE = 'scrape-run';
 const DISPATCH_QUEUE = 'scrape-dispatch';
@@ -24,6 +43,8 @@ export interface CollectorOptions {
   uploadDir: string;
   /** Process runs here (false: only dispatch, as the web server does when workers run apart). */
   work: boolean;
+  /** Opens the jobs' source credentials (server/scraping/credentials.ts). */
+  secretsKey?: Buffer;
   log?: (message: string) => void;
 }
 
@@ -121,12 +142,9 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
   if (options.work) {
     const deps: RunnerDeps = {
       pool,
-      http: {
-        timeoutMs: config.SCRAPING_HTTP_TIMEOUT_SECONDS * 1000,
-        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
-        userAgent: 'MurmurCollector/1.0 (+https://murmur.example/docs/scraping)',
-      },
-      blueskyUrl: config.SCRAPING_BLUESKY_URL,
+      http: httpOptionsOf(config),
+      urls: sourceUrlsOf(config),
+      secretsKey: options.secretsKey,
       uploadDir: options.uploadDir,
       maxInlineWaitMs: config.SCRAPING_MAX_INLINE_WAIT_SECONDS * 1000,
       requeue: async (client, runId, at) => {

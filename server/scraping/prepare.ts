@@ -22,12 +22,18 @@ function detectLanguage(text: string): string | undefined {
   return code ? code : undefined;
 }
 
-export function prepareItems(items: readonly CollectedItem[]): { rows: ImportRow[]; refused: Refusal[] } {
+export function prepareItems(items: readonly CollectedItem[]) {
   const rows: ImportRow[] = [];
   const refused: Refusal[] = [];
+  /** Posts deleted at the source. */
+  const gone: { platform: string; external_id: string }[] = [];
   items.forEach((item, index) => {
     if ('reason' in item) {
       refused.push({ ref: item.ref, reason: item.reason, raw: item.raw });
+      return;
+    }
+    if ('gone' in item) {
+      gone.push(item.gone);
       return;
     }
     const row = { ...item.row };
@@ -42,5 +48,5 @@ export function prepareItems(items: readonly CollectedItem[]): { rows: ImportRow
     }
     rows.push(normaliseRow(validated.row, index + 1));
   });
-  return { rows, refused };
+  return { rows, refused, gone };
 }

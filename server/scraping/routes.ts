@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { users } from '@server/db/schema';
 import { scrapeJobs, scrapeRuns } from '@server/db/scraping-schema';
 import { ApiError } from '@server/errors';
@@ -35,6 +36,7 @@ import {
   runRefusals,
   toJob,
 } from './store';
+import { checkJobCredential, credentialRoutes } from './credential-routes';
 import {
   clientWentAway,
   refuseDeclaredTooLarge,
@@ -48,6 +50,7 @@ const staffOnly = () => new ApiError(403, 'staff_only', 'The scraping area is fo
 
 export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  const pool = (db as unknown as { $client: pg.Pool }).$client;
   const uploadDir = uploadDirOf(config, app.deps.dataDir);
   const nudge = () => app.deps.collector?.nudge();
 
@@ -60,6 +63,7 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
       .where(eq(users.id, request.userId));
     if (!user?.isStaff) throw staffOnly();
   });
+  await app.register(credentialRoutes);
   // Uploads stream to disk as they arrive: the body is the file, never buffered whole.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 
@@ -102,6 +106,7 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (params.source === 'upload') {
         throw new ApiError(400, 'invalid_request', 'Upload jobs are created by uploading a file.');
       }
+      await checkJobCredential(pool, params);
       const [job] = await db
         .insert(scrapeJobs)
         .values({
@@ -149,6 +154,7 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { jobId } = request.params;
       const { name, params, every_minutes } = request.body;
+      if (params) await checkJobCredential(pool, params);
       await db.transaction(async (tx) => {
         const [job] = await tx.select().from(scrapeJobs).where(eq(scrapeJobs.id, jobId)).for('update');
         if (!job) throw jobNotFound();

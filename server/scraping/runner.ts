@@ -4,20 +4,23 @@
 // counted or stored twice. Between pages the run looks at what staff asked (pause, cancel) and at the queue's signal.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { sourceParamsSchema, type RunStatus, type SourceParams } from '@contract/scraping';
+import { SOURCE_CREDENTIAL, sourceParamsSchema, type RunStatus, type SourceParams } from '@contract/scraping';
 import { dbMessage, ImportFileError, importCorpus, isRowError } from '@server/social/corpus/import/run';
 import type { ImportRow } from '@server/social/corpus/import/normalise';
 import { upsertRows } from '@server/social/corpus/import/write';
 import { connectorFor } from './connectors';
 import { PermanentError, RateLimitedError, type HttpOptions } from './connectors/http';
-import type { Page } from './connectors/types';
+import type { ConnectorContext, Page, SourceUrls } from './connectors/types';
+import { loadCredential, spendQuota } from './credentials';
 import { prepareItems, type Refusal } from './prepare';
 import { uploadPath } from './uploads';
 
 export interface RunnerDeps {
   pool: pg.Pool;
   http: HttpOptions;
-  blueskyUrl: string;
+  urls: SourceUrls;
+  /** Opens the jobs' credentials (server/scraping/credentials.ts); absent, a job that needs one fails saying so. */
+  secretsKey?: Buffer;
   uploadDir: string;
   /** Waits for a rate limit up to this long in the worker; longer ones put the run back on the queue for later. */
   maxInlineWaitMs: number;
@@ -41,6 +44,7 @@ interface RunRow {
   job_id: string;
   status: RunStatus;
   pages: number;
+  result_pages: number;
   state: string;
   params: unknown;
   cursor: unknown;
@@ -78,7 +82,7 @@ async function loadRun(
   lock = false,
 ): Promise<RunRow | undefined> {
   const { rows } = await db.query<RunRow>(
-    `SELECT r.id, r.job_id, r.status, r.pages, j.state, j.params, j.cursor, j.every_minutes
+    `SELECT r.id, r.job_id, r.status, r.pages, r.result_pages, j.state, j.params, j.cursor, j.every_minutes
        FROM scrape_runs r JOIN scrape_jobs j ON j.id = r.job_id WHERE r.id = $1${lock ? ' FOR UPDATE OF r, j' : ''}`,
     [runId],
   );
@@ -170,22 +174,40 @@ async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string
   return { inserted, updated };
 }
 
-/** Commits one page: posts, refusals, counts, the job's cursor and a log line, together. */
+/** Takes the posts the source says are gone out of the corpus (with their rollups and the store's copy). */
+async function removeGone(client: pg.PoolClient, gone: { platform: string; external_id: string }[]) {
+  let removed = 0;
+  const byPlatform = new Map<string, typeof gone>();
+  for (const g of gone) byPlatform.set(g.platform, [...(byPlatform.get(g.platform) ?? []), g]);
+  for (const [platform, ids] of byPlatform) {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT corpus_delete_posts(format('platform = %L::platform AND external_id = ANY (%L::text[])', $1::text,
+         $2::text[])) AS n`,
+      [platform, ids.map((g) => g.external_id)],
+    );
+    removed += Number(rows[0]?.n ?? 0);
+  }
+  return removed;
+}
+
+/** Commits one page: posts, refusals, removals, counts, the job's cursor and a log line, together. */
 async function commitPage(deps: RunnerDeps, run: RunRow, page: Page) {
-  const { rows, refused } = prepareItems(page.items);
-  const refs = page.items.filter((item) => !('reason' in item)).map((item) => item.ref);
+  const { rows, refused, gone } = prepareItems(page.items);
+  const refs = page.items.filter((item) => 'row' in item).map((item) => item.ref);
   await inTransaction(deps.pool, async (client) => {
     // A second worker holding the same run (a retry racing a slow first attempt) waits here, then sees the page done.
     await client.query('SELECT 1 FROM scrape_runs WHERE id = $1 FOR UPDATE', [run.id]);
     const { inserted, updated } = await upsertPage(client, rows, refs, refused);
+    const removed = gone.length > 0 ? await removeGone(client, gone) : 0;
     const fetched = page.items.length;
-    const unchanged = fetched - refused.length - inserted - updated;
+    const unchanged = fetched - refused.length - inserted - updated - gone.length;
     await insertRefusals(client, run.id, refused);
     await client.query(
-      `UPDATE scrape_runs SET pages = pages + 1, fetched = fetched + $2, inserted = inserted + $3,
-         updated = updated + $4, unchanged = unchanged + $5, refused = refused + $6, heartbeat_at = now()
+      `UPDATE scrape_runs SET pages = pages + 1, result_pages = result_pages + $8, fetched = fetched + $2,
+         inserted = inserted + $3, updated = updated + $4, unchanged = unchanged + $5, refused = refused + $6,
+         removed = removed + $7, heartbeat_at = now()
        WHERE id = $1`,
-      [run.id, fetched, inserted, updated, unchanged, refused.length],
+      [run.id, fetched, inserted, updated, unchanged, refused.length, removed, page.child ? 0 : 1],
     );
     await client.query('UPDATE scrape_jobs SET cursor = $2::jsonb, updated_at = now() WHERE id = $1', [
       run.job_id,
@@ -195,10 +217,12 @@ async function commitPage(deps: RunnerDeps, run: RunRow, page: Page) {
       client,
       run.id,
       refused.length > 0 ? 'warn' : 'info',
-      `${page.note} → ${inserted} new, ${updated} updated, ${unchanged} unchanged, ${refused.length} refused`,
+      `${page.note} → ${inserted} new, ${updated} updated, ${unchanged} unchanged, ${refused.length} refused` +
+        (gone.length > 0 ? `, ${removed} removed (deleted at the source)` : ''),
     );
   });
   run.pages += 1;
+  if (!page.child) run.result_pages += 1;
   run.cursor = page.cursor;
 }
 
@@ -239,6 +263,24 @@ async function runUpload(deps: RunnerDeps, run: RunRow, params: Extract<SourcePa
         `${summary.unchanged} unchanged, ${summary.rejected} refused in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
     );
   });
+}
+
+/** What a connector works with: the source URLs, the job's credential opened, the quota it charges. */
+async function contextOf(
+  deps: RunnerDeps,
+  params: Exclude<SourceParams, { source: 'upload' }>,
+  signal: AbortSignal,
+): Promise<ConnectorContext> {
+  const base = { http: deps.http, signal, urls: deps.urls, spend: async () => {} };
+  if (!SOURCE_CREDENTIAL[params.source] || !('credential_id' in params)) return base;
+  const credential = await loadCredential(deps.pool, deps.secretsKey, params.credential_id);
+  return {
+    ...base,
+    credential: { id: credential.id, secret: credential.secret },
+    spend: async (units) => {
+      await spendQuota(deps.pool, credential, units);
+    },
+  };
 }
 
 /** Executes (or resumes) a run. Throws RetryableRunError for the queue to retry with backoff. */
@@ -284,7 +326,7 @@ export async function executeRun(deps: RunnerDeps, attempt: Attempt): Promise<vo
       return;
     }
     const connector = connectorFor(params);
-    const context = { http: deps.http, signal: attempt.signal, blueskyUrl: deps.blueskyUrl };
+    const context = await contextOf(deps, params, attempt.signal);
     for (;;) {
       if (attempt.signal.aborted)
         throw new RetryableRunError('The worker is stopping; the run resumes at its next start.');
@@ -297,7 +339,8 @@ export async function executeRun(deps: RunnerDeps, attempt: Attempt): Promise<vo
         return true;
       });
       if (stop) return;
-      if (run.pages >= params.max_pages) {
+      // The budget counts pages of results; replies still due for the last page's posts are fetched first.
+      if (run.result_pages >= params.max_pages && !connector.childrenPending?.(run.cursor)) {
         await inTransaction(deps.pool, async (client) => {
           await client.query('UPDATE scrape_jobs SET cursor = $2::jsonb WHERE id = $1', [
             run.job_id,

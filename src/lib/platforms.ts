@@ -13,6 +13,7 @@ const PLATFORM_NAMES: Record<Platform, string> = {
   mastodon: 'Mastodon',
   bluesky: 'Bluesky',
   rss: 'RSS & Atom',
+  hackernews: 'Hacker News',
 };
 
 export const platformName = (platform: Platform) => PLATFORM_NAMES[platform];

@@ -14,10 +14,12 @@ export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProv
   databaseUrl?: string;
   /** The access tokens' key; random when absent. Servers given the same key accept each other's tokens. */
   signingKey?: Uint8Array;
+  /** The source credentials' key (SECRETS_KEY); random when absent, none when null. */
+  secretsKey?: Buffer | null;
 }
 
 export async function createTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
-  const { databaseUrl, signingKey, ...appOptions } = options;
+  const { databaseUrl, signingKey, secretsKey, ...appOptions } = options;
   let url = databaseUrl;
   if (!url) {
     const name = `test_${randomBytes(6).toString('hex')}`;
@@ -44,6 +46,7 @@ export async function createTestServer(env: Record<string, string> = {}, options
     readReplicas: replicas.replicas,
     config,
     accessTokens,
+    ...(secretsKey !== null && { secretsKey: secretsKey ?? randomBytes(32) }),
     ...appOptions,
   });
   await app.ready();

@@ -92,7 +92,7 @@ function mapPost(value: unknown): CollectedItem {
 export const blueskySearch: Connector<SearchParams> = {
   async fetchPage(params, cursor, context) {
     const state = (cursor ?? {}) as BlueskyCursor;
-    const url = new URL('/xrpc/app.bsky.feed.searchPosts', context.blueskyUrl);
+    const url = new URL('/xrpc/app.bsky.feed.searchPosts', context.urls.bluesky);
     url.searchParams.set('q', params.query);
     url.searchParams.set('sort', 'latest');
     url.searchParams.set('limit', String(PAGE_SIZE));

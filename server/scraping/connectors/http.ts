@@ -32,8 +32,25 @@ export class RateLimitedError extends Error {
 /** A failure worth retrying later: timeout, network error, 5xx. */
 class TransientError extends Error {}
 
+/** The source's daily quota is spent (YouTube): waits until the quota's next day. */
+export class QuotaSpentError extends RateLimitedError {}
+
 /** A failure retrying cannot fix: 4xx (not found, forbidden), a refused URL, a body that is not the expected format. */
-export class PermanentError extends Error {}
+export class PermanentError extends Error {
+  constructor(
+    message: string,
+    /** The answer's status and body, for a 4xx: a connector reads its source's error shape from them. */
+    readonly answer?: { status: number; body: string; headers: Headers },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What is wrong with a credential, in words for staff ("The API key is not valid."); a run stops on it (retrying
+ * cannot fix it) and "test connection" shows it.
+ */
+export class CredentialProblem extends PermanentError {}
 
 /** A host name's addresses, as dns.lookup with all: true answers. */
 export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -139,6 +156,24 @@ function retryAfterMs(value: string | null, now = Date.now()): number | undefine
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * When a rate-limit window opens again, from the headers the sources send: X's `x-rate-limit-reset` (Unix seconds),
+ * Reddit's `x-ratelimit-reset` (seconds from now) and Mastodon's (an ISO 8601 time). Undefined when none is readable.
+ */
+export function rateLimitResetMs(headers: Headers, now = Date.now()): number | undefined {
+  const epoch = headers.get('x-rate-limit-reset')?.trim();
+  if (epoch && /^\d+$/.test(epoch)) return Math.max(0, Number(epoch) * 1000 - now);
+  const reset = headers.get('x-ratelimit-reset')?.trim();
+  if (!reset) return undefined;
+  if (/^\d+(\.\d+)?$/.test(reset)) {
+    const value = Number(reset);
+    // Seconds from now (Reddit) are small; a Unix time is not.
+    return value > 1e9 ? Math.max(0, value * 1000 - now) : Math.ceil(value * 1000);
+  }
+  const date = Date.parse(reset);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 const MAX_REDIRECTS = 5;
 /** Bodies above this are refused (a feed or an API page is far smaller). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -151,17 +186,14 @@ export interface HttpResponse {
 }
 
 /** Sends one GET and answers once the status line and headers are in; the body is left to read. */
-function send(
-  url: URL,
-  options: HttpOptions & { headers?: Record<string, string> },
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
+function send(url: URL, options: HttpOptions & RequestExtras, signal: AbortSignal): Promise<IncomingMessage> {
   const agents = agentsFor(options);
   const https = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const request = (https ? httpsRequest : httpRequest)(
       url,
       {
+        method: options.method ?? 'GET',
         agent: https ? agents.https : agents.http,
         headers: {
           'user-agent': options.userAgent,
@@ -174,8 +206,16 @@ function send(
       resolve,
     );
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
+}
+
+export interface RequestExtras {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** GET by default; a POST (an OAuth token request) is never redirected. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 function headersOf(response: IncomingMessage): Headers {
@@ -260,10 +300,7 @@ async function readBody(response: IncomingMessage, url: URL): Promise<string> {
  * GET with the checks above. 2xx and 304 answer; 429 and 503 with Retry-After throw RateLimitedError; other 5xx,
  * timeouts and network errors TransientError; other 4xx PermanentError.
  */
-export async function httpGet(
-  raw: string,
-  options: HttpOptions & { headers?: Record<string, string>; signal?: AbortSignal },
-): Promise<HttpResponse> {
+export async function httpGet(raw: string, options: HttpOptions & RequestExtras): Promise<HttpResponse> {
   let url = checkUrl(raw, options);
   for (let hop = 0; ; hop++) {
     const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -273,7 +310,7 @@ export async function httpGet(
     try {
       response = await send(url, options, signal);
       const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && status !== 304) {
+      if (status >= 300 && status < 400 && status !== 304 && options.method !== 'POST') {
         response.destroy();
         const location = response.headers.location;
         if (!location) throw new PermanentError(`${url.host}: redirect without a Location`);
@@ -295,14 +332,20 @@ export async function httpGet(
     const status = response.statusCode ?? 0;
     const headers = headersOf(response);
     if (status === 429 || (status === 503 && headers.has('retry-after'))) {
-      const wait = retryAfterMs(headers.get('retry-after')) ?? 60_000;
+      const wait = retryAfterMs(headers.get('retry-after')) ?? rateLimitResetMs(headers) ?? 60_000;
       throw new RateLimitedError(
         wait,
         `${url.host} answered ${status}; Retry-After ${Math.ceil(wait / 1000)} s`,
       );
     }
     if (status >= 500) throw new TransientError(`${url.host} answered ${status}`);
-    if (status >= 400) throw new PermanentError(`${url.host} answered ${status} for ${url.pathname}`);
+    if (status >= 400) {
+      throw new PermanentError(`${url.host} answered ${status} for ${url.pathname}`, {
+        status,
+        body,
+        headers,
+      });
+    }
     return { status, headers, url: url.toString(), body };
   }
 }
@@ -315,3 +358,7 @@ export function jsonBody(response: HttpResponse): unknown {
     throw new PermanentError(`${new URL(response.url).host}: the answer is not JSON`);
   }
 }
+
+/** A POST with the same checks (an OAuth token request); its answer is never a redirect to follow. */
+export const httpPost = (raw: string, options: HttpOptions & Omit<RequestExtras, 'method'>) =>
+  httpGet(raw, { ...options, method: 'POST' });

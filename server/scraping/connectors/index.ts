@@ -1,17 +1,34 @@
-// The connector of each source kind (uploads go through the corpus importer instead: server/scraping/runner.ts).
-import type { SourceKind, SourceParams } from '@contract/scraping';
+// The connector of each source kind (uploads go through the corpus importer instead: server/scraping/runner.ts), and
+// the "test connection" of each kind of credential.
+import type { CredentialKind, SourceKind, SourceParams } from '@contract/scraping';
 import { blueskySearch } from './bluesky';
 import { feedConnector } from './feed';
+import { hackernewsSearch } from './hackernews';
 import { mastodonAccount, mastodonHashtag } from './mastodon';
-import type { Connector } from './types';
+import { redditSearch, redditSubreddit, redditTest } from './reddit';
+import type { Connector, CredentialTest } from './types';
+import { xSearch, xTest } from './x';
+import { youtubeChannel, youtubeSearch, youtubeTest } from './youtube';
 
 const CONNECTORS: Record<Exclude<SourceKind, 'upload'>, Connector<never>> = {
   mastodon_hashtag: mastodonHashtag,
   mastodon_account: mastodonAccount,
   bluesky_search: blueskySearch,
   feed: feedConnector,
+  reddit_search: redditSearch,
+  reddit_subreddit: redditSubreddit,
+  youtube_search: youtubeSearch,
+  youtube_channel: youtubeChannel,
+  hackernews_search: hackernewsSearch,
+  x_search: xSearch,
 };
 
 export function connectorFor<P extends Exclude<SourceParams, { source: 'upload' }>>(params: P): Connector<P> {
   return CONNECTORS[params.source] as unknown as Connector<P>;
 }
+
+export const CREDENTIAL_TESTS: Record<CredentialKind, CredentialTest> = {
+  reddit: redditTest,
+  youtube: youtubeTest,
+  x: xTest,
+};

@@ -2,11 +2,16 @@
 // format of docs/corpus-format.md), and say where the next page starts. The runner (server/scraping/runner.ts)
 // validates the rows, upserts them and persists the cursor with them in one transaction.
 import type { SourceParams } from '@contract/scraping';
-import type { HttpOptions } from './http';
+import { PermanentError, type HttpOptions } from './http';
 
-/** One item of a page: a corpus row to validate, or an item the connector already knows it cannot map. */
+/**
+ * One item of a page: a corpus row to validate, an item the connector already knows it cannot map, or an item the
+ * source says was deleted (or removed by its moderators), which leaves the corpus if it is there.
+ */
 export type CollectedItem =
-  { ref: string; row: Record<string, unknown>; raw: string } | { ref: string; reason: string; raw: string };
+  | { ref: string; row: Record<string, unknown>; raw: string }
+  | { ref: string; reason: string; raw: string }
+  | { ref: string; gone: { platform: string; external_id: string }; raw: string };
 
 export interface Page {
   items: CollectedItem[];
@@ -15,19 +20,72 @@ export interface Page {
   done: boolean;
   /** A line for the run's log (the request made, what came back). */
   note: string;
+  /**
+   * The page holds the replies of posts an earlier page brought (a post's comments): it does not count against the
+   * run's page budget (max_pages counts pages of results).
+   */
+  child?: boolean;
+}
+
+/** Where each source's API is (configurable, so that tests and staff can point them at a replay server). */
+export interface SourceUrls {
+  /** The Bluesky AppView (SCRAPING_BLUESKY_URL), https://public.api.bsky.app by default. */
+  bluesky: string;
+  /** Reddit's OAuth API (SCRAPING_REDDIT_URL), https://oauth.reddit.com. */
+  reddit: string;
+  /** Reddit's token endpoint's origin (SCRAPING_REDDIT_AUTH_URL), https://www.reddit.com. */
+  redditAuth: string;
+  /** YouTube Data API v3 (SCRAPING_YOUTUBE_URL), https://www.googleapis.com/youtube/v3. */
+  youtube: string;
+  /** Hacker News search on Algolia (SCRAPING_HACKERNEWS_URL), https://hn.algolia.com/api/v1. */
+  hackernews: string;
+  /** X API v2 (SCRAPING_X_URL), https://api.x.com/2. */
+  x: string;
+}
+
+/** A source credential's fields, decrypted (server/scraping/credentials.ts); never logged, never in a cursor. */
+export interface Credential {
+  id: string;
+  secret: Record<string, string>;
 }
 
 export interface ConnectorContext {
   http: HttpOptions;
   signal: AbortSignal;
-  /** The Bluesky AppView (SCRAPING_BLUESKY_URL), https://public.api.bsky.app by default. */
-  blueskyUrl: string;
+  urls: SourceUrls;
+  /** The job's credential (Reddit, YouTube, X); undefined for sources that need none. */
+  credential?: Credential;
+  /**
+   * Charges a request's quota units (YouTube's daily quota) before the request is sent. Throws QuotaSpentError (a
+   * RateLimitedError that waits for the quota's next day) when the credential's daily budget would be passed.
+   */
+  spend(units: number): Promise<void>;
 }
 
 export interface Connector<P extends SourceParams = SourceParams> {
   fetchPage(params: P, cursor: unknown, context: ConnectorContext): Promise<Page>;
   /** The cursor for the next run when a run stops early (its page budget spent): newer than what was seen. */
   finish(cursor: unknown): unknown;
+  /**
+   * Whether the next page is a child page (replies still to fetch for the posts of the last page): a run whose page
+   * budget is spent fetches them before it stops. None when absent.
+   */
+  childrenPending?(cursor: unknown): boolean;
+}
+
+/**
+ * A credential's "test connection": one cheap request with it. Resolves with a sentence saying what works; throws
+ * CredentialProblem (connectors/http.ts) saying in words what is wrong (bad key, no quota, rate-limited, not found).
+ */
+export type CredentialTest = (
+  secret: Record<string, string>,
+  context: Omit<ConnectorContext, 'credential'>,
+) => Promise<string>;
+
+/** The credential of a context, or a PermanentError saying the job has none. */
+export function credentialOf(context: ConnectorContext): Record<string, string> {
+  if (!context.credential) throw new PermanentError('This source needs a credential, and the job has none.');
+  return context.credential.secret;
 }
 
 /** The raw item, cut for the refused-items list. */

@@ -17,6 +17,12 @@ const EMPTY_PARAMS: Record<FormSourceParams['source'], FormSourceParams> = {
   mastodon_account: { source: 'mastodon_account', instance: 'https://mastodon.social', account: '' },
   bluesky_search: { source: 'bluesky_search', query: '' },
   feed: { source: 'feed', url: '' },
+  reddit_search: { source: 'reddit_search', credential_id: '', query: '' },
+  reddit_subreddit: { source: 'reddit_subreddit', credential_id: '', subreddit: '' },
+  youtube_search: { source: 'youtube_search', credential_id: '', query: '' },
+  youtube_channel: { source: 'youtube_channel', credential_id: '', channel_id: '' },
+  hackernews_search: { source: 'hackernews_search', query: '' },
+  x_search: { source: 'x_search', credential_id: '', query: '' },
 };
 
 export function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () => void }) {

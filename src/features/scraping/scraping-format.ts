@@ -8,6 +8,12 @@ export const SOURCE_NAMES: Record<ScrapeJob['source'], string> = {
   mastodon_account: 'Mastodon account',
   bluesky_search: 'Bluesky search',
   feed: 'RSS / Atom feed',
+  reddit_search: 'Reddit search',
+  reddit_subreddit: 'Reddit subreddit',
+  youtube_search: 'YouTube search',
+  youtube_channel: 'YouTube channel',
+  hackernews_search: 'Hacker News search',
+  x_search: 'X recent search',
   upload: 'File upload',
 };
 

@@ -29,7 +29,14 @@ beforeAll(async () => {
   deps = {
     pool,
     http: { timeoutMs: 1_000, allowPrivateHosts: true, userAgent: 'test' },
-    blueskyUrl: replay.url,
+    urls: {
+      bluesky: replay.url,
+      reddit: replay.url,
+      redditAuth: replay.url,
+      youtube: replay.url,
+      hackernews: replay.url,
+      x: replay.url,
+    },
     uploadDir: '/nonexistent',
     maxInlineWaitMs: 5_000,
     requeue: () => Promise.reject(new Error('no requeue in these tests')),

@@ -7,7 +7,7 @@ import { GEN_LANGUAGES, type Lang } from './topics';
 import { VOCABULARY } from './vocab';
 
 /** The platforms the synthetic corpus covers: collected platforms (Mastodon, Bluesky, feeds) come from collection jobs. */
-export type Platform = Exclude<(typeof PLATFORMS)[number], 'mastodon' | 'bluesky' | 'rss'>;
+export type Platform = Exclude<(typeof PLATFORMS)[number], 'mastodon' | 'bluesky' | 'rss' | 'hackernews'>;
 
 export interface GenProfile {
   index: number;
