@@ -257,6 +257,8 @@ const scrapeRunSchema = z.object({
   updated: z.int(),
   unchanged: z.int(),
   refused: z.int(),
+  /** Posts the source said were deleted, taken out of the corpus. */
+  removed: z.int(),
   /** Uploads: bytes read of the file's size. */
   bytes_done: z.nullable(z.number()),
   bytes_total: z.nullable(z.number()),

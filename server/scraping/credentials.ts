@@ -33,7 +33,7 @@ export function seal(key: Buffer, id: string, kind: CredentialKind, fields: Reco
 }
 
 /** A credential that cannot be opened here: no key, another key, or a damaged value. Said in words. */
-export class CredentialLocked extends PermanentError {}
+class CredentialLocked extends PermanentError {}
 
 export function open(
   key: Buffer | undefined,
@@ -141,9 +141,9 @@ export async function spendQuota(
   if (credential.dailyQuota === null || units <= 0) return 0;
   const day = quotaDayOf(now);
   const { rows } = await db.query<{ units: number }>(
-    `INSERT INTO source_quota_usage (credential_id, day, units) SELECT $1, $2, $3 WHERE $3 <= $4
+    `INSERT INTO source_quota_usage (credential_id, day, units) SELECT $1::uuid, $2::date, $3::int WHERE $3::int <= $4::int
        ON CONFLICT (credential_id, day) DO UPDATE SET units = source_quota_usage.units + EXCLUDED.units
-         WHERE source_quota_usage.units + EXCLUDED.units <= $4
+         WHERE source_quota_usage.units + EXCLUDED.units <= $4::int
        RETURNING units`,
     [credential.id, day, units, credential.dailyQuota],
   );

@@ -40,6 +40,7 @@ function toRun(run: RunRow): ScrapeRun {
     updated: run.updated,
     unchanged: run.unchanged,
     refused: run.refused,
+    removed: run.removed,
     bytes_done: run.bytesDone,
     bytes_total: run.bytesTotal,
     attempts: run.attempts,

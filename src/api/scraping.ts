@@ -1,15 +1,20 @@
 // Calls of the scraping area's endpoints (internal API, staff only) and their queryOptions. The job list and an open
 // run are read again every few seconds while the screen is open (live progress); the corpus totals when a run ends.
 import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import type { Api } from './api';
 import { readTokens } from '@/lib/token-storage';
 import {
+  credentialListSchema,
+  credentialSchema,
+  credentialTestSchema,
   corpusTotalsSchema,
   scrapeJobDetailSchema,
   scrapeJobListSchema,
   scrapeJobSchema,
   scrapeLogSchema,
   scrapeRefusalsSchema,
+  type CreateCredentialBody,
   type FormSourceParams,
   type ScrapeJob,
 } from '@contract/scraping';
@@ -60,6 +65,23 @@ export const corpusTotalsQuery = (api: Api) =>
       api.send('scraping/totals?days=14', corpusTotalsSchema, { method: 'GET', signal }),
     // Not on a timer: read again when a run finishes (features/scraping/CorpusTotals.tsx).
   });
+
+/** Source credentials: read when the screen opens and after a change (not on a timer). */
+export const credentialsQuery = (api: Api) =>
+  queryOptions({
+    queryKey: ['scraping', 'credentials'] as const,
+    queryFn: ({ signal }) =>
+      api.send('scraping/credentials', credentialListSchema, { method: 'GET', signal }),
+  });
+
+export const createCredential = (api: Api, body: CreateCredentialBody) =>
+  api.send('scraping/credentials', credentialSchema, { method: 'POST', body });
+
+export const deleteCredential = (api: Api, id: string) =>
+  api.send(`scraping/credentials/${id}`, z.undefined(), { method: 'DELETE' });
+
+export const testCredential = (api: Api, id: string) =>
+  api.send(`scraping/credentials/${id}/test`, credentialTestSchema, { method: 'POST' });
 
 export const createJob = (api: Api, body: JobInput) =>
   api.send('scraping/jobs', scrapeJobSchema, { method: 'POST', body });

@@ -18,6 +18,7 @@ import { alertJobs, evaluateNow } from '@server/alerts/job';
 import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
+import { loadSecretsKey } from '@server/scraping/credentials';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
@@ -58,6 +59,8 @@ export interface RealServerOptions {
    * (server/alerts/job.ts); evaluateAlerts() sends the evaluation job at once rather than waiting for the minute.
    */
   alerts?: boolean;
+  /** More configuration (the sources' URLs pointed at a replay server). */
+  env?: Record<string, string>;
 }
 
 export async function startRealServer(port: number, options: RealServerOptions = {}): Promise<RealServer> {
@@ -75,7 +78,10 @@ export async function startRealServer(port: number, options: RealServerOptions =
     APP_URL: origin,
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     SCRAPING_RETRY_DELAY_SECONDS: '1',
+    ...options.env,
   });
+  // Like `npm start` with APP_ENV local: the source credentials' key is made in DATA_DIR.
+  const secretsKey = loadSecretsKey(config, dir);
   // Like `npm start`: the signing key lives in DATA_DIR, so access tokens stay valid across a restart.
   const accessTokens = createAccessTokens(loadSigningKey(undefined, dir), config.ACCESS_TOKEN_TTL_SECONDS);
 
@@ -100,6 +106,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
       spaDir: DIST_DIR,
       connectOrigins: [origin],
       dataDir: dir,
+      secretsKey,
       mailer: mail?.mailer,
       devMailbox: mail?.devMailbox,
     }).catch(async (error: unknown) => {
@@ -149,6 +156,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
         config,
         uploadDir: uploadDirOf(config, dir),
         work: true,
+        secretsKey,
         log: () => undefined,
       });
       app.deps.collector = collector;

@@ -1,15 +1,19 @@
 // A collection job's form: its name, source and parameters, once or every N minutes; creates or edits the job.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
-import { createJob, updateJob, type JobInput } from '@/api/scraping';
+import { createJob, credentialsQuery, updateJob, type JobInput } from '@/api/scraping';
 import {
   createScrapeJobBodySchema,
   MAX_PAGES_LIMIT,
+  SOURCE_CREDENTIAL,
+  sourceParamsSchema,
+  youtubeUnitsPerRun,
   type FormSourceParams,
   type ScrapeJob,
 } from '@contract/scraping';
+import { CREDENTIAL_NAMES } from './CredentialsPanel';
 import { SOURCE_NAMES } from './scraping-format';
 
 const EMPTY_PARAMS: Record<FormSourceParams['source'], FormSourceParams> = {
@@ -44,6 +48,8 @@ export function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () =
       onClose();
     },
   });
+  const credentials = useQuery(credentialsQuery(api));
+  const credentialKind = SOURCE_CREDENTIAL[params.source];
   const set = (key: string, value: string | number | undefined) =>
     setParams((p) => ({ ...p, [key]: value }) as FormSourceParams);
   const submit = (event: FormEvent) => {
@@ -100,6 +106,30 @@ export function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () =
   };
   const param = (key: string, label: string, value: string | undefined, hint?: string) =>
     field(`job-${key}`, label, value ?? '', (v) => set(key, v), errors[`params.${key}`], hint);
+  const numberParam = (key: string, label: string, value: number | undefined, hint: string) =>
+    field(
+      `job-${key}`,
+      label,
+      value === undefined ? '' : String(value),
+      (v) => set(key, v.trim() === '' ? undefined : Number(v)),
+      errors[`params.${key}`],
+      hint,
+      'numeric',
+    );
+  // What a YouTube job spends at most per run, from the same sum the server documents.
+  const youtubeParams =
+    params.source === 'youtube_search' || params.source === 'youtube_channel'
+      ? sourceParamsSchema.safeParse({ ...params, credential_id: '00000000-0000-4000-8000-000000000000' })
+      : undefined;
+  const units =
+    youtubeParams?.success &&
+    (youtubeParams.data.source === 'youtube_search' || youtubeParams.data.source === 'youtube_channel')
+      ? youtubeUnitsPerRun(youtubeParams.data)
+      : undefined;
+  const credentialChoices = (credentials.data?.credentials ?? []).filter(
+    (c) => c.kind === credentialKind && c.usable,
+  );
+  const credentialError = errors['params.credential_id'];
   const errorCount = Object.keys(errors).length;
   return (
     <form
@@ -158,6 +188,95 @@ export function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () =
         param('lang', 'Language (optional)', params.lang, 'Only posts in this language, e.g. en')}
       {params.source === 'feed' &&
         param('url', 'Feed URL', params.url, 'An RSS or Atom feed (http or https)')}
+      {credentialKind && 'credential_id' in params && (
+        <div className="field">
+          <label htmlFor="job-credential_id">Credentials</label>
+          <select
+            id="job-credential_id"
+            className="input"
+            value={params.credential_id}
+            aria-invalid={credentialError ? true : undefined}
+            aria-describedby={`job-credential_id-hint${credentialError ? ' job-credential_id-error' : ''}`}
+            onChange={(e) => set('credential_id', e.target.value)}
+          >
+            <option value="">Choose…</option>
+            {credentialChoices.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <p id="job-credential_id-hint" className="field-hint">
+            {credentialChoices.length === 0
+              ? `No ${CREDENTIAL_NAMES[credentialKind]} credentials yet: add them under Credentials below.`
+              : `${CREDENTIAL_NAMES[credentialKind]} credentials from the list below.`}
+          </p>
+          {credentialError && (
+            <p id="job-credential_id-error" className="field-error">
+              {credentialError}
+            </p>
+          )}
+        </div>
+      )}
+      {(params.source === 'reddit_search' ||
+        params.source === 'youtube_search' ||
+        params.source === 'hackernews_search' ||
+        params.source === 'x_search') &&
+        param(
+          'query',
+          'Search',
+          params.query,
+          params.source === 'x_search'
+            ? 'X’s query language: words, "a phrase", #tag, from:user, lang:en, -is:retweet'
+            : params.source === 'hackernews_search'
+              ? 'Words to find in stories and comments'
+              : 'Words, "a phrase", -excluded',
+        )}
+      {params.source === 'reddit_search' &&
+        param(
+          'subreddit',
+          'Subreddit (optional)',
+          params.subreddit,
+          'Only in this subreddit; empty: all of Reddit',
+        )}
+      {params.source === 'reddit_subreddit' &&
+        param('subreddit', 'Subreddit', params.subreddit, 'Its newest posts, e.g. dataisbeautiful')}
+      {(params.source === 'reddit_search' || params.source === 'reddit_subreddit') &&
+        numberParam(
+          'comment_depth',
+          'Comment depth',
+          params.comment_depth,
+          '0: posts only; up to 10 levels; empty: 2',
+        )}
+      {params.source === 'youtube_channel' &&
+        param(
+          'channel_id',
+          'Channel id',
+          params.channel_id,
+          'UC followed by 22 characters, from the channel’s address',
+        )}
+      {(params.source === 'youtube_search' || params.source === 'youtube_channel') &&
+        numberParam(
+          'comment_pages',
+          'Comment pages per video',
+          params.comment_pages,
+          '0 to 20 pages of 100 comment threads; empty: 1',
+        )}
+      {params.source === 'hackernews_search' && (
+        <div className="field">
+          <label htmlFor="job-items">Items</label>
+          <select
+            id="job-items"
+            className="input"
+            value={params.items ?? 'all'}
+            onChange={(e) => set('items', e.target.value)}
+          >
+            <option value="all">Stories and comments</option>
+            <option value="story">Stories</option>
+            <option value="comment">Comments</option>
+          </select>
+        </div>
+      )}
       {field(
         'job-max_pages',
         'Pages per run',
@@ -166,6 +285,12 @@ export function JobForm({ job, onClose }: { job: ScrapeJob | null; onClose: () =
         errors['params.max_pages'],
         `1 to ${MAX_PAGES_LIMIT}; empty: 10`,
         'numeric',
+      )}
+      {units !== undefined && (
+        <p className="field-hint" role="status">
+          A run spends at most {units.toLocaleString('en-US')} quota units (a search page costs 100, every
+          other page 1); it stops before the credentials’ daily quota and resumes the next day.
+        </p>
       )}
       {field(
         'job-every',

@@ -52,5 +52,9 @@ export function progressText(run: ScrapeRun | null): string {
     return `${Math.round(((run.bytes_done ?? 0) / run.bytes_total) * 100)}% of the file imported`;
   if (run.bytes_total !== null || run.bytes_done !== null)
     return `${run.fetched} ${run.fetched === 1 ? 'row' : 'rows'} · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
-  return `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ${run.updated} updated · ${run.refused} refused`;
+  return (
+    `${run.pages} ${run.pages === 1 ? 'page' : 'pages'} · ${run.fetched} fetched · ${run.inserted} new · ` +
+    `${run.updated} updated · ${run.refused} refused` +
+    (run.removed > 0 ? ` · ${run.removed} removed` : '')
+  );
 }
