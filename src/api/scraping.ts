@@ -77,6 +77,13 @@ export const credentialsQuery = (api: Api) =>
 export const createCredential = (api: Api, body: CreateCredentialBody) =>
   api.send('scraping/credentials', credentialSchema, { method: 'POST', body });
 
+/** New fields (all of them), name or daily quota for stored credentials. */
+export const replaceCredential = (
+  api: Api,
+  id: string,
+  body: { name?: string; secret?: Record<string, string>; daily_quota?: number },
+) => api.send(`scraping/credentials/${id}`, credentialSchema, { method: 'PATCH', body });
+
 export const deleteCredential = (api: Api, id: string) =>
   api.send(`scraping/credentials/${id}`, z.undefined(), { method: 'DELETE' });
 

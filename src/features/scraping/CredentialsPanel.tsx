@@ -12,7 +12,13 @@ import {
   type CredentialTestResult,
   type SourceCredential,
 } from '@contract/scraping';
-import { createCredential, credentialsQuery, deleteCredential, testCredential } from '@/api/scraping';
+import {
+  createCredential,
+  credentialsQuery,
+  deleteCredential,
+  replaceCredential,
+  testCredential,
+} from '@/api/scraping';
 import { apiProblem } from '@/api/errors';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '@/components/Field';
@@ -60,6 +66,7 @@ export function CredentialsPanel() {
   const list = useQuery(credentialsQuery(api));
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<SourceCredential | null>(null);
+  const [replacing, setReplacing] = useState<SourceCredential | null>(null);
   const [tests, setTests] = useState<Record<string, CredentialTestResult | 'testing'>>({});
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: ['scraping', 'credentials'] });
@@ -104,10 +111,13 @@ export function CredentialsPanel() {
           Credentials cannot be stored: the server has no SECRETS_KEY (docs/scraping.md).
         </p>
       )}
-      {adding && (
+      {(adding || replacing) && (
         <CredentialForm
+          key={replacing?.id ?? 'new'}
+          credential={replacing}
           onDone={async () => {
             setAdding(false);
+            setReplacing(null);
             await refresh();
           }}
         />
@@ -172,6 +182,18 @@ export function CredentialsPanel() {
                       </button>
                       <button
                         type="button"
+                        className="button"
+                        aria-label={`Replace the fields of ${credential.name}`}
+                        aria-expanded={replacing?.id === credential.id}
+                        onClick={() => {
+                          setAdding(false);
+                          setReplacing(credential);
+                        }}
+                      >
+                        Replace…
+                      </button>
+                      <button
+                        type="button"
                         className="button danger"
                         aria-label={`Delete ${credential.name}`}
                         onClick={() => setDeleting(credential)}
@@ -207,15 +229,29 @@ export function CredentialsPanel() {
   );
 }
 
-function CredentialForm({ onDone }: { onDone: () => Promise<void> }) {
+/** New credentials, or new fields for existing ones (`credential`): the old fields are never shown. */
+function CredentialForm({
+  credential,
+  onDone,
+}: {
+  credential: SourceCredential | null;
+  onDone: () => Promise<void>;
+}) {
   const { api } = useApp();
-  const [kind, setKind] = useState<CredentialKind>('reddit');
-  const [name, setName] = useState('');
+  const [kind, setKind] = useState<CredentialKind>(credential?.kind ?? 'reddit');
+  const [name, setName] = useState(credential?.name ?? '');
   const [fields, setFields] = useState<Record<string, string>>({});
-  const [quota, setQuota] = useState(String(YOUTUBE_DEFAULT_DAILY_QUOTA));
+  const [quota, setQuota] = useState(String(credential?.daily_quota ?? YOUTUBE_DEFAULT_DAILY_QUOTA));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: (body: CreateCredentialBody) => createCredential(api, body),
+    mutationFn: (body: CreateCredentialBody) =>
+      credential
+        ? replaceCredential(api, credential.id, {
+            name: body.name,
+            secret: body.secret,
+            ...('daily_quota' in body && { daily_quota: body.daily_quota }),
+          })
+        : createCredential(api, body),
     onSuccess: onDone,
   });
   const submit = (event: FormEvent) => {
@@ -275,13 +311,16 @@ function CredentialForm({ onDone }: { onDone: () => Promise<void> }) {
   );
   return (
     <form className="scraping-form" onSubmit={submit} aria-labelledby="credential-form-heading" noValidate>
-      <h3 id="credential-form-heading">New credentials</h3>
+      <h3 id="credential-form-heading">
+        {credential ? `New fields for “${credential.name}”` : 'New credentials'}
+      </h3>
       <div className="field">
         <label htmlFor="credential-kind">Source</label>
         <select
           id="credential-kind"
           className="input"
           value={kind}
+          disabled={credential !== null}
           onChange={(e) => {
             setKind(e.target.value as CredentialKind);
             setFields({});

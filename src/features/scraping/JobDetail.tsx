@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { runLogQuery, runRefusalsQuery, scrapeJobQuery } from '@/api/scraping';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
-import type { ScrapeRun } from '@contract/scraping';
+import { youtubeUnitsPerRun, type ScrapeJob, type ScrapeRun } from '@contract/scraping';
 import { logTime, progressText, RUN_STATUS_TEXT, when } from './scraping-format';
 
 export function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => void }) {
@@ -28,6 +28,7 @@ export function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => vo
           Close
         </button>
       </div>
+      <QuotaNote job={detail.data.job} />
       {detail.data.runs.length === 0 ? (
         <p>No run yet: the job starts within a few seconds.</p>
       ) : (
@@ -51,6 +52,18 @@ export function JobDetail({ jobId, onClose }: { jobId: string; onClose: () => vo
         </>
       )}
     </section>
+  );
+}
+
+/** A YouTube job's most units a run, before it runs. */
+function QuotaNote({ job }: { job: ScrapeJob }) {
+  const params = job.params;
+  if (params.source !== 'youtube_search' && params.source !== 'youtube_channel') return null;
+  return (
+    <p className="field-hint">
+      Each run spends at most {youtubeUnitsPerRun(params).toLocaleString('en-US')} units of its credentials’
+      daily quota; it waits for the next day (midnight Pacific time) rather than pass the quota.
+    </p>
   );
 }
 
