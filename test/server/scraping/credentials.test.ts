@@ -2,17 +2,14 @@
 // never answered; a server with another key or none says so in words and refuses to start; a job must name
 // credentials of its source's kind; credentials in use cannot be deleted; YouTube's daily quota is charged atomically
 // and resets at midnight Pacific time.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { QuotaSpentError } from '@server/scraping/connectors/http';
-import {
-  checkSecretsKey,
-  msUntilQuotaReset,
-  quotaDayOf,
-  spendQuota,
-} from '@server/scraping/credentials';
+import { checkSecretsKey, msUntilQuotaReset, quotaDayOf, spendQuota } from '@server/scraping/credentials';
 import { loadServerConfig, secretsKeyBytes } from '@server/config';
 
 let server: TestServer;
@@ -32,16 +29,31 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function create(payload: Record<string, unknown>, user = staff) {
-  return server.app.inject({ method: 'POST', url: '/api/scraping/credentials', headers: auth(user), payload });
+  return server.app.inject({
+    method: 'POST',
+    url: '/api/scraping/credentials',
+    headers: auth(user),
+    payload,
+  });
 }
 
 describe('storing credentials', () => {
   it('keeps the fields encrypted, answers without them, and lists them for staff only', async () => {
-    const secret = { client_id: 'app-id-12345', client_secret: 'very-secret-value-67890', username: 'murmur_bot' };
+    const secret = {
+      client_id: 'app-id-12345',
+      client_secret: 'very-secret-value-67890',
+      username: 'murmur_bot',
+    };
     const response = await create({ kind: 'reddit', name: 'Reddit app', secret });
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json<Record<string, unknown>>();
-    expect(created).toMatchObject({ kind: 'reddit', name: 'Reddit app', usable: true, problem: null, jobs: 0 });
+    expect(created).toMatchObject({
+      kind: 'reddit',
+      name: 'Reddit app',
+      usable: true,
+      problem: null,
+      jobs: 0,
+    });
     expect(response.body).not.toContain('very-secret-value');
     expect(response.body).not.toContain('app-id-12345');
 
@@ -55,7 +67,11 @@ describe('storing credentials', () => {
     expect(stored.toString('base64')).not.toContain(Buffer.from('very-secret-value').toString('base64'));
     expect(stored.length).toBeGreaterThan(29);
 
-    const list = await server.app.inject({ method: 'GET', url: '/api/scraping/credentials', headers: auth(staff) });
+    const list = await server.app.inject({
+      method: 'GET',
+      url: '/api/scraping/credentials',
+      headers: auth(staff),
+    });
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain('very-secret-value');
     expect(list.json()).toMatchObject({ can_store: true });
@@ -69,9 +85,9 @@ describe('storing credentials', () => {
       expect(refused.statusCode, `${method} ${url}`).toBe(403);
       expect(refused.json()).toMatchObject({ error: 'staff_only' });
     }
-    expect((await create({ kind: 'x', name: 'X', secret: { bearer_token: 'AAAA' } }, analyst)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await create({ kind: 'x', name: 'X', secret: { bearer_token: 'AAAA' } }, analyst)).statusCode,
+    ).toBe(403);
   });
 
   it('validates each kind’s fields and refuses a quota on kinds without one', async () => {
@@ -99,7 +115,10 @@ describe('storing credentials', () => {
     const id = (await create({ kind: 'x', name: 'X token', secret: { bearer_token: 'token-abc' } })).json<{
       id: string;
     }>().id;
-    const other = await createTestServer({}, { databaseUrl: server.databaseUrl, secretsKey: randomBytes(32) });
+    const other = await createTestServer(
+      {},
+      { databaseUrl: server.databaseUrl, secretsKey: randomBytes(32) },
+    );
     const none = await createTestServer({}, { databaseUrl: server.databaseUrl, secretsKey: null });
     try {
       const otherStaff = await other.createUser({ isStaff: true });
@@ -139,6 +158,48 @@ describe('storing credentials', () => {
     );
     await expect(checkSecretsKey(pool, key)).resolves.toBeUndefined();
   });
+
+  it(
+    'a worker process refuses to start without the key, and starts with it',
+    { timeout: 60_000 },
+    async () => {
+      const start = (secretsKey?: string) =>
+        new Promise<{ code: number | null; output: string }>((done) => {
+          const env: Record<string, string | undefined> = {
+            ...process.env,
+            APP_ENV: 'qa',
+            DEV_OIDC: 'false',
+            DATABASE_URL: server.databaseUrl,
+            SECRETS_KEY: secretsKey,
+          };
+          if (!secretsKey) delete env.SECRETS_KEY;
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', resolve(import.meta.dirname, '../../../server/worker.ts')],
+            {
+              env,
+              stdio: ['ignore', 'pipe', 'pipe'],
+            },
+          );
+          let output = '';
+          const read = (chunk: Buffer) => {
+            output += chunk.toString();
+            // Running: stop it; the test only needs to see that it started.
+            if (output.includes('Collection worker running')) child.kill('SIGTERM');
+          };
+          child.stdout.on('data', read);
+          child.stderr.on('data', read);
+          child.on('exit', (code) => done({ code, output }));
+        });
+      const refused = await start();
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(
+        /The worker could not start: \d+ source credentials are stored, and SECRETS_KEY is not set/,
+      );
+      const started = await start(key.toString('base64'));
+      expect(started.output).toContain('Collection worker running');
+    },
+  );
 
   it('reads SECRETS_KEY as 32 bytes of base64 or base64url and refuses anything else', () => {
     const bytes = randomBytes(32);
