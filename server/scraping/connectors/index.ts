@@ -3,7 +3,7 @@
 import type { CredentialKind, SourceKind, SourceParams } from '@contract/scraping';
 import { blueskySearch } from './bluesky';
 import { feedConnector } from './feed';
-import { hackernewsSearch } from './hackernews';
+import { hackernewsSearch } from './hacker-news';
 import { mastodonAccount, mastodonHashtag } from './mastodon';
 import { redditSearch, redditSubreddit, redditTest } from './reddit';
 import type { Connector, CredentialTest } from './types';
