@@ -5,7 +5,7 @@ import { blueskySearch } from './bluesky';
 import { feedConnector } from './feed';
 import { hackernewsSearch } from './hacker-news';
 import { mastodonAccount, mastodonHashtag } from './mastodon';
-import { redditSearch, redditSubreddit, redditTest } from './reddit';
+import { redditSearch, redditSubreddit, redditTest } from './reddit-api';
 import type { Connector, CredentialTest } from './types';
 import { xSearch, xTest } from './x';
 import { youtubeChannel, youtubeSearch, youtubeTest } from './youtube';
