@@ -1,0 +1,143 @@
+// A source with credentials end to end against the REAL server with its collector running (issue 32): Sam (staff)
+// adds Reddit credentials on the scraping screen (the fields never shown again), tests the connection against a local
+// stand-in of Reddit's API (test/support/reddit-replay.ts) and reads the answer in words, creates a subreddit job with
+// those credentials, watches it run to Done with the counts the API reports; the posts and their comments are then in
+// Ana's posts dashboard, as many as the API counts. Ana (not staff) is refused the credentials API. axe-core finds no
+// violation on the screen.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { PostsResponse } from '@contract/insights-responses';
+import { demoUserIds } from '@server/seed';
+import { cspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { axeViolations } from '@test/support/axe';
+import { waitForHeading } from '@test/support/browser-harness';
+import { asAna, startRealServer, type RealServer } from '@test/support/real-server';
+import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { redditComments, redditPosts, redditReplay } from '@test/support/reddit-replay';
+import { signInThroughProvider, signInToDemo } from '@test/support/dev-sign-in';
+
+const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
+
+let server: RealServer;
+let browser: Browser;
+let replay: ReplayServer;
+const pages: TestPage[] = [];
+
+// Twelve posts of the last hours in r/coffee, every fourth with two comments.
+const posts = redditPosts(12, {
+  newest: Math.floor(Date.now() / 1000) - 3_600,
+  commentsEvery: 4,
+  subreddit: 'coffee',
+});
+const source = redditReplay(posts, redditComments(posts), {
+  credentials: { client_id: 'e2e-client-id', client_secret: 'e2e-client-secret-value' },
+});
+
+beforeAll(async () => {
+  [replay, browser] = await Promise.all([startReplayServer(source.routes), launchBrowser()]);
+  server = await startRealServer(PORT, {
+    collector: true,
+    env: { SCRAPING_REDDIT_URL: replay.url, SCRAPING_REDDIT_AUTH_URL: replay.url },
+  });
+});
+afterAll(async () => {
+  await Promise.allSettled(pages.map((current) => current.context.close()));
+  await Promise.allSettled([browser?.close(), server?.close(), replay?.close()]);
+});
+
+async function signInSam(): Promise<Page> {
+  const current = await newTestPage(browser, server.origin);
+  pages.push(current);
+  await signInThroughProvider(current.page, /Sam/, (url) => /^\/(workspace|scraping)/.test(url.pathname));
+  return current.page;
+}
+
+describe('Sources with credentials (real server)', () => {
+  it('staff add Reddit credentials, test them, collect a subreddit, and the posts are in a dashboard', async () => {
+    const sam = await signInSam();
+    await sam.goto('/scraping');
+    await waitForHeading(sam, 'Scraping');
+    const panel = sam.getByRole('region', { name: 'Credentials' });
+    await panel.getByText('No credentials yet.').waitFor();
+
+    await panel.getByRole('button', { name: 'Add credentials' }).click();
+    const form = sam.getByRole('form', { name: 'New credentials' });
+    await form.getByLabel('Source').selectOption('reddit');
+    await form.getByLabel('Name', { exact: true }).fill('Murmur Reddit app');
+    await form.getByLabel('Client id').fill('e2e-client-id');
+    await form.getByLabel('Client secret').fill('e2e-client-secret-value');
+    expect(await form.getByLabel('Client secret').getAttribute('type')).toBe('password');
+    await form.getByRole('button', { name: 'Save credentials' }).click();
+    await form.waitFor({ state: 'detached' });
+    const row = panel.getByRole('row', { name: /Murmur Reddit app/ });
+    await row.getByText('Not tested yet').waitFor();
+    // The page never holds the secret again.
+    expect(await sam.content()).not.toContain('e2e-client-secret-value');
+
+    await row.getByRole('button', { name: 'Test connection: Murmur Reddit app' }).click();
+    await row
+      .getByText(/✓ Reddit accepted the client id and secret; \d+ requests left in this window/)
+      .waitFor();
+    expect(await axeViolations(sam)).toEqual([]);
+
+    // A job on r/coffee with those credentials, comments one level deep.
+    await sam.getByRole('button', { name: 'New job' }).click();
+    const jobForm = sam.getByRole('form', { name: 'New collection job' });
+    await jobForm.getByLabel('Source').selectOption('reddit_subreddit');
+    await jobForm.getByLabel('Name', { exact: true }).fill('r/coffee');
+    await jobForm.getByLabel('Credentials').selectOption({ label: 'Murmur Reddit app' });
+    await jobForm.getByLabel('Subreddit', { exact: true }).fill('coffee');
+    await jobForm.getByLabel('Comment depth').fill('1');
+    await jobForm.getByRole('button', { name: 'Create and run' }).click();
+    await jobForm.waitFor({ state: 'detached' });
+    const jobRow = sam
+      .locator('.scraping-jobs tbody tr')
+      .filter({ has: sam.getByRole('button', { name: 'r/coffee: runs and log' }) });
+    await jobRow.getByRole('cell', { name: 'Done' }).waitFor({ timeout: 30_000 });
+    // 12 posts and the first comment (depth 1) under each of the 3 posts with comments.
+    await jobRow.getByText('4 pages · 15 fetched · 15 new · 0 updated · 0 refused').waitFor();
+    const token = await server.tokenFor((await demoUserIds(server.db)).get('sam@murmur.local')!);
+    const listed = await server.app.inject({
+      url: '/api/scraping/jobs',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(listed.json<{ jobs: Array<{ name: string; last_run: unknown }> }>().jobs[0]).toMatchObject({
+      name: 'r/coffee',
+      last_run: { status: 'succeeded', inserted: 15, pages: 4 },
+    });
+    expect(await axeViolations(sam)).toEqual([]);
+    await sam.screenshot({ path: '/tmp/murmur-sources-scraping.png', fullPage: true });
+
+    // Ana's posts dashboard on a saved query of Reddit: the collected posts, as many as the API counts.
+    const saved = await asAna(server, 'POST', '/api/workspaces/demo/saved-queries', {
+      name: 'Reddit coffee',
+      query: 'platform:reddit',
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const queryId = saved.json<{ id: string }>().id;
+    const api = (
+      await asAna(server, 'POST', '/social/insights/posts', {
+        workspace_id: 'demo',
+        saved_query_id: queryId,
+        filters: { from: new Date(Date.now() - 7 * 86_400_000).toISOString() },
+      })
+    ).json<PostsResponse>();
+    expect(api.total).toBe(15);
+    const ana = await signInToDemo(browser, server.origin, pages, 'Ana Owner');
+    await ana.goto(`${server.origin}/workspace/demo/insight/posts?query=${queryId}&range=7d`);
+    await waitForHeading(ana, 'Posts');
+    const cards = ana.locator('article.post-card');
+    await cards.first().waitFor();
+    await ana.getByText(api.posts[0]!.text.slice(0, 40)).first().waitFor();
+    expect(await cards.count()).toBe(Math.min(api.total, api.posts.length));
+    await ana.getByText(`1–${api.total} of ${api.total} posts`).waitFor();
+    expect(await ana.locator('article.post-card').filter({ hasText: 'Reddit' }).count()).toBe(api.total);
+    await ana.screenshot({ path: '/tmp/murmur-sources-dashboard.png', fullPage: true });
+    expect(await cspViolations(ana)).toEqual([]);
+
+    // Not staff: no credentials API.
+    const refused = await asAna(server, 'GET', '/api/scraping/credentials');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'staff_only' });
+  });
+});
