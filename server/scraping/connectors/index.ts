@@ -8,7 +8,7 @@ import { mastodonAccount, mastodonHashtag } from './mastodon';
 import { redditSearch, redditSubreddit, redditTest } from './reddit-api';
 import type { Connector, CredentialTest } from './types';
 import { xSearch, xTest } from './x';
-import { youtubeChannel, youtubeSearch, youtubeTest } from './youtube';
+import { youtubeChannel, youtubeSearch, youtubeTest } from './youtube-data';
 
 const CONNECTORS: Record<Exclude<SourceKind, 'upload'>, Connector<never>> = {
   mastodon_hashtag: mastodonHashtag,
