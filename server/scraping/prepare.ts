@@ -17,8 +17,10 @@ const MIN_DETECT_LENGTH = 20;
 
 /** The language of a text as a BCP 47 primary subtag, or undefined when tinyld cannot tell. */
 function detectLanguage(text: string): string | undefined {
-  if (text.trim().length < MIN_DETECT_LENGTH) return undefined;
-  const code = detect(text);
+  // Links, mentions and hashtags are not the post's language (a post of emoji and a link would be guessed).
+  const words = text.replace(/https?:\/\/\S+/g, ' ').replace(/[@#][\p{L}\p{N}_]+/gu, ' ');
+  if (words.trim().length < MIN_DETECT_LENGTH) return undefined;
+  const code = detect(words);
   return code ? code : undefined;
 }
 

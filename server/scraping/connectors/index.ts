@@ -7,7 +7,7 @@ import { hackernewsSearch } from './hacker-news';
 import { mastodonAccount, mastodonHashtag } from './mastodon';
 import { redditSearch, redditSubreddit, redditTest } from './reddit-api';
 import type { Connector, CredentialTest } from './types';
-import { xSearch, xTest } from './x';
+import { xSearch, xTest } from './x-recent';
 import { youtubeChannel, youtubeSearch, youtubeTest } from './youtube-data';
 
 const CONNECTORS: Record<Exclude<SourceKind, 'upload'>, Connector<never>> = {
