@@ -54,7 +54,7 @@ const listing = (children: unknown[], after: string | null) => ({
   data: { after, dist: children.length, modhash: '', geo_filter: '', children, before: null },
 });
 
-export function postThing(post: RedditPost) {
+function postThing(post: RedditPost) {
   const isSelf = post.is_self ?? !post.url;
   return thing('t3', {
     approved_at_utc: null,

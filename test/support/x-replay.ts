@@ -48,7 +48,7 @@ export function xPosts(
   });
 }
 
-export const xUser = (id: string) => ({
+const xUser = (id: string) => ({
   id,
   name: `Coffee Person ${id}`,
   username: `coffee_${id}`,

@@ -78,7 +78,7 @@ export function youtubeComments(videos: YouTubeVideo[]): YouTubeComment[] {
     );
 }
 
-export function videoResource(v: YouTubeVideo) {
+function videoResource(v: YouTubeVideo) {
   return {
     kind: 'youtube#video',
     etag: `etag-${v.id}`,

@@ -25,7 +25,7 @@ interface HackerNewsCursor {
 }
 
 /** Hits per request (Algolia allows up to 1,000; 100 keeps a page's transaction small). */
-export const HACKER_NEWS_PAGE_SIZE = 100;
+const HACKER_NEWS_PAGE_SIZE = 100;
 
 const TAGS: Record<SearchParams['items'], string> = {
   all: '(story,comment)',

@@ -160,7 +160,7 @@ function retryAfterMs(value: string | null, now = Date.now()): number | undefine
  * When a rate-limit window opens again, from the headers the sources send: X's `x-rate-limit-reset` (Unix seconds),
  * Reddit's `x-ratelimit-reset` (seconds from now) and Mastodon's (an ISO 8601 time). Undefined when none is readable.
  */
-export function rateLimitResetMs(headers: Headers, now = Date.now()): number | undefined {
+function rateLimitResetMs(headers: Headers, now = Date.now()): number | undefined {
   const epoch = headers.get('x-rate-limit-reset')?.trim();
   if (epoch && /^\d+$/.test(epoch)) return Math.max(0, Number(epoch) * 1000 - now);
   const reset = headers.get('x-ratelimit-reset')?.trim();

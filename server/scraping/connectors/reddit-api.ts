@@ -61,6 +61,8 @@ const PAGE_SIZE = 100;
 /** Comments asked per post (Reddit's most for /comments is 500). */
 const COMMENT_LIMIT = 500;
 const GONE_TEXTS = new Set(['[deleted]', '[removed]']);
+/** How far before the newest post seen a later search run looks again. */
+const SEARCH_LOOKBACK_SECONDS = 15 * 60;
 
 const userAgent = (secret: Record<string, string>) =>
   `server:murmur-collector:1.0${secret.username ? ` (by /u/${secret.username.replace(/^\/?u\//, '')})` : ''}`;
@@ -305,9 +307,12 @@ async function postsPage(
   let top = cursor.top;
   let reachedOld = false;
   const fresh: unknown[] = [];
+  // Search's index can take minutes to list a new post: a later search run looks back a little before the newest
+  // post it saw (those seen again are unchanged); a subreddit's new posts are listed at once.
+  const lookback = params.source === 'reddit_search' ? SEARCH_LOOKBACK_SECONDS : 0;
   for (const child of data.children) {
     const created = objectOf(objectOf(child)?.data)?.created_utc;
-    if (typeof created === 'number' && cursor.since !== undefined && created <= cursor.since) {
+    if (typeof created === 'number' && cursor.since !== undefined && created <= cursor.since - lookback) {
       reachedOld = true;
       continue;
     }
@@ -428,11 +433,27 @@ export const redditSubreddit = redditConnector<SubredditParams>();
 
 /** Test connection: a token, then the newest post of r/popular. */
 export const redditTest: CredentialTest = async (secret, context) => {
-  const response = await apiGet(
-    '/r/popular/new?limit=1&raw_json=1',
-    { ...context, credential: { id: 'test', secret } },
-    secret,
-  );
+  let response: HttpResponse;
+  try {
+    response = await apiGet(
+      '/r/popular/new?limit=1&raw_json=1',
+      { ...context, credential: { id: 'test', secret } },
+      secret,
+    );
+  } catch (error) {
+    const status =
+      error instanceof PermanentError && !(error instanceof CredentialProblem)
+        ? error.answer?.status
+        : undefined;
+    if (status === 403)
+      throw new CredentialProblem('Reddit gave a token but refuses these credentials its API (403).');
+    if (status === 404) {
+      throw new PermanentError(
+        'Reddit answered 404 for r/popular: is SCRAPING_REDDIT_URL the OAuth API (https://oauth.reddit.com)?',
+      );
+    }
+    throw error;
+  }
   const remaining = response.headers.get('x-ratelimit-remaining');
   const reset = response.headers.get('x-ratelimit-reset');
   return (

@@ -44,7 +44,7 @@ export interface SourceUrls {
 }
 
 /** A source credential's fields, decrypted (server/scraping/credentials.ts); never logged, never in a cursor. */
-export interface Credential {
+interface Credential {
   id: string;
   secret: Record<string, string>;
 }

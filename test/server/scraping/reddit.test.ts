@@ -296,6 +296,34 @@ describe('Reddit', () => {
       /^Reddit accepted the client id and secret; \d+ requests left in this window \(it resets in 300 s\)\.$/,
     );
 
+    // The test's other answers, in words.
+    for (const [reply, message] of [
+      [
+        { status: 403, body: '{"message": "Forbidden", "error": 403}' },
+        'Reddit gave a token but refuses these credentials its API (403).',
+      ],
+      [
+        { status: 404, body: '{"message": "Not Found", "error": 404}' },
+        'Reddit answered 404 for r/popular: is SCRAPING_REDDIT_URL the OAuth API (https://oauth.reddit.com)?',
+      ],
+      [
+        {
+          status: 429,
+          headers: { 'retry-after': '7' },
+          body: '{"message": "Too Many Requests", "error": 429}',
+        },
+        'Reddit is rate-limiting these credentials: try again in 7 s.',
+      ],
+    ] as const) {
+      replay.routes.set('/r/popular/new', () => reply);
+      const answer = await server.app.inject({
+        method: 'POST',
+        url: `/api/scraping/credentials/${credentialId}/test`,
+        headers: auth(),
+      });
+      expect(answer.json()).toMatchObject({ ok: false, message });
+    }
+
     const issued = source.tokensIssued;
     source.revoke();
     const revoked = await run(
