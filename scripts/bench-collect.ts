@@ -12,10 +12,16 @@
 //
 // Then the importer (`npm run corpus:import`'s importCorpus, as `npm run bench:import` measures it) loads the same
 // number of the generator's posts from an NDJSON file into a second empty database of the same PostgreSQL.
+//
+// Then each other connector (`--sources`, default hackernews,reddit,youtube,x) through the same collector, one job of
+// `--source-posts` posts (10,000) into its own empty database, against the stand-in of its API the tests use
+// (test/support/*-replay.ts: Algolia's search_by_date, Reddit's OAuth token and listings, YouTube's search + videos,
+// X's recent search), answering at once: the connector's and the corpus's cost, not the source's rate limits. The
+// credentials are sealed under a fresh SECRETS_KEY as the API stores them; comments are not fetched.
 import { createWriteStream, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +34,13 @@ import { startCollector } from '@server/scraping/collector';
 import { startQueue } from '@server/scheduler';
 import { importCorpus } from '@server/social/corpus/import/run';
 import { generatedImportRows } from './generated-import-rows';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { keyIdOf, seal } from '@server/scraping/credentials';
+import { startReplayServer, type Route } from '@test/support/replay-server';
+import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
+import { redditPosts, redditReplay } from '@test/support/reddit-replay';
+import { youtubeReplay, youtubeVideos } from '@test/support/youtube-replay';
+import { xPosts, xReplay } from '@test/support/x-replay';
 
 const PAGE_SIZE = 40;
 const WORDS = {
@@ -225,6 +238,137 @@ async function benchCollect(
   }
 }
 
+const SOURCES = ['hackernews', 'reddit', 'youtube', 'x'] as const;
+type Source = (typeof SOURCES)[number];
+
+interface StandIn {
+  routes: Record<string, Route>;
+  params: { source: string } & Record<string, unknown>;
+  credential?: { kind: 'reddit' | 'youtube' | 'x'; fields: Record<string, string> };
+  pageSize: number;
+}
+
+/** A source's stand-in with `posts` posts, its job's parameters (credentials filled in later) and its page size. */
+function standIn(source: Source, posts: number): StandIn {
+  switch (source) {
+    case 'hackernews':
+      return {
+        routes: { '/search_by_date': hackerNewsReplay(hackerNewsHits(posts)).route },
+        params: { source: 'hackernews_search', query: 'coffee' },
+        pageSize: 100,
+      };
+    case 'reddit': {
+      const replay = redditReplay(redditPosts(posts), [], { remaining: 1e9 });
+      return {
+        routes: replay.routes,
+        params: { source: 'reddit_subreddit', subreddit: 'coffee', comment_depth: 0 },
+        credential: { kind: 'reddit', fields: { ...replay.credentials } },
+        pageSize: 100,
+      };
+    }
+    case 'youtube': {
+      const replay = youtubeReplay(youtubeVideos(posts), []);
+      return {
+        routes: replay.routes,
+        params: { source: 'youtube_search', query: 'V60', comment_pages: 0 },
+        credential: { kind: 'youtube', fields: { api_key: replay.apiKey } },
+        pageSize: 50,
+      };
+    }
+    case 'x': {
+      const replay = xReplay(xPosts(posts), { remaining: 1e9 });
+      return {
+        routes: replay.routes,
+        params: { source: 'x_search', query: 'flat white' },
+        credential: { kind: 'x', fields: { bearer_token: replay.token } },
+        pageSize: 100,
+      };
+    }
+  }
+}
+
+/** One job of `source` through the collector into its own empty database; the clock from the job to its run's end. */
+async function benchSource(server: EmbeddedServer, dir: string, source: Source, posts: number) {
+  const stand = standIn(source, posts);
+  if (Math.ceil(posts / stand.pageSize) > MAX_PAGES_LIMIT)
+    throw new Error(`--source-posts ${posts} is more than one ${source} run's ${MAX_PAGES_LIMIT} pages`);
+  const replay = await startReplayServer(stand.routes);
+  await ensureDatabase(server.urlFor('postgres'), `bench_collect_${source}`);
+  const database = await connect(server.urlFor(`bench_collect_${source}`));
+  const key = randomBytes(32);
+  const config = loadServerConfig({
+    APP_ENV: 'local',
+    SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
+    SECRETS_KEY: key.toString('base64'),
+    SCRAPING_HACKERNEWS_URL: replay.url,
+    SCRAPING_REDDIT_URL: replay.url,
+    SCRAPING_REDDIT_AUTH_URL: replay.url,
+    SCRAPING_YOUTUBE_URL: replay.url,
+    SCRAPING_X_URL: replay.url,
+  });
+  const log = (message: string) => console.log(`  [collector] ${message}`);
+  const queue = await startQueue(config, { pool: database.pool }, { log });
+  const collector = await startCollector({
+    boss: queue,
+    pool: database.pool,
+    config,
+    uploadDir: join(dir, 'uploads'),
+    work: true,
+    secretsKey: key,
+    log,
+  });
+  try {
+    let credentialId: string | undefined;
+    if (stand.credential) {
+      credentialId = randomUUID();
+      const { kind, fields } = stand.credential;
+      await database.pool.query(
+        `INSERT INTO source_credentials (id, kind, name, secret, key_id, daily_quota) VALUES ($1, $2, $6, $3, $4, $5)`,
+        [
+          credentialId,
+          kind,
+          seal(key, credentialId, kind, fields),
+          keyIdOf(key),
+          kind === 'youtube' ? 1e9 : null,
+          `${kind} (bench)`,
+        ],
+      );
+    }
+    const params = {
+      ...stand.params,
+      max_pages: MAX_PAGES_LIMIT,
+      ...(credentialId && { credential_id: credentialId }),
+    };
+    const started = performance.now();
+    await database.pool.query(
+      `INSERT INTO scrape_jobs (name, source, params, next_run_at) VALUES ($1, $2, $3::jsonb, now())`,
+      [source, params.source, JSON.stringify(params)],
+    );
+    collector.nudge();
+    for (;;) {
+      const { rows } = await database.pool.query<{ status: string; error: string | null }>(
+        'SELECT status, error FROM scrape_runs',
+      );
+      if (rows[0]?.status === 'failed') throw new Error(`The ${source} run failed: ${rows[0].error}`);
+      if (rows[0]?.status === 'succeeded') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const stored = await counts(database.pool);
+    const { rows } = await database.pool.query<{ pages: number }>(
+      'SELECT sum(pages)::int AS pages FROM scrape_runs',
+    );
+    if (stored.posts !== posts || stored.refused !== 0)
+      throw new Error(`${source}: collected ${JSON.stringify(stored)}; ${posts} posts expected`);
+    return { seconds, pages: rows[0]!.pages, profiles: stored.profiles };
+  } finally {
+    await collector.stop();
+    await queue.stop({ graceful: true, timeout: 10_000 });
+    await database.close();
+    await replay.close();
+  }
+}
+
 /** The importer on the generator's posts (as bench:import), into its own empty database. */
 async function benchImport(server: EmbeddedServer, dir: string, posts: number) {
   const file = join(dir, 'corpus.ndjson');
@@ -252,8 +396,20 @@ async function main() {
       jobs: { type: 'string', default: '5' },
       concurrency: { type: 'string', default: '2' },
       'no-import': { type: 'boolean', default: false },
+      sources: { type: 'string', default: SOURCES.join(',') },
+      'source-posts': { type: 'string', default: '10000' },
     },
   });
+  const sources = values.sources
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const source of sources)
+    if (!(SOURCES as readonly string[]).includes(source))
+      throw new Error(`--sources: ${source} is not one of ${SOURCES.join(', ')}`);
+  const sourcePosts = Number(values['source-posts'].replace(/_/g, ''));
+  if (!Number.isInteger(sourcePosts) || sourcePosts < 1)
+    throw new Error('--source-posts must be a whole number ≥ 1');
   const posts = Number(values.posts.replace(/_/g, ''));
   const jobs = Number(values.jobs);
   const concurrency = Number(values.concurrency);
@@ -267,6 +423,9 @@ async function main() {
     server = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
     const collected = await benchCollect(server, dir, posts, jobs, concurrency);
     const imported = values['no-import'] ? undefined : await benchImport(server, dir, posts);
+    const bySource: { source: Source; seconds: number; pages: number; profiles: number }[] = [];
+    for (const source of sources as Source[])
+      bySource.push({ source, ...(await benchSource(server, dir, source, sourcePosts)) });
     const rate = (seconds: number) => Math.round(posts / seconds).toLocaleString('en-US');
     console.log(
       `\nbench:collect — ${posts.toLocaleString('en-US')} posts into an empty migrated corpus (triggers on), this machine`,
@@ -279,6 +438,20 @@ async function main() {
       console.log(
         `${'importer: the generator’s posts, NDJSON (importCorpus, as bench:import)'.padEnd(72)}  ${imported.seconds.toFixed(1).padStart(7)}  ${rate(imported.seconds).padStart(9)}`,
       );
+    for (const one of bySource) {
+      console.log(
+        `${`collection: 1 ${one.source} job, ${sourcePosts.toLocaleString('en-US')} posts, ${one.pages} pages, ${one.profiles} profiles`.padEnd(72)}  ${one.seconds.toFixed(1).padStart(7)}  ${Math.round(
+          sourcePosts / one.seconds,
+        )
+          .toLocaleString('en-US')
+          .padStart(9)}`,
+      );
+    }
+    console.log(
+      `load average: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
   } finally {
     await server?.stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
