@@ -228,8 +228,9 @@ describe('the scraping area', () => {
     await signInAs(SEED.staff);
     await page.goto('/scraping');
     await waitForHeading(page, 'Scraping');
-    // The screen's reads answered: no job yet, an empty corpus.
+    // The screen's reads answered: no job yet, no credentials, an empty corpus.
     await page.getByRole('heading', { name: 'No scraping jobs' }).waitFor();
+    await page.getByRole('region', { name: 'Credentials' }).getByText('No credentials yet.').waitFor();
     await page.getByRole('heading', { name: 'The corpus is empty' }).waitFor();
     await openSwitcher(page);
     expect(await listed(page)).toEqual({

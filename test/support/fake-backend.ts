@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '@contract/workspaces';
-import { corpusTotalsSchema, scrapeJobListSchema } from '@contract/scraping';
+import { corpusTotalsSchema, credentialListSchema, scrapeJobListSchema } from '@contract/scraping';
 import { emptySavedQueryListFixture } from './contract.fixtures';
 
 /** The internal (scraping) workspace's id, as the e2e build's VITE_INTERNAL_WORKSPACE_ID. */
@@ -226,8 +226,9 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
       return { status: 200, body: { id: workspace.id, already_member: alreadyMember } };
     }
     // The scraping area's reads (staff: members of the internal workspace, as the real users/me lists it only to
-    // them): no job, and an empty corpus over the last `days` UTC days; anyone else gets the server's 403.
-    const scrapingRead = /^scraping\/(jobs|totals)$/.exec(route);
+    // them): no job, no credentials, and an empty corpus over the last `days` UTC days; anyone else gets the server's
+    // 403.
+    const scrapingRead = /^scraping\/(jobs|totals|credentials)$/.exec(route);
     if (method === 'GET' && scrapingRead) {
       const user = authenticate(req);
       if (!workspaces.get(INTERNAL_WORKSPACE_ID)?.members[user.id]) {
@@ -237,6 +238,9 @@ export function startFakeBackend({ port, distDir, host = '127.0.0.1' }: StartOpt
         });
       }
       if (scrapingRead[1] === 'jobs') return { status: 200, body: scrapeJobListSchema.parse({ jobs: [] }) };
+      if (scrapingRead[1] === 'credentials') {
+        return { status: 200, body: credentialListSchema.parse({ credentials: [], can_store: true }) };
+      }
       const days = Number(new URL(req.url ?? '/', 'http://fake').searchParams.get('days') ?? 14);
       const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
       const totals = {

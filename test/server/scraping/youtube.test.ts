@@ -269,6 +269,37 @@ describe('YouTube', () => {
     );
   });
 
+  it('waits out a 429, refuses a malformed video while the rest land, and an empty search ends at once', async () => {
+    const key = await createCredential('AIzaMurmurTestKey');
+    const source = youtubeReplay(youtubeVideos(5), [], {
+      before: (_url, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"code":429}}' }
+          : undefined,
+    });
+    serve(source);
+    replay.routes.set('/videos', (url, count, request) => {
+      const answer = source.routes['/videos']!(url, count, request);
+      const body = JSON.parse(String(answer.body)) as { items?: Record<string, unknown>[] };
+      if (body.items?.[0]) delete body.items[0].snippet;
+      return { ...answer, body: JSON.stringify(body) };
+    });
+    const runId = await run(
+      await createJob({ source: 'youtube_search', query: 'V60', comment_pages: 0 }, key),
+    );
+    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', fetched: 5, inserted: 4, refused: 1 });
+    expect((await logOf(runId)).some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
+    const refusals = await pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
+    expect(refusals.rows).toEqual([
+      { ref: 'https://www.youtube.com/watch?v=vid00000005', reason: 'not a video resource (id and snippet)' },
+    ]);
+
+    const empty = await run(
+      await createJob({ source: 'youtube_search', query: 'nothing matches this' }, key),
+    );
+    expect(await runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
+  });
+
   it('says in words when the key is wrong, and the test connection spends one unit', async () => {
     const good = await createCredential('AIzaMurmurTestKey');
     const bad = await createCredential('AIzaWrongKey');
