@@ -113,6 +113,7 @@ describe('performance matches a brute force', () => {
       'mastodon',
       'bluesky',
       'rss',
+      'hackernews',
     ]);
 
     expect(body.best_time).toHaveLength(7 * 24);
