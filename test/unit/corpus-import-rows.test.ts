@@ -46,7 +46,7 @@ describe('import row validation', () => {
     expect(reasons({ ...row, likes: -1 })).toEqual(['likes: must be ≥ 0']);
     expect(reasons({ ...row, likes: 1.5 })).toEqual(['likes: expected a whole number, got number 1.5']);
     expect(reasons({ ...row, platform: 'myspace' })).toEqual([
-      'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss (got "myspace")',
+      'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss, hackernews (got "myspace")',
     ]);
     expect(reasons({ ...row, colour: 'red', size: 1 })).toEqual(['unknown fields "colour", "size"']);
     expect(reasons({ ...row, author_country: 'Japan' })[0]).toMatch(/^author_country: must be an ISO 3166-1/);

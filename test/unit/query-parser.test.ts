@@ -194,7 +194,7 @@ describe('errors: exact message, column and length', () => {
     ['author:bob!', 'Invalid author "bob!" at column 8 (a handle: letters, digits, _ . -)', 8, 4],
     [
       'platform:myspace',
-      'Invalid platform "myspace" at column 10 (one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss)',
+      'Invalid platform "myspace" at column 10 (one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss, hackernews)',
       10,
       7,
     ],

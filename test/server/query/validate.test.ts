@@ -87,7 +87,7 @@ describe('POST /social/query/validate', () => {
         'platform:myspace',
         {
           message:
-            'Invalid platform "myspace" at column 10 (one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss)',
+            'Invalid platform "myspace" at column 10 (one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss, hackernews)',
           column: 10,
           length: 7,
         },

@@ -90,7 +90,7 @@ describe('corpus import (PostgreSQL)', () => {
       [5, 'likes: expected number, got "12"'],
       [
         6,
-        'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss (got "myspace")',
+        'platform: must be one of x, instagram, tiktok, youtube, facebook, reddit, mastodon, bluesky, rss, hackernews (got "myspace")',
       ],
       [7, expect.stringMatching(/^posted_at: must be an ISO 8601 date-time with an offset/)],
       [8, expect.stringMatching(/^not valid UTF-8: byte 0xE9/)],
