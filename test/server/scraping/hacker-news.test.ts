@@ -4,95 +4,35 @@
 // updating an edited item, a 429 waited out, an empty answer, a time-out and a 500 mid-run resumed from the
 // committed cursor with nothing lost or doubled.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
-import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { fixture, startReplayServer, type ReplayServer, type Reply } from '@test/support/replay-server';
 import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
-import { executeRun, RetryableRunError, type RunnerDeps } from '@server/scraping/runner';
+import { RetryableRunError } from '@server/scraping/runner';
+import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
+import { fixture, type Reply } from '@test/support/replay-server';
 
-let server: TestServer;
-let replay: ReplayServer;
-let pool: pg.Pool;
-let deps: RunnerDeps;
-let staff: { token: string };
+let h: ScrapingHarness;
 
 beforeAll(async () => {
-  replay = await startReplayServer();
-  server = await createTestServer({ SCRAPING_ALLOW_PRIVATE_HOSTS: 'true' });
-  pool = server.pool as unknown as pg.Pool;
-  staff = await server.createUser({ isStaff: true });
-  const url = replay.url;
-  deps = {
-    pool,
-    http: { timeoutMs: 1_000, allowPrivateHosts: true, userAgent: 'test' },
-    urls: { bluesky: url, reddit: url, redditAuth: url, youtube: url, hackernews: url, x: url },
-    uploadDir: '/nonexistent',
-    maxInlineWaitMs: 5_000,
-    requeue: () => Promise.reject(new Error('no requeue in these tests')),
-  };
+  h = await startScrapingHarness();
 });
-afterAll(async () => {
-  await server.close();
-  await replay.close();
-});
-beforeEach(async () => {
-  replay.routes.clear();
-  replay.requests.length = 0;
-  await pool.query(`SELECT corpus_delete_posts('platform = ''hackernews''')`);
-});
+afterAll(() => h.close());
+beforeEach(() => h.reset('hackernews'));
 
-async function createJob(query: string, items: 'all' | 'story' | 'comment' = 'all', maxPages = 20) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/jobs',
-    headers: { authorization: `Bearer ${staff.token}` },
-    payload: {
-      name: `HN ${query}`,
-      params: { source: 'hackernews_search', query, items, max_pages: maxPages },
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const createJob = (query: string, items: 'all' | 'story' | 'comment' = 'all', maxPages = 20) =>
+  h.createJob(`HN ${query}`, { source: 'hackernews_search', query, items, max_pages: maxPages });
 
-async function newRun(jobId: string) {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO scrape_runs (job_id, queue_job_id) VALUES ($1, 'test') RETURNING id`,
-    [jobId],
-  );
-  return rows[0]!.id;
-}
-
-const attempt = (runId: string, retryCount = 0, retryLimit = 3) =>
-  executeRun(deps, { runId, retryCount, retryLimit, signal: new AbortController().signal });
-
-async function run(jobId: string) {
-  const runId = await newRun(jobId);
-  await attempt(runId, 0, 0);
-  return runId;
-}
-
-const runRow = async (runId: string) =>
-  (await pool.query('SELECT * FROM scrape_runs WHERE id = $1', [runId])).rows[0] as Record<string, unknown>;
-const logOf = async (runId: string) =>
-  (
-    await pool.query<{ message: string }>('SELECT message FROM scrape_logs WHERE run_id = $1 ORDER BY id', [
-      runId,
-    ])
-  ).rows.map((r) => r.message);
 const stored = async () =>
   (
-    await pool.query<{ external_id: string; text: string; kind: string; likes: number; url: string }>(
+    await h.pool.query<{ external_id: string; text: string; kind: string; likes: number; url: string }>(
       `SELECT external_id, text, kind::text, likes, url FROM posts WHERE platform = 'hackernews' ORDER BY external_id`,
     )
   ).rows;
-const searches = () => replay.requests.filter((r) => r.startsWith('/search_by_date'));
+const searches = () => h.replay.requests.filter((r) => r.startsWith('/search_by_date'));
 
 describe('Hacker News search', () => {
   it('maps stories and comments from the recorded answer and refuses the deleted comment with its reason', async () => {
-    replay.routes.set('/search_by_date', () => ({ body: fixture('hackernews-search-by-date.json') }));
-    const runId = await run(await createJob('coffee'));
-    expect(await runRow(runId)).toMatchObject({
+    h.replay.routes.set('/search_by_date', () => ({ body: fixture('hackernews-search-by-date.json') }));
+    const runId = await h.run(await createJob('coffee'));
+    expect(await h.runRow(runId)).toMatchObject({
       status: 'succeeded',
       pages: 1,
       fetched: 3,
@@ -116,7 +56,7 @@ describe('Hacker News search', () => {
         url: 'https://news.ycombinator.com/item?id=46441007',
       },
     ]);
-    const { rows } = await pool.query<{ domains: string[]; handle: string; language: string | null }>(
+    const { rows } = await h.pool.query<{ domains: string[]; handle: string; language: string | null }>(
       `SELECT p.domains, a.handle, p.language FROM posts p JOIN profiles a ON a.id = p.author_id
         WHERE p.platform = 'hackernews' AND p.external_id = '46441001'`,
     );
@@ -125,7 +65,7 @@ describe('Hacker News search', () => {
       handle: 'beanhacker',
       language: 'en',
     });
-    const refusals = await pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
+    const refusals = await h.pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
     expect(refusals.rows).toEqual([
       {
         ref: 'https://news.ycombinator.com/item?id=46440990',
@@ -143,10 +83,10 @@ describe('Hacker News search', () => {
       ...hackerNewsHits(150, { newest: 1_767_000_000, stepSeconds: 0, idFrom: 30_000_000 }),
     ];
     const source = hackerNewsReplay(hits);
-    replay.routes.set('/search_by_date', source.route);
+    h.replay.routes.set('/search_by_date', source.route);
     const jobId = await createJob('coffee');
-    const first = await run(jobId);
-    const row = await runRow(first);
+    const first = await h.run(jobId);
+    const row = await h.runRow(first);
     expect(row).toMatchObject({ status: 'succeeded', refused: 0, inserted: 410 });
     expect((await stored()).length).toBe(410);
     // Each request after the first asks for what is at or before the oldest second reached; inside the crowded second,
@@ -159,13 +99,13 @@ describe('Hacker News search', () => {
     ).toBe(true);
 
     // Later: two new items and an edited one; the run asks from the newest second it saw, nothing older.
-    replay.requests.length = 0;
+    h.replay.requests.length = 0;
     source.hits.unshift(...hackerNewsHits(2, { newest: 1_767_225_800, idFrom: 50_000_000, stepSeconds: 30 }));
     const edited = source.hits.find((h) => h.objectID === String(40_000_000 + 260))!;
     edited.title = 'Show HN: a coffee roaster I built (edited title)';
     edited.created_at_i = 1_767_225_600;
-    const second = await run(jobId);
-    expect(await runRow(second)).toMatchObject({ status: 'succeeded', pages: 1, inserted: 2, updated: 1 });
+    const second = await h.run(jobId);
+    expect(await h.runRow(second)).toMatchObject({ status: 'succeeded', pages: 1, inserted: 2, updated: 1 });
     expect(searches()).toHaveLength(1);
     expect(new URL(searches()[0]!, 'http://x').searchParams.get('numericFilters')).toBe(
       'created_at_i>=1767225600',
@@ -183,14 +123,14 @@ describe('Hacker News search', () => {
           ? { status: 429, headers: { 'retry-after': '1' }, body: '{"message":"rate limited"}' }
           : undefined,
     });
-    replay.routes.set('/search_by_date', source.route);
-    const runId = await run(await createJob('coffee'));
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 120 });
-    expect((await logOf(runId)).some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
+    h.replay.routes.set('/search_by_date', source.route);
+    const runId = await h.run(await createJob('coffee'));
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 120 });
+    expect((await h.logOf(runId)).some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
 
-    replay.routes.set('/search_by_date', hackerNewsReplay([]).route);
-    const empty = await run(await createJob('nothing matches'));
-    expect(await runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
+    h.replay.routes.set('/search_by_date', hackerNewsReplay([]).route);
+    const empty = await h.run(await createJob('nothing matches'));
+    expect(await h.runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
   });
 
   it('a time-out and a 500 mid-run: the next attempts resume from the committed cursor, nothing lost or doubled', async () => {
@@ -198,24 +138,24 @@ describe('Hacker News search', () => {
       before: (_url, count) =>
         count === 2 ? { hang: true } : count === 4 ? { status: 500, body: '{}' } : undefined,
     });
-    replay.routes.set('/search_by_date', source.route);
-    const runId = await newRun(await createJob('coffee'));
-    await expect(attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
-    expect(await runRow(runId)).toMatchObject({ status: 'waiting', pages: 1 });
-    await expect(attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
-    expect(await runRow(runId)).toMatchObject({ status: 'waiting', pages: 2 });
-    await attempt(runId, 2);
-    expect(await runRow(runId)).toMatchObject({
+    h.replay.routes.set('/search_by_date', source.route);
+    const runId = await h.newRun(await createJob('coffee'));
+    await expect(h.attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'waiting', pages: 1 });
+    await expect(h.attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'waiting', pages: 2 });
+    await h.attempt(runId, 2);
+    expect(await h.runRow(runId)).toMatchObject({
       status: 'succeeded',
       inserted: 350,
       refused: 0,
       attempts: 3,
     });
-    const { rows } = await pool.query<{ n: number; distinct: number }>(
+    const { rows } = await h.pool.query<{ n: number; distinct: number }>(
       `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM posts WHERE platform = 'hackernews'`,
     );
     expect(rows[0]).toEqual({ n: 350, distinct: 350 });
-    const log = await logOf(runId);
+    const log = await h.logOf(runId);
     expect(log.some((l) => /no answer within 1 s/.test(l))).toBe(true);
     expect(log.some((l) => l.startsWith('Resumed from the saved cursor after 2 pages'))).toBe(true);
   });

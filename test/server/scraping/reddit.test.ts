@@ -5,123 +5,44 @@
 // at what it saw; edits updated; wrong credentials, a revoked token, the rate-limit headers, a 429, an empty
 // subreddit, a time-out and a 500 mid-run resumed from the committed cursor with nothing lost or doubled.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
-import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { fixture, startReplayServer, type ReplayServer, type Reply } from '@test/support/replay-server';
 import { redditComments, redditPosts, redditReplay, type RedditSource } from '@test/support/reddit-replay';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
-import { executeRun, RetryableRunError, type RunnerDeps } from '@server/scraping/runner';
+import { RetryableRunError } from '@server/scraping/runner';
+import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
+import { fixture, type Reply } from '@test/support/replay-server';
 
-let server: TestServer;
-let replay: ReplayServer;
-let pool: pg.Pool;
-let deps: RunnerDeps;
-let staff: { token: string };
+let h: ScrapingHarness;
 let credentialId: string;
 
-const auth = () => ({ authorization: `Bearer ${staff.token}` });
-
 beforeAll(async () => {
-  replay = await startReplayServer();
-  server = await createTestServer({
-    SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
-    SCRAPING_REDDIT_URL: replay.url,
-    SCRAPING_REDDIT_AUTH_URL: replay.url,
-  });
-  pool = server.pool as unknown as pg.Pool;
-  staff = await server.createUser({ isStaff: true });
-  const url = replay.url;
-  deps = {
-    pool,
-    http: { timeoutMs: 1_000, allowPrivateHosts: true, userAgent: 'test' },
-    urls: { bluesky: url, reddit: url, redditAuth: url, youtube: url, hackernews: url, x: url },
-    secretsKey: server.app.deps.secretsKey,
-    uploadDir: '/nonexistent',
-    maxInlineWaitMs: 5_000,
-    requeue: () => Promise.reject(new Error('no requeue in these tests')),
-  };
+  h = await startScrapingHarness();
   credentialId = await createCredential('murmur-app-id', 'murmur-app-secret');
 });
-afterAll(async () => {
-  await server.close();
-  await replay.close();
-});
-beforeEach(async () => {
-  replay.routes.clear();
-  replay.requests.length = 0;
-  await pool.query(`SELECT corpus_delete_posts('platform = ''reddit''')`);
-});
+afterAll(() => h.close());
+beforeEach(() => h.reset('reddit'));
 
-async function createCredential(client_id: string, client_secret: string) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/credentials',
-    headers: auth(),
-    payload: {
-      kind: 'reddit',
-      name: `Reddit ${client_id}`,
-      secret: { client_id, client_secret, username: 'murmur_bot' },
-    },
+const createCredential = (client_id: string, client_secret: string) =>
+  h.createCredential({
+    kind: 'reddit',
+    name: `Reddit ${client_id}`,
+    secret: { client_id, client_secret, username: 'murmur_bot' },
   });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const serve = (source: RedditSource) => h.serve(source.refresh());
+const createJob = (params: Record<string, unknown>, credential = credentialId) =>
+  h.createJob('Reddit job', { credential_id: credential, ...params });
 
-function serve(source: RedditSource) {
-  for (const [path, route] of Object.entries(source.refresh())) replay.routes.set(path, route);
-}
-
-async function createJob(params: Record<string, unknown>, credential = credentialId) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/jobs',
-    headers: auth(),
-    payload: { name: 'Reddit job', params: { credential_id: credential, ...params } },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
-
-async function newRun(jobId: string) {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO scrape_runs (job_id, queue_job_id) VALUES ($1, 'test') RETURNING id`,
-    [jobId],
-  );
-  return rows[0]!.id;
-}
-const attempt = (runId: string, retryCount = 0, retryLimit = 3) =>
-  executeRun(deps, { runId, retryCount, retryLimit, signal: new AbortController().signal });
-async function run(jobId: string) {
-  const runId = await newRun(jobId);
-  await attempt(runId, 0, 0);
-  return runId;
-}
-const runRow = async (runId: string) =>
-  (await pool.query('SELECT * FROM scrape_runs WHERE id = $1', [runId])).rows[0] as Record<string, unknown>;
-const logOf = async (runId: string) =>
-  (
-    await pool.query<{ message: string }>('SELECT message FROM scrape_logs WHERE run_id = $1 ORDER BY id', [
-      runId,
-    ])
-  ).rows.map((r) => r.message);
 const stored = async () =>
   (
-    await pool.query<{ external_id: string; text: string; kind: string; likes: number; comments: number }>(
+    await h.pool.query<{ external_id: string; text: string; kind: string; likes: number; comments: number }>(
       `SELECT external_id, text, kind::text, likes, comments FROM posts WHERE platform = 'reddit' ORDER BY external_id`,
     )
   ).rows;
-const distinctCount = async () =>
-  (
-    await pool.query<{ n: number; distinct: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM posts WHERE platform = 'reddit'`,
-    )
-  ).rows[0];
 
 describe('Reddit', () => {
   it('maps the recorded posts and comments; removed and deleted things leave the corpus, a malformed one is refused', async () => {
     const source = redditReplay([], []);
     serve(source);
-    replay.routes.set('/r/Coffee/new', (_url, _count, request) =>
+    h.replay.routes.set('/r/Coffee/new', (_url, _count, request) =>
       request.headers.authorization === 'bearer token-1'
         ? {
             body: fixture('reddit-subreddit-new.json'),
@@ -129,12 +50,12 @@ describe('Reddit', () => {
           }
         : { status: 401, body: '{}' },
     );
-    replay.routes.set('/comments/1h2abcd', () => ({ body: fixture('reddit-comments.json') }));
+    h.replay.routes.set('/comments/1h2abcd', () => ({ body: fixture('reddit-comments.json') }));
     // The removed post was collected before.
-    const [author] = await insertProfiles(server.db, [
+    const [author] = await insertProfiles(h.server.db, [
       { platform: 'reddit', externalId: 't2_old', handle: 'seller', displayName: 'Seller' },
     ]);
-    await insertPosts(server.db, [
+    await insertPosts(h.server.db, [
       {
         authorId: author!,
         platform: 'reddit',
@@ -144,10 +65,10 @@ describe('Reddit', () => {
       },
     ]);
 
-    const runId = await run(
+    const runId = await h.run(
       await createJob({ source: 'reddit_subreddit', subreddit: 'r/Coffee', comment_depth: 2 }),
     );
-    expect(await runRow(runId)).toMatchObject({
+    expect(await h.runRow(runId)).toMatchObject({
       status: 'succeeded',
       pages: 2,
       result_pages: 1,
@@ -179,7 +100,7 @@ describe('Reddit', () => {
         comments: 2,
       },
     ]);
-    const { rows } = await pool.query<{ url: string; domains: string[]; media: string; handle: string }>(
+    const { rows } = await h.pool.query<{ url: string; domains: string[]; media: string; handle: string }>(
       `SELECT p.url, p.domains, p.media::text, a.handle FROM posts p JOIN profiles a ON a.id = p.author_id
         WHERE p.platform = 'reddit' AND p.external_id = 't3_1h29xyz'`,
     );
@@ -189,20 +110,20 @@ describe('Reddit', () => {
       media: 'link',
       handle: 'bean_counter',
     });
-    const refusals = await pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
+    const refusals = await h.pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
     expect(refusals.rows).toEqual([
       {
         ref: 'https://www.reddit.com/r/Coffee/comments/1h29bbb/a_post_without_its_name/',
         reason: 'not a post (kind t3 with a name)',
       },
     ]);
-    const log = await logOf(runId);
+    const log = await h.logOf(runId);
     expect(log.some((l) => l.startsWith('r/Coffee new: 4 posts; comments of 1 next'))).toBe(true);
     expect(log.some((l) => l.startsWith('comments of t3_1h2abcd: 2 (4 more not followed)'))).toBe(true);
     // The token was asked with HTTP Basic and the app's User-Agent; nothing of the secret reached the log.
     expect(log.join('\n')).not.toContain('murmur-app-secret');
-    expect(replay.requests.some((r) => r.startsWith('/r/Coffee/new?limit=100&raw_json=1'))).toBe(true);
-    expect(replay.requests.some((r) => r.startsWith('/comments/1h2abcd?depth=2&limit=500&sort=new'))).toBe(
+    expect(h.replay.requests.some((r) => r.startsWith('/r/Coffee/new?limit=100&raw_json=1'))).toBe(true);
+    expect(h.replay.requests.some((r) => r.startsWith('/comments/1h2abcd?depth=2&limit=500&sort=new'))).toBe(
       true,
     );
   });
@@ -217,43 +138,43 @@ describe('Reddit', () => {
       comment_depth: 2,
       max_pages: 2,
     });
-    const first = await run(jobId);
+    const first = await h.run(jobId);
     // Two pages of 100 posts, and the comments of the four posts with comments among them (two each).
-    expect(await runRow(first)).toMatchObject({
+    expect(await h.runRow(first)).toMatchObject({
       status: 'succeeded',
       result_pages: 2,
       pages: 6,
       inserted: 208,
       refused: 0,
     });
-    expect((await logOf(first)).at(-1)).toBe("Done: the run's 2-page budget is spent.");
+    expect((await h.logOf(first)).at(-1)).toBe("Done: the run's 2-page budget is spent.");
     // (A token cached from an earlier stand-in is refused once: the same page is asked again with a new one.)
-    expect(new Set(replay.requests.filter((r) => r.startsWith('/r/coffee/new')))).toHaveProperty('size', 2);
+    expect(new Set(h.replay.requests.filter((r) => r.startsWith('/r/coffee/new')))).toHaveProperty('size', 2);
 
     // Three new posts later: the next run asks the first page only and keeps the three.
-    replay.requests.length = 0;
+    h.replay.requests.length = 0;
     source.posts.unshift(...redditPosts(3, { newest: 1_767_226_000, prefix: 'n' }));
     serve(source);
-    const second = await run(jobId);
-    expect(await runRow(second)).toMatchObject({ status: 'succeeded', pages: 1, inserted: 3, fetched: 3 });
-    expect(replay.requests.filter((r) => r.startsWith('/r/coffee/new'))).toHaveLength(1);
-    expect(await distinctCount()).toEqual({ n: 211, distinct: 211 });
+    const second = await h.run(jobId);
+    expect(await h.runRow(second)).toMatchObject({ status: 'succeeded', pages: 1, inserted: 3, fetched: 3 });
+    expect(h.replay.requests.filter((r) => r.startsWith('/r/coffee/new'))).toHaveLength(1);
+    expect(await h.postCount('reddit')).toEqual({ n: 211, distinct: 211 });
   });
 
   it('updates edited posts and removes deleted ones when they are seen again', async () => {
     const posts = redditPosts(30);
     const source = redditReplay(posts, []);
     serve(source);
-    await run(await createJob({ source: 'reddit_search', query: 'pour-over', comment_depth: 0 }));
+    await h.run(await createJob({ source: 'reddit_search', query: 'pour-over', comment_depth: 0 }));
     expect((await stored()).length).toBe(30);
     source.posts[3]!.selftext = 'Edited: it was a medium roast after all.';
     source.posts[5]!.selftext = '[deleted]';
     source.posts[5]!.author = '[deleted]';
     // Another job on the same posts (a new cursor) sees them all again.
-    const again = await run(
+    const again = await h.run(
       await createJob({ source: 'reddit_search', query: 'pour-over', comment_depth: 0 }),
     );
-    expect(await runRow(again)).toMatchObject({
+    expect(await h.runRow(again)).toMatchObject({
       status: 'succeeded',
       inserted: 0,
       updated: 1,
@@ -270,26 +191,26 @@ describe('Reddit', () => {
     const source = redditReplay(redditPosts(5), []);
     serve(source);
     const wrong = await createCredential('murmur-app-id', 'not-the-secret');
-    const failed = await run(await createJob({ source: 'reddit_subreddit', subreddit: 'coffee' }, wrong));
-    expect(await runRow(failed)).toMatchObject({
+    const failed = await h.run(await createJob({ source: 'reddit_subreddit', subreddit: 'coffee' }, wrong));
+    expect(await h.runRow(failed)).toMatchObject({
       status: 'failed',
       error:
         'Reddit refused the client id or secret (401): check both, and that the app is a “script” or “web” app.',
     });
-    const tested = await server.app.inject({
+    const tested = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${wrong}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(tested.json()).toMatchObject({
       ok: false,
       message:
         'Reddit refused the client id or secret (401): check both, and that the app is a “script” or “web” app.',
     });
-    const good = await server.app.inject({
+    const good = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${credentialId}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(good.json<{ ok: boolean; message: string }>()).toMatchObject({ ok: true });
     expect(good.json<{ message: string }>().message).toMatch(
@@ -315,21 +236,21 @@ describe('Reddit', () => {
         'Reddit is rate-limiting these credentials: try again in 7 s.',
       ],
     ] as const) {
-      replay.routes.set('/r/popular/new', () => reply);
-      const answer = await server.app.inject({
+      h.replay.routes.set('/r/popular/new', () => reply);
+      const answer = await h.server.app.inject({
         method: 'POST',
         url: `/api/scraping/credentials/${credentialId}/test`,
-        headers: auth(),
+        headers: h.auth,
       });
       expect(answer.json()).toMatchObject({ ok: false, message });
     }
 
     const issued = source.tokensIssued;
     source.revoke();
-    const revoked = await run(
+    const revoked = await h.run(
       await createJob({ source: 'reddit_subreddit', subreddit: 'coffee', comment_depth: 0 }),
     );
-    expect(await runRow(revoked)).toMatchObject({ status: 'succeeded', inserted: 5 });
+    expect(await h.runRow(revoked)).toMatchObject({ status: 'succeeded', inserted: 5 });
     expect(source.tokensIssued).toBe(issued + 1);
   });
 
@@ -344,21 +265,21 @@ describe('Reddit', () => {
           : undefined,
     });
     serve(source);
-    const runId = await run(
+    const runId = await h.run(
       await createJob({ source: 'reddit_subreddit', subreddit: 'coffee', comment_depth: 0 }),
     );
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 250 });
-    const log = await logOf(runId);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 250 });
+    const log = await h.logOf(runId);
     expect(log.some((l) => /Reddit's rate-limit window is used up; it resets in 1 s: waiting/.test(l))).toBe(
       true,
     );
     expect(log.some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
 
-    replay.routes.set('/r/empty/new', () => ({
+    h.replay.routes.set('/r/empty/new', () => ({
       body: JSON.stringify({ kind: 'Listing', data: { after: null, dist: 0, children: [], before: null } }),
     }));
-    const empty = await run(await createJob({ source: 'reddit_subreddit', subreddit: 'empty' }));
-    expect(await runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
+    const empty = await h.run(await createJob({ source: 'reddit_subreddit', subreddit: 'empty' }));
+    expect(await h.runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
   });
 
   it('a time-out on a comments page and a 500 on a posts page: resumed from the cursor, nothing lost or doubled', async () => {
@@ -372,21 +293,21 @@ describe('Reddit', () => {
             : undefined,
     });
     serve(source);
-    const runId = await newRun(
+    const runId = await h.newRun(
       await createJob({ source: 'reddit_subreddit', subreddit: 'coffee', comment_depth: 3 }),
     );
-    await expect(attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
-    await expect(attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
-    await attempt(runId, 2);
+    await expect(h.attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
+    await expect(h.attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
+    await h.attempt(runId, 2);
     // 230 posts; 6 of them (every 40th) with two comments each.
-    expect(await runRow(runId)).toMatchObject({
+    expect(await h.runRow(runId)).toMatchObject({
       status: 'succeeded',
       inserted: 242,
       refused: 0,
       attempts: 3,
     });
-    expect(await distinctCount()).toEqual({ n: 242, distinct: 242 });
-    const log = await logOf(runId);
+    expect(await h.postCount('reddit')).toEqual({ n: 242, distinct: 242 });
+    const log = await h.logOf(runId);
     expect(log.some((l) => /no answer within 1 s/.test(l))).toBe(true);
     expect(log.some((l) => /answered 500/.test(l))).toBe(true);
   });

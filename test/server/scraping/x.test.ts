@@ -5,110 +5,38 @@
 // rate-limit headers and a 429 without Retry-After waited for; a wrong token and an app without access in words; a
 // time-out and a 500 resumed from the cursor with nothing lost or doubled.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
-import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { fixture, startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import { xPosts, xReplay, type XSource } from '@test/support/x-replay';
-import { executeRun, RetryableRunError, type RunnerDeps } from '@server/scraping/runner';
+import { RetryableRunError } from '@server/scraping/runner';
+import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
+import { fixture } from '@test/support/replay-server';
 
-let server: TestServer;
-let replay: ReplayServer;
-let pool: pg.Pool;
-let deps: RunnerDeps;
-let staff: { token: string };
+let h: ScrapingHarness;
 let credentialId: string;
 
-const auth = () => ({ authorization: `Bearer ${staff.token}` });
-
 beforeAll(async () => {
-  replay = await startReplayServer();
-  server = await createTestServer({ SCRAPING_ALLOW_PRIVATE_HOSTS: 'true', SCRAPING_X_URL: replay.url });
-  pool = server.pool as unknown as pg.Pool;
-  staff = await server.createUser({ isStaff: true });
-  const url = replay.url;
-  deps = {
-    pool,
-    http: { timeoutMs: 1_000, allowPrivateHosts: true, userAgent: 'test' },
-    urls: { bluesky: url, reddit: url, redditAuth: url, youtube: url, hackernews: url, x: url },
-    secretsKey: server.app.deps.secretsKey,
-    uploadDir: '/nonexistent',
-    maxInlineWaitMs: 5_000,
-    requeue: () => Promise.reject(new Error('no requeue in these tests')),
-  };
+  h = await startScrapingHarness();
   credentialId = await createCredential('AAAAMurmurBearer');
 });
-afterAll(async () => {
-  await server.close();
-  await replay.close();
-});
-beforeEach(async () => {
-  replay.routes.clear();
-  replay.requests.length = 0;
-  await pool.query(`SELECT corpus_delete_posts('platform = ''x''')`);
-});
+afterAll(() => h.close());
+beforeEach(() => h.reset('x'));
 
-async function createCredential(bearer_token: string) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/credentials',
-    headers: auth(),
-    payload: { kind: 'x', name: `X ${bearer_token.slice(0, 8)}`, secret: { bearer_token } },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
-function serve(source: XSource) {
-  for (const [path, route] of Object.entries(source.routes)) replay.routes.set(path, route);
-}
-async function createJob(query: string, credential = credentialId) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/jobs',
-    headers: auth(),
-    payload: { name: `X ${query}`, params: { source: 'x_search', credential_id: credential, query } },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
-async function newRun(jobId: string) {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO scrape_runs (job_id, queue_job_id) VALUES ($1, 'test') RETURNING id`,
-    [jobId],
-  );
-  return rows[0]!.id;
-}
-const attempt = (runId: string, retryCount = 0, retryLimit = 3) =>
-  executeRun(deps, { runId, retryCount, retryLimit, signal: new AbortController().signal });
-async function run(jobId: string) {
-  const runId = await newRun(jobId);
-  await attempt(runId, 0, 0);
-  return runId;
-}
-const runRow = async (runId: string) =>
-  (await pool.query('SELECT * FROM scrape_runs WHERE id = $1', [runId])).rows[0] as Record<string, unknown>;
-const logOf = async (runId: string) =>
-  (
-    await pool.query<{ message: string }>('SELECT message FROM scrape_logs WHERE run_id = $1 ORDER BY id', [
-      runId,
-    ])
-  ).rows.map((r) => r.message);
-const xCount = async () =>
-  (
-    await pool.query<{ n: number; distinct: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM posts WHERE platform = 'x'`,
-    )
-  ).rows[0];
+const createCredential = (bearer_token: string) =>
+  h.createCredential({ kind: 'x', name: `X ${bearer_token.slice(0, 8)}`, secret: { bearer_token } });
+const serve = (source: XSource) => h.serve(source.routes);
+const createJob = (query: string, credential = credentialId) =>
+  h.createJob(`X ${query}`, { source: 'x_search', credential_id: credential, query });
+
 const searches = () =>
-  replay.requests
+  h.replay.requests
     .filter((r) => r.startsWith('/tweets/search/recent'))
     .map((r) => new URL(r, 'http://x').searchParams);
 
 describe('X recent search', () => {
   it('maps the recorded answer: kinds, media, entities, edits keyed by the original, an author missing refused', async () => {
-    replay.routes.set('/tweets/search/recent', () => ({ body: fixture('x-search-recent.json') }));
-    const runId = await run(await createJob('coffee'));
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', fetched: 4, inserted: 3, refused: 1 });
-    const { rows } = await pool.query(
+    h.replay.routes.set('/tweets/search/recent', () => ({ body: fixture('x-search-recent.json') }));
+    const runId = await h.run(await createJob('coffee'));
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', fetched: 4, inserted: 3, refused: 1 });
+    const { rows } = await h.pool.query(
       `SELECT p.external_id, p.kind::text, p.media::text, p.language, p.likes, p.comments, p.shares, p.views::int AS views,
               p.hashtags, p.mentions, p.domains, p.url, a.handle, a.followers
          FROM posts p JOIN profiles a ON a.id = p.author_id WHERE p.platform = 'x' ORDER BY p.external_id`,
@@ -146,11 +74,11 @@ describe('X recent search', () => {
     ]);
     // X's "qme" (media only) is not a language.
     expect(rows[1].language).toBeNull();
-    const refusals = await pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
+    const refusals = await h.pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
     expect(refusals.rows).toEqual([
       { ref: '1861000000000000002', reason: "the post's author is not in the answer's includes.users" },
     ]);
-    const log = await logOf(runId);
+    const log = await h.logOf(runId);
     expect(log.some((l) => l.includes('1 partial errors (withheld or deleted referenced posts)'))).toBe(true);
     expect(log.join('\n')).not.toContain('AAAAMurmurBearer');
   });
@@ -160,12 +88,16 @@ describe('X recent search', () => {
     const source = xReplay(posts);
     serve(source);
     const jobId = await createJob('flat white');
-    expect(await runRow(await run(jobId))).toMatchObject({ status: 'succeeded', pages: 3, inserted: 230 });
+    expect(await h.runRow(await h.run(jobId))).toMatchObject({
+      status: 'succeeded',
+      pages: 3,
+      inserted: 230,
+    });
     expect(searches()[1]!.get('next_token')).toBe('b26v89c19zqg8o3f100');
     expect(searches()[0]!.get('since_id')).toBeNull();
 
     // Later: one new post, and an edit of the newest one (a new id whose history starts with the original's).
-    replay.requests.length = 0;
+    h.replay.requests.length = 0;
     const [newest] = posts;
     const fresh = xPosts(1, { newest: Date.now() - 60_000, top: BigInt(newest!.id) + 10n })[0]!;
     const edit = {
@@ -175,11 +107,11 @@ describe('X recent search', () => {
       edit_history_tweet_ids: [newest!.id, String(BigInt(newest!.id) + 20n)],
     };
     source.posts.unshift(edit, fresh);
-    const later = await run(jobId);
-    expect(await runRow(later)).toMatchObject({ status: 'succeeded', inserted: 1, updated: 1 });
+    const later = await h.run(jobId);
+    expect(await h.runRow(later)).toMatchObject({ status: 'succeeded', inserted: 1, updated: 1 });
     expect(searches()[0]!.get('since_id')).toBe(newest!.id);
-    expect(await xCount()).toEqual({ n: 231, distinct: 231 });
-    const { rows } = await pool.query(`SELECT text FROM posts WHERE platform = 'x' AND external_id = $1`, [
+    expect(await h.postCount('x')).toEqual({ n: 231, distinct: 231 });
+    const { rows } = await h.pool.query(`SELECT text FROM posts WHERE platform = 'x' AND external_id = $1`, [
       newest!.id,
     ]);
     expect(rows[0].text).toContain('edited: it was a cortado');
@@ -188,20 +120,20 @@ describe('X recent search', () => {
   it('asks from 7 days ago when the last post seen is older than the window', async () => {
     serve(xReplay(xPosts(5)));
     const jobId = await createJob('flat white');
-    await pool.query(`UPDATE scrape_jobs SET cursor = $2::jsonb WHERE id = $1`, [
+    await h.pool.query(`UPDATE scrape_jobs SET cursor = $2::jsonb WHERE id = $1`, [
       jobId,
       JSON.stringify({
         since_id: '1500000000000000000',
         since_at: new Date(Date.now() - 8 * 86_400_000).toISOString(),
       }),
     ]);
-    const runId = await run(jobId);
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 5 });
+    const runId = await h.run(jobId);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 5 });
     const asked = searches()[0]!;
     expect(asked.get('since_id')).toBeNull();
     expect(Date.parse(asked.get('start_time')!)).toBeGreaterThan(Date.now() - 7 * 86_400_000);
     expect(
-      (await logOf(runId)).some((l) =>
+      (await h.logOf(runId)).some((l) =>
         l.includes('from 7 days ago (the last post seen is older than the window)'),
       ),
     ).toBe(true);
@@ -221,40 +153,40 @@ describe('X recent search', () => {
           : undefined,
     });
     serve(source);
-    const runId = await run(await createJob('flat white'));
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 250 });
-    const log = await logOf(runId);
+    const runId = await h.run(await createJob('flat white'));
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 250 });
+    const log = await h.logOf(runId);
     expect(log.some((l) => /X's rate-limit window is used up; it resets in [12] s: waiting/.test(l))).toBe(
       true,
     );
     expect(log.some((l) => /answered 429; Retry-After [12] s: waiting/.test(l))).toBe(true);
 
     serve(xReplay([]));
-    const empty = await run(await createJob('nothing'));
-    expect(await runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
+    const empty = await h.run(await createJob('nothing'));
+    expect(await h.runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
   });
 
   it('says in words when the token is wrong or the app has no access, and the test connection reads the usage', async () => {
     serve(xReplay(xPosts(3)));
     const wrong = await createCredential('AAAAWrongToken');
-    const failed = await run(await createJob('coffee', wrong));
-    expect(await runRow(failed)).toMatchObject({
+    const failed = await h.run(await createJob('coffee', wrong));
+    expect(await h.runRow(failed)).toMatchObject({
       status: 'failed',
       error: 'X refused the bearer token (401): it is wrong or was revoked.',
     });
-    const tested = await server.app.inject({
+    const tested = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${wrong}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(tested.json()).toMatchObject({
       ok: false,
       message: 'X refused the bearer token (401): it is wrong or was revoked.',
     });
-    const good = await server.app.inject({
+    const good = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${credentialId}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(good.json()).toMatchObject({
       ok: true,
@@ -262,7 +194,7 @@ describe('X recent search', () => {
         'The bearer token works; this month the project has read 1,234 of 10,000 posts (the cap resets on day 19).',
     });
 
-    replay.routes.set('/tweets/search/recent', () => ({
+    h.replay.routes.set('/tweets/search/recent', () => ({
       status: 403,
       body: JSON.stringify({
         client_id: '123',
@@ -275,8 +207,8 @@ describe('X recent search', () => {
         type: 'https://api.twitter.com/2/problems/client-forbidden',
       }),
     }));
-    const forbidden = await run(await createJob('coffee'));
-    expect((await runRow(forbidden)).error).toMatch(/^X refused the app \(403 client-not-enrolled\)/);
+    const forbidden = await h.run(await createJob('coffee'));
+    expect((await h.runRow(forbidden)).error).toMatch(/^X refused the app \(403 client-not-enrolled\)/);
   });
 
   it('a time-out and a 500 mid-run: resumed from the cursor, nothing lost or doubled', async () => {
@@ -286,11 +218,11 @@ describe('X recent search', () => {
           count === 2 ? { hang: true } : count === 4 ? { status: 500, body: '{}' } : undefined,
       }),
     );
-    const runId = await newRun(await createJob('flat white'));
-    await expect(attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
-    await expect(attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
-    await attempt(runId, 2);
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 330, attempts: 3 });
-    expect(await xCount()).toEqual({ n: 330, distinct: 330 });
+    const runId = await h.newRun(await createJob('flat white'));
+    await expect(h.attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
+    await expect(h.attempt(runId, 1)).rejects.toBeInstanceOf(RetryableRunError);
+    await h.attempt(runId, 2);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 330, attempts: 3 });
+    expect(await h.postCount('x')).toEqual({ n: 330, distinct: 330 });
   });
 });

@@ -5,136 +5,65 @@
 // YouTube's own quotaExceeded, a wrong key in words, comments disabled, a video gone from the API leaving the corpus,
 // a later run only asking for newer videos, and a time-out resumed from the cursor.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
-import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { fixture, startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import {
   youtubeComments,
   youtubeReplay,
   youtubeVideos,
   type YouTubeSource,
 } from '@test/support/youtube-replay';
-import { executeRun, RetryableRunError, type RunnerDeps } from '@server/scraping/runner';
 import { msUntilQuotaReset } from '@server/scraping/credentials';
+import { RetryableRunError } from '@server/scraping/runner';
+import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
+import { fixture } from '@test/support/replay-server';
 
-let server: TestServer;
-let replay: ReplayServer;
-let pool: pg.Pool;
-let deps: RunnerDeps;
-let staff: { token: string };
+let h: ScrapingHarness;
 const requeued: Date[] = [];
 
-const auth = () => ({ authorization: `Bearer ${staff.token}` });
-
 beforeAll(async () => {
-  replay = await startReplayServer();
-  server = await createTestServer({ SCRAPING_ALLOW_PRIVATE_HOSTS: 'true', SCRAPING_YOUTUBE_URL: replay.url });
-  pool = server.pool as unknown as pg.Pool;
-  staff = await server.createUser({ isStaff: true });
-  const url = replay.url;
-  deps = {
-    pool,
-    http: { timeoutMs: 1_000, allowPrivateHosts: true, userAgent: 'test' },
-    urls: { bluesky: url, reddit: url, redditAuth: url, youtube: url, hackernews: url, x: url },
-    secretsKey: server.app.deps.secretsKey,
-    uploadDir: '/nonexistent',
-    maxInlineWaitMs: 5_000,
+  h = await startScrapingHarness({
     requeue: async (_client, _runId, at) => {
       requeued.push(at);
       return 'requeued';
     },
-  };
+  });
 });
-afterAll(async () => {
-  await server.close();
-  await replay.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
-  replay.routes.clear();
-  replay.requests.length = 0;
   requeued.length = 0;
-  await pool.query(`SELECT corpus_delete_posts('platform = ''youtube''')`);
+  await h.reset('youtube');
 });
 
-async function createCredential(api_key: string, daily_quota = 10_000) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/credentials',
-    headers: auth(),
-    payload: { kind: 'youtube', name: `YouTube ${api_key}`, secret: { api_key }, daily_quota },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const createCredential = (api_key: string, daily_quota = 10_000) =>
+  h.createCredential({ kind: 'youtube', name: `YouTube ${api_key}`, secret: { api_key }, daily_quota });
+const serve = (source: YouTubeSource) => h.serve(source.routes);
+const createJob = (params: Record<string, unknown>, credential_id: string) =>
+  h.createJob('YouTube job', { credential_id, ...params });
 
-function serve(source: YouTubeSource) {
-  for (const [path, route] of Object.entries(source.routes)) replay.routes.set(path, route);
-}
-
-async function createJob(params: Record<string, unknown>, credential_id: string) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/scraping/jobs',
-    headers: auth(),
-    payload: { name: 'YouTube job', params: { credential_id, ...params } },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
-
-async function newRun(jobId: string) {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO scrape_runs (job_id, queue_job_id) VALUES ($1, 'test') RETURNING id`,
-    [jobId],
-  );
-  return rows[0]!.id;
-}
-const attempt = (runId: string, retryCount = 0, retryLimit = 3) =>
-  executeRun(deps, { runId, retryCount, retryLimit, signal: new AbortController().signal });
-async function run(jobId: string) {
-  const runId = await newRun(jobId);
-  await attempt(runId, 0, 0);
-  return runId;
-}
-const runRow = async (runId: string) =>
-  (await pool.query('SELECT * FROM scrape_runs WHERE id = $1', [runId])).rows[0] as Record<string, unknown>;
-const logOf = async (runId: string) =>
-  (
-    await pool.query<{ message: string }>('SELECT message FROM scrape_logs WHERE run_id = $1 ORDER BY id', [
-      runId,
-    ])
-  ).rows.map((r) => r.message);
 const spent = async (credentialId: string) =>
   (
-    await pool.query<{ units: number }>(
+    await h.pool.query<{ units: number }>(
       'SELECT coalesce(sum(units), 0)::int AS units FROM source_quota_usage WHERE credential_id = $1',
       [credentialId],
     )
   ).rows[0]!.units;
-const youtubePosts = async () =>
-  (
-    await pool.query<{ n: number; distinct: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM posts WHERE platform = 'youtube'`,
-    )
-  ).rows[0];
-const paths = () => replay.requests.map((r) => r.split('?')[0]);
+const paths = () => h.replay.requests.map((r) => r.split('?')[0]);
 
 describe('YouTube', () => {
   it('maps a recorded video resource', async () => {
     const key = await createCredential('AIzaRecorded');
-    replay.routes.set('/search', () => ({
+    h.replay.routes.set('/search', () => ({
       body: JSON.stringify({
         kind: 'youtube#searchListResponse',
         pageInfo: { totalResults: 1, resultsPerPage: 50 },
         items: [{ kind: 'youtube#searchResult', id: { kind: 'youtube#video', videoId: 'Ks-_Mh1QhMc' } }],
       }),
     }));
-    replay.routes.set('/videos', () => ({ body: fixture('youtube-video.json') }));
-    const runId = await run(
+    h.replay.routes.set('/videos', () => ({ body: fixture('youtube-video.json') }));
+    const runId = await h.run(
       await createJob({ source: 'youtube_search', query: 'espresso', comment_pages: 0 }, key),
     );
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 1, refused: 0 });
-    const { rows } = await pool.query(
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 1, refused: 0 });
+    const { rows } = await h.pool.query(
       `SELECT p.external_id, p.text, p.language, p.views::int AS views, p.likes, p.comments, p.media::text, p.url,
               a.handle, a.external_id AS channel
          FROM posts p JOIN profiles a ON a.id = p.author_id WHERE p.platform = 'youtube'`,
@@ -152,8 +81,8 @@ describe('YouTube', () => {
       channel: 'UCmurmurCoffeeLab00000001',
     });
     // The key is a query parameter of each request and nowhere in the log.
-    expect(replay.requests[0]).toContain('key=AIzaRecorded');
-    expect((await logOf(runId)).join('\n')).not.toContain('AIzaRecorded');
+    expect(h.replay.requests[0]).toContain('key=AIzaRecorded');
+    expect((await h.logOf(runId)).join('\n')).not.toContain('AIzaRecorded');
   });
 
   it('searches page by page with each video’s comments as child pages, charging the published cost of each request', async () => {
@@ -166,9 +95,9 @@ describe('YouTube', () => {
       { source: 'youtube_search', query: 'V60', comment_pages: 2, max_pages: 5 },
       key,
     );
-    const runId = await run(jobId);
+    const runId = await h.run(jobId);
     // 120 videos on 3 pages; 6 commented videos, 3 threads each, one of them with comments disabled.
-    expect(await runRow(runId)).toMatchObject({
+    expect(await h.runRow(runId)).toMatchObject({
       status: 'succeeded',
       result_pages: 3,
       pages: 9,
@@ -179,49 +108,49 @@ describe('YouTube', () => {
     const lists = paths().filter((p) => p !== '/search').length;
     expect(searches).toBe(3);
     expect(await spent(key)).toBe(searches * 100 + lists);
-    expect((await logOf(runId)).some((l) => /comments of vid00000100: disabled on this video/.test(l))).toBe(
-      true,
-    );
+    expect(
+      (await h.logOf(runId)).some((l) => /comments of vid00000100: disabled on this video/.test(l)),
+    ).toBe(true);
 
     // A later run asks only for what was published since the newest video it saw.
-    replay.requests.length = 0;
+    h.replay.requests.length = 0;
     const newest = videos[0]!.publishedAt;
     source.videos.unshift(...youtubeVideos(2, { newest: Date.UTC(2026, 0, 1, 5), prefix: 'new' }));
-    const later = await run(jobId);
-    expect(await runRow(later)).toMatchObject({ status: 'succeeded', inserted: 2 });
-    expect(replay.requests[0]).toContain(`publishedAfter=${encodeURIComponent(newest)}`);
-    expect(await youtubePosts()).toEqual({ n: 137, distinct: 137 });
+    const later = await h.run(jobId);
+    expect(await h.runRow(later)).toMatchObject({ status: 'succeeded', inserted: 2 });
+    expect(h.replay.requests[0]).toContain(`publishedAfter=${encodeURIComponent(newest)}`);
+    expect(await h.postCount('youtube')).toEqual({ n: 137, distinct: 137 });
   });
 
   it('stops before the day’s budget, waits for the next Pacific midnight, and resumes there with nothing fetched twice', async () => {
     const key = await createCredential('AIzaMurmurTestKey', 250);
     const videos = youtubeVideos(150);
     serve(youtubeReplay(videos, []));
-    const runId = await newRun(
+    const runId = await h.newRun(
       await createJob({ source: 'youtube_search', query: 'V60', comment_pages: 0 }, key),
     );
     const before = Date.now();
-    await attempt(runId);
+    await h.attempt(runId);
     // Two pages (2 × 101 units); the third search (100) would pass 250.
-    expect(await runRow(runId)).toMatchObject({ status: 'waiting', pages: 2, inserted: 100 });
+    expect(await h.runRow(runId)).toMatchObject({ status: 'waiting', pages: 2, inserted: 100 });
     expect(await spent(key)).toBe(202);
     expect(requeued).toHaveLength(1);
     const expected = before + msUntilQuotaReset(new Date(before));
     expect(Math.abs(requeued[0]!.getTime() - expected)).toBeLessThan(5_000);
-    const log = await logOf(runId);
+    const log = await h.logOf(runId);
     expect(log.at(-1)).toMatch(
       /^The day's quota \(250 units\) would be passed by the next request \(100 units\)/,
     );
 
     // The next quota day: yesterday's units are yesterday's.
-    await pool.query(`UPDATE source_quota_usage SET day = day - 1 WHERE credential_id = $1`, [key]);
-    const asked = replay.requests.length;
-    await attempt(runId);
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 150 });
-    expect(replay.requests.slice(asked).filter((r) => r.startsWith('/search'))[0]).toContain(
+    await h.pool.query(`UPDATE source_quota_usage SET day = day - 1 WHERE credential_id = $1`, [key]);
+    const asked = h.replay.requests.length;
+    await h.attempt(runId);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 150 });
+    expect(h.replay.requests.slice(asked).filter((r) => r.startsWith('/search'))[0]).toContain(
       'pageToken=page100',
     );
-    expect(await youtubePosts()).toEqual({ n: 150, distinct: 150 });
+    expect(await h.postCount('youtube')).toEqual({ n: 150, distinct: 150 });
   });
 
   it('a channel’s uploads: looked up once, paged, a gone video removed, YouTube’s quotaExceeded waited for', async () => {
@@ -233,14 +162,14 @@ describe('YouTube', () => {
       { source: 'youtube_channel', channel_id: 'UCmurmurCoffeeChannel001', comment_pages: 0 },
       key,
     );
-    expect(await runRow(await run(jobId))).toMatchObject({ status: 'succeeded', inserted: 60 });
+    expect(await h.runRow(await h.run(jobId))).toMatchObject({ status: 'succeeded', inserted: 60 });
     expect(paths().filter((p) => p === '/channels')).toHaveLength(1);
 
     // A new upload, and a video that is gone: a new job over the channel sees the playlist still list it.
-    replay.requests.length = 0;
+    h.replay.requests.length = 0;
     source.videos.unshift(...youtubeVideos(1, { newest: Date.UTC(2026, 0, 2), prefix: 'up' }));
     const gone = source.videos.splice(5, 1)[0]!;
-    replay.routes.set('/playlistItems', (url, count, request) => {
+    h.replay.routes.set('/playlistItems', (url, count, request) => {
       const answer = source.routes['/playlistItems']!(url, count, request);
       const body = JSON.parse(String(answer.body)) as { items: unknown[] };
       if (!body.items) return answer;
@@ -250,21 +179,21 @@ describe('YouTube', () => {
       });
       return { ...answer, body: JSON.stringify(body) };
     });
-    const again = await run(
+    const again = await h.run(
       await createJob(
         { source: 'youtube_channel', channel_id: 'UCmurmurCoffeeChannel001', comment_pages: 0 },
         key,
       ),
     );
-    expect(await runRow(again)).toMatchObject({ status: 'succeeded', inserted: 1, removed: 1 });
+    expect(await h.runRow(again)).toMatchObject({ status: 'succeeded', inserted: 1, removed: 1 });
 
     // The later run of the first job stops at what it saw; then YouTube's own quota is spent.
     source.quotaExceeded = true;
-    const waiting = await newRun(jobId);
-    await attempt(waiting);
-    expect(await runRow(waiting)).toMatchObject({ status: 'waiting' });
+    const waiting = await h.newRun(jobId);
+    await h.attempt(waiting);
+    expect(await h.runRow(waiting)).toMatchObject({ status: 'waiting' });
     expect(requeued.length).toBeGreaterThan(0);
-    expect((await logOf(waiting)).at(-1)).toMatch(
+    expect((await h.logOf(waiting)).at(-1)).toMatch(
       /YouTube says the project's quota for today is spent \(quotaExceeded\)/,
     );
   });
@@ -278,44 +207,44 @@ describe('YouTube', () => {
           : undefined,
     });
     serve(source);
-    replay.routes.set('/videos', (url, count, request) => {
+    h.replay.routes.set('/videos', (url, count, request) => {
       const answer = source.routes['/videos']!(url, count, request);
       const body = JSON.parse(String(answer.body)) as { items?: Record<string, unknown>[] };
       if (body.items?.[0]) delete body.items[0].snippet;
       return { ...answer, body: JSON.stringify(body) };
     });
-    const runId = await run(
+    const runId = await h.run(
       await createJob({ source: 'youtube_search', query: 'V60', comment_pages: 0 }, key),
     );
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', fetched: 5, inserted: 4, refused: 1 });
-    expect((await logOf(runId)).some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
-    const refusals = await pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', fetched: 5, inserted: 4, refused: 1 });
+    expect((await h.logOf(runId)).some((l) => /answered 429; Retry-After 1 s: waiting/.test(l))).toBe(true);
+    const refusals = await h.pool.query('SELECT ref, reason FROM scrape_refusals WHERE run_id = $1', [runId]);
     expect(refusals.rows).toEqual([
       { ref: 'https://www.youtube.com/watch?v=vid00000005', reason: 'not a video resource (id and snippet)' },
     ]);
 
-    const empty = await run(
+    const empty = await h.run(
       await createJob({ source: 'youtube_search', query: 'nothing matches this' }, key),
     );
-    expect(await runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
+    expect(await h.runRow(empty)).toMatchObject({ status: 'succeeded', pages: 1, fetched: 0 });
   });
 
   it('says in words when the key is wrong, and the test connection spends one unit', async () => {
     const good = await createCredential('AIzaMurmurTestKey');
     const bad = await createCredential('AIzaWrongKey');
     serve(youtubeReplay(youtubeVideos(3), []));
-    const failed = await run(await createJob({ source: 'youtube_search', query: 'V60' }, bad));
-    expect(await runRow(failed)).toMatchObject({ status: 'failed', error: 'The API key is not valid.' });
-    const tested = await server.app.inject({
+    const failed = await h.run(await createJob({ source: 'youtube_search', query: 'V60' }, bad));
+    expect(await h.runRow(failed)).toMatchObject({ status: 'failed', error: 'The API key is not valid.' });
+    const tested = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${bad}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(tested.json()).toMatchObject({ ok: false, message: 'The API key is not valid.' });
-    const ok = await server.app.inject({
+    const ok = await h.server.app.inject({
       method: 'POST',
       url: `/api/scraping/credentials/${good}/test`,
-      headers: auth(),
+      headers: h.auth,
     });
     expect(ok.json()).toMatchObject({
       ok: true,
@@ -333,13 +262,13 @@ describe('YouTube', () => {
           url.pathname === '/commentThreads' && count === 6 ? { hang: true } : undefined,
       }),
     );
-    const runId = await newRun(
+    const runId = await h.newRun(
       await createJob({ source: 'youtube_search', query: 'V60', comment_pages: 1 }, key),
     );
-    await expect(attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
-    await attempt(runId, 1);
-    expect(await runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 60 + 6 * 3, attempts: 2 });
-    expect(await youtubePosts()).toEqual({ n: 78, distinct: 78 });
-    expect((await logOf(runId)).some((l) => l.startsWith('Resumed from the saved cursor'))).toBe(true);
+    await expect(h.attempt(runId, 0)).rejects.toBeInstanceOf(RetryableRunError);
+    await h.attempt(runId, 1);
+    expect(await h.runRow(runId)).toMatchObject({ status: 'succeeded', inserted: 60 + 6 * 3, attempts: 2 });
+    expect(await h.postCount('youtube')).toEqual({ n: 78, distinct: 78 });
+    expect((await h.logOf(runId)).some((l) => l.startsWith('Resumed from the saved cursor'))).toBe(true);
   });
 });
