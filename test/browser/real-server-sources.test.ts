@@ -2,11 +2,12 @@
 // adds Reddit credentials on the scraping screen (the fields never shown again), tests the connection against a local
 // stand-in of Reddit's API (test/support/reddit-replay.ts) and reads the answer in words, creates a subreddit job with
 // those credentials, watches it run to Done with the counts the API reports; the posts and their comments are then in
-// Ana's posts dashboard, as many as the API counts. Ana (not staff) is refused the credentials API. axe-core finds no
-// violation on the screen.
+// Ana's posts dashboard, as many as the API counts, and in Sam's once the team adds him to its workspace. Ana (not
+// staff) is refused the credentials API. axe-core finds no violation on the screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { PostsResponse } from '@contract/insights-responses';
+import { memberships } from '@server/db/schema';
 import { demoUserIds } from '@server/seed';
 import { cspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
 import { axeViolations } from '@test/support/axe';
@@ -96,7 +97,8 @@ describe('Sources with credentials (real server)', () => {
     await jobRow.getByRole('cell', { name: 'Done' }).waitFor({ timeout: 30_000 });
     // 12 posts and the first comment (depth 1) under each of the 3 posts with comments.
     await jobRow.getByText('4 pages · 15 fetched · 15 new · 0 updated · 0 refused').waitFor();
-    const token = await server.tokenFor((await demoUserIds(server.db)).get('sam@murmur.local')!);
+    const samId = (await demoUserIds(server.db)).get('sam@murmur.local')!;
+    const token = await server.tokenFor(samId);
     const listed = await server.app.inject({
       url: '/api/scraping/jobs',
       headers: { authorization: `Bearer ${token}` },
@@ -134,6 +136,13 @@ describe('Sources with credentials (real server)', () => {
     expect(await ana.locator('article.post-card').filter({ hasText: 'Reddit' }).count()).toBe(api.total);
     await ana.screenshot({ path: '/tmp/murmur-sources-dashboard.png', fullPage: true });
     expect(await cspViolations(ana)).toEqual([]);
+
+    // Sam, once the team adds him to its workspace, sees the same posts in the same dashboard.
+    await server.db.insert(memberships).values({ workspaceId: 'demo', userId: samId, privilege: 'viewer' });
+    await sam.goto(`${server.origin}/workspace/demo/insight/posts?query=${queryId}&range=7d`);
+    await waitForHeading(sam, 'Posts');
+    await sam.getByText(`1–${api.total} of ${api.total} posts`).waitFor();
+    expect(await sam.locator('article.post-card').filter({ hasText: 'Reddit' }).count()).toBe(api.total);
 
     // Not staff: no credentials API.
     const refused = await asAna(server, 'GET', '/api/scraping/credentials');

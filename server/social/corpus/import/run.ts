@@ -173,10 +173,16 @@ export async function importCorpus(
     if (error instanceof FileFormatError || (error as { cause?: unknown }).cause instanceof FileFormatError) {
       throw new ImportFileError(error instanceof FileFormatError ? error.message : (error as Error).message);
     }
-    if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall) {
-      throw new ImportFileError(`Cannot read ${path}: ${(error as Error).message}`);
+    const errno = error as NodeJS.ErrnoException;
+    // A write that failed is the database's socket (EPIPE, ECONNRESET as PostgreSQL dies), not the file: it can come
+    // before the client's own 'error' event.
+    const socketLost = errno.code !== undefined && errno.syscall === 'write';
+    if (errno.code !== undefined && errno.syscall && !socketLost) {
+      throw new ImportFileError(`Cannot read ${path}: ${errno.message}`);
     }
-    if (lost) throw new Error(`the connection to PostgreSQL was lost (${lost.message})`, { cause: error });
+    if (lost || socketLost) {
+      throw new Error(`the connection to PostgreSQL was lost (${(lost ?? errno).message})`, { cause: error });
+    }
     throw error;
   } finally {
     stream.destroy();
