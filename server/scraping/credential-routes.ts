@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type pg from 'pg';
+import { SOURCE_CREDENTIAL, type CredentialKind, type SourceParams } from '@contract/scraping';
 import {
   createCredentialBodySchema,
   credentialListSchema,
@@ -12,13 +13,10 @@ import {
   credentialSchema,
   credentialSecretSchemas,
   credentialTestSchema,
-  SOURCE_CREDENTIAL,
   updateCredentialBodySchema,
-  type CredentialKind,
   type CredentialTestResult,
   type SourceCredential,
-  type SourceParams,
-} from '@contract/scraping';
+} from '@contract/source-credentials';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { httpOptionsOf, sourceUrlsOf } from './collector';

@@ -5,19 +5,21 @@ import * as z from 'zod/mini';
 import type { Api } from './api';
 import { readTokens } from '@/lib/token-storage';
 import {
-  credentialListSchema,
-  credentialSchema,
-  credentialTestSchema,
   corpusTotalsSchema,
   scrapeJobDetailSchema,
   scrapeJobListSchema,
   scrapeJobSchema,
   scrapeLogSchema,
   scrapeRefusalsSchema,
-  type CreateCredentialBody,
   type FormSourceParams,
   type ScrapeJob,
 } from '@contract/scraping';
+import {
+  credentialListSchema,
+  credentialSchema,
+  credentialTestSchema,
+  type CreateCredentialBody,
+} from '@contract/source-credentials';
 
 export interface JobInput {
   name: string;

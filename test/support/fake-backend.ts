@@ -6,7 +6,8 @@ import http from 'node:http';
 import path from 'node:path';
 
 import type { CurrentUserResponse, Privilege, WorkspaceResponse } from '@contract/workspaces';
-import { corpusTotalsSchema, credentialListSchema, scrapeJobListSchema } from '@contract/scraping';
+import { corpusTotalsSchema, scrapeJobListSchema } from '@contract/scraping';
+import { credentialListSchema } from '@contract/source-credentials';
 import { emptySavedQueryListFixture } from './contract.fixtures';
 
 /** The internal (scraping) workspace's id, as the e2e build's VITE_INTERNAL_WORKSPACE_ID. */

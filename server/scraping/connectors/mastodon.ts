@@ -14,6 +14,7 @@ import {
   type Connector,
   type ConnectorContext,
   type Page,
+  withoutEmpty,
 } from './types';
 
 type HashtagParams = Extract<SourceParams, { source: 'mastodon_hashtag' }>;
@@ -89,11 +90,8 @@ function mapStatus(value: unknown, instance: URL): CollectedItem {
     hashtags: tags.filter((t): t is string => t !== undefined),
     mentions: mentions.filter((m): m is string => m !== undefined),
   };
-  return { ref, row: withoutUndefined(row), raw };
+  return { ref, row: withoutEmpty(row), raw };
 }
-
-const withoutUndefined = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined && v !== null));
 
 async function statusesPage(
   url: URL,

@@ -15,6 +15,7 @@
 // - Deleted or removed posts and comments ("[deleted]", "[removed]", removed_by_category) leave the corpus; edited
 //   ones are upserted by their fullname (t3_…, t1_…).
 // Every request sends a User-Agent naming the app and, when given, its Reddit account, as Reddit's API rules ask.
+// The mapping of posts and comments to corpus rows is in reddit-map.ts.
 import { createHash } from 'node:crypto';
 import type { SourceParams } from '@contract/scraping';
 import {
@@ -27,9 +28,9 @@ import {
   type HttpResponse,
 } from './http';
 import {
+  countOf,
   credentialOf,
   objectOf,
-  rawOf,
   stringOf,
   type CollectedItem,
   type Connector,
@@ -37,6 +38,7 @@ import {
   type CredentialTest,
   type Page,
 } from './types';
+import { mapComments, mapPost } from './reddit-map';
 
 type SearchParams = Extract<SourceParams, { source: 'reddit_search' }>;
 type SubredditParams = Extract<SourceParams, { source: 'reddit_subreddit' }>;
@@ -60,7 +62,6 @@ interface RedditCursor {
 const PAGE_SIZE = 100;
 /** Comments asked per post (Reddit's most for /comments is 500). */
 const COMMENT_LIMIT = 500;
-const GONE_TEXTS = new Set(['[deleted]', '[removed]']);
 /** How far before the newest post seen a later search run looks again. */
 const SEARCH_LOOKBACK_SECONDS = 15 * 60;
 
@@ -151,114 +152,6 @@ function exhausted(response: HttpResponse): number | undefined {
   return Date.now() + (Number.isNaN(reset) ? 60 : reset) * 1000;
 }
 
-// ---- Mapping ----
-
-const isoOf = (seconds: unknown) =>
-  typeof seconds === 'number' && Number.isFinite(seconds)
-    ? new Date(seconds * 1000).toISOString()
-    : undefined;
-const withoutEmpty = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined && v !== null));
-const score = (value: unknown) =>
-  typeof value === 'number' && Number.isInteger(value) ? Math.max(0, value) : undefined;
-const count = (value: unknown) =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-const permalinkUrl = (permalink: unknown) => {
-  const path = stringOf(permalink);
-  return path ? `https://www.reddit.com${path}` : undefined;
-};
-
-function mediaOf(post: Record<string, unknown>): string {
-  const hint = stringOf(post.post_hint) ?? '';
-  if (post.is_video === true || hint.includes('video')) return 'video';
-  if (hint === 'image' || post.is_gallery === true) return 'image';
-  return post.is_self === true ? 'text' : 'link';
-}
-
-const removed = (item: Record<string, unknown>, text: unknown) =>
-  (typeof text === 'string' && GONE_TEXTS.has(text.trim())) ||
-  stringOf(item.removed_by_category) !== undefined ||
-  item.author === '[deleted]';
-
-function mapPost(value: unknown): CollectedItem {
-  const thing = objectOf(value);
-  const post = objectOf(thing?.data);
-  const raw = rawOf(value);
-  const name = stringOf(post?.name);
-  const ref = permalinkUrl(post?.permalink) ?? name ?? '(no name)';
-  if (!post || thing?.kind !== 't3' || !name) return { ref, reason: 'not a post (kind t3 with a name)', raw };
-  if (removed(post, post.selftext)) return { ref, gone: { platform: 'reddit', external_id: name }, raw };
-  const author = stringOf(post.author);
-  const title = stringOf(post.title);
-  if (!author || title === undefined) return { ref, reason: 'the post has no author or no title', raw };
-  const selftext = stringOf(post.selftext);
-  const domain = stringOf(post.domain);
-  return {
-    ref,
-    raw,
-    row: withoutEmpty({
-      platform: 'reddit',
-      external_id: name,
-      author_external_id: stringOf(post.author_fullname) ?? author,
-      author_handle: author,
-      text: selftext ? `${title}\n\n${selftext}` : title,
-      posted_at: isoOf(post.created_utc),
-      kind: 'original',
-      media: mediaOf(post),
-      likes: score(post.score),
-      comments: count(post.num_comments),
-      url: permalinkUrl(post.permalink),
-      ...(post.is_self !== true && domain && !domain.startsWith('self.') && { domains: [domain] }),
-    }),
-  };
-}
-
-/** A comment and its replies (to the depth Reddit answered), flattened; "more" stubs counted. */
-function mapComments(children: unknown[], items: CollectedItem[], more: { count: number }) {
-  for (const child of children) {
-    const thing = objectOf(child);
-    const data = objectOf(thing?.data);
-    if (thing?.kind === 'more') {
-      more.count += count(data?.count) ?? 0;
-      continue;
-    }
-    const raw = rawOf(child);
-    const name = stringOf(data?.name);
-    const ref = permalinkUrl(data?.permalink) ?? name ?? '(no name)';
-    if (!data || thing?.kind !== 't1' || !name) {
-      items.push({ ref, reason: 'not a comment (kind t1 with a name)', raw });
-      continue;
-    }
-    if (removed(data, data.body)) items.push({ ref, gone: { platform: 'reddit', external_id: name }, raw });
-    else {
-      const author = stringOf(data.author);
-      const body = stringOf(data.body);
-      items.push(
-        !author || body === undefined
-          ? { ref, reason: 'the comment has no author or no body', raw }
-          : {
-              ref,
-              raw,
-              row: withoutEmpty({
-                platform: 'reddit',
-                external_id: name,
-                author_external_id: stringOf(data.author_fullname) ?? author,
-                author_handle: author,
-                text: body,
-                posted_at: isoOf(data.created_utc),
-                kind: 'reply',
-                media: 'text',
-                likes: score(data.score),
-                url: permalinkUrl(data.permalink),
-              }),
-            },
-      );
-    }
-    const replies = objectOf(objectOf(data?.replies)?.data)?.children;
-    if (Array.isArray(replies)) mapComments(replies, items, more);
-  }
-}
-
 // ---- Pages ----
 
 const subredditOf = (name: string) => name.replace(/^\/?r\//, '');
@@ -326,7 +219,7 @@ async function postsPage(
     params.comment_depth > 0
       ? fresh
           .map((child) => objectOf(objectOf(child)?.data))
-          .filter((post) => (count(post?.num_comments) ?? 0) > 0 && stringOf(post?.id))
+          .filter((post) => (countOf(post?.num_comments) ?? 0) > 0 && stringOf(post?.id))
           .map((post) => stringOf(post!.id)!)
       : [];
   const wait = exhausted(response);

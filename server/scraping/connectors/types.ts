@@ -129,3 +129,7 @@ export const stringOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 export const countOf = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+
+/** A post row without its absent fields (undefined or null): the importer's schema treats a missing field as unknown. */
+export const withoutEmpty = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined && v !== null));

@@ -30,6 +30,7 @@ import {
   type Connector,
   type ConnectorContext,
   type CredentialTest,
+  withoutEmpty,
 } from './types';
 
 type SearchParams = Extract<SourceParams, { source: 'x_search' }>;
@@ -132,9 +133,6 @@ function exhausted(response: HttpResponse): number | undefined {
   if (remaining === null || Number(remaining) > 0) return undefined;
   return Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 15 * 60_000;
 }
-
-const withoutEmpty = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined && v !== null));
 
 function mediaOf(post: Record<string, unknown>, media: Map<string, string>, hasLinks: boolean) {
   const keys = objectOf(post.attachments)?.media_keys;

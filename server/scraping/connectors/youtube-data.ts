@@ -34,6 +34,7 @@ import {
   type ConnectorContext,
   type CredentialTest,
   type Page,
+  withoutEmpty,
 } from './types';
 
 type SearchParams = Extract<SourceParams, { source: 'youtube_search' }>;
@@ -98,10 +99,7 @@ function translate(error: unknown): unknown {
       "The YouTube Data API v3 is not enabled for this key's Google Cloud project: enable it in the console.",
     );
   }
-  if (
-    status === 403 &&
-    (reason === 'forbidden' || reason === 'ipRefererBlocked' || reason === 'accessNotConfigured')
-  ) {
+  if (status === 403 && (reason === 'forbidden' || reason === 'ipRefererBlocked')) {
     return new CredentialProblem(`YouTube refused the API key (${reason}).`);
   }
   if (reason === 'channelNotFound' || reason === 'playlistNotFound') {
@@ -136,8 +134,6 @@ const languageOf = (tag: unknown) => {
     ? primary
     : undefined;
 };
-const withoutEmpty = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined && v !== null));
 const watchUrl = (id: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(id)}`;
 
 function mapVideo(value: unknown): CollectedItem {

@@ -3,15 +3,13 @@
 // works or what is wrong; YouTube's row shows the quota spent today.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CREDENTIAL_KINDS, YOUTUBE_DEFAULT_DAILY_QUOTA, type CredentialKind } from '@contract/scraping';
 import {
-  CREDENTIAL_KINDS,
   createCredentialBodySchema,
-  YOUTUBE_DEFAULT_DAILY_QUOTA,
   type CreateCredentialBody,
-  type CredentialKind,
   type CredentialTestResult,
   type SourceCredential,
-} from '@contract/scraping';
+} from '@contract/source-credentials';
 import {
   createCredential,
   credentialsQuery,

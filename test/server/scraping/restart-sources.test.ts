@@ -3,26 +3,24 @@
 // source lands) and nothing is doubled (each once). The workers are real processes (`npm run worker`'s
 // server/worker.ts) with the sources' URLs pointed at local stand-ins of their APIs, on a fresh database, with the
 // credentials sealed under the SECRETS_KEY the workers are given.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { connect, ensureDatabase } from '@server/db/database';
 import { keyIdOf, seal } from '@server/scraping/credentials';
 import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { waitFor, workerProcesses } from '@test/support/worker-process';
 import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
 import { redditComments, redditPosts, redditReplay } from '@test/support/reddit-replay';
 import { youtubeReplay, youtubeVideos } from '@test/support/youtube-replay';
 import { xPosts, xReplay } from '@test/support/x-replay';
 
-const root = resolve(import.meta.dirname, '../../..');
 const key = randomBytes(32);
 const DELAY_MS = 400;
 
 let replay: ReplayServer;
 let database: Awaited<ReturnType<typeof connect>>;
 let url: string;
-const children: ChildProcess[] = [];
+const workers = workerProcesses();
 
 // Ten pages of each: no run can end before every run has committed two (the kill's moment), however loaded the machine.
 const redditSource = (() => {
@@ -36,41 +34,16 @@ const hnSource = hackerNewsReplay(hackerNewsHits(950), { delayMs: DELAY_MS });
 /** Posts each job must end with: Reddit's 950 posts and the first comment of the 10 with comments. */
 const EXPECTED = { hackernews: 950, reddit: 960, youtube: 480, x: 950 };
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'server/worker.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      APP_ENV: 'qa',
-      DEV_OIDC: 'false',
-      DATABASE_URL: url,
-      SECRETS_KEY: key.toString('base64'),
-      SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
-      SCRAPING_HACKERNEWS_URL: replay.url,
-      SCRAPING_REDDIT_URL: replay.url,
-      SCRAPING_REDDIT_AUTH_URL: replay.url,
-      SCRAPING_YOUTUBE_URL: replay.url,
-      SCRAPING_X_URL: replay.url,
-      SCRAPING_HEARTBEAT_SECONDS: '10',
-      SCRAPING_RETRY_DELAY_SECONDS: '1',
-      SCRAPING_CONCURRENCY: '4',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startWorker = () =>
+  workers.start(url, {
+    SECRETS_KEY: key.toString('base64'),
+    SCRAPING_HACKERNEWS_URL: replay.url,
+    SCRAPING_REDDIT_URL: replay.url,
+    SCRAPING_REDDIT_AUTH_URL: replay.url,
+    SCRAPING_YOUTUBE_URL: replay.url,
+    SCRAPING_X_URL: replay.url,
+    SCRAPING_CONCURRENCY: '4',
   });
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[worker] ${chunk.toString()}`));
-  children.push(child);
-  return child;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 beforeAll(async () => {
   replay = await startReplayServer({
@@ -89,7 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  workers.killAll();
   await database.close();
   await replay.close();
 });

@@ -1,57 +1,27 @@
 // The worker killed (SIGKILL) in the middle of a job: another worker, started after, resumes the run from the cursor
 // the last committed page wrote. Nothing is lost (every status lands) and nothing is duplicated (each once, counted
 // once). The workers are real processes (`npm run worker`'s server/worker.ts) on a fresh database.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { connect, ensureDatabase } from '@server/db/database';
 import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { waitFor, workerProcesses } from '@test/support/worker-process';
 import { mastodonStatuses } from '@test/support/mastodon-statuses';
 
 const PAGES = 6;
 const PER_PAGE = 2;
-const root = resolve(import.meta.dirname, '../../..');
 
 let replay: ReplayServer;
 let database: Awaited<ReturnType<typeof connect>>;
 let url: string;
-const children: ChildProcess[] = [];
+const workers = workerProcesses();
 
 /** Statuses 1000 down to 989, two per page, each page answered after 600 ms (a slow instance). */
 function statuses(page: number) {
   return mastodonStatuses('resuming', page, PER_PAGE);
 }
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'server/worker.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      APP_ENV: 'qa',
-      DEV_OIDC: 'false',
-      DATABASE_URL: url,
-      SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
-      SCRAPING_HEARTBEAT_SECONDS: '10',
-      SCRAPING_RETRY_DELAY_SECONDS: '1',
-      SCRAPING_CONCURRENCY: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[worker] ${chunk.toString()}`));
-  children.push(child);
-  return child;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const startWorker = () => workers.start(url);
 
 beforeAll(async () => {
   replay = await startReplayServer({
@@ -78,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  workers.killAll();
   await database.close();
   await replay.close();
 });
