@@ -5,7 +5,8 @@
 // conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every post of a
 // period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's code does
 // not import the social domain's.
-import { STORE_DATABASE } from '../layout';
+import { createHash } from 'node:crypto';
+import { DURABLE, STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import { previousRange, storeSentiment, storeWhere, zonePlaceholder, type StoreScope } from './scope';
@@ -72,17 +73,20 @@ export type StoreWordsRows = {
   emerging: Array<{ value: string; posts: number; previous_posts: number; ratio: number }>;
 };
 
+/** One period's cut: 65536 (above every hash) when the period is read whole. */
+const WHOLE = 65536;
+
 /**
- * The sample's plan as WITH expressions, exactly PostgreSQL's (conversationWordsStatement): each period's matching
- * posts at the pilot level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at
- * 2 × cap or more is sampled, with the cut ⌈65536 × cap ÷ estimate⌉ (in integers, as numeric's ceil gives it), else
- * read whole (cut 65536, above every hash). `counted` then keeps a post of both periods when its hash is below its
- * period's cut: the posts PostgreSQL reads through the marks' slice, the slice being only its way to find them. Both
- * read the posts' sample-ordered copy (`posts_sampled`, its hash `h` = SAMPLE_HASH): a sample is the stretch of it
- * below the cut, where in `posts` its rows lie in every granule.
+ * The sample's plan, exactly PostgreSQL's (conversationWordsStatement): each period's matching posts at the pilot
+ * level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at 2 × cap or more is
+ * sampled, with the cut ⌈65536 × cap ÷ estimate⌉ (in integers, as numeric's ceil gives it), else read whole (cut
+ * 65536, above every hash). The pilot reads the posts' sample-ordered copy (`posts_sampled`, its hash `h` =
+ * SAMPLE_HASH), where the posts below a hash are one stretch at the table's start. One statement, before the words':
+ * its cuts decide which table they read (countedFrom).
  */
-function samplePlan(scope: StoreScope, rule: StoreWordsRule, params: StoreParams) {
+async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreWordsRule) {
   const { context, db = STORE_DATABASE } = scope;
+  const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
   const where = storeWhere(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
   const from = params.add(context.scope.from.getTime(), 'Int64');
@@ -92,17 +96,91 @@ function samplePlan(scope: StoreScope, rule: StoreWordsRule, params: StoreParams
   const cap = params.add(rule.cap, 'UInt64');
   const twice = params.add(2 * rule.cap, 'UInt64');
   const cut = (period: 'cur' | 'prev') =>
-    `if(${period}_sampled, intDiv(65536 * ${cap} + ${period}_est - 1, greatest(${period}_est, 1)), 65536)
+    `if(${period}_sampled, intDiv(65536 * ${cap} + ${period}_est - 1, greatest(${period}_est, 1)), ${WHOLE})
       AS ${period}_cut`;
-  const plan = `(SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) FROM ${db}.posts_sampled p
-      WHERE p.h < ${pilotBound} AND ${where}) AS pilot,
-    pilot.1 * ${scale} AS cur_est, pilot.2 * ${scale} AS prev_est,
-    cur_est >= ${twice} AS cur_sampled, prev_est >= ${twice} AS prev_sampled,
-    ${cut('cur')}, ${cut('prev')}`;
+  const [row] = await store.query<Record<`${'cur' | 'prev'}_${'sampled' | 'cut'}`, number | string>>(
+    `WITH (SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) FROM ${db}.posts_sampled p
+        WHERE p.h < ${pilotBound} AND ${where}) AS pilot,
+      pilot.1 * ${scale} AS cur_est, pilot.2 * ${scale} AS prev_est,
+      cur_est >= ${twice} AS cur_sampled, prev_est >= ${twice} AS prev_sampled
+    SELECT cur_sampled, prev_sampled, ${cut('cur')}, ${cut('prev')}`,
+    params.values,
+  );
+  return {
+    cur_sampled: Number(row!.cur_sampled) === 1,
+    prev_sampled: Number(row!.prev_sampled) === 1,
+    cur_cut: Number(row!.cur_cut),
+    prev_cut: Number(row!.prev_cut),
+  };
+}
+
+/**
+ * The counted posts of both periods, over `p`: a post of a period whose hash is below its period's cut — the posts
+ * PostgreSQL reads through the marks' slice, the slice being only its way to find them. A sample is read from the
+ * sample-ordered copy (the stretch below the larger cut); when both periods are read whole, from `posts` itself, whose
+ * time index narrows the read to the range's granules where the copy's rows of a range lie in all of them.
+ */
+function countedFrom(
+  scope: StoreScope,
+  params: StoreParams,
+  cuts: { cur_cut: number; prev_cut: number },
+  from: string,
+) {
+  const { context, db = STORE_DATABASE } = scope;
+  const where = storeWhere(scope, params, zonePlaceholder(context, params), {
+    from: previousRange(context).from,
+    to: context.scope.to,
+  });
+  if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE) return `FROM ${db}.posts p WHERE ${where}`;
+  const [cur, prev] = [params.add(cuts.cur_cut, 'UInt32'), params.add(cuts.prev_cut, 'UInt32')];
   // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
-  const counted = `FROM ${db}.posts_sampled p WHERE p.h < greatest(cur_cut, prev_cut)
-    AND p.h < if(p.ts >= ${from}, cur_cut, prev_cut) AND ${where}`;
-  return { plan, counted, from };
+  return `FROM ${db}.posts_sampled p WHERE p.h < greatest(${cur}, ${prev})
+    AND p.h < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`;
+}
+
+/** The database of the store's word lists (never rebuilt: a rebuild replaces STORE_DATABASE alone). */
+const RULES_DATABASE = 'murmur_rules';
+const listDigests = new WeakMap<readonly string[], string>();
+/** A digest of the stop words (the same lists always give the same one), which names their rows in the store. */
+function stopDigest(rule: StoreWordsRule): string {
+  const known = listDigests.get(rule.stopWords);
+  if (known && listDigests.get(rule.stopLanguages) === known) return known;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([rule.stopLanguages, rule.stopWords]))
+    .digest('hex');
+  listDigests.set(rule.stopWords, digest).set(rule.stopLanguages, digest);
+  return digest;
+}
+
+/**
+ * The stop words as rows of the store (`murmur_rules.stop_words`, under their digest), written the first time a
+ * store is asked for them: a statement then reads 6,000 rows rather than parsing both lists again (about 35 ms of
+ * every conversation at 1M posts). One INSERT writes them all or none, so rows under the digest are the whole list;
+ * two calls writing them at once leave each row twice, which a set does not see.
+ */
+async function stopWords(store: AnalyticsStore, rule: StoreWordsRule): Promise<string> {
+  const digest = stopDigest(rule);
+  const d = `'${digest}'`;
+  const table = `${RULES_DATABASE}.stop_words`;
+  const held = await store
+    .query<{ n: string }>(`SELECT count() AS n FROM ${table} WHERE digest = ${d}`)
+    .catch(() => [{ n: '0' }]);
+  if (Number(held[0]?.n) === 0) {
+    await store.exec(`CREATE DATABASE IF NOT EXISTS ${RULES_DATABASE}`);
+    await store.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (digest String, lang LowCardinality(String), word String)
+        ENGINE = MergeTree ORDER BY (digest, lang, word) SETTINGS ${DURABLE}`,
+    );
+    const params = new StoreParams();
+    const languages = params.add(rule.stopLanguages, 'Array(String)');
+    const words = params.add(rule.stopWords, 'Array(String)');
+    await store.query(
+      `INSERT INTO ${table} (digest, lang, word)
+        SELECT ${d}, t.1, t.2 FROM (SELECT arrayJoin(arrayZip(${languages}, ${words})) AS t)`,
+      params.values,
+    );
+  }
+  return `(SELECT lang, word FROM ${table} WHERE digest = ${d})`;
 }
 
 /**
@@ -119,10 +197,11 @@ export async function storeConversationWords(
   rule: StoreWordsRule,
 ): Promise<StoreWordsRows> {
   const { db = STORE_DATABASE } = scope;
+  const [sample, stop] = await Promise.all([samplePlan(store, scope, rule), stopWords(store, rule)]);
   const params = new StoreParams();
-  const { plan, counted, from } = samplePlan(scope, rule, params);
-  const strings = (values: readonly string[]) => params.add(values, 'Array(String)');
-  const [stopLanguages, stopWords] = [strings(rule.stopLanguages), strings(rule.stopWords)];
+  const from = params.add(scope.context.scope.from.getTime(), 'Int64');
+  const counted = countedFrom(scope, params, sample, from);
+  const [curCut, prevCut] = [params.add(sample.cur_cut, 'Float64'), params.add(sample.prev_cut, 'Float64')];
   const [link, letter, beyondLatin] = [rule.link, rule.letter, rule.beyondLatin].map((r) =>
     params.add(r, 'String'),
   );
@@ -133,22 +212,16 @@ export async function storeConversationWords(
     params.add(rule.emergingMinRatio, 'Float64'),
   ];
   const [row] = await store.query<{
-    cur_sampled: number;
-    prev_sampled: number;
-    cur_cut: string;
-    prev_cut: string;
     counted: [string, string];
     terms: Array<[string, string, number, number]>;
     emerging: Array<[number, number, string, number, number, number]>;
   }>(
-    `WITH ${plan}
-    SELECT cur_sampled, prev_sampled, cur_cut, prev_cut,
-      (SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) ${counted}) AS counted,
+    `SELECT (SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) ${counted}) AS counted,
       groupArraySorted(${top})((-n, word, est, s / n)) AS terms,
       groupArraySortedIf(${top})((-ratio, -est, word, est, est_prev, ratio),
         est >= ${minPosts} AND ratio >= ${minRatio}) AS emerging
     FROM (
-      SELECT word, n, s, n * 65536. / cur_cut AS est, prev * 65536. / prev_cut AS est_prev,
+      SELECT word, n, s, n * 65536. / ${curCut} AS est, prev * 65536. / ${prevCut} AS est_prev,
         est / greatest(est_prev, 1.) AS ratio
       FROM (
         SELECT word, sum(n) AS n, sum(prev) AS prev, sum(s) AS s
@@ -161,9 +234,7 @@ export async function storeConversationWords(
               ${counted})
             ARRAY JOIN toks AS tok
             GROUP BY tok, lang) b ON b.tok = l.tok
-          WHERE NOT ((b.lang, l.word) IN (SELECT t.1, t.2
-                FROM (SELECT arrayJoin(arrayZip(${stopLanguages}, ${stopWords})) AS t))
-            OR (b.lang = '' AND l.word IN (SELECT arrayJoin(${stopWords}))))
+          WHERE NOT ((b.lang, l.word) IN ${stop} OR (b.lang = '' AND l.word IN (SELECT word FROM ${stop})))
           GROUP BY word, lang)
         GROUP BY word)
       WHERE n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
@@ -177,10 +248,7 @@ export async function storeConversationWords(
   // beyond those 15 digits' error for any count of posts, so Math.round agrees.
   return {
     sample: {
-      cur_sampled: r.cur_sampled === 1,
-      prev_sampled: r.prev_sampled === 1,
-      cur_cut: Number(r.cur_cut),
-      prev_cut: Number(r.prev_cut),
+      ...sample,
       cur_counted: Number(r.counted[0]),
       prev_counted: Number(r.counted[1]),
     },
