@@ -279,13 +279,25 @@ describe('YouTube’s daily quota', () => {
     await expect(spendQuota(pool, credential, 1, now)).rejects.toBeInstanceOf(QuotaSpentError);
     await expect(spendQuota(pool, credential, 100, new Date('2026-11-25T08:00:00Z'))).resolves.toBe(100);
 
+  });
+
+  it('lists the units spent on the current Pacific quota day, and not those of another day', async () => {
+    const id = (
+      await create({ kind: 'youtube', name: 'Listed', secret: { api_key: 'AIzaListed' }, daily_quota: 500 })
+    ).json<{ id: string }>().id;
+    const credential = { id, dailyQuota: 500 };
+    await spendQuota(pool, credential, 100, new Date(Date.now() - 2 * 86_400_000));
+    const day = quotaDayOf(new Date());
+    await spendQuota(pool, credential, 7, new Date());
     const listed = await server.app.inject({
       method: 'GET',
       url: '/api/scraping/credentials',
       headers: auth(staff),
     });
     const row = listed.json<{ credentials: { id: string; spent_today: number }[] }>().credentials;
-    expect(row.find((c) => c.id === id)?.spent_today).toBeTypeOf('number');
+    // Exact unless Pacific midnight fell between the charge and the listing (then the new day has nothing yet).
+    const expected = quotaDayOf(new Date()) === day ? 7 : 0;
+    expect(row.find((c) => c.id === id)?.spent_today).toBe(expected);
   });
 
   it('finds the Pacific midnight across the DST changes', () => {
