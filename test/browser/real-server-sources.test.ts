@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { PostsResponse } from '@contract/insights-responses';
+import { youtubeUnitsPerRun } from '@contract/scraping';
 import { memberships } from '@server/db/schema';
 import { demoUserIds } from '@server/seed';
 import { cspViolations, launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
@@ -148,5 +149,75 @@ describe('Sources with credentials (real server)', () => {
     const refused = await asAna(server, 'GET', '/api/scraping/credentials');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'staff_only' });
+  });
+
+  it('staff replace credentials’ fields (never shown) and read a YouTube job’s most units before it runs', async () => {
+    const samId = (await demoUserIds(server.db)).get('sam@murmur.local')!;
+    const headers = { authorization: `Bearer ${await server.tokenFor(samId)}` };
+    const post = (payload: object) =>
+      server.app.inject({ method: 'POST', url: '/api/scraping/credentials', headers, payload });
+    const stale = await post({
+      kind: 'reddit',
+      name: 'Rotated Reddit app',
+      secret: { client_id: 'e2e-client-id', client_secret: 'an-old-secret-Reddit-refuses' },
+    });
+    expect(stale.statusCode, stale.body).toBe(201);
+    const youtube = await post({
+      kind: 'youtube',
+      name: 'Murmur YouTube key',
+      secret: { api_key: 'AIza-e2e-youtube-key' },
+      daily_quota: 2_000,
+    });
+    expect(youtube.statusCode, youtube.body).toBe(201);
+
+    const sam = await signInSam();
+    await sam.goto('/scraping');
+    await waitForHeading(sam, 'Scraping');
+    const panel = sam.getByRole('region', { name: 'Credentials' });
+    const row = panel.getByRole('row', { name: /Rotated Reddit app/ });
+    await row.getByRole('button', { name: 'Test connection: Rotated Reddit app' }).click();
+    await row.getByText(/✗ .*Reddit refused/).waitFor();
+    await panel.getByRole('row', { name: /Murmur YouTube key/ }).getByText('0 of 2,000 units').waitFor();
+
+    // "Replace…": every field empty (the old ones are never shown), the source fixed; the new ones take effect.
+    await row.getByRole('button', { name: 'Replace the fields of Rotated Reddit app' }).click();
+    const form = sam.getByRole('form', { name: 'New fields for “Rotated Reddit app”' });
+    expect(await form.getByLabel('Source').isDisabled()).toBe(true);
+    expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Rotated Reddit app');
+    expect(await form.getByLabel('Client id').inputValue()).toBe('');
+    expect(await form.getByLabel('Client secret').inputValue()).toBe('');
+    expect(await sam.content()).not.toContain('an-old-secret-Reddit-refuses');
+    expect(await axeViolations(sam)).toEqual([]);
+    await sam.screenshot({ path: '/tmp/murmur-sources-replace.png', fullPage: true });
+    await form.getByLabel('Client id').fill('e2e-client-id');
+    await form.getByLabel('Client secret').fill('e2e-client-secret-value');
+    await form.getByRole('button', { name: 'Save credentials' }).click();
+    await form.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Test connection: Rotated Reddit app' }).click();
+    await row.getByText(/✓ Reddit accepted the client id and secret/).waitFor();
+
+    // A YouTube search job's form says the most units a run spends, as the contract counts them.
+    await sam.getByRole('button', { name: 'New job' }).click();
+    const jobForm = sam.getByRole('form', { name: 'New collection job' });
+    await jobForm.getByLabel('Source').selectOption('youtube_search');
+    await jobForm.getByLabel('Credentials').selectOption({ label: 'Murmur YouTube key' });
+    await jobForm.getByLabel('Search', { exact: true }).fill('espresso');
+    await jobForm.getByLabel('Comment pages per video').fill('2');
+    await jobForm.getByLabel('Pages per run').fill('3');
+    const units = youtubeUnitsPerRun({
+      source: 'youtube_search',
+      credential_id: youtube.json<{ id: string }>().id,
+      query: 'espresso',
+      comment_pages: 2,
+      max_pages: 3,
+    });
+    expect(units).toBe(3 * (100 + 1 + 50 * 2));
+    await jobForm
+      .getByRole('status')
+      .getByText(`A run spends at most ${units.toLocaleString('en-US')} quota units`, { exact: false })
+      .waitFor();
+    await sam.screenshot({ path: '/tmp/murmur-sources-youtube-form.png', fullPage: true });
+    await jobForm.getByRole('button', { name: 'Close' }).click();
+    await jobForm.waitFor({ state: 'detached' });
   });
 });
