@@ -177,7 +177,10 @@ describe('Sources with credentials (real server)', () => {
     const row = panel.getByRole('row', { name: /Rotated Reddit app/ });
     await row.getByRole('button', { name: 'Test connection: Rotated Reddit app' }).click();
     await row.getByText(/✗ .*Reddit refused/).waitFor();
-    await panel.getByRole('row', { name: /Murmur YouTube key/ }).getByText('0 of 2,000 units').waitFor();
+    await panel
+      .getByRole('row', { name: /Murmur YouTube key/ })
+      .getByText('0 of 2,000 units')
+      .waitFor();
 
     // "Replace…": every field empty (the old ones are never shown), the source fixed; the new ones take effect.
     await row.getByRole('button', { name: 'Replace the fields of Rotated Reddit app' }).click();

@@ -278,7 +278,6 @@ describe('YouTube’s daily quota', () => {
     await expect(spendQuota(pool, credential, 50, now)).resolves.toBe(250);
     await expect(spendQuota(pool, credential, 1, now)).rejects.toBeInstanceOf(QuotaSpentError);
     await expect(spendQuota(pool, credential, 100, new Date('2026-11-25T08:00:00Z'))).resolves.toBe(100);
-
   });
 
   it('lists the units spent on the current Pacific quota day, and not those of another day', async () => {
