@@ -7,7 +7,7 @@ import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import type { GroupRow } from '@server/social/insights/performance';
 import { storeFrom, storeSentiment, zonePlaceholder, type StoreScope } from './scope';
-import { dayOfWeekSql, hourOfDaySql, timeKey } from './time';
+import { byQuarter, dayOfWeekSql, hourOfDaySql, perQuarter, timeKey, type TimeKey } from './time';
 
 /** One group, as PostgreSQL's performance statement gives it. */
 export type StorePerformanceRow = GroupRow;
@@ -26,21 +26,12 @@ export async function storePerformance(
     ...['engagement', 'sentiment', 'author_id'],
   ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  const sentiment = storeSentiment(context.corrections, params);
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
   const rows = await store.query<Raw>(
-    `SELECT platform, media, kind, dow, hr, sum(n) AS posts, sum(l) AS likes, sum(c) AS comments,
-      sum(sh) AS shares, sum(v) AS views, sum(e) AS engagement,
-      if(sum(rated) = 0, NULL, sum(rate_sum) / sum(rated)) AS rate, if(sum(n) = 0, NULL, sum(s) / sum(n)) AS sentiment
-    FROM (SELECT platform, media, kind, ${dayOfWeekSql(time.seconds, zone)} AS dow,
-        ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, rate_sum, rated
-      FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
-          sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
-          sum(p.engagement) AS e, sum(${storeSentiment(context.corrections, params)}) AS s,
-          sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
-        FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
-        WHERE ${where} GROUP BY platform, media, kind, k))
-    GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))
-    SETTINGS group_by_use_nulls = 1`,
+    byQuarter(time)
+      ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment)
+      : byKey(time, zone, posts, db, where, sentiment),
     params.values,
   );
   return rows.map((row) => ({
@@ -62,4 +53,55 @@ export async function storePerformance(
     rate: row.rate === null ? null : Number(row.rate),
     sentiment: row.sentiment === null ? null : Number(row.sentiment),
   }));
+}
+
+/**
+ * The statement where the range is grouped by quarter: each post's hour of the week read from a constant array of the
+ * range's quarters (perQuarter), so that every grouping set groups the posts themselves by a small key (five
+ * platforms, an hour of the week…). Grouping by (platform, media, kind, quarter) first, as byKey does, made about as
+ * many groups as posts (at 1M over 90 days: 395 ms of the store's CPU against 123 for this, every post).
+ */
+function byHourOfWeek(
+  params: StoreParams,
+  zone: string,
+  range: { from: Date; to: Date },
+  posts: string,
+  db: string,
+  where: string,
+  sentiment: string,
+) {
+  const how = perQuarter(
+    'how_of',
+    params.add(range.from.getTime(), 'Int64'),
+    params.add(range.to.getTime(), 'Int64'),
+    (seconds) => `toUInt8(${dayOfWeekSql(seconds, zone)} * 24 + ${hourOfDaySql(seconds, zone)})`,
+  );
+  return `WITH ${how.with}
+    SELECT platform, media, kind, intDiv(how, 24) AS dow, how % 24 AS hr, count() AS posts, sum(p.likes) AS likes,
+      sum(p.comments) AS comments, sum(p.shares) AS shares, sum(ifNull(p.views, 0)) AS views,
+      sum(p.engagement) AS engagement,
+      if(countIf(a.followers > 0) = 0, NULL,
+        sumIf(p.engagement / a.followers, a.followers > 0) / countIf(a.followers > 0)) AS rate,
+      if(count() = 0, NULL, sum(${sentiment}) / count()) AS sentiment
+    FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
+    WHERE ${where}
+    GROUP BY GROUPING SETS ((), (p.platform AS platform), (p.media AS media), (p.kind AS kind), (${how.of} AS how))
+    SETTINGS group_by_use_nulls = 1`;
+}
+
+/** The statement for any TimeKey: the posts grouped by (platform, media, kind, key) first, the keys then mapped. */
+function byKey(time: TimeKey, zone: string, posts: string, db: string, where: string, sentiment: string) {
+  return `SELECT platform, media, kind, dow, hr, sum(n) AS posts, sum(l) AS likes, sum(c) AS comments,
+      sum(sh) AS shares, sum(v) AS views, sum(e) AS engagement,
+      if(sum(rated) = 0, NULL, sum(rate_sum) / sum(rated)) AS rate, if(sum(n) = 0, NULL, sum(s) / sum(n)) AS sentiment
+    FROM (SELECT platform, media, kind, ${dayOfWeekSql(time.seconds, zone)} AS dow,
+        ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, rate_sum, rated
+      FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
+          sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
+          sum(p.engagement) AS e, sum(${sentiment}) AS s,
+          sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
+        FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
+        WHERE ${where} GROUP BY platform, media, kind, k))
+    GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))
+    SETTINGS group_by_use_nulls = 1`;
 }

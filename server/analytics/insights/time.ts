@@ -81,6 +81,25 @@ function quartersKeepHours(day: number, timeZone: string): boolean {
   return keeps;
 }
 
+/**
+ * A value per quarter of [from, to) as one constant array, so that a post's value is an array element rather than a
+ * group: `value` maps a quarter's first second (SQL) to the value, evaluated once per quarter of the range; `of` is the
+ * value of a post's quarter (p.q, within the range by the statement's condition). Only where timeKey groups by
+ * quarter (the value is then the same for every instant of the quarter); `from` and `to` are Int64 placeholders of
+ * the range's bounds in ms.
+ */
+export function perQuarter(name: string, from: string, to: string, value: (seconds: string) => string) {
+  const first = `intDiv(${from}, ${QUARTER_MS})`;
+  const quarters = `toUInt64(intDiv(${to} - 1, ${QUARTER_MS}) - ${first} + 1)`;
+  return {
+    with: `arrayMap(i -> ${value(`(${first} + i) * 900`)}, range(${quarters})) AS ${name}`,
+    of: `${name}[p.q - ${first} + 1]`,
+  };
+}
+
+/** Whether a TimeKey groups by quarter (perQuarter applies). */
+export const byQuarter = (time: TimeKey) => time === BY_QUARTER;
+
 /** How a timeline over [from, to) in the zone groups its posts: by quarter where that is exact, else by second. */
 export function timeKey(timeZone: string, from: Date, to: Date): TimeKey {
   for (let day = Math.floor(from.getTime() / DAY_MS); day * DAY_MS < to.getTime(); day += 1) {
