@@ -16,7 +16,7 @@ import {
   zonePlaceholder,
   type StoreScope,
 } from './scope';
-import { bucketStarts, localBucketSql, timeKey } from './time';
+import { bucketStarts, keyWithPlatform, localBucketSql, timeKey } from './time';
 
 type Platform = OverviewResponse['platforms'][number]['platform'];
 
@@ -119,7 +119,10 @@ type GroupRow = {
   s: number;
 };
 
-/** The range's posts per wall-clock bucket and platform: grouped by quarter (or second), then the groups mapped. */
+/**
+ * The range's posts per wall-clock bucket and platform: grouped by quarter (or second) and platform as one integer
+ * (keyWithPlatform), then the groups mapped.
+ */
 async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket) {
   const { context } = scope;
   const params = new StoreParams();
@@ -137,10 +140,10 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
   return store.query<GroupRow>(
     `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
       sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(s) AS s
-    FROM (SELECT ${time.key} AS k, p.platform AS platform, count() AS n, sum(p.engagement) AS e,
+    FROM (SELECT any(${time.key}) AS k, any(p.platform) AS platform, count() AS n, sum(p.engagement) AS e,
         countIf(${label} = 1) AS pos, countIf(${label} = 0) AS neu, countIf(${label} = -1) AS neg,
         sum(${storeSentiment(context.corrections, params)}) AS s
-      FROM ${posts} WHERE ${where} GROUP BY k, platform)
+      FROM ${posts} WHERE ${where} GROUP BY ${keyWithPlatform(time.key)})
     GROUP BY local, platform`,
     params.values,
   );

@@ -7,6 +7,7 @@
 // their second instead, and the figures stay exact.
 import type { Bucket } from '@contract/insights';
 import { wallClock, formatWallClock, instantOfWallClock } from '@contract/zoned-time';
+import { PLATFORM_VALUES } from '@contract/social-scope';
 import { QUARTER_MS } from '../layout';
 
 const HOUR_MS = 3_600_000;
@@ -96,6 +97,24 @@ export function perQuarter(name: string, from: string, to: string, value: (secon
     of: `${name}[p.q - ${first} + 1]`,
   };
 }
+
+/** The posts' platforms (PostgreSQL's enum is made from this list, and the store's rows are PostgreSQL's). */
+const PLATFORM_LIST = `[${PLATFORM_VALUES.map((platform) => {
+  if (!/^[a-z]+$/.test(platform)) throw new Error(`Not a platform name: ${platform}`);
+  return `'${platform}'`;
+}).join(',')}]`;
+const PLATFORM_SLOTS = 16;
+if (PLATFORM_VALUES.length >= PLATFORM_SLOTS) throw new Error('More platforms than keyWithPlatform packs');
+
+/**
+ * A timeline key (TimeKey.key) and the post's platform as one Int64 (key × 16 + the platform's place in the list, 0
+ * for none of them), over `posts p`: the same groups as GROUP BY key, platform, hashed as one integer rather than as
+ * a number and a string (at 1M over 90 days, the overview's timeline took 215–250 ms of CPU grouped by the pair and
+ * 80–100 by this). A group's key and platform are then any() of its posts'.
+ */
+export const keyWithPlatform = (key: string) =>
+  `(toInt64(${key}) * ${PLATFORM_SLOTS} + transform(p.platform, ${PLATFORM_LIST}, ` +
+  `range(1, ${PLATFORM_VALUES.length + 1}), 0))`;
 
 /** Whether a TimeKey groups by quarter (perQuarter applies). */
 export const byQuarter = (time: TimeKey) => time === BY_QUARTER;
