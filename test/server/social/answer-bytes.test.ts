@@ -18,13 +18,17 @@ import { overview } from '@server/social/insights/overview';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
 const ZONE = 'America/New_York';
+const DAY_MS = 86_400_000;
+/** The plan's history: from two days before RANGE (the fixed corpus's dates), so that RANGE is never clipped. */
+const HISTORY_DAYS = Math.ceil((Date.now() - Date.parse(RANGE.from)) / DAY_MS) + 2;
+const daysBefore = (iso: string, days: number) => new Date(Date.parse(iso) - days * DAY_MS).toISOString();
 
 let server: TestServer;
 let viewer: Person;
 let workspaceId: string;
 
 beforeAll(async () => {
-  server = await createTestServer({ BILLING_PLANS_FILE: plansFile({ history_days: 30 }) });
+  server = await createTestServer({ BILLING_PLANS_FILE: plansFile({ history_days: HISTORY_DAYS }) });
   viewer = await server.createUser();
   workspaceId = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: ZONE })).id;
   await insertCorpus(server);
@@ -120,14 +124,17 @@ describe("a dashboard's answer as stored bytes", () => {
 
   it("keeps each request's history clip and a cursor that opens the next page in the shared bytes", async () => {
     const to = RANGE.to;
-    // Both start before the plan's 30 days and are clipped to the same start: one range, two requested starts.
-    const early = { query: 'outage', filters: { from: '2026-08-01T00:00:00.000Z', to } };
-    const earlier = { query: 'outage', filters: { from: '2026-07-01T00:00:00.000Z', to } };
+    // Both start before the plan's history and are clipped to the same start: one range, two requested starts.
+    const early = { query: 'outage', filters: { from: daysBefore(RANGE.from, 12), to } };
+    const earlier = { query: 'outage', filters: { from: daysBefore(RANGE.from, 20), to } };
     for (const request of [early, earlier, early, earlier]) {
       const res = await dashboard('overview', request, 'gzip');
       expect(res.statusCode, res.body).toBe(200);
       const answer = JSON.parse(jsonBytes(res).toString()) as { history_clip: unknown };
-      expect(answer.history_clip).toEqual({ requested_from: request.filters.from, history_days: 30 });
+      expect(answer.history_clip).toEqual({
+        requested_from: request.filters.from,
+        history_days: HISTORY_DAYS,
+      });
     }
 
     const page = { query: 'outage OR nova OR latte', limit: 2, sort: 'recency' };
