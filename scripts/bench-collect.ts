@@ -36,7 +36,7 @@ import { importCorpus } from '@server/social/corpus/import/run';
 import { generatedImportRows } from './generated-import-rows';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { keyIdOf, seal } from '@server/scraping/credentials';
-import { startReplayServer, type Route } from '@test/support/replay-server';
+import { sourceUrlsAt, startReplayServer, type Route } from '@test/support/replay-server';
 import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
 import { redditPosts, redditReplay } from '@test/support/reddit-replay';
 import { youtubeReplay, youtubeVideos } from '@test/support/youtube-replay';
@@ -300,11 +300,7 @@ async function benchSource(server: EmbeddedServer, dir: string, source: Source, 
     APP_ENV: 'local',
     SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
     SECRETS_KEY: key.toString('base64'),
-    SCRAPING_HACKERNEWS_URL: replay.url,
-    SCRAPING_REDDIT_URL: replay.url,
-    SCRAPING_REDDIT_AUTH_URL: replay.url,
-    SCRAPING_YOUTUBE_URL: replay.url,
-    SCRAPING_X_URL: replay.url,
+    ...sourceUrlsAt(replay.url),
   });
   const log = (message: string) => console.log(`  [collector] ${message}`);
   const queue = await startQueue(config, { pool: database.pool }, { log });

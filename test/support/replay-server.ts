@@ -88,3 +88,12 @@ export function mastodonTagRoutes(base: () => string): Record<string, Route> {
     },
   };
 }
+
+/** The settings that point every source with a stand-in here (Hacker News, Reddit, YouTube, X) at `url`. */
+export const sourceUrlsAt = (url: string) => ({
+  SCRAPING_HACKERNEWS_URL: url,
+  SCRAPING_REDDIT_URL: url,
+  SCRAPING_REDDIT_AUTH_URL: url,
+  SCRAPING_YOUTUBE_URL: url,
+  SCRAPING_X_URL: url,
+});

@@ -6,18 +6,14 @@ import { expect } from 'vitest';
 import type pg from 'pg';
 import { executeRun, type RunnerDeps } from '@server/scraping/runner';
 import { createTestServer } from './server-harness';
-import { startReplayServer, type Route } from './replay-server';
+import { sourceUrlsAt, startReplayServer, type Route } from './replay-server';
 
 export async function startScrapingHarness(options: { requeue?: RunnerDeps['requeue'] } = {}) {
   const replay = await startReplayServer();
   const url = replay.url;
   const server = await createTestServer({
     SCRAPING_ALLOW_PRIVATE_HOSTS: 'true',
-    SCRAPING_HACKERNEWS_URL: url,
-    SCRAPING_REDDIT_URL: url,
-    SCRAPING_REDDIT_AUTH_URL: url,
-    SCRAPING_YOUTUBE_URL: url,
-    SCRAPING_X_URL: url,
+    ...sourceUrlsAt(url),
   });
   const pool = server.pool as unknown as pg.Pool;
   const staff = await server.createUser({ isStaff: true });

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { connect, ensureDatabase } from '@server/db/database';
 import { keyIdOf, seal } from '@server/scraping/credentials';
-import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
+import { sourceUrlsAt, startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import { waitFor, workerProcesses } from '@test/support/worker-process';
 import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
 import { redditComments, redditPosts, redditReplay } from '@test/support/reddit-replay';
@@ -37,11 +37,7 @@ const EXPECTED = { hackernews: 950, reddit: 960, youtube: 480, x: 950 };
 const startWorker = () =>
   workers.start(url, {
     SECRETS_KEY: key.toString('base64'),
-    SCRAPING_HACKERNEWS_URL: replay.url,
-    SCRAPING_REDDIT_URL: replay.url,
-    SCRAPING_REDDIT_AUTH_URL: replay.url,
-    SCRAPING_YOUTUBE_URL: replay.url,
-    SCRAPING_X_URL: replay.url,
+    ...sourceUrlsAt(replay.url),
     SCRAPING_CONCURRENCY: '4',
   });
 
