@@ -76,6 +76,12 @@ export type StoreWordsRows = {
 /** One period's cut: 65536 (above every hash) when the period is read whole. */
 const WHOLE = 65536;
 
+/** The range and the period of equal length before it, which the sample's statements read together. */
+const bothPeriods = (scope: StoreScope) => ({
+  from: previousRange(scope.context).from,
+  to: scope.context.scope.to,
+});
+
 /**
  * The sample's plan, exactly PostgreSQL's (conversationWordsStatement): each period's matching posts at the pilot
  * level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at 2 × cap or more is
@@ -88,7 +94,7 @@ async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreW
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const where = storeWhere(scope, params, zone, { from: previousRange(context).from, to: context.scope.to });
+  const where = storeWhere(scope, params, zone, bothPeriods(scope));
   const from = params.add(context.scope.from.getTime(), 'Int64');
   const marked = rule.pilotLevel >= 1 && rule.pilotLevel <= rule.maxLevel;
   const pilotBound = params.add(marked ? 65536 >> rule.pilotLevel : 0, 'UInt32');
@@ -127,10 +133,7 @@ function countedFrom(
   from: string,
 ) {
   const { context, db = STORE_DATABASE } = scope;
-  const where = storeWhere(scope, params, zonePlaceholder(context, params), {
-    from: previousRange(context).from,
-    to: context.scope.to,
-  });
+  const where = storeWhere(scope, params, zonePlaceholder(context, params), bothPeriods(scope));
   if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE) return `FROM ${db}.posts p WHERE ${where}`;
   const [cur, prev] = [params.add(cuts.cur_cut, 'UInt32'), params.add(cuts.prev_cut, 'UInt32')];
   // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
@@ -152,35 +155,53 @@ function stopDigest(rule: StoreWordsRule): string {
   return digest;
 }
 
+/** Per store process, the stop-word digests known to be held (or being written): checked once, not per request. */
+const heldStopWords = new WeakMap<AnalyticsStore, Map<string, Promise<void>>>();
+
 /**
  * The stop words as rows of the store (`murmur_rules.stop_words`, under their digest), written the first time a
  * store is asked for them: a statement then reads 6,000 rows rather than parsing both lists again (about 35 ms of
  * every conversation at 1M posts). One INSERT writes them all or none, so rows under the digest are the whole list;
- * two calls writing them at once leave each row twice, which a set does not see.
+ * two processes writing them at once leave each row twice, which a set does not see. Whether the store holds them is
+ * asked once per store process (`heldStopWords`); a words statement that fails forgets it (forgetStopWords), so a
+ * store whose files were replaced is asked again.
  */
-async function stopWords(store: AnalyticsStore, rule: StoreWordsRule): Promise<string> {
+function stopWords(store: AnalyticsStore, rule: StoreWordsRule): { digest: string; ready: Promise<void> } {
   const digest = stopDigest(rule);
-  const d = `'${digest}'`;
-  const table = `${RULES_DATABASE}.stop_words`;
-  const held = await store
-    .query<{ n: string }>(`SELECT count() AS n FROM ${table} WHERE digest = ${d}`)
-    .catch(() => [{ n: '0' }]);
-  if (Number(held[0]?.n) === 0) {
-    await store.exec(`CREATE DATABASE IF NOT EXISTS ${RULES_DATABASE}`);
-    await store.exec(
-      `CREATE TABLE IF NOT EXISTS ${table} (digest String, lang LowCardinality(String), word String)
-        ENGINE = MergeTree ORDER BY (digest, lang, word) SETTINGS ${DURABLE}`,
-    );
-    const params = new StoreParams();
-    const languages = params.add(rule.stopLanguages, 'Array(String)');
-    const words = params.add(rule.stopWords, 'Array(String)');
-    await store.query(
-      `INSERT INTO ${table} (digest, lang, word)
-        SELECT ${d}, t.1, t.2 FROM (SELECT arrayJoin(arrayZip(${languages}, ${words})) AS t)`,
-      params.values,
-    );
+  const known = heldStopWords.get(store) ?? new Map<string, Promise<void>>();
+  heldStopWords.set(store, known);
+  let ready = known.get(digest);
+  if (!ready) {
+    ready = writeStopWords(store, rule, digest);
+    known.set(digest, ready);
+    ready.catch(() => known.delete(digest));
   }
-  return `(SELECT lang, word FROM ${table} WHERE digest = ${d})`;
+  return { digest, ready };
+}
+
+const forgetStopWords = (store: AnalyticsStore, digest: string) => heldStopWords.get(store)?.delete(digest);
+
+const STOP_TABLE = `${RULES_DATABASE}.stop_words`;
+
+async function writeStopWords(store: AnalyticsStore, rule: StoreWordsRule, digest: string): Promise<void> {
+  const d = `'${digest}'`;
+  const held = await store
+    .query<{ n: string }>(`SELECT count() AS n FROM ${STOP_TABLE} WHERE digest = ${d}`)
+    .catch(() => [{ n: '0' }]);
+  if (Number(held[0]?.n) > 0) return;
+  await store.exec(`CREATE DATABASE IF NOT EXISTS ${RULES_DATABASE}`);
+  await store.exec(
+    `CREATE TABLE IF NOT EXISTS ${STOP_TABLE} (digest String, lang LowCardinality(String), word String)
+      ENGINE = MergeTree ORDER BY (digest, lang, word) SETTINGS ${DURABLE}`,
+  );
+  const params = new StoreParams();
+  const languages = params.add(rule.stopLanguages, 'Array(String)');
+  const words = params.add(rule.stopWords, 'Array(String)');
+  await store.query(
+    `INSERT INTO ${STOP_TABLE} (digest, lang, word)
+      SELECT ${d}, t.1, t.2 FROM (SELECT arrayJoin(arrayZip(${languages}, ${words})) AS t)`,
+    params.values,
+  );
 }
 
 /**
@@ -197,7 +218,9 @@ export async function storeConversationWords(
   rule: StoreWordsRule,
 ): Promise<StoreWordsRows> {
   const { db = STORE_DATABASE } = scope;
-  const [sample, stop] = await Promise.all([samplePlan(store, scope, rule), stopWords(store, rule)]);
+  const stopped = stopWords(store, rule);
+  const [sample] = await Promise.all([samplePlan(store, scope, rule), stopped.ready]);
+  const stop = `(SELECT lang, word FROM ${STOP_TABLE} WHERE digest = '${stopped.digest}')`;
   const params = new StoreParams();
   const from = params.add(scope.context.scope.from.getTime(), 'Int64');
   const counted = countedFrom(scope, params, sample, from);
@@ -211,7 +234,7 @@ export async function storeConversationWords(
     params.add(rule.emergingMinPosts, 'Float64'),
     params.add(rule.emergingMinRatio, 'Float64'),
   ];
-  const [row] = await store.query<{
+  const rows = store.query<{
     counted: [string, string];
     terms: Array<[string, string, number, number]>;
     emerging: Array<[number, number, string, number, number, number]>;
@@ -241,6 +264,10 @@ export async function storeConversationWords(
         AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3))`,
     params.values,
   );
+  const [row] = await rows.catch((error: unknown) => {
+    forgetStopWords(store, stopped.digest);
+    throw error;
+  });
   const r = row!;
   // PostgreSQL rounds an estimate as round(est::numeric): the float kept to 15 significant digits, then halves away
   // from zero. An estimate n × 65536 ÷ cut is never a half (2 × n × 65536 = (2k + 1) × cut needs cut ≥ 2^17, and a
