@@ -14,6 +14,7 @@
 //   YouTube's own quota (403 quotaExceeded) is spent, the run waits for the quota's next day (midnight Pacific time)
 //   and resumes from its cursor.
 // The key goes in the `key` parameter; no note, error or refused item carries it (http.ts names hosts and paths only).
+// The mapping of videos and comment threads to corpus rows is in youtube-map.ts.
 import { YOUTUBE_PAGE_SIZE, YOUTUBE_UNITS, type SourceParams } from '@contract/scraping';
 import {
   CredentialProblem,
@@ -27,15 +28,14 @@ import { msUntilQuotaReset } from '../credentials';
 import {
   credentialOf,
   objectOf,
-  rawOf,
   stringOf,
   type CollectedItem,
   type Connector,
   type ConnectorContext,
   type CredentialTest,
   type Page,
-  withoutEmpty,
 } from './types';
+import { countText, mapThread, mapVideo, watchUrl } from './youtube-map';
 
 type SearchParams = Extract<SourceParams, { source: 'youtube_search' }>;
 type ChannelParams = Extract<SourceParams, { source: 'youtube_channel' }>;
@@ -123,90 +123,6 @@ async function get(path: string, query: Record<string, string>, units: number, c
 
 const itemsOf = (body: Record<string, unknown> | undefined) =>
   Array.isArray(body?.items) ? (body.items as unknown[]) : [];
-const number = (value: unknown) => {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
-  return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
-};
-/** A BCP 47 tag's primary subtag; YouTube's "zxx" (no linguistic content) and "und" are not languages. */
-const languageOf = (tag: unknown) => {
-  const primary = stringOf(tag)?.split(/[-_]/)[0]?.toLowerCase();
-  return primary && /^[a-z]{2,3}$/.test(primary) && primary !== 'zxx' && primary !== 'und'
-    ? primary
-    : undefined;
-};
-const watchUrl = (id: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(id)}`;
-
-function mapVideo(value: unknown): CollectedItem {
-  const video = objectOf(value);
-  const raw = rawOf(value);
-  const id = stringOf(video?.id);
-  const ref = id ? watchUrl(id) : '(no id)';
-  const snippet = objectOf(video?.snippet);
-  if (!video || !id || !snippet) return { ref, reason: 'not a video resource (id and snippet)', raw };
-  const channelId = stringOf(snippet.channelId);
-  const title = stringOf(snippet.title);
-  if (!channelId || title === undefined) return { ref, reason: 'the video has no channel or no title', raw };
-  const description = stringOf(snippet.description);
-  const statistics = objectOf(video.statistics);
-  const channelTitle = stringOf(snippet.channelTitle) || channelId;
-  return {
-    ref,
-    raw,
-    row: withoutEmpty({
-      platform: 'youtube',
-      external_id: id,
-      author_external_id: channelId,
-      author_handle: channelTitle,
-      author_display_name: channelTitle,
-      text: description ? `${title}\n\n${description}` : title,
-      language: languageOf(snippet.defaultAudioLanguage) ?? languageOf(snippet.defaultLanguage),
-      posted_at: stringOf(snippet.publishedAt),
-      kind: 'original',
-      media: 'video',
-      views: number(statistics?.viewCount),
-      likes: number(statistics?.likeCount),
-      comments: number(statistics?.commentCount),
-      url: watchUrl(id),
-    }),
-  };
-}
-
-function mapThread(value: unknown, videoId: string): CollectedItem {
-  const thread = objectOf(value);
-  const raw = rawOf(value);
-  const top = objectOf(objectOf(thread?.snippet)?.topLevelComment);
-  const id = stringOf(top?.id) ?? stringOf(thread?.id);
-  const ref = id ? `${watchUrl(videoId)}&lc=${encodeURIComponent(id)}` : '(no id)';
-  const snippet = objectOf(top?.snippet);
-  if (!id || !snippet)
-    return { ref, reason: 'not a comment thread (a top-level comment with a snippet)', raw };
-  const author = stringOf(snippet.authorDisplayName);
-  const text = stringOf(snippet.textOriginal) ?? stringOf(snippet.textDisplay);
-  if (!author || text === undefined) return { ref, reason: 'the comment has no author or no text', raw };
-  return {
-    ref,
-    raw,
-    row: withoutEmpty({
-      platform: 'youtube',
-      external_id: id,
-      author_external_id: stringOf(objectOf(snippet.authorChannelId)?.value) ?? author,
-      author_handle: author.replace(/^@/, ''),
-      author_display_name: author,
-      author_avatar_url: stringOf(snippet.authorProfileImageUrl),
-      text,
-      posted_at: stringOf(snippet.publishedAt),
-      kind: 'reply',
-      media: 'text',
-      likes: typeof snippet.likeCount === 'number' ? snippet.likeCount : undefined,
-      comments:
-        typeof objectOf(thread?.snippet)?.totalReplyCount === 'number'
-          ? objectOf(thread?.snippet)?.totalReplyCount
-          : undefined,
-      url: ref,
-    }),
-  };
-}
-
 /** One page of video ids: a search page or a page of the channel's uploads, newer than `since`. */
 async function videoIds(params: YouTubeParams, cursor: YouTubeCursor, context: ConnectorContext) {
   if (params.source === 'youtube_search') {
@@ -314,7 +230,7 @@ async function videosPage(
   const pending =
     params.comment_pages > 0
       ? videos
-          .filter((v) => (number(objectOf(objectOf(v)?.statistics)?.commentCount) ?? 1) > 0)
+          .filter((v) => (countText(objectOf(objectOf(v)?.statistics)?.commentCount) ?? 1) > 0)
           .map((v) => stringOf(objectOf(v)?.id)!)
       : [];
   const listed = !found.next || found.count === 0 || found.reachedOld;
