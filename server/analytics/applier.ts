@@ -18,7 +18,15 @@ import {
   type OutboxBatch,
 } from './outbox';
 import { recordPosition, storePosition, type StorePosition } from './position';
-import { fillSampled, fillTokens, insertRows, POST_TOKENS, postRowsSql, profileRowsSql } from './rows';
+import {
+  fillSampled,
+  fillTexts,
+  fillTokens,
+  insertRows,
+  POST_TOKENS,
+  postRowsSql,
+  profileRowsSql,
+} from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Batches read at once. */
@@ -156,6 +164,7 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
           )
         : store.exec(`DELETE FROM ${db}.tok WHERE post IN {posts:Array(UInt64)}`, { posts }));
       await store.exec(`DELETE FROM ${db}.posts_sampled WHERE id IN {posts:Array(UInt64)}`, { posts });
+      await store.exec(`DELETE FROM ${db}.texts WHERE id IN {posts:Array(UInt64)}`, { posts });
       await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
     }
     const inChunk = new Set(chunk.map(String));
@@ -165,6 +174,7 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
       const ids = `id IN (${current.map((row) => Number(row.id)).join(',')})`;
       await fillTokens(store, db, ids);
       await fillSampled(store, db, ids);
+      await fillTexts(store, db, ids);
     }
   }
 }

@@ -1,9 +1,10 @@
 // The store's tables (docs/analytics-engine.md, "The design Murmur builds") and their layout version. A store of an
 // older layout is reported, not altered: the caller rebuilds it from PostgreSQL (npm run analytics:rebuild).
+import { scriptsSql } from './query/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 5;
+export const LAYOUT_VERSION = 6;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -63,8 +64,8 @@ function checkName(database: string) {
  *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert, with each lexeme's positions as its
  *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`); hashtags, mentions
  *   and link domains as PostgreSQL has them, lower case; the text, and PostgreSQL's lower(text) where it differs from
- *   the ASCII lowering ClickHouse's lower() does (`ltext`), for substring rechecks as ILIKE makes them),
- *   ordered by id with a min-max skip index on time.
+ *   the ASCII lowering ClickHouse's lower() does (`ltext`), for substring rechecks as ILIKE makes them; the scripts
+ *   of its grams (`scripts`, query/scripts.ts), ordered by id with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
  *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
  *   changes, so they never differ from its posts row). The
@@ -74,6 +75,8 @@ function checkName(database: string) {
  * - posts_sampled: the posts' rows but for their text, positions and grams (SAMPLED_COLUMNS), ordered by their
  *   sample hash (`h`, SAMPLE_HASH) then id, so that the conversation's sample of a period (the posts whose hash is
  *   below a cut) is one stretch at the table's start rather than rows spread over every granule of `posts`.
+ * - texts: PostgreSQL's lower(text) of each post with grams, ordered by the scripts of its grams, then time: a
+ *   substring term's recheck reads the texts of the range's posts of the term's scripts, not every text of the range.
  * - lexicon: each lexeme's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens. It only grows
  *   (a lexeme no post has any more finds no post); a rebuild starts it afresh.
  * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
@@ -91,6 +94,7 @@ function tables(db: string): string[] {
       words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
       pos Array(Array(UInt16)),
       grams Array(String) EPHEMERAL, gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
+      scripts UInt8 DEFAULT ${scriptsSql('grams')},
       text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
@@ -100,6 +104,8 @@ function tables(db: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${db}.posts_sampled (h UInt16,
       ${SAMPLED_COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ')}
     ) ENGINE = MergeTree ORDER BY (h, id) SETTINGS ${DURABLE}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.texts (scripts UInt8, ts Int64, id UInt64, ltext String CODEC(ZSTD(3)))
+      ENGINE = MergeTree ORDER BY (scripts, ts, id) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (

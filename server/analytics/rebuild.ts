@@ -14,7 +14,7 @@ import {
   SNAPSHOT_POSITION_SQL,
 } from './outbox';
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
-import { fillSampled, fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
+import { fillSampled, fillTexts, fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
@@ -112,7 +112,7 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table and the sample-ordered copy from the posts, a range of ids a statement (only the ranges that hold
+  // The token table, the sample-ordered copy and the texts from the posts, a range of ids a statement (only the ranges that hold
   // posts, counted in one statement for the progress), then each table merged into one sorted part.
   const step = Math.max(1, options.fillIds ?? FILL_IDS);
   const ranges = await store.query<{ lo: string; n: string }>(
@@ -126,10 +126,11 @@ export async function rebuildStore(
     const range = `id >= ${Number(lo)} AND id < ${Number(lo) + step}`;
     await fillTokens(store, NEXT_DATABASE, range);
     await fillSampled(store, NEXT_DATABASE, range);
+    await fillTexts(store, NEXT_DATABASE, range);
     filled += Number(n);
     options.onProgress?.(filled, result.posts, 'tokens');
   }
-  for (const table of ['posts', 'tok', 'posts_sampled', 'profiles'])
+  for (const table of ['posts', 'tok', 'posts_sampled', 'texts', 'profiles'])
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`, undefined, MERGE_TIMEOUT_MS);
   await recordPosition(store, result.position, NEXT_DATABASE);
   // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds

@@ -93,3 +93,13 @@ export const fillSampled = (store: AnalyticsStore, db: string, condition = 'true
     `INSERT INTO ${db}.posts_sampled (h, ${SAMPLED_COLUMNS.join(', ')})
     SELECT ${SAMPLE_HASH}, ${SAMPLED_COLUMNS.join(', ')} FROM ${db}.posts WHERE ${condition}`,
   );
+
+/**
+ * The texts table's rows of the posts of `db.posts` that match `condition` (every post by default) and have grams:
+ * PostgreSQL's lower(text), by the scripts of the grams.
+ */
+export const fillTexts = (store: AnalyticsStore, db: string, condition = 'true') =>
+  store.exec(
+    `INSERT INTO ${db}.texts (scripts, ts, id, ltext)
+    SELECT scripts, ts, id, ifNull(ltext, lower(text)) FROM ${db}.posts WHERE scripts != 0 AND (${condition})`,
+  );

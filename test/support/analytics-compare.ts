@@ -1,8 +1,8 @@
 // What the analytics store holds against PostgreSQL, id by id: every post once with its likes, author and as many
 // lexemes as PostgreSQL has, in the token table exactly the rows of its current tokens (lexemes, hashtags, mentions,
-// grams: none left from an earlier version of the post) each with its current author and likes, and in the
-// sample-ordered copy one row of its current likes; every profile once with its followers. Nothing missing, nothing
-// doubled.
+// grams: none left from an earlier version of the post) each with its current author and likes, in the
+// sample-ordered copy one row of its current likes, and in the texts one row when it has grams; every profile once
+// with its followers. Nothing missing, nothing doubled.
 import type pg from 'pg';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { POST_TOKENS } from '@server/analytics/rows';
@@ -34,19 +34,23 @@ export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
          if(coalesce(t.n, 0) = p.tokens, '', concat(' token rows ', toString(coalesce(t.n, 0)), ' of ', toString(p.tokens))),
          if(coalesce(t.n, 0) = 0 OR (t.columns = 1 AND t.t_author = p.author AND t.t_likes = p.likes), '',
            ' token rows carry other columns'),
-         if(s.n = 1 AND s.s_likes = p.likes, '', concat(' sampled ', toString(coalesce(s.n, 0)), ' ', s.s_likes))) AS v
+         if(s.n = 1 AND s.s_likes = p.likes, '', concat(' sampled ', toString(coalesce(s.n, 0)), ' ', s.s_likes)),
+         if(coalesce(x.n, 0) = if(p.scripts = 0, 0, 1) AND (x.n = 0 OR x.ts = p.ts), '',
+           concat(' texts ', toString(coalesce(x.n, 0))))) AS v
      FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes,
-         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens
+         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens, any(scripts) AS scripts, any(ts) AS ts
        FROM ${db}.posts GROUP BY id) p
      LEFT JOIN (SELECT post, count() AS n, uniqExact(author_id, likes) AS columns, toString(any(author_id)) AS t_author,
          toString(any(likes)) AS t_likes
        FROM ${db}.tok GROUP BY post) t ON t.post = p.id
      LEFT JOIN (SELECT id, count() AS n, toString(any(likes)) AS s_likes FROM ${db}.posts_sampled GROUP BY id) s
-       ON s.id = p.id`,
+       ON s.id = p.id
+     LEFT JOIN (SELECT id, count() AS n, any(ts) AS ts FROM ${db}.texts GROUP BY id) x ON x.id = p.id`,
   );
   const orphans = await store.query<{ n: string }>(
     `SELECT (SELECT count() FROM ${db}.tok WHERE post NOT IN (SELECT id FROM ${db}.posts))
-       + (SELECT count() FROM ${db}.posts_sampled WHERE id NOT IN (SELECT id FROM ${db}.posts)) AS n`,
+       + (SELECT count() FROM ${db}.posts_sampled WHERE id NOT IN (SELECT id FROM ${db}.posts))
+       + (SELECT count() FROM ${db}.texts WHERE id NOT IN (SELECT id FROM ${db}.posts)) AS n`,
   );
   const profiles = await store.query<{ id: string; v: string }>(
     `SELECT toString(id) AS id, concat(toString(count()), ' ', toString(any(followers))) AS v

@@ -33,6 +33,8 @@ const POSTS: Array<{
   { author: 'kim', lang: 'ja', text: 'iPhone15の東京価格は高い' },
   { author: 'kim', lang: 'ko', text: '6.7인치 화면, 서울에서 커피 마시는 중' },
   { author: 'kim', lang: 'ko', text: '서울 커피' },
+  // Hangul, Han and an emoji: a Hangul term's recheck reads the texts of every mask that holds Hangul's.
+  { author: 'kim', lang: 'ko', text: '서울에서 東京까지 🔥 여행' },
   { author: 'alice', lang: 'en', text: 'tea time with friends 🔥🔥 and ½ price' },
   { author: 'alice', lang: 'en', text: 'latte x flat white' },
   { author: 'anon', lang: 'en', text: 'x latte' },

@@ -7,6 +7,7 @@ import { leafText, matchMode } from '@server/query/terms';
 import { QUARTER_MS, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
+import { masksHolding, scriptsOf } from './scripts';
 import type { TsNode } from './tsquery';
 import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
 
@@ -40,8 +41,9 @@ function missing(what: string, text: string): never {
 /**
  * A substring term as ILIKE matches it: PostgreSQL's lower(text) contains lower(term). The posts are narrowed to those
  * with every gram of the term (post_text_query_grams: a post containing the term has them all), and the text is read
- * only for those; a term without grams reads every post's text in the range. A term that is its own one gram (one
- * or two characters of the gram scripts) is contained in exactly the posts with that gram: its slice, no text read.
+ * only for those, from the texts of the posts of the term's scripts (query/scripts.ts); a term without grams reads
+ * every post's text in the range. A term that is its own one gram (one or two characters of the gram scripts) is
+ * contained in exactly the posts with that gram: its slice, no text read.
  */
 function substringSet(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string {
   const lower = words.lower.get(text) ?? missing('lower()', text);
@@ -49,12 +51,16 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
   const inRange = rangeCondition('ts', params, range);
   if (gramDecides(lower, grams))
     return `SELECT post AS id FROM ${db}.tok WHERE tok = ${gramToken(grams[0]!, params)} AND ${inRange}`;
-  const found = `position(ifNull(ltext, lower(text)), ${params.add(lower, 'String')}) > 0`;
-  if (grams.length === 0) return `SELECT id FROM ${db}.posts WHERE ${inRange} AND ${found}`;
+  const term = params.add(lower, 'String');
+  if (grams.length === 0)
+    return `SELECT id FROM ${db}.posts WHERE ${inRange} AND position(ifNull(ltext, lower(text)), ${term}) > 0`;
   const tokens = grams.map((gram) => gramToken(gram, params)).join(', ');
   const candidates = `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${inRange}
     GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
-  return `SELECT id FROM ${db}.posts PREWHERE id IN (${candidates}) AND ${inRange} WHERE ${found}`;
+  // Every gram character is of a class, so a term with grams has a mask, and its posts' masks hold it.
+  const scripts = params.add(masksHolding(scriptsOf(grams)), 'Array(UInt8)');
+  return `SELECT id FROM ${db}.texts PREWHERE scripts IN ${scripts} AND ${inRange} AND id IN (${candidates})
+    WHERE position(ltext, ${term}) > 0`;
 }
 
 /**

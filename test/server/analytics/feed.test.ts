@@ -83,9 +83,9 @@ describe('the change feed', () => {
   });
 
   it('applies new, changed and removed posts and profiles, in order, each once', async () => {
-    const ids = await insertPosts(server.db, [post('alpha beta gamma'), post('delta epsilon')]);
+    const ids = await insertPosts(server.db, [post('alpha beta gamma'), post('delta epsilon 東京タワー')]);
     await server.pool.query(
-      `SELECT corpus_update_posts('id = ${ids[0]}', $$text = 'zeta eta theta iota', likes = 9$$)`,
+      `SELECT corpus_update_posts('id = ${ids[0]}', $$text = 'Zeta eta theta iota 서울에서', likes = 9$$)`,
     );
     const old = (await server.pool.query<{ id: string }>('SELECT id::text FROM posts ORDER BY id LIMIT 3'))
       .rows;
@@ -105,6 +105,14 @@ describe('the change feed', () => {
        FROM murmur.posts WHERE id = ${ids[0]}`,
     );
     expect(changed).toEqual({ likes: 9, hits: '1' });
+    // The texts of the posts with grams (a substring term's recheck), as they are now.
+    const texts = await store.query<{ id: string; ltext: string }>(
+      `SELECT toString(id) AS id, ltext FROM murmur.texts WHERE id IN (${ids.join(',')}) ORDER BY id`,
+    );
+    expect(texts).toEqual([
+      { id: String(ids[0]), ltext: 'zeta eta theta iota 서울에서' },
+      { id: String(ids[1]), ltext: 'delta epsilon 東京タワー' },
+    ]);
   });
 
   const crashAt = (at: string) => ({

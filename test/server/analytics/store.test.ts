@@ -2,7 +2,7 @@
 // from PostgreSQL with the same posts and the same lexemes, and a killed process rejects what was in flight (no hang)
 // while a new store opens the same data again.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,7 @@ import {
   STORE_DATABASE,
 } from '@server/analytics/layout';
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
+import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
@@ -171,6 +172,7 @@ describe('analytics store', () => {
       'posts',
       'posts_sampled',
       'profiles',
+      'texts',
       'tok',
     ]);
 
@@ -224,11 +226,24 @@ describe('analytics store', () => {
     expect(progress.slice(loading.length)).toEqual(filling); // then the fills
     expect(filling.at(-1)).toEqual([posts, posts, 'tokens']);
     expect(filling.length).toBeGreaterThan(posts / 700);
-    const [counts] = await store.query<{ posts: string; profiles: string; tokens: string; sampled: string }>(
+    const [counts] = await store.query<{
+      posts: string;
+      profiles: string;
+      tokens: string;
+      sampled: string;
+      texts: string;
+    }>(
       `SELECT (SELECT count() FROM ${STORE_DATABASE}.posts) AS posts, (SELECT count() FROM ${STORE_DATABASE}.profiles) AS profiles,
         (SELECT countIf(notEmpty(pos)) FROM ${STORE_DATABASE}.tok) AS tokens,
-        (SELECT uniqExact(id) FROM ${STORE_DATABASE}.posts_sampled) + (SELECT count() FROM ${STORE_DATABASE}.posts_sampled) AS sampled`,
+        (SELECT uniqExact(id) FROM ${STORE_DATABASE}.posts_sampled) + (SELECT count() FROM ${STORE_DATABASE}.posts_sampled) AS sampled,
+        (SELECT uniqExact(id) FROM ${STORE_DATABASE}.texts) + (SELECT count() FROM ${STORE_DATABASE}.texts) AS texts`,
     );
+    // Every post with grams has its text once in the texts table (and some of the corpus's posts have grams).
+    const withGrams = await pgCount(
+      'SELECT count(*) AS n FROM posts WHERE cardinality(post_text_grams(text)) > 0',
+    );
+    expect(withGrams).toBeGreaterThan(0);
+    expect(Number(counts!.texts)).toBe(2 * withGrams);
     expect(Number(counts!.posts)).toBe(posts);
     expect(Number(counts!.sampled)).toBe(2 * posts); // each post once
     expect(Number(counts!.profiles)).toBe(result.profiles);
@@ -261,6 +276,41 @@ describe('analytics store', () => {
         posts: expected,
       });
     }
+  });
+
+  it("classes gram characters by script as query/scripts.ts does, and its classes are migration 0011's gram characters", async () => {
+    // The gram characters: the class post_text_grams keeps (migration 0011), as ranges of code points.
+    const migration = readFileSync(
+      resolve(import.meta.dirname, '../../../server/db/migrations/0011_post_text_grams.sql'),
+      'utf8',
+    );
+    const kept = /regexp_replace\(lower\(t\), '\[\^(.+?)\]\+'/.exec(migration)![1]!;
+    const code = (c: string) => (c.startsWith('\\') ? Number.parseInt(c.slice(2), 16) : c.codePointAt(0)!);
+    const pgRanges = [
+      ...kept.matchAll(
+        /(\\U[0-9a-fA-F]{8}|\\u[0-9a-fA-F]{4}|[^\\-])-(\\U[0-9a-fA-F]{8}|\\u[0-9a-fA-F]{4}|[^\\-])/gu,
+      ),
+    ]
+      .map((m) => [code(m[1]!), code(m[2]!)] as const)
+      .sort((a, b) => a[0] - b[0]);
+    expect(pgRanges.length).toBeGreaterThan(10);
+    const ours = SCRIPT_CLASSES.flat().sort((a, b) => a[0] - b[0]);
+    expect(ours).toEqual(pgRanges);
+
+    // Each range's edges and their neighbours (surrogates aside), classed by the store as here.
+    const chars = ours
+      .flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1])
+      .filter((c) => c < 0xd800 || c > 0xdfff)
+      .map((c) => String.fromCodePoint(c));
+    const grams = [...chars.map((c) => [c]), chars.slice(0, 9), ['서울', '東京', 'タワ', 'ก', '🔥'], []];
+    const masks: number[] = [];
+    for (const g of grams) {
+      const [row] = await store.query<{ m: number }>(`SELECT ${scriptsSql('{g:Array(String)}')} AS m`, { g });
+      masks.push(row!.m);
+    }
+    expect(masks).toEqual(grams.map((g) => scriptsOf(g)));
+    expect(scriptsOf(['서울', '東京', 'タワ', 'ก', '🔥'])).toBe(31);
+    expect(masksHolding(4)).toEqual([4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31]);
   });
 
   it('rejects the query in flight with a clear error when its process is killed, and a new store opens the same data', async () => {
