@@ -1,5 +1,5 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts --posts 10000000 --engine
-// postgres,store]`: p50/p95 latency of every insights endpoint and of POST /social/discover on a bench corpus (1M posts
+// postgres,store --queries "CJK term,phrase"]`: p50/p95 latency of every insights endpoint and of POST /social/discover on a bench corpus (1M posts
 // unless --posts says otherwise), through app.inject in this process, with the answer cache off (every call computes).
 //
 // Engines (`--engine`, both by default): `postgres` is the app given no analytics store, so every route answers from
@@ -83,6 +83,8 @@ interface Options {
   endpoints: readonly Endpoint[];
   engines: readonly Engine[];
   zone: string;
+  /** The queries measured, by label (every one by default). */
+  queries: ReadonlyArray<readonly [string, string]>;
 }
 
 /** One endpoint × query × range: each engine's timed calls, and how many of them the store answered. */
@@ -137,7 +139,7 @@ function difference(a: unknown, b: unknown, path = ''): string | null {
 
 async function measure(
   size: number,
-  { runs, ranges, endpoints, engines, zone }: Options,
+  { runs, ranges, endpoints, engines, zone, queries }: Options,
 ): Promise<SizeResult> {
   console.log(`Before: ${loadLine()}`);
   const { url, server, dataDir } = await openCorpus(size);
@@ -255,7 +257,7 @@ async function measure(
     if (skipDiscover) console.log('POST /social/discover is not implemented yet: skipped.');
 
     console.log(
-      `${runs} runs after a warm-up, per endpoint × ${QUERIES.length} queries × ranges of ${ranges.join(', ')} ` +
+      `${runs} runs after a warm-up, per endpoint × ${queries.length} queries × ranges of ${ranges.join(', ')} ` +
         `days ending ${to.toISOString()}, workspace zone ${zone}; engines ${engines.join(', ')}, interleaved call ` +
         `by call.\n`,
     );
@@ -264,7 +266,7 @@ async function measure(
     const differences: string[] = [];
     for (const endpoint of endpoints) {
       if (endpoint === 'discover' && skipDiscover) continue;
-      for (const [label, query] of QUERIES) {
+      for (const [label, query] of queries) {
         if (endpoint === 'discover' && !query) continue;
         for (const days of ranges) {
           const what = `${endpoint} ${label} ${days}d`;
@@ -489,8 +491,15 @@ async function main() {
       zone: { type: 'string', default: 'America/New_York' },
       posts: { type: 'string', default: String(DEFAULT_POSTS) },
       engine: { type: 'string', default: ENGINES.join(',') },
+      queries: { type: 'string' },
     },
   });
+  const labels = values.queries?.split(',');
+  const queries = labels ? QUERIES.filter(([label]) => labels.includes(label)) : QUERIES;
+  if (labels && queries.length !== labels.length)
+    throw new Error(
+      `--queries takes labels of ${QUERIES.map(([label]) => label).join(', ')} (comma-separated)`,
+    );
   const sizes = values.posts.split(',').map((n) => Number(n.replace(/_/g, '')));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error('--posts takes whole numbers, comma-separated');
@@ -504,6 +513,7 @@ async function main() {
     endpoints: values.only ? ENDPOINTS.filter((e) => values.only!.split(',').includes(e)) : ENDPOINTS,
     engines,
     zone: values.zone,
+    queries,
   };
   const results: SizeResult[] = [];
   for (const size of sizes) {

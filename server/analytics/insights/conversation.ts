@@ -1,7 +1,7 @@
 // The conversation dashboard from the store. Hashtags, mentioned accounts and linked domains: the same rows as
 // PostgreSQL's conversationTags (server/social/insights/sources/posts-scan.ts): posts of the range carrying each (an
 // element repeated in a post counts once), most first, ties in code-point order (ClickHouse compares strings by
-// bytes, as COLLATE "C" does), from one pass over the matching posts. Words and emerging words: the same rows as
+// bytes, as COLLATE "C" does), a statement a list over the matching posts. Words and emerging words: the same rows as
 // conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every post of a
 // period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's code does
 // not import the social domain's.
@@ -25,21 +25,24 @@ export async function storeConversationTags(
   limit: number,
 ): Promise<StoreTagsRows> {
   const { context, db = STORE_DATABASE } = scope;
-  const params = new StoreParams();
-  const where = storeWhere(scope, params, zonePlaceholder(context, params));
-  const rows = await store.query<{ list: number; value: string; posts: string }>(
-    `SELECT t.1 AS list, t.2 AS value, count() AS posts
-    FROM (SELECT arrayJoin(arrayConcat(arrayMap(x -> (0, x), arrayDistinct(p.hashtags)),
-        arrayMap(x -> (1, x), arrayDistinct(p.mentions)), arrayMap(x -> (2, x), arrayDistinct(p.domains)))) AS t
-      FROM ${db}.posts p WHERE ${where})
-    GROUP BY list, value
-    ORDER BY list, posts DESC, value
-    LIMIT ${Number(limit)} BY list`,
-    params.values,
+  // One statement a list, side by side: one pass joining the three lists' tuples took twice their CPU together.
+  const lists = await Promise.all(
+    LISTS.map(async (list) => {
+      const params = new StoreParams();
+      const where = storeWhere(scope, params, zonePlaceholder(context, params));
+      const rows = await store.query<{ value: string; posts: string }>(
+        `SELECT value, count() AS posts
+        FROM ${db}.posts p ARRAY JOIN arrayDistinct(p.${list}) AS value
+        WHERE ${where}
+        GROUP BY value
+        ORDER BY posts DESC, value
+        LIMIT ${Number(limit)}`,
+        params.values,
+      );
+      return rows.map((row) => ({ value: row.value, posts: Number(row.posts) }));
+    }),
   );
-  const lists: StoreTagsRows = { hashtags: [], mentions: [], domains: [] };
-  for (const row of rows) lists[LISTS[row.list]!].push({ value: row.value, posts: Number(row.posts) });
-  return lists;
+  return { hashtags: lists[0]!, mentions: lists[1]!, domains: lists[2]! };
 }
 
 /** How the conversation counts its words: given by server/social/insights (conversation.ts, words.ts). */
