@@ -1,4 +1,5 @@
 // Server configuration from the environment, validated once; a bad value names its key and the server does not start.
+import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
 import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '@contract/dev-oidc';
 
@@ -129,9 +130,9 @@ const serverConfigSchema = z.object({
   EMBEDDED_PG_RESTART_DELAY_MS: int(1000, 10, 60_000),
   /**
    * Threads each query of the analytics store (embedded ClickHouse in DATA_DIR/analytics, server/analytics) may use:
-   * below the core count, so that the web server keeps a core.
+   * every core by default, the store's process running below the web server's priority (server/analytics/store.ts).
    */
-  ANALYTICS_MAX_THREADS: int(1, 1, 256),
+  ANALYTICS_MAX_THREADS: int(availableParallelism(), 1, 256),
   /**
    * A dashboard reads the analytics store while it is behind PostgreSQL by batches the oldest of which was written at
    * most this long ago (the answer says data_as_of, and is not cached); 0: only a store at PostgreSQL's version.

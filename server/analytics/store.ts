@@ -2,7 +2,7 @@
 // DATA_DIR/analytics, and a client that sends it SQL and parses the JSONEachRow answers. A child that dies rejects
 // every query in flight with one clear error; nothing waits forever.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inlineParams } from './params';
 import type { ChildMessage, ChildOptions, QueryRequest } from './protocol';
@@ -14,14 +14,23 @@ const CHILD = join(import.meta.dirname, 'child.ts');
  * max_threads threads, and the operating system shares the cores among them and the web server.
  */
 const DEFAULT_CONNECTIONS = 4;
+/**
+ * The store's process runs this much below the server's scheduling priority (its nice value, every thread's): a query
+ * may use every core (ANALYTICS_MAX_THREADS) while the web server and PostgreSQL, when they have work, come first.
+ */
+const DEFAULT_NICE = 10;
+/** `nice`, which starts the process at that priority (its threads inherit it); without it, the server's priority. */
+const NICE_COMMAND = ['/usr/bin/nice', '/bin/nice'].find((path) => existsSync(path));
 /** stderr lines kept to explain a child that failed. */
 const KEPT_LINES = 20;
 
 export interface AnalyticsStoreOptions {
   /** The store's data directory (DATA_DIR/analytics for the server and the tools). */
   dataDir: string;
-  /** ClickHouse's `max_threads` for every query (1 on a 2-core machine: the web server keeps a core). */
+  /** ClickHouse's `max_threads` for every query (1 unless given: the server gives ANALYTICS_MAX_THREADS). */
   maxThreads?: number;
+  /** How far below the server's priority the process runs (nice, 0–19; DEFAULT_NICE unless given). */
+  nice?: number;
   /**
    * Connections the child opens to the directory, each running one statement at a time: how many statements run at
    * once (the dashboards' admission slots bound how many requests send them).
@@ -112,7 +121,11 @@ export class AnalyticsStore {
       connections: options.connections ?? DEFAULT_CONNECTIONS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(childOptions)], {
+    const command = [process.execPath, '--import', 'tsx', CHILD, JSON.stringify(childOptions)];
+    const nice = options.nice ?? DEFAULT_NICE;
+    const [file, ...args] =
+      NICE_COMMAND && nice > 0 ? [NICE_COMMAND, '-n', String(nice), ...command] : command;
+    const child = spawn(file!, args, {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });

@@ -2,7 +2,8 @@
 // from PostgreSQL with the same posts and the same lexemes, and a killed process rejects what was in flight (no hang)
 // while a new store opens the same data again.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,6 +51,21 @@ describe('analytics store', () => {
     await expect(store.query('SELEKT 1')).rejects.toThrow(
       /The analytics store refused a query: .*Syntax error/s,
     );
+  });
+
+  it("runs below the server's priority: every thread of its process, those its queries start too", async () => {
+    await store.query('SELECT count() FROM numbers(10000000) SETTINGS max_threads = 2');
+    const pid = storeHolder(dataDir)!;
+    // /proc/<pid>/task/<tid>/stat: the thread's name in parentheses, then fields; the 19th is its nice value.
+    const threads = readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const [head, rest] = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ');
+      return { name: head!.slice(head!.indexOf('(') + 1), nice: Number(rest!.split(' ')[16]) };
+    });
+    expect(threads.filter((t) => t.name.startsWith('ThreadPool')).length).toBeGreaterThan(0);
+    // But ClickHouse's MemoryWorker, which raises its own priority where it may (as root).
+    const queryThreads = threads.filter((t) => t.name !== 'MemoryWorker');
+    expect(new Set(queryThreads.map((t) => t.nice))).toEqual(new Set([10]));
+    expect(getPriority()).toBe(0); // the server's own
   });
 
   it('inlines parameters as expressions holding none of their characters: a value is a value, never SQL', async () => {
