@@ -1,7 +1,7 @@
 // The conversation dashboard from the store. Hashtags, mentioned accounts and linked domains: the same rows as
 // PostgreSQL's conversationTags (server/social/insights/sources/posts-scan.ts): posts of the range carrying each (an
 // element repeated in a post counts once), most first, ties in code-point order (ClickHouse compares strings by
-// bytes, as COLLATE "C" does), a statement a list over the matching posts. Words and emerging words: the same rows as
+// bytes, as COLLATE "C" does), over the matching posts (a text query's found once). Words and emerging words: the same rows as
 // conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every post of a
 // period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's code does
 // not import the social domain's.
@@ -9,7 +9,14 @@ import { createHash } from 'node:crypto';
 import { DURABLE, STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { previousRange, storeSentiment, storeWhere, zonePlaceholder, type StoreScope } from './scope';
+import {
+  previousRange,
+  storeFrom,
+  storeSentiment,
+  storeWhere,
+  zonePlaceholder,
+  type StoreScope,
+} from './scope';
 
 export interface StoreTagsRows {
   hashtags: Array<{ value: string; posts: number }>;
@@ -25,24 +32,48 @@ export async function storeConversationTags(
   limit: number,
 ): Promise<StoreTagsRows> {
   const { context, db = STORE_DATABASE } = scope;
-  // One statement a list, side by side: one pass joining the three lists' tuples took twice their CPU together.
-  const lists = await Promise.all(
-    LISTS.map(async (list) => {
-      const params = new StoreParams();
-      const where = storeWhere(scope, params, zonePlaceholder(context, params));
+  const lists: StoreTagsRows = { hashtags: [], mentions: [], domains: [] };
+  const read = () => {
+    const params = new StoreParams();
+    const { from, where, candidates } = storeFrom(scope, params, zonePlaceholder(context, params), [
+      ...LISTS,
+    ]);
+    return { params, from, where, candidates };
+  };
+  const first = read();
+  if (first.candidates) {
+    // A text query: its posts are found once (the candidates' ids), and their three lists counted in one pass.
+    const rows = await store.query<{ list: number; value: string; posts: string }>(
+      `SELECT t.1 AS list, t.2 AS value, count() AS posts
+      FROM (SELECT arrayJoin(arrayConcat(arrayMap(x -> (0, x), arrayDistinct(p.hashtags)),
+          arrayMap(x -> (1, x), arrayDistinct(p.mentions)), arrayMap(x -> (2, x), arrayDistinct(p.domains)))) AS t
+        FROM ${first.from} WHERE ${first.where})
+      GROUP BY list, value
+      ORDER BY list, posts DESC, value
+      LIMIT ${Number(limit)} BY list`,
+      first.params.values,
+    );
+    for (const row of rows) lists[LISTS[row.list]!].push({ value: row.value, posts: Number(row.posts) });
+    return lists;
+  }
+  // Every post of the range, or a filter's: a statement a list, side by side (one pass joining the three lists'
+  // tuples took twice their CPU together, 2.9 s against 1.4 s over 90 days at 10M).
+  await Promise.all(
+    LISTS.map(async (list, i) => {
+      const { params, from, where } = i === 0 ? first : read();
       const rows = await store.query<{ value: string; posts: string }>(
         `SELECT value, count() AS posts
-        FROM ${db}.posts p ARRAY JOIN arrayDistinct(p.${list}) AS value
+        FROM ${from} ARRAY JOIN arrayDistinct(p.${list}) AS value
         WHERE ${where}
         GROUP BY value
         ORDER BY posts DESC, value
         LIMIT ${Number(limit)}`,
         params.values,
       );
-      return rows.map((row) => ({ value: row.value, posts: Number(row.posts) }));
+      lists[list] = rows.map((row) => ({ value: row.value, posts: Number(row.posts) }));
     }),
   );
-  return { hashtags: lists[0]!, mentions: lists[1]!, domains: lists[2]! };
+  return lists;
 }
 
 /** How the conversation counts its words: given by server/social/insights (conversation.ts, words.ts). */

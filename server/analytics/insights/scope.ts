@@ -10,7 +10,7 @@ import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
 import { STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { candidateRows, type StoreCandidates } from '../query/compile';
+import { candidateIds, candidateRows, type StoreCandidates } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
 /** An instant range, `from` inclusive, `to` exclusive. */
@@ -245,9 +245,10 @@ const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLU
  * columns of p the statement reads besides its condition's. When the query gives a candidate set
  * (StoreMatch.candidates) and the statement and its condition read only the token rows' columns, p is those
  * candidates read from the token slices with their columns (each post once): a term's posts are read from its slices
- * rather than the range's posts tested one by one against them. The whole condition is evaluated over p either way
- * (but for the set's own terms, which its every post matches), so both give the same rows. Otherwise, or with
- * p is the posts table.
+ * rather than the range's posts tested one by one against them. When they read other columns, p is the posts table
+ * and the posts are tested against the candidates' ids once (`p.id IN`), not once a term (an OR of three terms: one
+ * test a post, not three). The whole condition is evaluated over p either way (but for the set's own terms, which its
+ * every post matches), so every form gives the same rows. `candidates`: whether the query gave a candidate set.
  */
 export function storeFrom(
   scope: StoreScope,
@@ -255,19 +256,26 @@ export function storeFrom(
   zone: string,
   columns: readonly string[],
   range: StoreRange = scope.context.scope,
-): { from: string; where: string } {
+): { from: string; where: string; candidates: boolean } {
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
+  const candidates = query ? match.candidates(query, params, range) : null;
+  if (candidates === null)
+    return { from: table, where: storeWhere(scope, params, zone, range), candidates: false };
+  const where = storeWhere(scope, params, zone, range, candidates.given);
   const listed =
     columns.every((column) => LISTED.has(column)) &&
     context.refines.every((refine) => !UNLISTED.has(refine.field));
-  const candidates = listed && query ? match.candidates(query, params, range) : null;
-  if (candidates === null) return { from: table, where: storeWhere(scope, params, zone, range) };
-  const where = storeWhere(scope, params, zone, range, candidates.given);
+  if (!listed)
+    return {
+      from: table,
+      where: `p.id IN (${candidateIds(candidates, params, range)}) AND ${where}`,
+      candidates: true,
+    };
   // The condition's own columns (p.ts, p.platform…) are read too.
   const read = new Set([...columns, ...[...where.matchAll(/\bp\.([a-z_]+)/g)].map((m) => m[1]!)]);
   const unknown = [...read].filter((column) => !LISTED.has(column));
   if (unknown.length) throw new Error(`Not in the token rows: ${unknown.join(', ')}`);
-  return { from: `(${candidateRows(candidates, read, params, range)}) p`, where };
+  return { from: `(${candidateRows(candidates, read, params, range)}) p`, where, candidates: true };
 }

@@ -264,13 +264,9 @@ export function compileStoreCandidates(
         sets.push(set);
       }
       if (sets.length === 1) return sets[0]!;
-      const inRange = rangeCondition('ts', params, range);
       const posts = sets.every((set) => set.posts === null)
         ? null
-        : sets
-            .map((set) => set.posts ?? `SELECT post FROM ${db}.tok WHERE ${set.tokens} AND ${inRange}`)
-            .map((select) => `SELECT post FROM (${select})`)
-            .join(' UNION ALL ');
+        : sets.map((set) => `SELECT post FROM (${candidateIds(set, params, range)})`).join(' UNION ALL ');
       const every = node.operands.every((operand, i) => sets[i]!.given.has(operand));
       return {
         tokens: `(${sets.map((set) => set.tokens).join(' OR ')})`,
@@ -281,6 +277,11 @@ export function compileStoreCandidates(
     }
   }
 }
+
+/** The candidates' ids within `range` (column `post`; a post may be named more than once). */
+export const candidateIds = (candidates: StoreCandidates, params: StoreParams, range?: StoreRange) =>
+  candidates.posts ??
+  `SELECT post FROM ${db}.tok WHERE ${candidates.tokens} AND ${rangeCondition('ts', params, range)}`;
 
 /**
  * The candidates' rows read from their token slices within `range`, each post once: `id` (the post), `ts`, and of
