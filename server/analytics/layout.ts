@@ -38,7 +38,8 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** A post's sample hash, as PostgreSQL's post_sample_marks (migration 0006) computes it: (id × 40503) mod 65536. */
-export const SAMPLE_HASH = '((id * 40503) % 65536)';
+export const sampleHash = (id: string) => `((${id} * 40503) % 65536)`;
+export const SAMPLE_HASH = sampleHash('id');
 
 /** The posts table's columns its sample-ordered copy holds (all but the text, positions and grams). */
 const SAMPLED_COLUMN_TYPES: ReadonlyArray<readonly [string, string]> = [

@@ -128,10 +128,12 @@ async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreW
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const where = storeWhere(scope, params, zone, bothPeriods(scope));
-  const from = params.add(context.scope.from.getTime(), 'Int64');
   const marked = rule.pilotLevel >= 1 && rule.pilotLevel <= rule.maxLevel;
-  const pilotBound = params.add(marked ? 65536 >> rule.pilotLevel : 0, 'UInt32');
+  const bound = marked ? 65536 >> rule.pilotLevel : 0;
+  // The query's sets are cut to the pilot's posts before they are built (a phrase's slices joined for 1/64 of them).
+  const where = storeWhere(scope, params, zone, { ...bothPeriods(scope), sampleBelow: bound });
+  const from = params.add(context.scope.from.getTime(), 'Int64');
+  const pilotBound = params.add(bound, 'UInt32');
   const scale = params.add(2 ** rule.pilotLevel, 'UInt64');
   const cap = params.add(rule.cap, 'UInt64');
   const twice = params.add(2 * rule.cap, 'UInt64');
@@ -167,8 +169,12 @@ function countedFrom(
   from: string,
 ) {
   const { context, db = STORE_DATABASE } = scope;
-  const where = storeWhere(scope, params, zonePlaceholder(context, params), bothPeriods(scope));
-  if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE) return `FROM ${db}.posts p WHERE ${where}`;
+  const zone = zonePlaceholder(context, params);
+  if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE)
+    return `FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone, bothPeriods(scope))}`;
+  // The query's sets cut to the sample's posts before they are built.
+  const sampleBelow = Math.max(cuts.cur_cut, cuts.prev_cut);
+  const where = storeWhere(scope, params, zone, { ...bothPeriods(scope), sampleBelow });
   const [cur, prev] = [params.add(cuts.cur_cut, 'UInt32'), params.add(cuts.prev_cut, 'UInt32')];
   // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
   return `FROM ${db}.posts_sampled p WHERE p.h < greatest(${cur}, ${prev})

@@ -13,10 +13,11 @@ import type { StoreParams } from '../params';
 import { candidateIds, candidateRows, type StoreCandidates } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
-/** An instant range, `from` inclusive, `to` exclusive. */
+/** An instant range, `from` inclusive, `to` exclusive (and a sample of it: query/compile.ts, StoreRange). */
 export interface StoreRange {
   from: Date;
   to: Date;
+  sampleBelow?: number;
 }
 
 /**

@@ -4,17 +4,22 @@
 // by the range when one is given); fields are conditions on the post's columns or on its author's profile.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
-import { QUARTER_MS, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
+import { QUARTER_MS, sampleHash, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
 import type { TsNode } from './tsquery';
 import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
 
-/** A half-open time range, as a scope has it: from ≤ posted_at < to. */
+/**
+ * A half-open time range, as a scope has it: from ≤ posted_at < to. `sampleBelow`: only the posts whose sample hash
+ * (layout.ts, sampleHash) is below it, for a statement that reads no others (the conversation's sample): a term's
+ * slices are cut to them before they are joined or grouped.
+ */
 export interface StoreRange {
   from: Date;
   to: Date;
+  sampleBelow?: number;
 }
 
 /** What a count or a dashboard looks at: the query, the filters and (optionally) the range, as server/social/scope.ts. */
@@ -28,10 +33,15 @@ export interface StoreScope {
 
 const db = STORE_DATABASE;
 
-/** `column` within `range` (whole ms: the store's ts is PostgreSQL's time rounded down to the ms). */
-function rangeCondition(column: string, params: StoreParams, range?: StoreRange): string {
+/**
+ * `column` within `range` (whole ms: the store's ts is PostgreSQL's time rounded down to the ms), and the post `id`
+ * (a column) of the range's sample when it takes one.
+ */
+function rangeCondition(column: string, params: StoreParams, range?: StoreRange, id = 'post'): string {
   if (!range) return 'true';
-  return `${column} >= ${params.add(String(range.from.getTime()), 'Int64')} AND ${column} < ${params.add(String(range.to.getTime()), 'Int64')}`;
+  const time = `${column} >= ${params.add(String(range.from.getTime()), 'Int64')} AND ${column} < ${params.add(String(range.to.getTime()), 'Int64')}`;
+  if (range.sampleBelow === undefined) return time;
+  return `${time} AND ${sampleHash(id)} < ${params.add(range.sampleBelow, 'UInt32')}`;
 }
 
 function missing(what: string, text: string): never {
@@ -52,14 +62,15 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
   if (gramDecides(lower, grams))
     return `SELECT post AS id FROM ${db}.tok WHERE tok = ${gramToken(grams[0]!, params)} AND ${inRange}`;
   const term = params.add(lower, 'String');
+  const postsInRange = rangeCondition('ts', params, range, 'id');
   if (grams.length === 0)
-    return `SELECT id FROM ${db}.posts WHERE ${inRange} AND position(ifNull(ltext, lower(text)), ${term}) > 0`;
+    return `SELECT id FROM ${db}.posts WHERE ${postsInRange} AND position(ifNull(ltext, lower(text)), ${term}) > 0`;
   const tokens = grams.map((gram) => gramToken(gram, params)).join(', ');
   const candidates = `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${inRange}
     GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
   // Every gram character is of a class, so a term with grams has a mask, and its posts' masks hold it.
   const scripts = params.add(masksHolding(scriptsOf(grams)), 'Array(UInt8)');
-  return `SELECT id FROM ${db}.texts PREWHERE scripts IN ${scripts} AND ${inRange} AND id IN (${candidates})
+  return `SELECT id FROM ${db}.texts PREWHERE scripts IN ${scripts} AND ${postsInRange} AND id IN (${candidates})
     WHERE position(ltext, ${term}) > 0`;
 }
 
@@ -309,7 +320,7 @@ export function candidateRows(
 /** The whole scope as a condition over `posts p`: its range, platforms, languages and query. */
 export function storeScopeCondition(scope: StoreScope, params: StoreParams, words: QueryWords): string {
   const range = scope.from && scope.to ? { from: scope.from, to: scope.to } : undefined;
-  const parts = [rangeCondition('p.ts', params, range)];
+  const parts = [rangeCondition('p.ts', params, range, 'p.id')];
   if (scope.platforms.length) parts.push(`p.platform IN ${params.add(scope.platforms, 'Array(String)')}`);
   if (scope.languages.length) parts.push(`p.lang IN ${params.add(scope.languages, 'Array(String)')}`);
   if (scope.query) parts.push(`(${compileStoreQuery(scope.query, params, words, range)})`);
