@@ -31,7 +31,7 @@ export async function storeConversationTags(
   scope: StoreScope,
   limit: number,
 ): Promise<StoreTagsRows> {
-  const { context, db = STORE_DATABASE } = scope;
+  const { context } = scope;
   const lists: StoreTagsRows = { hashtags: [], mentions: [], domains: [] };
   const read = () => {
     const params = new StoreParams();
