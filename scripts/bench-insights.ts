@@ -1,6 +1,8 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts --posts 10000000 --engine
-// postgres,store --queries "CJK term,phrase"]`: p50/p95 latency of every insights endpoint and of POST /social/discover on a bench corpus (1M posts
-// unless --posts says otherwise), through app.inject in this process, with the answer cache off (every call computes).
+// postgres,store --queries "CJK term,phrase"]`: p50/p95 latency of every insights endpoint and of POST
+// /social/discover on a bench corpus (1M posts unless --posts says otherwise; every query of the mix unless
+// --queries names some by label), through app.inject in this process, with the answer cache off (every call
+// computes).
 //
 // Engines (`--engine`, both by default): `postgres` is the app given no analytics store, so every route answers from
 // PostgreSQL; `store` is the app given the corpus's analytics store (server/analytics/service.ts, started as `npm

@@ -5,7 +5,7 @@
 export interface ChildOptions {
   /** The store's data directory (absolute): chdb keeps one per process. */
   dataDir: string;
-  /** ClickHouse's `max_threads` for every query: below the core count, so the engine never takes every core. */
+  /** ClickHouse's `max_threads` for every query (the process runs below the server's priority: store.ts). */
   maxThreads: number;
   /** Connections to the directory: how many statements run at once. */
   connections: number;

@@ -112,8 +112,8 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table, the sample-ordered copy and the texts from the posts, a range of ids a statement (only the ranges that hold
-  // posts, counted in one statement for the progress), then each table merged into one sorted part.
+  // The token table, the sample-ordered copy and the texts from the posts, a range of ids a statement (only the
+  // ranges that hold posts, counted in one statement for the progress), then each table merged into one sorted part.
   const step = Math.max(1, options.fillIds ?? FILL_IDS);
   const ranges = await store.query<{ lo: string; n: string }>(
     `SELECT intDiv(id, {step:UInt64}) * {step:UInt64} AS lo, count() AS n FROM ${NEXT_DATABASE}.posts

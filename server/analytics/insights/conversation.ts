@@ -1,10 +1,10 @@
 // The conversation dashboard from the store. Hashtags, mentioned accounts and linked domains: the same rows as
 // PostgreSQL's conversationTags (server/social/insights/sources/posts-scan.ts): posts of the range carrying each (an
 // element repeated in a post counts once), most first, ties in code-point order (ClickHouse compares strings by
-// bytes, as COLLATE "C" does), over the matching posts (a text query's found once). Words and emerging words: the same rows as
-// conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every post of a
-// period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's code does
-// not import the social domain's.
+// bytes, as COLLATE "C" does), over the matching posts (a text query's found once). Words and emerging words: the
+// same rows as conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every
+// post of a period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's
+// code does not import the social domain's.
 import { createHash } from 'node:crypto';
 import { DURABLE, STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
