@@ -7,6 +7,7 @@ import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { alertRoutes } from './alerts/routes';
+import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
 import { sentimentCorrectionRoutes } from './social/corrections-routes';
 import { shareLinkRoutes } from './sharing/routes';
@@ -29,6 +30,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
       await api.register(alertRoutes);
+      await api.register(notificationRoutes);
       await api.register(digestRoutes);
       await api.register(sentimentCorrectionRoutes);
       await api.register(shareLinkRoutes);

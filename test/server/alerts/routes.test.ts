@@ -207,6 +207,21 @@ describe('rules', () => {
 });
 
 describe('notifications', () => {
+  it('answers 401 to a caller who is not signed in', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/notifications'],
+      ['GET', '/api/notifications/unread-count'],
+      ['POST', '/api/notifications/read'],
+    ] as const) {
+      const response = await as(server, null, {
+        method,
+        url,
+        payload: method === 'POST' ? { all: true } : undefined,
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
   it("lists the caller's own, newest first, with the unread count; marks read only one's own", async () => {
     const team = await createTeam(server);
     const made = await rule(team);
