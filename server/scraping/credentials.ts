@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type pg from 'pg';
 import type { CredentialKind } from '@contract/scraping';
-import { secretsKeyBytes, type ServerConfig } from '@server/config';
+import type { ServerConfig } from '@server/config';
+import { secretsKeyBytes } from '@server/config-fields';
 import { PermanentError, QuotaSpentError } from './connectors/http';
 
 const VERSION = 1;

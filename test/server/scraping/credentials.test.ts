@@ -10,7 +10,8 @@ import type pg from 'pg';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { QuotaSpentError } from '@server/scraping/connectors/http';
 import { checkSecretsKey, msUntilQuotaReset, quotaDayOf, spendQuota } from '@server/scraping/credentials';
-import { loadServerConfig, secretsKeyBytes } from '@server/config';
+import { loadServerConfig } from '@server/config';
+import { secretsKeyBytes } from '@server/config-fields';
 
 let server: TestServer;
 let pool: pg.Pool;
