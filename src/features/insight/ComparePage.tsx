@@ -4,7 +4,6 @@
 // (?compare=<id>,<id>…, in order); without it the view's saved query and the next ones are compared. Every chart
 // element drills down to that query's posts (filtered posts of the saved query, with the element's refinement).
 import { useMemo } from 'react';
-import type { ChartConfiguration } from 'chart.js';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { COMPARE_MAX, COMPARE_MIN, type CompareResponse } from '@contract/insights-compare';
@@ -15,15 +14,22 @@ import { EmptyState } from '@/components/PageFrame';
 import { useApp } from '@/components/use-app';
 import { platformName } from '@/lib/platforms';
 import { ChartCard } from './ChartCard';
-import { COLORS } from './charts/colors';
+import {
+  colorOf,
+  mentionsChart,
+  platformRowsOf,
+  platformsChart,
+  sentimentChart,
+  SENTIMENT_LABELS,
+  SENTIMENTS,
+  shareOfVoiceChart,
+  totalOf,
+} from './compare-charts';
 import { DashboardFrame, InsightBody } from './DashboardFrame';
 import { formatBucket, formatChange, formatShare, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 
 const ROUTE = '/_authed/workspace/$workspaceId/insight/compare';
-const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
-const SENTIMENT_LABELS = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' } as const;
-const colorOf = (index: number) => COLORS.series[index % COLORS.series.length]!;
 
 export function ComparePage() {
   const { api } = useApp();
@@ -107,102 +113,13 @@ function Compare({ data }: { data: CompareResponse }) {
   };
   const openBucket = (row: Bucket, index?: number) =>
     open(index, [{ field: 'date', bucket: data.bucket, values: [row.start] }]);
-  const totalOf = (row: Bucket) => row.mentions.reduce((sum, n) => sum + n, 0);
 
-  const stacked = (percent: boolean): ChartConfiguration => ({
-    type: 'line',
-    data: {
-      labels: data.over_time.map(label),
-      datasets: data.queries.map((query, i) => ({
-        label: query.name,
-        data: data.over_time.map((row) => {
-          const n = row.mentions[i] ?? 0;
-          const total = totalOf(row);
-          return percent ? (total ? (n / total) * 100 : 0) : n;
-        }),
-        borderColor: colorOf(i),
-        backgroundColor: `${colorOf(i)}55`,
-        fill: i === 0 ? 'origin' : '-1',
-        tension: 0,
-        pointRadius: 2,
-      })),
-    },
-    options: {
-      scales: {
-        y: {
-          stacked: true,
-          beginAtZero: true,
-          ...(percent ? { max: 100, ticks: { callback: (v) => `${v}%` } } : {}),
-        },
-      },
-      interaction: { mode: 'nearest', intersect: false },
-    },
-  });
-  const counts = useMemo(() => stacked(false), [data]); // eslint-disable-line react-hooks/exhaustive-deps
-  const shares = useMemo(() => stacked(true), [data]); // eslint-disable-line react-hooks/exhaustive-deps
-  const totals = useMemo(
-    (): ChartConfiguration => ({
-      type: 'bar',
-      data: {
-        labels: names,
-        datasets: [
-          {
-            label: 'Mentions',
-            data: data.queries.map((q) => q.mentions.value),
-            backgroundColor: data.queries.map((_, i) => colorOf(i)),
-          },
-          {
-            label: 'Previous period',
-            data: data.queries.map((q) => q.mentions.previous),
-            backgroundColor: '#c9c7d6',
-          },
-        ],
-      },
-      options: { scales: { y: { beginAtZero: true } } },
-    }),
-    [data], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  const sentiment = useMemo(
-    (): ChartConfiguration => ({
-      type: 'bar',
-      data: {
-        labels: names,
-        datasets: SENTIMENTS.map((s) => ({
-          label: SENTIMENT_LABELS[s],
-          data: data.queries.map((q) => {
-            const total = q.sentiment.positive + q.sentiment.neutral + q.sentiment.negative;
-            return total ? (q.sentiment[s] / total) * 100 : 0;
-          }),
-          backgroundColor: COLORS[s],
-        })),
-      },
-      options: {
-        indexAxis: 'y',
-        scales: { x: { stacked: true, max: 100, ticks: { callback: (v) => `${v}%` } }, y: { stacked: true } },
-      },
-    }),
-    [data], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  const platformList = [...new Set(data.queries.flatMap((q) => q.platforms.map((p) => p.platform)))];
-  const platformRows = platformList.map((platform) => ({
-    platform,
-    mentions: data.queries.map((q) => q.platforms.find((p) => p.platform === platform)?.mentions ?? 0),
-  }));
-  const platforms = useMemo(
-    (): ChartConfiguration => ({
-      type: 'bar',
-      data: {
-        labels: platformRows.map((row) => platformName(row.platform)),
-        datasets: data.queries.map((query, i) => ({
-          label: query.name,
-          data: platformRows.map((row) => row.mentions[i] ?? 0),
-          backgroundColor: colorOf(i),
-        })),
-      },
-      options: { scales: { y: { beginAtZero: true } } },
-    }),
-    [data], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+  const counts = useMemo(() => shareOfVoiceChart(data, false), [data]);
+  const shares = useMemo(() => shareOfVoiceChart(data, true), [data]);
+  const totals = useMemo(() => mentionsChart(data), [data]);
+  const sentiment = useMemo(() => sentimentChart(data), [data]);
+  const platformRows = useMemo(() => platformRowsOf(data), [data]);
+  const platforms = useMemo(() => platformsChart(data, platformRows), [data, platformRows]);
   const pairRows = data.overlap.pairs.map((pair) => ({
     ...pair,
     label: `${names[pair.a]} & ${names[pair.b]}`,
