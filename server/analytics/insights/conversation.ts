@@ -279,29 +279,33 @@ export async function storeConversationWords(
     terms: Array<[string, string, number, number]>;
     emerging: Array<[number, number, string, number, number, number]>;
   }>(
-    `SELECT (SELECT (countIf(p.ts >= ${from}), countIf(p.ts < ${from})) ${counted}) AS counted,
-      groupArraySorted(${top})((-n, word, est, s / n)) AS terms,
+    `SELECT (sumIf(n, counter), sumIf(prev, counter)) AS counted,
+      groupArraySortedIf(${top})((-n, word, est, s / n), NOT counter) AS terms,
       groupArraySortedIf(${top})((-ratio, -est, word, est, est_prev, ratio),
-        est >= ${minPosts} AND ratio >= ${minRatio}) AS emerging
+        NOT counter AND est >= ${minPosts} AND ratio >= ${minRatio}) AS emerging
     FROM (
-      SELECT word, n, s, n * 65536. / ${curCut} AS est, prev * 65536. / ${prevCut} AS est_prev,
+      SELECT word, counter, n, prev, s, n * 65536. / ${curCut} AS est, prev * 65536. / ${prevCut} AS est_prev,
         est / greatest(est_prev, 1.) AS ratio
       FROM (
-        SELECT word, sum(n) AS n, sum(prev) AS prev, sum(s) AS s
+        SELECT word, counter, sum(n) AS n, sum(prev) AS prev, sum(s) AS s
         FROM (
-          -- A lexeme's word, once per (word, language) however often the lexicon holds it before its merge.
-          SELECT l.word AS word, b.lang AS lang, any(b.n) AS n, any(b.prev) AS prev, any(b.s) AS s
-          FROM ${db}.lexicon l INNER JOIN (
+          -- A lexeme's word, once per (word, language) however often the lexicon holds it before its merge. The
+          -- counter (token 0, put before every post's tokens, so that a post without any is counted too) is no
+          -- lexeme's: it counts the posts themselves, and so reads them once for both.
+          SELECT l.word AS word, b.tok = 0 AS counter, b.lang AS lang, any(b.n) AS n, any(b.prev) AS prev,
+            any(b.s) AS s
+          FROM ${db}.lexicon l RIGHT JOIN (
             SELECT tok, lang, countIf(cur) AS n, countIf(NOT cur) AS prev, sumIf(sentiment, cur) AS s
             FROM (SELECT p.ts >= ${from} AS cur, p.toks AS toks, ${score} AS sentiment, p.lang AS lang
               ${counted})
-            ARRAY JOIN toks AS tok
+            ARRAY JOIN arrayPushFront(toks, 0) AS tok
             GROUP BY tok, lang) b ON b.tok = l.tok
-          WHERE NOT ((b.lang, l.word) IN ${stop} OR (b.lang = '' AND l.word IN (SELECT word FROM ${stop})))
-          GROUP BY word, lang)
-        GROUP BY word)
-      WHERE n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
-        AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3))`,
+          WHERE counter
+            OR NOT ((b.lang, l.word) IN ${stop} OR (b.lang = '' AND l.word IN (SELECT word FROM ${stop})))
+          GROUP BY word, counter, lang)
+        GROUP BY word, counter)
+      WHERE counter OR (n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
+        AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3)))`,
     params.values,
   );
   const [row] = await rows.catch((error: unknown) => {

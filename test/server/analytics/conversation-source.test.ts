@@ -41,21 +41,23 @@ const EDGE_TEXTS = [
   'edgecase abc ɐa 日本 진짜 너무 the son',
 ];
 const EDGE_LANGUAGES = ['en', 'es', 'ko', null, 'ja'];
+/** Posts without a lexeme (PostgreSQL's parser finds no word in them): counted among a period's posts all the same. */
+const WORDLESS_TEXTS = ['🔥🔥 ✨', '!!! ...', '🎉'];
 
 beforeAll(async () => {
   server = await createTestServer();
   await generatedCorpus(server, 31);
   const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 4');
   // 30 edge posts in the last 15 days of RANGES' 30 days and 10 in the 20 days before them, so that their words rise
-  // against the previous period.
+  // against the previous period; then 6 wordless posts before those.
   const start = Date.parse(RANGES['30 days of days']![0]);
   await insertPosts(
     server.db,
-    Array.from({ length: 40 }, (_, i) => ({
+    Array.from({ length: 46 }, (_, i) => ({
       platform: 'x' as const,
       externalId: `edge${i}`,
       authorId: Number(rows[i % rows.length]!.id),
-      text: EDGE_TEXTS[i % EDGE_TEXTS.length]!,
+      text: i < 40 ? EDGE_TEXTS[i % EDGE_TEXTS.length]! : WORDLESS_TEXTS[i % WORDLESS_TEXTS.length]!,
       language: EDGE_LANGUAGES[i % EDGE_LANGUAGES.length]!,
       postedAt: new Date(i < 30 ? start + (15 + i / 2) * 86_400_000 : start - (i - 29) * 2 * 86_400_000),
       kind: 'original' as const,
