@@ -6,7 +6,7 @@
 // post of a period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's
 // code does not import the social domain's.
 import { createHash } from 'node:crypto';
-import { DURABLE, STORE_DATABASE } from '../layout';
+import { DURABLE, sampleHash, STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import {
@@ -159,7 +159,7 @@ async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreW
 /**
  * The counted posts of both periods, over `p`: a post of a period whose hash is below its period's cut — the posts
  * PostgreSQL reads through the marks' slice, the slice being only its way to find them. A sample is read from the
- * sample-ordered copy (the stretch below the larger cut); when both periods are read whole, from `posts` itself, whose
+ * sample-ordered copy (the stretch below the larger cut); when either period is read whole, from `posts` itself, whose
  * time index narrows the read to the range's granules where the copy's rows of a range lie in all of them.
  */
 function countedFrom(
@@ -176,6 +176,10 @@ function countedFrom(
   const sampleBelow = Math.max(cuts.cur_cut, cuts.prev_cut);
   const where = storeWhere(scope, params, zone, { ...bothPeriods(scope), sampleBelow });
   const [cur, prev] = [params.add(cuts.cur_cut, 'UInt32'), params.add(cuts.prev_cut, 'UInt32')];
+  // One period whole: the copy's stretch below its cut would be the whole copy, every time, so `posts` is read
+  // instead, its time index keeping the read to the range's granules, and the sampled period's cut tested a post.
+  if (sampleBelow === WHOLE)
+    return `FROM ${db}.posts p WHERE ${sampleHash('p.id')} < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`;
   // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
   return `FROM ${db}.posts_sampled p WHERE p.h < greatest(${cur}, ${prev})
     AND p.h < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`;
