@@ -10,15 +10,8 @@ import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
 import { STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { candidateIds, candidateRows, type StoreCandidates } from '../query/compile';
+import { candidateIds, candidateRows, type StoreCandidates, type StoreRange } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
-
-/** An instant range, `from` inclusive, `to` exclusive (and a sample of it: query/compile.ts, StoreRange). */
-export interface StoreRange {
-  from: Date;
-  to: Date;
-  sampleBelow?: number;
-}
 
 /**
  * The query language compiled for the store: a condition over `posts p` for `node`, its values added to `params`;
