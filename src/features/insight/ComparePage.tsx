@@ -15,6 +15,7 @@ import { useApp } from '@/components/use-app';
 import { platformName } from '@/lib/platforms';
 import { ChartCard } from './ChartCard';
 import {
+  bucketLabel,
   colorOf,
   mentionsChart,
   platformRowsOf,
@@ -26,7 +27,7 @@ import {
   totalOf,
 } from './compare-charts';
 import { DashboardFrame, InsightBody } from './DashboardFrame';
-import { formatBucket, formatChange, formatShare, formatWhole } from './insight-format';
+import { formatChange, formatShare, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 
 const ROUTE = '/_authed/workspace/$workspaceId/insight/compare';
@@ -106,7 +107,7 @@ function Compare({ data }: { data: CompareResponse }) {
   const { drill } = useInsightView();
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: null };
   const names = data.queries.map((q) => q.name);
-  const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
+  const label = (row: Bucket) => bucketLabel(data, row);
   const open = (index: number | undefined, refines: Refine[]) => {
     const query = data.queries[index ?? 0];
     if (query) drill(refines, 'filtered-posts', query.saved_query_id);

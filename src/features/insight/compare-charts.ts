@@ -13,13 +13,16 @@ export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 export const SENTIMENT_LABELS = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' } as const;
 export const colorOf = (index: number) => COLORS.series[index % COLORS.series.length]!;
 export const totalOf = (row: Bucket) => row.mentions.reduce((sum, n) => sum + n, 0);
+/** A bucket's start as the answer's zone and bucket size show it. */
+export const bucketLabel = (data: CompareResponse, row: Bucket) =>
+  formatBucket(row.start, data.bucket, data.time_zone);
 
 /** Each query's mentions per bucket, stacked; as a share of the bucket's mentions when `percent`. */
 export function shareOfVoiceChart(data: CompareResponse, percent: boolean): ChartConfiguration {
   return {
     type: 'line',
     data: {
-      labels: data.over_time.map((row) => formatBucket(row.start, data.bucket, data.time_zone)),
+      labels: data.over_time.map((row) => bucketLabel(data, row)),
       datasets: data.queries.map((query, i) => ({
         label: query.name,
         data: data.over_time.map((row) => {
