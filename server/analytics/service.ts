@@ -3,7 +3,6 @@
 // change feed as batches arrive (a notification from the writers, or the timer). Its process is started again when it
 // dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt. Until the
 // store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers reflect.
-import { renameSync } from 'node:fs';
 import type pg from 'pg';
 import { supervise, type Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
@@ -14,7 +13,7 @@ import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
-import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from './store';
+import { AnalyticsStore, AnalyticsStoreStopped, openOrSetAside } from './store';
 
 export interface AnalyticsState {
   /** What the store is doing. */
@@ -260,21 +259,11 @@ export class AnalyticsService {
   }
 
   /** Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first. */
-  private async open(): Promise<AnalyticsStore> {
+  private open(): Promise<AnalyticsStore> {
     const { dataDir, maxThreads } = this.options;
-    try {
-      return await AnalyticsStore.open({ dataDir, maxThreads });
-    } catch (error) {
-      const holder = storeHolder(dataDir);
-      if (holder !== null)
-        throw new Error(`${dataDir} is open in process ${holder} (npm run analytics:rebuild?)`, {
-          cause: error,
-        });
-      const aside = `${dataDir}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(dataDir, aside);
-      this.log(`${TAG} ${message(error)}; moved it to ${aside} and rebuilding the store.`);
-      return AnalyticsStore.open({ dataDir, maxThreads });
-    }
+    return openOrSetAside({ dataDir, maxThreads }, (reason, aside) =>
+      this.log(`${TAG} ${reason}; moved it to ${aside} and rebuilding the store.`),
+    );
   }
 
   /** One store process's life: made current, then the change feed applied, until it stops. */

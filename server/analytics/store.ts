@@ -2,7 +2,7 @@
 // DATA_DIR/analytics, and a client that sends it SQL and parses the JSONEachRow answers. A child that dies rejects
 // every query in flight with one clear error; nothing waits forever.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inlineParams } from './params';
 import type { ChildMessage, ChildOptions, QueryRequest } from './protocol';
@@ -74,6 +74,29 @@ export function storeHolder(dataDir: string): number | null {
     return pid;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
+/**
+ * Opens the store's process; a directory its engine cannot open (and no other process holds) is moved aside first,
+ * `onSetAside` told why and where, and an empty store opened in its place (to be rebuilt).
+ */
+export async function openOrSetAside(
+  options: AnalyticsStoreOptions,
+  onSetAside: (reason: string, aside: string) => void,
+): Promise<AnalyticsStore> {
+  try {
+    return await AnalyticsStore.open(options);
+  } catch (error) {
+    const holder = storeHolder(options.dataDir);
+    if (holder !== null)
+      throw new Error(`${options.dataDir} is open in process ${holder} (npm run analytics:rebuild?)`, {
+        cause: error,
+      });
+    const aside = `${options.dataDir}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(options.dataDir, aside);
+    onSetAside(error instanceof Error ? error.message : String(error), aside);
+    return AnalyticsStore.open(options);
   }
 }
 
