@@ -115,11 +115,11 @@ export async function consumeMonthly(
   if (counted.length === 0) throw limitReached(metric, limit, planName);
 }
 
-/** The oldest instant the plan lets a dashboard look at (its history), or null without a limit. */
 /**
- * Where the plan's history begins: `history_days` whole days back, from the start of today (UTC). A day's requests
- * therefore clip to the same instant, so a clipped range is the same request all day and the dashboards' answer cache
- * (keyed by the resolved range) serves it again; the plan keeps its days plus today's hours so far.
+ * The oldest instant the plan lets a dashboard look at, or null without a limit: `history_days` whole days back, from
+ * the start of today (UTC). A day's requests therefore clip to the same instant, so a clipped range is the same request
+ * all day and the dashboards' answer cache (keyed by the resolved range) serves it again; the plan keeps its days plus
+ * today's hours so far.
  */
 export function historyStart(limits: PlanLimits, now = new Date()): Date | null {
   if (limits.history_days === null) return null;
