@@ -34,7 +34,7 @@ export function plansFile(trial: Partial<Limits>, plans: Record<string, Partial<
 }
 
 /**
- * For tests of what the dashboards count on fixed past dates (not of plans): a trial that keeps ten years of history,
- * so no range of theirs is clipped to the plan's.
+ * The test server's plans unless a test gives its own (server-harness.ts): a trial that keeps ten years of history, so
+ * no range over the fixed past dates the tests count is clipped to the plan's, whatever today is.
  */
 export const longHistory = () => ({ BILLING_PLANS_FILE: plansFile({ history_days: 3650 }) });

@@ -8,6 +8,7 @@ import { connect, connectReplicas, ensureDatabase } from '@server/db/database';
 import { users } from '@server/db/schema';
 import { createAccessTokens } from '@server/auth/access-token';
 import { signInAs } from '@server/auth/sign-in';
+import { longHistory } from '@test/support/billing.fixtures';
 
 export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider' | 'logger'> {
   /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */
@@ -31,10 +32,13 @@ export async function createTestServer(env: Record<string, string> = {}, options
   }
   const database = await connect(url);
   // Test files make hundreds of social calls per account within a minute; the per-account limit has its own test.
+  // Their corpora sit on fixed dates (October–November and March 2026), which the trial's 90 days of history would clip
+  // once today is far enough past them; the history limit's tests give their own plan file.
   const config: ServerConfig = loadServerConfig({
     APP_ENV: 'qa',
     DEV_OIDC: 'false',
     SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
+    ...(env.BILLING_PLANS_FILE === undefined && longHistory()),
     ...env,
   });
   const accessTokens = createAccessTokens(signingKey ?? randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);

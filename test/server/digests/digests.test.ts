@@ -10,7 +10,6 @@ import { digests, digestSends } from '@server/db/alerts-schema';
 import { lastPeriod, runDigests } from '@server/digests/send';
 import { startDevMailbox, type DevMailbox } from '@server/mail/dev-mailbox';
 import { createMailer, type Mailer } from '@server/mail/mailer';
-import { longHistory } from '@test/support/billing.fixtures';
 import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
@@ -24,7 +23,7 @@ let savedQueryId: string;
 const NOW = new Date('2026-11-04T09:30:00Z');
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   team = await createTeam(server);
   await insertCorpus(server);
   savedQueryId = await insertSavedQuery(server, team.workspaceId, 'coffee OR tea');

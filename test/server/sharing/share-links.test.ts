@@ -9,7 +9,6 @@ import type { ShareLink } from '@contract/share-links';
 import { workspaces } from '@server/db/schema';
 import { shareLinks } from '@server/db/social-schema';
 import { SHARED_RATE_LIMIT_PER_MINUTE } from '@server/sharing/shared-routes';
-import { longHistory } from '@test/support/billing.fixtures';
 import { insertCorpus, insertSavedQuery } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
@@ -20,7 +19,7 @@ let savedQueryId: string;
 const RANGE = { from: '2026-10-20T00:00:00Z', to: '2026-11-10T00:00:00Z' };
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   team = await createTeam(server);
   await insertCorpus(server);
   savedQueryId = await insertSavedQuery(server, team.workspaceId, 'coffee OR tea');
@@ -82,7 +81,12 @@ describe('making share links', () => {
     expect(row!.tokenHash).not.toContain(token);
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
-    expect(link).toMatchObject({ dashboard: 'overview', title: 'Saved coffee OR tea', status: 'active', opens: 0 });
+    expect(link).toMatchObject({
+      dashboard: 'overview',
+      title: 'Saved coffee OR tea',
+      status: 'active',
+      opens: 0,
+    });
     expect(link.created_by).toBe(team.manager.email);
     const list = await as(server, team.owner, { method: 'GET', url: linksPath() });
     expect(list.json<{ links: ShareLink[] }>().links.map((l) => l.id)).toContain(link.id);
@@ -96,7 +100,11 @@ describe('opening a share link signed out', () => {
     const meta = await shared('view', { token });
     expect(meta.statusCode, meta.body).toBe(200);
     expect(meta.headers['x-robots-tag']).toBe('noindex, nofollow');
-    expect(meta.json()).toMatchObject({ dashboard: 'overview', title: 'Saved coffee OR tea', rolling: false });
+    expect(meta.json()).toMatchObject({
+      dashboard: 'overview',
+      title: 'Saved coffee OR tea',
+      rolling: false,
+    });
     const answer = await shared('answer', { token });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.headers['x-robots-tag']).toBe('noindex, nofollow');

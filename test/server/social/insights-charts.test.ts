@@ -13,7 +13,6 @@ import {
 } from '@server/social/insights/conversation';
 import { sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { longHistory } from '@test/support/billing.fixtures';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
 import { byCodePoint, inScope, sum, topCounts, wall, wordStats } from '@test/support/insights-brute-force';
@@ -25,7 +24,7 @@ let rows: Row[];
 const ZONES = ['America/New_York', 'Asia/Seoul'];
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   viewer = await server.createUser();
   for (const zone of ZONES) {
     workspaces.set(zone, (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone })).id);

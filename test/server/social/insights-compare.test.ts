@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResponse } from '@contract/insights-compare';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { longHistory, plansFile } from '@test/support/billing.fixtures';
+import { plansFile } from '@test/support/billing.fixtures';
 import { as, createTeam, createWorkspace, type Person, type Team } from '@test/support/workspaces.fixtures';
 import {
   allRows,
@@ -39,7 +39,7 @@ const RANGES = {
 } as const;
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   team = await createTeam(server);
   newYork = (
     await createWorkspace(

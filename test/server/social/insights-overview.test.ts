@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { longHistory } from '@test/support/billing.fixtures';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
 import {
@@ -28,7 +27,7 @@ const workspaces = new Map<string, string>();
 const ZONES = ['America/New_York', 'Asia/Kolkata'];
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   viewer = await server.createUser();
   for (const zone of ZONES) {
     const workspace = await createWorkspace(server, [[viewer, 'viewer']], { timeZone: zone });

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PerformanceResponse, PostsResponse } from '@contract/insights-responses';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { longHistory } from '@test/support/billing.fixtures';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import {
   allRows,
@@ -22,7 +21,7 @@ let rows: Row[];
 const ZONE = 'America/New_York';
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   viewer = await server.createUser();
   workspaceId = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: ZONE })).id;
   await insertCorpus(server);

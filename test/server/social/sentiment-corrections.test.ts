@@ -18,7 +18,6 @@ import { importCorpus } from '@server/social/corpus/import/run';
 import { overview } from '@server/social/insights/overview';
 import { performance } from '@server/social/insights/performance';
 import { resolveInsightScope } from '@server/social/insights/request';
-import { longHistory } from '@test/support/billing.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, createWorkspace, type Team } from '@test/support/workspaces.fixtures';
 import { generatedCorpus, rounded, runningService } from '../analytics/dashboards.fixtures';
@@ -36,7 +35,7 @@ let target: { id: number; sentiment: number; hashtag: string; platform: string; 
 const RANGE = { from: '2026-09-01T00:00:00Z', to: '2026-11-15T00:00:00Z' };
 
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
   team = await createTeam(server);
   other = (await createWorkspace(server, [[team.owner, 'owner']])).id;
   await generatedCorpus(server, 37);

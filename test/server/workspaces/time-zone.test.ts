@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaces } from '@server/db/schema';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import type { OverviewResponse, PerformanceResponse } from '@contract/insights-responses';
-import { longHistory } from '@test/support/billing.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await createTestServer(longHistory());
+  server = await createTestServer();
 });
 afterAll(() => server.close());
 
