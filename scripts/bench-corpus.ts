@@ -116,8 +116,13 @@ export async function startCorpusStore(
  * apart) is handed out wrapped, each query() and exec() counted, the same wrapper for the same store (a reader checks
  * that the store it read is still the service's); a read is answered by the store when the service finds the store
  * unchanged after its figures (unchangedSince true), and else by PostgreSQL, whatever statements it sent.
+ * `onStatement`, when given, hears of each statement as it ends: its SQL, when it was sent (performance.now()) and
+ * how long it took.
  */
-export function countStoreReads(service: AnalyticsService): StoreReads {
+export function countStoreReads(
+  service: AnalyticsService,
+  onStatement?: (sql: string, startedAt: number, ms: number) => void,
+): StoreReads {
   const counter = { statements: 0, busyMs: 0, answered: 0 };
   let running = 0;
   let since = 0;
@@ -131,9 +136,12 @@ export function countStoreReads(service: AnalyticsService): StoreReads {
         if (property !== 'query' && property !== 'exec') return value.bind(target);
         return (...args: unknown[]) => {
           counter.statements += 1;
-          if (running++ === 0) since = performance.now();
+          const startedAt = performance.now();
+          if (running++ === 0) since = startedAt;
           return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).finally(() => {
-            if (--running === 0) counter.busyMs += performance.now() - since;
+            const now = performance.now();
+            if (--running === 0) counter.busyMs += now - since;
+            onStatement?.(String(args[0]), startedAt, now - startedAt);
           });
         };
       },

@@ -1,5 +1,5 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts --posts 10000000 --engine
-// postgres,store --queries "CJK term,phrase"]`: p50/p95 latency of every insights endpoint and of POST
+// postgres,store --queries "CJK term,phrase" --trace]`: p50/p95 latency of every insights endpoint and of POST
 // /social/discover on a bench corpus (1M posts unless --posts says otherwise; every query of the mix unless
 // --queries names some by label), through app.inject in this process, with the answer cache off (every call
 // computes).
@@ -22,7 +22,8 @@
 // without "every post"; then the issue's targets per engine (at 10M: every typed dashboard query over 30 and 90 days
 // ≤ 500 ms p95, every post over 90 days ≤ 800 ms, discover ≤ 500 ms), each met or not. `--posts 1000000,3000000,
 // 10000000` runs the same mix on each size in turn and prints the growth curve per engine, with the bytes on disk per
-// post of PostgreSQL and of the store.
+// post of PostgreSQL and of the store. `--trace` prints, under each case, every timed store call's statements in the
+// order they were sent: when each started after the call began, how long it ran, and its first words.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
 import { randomBytes } from 'node:crypto';
@@ -87,7 +88,19 @@ interface Options {
   zone: string;
   /** The queries measured, by label (every one by default). */
   queries: ReadonlyArray<readonly [string, string]>;
+  /** Print each timed store call's statements (`--trace`). */
+  trace: boolean;
 }
+
+/** A statement sent during a call: ms after the call began, ms it ran, its first words. */
+interface Traced {
+  at: number;
+  ms: number;
+  sql: string;
+}
+
+/** A statement's first words, its whitespace collapsed (what names it in a trace). */
+const firstWords = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 110);
 
 /** One endpoint × query × range: each engine's timed calls, and how many of them the store answered. */
 interface Case {
@@ -141,7 +154,7 @@ function difference(a: unknown, b: unknown, path = ''): string | null {
 
 async function measure(
   size: number,
-  { runs, ranges, endpoints, engines, zone, queries }: Options,
+  { runs, ranges, endpoints, engines, zone, queries, trace }: Options,
 ): Promise<SizeResult> {
   console.log(`Before: ${loadLine()}`);
   const { url, server, dataDir } = await openCorpus(size);
@@ -160,7 +173,14 @@ async function measure(
   try {
     // The store before the app, as `npm start` does after its seeding: a rebuild reads PostgreSQL's snapshot.
     if (engines.includes('store')) service = await startCorpusStore(dataDir, database, config);
-    const storeReads = service ? countStoreReads(service) : { statements: 0, busyMs: 0, answered: 0 };
+    // The statements of the call being timed (--trace), by when they were sent.
+    let traced: Traced[] | null = null;
+    let callStarted = 0;
+    const storeReads = service
+      ? countStoreReads(service, (text, startedAt, took) =>
+          traced?.push({ at: startedAt - callStarted, ms: took, sql: firstWords(text) }),
+        )
+      : { statements: 0, busyMs: 0, answered: 0 };
     const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
     app = await buildApp({ db: database.db, config, accessTokens });
     await app.ready();
@@ -239,6 +259,7 @@ async function measure(
       const headers = { authorization: await bearer() };
       const [answered, busy] = [storeReads.answered, storeReads.busyMs];
       const started = performance.now();
+      callStarted = started;
       const response = await app!.inject({
         method: 'POST',
         url: endpoint === 'discover' ? '/social/discover' : `/social/insights/${endpoint}`,
@@ -297,9 +318,13 @@ async function measure(
             const found = difference(warm.get('postgres')!.body, warm.get('store')!.body);
             if (found) differences.push(`${what}: ${found}`);
           }
+          const traces: Traced[][] = [];
           for (let i = 0; i < runs; i += 1) {
             for (const engine of engines) {
+              if (trace && engine === 'store') traced = [];
               const timed = await call(engine, endpoint, query, days);
+              if (traced) traces.push(traced.sort((a, b) => a.at - b.at));
+              traced = null;
               if (timed.response.statusCode !== 200)
                 console.error(`${what} (${engine}): ${timed.response.statusCode}`);
               entry.times[engine].push(timed.ms);
@@ -311,6 +336,11 @@ async function measure(
           console.log(
             `${endpoint.padEnd(18)} ${label.padEnd(12)} ${String(days).padStart(3)}d  ${engineCells(entry, engines)}`,
           );
+          traces.forEach((statements, i) => {
+            console.log(`    run ${i + 1}: ${statements.length} statements`);
+            for (const { at, ms: took, sql: text } of statements)
+              console.log(`      +${at.toFixed(0).padStart(5)} ${took.toFixed(0).padStart(5)} ms  ${text}`);
+          });
         }
       }
     }
@@ -494,6 +524,7 @@ async function main() {
       posts: { type: 'string', default: String(DEFAULT_POSTS) },
       engine: { type: 'string', default: ENGINES.join(',') },
       queries: { type: 'string' },
+      trace: { type: 'boolean', default: false },
     },
   });
   const labels = values.queries?.split(',');
@@ -516,6 +547,7 @@ async function main() {
     engines,
     zone: values.zone,
     queries,
+    trace: values.trace,
   };
   const results: SizeResult[] = [];
   for (const size of sizes) {
