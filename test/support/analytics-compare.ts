@@ -1,6 +1,6 @@
 // What the analytics store holds against PostgreSQL, id by id: every post once with its likes, author and as many
 // lexemes as PostgreSQL has, in the token table exactly the rows of its current tokens (lexemes, hashtags, mentions,
-// grams: none left from an earlier version of the post) each with its current author and likes, in the
+// grams: none left from an earlier version of the post) each with its current author, likes and tags, in the
 // sample-ordered copy one row of its current likes, and in the texts one row when it has grams; every profile once
 // with its followers. Nothing missing, nothing doubled.
 import type pg from 'pg';
@@ -27,21 +27,24 @@ export async function postgresHoldings(pool: pg.Pool): Promise<Holdings> {
 
 export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
   const db = STORE_DATABASE;
-  // A post's token rows carry its author and likes (layout 4), and its sample-ordered copy is one row of its likes.
+  // A post's token rows carry its author and likes (layout 4) and its tags (layout 7: its hashtags, mentions and
+  // domains in one list), and its sample-ordered copy is one row of its likes.
   const posts = await store.query<{ id: string; v: string }>(
     `SELECT toString(p.id) AS id,
        concat(toString(p.n), ' ', p.author, ' ', p.likes, ' ', toString(p.lexemes),
          if(coalesce(t.n, 0) = p.tokens, '', concat(' token rows ', toString(coalesce(t.n, 0)), ' of ', toString(p.tokens))),
-         if(coalesce(t.n, 0) = 0 OR (t.columns = 1 AND t.t_author = p.author AND t.t_likes = p.likes), '',
+         if(coalesce(t.n, 0) = 0 OR (t.columns = 1 AND t.t_author = p.author AND t.t_likes = p.likes
+             AND t.t_tags = p.tags), '',
            ' token rows carry other columns'),
          if(s.n = 1 AND s.s_likes = p.likes, '', concat(' sampled ', toString(coalesce(s.n, 0)), ' ', s.s_likes)),
          if(coalesce(x.n, 0) = if(p.scripts = 0, 0, 1) AND (x.n = 0 OR x.ts = p.ts), '',
            concat(' texts ', toString(coalesce(x.n, 0))))) AS v
      FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes,
-         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens, any(scripts) AS scripts, any(ts) AS ts
+         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens, any(scripts) AS scripts, any(ts) AS ts,
+         toString(any(tags)) AS tags
        FROM ${db}.posts GROUP BY id) p
-     LEFT JOIN (SELECT post, count() AS n, uniqExact(author_id, likes) AS columns, toString(any(author_id)) AS t_author,
-         toString(any(likes)) AS t_likes
+     LEFT JOIN (SELECT post, count() AS n, uniqExact(author_id, likes, tags) AS columns,
+         toString(any(author_id)) AS t_author, toString(any(likes)) AS t_likes, toString(any(tags)) AS t_tags
        FROM ${db}.tok GROUP BY post) t ON t.post = p.id
      LEFT JOIN (SELECT id, count() AS n, toString(any(likes)) AS s_likes FROM ${db}.posts_sampled GROUP BY id) s
        ON s.id = p.id
