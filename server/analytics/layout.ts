@@ -78,9 +78,9 @@ function checkName(database: string) {
  *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert, with each lexeme's positions as its
  *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`); hashtags, mentions
  *   and link domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one,
- *   TAG_MARKS); the text, and PostgreSQL's lower(text) where it differs from
- *   the ASCII lowering ClickHouse's lower() does (`ltext`), for substring rechecks as ILIKE makes them; the scripts
- *   of its grams (`scripts`, query/scripts.ts), ordered by id with a min-max skip index on time.
+ *   TAG_MARKS); the text, and PostgreSQL's lower(text) where it differs from the ASCII lowering ClickHouse's lower()
+ *   does (`ltext`), for substring rechecks as ILIKE makes them; the scripts of its grams (`scripts`,
+ *   query/scripts.ts), ordered by id with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
  *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
  *   changes, so they never differ from its posts row). The
