@@ -15,10 +15,32 @@ export async function signInThroughProvider(
 ): Promise<void> {
   await page.goto('/login');
   await waitForHeading(page, 'Sign in to Murmur');
+  // The app's own screen, not the prerendered one: a press of the prerendered button is kept for the app to carry out
+  // (real-server.test.ts tests that), and here the click should go to the screen that signs in.
+  await page.waitForFunction(() => document.getElementById('prerendered') === null, null, SHARED_MACHINE);
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+  await reach(page, (url) => url.pathname.startsWith('/oidc/interaction/'), "the provider's account picker");
   await page.getByRole('button', { name: who }).first().click();
-  await page.waitForURL(landed);
+  await reach(page, landed, 'the page after signing in');
+}
+
+/** The machine is shared with the rest of the suite: a redirect chain may take a while under its load. */
+const SHARED_MACHINE = { timeout: 30_000 };
+
+/** Waits for a URL that `reached` accepts; when none comes, the error says where the page is and what it says. */
+async function reach(page: Page, reached: (url: URL) => boolean, what: string): Promise<void> {
+  try {
+    await page.waitForURL(reached, SHARED_MACHINE);
+  } catch (error) {
+    const said = await page
+      .locator('[role="alert"], [role="status"]')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `Sign-in did not reach ${what}: the page is at ${new URL(page.url()).pathname}${said.length ? `, saying ${JSON.stringify(said)}` : ''}`,
+      { cause: error },
+    );
+  }
 }
 
 /**
