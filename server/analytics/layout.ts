@@ -4,7 +4,7 @@ import { scriptsSql } from './query/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 7;
+export const LAYOUT_VERSION = 8;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -53,6 +53,18 @@ const TAGS_SQL = `arrayConcat(${Object.entries(TAG_MARKS)
 export const sampleHash = (id: string) => `((${id} * 40503) % 65536)`;
 export const SAMPLE_HASH = sampleHash('id');
 
+/**
+ * The `texts` table's stretches by sample hash: stretch 0 holds the posts whose hash is below 1024 (the conversation's
+ * pilot, 1/64 of the posts: PostgreSQL's PILOT_LEVEL 6), and each next one the hashes of one more bit, up to stretch 6
+ * (32768–65535). The rows of a hash below a cut lie in the stretches up to textStretch(cut − 1): reading those reads
+ * at most twice the rows asked for, and the pilot's exactly. As an expression over `h` (the bit length of h, at least
+ * 10, less 10; `ceil(log2(h + 1))` is the bit length of every UInt16) and in JavaScript.
+ */
+const TEXT_STRETCH_BITS = 10;
+const TEXT_STRETCH_SQL = `toUInt8(greatest(ceil(log2(h + 1)), ${TEXT_STRETCH_BITS}) - ${TEXT_STRETCH_BITS})`;
+export const textStretch = (hash: number) =>
+  Math.max(32 - Math.clz32(hash), TEXT_STRETCH_BITS) - TEXT_STRETCH_BITS;
+
 /** The posts table's columns its sample-ordered copy holds (all but the text, positions and grams). */
 const SAMPLED_COLUMN_TYPES: ReadonlyArray<readonly [string, string]> = [
   ['id', 'UInt64'],
@@ -90,8 +102,10 @@ function checkName(database: string) {
  * - posts_sampled: the posts' rows but for their text, positions and grams (SAMPLED_COLUMNS), ordered by their
  *   sample hash (`h`, SAMPLE_HASH) then id, so that the conversation's sample of a period (the posts whose hash is
  *   below a cut) is one stretch at the table's start rather than rows spread over every granule of `posts`.
- * - texts: PostgreSQL's lower(text) of each post with grams, ordered by the scripts of its grams, then time: a
- *   substring term's recheck reads the texts of the range's posts of the term's scripts, not every text of the range.
+ * - texts: PostgreSQL's lower(text) of each post with grams, ordered by the scripts of its grams, then its sample
+ *   hash's stretch (textStretch), then time: a substring term's recheck reads the texts of the range's posts of the
+ *   term's scripts, not every text of the range, and the conversation's sample (the posts whose hash is below a cut)
+ *   only the stretches below that cut rather than a few rows in every granule of the range.
  * - lexicon: each lexeme's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens. It only grows
  *   (a lexeme no post has any more finds no post); a rebuild starts it afresh.
  * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
@@ -120,8 +134,9 @@ function tables(db: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${db}.posts_sampled (h UInt16,
       ${SAMPLED_COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ')}
     ) ENGINE = MergeTree ORDER BY (h, id) SETTINGS ${DURABLE}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.texts (scripts UInt8, ts Int64, id UInt64, ltext String CODEC(ZSTD(3)))
-      ENGINE = MergeTree ORDER BY (scripts, ts, id) SETTINGS ${DURABLE}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.texts (scripts UInt8, h UInt16 DEFAULT ${SAMPLE_HASH},
+      hb UInt8 DEFAULT ${TEXT_STRETCH_SQL}, ts Int64, id UInt64, ltext String CODEC(ZSTD(3)))
+      ENGINE = MergeTree ORDER BY (scripts, hb, ts, id) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (

@@ -4,7 +4,7 @@
 // by the range when one is given); fields are conditions on the post's columns or on its author's profile.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
-import { QUARTER_MS, sampleHash, STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
+import { QUARTER_MS, sampleHash, STORE_DATABASE, textStretch, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
@@ -63,6 +63,15 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
     return `SELECT post AS id FROM ${db}.tok WHERE tok = ${gramToken(grams[0]!, params)} AND ${inRange}`;
   const term = params.add(lower, 'String');
   const postsInRange = rangeCondition('ts', params, range, 'id');
+  // A sample's texts lie in the stretches below its cut (layout.ts, textStretch); `h` is the texts' sample hash.
+  const textsInRange =
+    range?.sampleBelow === undefined
+      ? postsInRange
+      : [
+          rangeCondition('ts', params, { from: range.from, to: range.to }),
+          `h < ${params.add(range.sampleBelow, 'UInt32')}`,
+          `hb <= ${params.add(textStretch(Math.max(range.sampleBelow - 1, 0)), 'UInt8')}`,
+        ].join(' AND ');
   if (grams.length === 0)
     return `SELECT id FROM ${db}.posts WHERE ${postsInRange} AND position(ifNull(ltext, lower(text)), ${term}) > 0`;
   const tokens = grams.map((gram) => gramToken(gram, params)).join(', ');
@@ -70,7 +79,7 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
     GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;
   // Every gram character is of a class, so a term with grams has a mask, and its posts' masks hold it.
   const scripts = params.add(masksHolding(scriptsOf(grams)), 'Array(UInt8)');
-  return `SELECT id FROM ${db}.texts PREWHERE scripts IN ${scripts} AND ${postsInRange} AND id IN (${candidates})
+  return `SELECT id FROM ${db}.texts PREWHERE scripts IN ${scripts} AND ${textsInRange} AND id IN (${candidates})
     WHERE position(ltext, ${term}) > 0`;
 }
 

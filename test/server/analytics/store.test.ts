@@ -13,7 +13,9 @@ import {
   LAYOUT_VERSION,
   layoutVersion,
   makeDurable,
+  sampleHash,
   STORE_DATABASE,
+  textStretch,
 } from '@server/analytics/layout';
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
@@ -295,6 +297,32 @@ describe('analytics store', () => {
         tok: expected,
         posts: expected,
       });
+    }
+  });
+
+  it("puts each text in its sample hash's stretch as textStretch says, for every hash", async () => {
+    await ensureLayout(store, 'stretches');
+    try {
+      // An odd multiplier: ids 0–65535 have every hash once.
+      await store.exec(
+        `INSERT INTO stretches.texts (scripts, ts, id, ltext) SELECT 4, 0, number, '' FROM numbers(65536)`,
+      );
+      const rows = await store.query<{ hb: number; lo: number; hi: number; n: string; wrong: string }>(
+        `SELECT hb, min(h) AS lo, max(h) AS hi, count() AS n, countIf(h != ${sampleHash('id')}) AS wrong
+        FROM stretches.texts GROUP BY hb ORDER BY hb`,
+      );
+      const expected = new Map<number, { hb: number; lo: number; hi: number; n: string; wrong: string }>();
+      for (let h = 0; h < 65536; h++) {
+        const hb = textStretch(h);
+        const known = expected.get(hb) ?? { hb, lo: h, hi: h, n: '0', wrong: '0' };
+        expected.set(hb, { ...known, hi: h, n: String(Number(known.n) + 1) });
+      }
+      expect(rows).toEqual([...expected.values()]);
+      // The pilot's posts (below 1024) are stretch 0 alone; the last stretch holds the top half of the hashes.
+      expect(rows[0]).toEqual({ hb: 0, lo: 0, hi: 1023, n: '1024', wrong: '0' });
+      expect(rows.at(-1)).toEqual({ hb: 6, lo: 32768, hi: 65535, n: '32768', wrong: '0' });
+    } finally {
+      await store.exec('DROP DATABASE IF EXISTS stretches');
     }
   });
 
