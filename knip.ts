@@ -12,8 +12,13 @@ const config: KnipConfig = {
   ignoreBinaries: ['groupadd', 'useradd', 'pdftotext', 'pdftoppm'],
   // The analytics-engine lab's scripts: a record of a measurement, run apart from the app (docs/analytics-lab/README.md).
   ignore: ['docs/analytics-lab/**'],
-  // The analytics store's process, and the feed's process of the crash test: started by path, not imported.
-  entry: ['server/analytics/child.ts', 'test/support/analytics-applier-child.ts'],
+  // The analytics store's process, the feed's process of the crash test, and the ClickHouse HTTP front of the tests of
+  // ANALYTICS_URL: started by path, not imported.
+  entry: [
+    'server/analytics/child.ts',
+    'test/support/analytics-applier-child.ts',
+    'test/support/clickhouse-http-server.ts',
+  ],
 };
 
 export default config;

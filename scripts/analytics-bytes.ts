@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LAYOUT_VERSION, STORE_DATABASE } from '@server/analytics/layout';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore } from '@server/analytics/store';
+import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { connect } from '@server/db/database';
 import { openCorpus, sizeLabel } from './bench-corpus';
 
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
   const database = await connect(corpus.url);
   let store: AnalyticsStore | undefined;
   try {
-    store = await AnalyticsStore.open({ dataDir, maxThreads: 1, timeoutMs: 3_600_000 });
+    store = await EmbeddedStore.open({ dataDir, maxThreads: 1, timeoutMs: 3_600_000 });
     console.log(
       `Rebuilding a store of layout ${LAYOUT_VERSION} from the ${sizeLabel(posts)} corpus into ${dataDir}…`,
     );

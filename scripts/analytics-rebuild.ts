@@ -3,13 +3,16 @@
 // with its lexemes, loaded into a fresh database swapped in when complete (server/analytics/rebuild.ts), with the
 // outbox position of its snapshot, so that a server started afterwards applies the changes made since. Refused while
 // a server has the store open (ClickHouse locks the directory), and while any process runs the analytics store of
-// the same database (its lock: server/analytics/lock.ts): a running server rebuilds the store by itself.
+// the same database (its lock: server/analytics/lock.ts): a running server rebuilds the store by itself. With
+// ANALYTICS_URL, the store on that ClickHouse server is rebuilt instead (server/analytics/remote.ts).
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { layoutVersion } from '@server/analytics/layout';
 import { takeStoreLock, type StoreLock } from '@server/analytics/lock';
 import { DEFAULT_REBUILD_BATCH, rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore, storeHolder } from '@server/analytics/store';
+import { RemoteStore } from '@server/analytics/remote';
+import { type AnalyticsStore, EmbeddedStore, storeHolder } from '@server/analytics/store';
+import { parseAnalyticsUrl } from '@server/analytics/url';
 import { loadServerConfig } from '@server/config';
 import { createProgress, formatDuration, openCorpusDatabase, type Progress } from '@server/social/corpus/cli';
 
@@ -31,8 +34,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const config = loadServerConfig();
+  const url = config.ANALYTICS_URL;
   const dataDir = join(resolve(root, config.DATA_DIR), 'analytics');
-  const holder = storeHolder(dataDir);
+  const holder = url ? null : storeHolder(dataDir);
   if (holder !== null) {
     console.error(
       `The analytics store in ${dataDir} is open in process ${holder} (a running server?): stop it first. ` +
@@ -55,14 +59,14 @@ async function main(): Promise<number> {
       return 1;
     }
     lock = taken.lock;
-    store = await AnalyticsStore.open({
-      dataDir,
-      maxThreads: config.ANALYTICS_MAX_THREADS,
-      timeoutMs: 3_600_000,
-    });
+    const options = { maxThreads: config.ANALYTICS_MAX_THREADS, timeoutMs: 3_600_000 };
+    store = url
+      ? RemoteStore.connect({ url, ...options })
+      : await EmbeddedStore.open({ dataDir, ...options });
     const before = await layoutVersion(store);
     const had = before === null ? 'none yet' : `layout ${before}`;
-    console.log(`Rebuilding the analytics store in ${dataDir} (${had}) from ${database.describe}`);
+    const where = url ? `on the ClickHouse server at ${parseAnalyticsUrl(url).endpoint}` : `in ${dataDir}`;
+    console.log(`Rebuilding the analytics store ${where} (${had}) from ${database.describe}`);
     const started = performance.now();
     const result = await rebuildStore({ ...database, owner: lock.owner }, store, {
       batch,

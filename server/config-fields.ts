@@ -2,6 +2,7 @@
 // text where unset and empty mean the same, comma-separated lists, and the URLs and keys whose shape is checked here.
 import * as z from 'zod/mini';
 import { DEV_OIDC_PATH } from '@contract/dev-oidc';
+import { parseAnalyticsUrl } from '@server/analytics/url';
 
 export const int = (fallback: number, min: number, max: number) =>
   z._default(
@@ -52,6 +53,15 @@ export function secretsKeyBytes(value: string): Buffer | undefined {
 export const isSmtpUrl = (value: string) => {
   const url = URL.parse(value);
   return url !== null && /^smtps?:$/.test(url.protocol) && url.hostname !== '';
+};
+/** Whether ANALYTICS_URL reads as a ClickHouse server's HTTP interface (server/analytics/url.ts). */
+export const isAnalyticsUrl = (value: string) => {
+  try {
+    parseAnalyticsUrl(value);
+    return true;
+  } catch {
+    return false;
+  }
 };
 /** An address, alone or after a display name: `murmur@example.com` or `Murmur <murmur@example.com>`. */
 export const isSender = (value: string) =>

@@ -9,6 +9,7 @@ import {
   isDevIssuer,
   list,
   isSmtpUrl,
+  isAnalyticsUrl,
   isSender,
   readUrls,
   secretsKeyBytes,
@@ -69,6 +70,18 @@ const serverConfigSchema = z.object({
    * outbox (the corpus's writers then record nothing for it).
    */
   ANALYTICS_STORE: z._default(z.enum(['on', 'off']), 'on'),
+  /**
+   * A ClickHouse server's HTTP interface that holds the analytics store instead of DATA_DIR/analytics (the same
+   * tables and statements, through @clickhouse/client: server/analytics/remote.ts): http(s)://user:password@host:port.
+   * Unset: the embedded store.
+   */
+  ANALYTICS_URL: z.optional(
+    z.string().check(
+      z.refine(isAnalyticsUrl, {
+        error: 'Must be an http:// or https:// URL of a ClickHouse server (http://user:password@host:8123)',
+      }),
+    ),
+  ),
   /** Base64url HMAC key (≥ 32 bytes) for access tokens; the embedded default generates one in DATA_DIR. */
   JWT_SIGNING_KEY: z.optional(z.string().check(z.minLength(43))),
   ACCESS_TOKEN_TTL_SECONDS: int(600, 30, 900),

@@ -13,7 +13,8 @@ import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
-import { AnalyticsStore, AnalyticsStoreStopped, openOrSetAside } from './store';
+import { RemoteStore } from './remote';
+import { type AnalyticsStore, AnalyticsStoreStopped, openOrSetAside } from './store';
 
 export interface AnalyticsState {
   /** What the store is doing. */
@@ -32,8 +33,10 @@ export interface AnalyticsState {
 export interface AnalyticsServiceOptions {
   db: Db;
   pool: pg.Pool;
-  /** DATA_DIR/analytics. */
+  /** DATA_DIR/analytics: the embedded store's directory. */
   dataDir: string;
+  /** ANALYTICS_URL: a ClickHouse server that holds the store instead (remote.ts); `dataDir` is then unused. */
+  url?: string;
   maxThreads?: number;
   /** Tries to open the store's process again after it died, the first after restartDelayMs, doubled each next one. */
   restarts?: number;
@@ -245,7 +248,7 @@ export class AnalyticsService {
           const store = await this.open();
           return { store, exited: store.ended, stop: () => store.close() };
         },
-        detail: ({ store }) => `pid ${store.pid}`,
+        detail: ({ store }) => store.describe(),
         onBack: ({ store }) => void this.run(store),
         onGiveUp: (line) => {
           this.phase = 'down';
@@ -258,9 +261,13 @@ export class AnalyticsService {
     void this.run(first);
   }
 
-  /** Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first. */
+  /**
+   * Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first. With a
+   * server's URL, the store there (reached with the first statement).
+   */
   private open(): Promise<AnalyticsStore> {
-    const { dataDir, maxThreads } = this.options;
+    const { dataDir, maxThreads, url } = this.options;
+    if (url) return Promise.resolve(RemoteStore.connect({ url, maxThreads }));
     return openOrSetAside({ dataDir, maxThreads }, (reason, aside) =>
       this.log(`${TAG} ${reason}; moved it to ${aside} and rebuilding the store.`),
     );

@@ -1,14 +1,18 @@
-// The analytics store as `npm start` runs it (ANALYTICS_STORE): the service on DATA_DIR/analytics, or, when off, no
-// store and no outbox kept for one.
+// The analytics store as `npm start` runs it (ANALYTICS_STORE): the service on DATA_DIR/analytics (or on the ClickHouse
+// server at ANALYTICS_URL), or, when off, no store and no outbox kept for one.
 import { join } from 'node:path';
 import type { ServerConfig } from '@server/config';
 import type { Db } from '@server/db/database';
 import type pg from 'pg';
 import { unregisterConsumer } from './outbox';
 import { AnalyticsService } from './service';
+import { parseAnalyticsUrl } from './url';
 
 export async function startAnalytics(
-  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_MAX_LAG_SECONDS'>,
+  config: Pick<
+    ServerConfig,
+    'ANALYTICS_STORE' | 'ANALYTICS_URL' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_MAX_LAG_SECONDS'
+  >,
   database: { db: Db; pool: pg.Pool },
   dataDir: string,
 ): Promise<AnalyticsService | null> {
@@ -20,10 +24,14 @@ export async function startAnalytics(
     return null;
   }
   const dir = join(dataDir, 'analytics');
-  console.log(`Analytics store: ${dir} (the dashboards answer from PostgreSQL until it is ready)`);
+  const url = config.ANALYTICS_URL;
+  // Where the store is, never the URL's credentials.
+  const where = url ? `the ClickHouse server at ${parseAnalyticsUrl(url).endpoint}` : dir;
+  console.log(`Analytics store: ${where} (the dashboards answer from PostgreSQL until it is ready)`);
   return AnalyticsService.start({
     ...database,
     dataDir: dir,
+    url,
     maxThreads: config.ANALYTICS_MAX_THREADS,
     maxLagMs: config.ANALYTICS_MAX_LAG_SECONDS * 1000,
   });

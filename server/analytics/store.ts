@@ -1,6 +1,7 @@
 // The server's side of the analytics store: a child process (child.ts) that owns the embedded ClickHouse on
 // DATA_DIR/analytics, and a client that sends it SQL and parses the JSONEachRow answers. A child that dies rejects
-// every query in flight with one clear error; nothing waits forever.
+// every query in flight with one clear error; nothing waits forever. With ANALYTICS_URL the store is a ClickHouse
+// server instead (remote.ts), sent the same SQL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -47,6 +48,32 @@ export interface AnalyticsStoreOptions {
   closeGraceMs?: number;
 }
 
+/**
+ * The analytics store as the server and the tools use it: the embedded one (EmbeddedStore, a child process on
+ * DATA_DIR/analytics) or a ClickHouse server (RemoteStore, ANALYTICS_URL); the same SQL runs on either.
+ */
+export interface AnalyticsStore {
+  /**
+   * Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). `params` fill the statement's
+   * `{name:Type}` placeholders: every value from a request travels that way (inlined as expressions that hold none of
+   * its characters: params.ts, inlineParams).
+   */
+  query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
+  /**
+   * Runs a statement whose answer is not read (DDL, INSERT). `timeoutMs` replaces the store's time limit for this
+   * statement alone (a rebuild's merge of a whole table).
+   */
+  exec(sql: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<void>;
+  /** Lets the statements in flight finish, then lets the store go. */
+  close(): Promise<void>;
+  /** Settles when the store can no longer be used, with how ("killed by SIGKILL", "exit code 1", "closed"). */
+  readonly ended: Promise<string>;
+  /** Which store this is, for logs: its process, or the server's address (never its credentials). */
+  describe(): string;
+  /** The store's process, when it runs one on this machine (the embedded store). */
+  readonly pid?: number | undefined;
+}
+
 /** The analytics store's process stopped (crashed, killed, or closed) while queries were in flight or were sent. */
 export class AnalyticsStoreStopped extends Error {}
 
@@ -84,9 +111,9 @@ export function storeHolder(dataDir: string): number | null {
 export async function openOrSetAside(
   options: AnalyticsStoreOptions,
   onSetAside: (reason: string, aside: string) => void,
-): Promise<AnalyticsStore> {
+): Promise<EmbeddedStore> {
   try {
-    return await AnalyticsStore.open(options);
+    return await EmbeddedStore.open(options);
   } catch (error) {
     const holder = storeHolder(options.dataDir);
     if (holder !== null)
@@ -96,11 +123,12 @@ export async function openOrSetAside(
     const aside = `${options.dataDir}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     renameSync(options.dataDir, aside);
     onSetAside(error instanceof Error ? error.message : String(error), aside);
-    return AnalyticsStore.open(options);
+    return EmbeddedStore.open(options);
   }
 }
 
-export class AnalyticsStore {
+/** The embedded store: ClickHouse (chdb) in a child process of its own on a data directory. */
+export class EmbeddedStore implements AnalyticsStore {
   private readonly pending = new Map<number, Pending>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private nextId = 1;
@@ -136,7 +164,7 @@ export class AnalyticsStore {
   }
 
   /** Starts the store's process on `dataDir` and resolves once its engine has opened the directory. */
-  static async open(options: AnalyticsStoreOptions): Promise<AnalyticsStore> {
+  static async open(options: AnalyticsStoreOptions): Promise<EmbeddedStore> {
     mkdirSync(options.dataDir, { recursive: true });
     const childOptions: ChildOptions = {
       dataDir: resolve(options.dataDir),
@@ -179,7 +207,7 @@ export class AnalyticsStore {
         } else if (message.type === 'failed') fail(message.error);
       });
     });
-    return new AnalyticsStore(child, options.timeoutMs ?? 120_000, childOptions.closeGraceMs, stderr);
+    return new EmbeddedStore(child, options.timeoutMs ?? 120_000, childOptions.closeGraceMs, stderr);
   }
 
   /** The process id of the store's child (for supervision and tests). */
@@ -187,11 +215,10 @@ export class AnalyticsStore {
     return this.child.pid;
   }
 
-  /**
-   * Runs one statement; its rows as JSONEachRow objects (64-bit integers as strings). `params` fill the statement's
-   * `{name:Type}` placeholders: every value from a request travels that way (inlined as expressions that hold none of
-   * its characters: params.ts, inlineParams).
-   */
+  describe(): string {
+    return `pid ${this.pid}`;
+  }
+
   async query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
     const text = await this.send(sql, params);
     const rows: T[] = [];
@@ -199,10 +226,6 @@ export class AnalyticsStore {
     return rows;
   }
 
-  /**
-   * Runs a statement whose answer is not read (DDL, INSERT). `timeoutMs` replaces the store's time limit for this
-   * statement alone (a rebuild's merge of a whole table).
-   */
   async exec(sql: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<void> {
     await this.send(sql, params, timeoutMs);
   }

@@ -9,8 +9,9 @@
 //   are served as they are, saying up to when they are complete (data_as_of: when that oldest batch was written;
 //   everything committed before it is in the store), and never kept in the answer cache (noteBehind). Under a steady
 //   stream of writes the store is usually a batch behind, and reading PostgreSQL instead costs seconds at scale.
-// - Further behind, not ready, rebuilding or down: PostgreSQL answers; so does it for a read that takes the store
-//   only at its version (`atVersion`: discover, whose pages of posts are keyed by the store's order).
+// - Further behind, not ready, rebuilding or down, or gone during the read (its process stopped, its server out of
+//   reach): PostgreSQL answers; so does it for a read that takes the store only at its version (`atVersion`:
+//   discover, whose pages of posts are keyed by the store's order).
 //
 // The store's own consistency: its figures count only when no round of the change feed wrote to it while they were
 // read (the service's write generation, the same and even before and after); otherwise they are read again once, after
@@ -21,7 +22,8 @@ import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreMatch } from '@server/analytics/insights/scope';
 import type { AnalyticsService, StoreReading } from '@server/analytics/service';
-import type { AnalyticsStore } from '@server/analytics/store';
+import { AnalyticsStoreUnreachable } from '@server/analytics/remote';
+import { AnalyticsStoreStopped, type AnalyticsStore } from '@server/analytics/store';
 import type { QueryNode } from '@server/query/index';
 import { noteBehind } from '../reads';
 import type { InsightScope } from './request';
@@ -111,7 +113,14 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     if (!(await servable(db, await corpusVersion(db), reading, maxLagMs))) return null;
     // A read without a query asks PostgreSQL nothing here.
     match ??= await storeMatch(pool, context.scope?.query ?? null);
-    const rows = await figures(reading.store, { context, match, pool });
+    let rows: R;
+    try {
+      rows = await figures(reading.store, { context, match, pool });
+    } catch (error) {
+      // The store went away under the statement (its process stopped, its server out of reach): PostgreSQL answers.
+      if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
+      throw error;
+    }
     if (!service.unchangedSince(reading)) continue;
     return readOnly(
       db,

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consumerPosition, readOutbox } from '@server/analytics/outbox';
 import { storePosition } from '@server/analytics/position';
-import { AnalyticsStore } from '@server/analytics/store';
+import { EmbeddedStore } from '@server/analytics/store';
 import { insertPosts } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
@@ -101,7 +101,7 @@ async function writeSome(label: string) {
 
 /** Opens the store the feed left and compares it with PostgreSQL. */
 async function expectStoreEqualsPostgres() {
-  const store = await AnalyticsStore.open({ dataDir });
+  const store = await EmbeddedStore.open({ dataDir });
   try {
     const expected = await postgresHoldings(server.pool);
     expect(Object.keys(expected.posts).length).toBeGreaterThan(290);

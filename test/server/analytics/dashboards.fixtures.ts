@@ -12,7 +12,7 @@ import type { PLATFORM_VALUES } from '@contract/social-scope';
 import { instantOfWallClock } from '@contract/zoned-time';
 import { storeMatch } from '@server/analytics/insights/match';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore } from '@server/analytics/store';
+import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { insertPosts } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { resolveInsightScope, type InsightScope } from '@server/social/insights/request';
@@ -73,7 +73,7 @@ export async function openBench(posts = 3_000): Promise<Bench> {
   const server = await createTestServer();
   await loadCorpus(server, posts);
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-dashboards-'));
-  const store = await AnalyticsStore.open({ dataDir });
+  const store = await EmbeddedStore.open({ dataDir });
   await rebuildStore(server, store);
   return {
     server,

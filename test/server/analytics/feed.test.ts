@@ -9,7 +9,7 @@ import { applyRound, reconcile } from '@server/analytics/applier';
 import { consumerPosition, readOutbox, unregisterConsumer } from '@server/analytics/outbox';
 import { recordPosition, storePosition, type StorePosition } from '@server/analytics/position';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore } from '@server/analytics/store';
+import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = await createTestServer();
   await generateCorpus(server.pool, { seed: 7, posts: 400, end: Date.UTC(2025, 5, 1), batchSize: 150 });
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-feed-'));
-  store = await AnalyticsStore.open({ dataDir });
+  store = await EmbeddedStore.open({ dataDir });
   [authorId] = (await insertProfiles(server.db, [
     { platform: 'x', externalId: 'feed-author', handle: 'feed', displayName: 'Feed', followers: 5 },
   ])) as [number];

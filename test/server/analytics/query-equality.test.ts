@@ -18,7 +18,7 @@ import {
 import { queryWords } from '@server/analytics/query/words';
 import { StoreParams } from '@server/analytics/params';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore } from '@server/analytics/store';
+import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { compileQuery, parseQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { countMatches } from '@server/social/query/count';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   await insertEdgePosts(server);
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-query-'));
-  store = await AnalyticsStore.open({ dataDir });
+  store = await EmbeddedStore.open({ dataDir });
   await rebuildStore(server, store);
   // The generated corpus's own words: its most common ones, a rare one, prefixes and phrases of them.
   const { rows } = await server.pool.query<{ word: string }>(

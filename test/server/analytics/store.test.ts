@@ -20,7 +20,7 @@ import {
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { AnalyticsStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
+import { type AnalyticsStore, EmbeddedStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = await createTestServer();
   await generateCorpus(server.pool, { seed: 29, posts: POSTS, end: Date.UTC(2025, 5, 1), batchSize: 700 });
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-'));
-  store = await AnalyticsStore.open({ dataDir });
+  store = await EmbeddedStore.open({ dataDir });
 });
 afterAll(async () => {
   await store?.close();
@@ -173,7 +173,7 @@ describe('analytics store', () => {
   });
 
   it('refuses a second store on the same directory while the first has it open (ClickHouse locks it)', async () => {
-    await expect(AnalyticsStore.open({ dataDir })).rejects.toThrow(
+    await expect(EmbeddedStore.open({ dataDir })).rejects.toThrow(
       `The analytics store could not open ${dataDir}: Failed to create connection`,
     );
     expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
@@ -372,7 +372,7 @@ describe('analytics store', () => {
     await store.close();
 
     expect(storeHolder(dataDir)).toBeNull(); // its status file names a process that is gone
-    store = await AnalyticsStore.open({ dataDir });
+    store = await EmbeddedStore.open({ dataDir });
     expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
     const [row] = await store.query<{ n: string }>(`SELECT count() AS n FROM ${STORE_DATABASE}.posts`);
     expect(Number(row!.n)).toBe(POSTS);
@@ -382,7 +382,7 @@ describe('analytics store', () => {
 describe('analytics store, a query past its time', () => {
   it('is rejected after timeoutMs, and close() kills a process still busy with it after closeGraceMs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'murmur-analytics-timeout-'));
-    const impatient = await AnalyticsStore.open({ dataDir: dir, timeoutMs: 300, closeGraceMs: 500 });
+    const impatient = await EmbeddedStore.open({ dataDir: dir, timeoutMs: 300, closeGraceMs: 500 });
     try {
       await expect(impatient.query('SELECT sum(number) FROM numbers(1000000000000)')).rejects.toThrow(
         /The analytics store did not answer within 300 ms: SELECT sum\(number\)/,
@@ -400,8 +400,8 @@ describe('analytics store, a parent that dies', () => {
   it('leaves no process behind: the child exits after closeGraceMs even with a query still running', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'murmur-analytics-orphan-'));
     const storeModule = resolve(import.meta.dirname, '../../../server/analytics/store.ts');
-    const code = `import { AnalyticsStore } from ${JSON.stringify(storeModule)};
-      const store = await AnalyticsStore.open({ dataDir: ${JSON.stringify(dir)}, closeGraceMs: 500 });
+    const code = `import { EmbeddedStore } from ${JSON.stringify(storeModule)};
+      const store = await EmbeddedStore.open({ dataDir: ${JSON.stringify(dir)}, closeGraceMs: 500 });
       store.query('SELECT sum(number) FROM numbers(1000000000000)').catch(() => undefined);
       console.log(store.pid);`;
     const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
