@@ -22,6 +22,9 @@ export interface RemoteStoreOptions {
   connections?: number;
 }
 
+/** While the server is out of reach, it is tried this often; statements fail at once meanwhile. */
+const PROBE_EVERY_MS = 5_000;
+
 /** Failures of the connection itself: the server is not there, or went away mid-answer. */
 const NETWORK = new Set([
   'ECONNREFUSED',
@@ -35,6 +38,11 @@ const NETWORK = new Set([
 
 export class RemoteStore implements AnalyticsStore {
   private closed = false;
+  /**
+   * Why the server was last found out of reach, until a probe reaches it again: meanwhile every statement fails at
+   * once (a dashboard then answers from PostgreSQL without waiting for a connection that will not come).
+   */
+  private outOfReach: { why: string; probe: NodeJS.Timeout; probing: boolean } | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
   private ending: (how: string) => void = () => {};
   readonly ended: Promise<string>;
@@ -103,6 +111,7 @@ export class RemoteStore implements AnalyticsStore {
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
+      if (this.outOfReach) clearInterval(this.outOfReach.probe);
       await Promise.allSettled(this.inFlight);
       await this.client.close();
       this.ending('closed');
@@ -117,6 +126,7 @@ export class RemoteStore implements AnalyticsStore {
     run: (sql: string, signal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     if (this.closed) return Promise.reject(new AnalyticsStoreStopped('The analytics store is closed'));
+    if (this.outOfReach) return Promise.reject(this.unreachable(this.outOfReach.why));
     let sql: string;
     try {
       sql = params ? inlineParams(statement, params) : statement;
@@ -144,10 +154,44 @@ export class RemoteStore implements AnalyticsStore {
       return new Error(`The analytics store did not answer within ${timeoutMs} ms: ${sql.slice(0, 200)}`);
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const why = error instanceof Error ? error.message : String(error);
-    if (NETWORK.has(code) || /socket hang up|connect/i.test(why))
-      return new AnalyticsStoreUnreachable(
-        `The analytics store at ${this.endpoint} could not be reached: ${why}`,
-      );
+    if (NETWORK.has(code) || /socket hang up|connect/i.test(why)) {
+      this.markOutOfReach(why);
+      return this.unreachable(why);
+    }
     return new Error(`The analytics store at ${this.endpoint} failed: ${why}`);
+  }
+
+  private unreachable(why: string) {
+    return new AnalyticsStoreUnreachable(
+      `The analytics store at ${this.endpoint} could not be reached: ${why}`,
+    );
+  }
+
+  /** From now until a probe (SELECT 1, every PROBE_EVERY_MS) is answered, statements fail at once. */
+  private markOutOfReach(why: string) {
+    if (this.outOfReach || this.closed) return;
+    const probe = setInterval(() => void this.probe(), PROBE_EVERY_MS);
+    probe.unref();
+    this.outOfReach = { why, probe, probing: false };
+  }
+
+  private async probe() {
+    const state = this.outOfReach;
+    if (!state || state.probing) return;
+    state.probing = true;
+    try {
+      const result = await this.client.query({
+        query: 'SELECT 1 AS one',
+        format: 'JSONEachRow',
+        abort_signal: AbortSignal.timeout(PROBE_EVERY_MS),
+      });
+      await result.json();
+      clearInterval(state.probe);
+      if (this.outOfReach === state) this.outOfReach = null;
+    } catch {
+      // Still out of reach (or refusing): the next probe tries again.
+    } finally {
+      state.probing = false;
+    }
   }
 }

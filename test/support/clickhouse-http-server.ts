@@ -7,13 +7,14 @@
 // refusal as status 500 with ClickHouse's own error text and X-ClickHouse-Exception-Code, and GET /ping.
 //
 // Run as its own process (chdb opens one data directory a process): `node --import tsx clickhouse-http-server.ts
-// <dataDir> <user> <password>` prints `listening <port>`, and stops when its parent does (stdin closes).
+// <dataDir> <user> <password> [port]` prints `listening <port>`, and stops when its parent does (stdin closes).
+// CLICKHOUSE_HTTP_LOG=1 prints each statement's first words on stderr.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Session } from 'chdb';
 
-const [dataDir, user, password] = process.argv.slice(2);
+const [dataDir, user, password, port = '0'] = process.argv.slice(2);
 if (!dataDir || !user || password === undefined) {
-  console.error('usage: clickhouse-http-server.ts <dataDir> <user> <password>');
+  console.error('usage: clickhouse-http-server.ts <dataDir> <user> <password> [port]');
   process.exit(2);
 }
 
@@ -88,6 +89,9 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
   const settings = [...url.searchParams.entries()]
     .filter(([name]) => !NOT_SETTINGS.has(name) && !name.startsWith('param_'))
     .sort(([a], [b]) => a.localeCompare(b));
+  // CLICKHOUSE_HTTP_LOG=1: each statement's first words on stderr (to see by hand what a running server sends).
+  if (process.env.CLICKHOUSE_HTTP_LOG === '1')
+    console.error(`[clickhouse-http] ${statement.slice(0, 100).replace(/\s+/g, ' ')}`);
   const session = sessionFor(settings);
   busy.set(session, (busy.get(session) ?? 0) + 1);
   try {
@@ -112,7 +116,7 @@ const server = createServer((request, response) => {
     refuse(response, 500, `Code: 1001. DB::Exception: ${String(error)}. (STD_EXCEPTION)`),
   );
 });
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(port), '127.0.0.1', () => {
   const address = server.address();
   console.log(`listening ${typeof address === 'object' && address ? address.port : 0}`);
 });

@@ -13,18 +13,34 @@ export interface ClickHouseHttp {
   /** http://user:password@127.0.0.1:port, as ANALYTICS_URL would name it. */
   url: string;
   port: number;
-  close(): Promise<void>;
+  dataDir: string;
+  /** Stops the server; its data are deleted unless `keepData` (to start it again on them). */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startClickHouseHttp(
+export interface ClickHouseHttpOptions {
+  user?: string;
+  password?: string;
+  /** Listen on this port (a server started again where it was); any free one otherwise. */
+  port?: number;
+  /** The engine's data directory (a server started again on its data); a new one otherwise. */
+  dataDir?: string;
+}
+
+export async function startClickHouseHttp({
   user = 'murmur',
   password = 'a secret/with:symbols',
-): Promise<ClickHouseHttp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-clickhouse-http-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir, user, password], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  port: wanted = 0,
+  dataDir = mkdtempSync(join(tmpdir(), 'murmur-clickhouse-http-')),
+}: ClickHouseHttpOptions = {}): Promise<ClickHouseHttp> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', SERVER, dataDir, user, password, String(wanted)],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const port = await new Promise<number>((done, fail) => {
     const lines = createInterface({ input: child.stdout! });
@@ -39,11 +55,12 @@ export async function startClickHouseHttp(
   return {
     url: `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     port,
-    async close() {
+    dataDir,
+    async close({ keepData = false } = {}) {
       child.stdin?.end();
       child.kill('SIGKILL');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -35,7 +35,10 @@ let service: AnalyticsService;
 let store: RemoteStore;
 
 beforeAll(async () => {
-  [server, clickhouse] = await Promise.all([createTestServer(), startClickHouseHttp('murmur', PASSWORD)]);
+  [server, clickhouse] = await Promise.all([
+    createTestServer(),
+    startClickHouseHttp({ user: 'murmur', password: PASSWORD }),
+  ]);
   await generatedCorpus(server, 37);
   running = await runningService(server, 'remote-', { url: clickhouse.url });
   service = running.service;
@@ -174,20 +177,40 @@ describe('ANALYTICS_URL', () => {
 });
 
 describe('a ClickHouse server out of reach', () => {
-  it('leaves the answer to PostgreSQL: the statement fails as unreachable, and the dashboard is PostgreSQL’s', async () => {
+  it('leaves the answers to PostgreSQL at once, and the store answers again once the server is back', async () => {
     const context = await contextOf(server, cases[1]!);
     const expected = rounded(await overview(server.db, context));
-    await clickhouse.close();
+    const { port, dataDir } = clickhouse;
+    await clickhouse.close({ keepData: true });
     const query = vi.spyOn(service.store!, 'query');
     const answer = await overview(server.db, context, service);
     const tried = query.mock.results[0];
     query.mockRestore();
-    // Either the store was asked and could not be reached, or the feed had already found it gone and not ready.
+    // Either the store was asked and could not be reached, or the feed had already found it gone.
     if (tried) await expect(tried.value).rejects.toBeInstanceOf(AnalyticsStoreUnreachable);
     expect(rounded(answer)).toEqual(expected);
-    await expect(service.store!.query('SELECT 1')).rejects.toBeInstanceOf(AnalyticsStoreUnreachable);
     await expect(service.store!.query('SELECT 1')).rejects.toThrow(
-      `The analytics store at http://127.0.0.1:${clickhouse.port} could not be reached`,
+      `The analytics store at http://127.0.0.1:${port} could not be reached`,
     );
+    // Found out of reach, it is not waited for: the next statements fail at once, without a connection tried.
+    const client = (service.store as unknown as { client: { query: (p: { query: string }) => unknown } })
+      .client;
+    const sent = vi.spyOn(client, 'query');
+    for (let i = 0; i < 5; i += 1)
+      await expect(service.store!.query('SELECT 2 AS two')).rejects.toBeInstanceOf(AnalyticsStoreUnreachable);
+    // (The probe's own SELECT 1 may be sent meanwhile.)
+    expect(sent.mock.calls.map(([params]) => params.query)).not.toContain('SELECT 2 AS two');
+    sent.mockRestore();
+
+    // The server again, on its data: a probe finds it, and the dashboards read it again.
+    clickhouse = await startClickHouseHttp({ user: 'murmur', password: PASSWORD, port, dataDir });
+    await vi.waitFor(() => expect(service.store!.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]), {
+      timeout: 20_000,
+      interval: 500,
+    });
+    const again = vi.spyOn(service.store!, 'query');
+    expect(rounded(await overview(server.db, context, service))).toEqual(expected);
+    expect(again).toHaveBeenCalled();
+    again.mockRestore();
   });
 });
