@@ -89,6 +89,8 @@ export class AnalyticsService {
   private wakeUp: (() => void) | null = null;
   /** A wake that came while a round ran: the next pause returns at once. */
   private woken = false;
+  /** A reader found the store not what its position says (distrust): it is reconciled, or rebuilt, before more rounds. */
+  private recheck = false;
   private waiters: Array<(position: StorePosition) => void> = [];
   private readonly log: (line: string) => void;
   private readonly listener: { close(): Promise<void> };
@@ -158,6 +160,22 @@ export class AnalyticsService {
         resolve();
       });
     });
+  }
+
+  /**
+   * A reader found the store missing its tables or database (a server whose data were dropped or replaced under the
+   * running service): until it is reconciled with PostgreSQL's consumer again, or rebuilt, it is not read. Only the
+   * store of `reading` is distrusted, once: a store changed since is another's.
+   */
+  distrust(reading: StoreReading, why: string): void {
+    if (this.stopped || this.recheck || !this.unchangedSince(reading)) return;
+    this.recheck = true;
+    this.position = null;
+    this.caughtUp = false;
+    this.log(
+      `${TAG} The store is not what its position says (${why}); the dashboards answer from PostgreSQL.`,
+    );
+    this.wake();
   }
 
   /** Looks at the outbox now (a writer says it appended). */
@@ -331,6 +349,7 @@ export class AnalyticsService {
 
   /** Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's. */
   private async makeCurrent(deps: ApplierDeps) {
+    this.recheck = false;
     const version = await layoutVersion(deps.store);
     let why: string | null =
       version === null
@@ -373,7 +392,7 @@ export class AnalyticsService {
 
   /** Applies rounds while there are any; between them waits for a notification or the timer. */
   private async apply(deps: ApplierDeps) {
-    while (!this.stopped && this.current === deps.store && this.lock?.held()) {
+    while (!this.stopped && !this.recheck && this.current === deps.store && this.lock?.held()) {
       this.woken = false;
       const next = await applyRound(deps, this.position!);
       if (next) {

@@ -320,3 +320,10 @@ export const timeLimit = (ms: number) => `SETTINGS max_execution_time = ${Number
 /** Whether the store refused a statement for its time limit (timeLimit). */
 export const isStoreTimeout = (error: unknown) =>
   error instanceof Error && error.message.includes('(TIMEOUT_EXCEEDED)');
+
+/**
+ * Whether the store refused a statement for want of its database or a table: a store dropped or replaced under the
+ * running service (a ClickHouse server's data), which the service then reconciles or rebuilds (distrust).
+ */
+export const isStoreMissing = (error: unknown) =>
+  error instanceof Error && /\((UNKNOWN_DATABASE|UNKNOWN_TABLE)\)$/.test(error.message);

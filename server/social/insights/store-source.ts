@@ -23,7 +23,7 @@ import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreMatch } from '@server/analytics/insights/scope';
 import type { AnalyticsService, StoreReading } from '@server/analytics/service';
 import { AnalyticsStoreUnreachable } from '@server/analytics/remote';
-import { AnalyticsStoreStopped, type AnalyticsStore } from '@server/analytics/store';
+import { AnalyticsStoreStopped, isStoreMissing, type AnalyticsStore } from '@server/analytics/store';
 import type { QueryNode } from '@server/query/index';
 import { noteBehind } from '../reads';
 import type { InsightScope } from './request';
@@ -119,6 +119,11 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     } catch (error) {
       // The store went away under the statement (its process stopped, its server out of reach): PostgreSQL answers.
       if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
+      // Its tables gone (a server's data dropped): not read until the service has reconciled or rebuilt it.
+      if (isStoreMissing(error)) {
+        service.distrust(reading, error instanceof Error ? error.message : String(error));
+        return null;
+      }
       throw error;
     }
     if (!service.unchangedSince(reading)) continue;

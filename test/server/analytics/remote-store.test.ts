@@ -3,8 +3,10 @@
 // (test/support/clickhouse-http-server.ts): no ClickHouse server can be installed on these machines. What is tested:
 // the client's statements, values, answers and refusals; the service rebuilding the store there from PostgreSQL and
 // applying the change feed; the dashboards reading it with PostgreSQL's figures; a server out of reach leaving the
-// answer to PostgreSQL; and the URL's credentials kept out of every message.
+// answer to PostgreSQL, and read again once it is back; a server whose data were dropped, rebuilt; and the URL's
+// credentials kept out of every message.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LAYOUT_VERSION, layoutVersion } from '@server/analytics/layout';
 import { RemoteStore, AnalyticsStoreUnreachable } from '@server/analytics/remote';
 import type { AnalyticsService } from '@server/analytics/service';
 import { isStoreTimeout } from '@server/analytics/store';
@@ -212,5 +214,26 @@ describe('a ClickHouse server out of reach', () => {
     expect(rounded(await overview(server.db, context, service))).toEqual(expected);
     expect(again).toHaveBeenCalled();
     again.mockRestore();
+  });
+});
+
+describe('a ClickHouse server whose data were dropped under the running server', () => {
+  it('leaves the answers to PostgreSQL, and the store is rebuilt there and read again', async () => {
+    const context = await contextOf(server, cases[2]!);
+    const expected = rounded(await overview(server.db, context));
+    await store.exec('DROP DATABASE murmur SYNC');
+    expect(rounded(await overview(server.db, context, service))).toEqual(expected);
+    await vi.waitFor(
+      async () => {
+        expect(service.state().ready).toBe(true);
+        expect(await layoutVersion(service.store!)).toBe(LAYOUT_VERSION);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const query = vi.spyOn(service.store!, 'query');
+    expect(rounded(await overview(server.db, context, service))).toEqual(expected);
+    expect(query).toHaveBeenCalled();
+    query.mockRestore();
+    expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
   });
 });
