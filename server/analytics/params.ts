@@ -45,10 +45,18 @@ function integerText(value: unknown, type: string): string {
         : typeof value === 'string' && /^-?\d{1,20}$/.test(value)
           ? value
           : null;
-  if (text === null || (type.startsWith('U') && text.startsWith('-'))) {
+  if (text === null || !inRange(BigInt(text), type)) {
     throw new StoreParamError(`Not a value of ${type}: ${String(value).slice(0, 40)}`);
   }
   return text;
+}
+
+/** Whether `n` is a value of the integer type `type` (CAST would wrap one that is not: 300 as UInt8 is 44). */
+function inRange(n: bigint, type: string): boolean {
+  const bits = BigInt(Number(/\d+$/.exec(type)![0]));
+  return type.startsWith('U')
+    ? n >= 0n && n < 1n << bits
+    : n >= -(1n << (bits - 1n)) && n < 1n << (bits - 1n);
 }
 
 /** `value` as an expression of the ClickHouse type `type` whose text holds only hexadecimal digits of a string. */

@@ -20,7 +20,12 @@ import {
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
 import { rebuildStore } from '@server/analytics/rebuild';
-import { type AnalyticsStore, EmbeddedStore, AnalyticsStoreStopped, storeHolder } from '@server/analytics/store';
+import {
+  type AnalyticsStore,
+  EmbeddedStore,
+  AnalyticsStoreStopped,
+  storeHolder,
+} from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
@@ -89,6 +94,25 @@ describe('analytics store', () => {
       }),
     ).toEqual([{ has: 1 }]);
     await expect(store.query('SELECT {n:UInt8} AS n', { n: 'nine' })).rejects.toThrow(/Not a value of UInt8/);
+    // Out of its type's range: refused, where CAST would wrap it (300 as UInt8 is 44).
+    for (const [type, n] of [
+      ['UInt8', 256],
+      ['UInt8', -1],
+      ['Int8', 128],
+      ['Int8', -129],
+      ['UInt32', 2 ** 32],
+      ['UInt64', '18446744073709551616'],
+      ['Int64', '-9223372036854775809'],
+    ] as const)
+      await expect(store.query(`SELECT {n:${type}} AS n`, { n })).rejects.toThrow(`Not a value of ${type}`);
+    expect(
+      await store.query('SELECT {a:UInt8} AS a, {b:Int8} AS b, {c:UInt64} AS c, {d:Int64} AS d', {
+        a: 255,
+        b: -128,
+        c: '18446744073709551615',
+        d: '-9223372036854775808',
+      }),
+    ).toEqual([{ a: 255, b: -128, c: '18446744073709551615', d: '-9223372036854775808' }]);
     // Quotes, backslashes, braces that look like placeholders, a NUL, non-ASCII and an emoji come back as they went.
     const strings = [
       "'",
