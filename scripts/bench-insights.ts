@@ -1,5 +1,5 @@
 // `npm run bench:insights [-- --runs 5 --ranges 7,30,90 --only overview,posts --posts 10000000 --engine
-// postgres,store --queries "CJK term,phrase" --trace]`: p50/p95 latency of every insights endpoint and of POST
+// postgres,store --queries "CJK term,phrase" --trace --refine hashtag:#coffee]`: p50/p95 latency of every insights endpoint and of POST
 // /social/discover on a bench corpus (1M posts unless --posts says otherwise; every query of the mix unless
 // --queries names some by label), through app.inject in this process, with the answer cache off (every call
 // computes).
@@ -23,7 +23,9 @@
 // ≤ 500 ms p95, every post over 90 days ≤ 800 ms, discover ≤ 500 ms), each met or not. `--posts 1000000,3000000,
 // 10000000` runs the same mix on each size in turn and prints the growth curve per engine, with the bytes on disk per
 // post of PostgreSQL and of the store. `--trace` prints, under each case, every timed store call's statements in the
-// order they were sent: when each started after the call began, how long it ran, and its first words.
+// order they were sent: when each started after the call began, how long it ran, and its first words. `--refine
+// field:value[|value…]` adds that refinement to every dashboard's call (a drill-down: `hashtag:#coffee`,
+// `domain:example.com`; discover has none).
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
 import { randomBytes } from 'node:crypto';
@@ -90,6 +92,8 @@ interface Options {
   queries: ReadonlyArray<readonly [string, string]>;
   /** Print each timed store call's statements (`--trace`). */
   trace: boolean;
+  /** A refinement added to every call (`--refine`). */
+  refine?: { field: string; values: string[] };
 }
 
 /** A statement sent during a call: ms after the call began, ms it ran, its first words. */
@@ -154,7 +158,7 @@ function difference(a: unknown, b: unknown, path = ''): string | null {
 
 async function measure(
   size: number,
-  { runs, ranges, endpoints, engines, zone, queries, trace }: Options,
+  { runs, ranges, endpoints, engines, zone, queries, trace, refine }: Options,
 ): Promise<SizeResult> {
   console.log(`Before: ${loadLine()}`);
   const { url, server, dataDir } = await openCorpus(size);
@@ -255,7 +259,13 @@ async function measure(
         from: new Date(to.getTime() - days * 86_400_000).toISOString(),
         to: to.toISOString(),
       };
-      const payload = { workspace_id: workspace!.id, query, filters };
+      const payload = {
+        workspace_id: workspace!.id,
+        query,
+        filters,
+        // Discover has no refinements.
+        ...(refine && endpoint !== 'discover' ? { refine: [refine] } : {}),
+      };
       const headers = { authorization: await bearer() };
       const [answered, busy] = [storeReads.answered, storeReads.busyMs];
       const started = performance.now();
@@ -525,8 +535,11 @@ async function main() {
       engine: { type: 'string', default: ENGINES.join(',') },
       queries: { type: 'string' },
       trace: { type: 'boolean', default: false },
+      refine: { type: 'string' },
     },
   });
+  const refine = values.refine === undefined ? undefined : /^([a-z_]+):(.+)$/.exec(values.refine);
+  if (refine === null) throw new Error('--refine takes field:value[|value…], e.g. hashtag:#coffee');
   const labels = values.queries?.split(',');
   const queries = labels ? QUERIES.filter(([label]) => labels.includes(label)) : QUERIES;
   if (labels && queries.length !== labels.length)
@@ -548,6 +561,7 @@ async function main() {
     zone: values.zone,
     queries,
     trace: values.trace,
+    ...(refine ? { refine: { field: refine[1]!, values: refine[2]!.split('|') } } : {}),
   };
   const results: SizeResult[] = [];
   for (const size of sizes) {

@@ -8,7 +8,7 @@ import type { QueryNode } from '@server/query/index';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
-import { STORE_DATABASE, TOKEN_POST_COLUMNS } from '../layout';
+import { STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { candidateIds, candidateRows, type StoreCandidates, type StoreRange } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
@@ -98,7 +98,11 @@ function correctionArrays(corrections: Corrections, value: (label: SentimentLabe
 const authorsWhere = (db: string, where: string) =>
   `p.author_id IN (SELECT id FROM ${db}.profiles WHERE ${where})`;
 
-/** The condition a refinement's values match (before `exclude`). */
+/**
+ * The condition a refinement's values match (before `exclude`). `tags`: a hashtag, mention or domain is looked for in
+ * the post's `tags` (the three lists in one, each element marked by its list's first byte: TAG_MARKS), which the token
+ * rows carry, rather than in its own list, which only the posts table has: the same posts either way.
+ */
 function matchCondition(
   refine: Refine,
   zone: string,
@@ -106,19 +110,24 @@ function matchCondition(
   params: StoreParams,
   db: string,
   corrections: Corrections,
+  tags: boolean,
 ): string {
   const strings = (values: string[], type = 'Array(String)') => params.add(values, type);
+  const listed = (list: keyof typeof TAG_MARKS, values: string[]) =>
+    tags
+      ? `hasAny(p.tags, ${strings(values.map((value) => `${TAG_MARKS[list]}${value}`))})`
+      : `hasAny(p.${list}, ${strings(values)})`;
   switch (refine.field) {
     case 'date':
       return any(refine.values.map((v) => dateCondition(refine.bucket, v, timeZone, zone, params)));
     case 'platform':
       return `has(${strings(refine.values)}, p.platform)`;
     case 'hashtag':
-      return `hasAny(p.hashtags, ${strings(lower(refine.values, '#'))})`;
+      return listed('hashtags', lower(refine.values, '#'));
     case 'mention':
-      return `hasAny(p.mentions, ${strings(lower(refine.values, '@'))})`;
+      return listed('mentions', lower(refine.values, '@'));
     case 'domain':
-      return `hasAny(p.domains, ${strings(lower(refine.values))})`;
+      return listed('domains', lower(refine.values));
     case 'term':
       // The word exactly as the full-text vector holds it (PostgreSQL: p.search @@ 'word'::tsquery).
       return `hasAny(p.toks, arrayMap(w -> sipHash64(w), ${strings(lower(refine.values))}))`;
@@ -193,10 +202,11 @@ export function storeRefineWhere(
   { context, db = STORE_DATABASE }: StoreScope,
   params: StoreParams,
   zone: string,
+  { tags = false }: { tags?: boolean } = {},
 ): string | null {
   const { refines, timeZone } = context;
   const parts = refines.map((refine) => {
-    const condition = matchCondition(refine, zone, timeZone, params, db, context.corrections);
+    const condition = matchCondition(refine, zone, timeZone, params, db, context.corrections, tags);
     // A post whose value is unknown (a null language, '' in the store) matches no value, so an exclusion keeps it.
     return refine.exclude ? `NOT (${condition})` : `(${condition})`;
   });
@@ -213,9 +223,10 @@ export function storeWhere(
   zone: string,
   range: StoreRange = scope.context.scope,
   given?: ReadonlySet<QueryNode>,
+  options: { tags?: boolean } = {},
 ): string {
   const where = storeScopeWhere(scope, params, range, given);
-  const refine = storeRefineWhere(scope, params, zone);
+  const refine = storeRefineWhere(scope, params, zone, options);
   return refine === null ? where : `${where} AND ${refine}`;
 }
 
@@ -229,8 +240,11 @@ export const previousRange = ({ scope }: InsightScope): StoreRange => ({
   to: scope.from,
 });
 
-/** Refinements on columns the token rows lack (hashtags, mentions, domains, lexemes). */
-const UNLISTED: ReadonlySet<Refine['field']> = new Set(['hashtag', 'mention', 'domain', 'term']);
+/**
+ * Refinements on columns the token rows lack: a post's lexemes. (Hashtags, mentions and domains are looked for in the
+ * token rows' `tags`: matchCondition.)
+ */
+const UNLISTED: ReadonlySet<Refine['field']> = new Set(['term']);
 /** The columns of p the token rows give: their post's id, time, quarter and TOKEN_POST_COLUMNS. */
 const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLUMNS.map(([name]) => name)]);
 
@@ -257,10 +271,10 @@ export function storeFrom(
   const candidates = query ? match.candidates(query, params, range) : null;
   if (candidates === null)
     return { from: table, where: storeWhere(scope, params, zone, range), candidates: false };
-  const where = storeWhere(scope, params, zone, range, candidates.given);
   const listed =
     columns.every((column) => LISTED.has(column)) &&
     context.refines.every((refine) => !UNLISTED.has(refine.field));
+  const where = storeWhere(scope, params, zone, range, candidates.given, { tags: listed });
   if (!listed)
     return {
       from: table,

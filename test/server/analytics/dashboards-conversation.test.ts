@@ -1,11 +1,12 @@
 // The conversation dashboard's hashtags, mentions and domains from the store against PostgreSQL's conversation(),
 // exactly, on the corpus of dashboards.fixtures.ts (duplicate hashtags in a post, ties in code-point order), in every
 // zone and range, with field queries and every refinement with and without exclude.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeConversationTags } from '@server/analytics/insights/conversation';
 import { conversation } from '@server/social/insights/conversation';
 import {
   contextOf,
+  listRefinements,
   matchOf,
   openBench,
   picksOf,
@@ -65,6 +66,24 @@ describe('hashtags, mentions and domains from the store equal PostgreSQL', () =>
           range: RANGES['30 days of days']!,
           refine: [{ ...refine, exclude }],
         });
+    expect(lists).toBeGreaterThan(0);
+  });
+  it("of a text query refined by a hashtag, mention or domain, read from its token slices' tags", async () => {
+    const statements = vi.spyOn(bench.store, 'query');
+    let lists = 0;
+    for (const query of ['nova', '"midnight harbor"'])
+      for (const refine of await listRefinements(bench.server))
+        for (const exclude of [false, true])
+          lists += await compare({
+            name: `${query}, ${refine.field}`,
+            zone: 'America/New_York',
+            range: RANGES['120 days of weeks']!,
+            query,
+            refine: [{ ...refine, exclude }],
+          });
+    // The refinement is looked for in the token rows' tags (storeFrom's slices), not in the posts' own lists.
+    expect(statements.mock.calls.filter(([sql]) => sql.includes('hasAny(p.tags')).length).toBe(12);
+    statements.mockRestore();
     expect(lists).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,7 @@
 // and range (hours across both DST changes of New York and Chatham's quarter-hour one, a half-hour zone, days, weeks),
 // the platform and language filters, field queries, and every refinement with and without exclude. Sums of sentiment
 // may differ in their last bits (added in another order); every other figure is exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeOverview } from '@server/analytics/insights/overview';
 import { timeKey } from '@server/analytics/insights/time';
 import { overview } from '@server/social/insights/overview';
@@ -10,6 +10,7 @@ import { bucketFor } from '@server/social/insights/time';
 import {
   contextOf,
   expectClose,
+  listRefinements,
   matchOf,
   openBench,
   picksOf,
@@ -139,6 +140,39 @@ describe('the overview from the store equals PostgreSQL', () => {
         kept.set(name, (kept.get(name) ?? 0) + pg.totals.mentions.value + pg.totals.mentions.previous);
       }
     }
+  });
+
+  it("a text query refined by a hashtag, mention or domain, with and without exclude (its token slices' tags)", async () => {
+    const statements = vi.spyOn(bench.store, 'query');
+    const refined = new Map<string, number>();
+    for (const query of ['nova', '"midnight harbor"'])
+      for (const refine of await listRefinements(bench.server))
+        for (const exclude of [false, true]) {
+          const name = `${query}, ${refine.field}${exclude ? ' excluded' : ''}`;
+          const pg = await compare({
+            name,
+            zone: 'Asia/Kolkata',
+            range: RANGES['120 days of weeks']!,
+            query,
+            refine: [{ ...refine, exclude }],
+          }).catch((error: Error) => {
+            error.message = `${name}: ${error.message}`;
+            throw error;
+          });
+          refined.set(name, pg.totals.mentions.value + pg.totals.mentions.previous);
+        }
+    // Every statement of the twelve overviews looked for the refinement in the token rows' tags.
+    expect(
+      statements.mock.calls.filter(([sql]) => sql.includes('hasAny(p.tags')).length,
+    ).toBeGreaterThanOrEqual(12);
+    statements.mockRestore();
+    for (const list of ['hashtag', 'mention', 'domain'])
+      expect(
+        [...refined]
+          .filter(([name]) => name.endsWith(`, ${list}`))
+          .reduce((sum, [, posts]) => sum + posts, 0),
+        list,
+      ).toBeGreaterThan(0);
   });
 
   it('compared every refinement on posts it keeps', () => {

@@ -223,6 +223,24 @@ export function refinements(zone: string, picks: Picks): Refine[] {
   ];
 }
 
+/**
+ * Refinements on a post's lists (hashtag, mention, domain), which a text query's token rows answer from `tags`: each
+ * with the list's most frequent value among the posts of `nova` (so that it keeps some) and one it may not have.
+ */
+export async function listRefinements(server: TestServer): Promise<Refine[]> {
+  const top = async (list: 'hashtags' | 'mentions' | 'domains') =>
+    (
+      await server.pool.query<{ v: string }>(
+        `SELECT v FROM posts, unnest(${list}) v WHERE search @@ 'nova'::tsquery GROUP BY v ORDER BY count(*) DESC, v LIMIT 1`,
+      )
+    ).rows[0]!.v;
+  return [
+    { field: 'hashtag', values: [`#${await top('hashtags')}`, 'chatham'] },
+    { field: 'mention', values: [`@${await top('mentions')}`, 'alice'] },
+    { field: 'domain', values: [await top('domains'), 'example.com'] },
+  ];
+}
+
 /** Sums of floating sentiment may differ in their last bits between the engines: 12 significant digits are kept. */
 export const rounded = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
