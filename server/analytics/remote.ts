@@ -6,10 +6,7 @@
 import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { inlineParams } from './params';
 import { parseAnalyticsUrl } from './url';
-import { AnalyticsStoreStopped, type AnalyticsStore } from './store';
-
-/** The server could not be reached, or the connection failed before its answer (not a refusal by ClickHouse). */
-export class AnalyticsStoreUnreachable extends Error {}
+import { AnalyticsStoreStopped, AnalyticsStoreUnreachable, type AnalyticsStore } from './store';
 
 export interface RemoteStoreOptions {
   /** ANALYTICS_URL: http(s)://[user[:password]@]host[:port][/path], checked by parseAnalyticsUrl. */
@@ -46,7 +43,6 @@ export class RemoteStore implements AnalyticsStore {
   private readonly inFlight = new Set<Promise<unknown>>();
   private ending: (how: string) => void = () => {};
   readonly ended: Promise<string>;
-  readonly pid = undefined;
 
   private constructor(
     private readonly client: ClickHouseClient,
@@ -154,7 +150,7 @@ export class RemoteStore implements AnalyticsStore {
       return new Error(`The analytics store did not answer within ${timeoutMs} ms: ${sql.slice(0, 200)}`);
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const why = error instanceof Error ? error.message : String(error);
-    if (NETWORK.has(code) || /socket hang up|connect/i.test(why)) {
+    if (NETWORK.has(code)) {
       this.markOutOfReach(why);
       return this.unreachable(why);
     }

@@ -4,7 +4,7 @@
 // dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt. Until the
 // store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers reflect.
 import type pg from 'pg';
-import { supervise, type Supervisor } from '@server/db/supervisor';
+import type { Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
 import { LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
@@ -13,8 +13,8 @@ import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
-import { RemoteStore } from './remote';
-import { type AnalyticsStore, AnalyticsStoreStopped, openOrSetAside } from './store';
+import { openStore, superviseStore, TAG, type StoreAt } from './open';
+import { type AnalyticsStore, AnalyticsStoreStopped } from './store';
 
 export interface AnalyticsState {
   /** What the store is doing. */
@@ -30,14 +30,9 @@ export interface AnalyticsState {
   rebuilt?: { done: number; total: number };
 }
 
-export interface AnalyticsServiceOptions {
+export interface AnalyticsServiceOptions extends StoreAt {
   db: Db;
   pool: pg.Pool;
-  /** DATA_DIR/analytics: the embedded store's directory. */
-  dataDir: string;
-  /** ANALYTICS_URL: a ClickHouse server that holds the store instead (remote.ts); `dataDir` is then unused. */
-  url?: string;
-  maxThreads?: number;
   /** Tries to open the store's process again after it died, the first after restartDelayMs, doubled each next one. */
   restarts?: number;
   restartDelayMs?: number;
@@ -66,7 +61,6 @@ export interface StoreReading {
   corpusVersion: number;
 }
 
-const TAG = '[analytics]';
 const RETRY_MAX_MS = 30_000;
 const PROGRESS_EVERY_MS = 5_000;
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -249,46 +243,21 @@ export class AnalyticsService {
       return null;
     });
     if (!first || this.stopped) return void (await first?.close());
-    this.supervisor = supervise(
-      { store: first, exited: first.ended, stop: () => first.close() },
-      {
-        restarts: this.options.restarts ?? 5,
-        delayMs: this.options.restartDelayMs ?? 1_000,
-        tag: TAG,
-        words: {
-          subject: "The analytics store's process",
-          lost: 'stopped',
-          retrying: 'starting it again',
-          back: 'runs again',
-          notBack: 'did not start again',
-        },
-        start: async () => {
-          const store = await this.open();
-          return { store, exited: store.ended, stop: () => store.close() };
-        },
-        detail: ({ store }) => store.describe(),
-        onBack: ({ store }) => void this.run(store),
-        onGiveUp: (line) => {
-          this.phase = 'down';
-          this.log(
-            `${line.replace(/; exiting so that the process is restarted\.$/, '')}; the dashboards answer from PostgreSQL.`,
-          );
-        },
+    this.supervisor = superviseStore(first, {
+      restarts: this.options.restarts ?? 5,
+      delayMs: this.options.restartDelayMs ?? 1_000,
+      open: () => this.open(),
+      onBack: (store) => void this.run(store),
+      onGiveUp: (line) => {
+        this.phase = 'down';
+        this.log(`${line}; the dashboards answer from PostgreSQL.`);
       },
-    );
+    });
     void this.run(first);
   }
 
-  /**
-   * Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first. With a
-   * server's URL, the store there (reached with the first statement).
-   */
   private open(): Promise<AnalyticsStore> {
-    const { dataDir, maxThreads, url } = this.options;
-    if (url) return Promise.resolve(RemoteStore.connect({ url, maxThreads }));
-    return openOrSetAside({ dataDir, maxThreads }, (reason, aside) =>
-      this.log(`${TAG} ${reason}; moved it to ${aside} and rebuilding the store.`),
-    );
+    return openStore(this.options, this.log);
   }
 
   /** One store process's life: made current, then the change feed applied, until it stops. */

@@ -77,6 +77,9 @@ export interface AnalyticsStore {
 /** The analytics store's process stopped (crashed, killed, or closed) while queries were in flight or were sent. */
 export class AnalyticsStoreStopped extends Error {}
 
+/** The store's server could not be reached, or the connection failed before its answer (not a refusal). */
+export class AnalyticsStoreUnreachable extends Error {}
+
 interface Pending {
   resolve(text: string): void;
   reject(error: Error): void;

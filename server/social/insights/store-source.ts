@@ -22,8 +22,12 @@ import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreMatch } from '@server/analytics/insights/scope';
 import type { AnalyticsService, StoreReading } from '@server/analytics/service';
-import { AnalyticsStoreUnreachable } from '@server/analytics/remote';
-import { AnalyticsStoreStopped, isStoreMissing, type AnalyticsStore } from '@server/analytics/store';
+import {
+  AnalyticsStoreStopped,
+  AnalyticsStoreUnreachable,
+  isStoreMissing,
+  type AnalyticsStore,
+} from '@server/analytics/store';
 import type { QueryNode } from '@server/query/index';
 import { noteBehind } from '../reads';
 import type { InsightScope } from './request';
@@ -121,7 +125,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
       if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
       // Its tables gone (a server's data dropped): not read until the service has reconciled or rebuilt it.
       if (isStoreMissing(error)) {
-        service.distrust(reading, error instanceof Error ? error.message : String(error));
+        service.distrust(reading, (error as Error).message);
         return null;
       }
       throw error;

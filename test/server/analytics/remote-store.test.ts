@@ -7,9 +7,9 @@
 // credentials kept out of every message.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LAYOUT_VERSION, layoutVersion } from '@server/analytics/layout';
-import { RemoteStore, AnalyticsStoreUnreachable } from '@server/analytics/remote';
+import { RemoteStore } from '@server/analytics/remote';
 import type { AnalyticsService } from '@server/analytics/service';
-import { isStoreTimeout } from '@server/analytics/store';
+import { AnalyticsStoreUnreachable, isStoreTimeout } from '@server/analytics/store';
 import { parseAnalyticsUrl } from '@server/analytics/url';
 import { loadServerConfig } from '@server/config';
 import { insertPosts } from '@server/social/corpus/changes';
