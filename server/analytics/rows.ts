@@ -2,7 +2,7 @@
 // snapshot) and by the change feed's applier (the rows of the posts and profiles that changed): the SELECTs that shape
 // them, the INSERT that loads them, and the token table derived from the loaded posts.
 import type { AnalyticsStore } from './store';
-import { SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
+import { FIELD_TOKEN_MARKS, SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
 
 /** The profiles' rows, for `WHERE condition` over `profiles`. lhandle: author: compares PostgreSQL's lower(). */
 export const profileRowsSql = (condition = 'true') =>
@@ -60,11 +60,17 @@ export async function insertRows(store: AnalyticsStore, db: string, table: strin
   await store.exec(insertRowsSql(db, table, rows));
 }
 
-/** The token hashes of a post's hashtags, mentions and grams (no positions), as the token table holds them. */
+/**
+ * The token hashes of a post's hashtags, mentions, grams, platform and language (no positions), as the token table
+ * holds them.
+ */
 const TAG_TOKENS = `arrayConcat(
       arrayMap(h -> sipHash64('#', h), arrayDistinct(hashtags)),
       arrayMap(m -> sipHash64('@', m), arrayDistinct(mentions)),
-      gtoks)`;
+      gtoks,
+      [${Object.entries(FIELD_TOKEN_MARKS)
+        .map(([field, mark]) => `sipHash64('${mark}', ${field})`)
+        .join(', ')}])`;
 
 /** Every token hash of a post in the token table, an expression over the store's posts (what a delete names). */
 export const POST_TOKENS = `arrayConcat(toks, ${TAG_TOKENS})`;
@@ -73,8 +79,8 @@ const POST_COLUMNS = TOKEN_POST_COLUMNS.map(([name]) => name).join(', ');
 
 /**
  * The token table's rows of the posts of `db.posts` that match `condition` (every post by default): each lexeme with
- * its positions, each hashtag, mention and gram without (their hashes keep them apart from the lexemes'), each with
- * its post's columns.
+ * its positions, each hashtag, mention and gram, its platform and language without (their hashes keep them apart from
+ * the lexemes'), each with its post's columns.
  */
 export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true') =>
   store.exec(

@@ -14,6 +14,9 @@ export type StorePerformanceRow = GroupRow;
 
 type Raw = Omit<StorePerformanceRow, 'gp' | 'gm' | 'gk' | 'gd'> & Record<string, unknown>;
 
+/** Every statement's settings (why: storePerformance). */
+const SETTINGS = "group_by_use_nulls = 1, query_plan_join_swap_table = 'false'";
+
 export async function storePerformance(
   store: AnalyticsStore,
   scope: StoreScope,
@@ -28,6 +31,9 @@ export async function storePerformance(
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   const sentiment = storeSentiment(context.corrections, params);
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
+  // query_plan_join_swap_table = 'false': the profiles are the join's hash table, as written. Left to choose,
+  // ClickHouse made a token slice's posts the hash table (a language's 2.9M posts over 90 days at 10M: 1.4 s against
+  // 0.1).
   const rows = await store.query<Raw>(
     byQuarter(time)
       ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment)
@@ -86,7 +92,7 @@ function byHourOfWeek(
     FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
     WHERE ${where}
     GROUP BY GROUPING SETS ((), (p.platform AS platform), (p.media AS media), (p.kind AS kind), (${how.of} AS how))
-    SETTINGS group_by_use_nulls = 1`;
+    SETTINGS ${SETTINGS}`;
 }
 
 /** The statement for any TimeKey: the posts grouped by (platform, media, kind, key) first, the keys then mapped. */
@@ -103,5 +109,5 @@ function byKey(time: TimeKey, zone: string, posts: string, db: string, where: st
         FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
         WHERE ${where} GROUP BY platform, media, kind, k))
     GROUP BY GROUPING SETS ((), (platform), (media), (kind), (dow, hr))
-    SETTINGS group_by_use_nulls = 1`;
+    SETTINGS ${SETTINGS}`;
 }

@@ -4,7 +4,14 @@
 // by the range when one is given); fields are conditions on the post's columns or on its author's profile.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
-import { QUARTER_MS, sampleHash, STORE_DATABASE, textStretch, TOKEN_POST_COLUMNS } from '../layout';
+import {
+  FIELD_TOKEN_MARKS,
+  QUARTER_MS,
+  sampleHash,
+  STORE_DATABASE,
+  textStretch,
+  TOKEN_POST_COLUMNS,
+} from '../layout';
 import type { StoreParams } from '../params';
 import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
@@ -114,6 +121,12 @@ const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
 const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>
   `sipHash64('${node.type === 'hashtag' ? '#' : '@'}', ${params.add(node.value, 'String')})`;
 
+/** The token of a platform or language, as the token table holds it (FIELD_TOKEN_MARKS); null for another field. */
+function fieldToken(node: FieldNode, params: StoreParams): string | null {
+  if (node.field !== 'platform' && node.field !== 'lang') return null;
+  return `sipHash64('${FIELD_TOKEN_MARKS[node.field]}', ${params.add(node.value, 'String')})`;
+}
+
 function fieldCondition(node: FieldNode, params: StoreParams, words: QueryWords): string {
   const value = (text: string) => params.add(text, 'String');
   switch (node.field) {
@@ -189,6 +202,11 @@ export interface StoreCandidates {
   rows?: (columns: readonly string[]) => string;
   repeats: boolean;
   given: ReadonlySet<QueryNode>;
+  /**
+   * The set is a platform's or language's posts (a field's slice): a large share of the range, read only when the
+   * query has no narrower set (an AND's other operands are preferred; an OR with one has no set).
+   */
+  wide?: boolean;
 }
 
 /**
@@ -219,8 +237,8 @@ function covering(tree: TsNode, params: StoreParams): { match: string; repeats: 
  * The candidate set for `node`, or null when there is none short of every post. A text term's posts (exactly its
  * matches; a substring term's: the posts with all its grams whose text has it, none without grams); AND: one
  * operand's set (every match has it); OR: the union of every operand's (none when one has none), exact when each
- * is; NOT and fields: none. The caller still evaluates the whole condition over the candidates, but for the `given`
- * nodes.
+ * is; a platform or a language: its slice (`wide`), exactly its posts; NOT and the other fields: none. The caller
+ * still evaluates the whole condition over the candidates, but for the `given` nodes.
  */
 export function compileStoreCandidates(
   node: QueryNode,
@@ -263,24 +281,33 @@ export function compileStoreCandidates(
     case 'hashtag':
     case 'mention':
       return { tokens: `tok = ${tagToken(node, params)}`, posts: null, repeats: false, given };
-    case 'field':
+    case 'field': {
+      const token = fieldToken(node, params);
+      return token === null
+        ? null
+        : { tokens: `tok = ${token}`, posts: null, repeats: false, given, wide: true };
+    }
     case 'not':
       return null;
     case 'and': {
       let found: StoreCandidates | null = null;
+      let wide: StoreCandidates | null = null;
       for (const operand of node.operands) {
         const set = compileStoreCandidates(operand, params, words, range);
+        if (set?.wide) wide ??= set;
         // An operand whose slices are exactly its posts, read once each, is the cheapest to drive from.
-        if (set !== null && set.posts === null && !set.repeats) return set;
-        found ??= set;
+        else if (set !== null && set.posts === null && !set.repeats) return set;
+        else found ??= set;
       }
-      return found;
+      return found ?? wide;
     }
     case 'or': {
       const sets: StoreCandidates[] = [];
       for (const operand of node.operands) {
         const set = compileStoreCandidates(operand, params, words, range);
-        if (set === null) return null;
+        // A wide operand's slice would make the union most of the range, each post read from it and deduplicated:
+        // the range's posts are read instead.
+        if (set === null || set.wide) return null;
         sets.push(set);
       }
       if (sets.length === 1) return sets[0]!;

@@ -183,10 +183,13 @@ async function searchFromStore(
       const { scope } = context;
       const ids = sql`p.id = ANY(${sql.param(found.ids)}::bigint[])
         AND p.posted_at >= ${scope.from} AND p.posted_at < ${scope.to}`;
+      // The ids fetched first, then sorted (pageQuery without the walk): given a few hundred ids (a recency page's
+      // candidates, every post of a millisecond many share) the planner would walk each month's partition by time
+      // instead, reading every post of the range (a language over 90 days at 10M posts: 21 s, against a few ms).
       const rows = found.ids.length
         ? (
             await tx.execute<PageRow>(
-              pageQuery(cursor ? sql`${ids} AND ${after(sort, cursor)}` : ids, sort, limit),
+              pageQuery(cursor ? sql`${ids} AND ${after(sort, cursor)}` : ids, sort, limit, false),
             )
           ).rows
         : [];

@@ -147,8 +147,8 @@ export const contextOf = (server: TestServer, c: Case) =>
 
 /**
  * Typed queries of the bench's mix (server/query/README.md's operators on the generated corpus's words: a broad term, a
- * phrase, an OR, a NOT with a hashtag, NEAR, a wildcard, CJK terms of one word and of two characters), compiled by the
- * store's own compiler.
+ * phrase, an OR, a NOT with a hashtag, NEAR, a wildcard, CJK terms of one word and of two characters, field filters:
+ * read from their token slices), compiled by the store's own compiler.
  */
 export const TYPED_QUERIES = [
   'nova',
@@ -159,6 +159,7 @@ export const TYPED_QUERIES = [
   'clou*',
   '노바X',
   '노바',
+  'platform:x lang:en',
 ];
 
 export const RANGES: Record<string, [string, string]> = {
