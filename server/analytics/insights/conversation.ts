@@ -160,18 +160,32 @@ async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreW
  * The counted posts of both periods, over `p`: a post of a period whose hash is below its period's cut — the posts
  * PostgreSQL reads through the marks' slice, the slice being only its way to find them. A sample is read from the
  * sample-ordered copy (the stretch below the larger cut); when either period is read whole, from `posts` itself, whose
- * time index narrows the read to the range's granules where the copy's rows of a range lie in all of them.
+ * time index narrows the read to the range's granules where the copy's rows of a range lie in all of them; when both
+ * are, by id when the query's slices name them (`byId`: the statement then lets `IN` use the primary key).
  */
 function countedFrom(
   scope: StoreScope,
   params: StoreParams,
   cuts: { cur_cut: number; prev_cut: number },
   from: string,
-) {
+): { sql: string; byId: boolean } {
   const { context, db = STORE_DATABASE } = scope;
   const zone = zonePlaceholder(context, params);
-  if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE)
-    return `FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone, bothPeriods(scope))}`;
+  if (cuts.cur_cut === WHOLE && cuts.prev_cut === WHOLE) {
+    // Neither period sampled: few posts. When the query's token slices give them (storeFrom), they are found there
+    // first and only their rows of `posts` read, by id (its primary key: the statement sets
+    // use_index_for_in_with_subqueries), rather than every granule of both periods for their lexemes.
+    const found = storeFrom(scope, params, zone, ['id'], bothPeriods(scope));
+    if (found.slices)
+      return {
+        sql: `FROM ${db}.posts p WHERE p.id IN (SELECT p.id FROM ${found.from} WHERE ${found.where})`,
+        byId: true,
+      };
+    return {
+      sql: `FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone, bothPeriods(scope))}`,
+      byId: false,
+    };
+  }
   // The query's sets cut to the sample's posts before they are built.
   const sampleBelow = Math.max(cuts.cur_cut, cuts.prev_cut);
   const where = storeWhere(scope, params, zone, { ...bothPeriods(scope), sampleBelow });
@@ -179,10 +193,16 @@ function countedFrom(
   // One period whole: the copy's stretch below its cut would be the whole copy, every time, so `posts` is read
   // instead, its time index keeping the read to the range's granules, and the sampled period's cut tested a post.
   if (sampleBelow === WHOLE)
-    return `FROM ${db}.posts p WHERE ${sampleHash('p.id')} < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`;
+    return {
+      sql: `FROM ${db}.posts p WHERE ${sampleHash('p.id')} < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`,
+      byId: false,
+    };
   // The hash first: the copy is ordered by it, so a sample reads the stretch below its larger cut.
-  return `FROM ${db}.posts_sampled p WHERE p.h < greatest(${cur}, ${prev})
-    AND p.h < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`;
+  return {
+    sql: `FROM ${db}.posts_sampled p WHERE p.h < greatest(${cur}, ${prev})
+    AND p.h < if(p.ts >= ${from}, ${cur}, ${prev}) AND ${where}`,
+    byId: false,
+  };
 }
 
 /** The database of the store's word lists (never rebuilt: a rebuild replaces STORE_DATABASE alone). */
@@ -301,7 +321,7 @@ export async function storeConversationWords(
           FROM ${db}.lexicon l RIGHT JOIN (
             SELECT tok, lang, countIf(cur) AS n, countIf(NOT cur) AS prev, sumIf(sentiment, cur) AS s
             FROM (SELECT p.ts >= ${from} AS cur, p.toks AS toks, ${score} AS sentiment, p.lang AS lang
-              ${counted})
+              ${counted.sql})
             ARRAY JOIN arrayPushFront(toks, 0) AS tok
             GROUP BY tok, lang) b ON b.tok = l.tok
           WHERE counter
@@ -309,7 +329,8 @@ export async function storeConversationWords(
           GROUP BY word, counter, lang)
         GROUP BY word, counter)
       WHERE counter OR (n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
-        AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3)))`,
+        AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3)))
+    ${counted.byId ? 'SETTINGS use_index_for_in_with_subqueries = 1' : ''}`,
     params.values,
   );
   const [row] = await rows.catch((error: unknown) => {

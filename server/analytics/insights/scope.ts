@@ -256,7 +256,8 @@ const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLU
  * rather than the range's posts tested one by one against them. When they read other columns, p is the posts table
  * and the posts are tested against the candidates' ids once (`p.id IN`), not once a term (an OR of three terms: one
  * test a post, not three). The whole condition is evaluated over p either way (but for the set's own terms, which its
- * every post matches), so every form gives the same rows. `candidates`: whether the query gave a candidate set.
+ * every post matches), so every form gives the same rows. `candidates`: whether the query gave a candidate set;
+ * `slices`: whether p is read from the token slices.
  */
 export function storeFrom(
   scope: StoreScope,
@@ -264,13 +265,13 @@ export function storeFrom(
   zone: string,
   columns: readonly string[],
   range: StoreRange = scope.context.scope,
-): { from: string; where: string; candidates: boolean } {
+): { from: string; where: string; candidates: boolean; slices: boolean } {
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
   const candidates = query ? match.candidates(query, params, range) : null;
   if (candidates === null)
-    return { from: table, where: storeWhere(scope, params, zone, range), candidates: false };
+    return { from: table, where: storeWhere(scope, params, zone, range), candidates: false, slices: false };
   const listed =
     columns.every((column) => LISTED.has(column)) &&
     context.refines.every((refine) => !UNLISTED.has(refine.field));
@@ -280,10 +281,16 @@ export function storeFrom(
       from: table,
       where: `p.id IN (${candidateIds(candidates, params, range)}) AND ${where}`,
       candidates: true,
+      slices: false,
     };
   // The condition's own columns (p.ts, p.platform…) are read too.
   const read = new Set([...columns, ...[...where.matchAll(/\bp\.([a-z_]+)/g)].map((m) => m[1]!)]);
   const unknown = [...read].filter((column) => !LISTED.has(column));
   if (unknown.length) throw new Error(`Not in the token rows: ${unknown.join(', ')}`);
-  return { from: `(${candidateRows(candidates, read, params, range)}) p`, where, candidates: true };
+  return {
+    from: `(${candidateRows(candidates, read, params, range)}) p`,
+    where,
+    candidates: true,
+    slices: true,
+  };
 }
