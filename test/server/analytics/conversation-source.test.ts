@@ -16,7 +16,7 @@ import {
   picksOf,
   RANGES,
   refinements,
-  TYPED_QUERIES,
+  typedCases,
   type Case,
   type Picks,
   storeBehind,
@@ -116,12 +116,7 @@ const wholeCases: Case[] = [
     range: RANGES['hours over Chatham going forward']!,
   },
   { name: 'every post, a week at odd bounds', zone: 'Asia/Kolkata', range: RANGES['a week at odd bounds']! },
-  ...TYPED_QUERIES.map((query) => ({
-    name: query,
-    zone: 'Asia/Kolkata',
-    range: RANGES['120 days of weeks']!,
-    query,
-  })),
+  ...typedCases(),
   {
     name: 'platform:x OR lang:es',
     zone: 'UTC',
@@ -202,12 +197,7 @@ describe('the conversation from the analytics store, words counted in a sample',
       zone: 'UTC',
       range: ['2026-11-08T00:00:00Z', '2026-11-22T00:00:00Z'],
     },
-    ...TYPED_QUERIES.map((query) => ({
-      name: query,
-      zone: 'Asia/Kolkata',
-      range: RANGES['120 days of weeks']!,
-      query,
-    })),
+    ...typedCases(),
   ];
   it.each(cases)('equals PostgreSQL’s answer over samples: $name', { timeout: 120_000 }, async (c) => {
     for (const sampling of samplings) {

@@ -16,7 +16,7 @@ import {
   openBench,
   picksOf,
   RANGES,
-  TYPED_QUERIES,
+  typedCases,
   refinements,
   ZONES,
   type Bench,
@@ -122,12 +122,7 @@ const others: Case[] = [
     range: RANGES['120 days of weeks']!,
     query: 'platform:x OR #launch',
   },
-  ...TYPED_QUERIES.map((query) => ({
-    name: query,
-    zone: 'America/New_York',
-    range: RANGES['120 days of weeks']!,
-    query,
-  })),
+  ...typedCases('America/New_York'),
 ];
 const refined = (zone: string, range: [string, string]) =>
   refinements(zone, picks).flatMap((refine) =>

@@ -172,6 +172,10 @@ export const RANGES: Record<string, [string, string]> = {
 };
 export const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham'];
 
+/** Each typed query over 120 days of weeks in `zone`, named by the query. */
+export const typedCases = (zone = 'Asia/Kolkata'): Case[] =>
+  TYPED_QUERIES.map((query) => ({ name: query, zone, range: RANGES['120 days of weeks']!, query }));
+
 /** Values of the generated corpus: an author of many posts, its most common link domain and word. */
 export interface Picks {
   author: number;

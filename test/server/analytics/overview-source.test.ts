@@ -10,7 +10,7 @@ import {
   contextOf,
   RANGES,
   rounded,
-  TYPED_QUERIES,
+  typedCases,
   type Case,
   storeBehind,
   runningService,
@@ -39,12 +39,7 @@ const cases: Case[] = [
     zone: 'America/New_York',
     range: RANGES['hours over the clocks going forward']!,
   },
-  ...TYPED_QUERIES.map((query) => ({
-    name: query,
-    zone: 'Asia/Kolkata',
-    range: RANGES['120 days of weeks']!,
-    query,
-  })),
+  ...typedCases(),
 ];
 
 describe('the overview from the analytics store', () => {

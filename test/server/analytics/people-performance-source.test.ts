@@ -19,6 +19,7 @@ import {
   refinements,
   rounded,
   TYPED_QUERIES,
+  typedCases,
   type Case,
   type Picks,
   storeBehind,
@@ -210,15 +211,7 @@ describe('filtered profiles from the analytics store', () => {
   );
   it('every page of the typed queries and the refinements equals PostgreSQL’s, the sorts in turn', async () => {
     const sorts = ['mentions', 'followers', 'engagement'] as const;
-    const cases = [
-      ...TYPED_QUERIES.map((query) => ({
-        name: query,
-        zone: 'America/New_York',
-        range: RANGES['120 days of weeks']!,
-        query,
-      })),
-      ...refined(),
-    ];
+    const cases = [...typedCases('America/New_York'), ...refined()];
     await eachCase(
       cases.map((c, i) => ({ ...c, name: `${c.name}, by ${sorts[i % 3]}`, sort: sorts[i % 3]! })),
       async (c) => {

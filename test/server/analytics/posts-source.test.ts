@@ -21,7 +21,7 @@ import {
   picksOf,
   RANGES,
   refinements,
-  TYPED_QUERIES,
+  typedCases,
   type Case,
   type Picks,
   storeBehind,
@@ -202,12 +202,7 @@ const filtered: Case[] = [
     range: RANGES['120 days of weeks']!,
     query: 'platform:x OR #launch',
   },
-  ...TYPED_QUERIES.map((query) => ({
-    name: query,
-    zone: 'Asia/Kolkata',
-    range: RANGES['120 days of weeks']!,
-    query,
-  })),
+  ...typedCases(),
 ];
 const refined = (zone: string, range: [string, string]): Case[] =>
   refinements(zone, picks).flatMap((refine) =>

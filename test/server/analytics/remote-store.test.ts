@@ -25,7 +25,7 @@ import {
   RANGES,
   rounded,
   runningService,
-  TYPED_QUERIES,
+  typedCases,
   type Case,
 } from './dashboards.fixtures';
 
@@ -55,12 +55,7 @@ afterAll(async () => {
 
 const cases: Case[] = [
   { name: 'every post, 30 days', zone: 'America/New_York', range: RANGES['30 days of days']! },
-  ...TYPED_QUERIES.map((query) => ({
-    name: query,
-    zone: 'Asia/Kolkata',
-    range: RANGES['120 days of weeks']!,
-    query,
-  })),
+  ...typedCases(),
 ];
 
 describe('the analytics store on a ClickHouse server', () => {
