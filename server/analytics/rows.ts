@@ -64,7 +64,7 @@ export async function insertRows(store: AnalyticsStore, db: string, table: strin
  * The token hashes of a post's hashtags, mentions, grams, platform and language (no positions), as the token table
  * holds them.
  */
-const TAG_TOKENS = `arrayConcat(
+const UNPOSITIONED_TOKENS = `arrayConcat(
       arrayMap(h -> sipHash64('#', h), arrayDistinct(hashtags)),
       arrayMap(m -> sipHash64('@', m), arrayDistinct(mentions)),
       gtoks,
@@ -73,7 +73,7 @@ const TAG_TOKENS = `arrayConcat(
         .join(', ')}])`;
 
 /** Every token hash of a post in the token table, an expression over the store's posts (what a delete names). */
-export const POST_TOKENS = `arrayConcat(toks, ${TAG_TOKENS})`;
+export const POST_TOKENS = `arrayConcat(toks, ${UNPOSITIONED_TOKENS})`;
 
 const POST_COLUMNS = TOKEN_POST_COLUMNS.map(([name]) => name).join(', ');
 
@@ -88,7 +88,7 @@ export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true'
     SELECT t.1, ts, id, t.2, ${POST_COLUMNS} FROM ${db}.posts
     ARRAY JOIN arrayConcat(
       arrayZip(toks, pos),
-      arrayMap(h -> (h, CAST([], 'Array(UInt16)')), ${TAG_TOKENS})
+      arrayMap(h -> (h, CAST([], 'Array(UInt16)')), ${UNPOSITIONED_TOKENS})
     ) AS t
     WHERE ${condition}`,
   );

@@ -175,16 +175,14 @@ function countedFrom(
     // Neither period sampled: few posts. When the query's token slices give them (storeFrom), they are found there
     // first and only their rows of `posts` read, by id (its primary key: the statement sets
     // use_index_for_in_with_subqueries), rather than every granule of both periods for their lexemes.
+    // Otherwise p is the posts table and `where` the scope's condition over it (storeFrom).
     const found = storeFrom(scope, params, zone, ['id'], bothPeriods(scope));
-    if (found.slices)
-      return {
-        sql: `FROM ${db}.posts p WHERE p.id IN (SELECT p.id FROM ${found.from} WHERE ${found.where})`,
-        byId: true,
-      };
-    return {
-      sql: `FROM ${db}.posts p WHERE ${storeWhere(scope, params, zone, bothPeriods(scope))}`,
-      byId: false,
-    };
+    return found.slices
+      ? {
+          sql: `FROM ${db}.posts p WHERE p.id IN (SELECT p.id FROM ${found.from} WHERE ${found.where})`,
+          byId: true,
+        }
+      : { sql: `FROM ${found.from} WHERE ${found.where}`, byId: false };
   }
   // The query's sets cut to the sample's posts before they are built.
   const sampleBelow = Math.max(cuts.cur_cut, cuts.prev_cut);

@@ -149,7 +149,9 @@ describe('the conversation from the analytics store', () => {
     expect(answer.emerging.length).toBeGreaterThan(0);
   });
 
-  // Each refinement with and without exclude, words counted in every post and in a sample.
+  // Each refinement with and without exclude, words counted in every post and in a sample, of every post and of a
+  // text query (whose few posts are read by id when its slices carry the refinement's column, from the posts table
+  // otherwise: countedFrom).
   // The refinements' fields, by position (the values, which need the corpus's picks, are made in the test).
   const fields = refinements('UTC', { author: 0, domain: '', word: '' }).map((refine, i) => ({
     field: refine.field,
@@ -161,16 +163,18 @@ describe('the conversation from the analytics store', () => {
     async ({ i }) => {
       const refine = refinements('America/New_York', picks)[i]!;
       let words = 0;
-      for (const exclude of [false, true]) {
-        const c: Case = {
-          name: refine.field,
-          zone: 'America/New_York',
-          range: RANGES['30 days of days']!,
-          refine: [{ ...refine, exclude }],
-        };
-        words += (await compare(c)).terms.length;
-        words += (await compare(c, { cap: 25, pilotLevel: 1 })).terms.length;
-      }
+      for (const query of [undefined, 'nova'])
+        for (const exclude of [false, true]) {
+          const c: Case = {
+            name: refine.field,
+            zone: 'America/New_York',
+            range: RANGES['30 days of days']!,
+            query,
+            refine: [{ ...refine, exclude }],
+          };
+          words += (await compare(c)).terms.length;
+          words += (await compare(c, { cap: 25, pilotLevel: 1 })).terms.length;
+        }
       expect(words).toBeGreaterThan(0);
     },
   );
