@@ -6,6 +6,9 @@
 //   takes back a change the store holds;
 // - the store records the position after the rows, and PostgreSQL's consumer (markApplied, which trims the outbox)
 //   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { STORE_DATABASE } from './layout';
@@ -19,12 +22,15 @@ import {
 } from './outbox';
 import { recordPosition, storePosition, type StorePosition } from './position';
 import {
+  copyLines,
   fillSampled,
   fillTexts,
   fillTokens,
-  insertRows,
+  insertProfiles,
+  lexiconLinesSql,
+  POST_ROW_COLUMNS,
   POST_TOKENS,
-  postRowsSql,
+  postLinesSql,
   profileRowsSql,
 } from './rows';
 import type { AnalyticsStore } from './store';
@@ -34,8 +40,8 @@ const READ_BATCHES = 500;
 /** A round stops taking batches once it has this many ids (a single larger batch is one round, in chunks). */
 const ROUND_IDS = 50_000;
 /**
- * Ids a statement names: they are spliced into fillTokens' condition as numbers, within ClickHouse's 256 KiB
- * max_query_size; the other statements bind them.
+ * Ids a statement names: they are spliced into fillTokens' condition and PostgreSQL's COPY (which binds no
+ * parameters) as numbers, within ClickHouse's 256 KiB max_query_size; the other statements bind them.
  */
 const CHUNK_IDS = 5_000;
 /** Beyond this many old tokens the token table's delete names the posts only (the tokens then cover every granule). */
@@ -132,6 +138,48 @@ async function currentRows(pool: pg.Pool, rowsSql: (condition: string) => string
   return rows;
 }
 
+/** A chunk of a round's posts: its ids, and the files of their current rows and lexemes (as JSON lines). */
+interface PostChunk {
+  ids: number[];
+  lexicon: string;
+  posts: string;
+  /** Rows in `posts` (ids PostgreSQL no longer has are not there). */
+  count: number;
+}
+
+/**
+ * PostgreSQL's current rows of the posts `ids` and their lexemes, a file each a chunk in `dir`, read in one snapshot
+ * (a post's lexemes are those of the row written).
+ */
+async function currentPostFiles(pool: pg.Pool, ids: number[], dir: string): Promise<PostChunk[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const files: PostChunk[] = [];
+    for (const [index, chunk] of chunks(ids, CHUNK_IDS).entries()) {
+      if (!chunk.every(Number.isSafeInteger))
+        throw new Error(`Not post ids: ${chunk.slice(0, 5).join(', ')}…`);
+      const condition = `id = ANY ('{${chunk.join(',')}}'::bigint[])`;
+      const lexicon = join(dir, `lexicon-${index}.jsonl`);
+      const posts = join(dir, `posts-${index}.jsonl`);
+      await copyLines(client, lexiconLinesSql(condition), lexicon);
+      files.push({
+        ids: chunk,
+        lexicon,
+        posts,
+        count: await copyLines(client, postLinesSql(condition), posts),
+      });
+    }
+    await client.query('COMMIT');
+    return files;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Empties every table of the store but its layout and position (the corpus was emptied). */
 async function emptyStore(store: AnalyticsStore) {
   const tables = await store.query<{ name: string }>(
@@ -141,13 +189,16 @@ async function emptyStore(store: AnalyticsStore) {
   for (const { name } of tables) await store.exec(`TRUNCATE TABLE ${STORE_DATABASE}.${name}`);
 }
 
-/** Puts the posts' current rows (`rows`, of `ids`) in place of what the store has of those ids. */
-async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: string }[]) {
+/**
+ * Puts the posts' current rows (`chunks`, as currentPostFiles wrote them) in place of what the store has of their ids.
+ * A post's lexemes enter the lexicon before the post, so that a post in the store always has its lexemes there.
+ */
+async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
   const db = STORE_DATABASE;
-  for (const chunk of chunks(ids, CHUNK_IDS)) {
+  for (const chunk of postChunks) {
     const held = await store.query<{ id: string; toks: string[] }>(
       `SELECT id, ${POST_TOKENS} AS toks FROM ${db}.posts WHERE id IN {ids:Array(UInt64)}`,
-      { ids: idArray(chunk) },
+      { ids: idArray(chunk.ids) },
     );
     if (held.length > 0) {
       // The token table is ordered by token: naming the held posts' tokens lets the delete skip granules (a new
@@ -167,11 +218,11 @@ async function replacePosts(store: AnalyticsStore, ids: number[], rows: { id: st
       await store.exec(`DELETE FROM ${db}.texts WHERE id IN {posts:Array(UInt64)}`, { posts });
       await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
     }
-    const inChunk = new Set(chunk.map(String));
-    const current = rows.filter((row) => inChunk.has(row.id));
-    if (current.length > 0) {
-      await insertRows(store, db, 'posts', current);
-      const ids = `id IN (${current.map((row) => Number(row.id)).join(',')})`;
+    if (chunk.count > 0) {
+      await store.insertLines(`${db}.lexicon`, ['word'], chunk.lexicon);
+      await store.insertLines(`${db}.posts`, POST_ROW_COLUMNS, chunk.posts);
+      // The store's posts of these ids are now exactly the rows just written.
+      const ids = `id IN (${chunk.ids.join(',')})`;
       await fillTokens(store, db, ids);
       await fillSampled(store, db, ids);
       await fillTexts(store, db, ids);
@@ -185,7 +236,7 @@ async function replaceProfiles(store: AnalyticsStore, ids: number[], rows: objec
       ids: idArray(chunk),
     });
   }
-  await insertRows(store, STORE_DATABASE, 'profiles', rows);
+  await insertProfiles(store, STORE_DATABASE, rows);
 }
 
 /**
@@ -200,21 +251,28 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   const reset = round[0]!.reset;
   const postIds = sortedUnion(round.map((batch) => batch.postIds));
   const profileIds = sortedUnion(round.map((batch) => batch.profileIds));
-  const posts = (await currentRows(pool, postRowsSql, postIds)) as { id: string }[];
-  const profiles = await currentRows(pool, profileRowsSql, profileIds);
-  await flushCommitted(db);
-  await deps.at?.('read');
+  // The posts' rows go through files (a round's can be tens of megabytes): PostgreSQL writes them, the store reads
+  // them.
+  const dir = await mkdtemp(join(tmpdir(), 'murmur-feed-'));
+  try {
+    const posts = await currentPostFiles(pool, postIds, dir);
+    const profiles = await currentRows(pool, profileRowsSql, profileIds);
+    await flushCommitted(db);
+    await deps.at?.('read');
 
-  const position = { seq: last.seq, corpusVersion: last.corpusVersion };
-  deps.writing?.('begin', position);
-  if (reset) await emptyStore(store);
-  await replacePosts(store, postIds, posts);
-  await replaceProfiles(store, profileIds, profiles);
-  await deps.at?.('applied');
+    const position = { seq: last.seq, corpusVersion: last.corpusVersion };
+    deps.writing?.('begin', position);
+    if (reset) await emptyStore(store);
+    await replacePosts(store, posts);
+    await replaceProfiles(store, profileIds, profiles);
+    await deps.at?.('applied');
 
-  await recordPosition(store, position);
-  deps.writing?.('end', position);
-  await deps.at?.('recorded');
-  await markApplied(db, position.seq, deps.owner);
-  return position;
+    await recordPosition(store, position);
+    deps.writing?.('end', position);
+    await deps.at?.('recorded');
+    await markApplied(db, position.seq, deps.owner);
+    return position;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

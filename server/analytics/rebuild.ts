@@ -1,8 +1,12 @@
 // A fresh store from PostgreSQL: every profile and post (with the post's own lexemes, tsvector_to_array(search)) read
-// in batches through cursors of one snapshot, loaded into a database of its own and swapped in when complete, so that
-// a rebuild cut short leaves the store as it was. The store is registered as the outbox's consumer first and the
-// snapshot's outbox position goes into the new database with its rows: every batch committed after the snapshot is in
-// the outbox for the applier, and none before it is applied again.
+// in batches in one snapshot (the profiles through a cursor, the posts by COPY to files, a range of ids each), loaded
+// into a database of its own and swapped in when complete, so that a rebuild cut short leaves the store as it was. The
+// store is registered as the outbox's consumer first and the snapshot's outbox position goes into the new database with
+// its rows: every batch committed after the snapshot is in the outbox for the applier, and none before it is applied
+// again.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { ensureLayout, STORE_DATABASE } from './layout';
@@ -14,7 +18,17 @@ import {
   SNAPSHOT_POSITION_SQL,
 } from './outbox';
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
-import { fillSampled, fillTexts, fillTokens, insertRows, postRowsSql, profileRowsSql } from './rows';
+import {
+  copyLines,
+  fillSampled,
+  fillTexts,
+  fillTokens,
+  insertProfiles,
+  lexiconLinesSql,
+  POST_ROW_COLUMNS,
+  postLinesSql,
+  profileRowsSql,
+} from './rows';
 import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
@@ -30,7 +44,7 @@ const FILL_IDS = 250_000;
 const MERGE_TIMEOUT_MS = 3_600_000;
 
 export interface RebuildOptions {
-  /** Rows a fetch and an insert. */
+  /** Rows a fetch (a COPY, for the posts) and an insert. */
   batch?: number;
   /** Ids of posts a statement of the fills reads (FILL_IDS). */
   fillIds?: number;
@@ -70,6 +84,73 @@ async function streamInto(
   return count;
 }
 
+/**
+ * The posts after id `after` (all when null), `batch` at a time, as conditions over `posts` (`id > a AND id <= b`):
+ * each the next `batch` ids, found in the primary key.
+ */
+async function* postBatches(client: pg.PoolClient, batch: number): AsyncGenerator<string> {
+  let after: string | null = null;
+  for (;;) {
+    const from: string = after === null ? 'true' : `id > ${after}`;
+    // Named apart from the column: ORDER BY an output column's name would sort the ids as text.
+    const { rows } = await client.query<{ last: string }>(
+      `SELECT id::text AS last FROM posts WHERE ${from} ORDER BY id OFFSET ${batch - 1} LIMIT 1`,
+    );
+    const last = rows[0]?.last;
+    if (last === undefined) {
+      yield from;
+      return;
+    }
+    if (!/^\d+$/.test(last)) throw new Error(`Not a post id: ${last}`);
+    yield `${from} AND id <= ${last}`;
+    after = last;
+  }
+}
+
+/**
+ * Loads every post of the snapshot `client` reads into `db`, `batch` at a time: each batch's lexemes and rows written
+ * by PostgreSQL to files (copyLines) and read by the store, the next batch copied while the store loads the one
+ * before. Returns how many posts.
+ */
+async function loadPosts(
+  client: pg.PoolClient,
+  store: AnalyticsStore,
+  db: string,
+  batch: number,
+  onLoaded: (posts: number) => void,
+): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'murmur-rebuild-'));
+  let loading: Promise<void> = Promise.resolve();
+  let posts = 0;
+  let index = 0;
+  try {
+    for await (const condition of postBatches(client, batch)) {
+      index += 1;
+      const lexicon = join(dir, `lexicon-${index}.jsonl`);
+      const rows = join(dir, `posts-${index}.jsonl`);
+      await copyLines(client, lexiconLinesSql(condition), lexicon);
+      const count = await copyLines(client, postLinesSql(condition), rows);
+      await loading;
+      posts += count;
+      loading = (async () => {
+        if (count > 0) {
+          await store.insertLines(`${db}.lexicon`, ['word'], lexicon);
+          await store.insertLines(`${db}.posts`, POST_ROW_COLUMNS, rows);
+        }
+        await Promise.all([rm(lexicon), rm(rows)]);
+        onLoaded(count);
+      })();
+      // Awaited above or below; until then a failure is not an unhandled rejection.
+      loading.catch(() => undefined);
+    }
+    await loading;
+    return posts;
+  } finally {
+    await loading.catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export async function rebuildStore(
   { db, pool, owner }: { db: Db; pool: pg.Pool; owner?: string },
   store: AnalyticsStore,
@@ -96,12 +177,11 @@ export async function rebuildStore(
     const total = Number(rows[0]!.n);
     options.onProgress?.(0, total, 'posts');
     const profiles = await streamInto(client, 'rebuild_profiles', profileRowsSql(), batch, (batchRows) =>
-      insertRows(store, NEXT_DATABASE, 'profiles', batchRows),
+      insertProfiles(store, NEXT_DATABASE, batchRows),
     );
     let done = 0;
-    const posts = await streamInto(client, 'rebuild_posts', postRowsSql(), batch, async (batchRows) => {
-      await insertRows(store, NEXT_DATABASE, 'posts', batchRows);
-      done += batchRows.length;
+    const posts = await loadPosts(client, store, NEXT_DATABASE, batch, (loaded) => {
+      done += loaded;
       options.onProgress?.(done, total, 'posts');
     });
     await client.query('COMMIT');

@@ -3,6 +3,9 @@
 // (child.ts). What differs is the life around them: there is no process here to supervise or restart, so a server
 // that cannot be reached is an error of the statement (AnalyticsStoreUnreachable: the dashboard answers from
 // PostgreSQL, the change feed tries again), and `ended` settles only on close().
+import { createReadStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { inlineParams } from './params';
 import { parseAnalyticsUrl } from './url';
@@ -101,6 +104,20 @@ export class RemoteStore implements AnalyticsStore {
     await this.send(sql, params, timeoutMs, async (text, signal) => {
       // An INSERT's rows follow its FORMAT clause in the body, as ClickHouse's HTTP interface reads them.
       await this.client.command({ query: text, abort_signal: signal });
+    });
+  }
+
+  async insertLines(table: string, columns: readonly string[], file: string): Promise<void> {
+    const statement = `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONEachRow`;
+    await this.send(statement, undefined, this.timeoutMs, async (query, signal) => {
+      // exec sends the file as the request's body, as it is read (insert() would want objects to serialise); its
+      // answer is read to the end, as command() reads it.
+      const { stream } = await this.client.exec({
+        query,
+        values: createReadStream(file),
+        abort_signal: signal,
+      });
+      await pipeline(stream, new Writable({ write: (_chunk, _encoding, done) => done() }));
     });
   }
 

@@ -1,6 +1,11 @@
-// What the store holds of PostgreSQL's rows, read the same way by a rebuild (every row, through cursors of one
-// snapshot) and by the change feed's applier (the rows of the posts and profiles that changed): the SELECTs that shape
-// them, the INSERT that loads them, and the token table derived from the loaded posts.
+// What the store holds of PostgreSQL's rows, read the same way by a rebuild (every row, in one snapshot) and by the
+// change feed's applier (the rows of the posts and profiles that changed): the SELECTs that shape them, how they reach
+// the store (the posts as JSON lines that PostgreSQL's COPY writes to a file and the store reads, the profiles in the
+// INSERT), and the token table derived from the loaded posts.
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { AnalyticsStore } from './store';
 import { FIELD_TOKEN_MARKS, SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
 
@@ -11,13 +16,14 @@ export const profileRowsSql = (condition = 'true') =>
   FROM profiles WHERE ${condition}`;
 
 /**
- * The posts' rows, for `WHERE condition` over `posts`. Time in whole ms, rounded down: then `ts < to` and `ts >= from`
- * (ms bounds) agree with PostgreSQL's microseconds. `words` are the post's own lexemes and `pos` their positions, in
- * the tsvector's order (unnest(search): at most 256 positions a lexeme, none past 16383, as PostgreSQL keeps them).
- * `grams`: post_text_grams(text), what substring terms are narrowed by. `ltext`: PostgreSQL's lower(text) (what ILIKE
- * compares, by the database's collation) when it differs from lowering the ASCII letters alone, null otherwise.
+ * The posts' rows, for `WHERE condition` over `posts` (read as JSON lines: postLinesSql). Time in whole ms, rounded
+ * down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds. `words` are the post's own
+ * lexemes and `pos` their positions, in the tsvector's order (unnest(search): at most 256 positions a lexeme, none past
+ * 16383, as PostgreSQL keeps them). `grams`: post_text_grams(text), what substring terms are narrowed by. `ltext`:
+ * PostgreSQL's lower(text) (what ILIKE compares, by the database's collation) when it differs from lowering the ASCII
+ * letters alone, null otherwise.
  */
-export const postRowsSql = (condition = 'true') =>
+const postRowsSql = (condition: string) =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
     sentiment, hashtags, mentions, domains,
@@ -33,31 +39,69 @@ export const postRowsSql = (condition = 'true') =>
   ) AS lexemes
   WHERE ${condition}`;
 
-/** The rows as JSONEachRow, their columns named (an EPHEMERAL column such as posts.words is set only when named). */
-const insertRowsSql = (db: string, table: string, rows: object[]) =>
-  `INSERT INTO ${db}.${table} (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
-  `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+/** postRowsSql's columns, in its order. */
+export const POST_ROW_COLUMNS = [
+  'id',
+  'ts',
+  'author_id',
+  'platform',
+  'lang',
+  'kind',
+  'media',
+  'likes',
+  'comments',
+  'shares',
+  'engagement',
+  'views',
+  'sentiment',
+  'hashtags',
+  'mentions',
+  'domains',
+  'label',
+  'words',
+  'pos',
+  'grams',
+  'ltext',
+  'text',
+] as const;
 
 /**
- * Loads rows read by profileRowsSql / postRowsSql into `db.table`. Posts' lexemes enter the lexicon first, so that
- * a post in the store always has its lexemes there (a lexicon row whose post never lands finds nothing).
+ * postRowsSql's rows as JSON lines (JSONEachRow) of the posts that match `condition`. row_to_json writes the positions
+ * (json_agg's value) as they are, their elements separated by newlines: those are the only newlines not escaped (a
+ * JSON string escapes its own), so removing them leaves one row a line.
  */
-export async function insertRows(store: AnalyticsStore, db: string, table: string, rows: object[]) {
+export const postLinesSql = (condition: string) =>
+  `SELECT replace(row_to_json(r)::text, E'\\n', '') FROM (${postRowsSql(condition)}) AS r`;
+
+/** The lexicon's rows (its `word`) as JSON lines: the lexemes of the posts that match `condition`, each once. */
+export const lexiconLinesSql = (condition: string) =>
+  `SELECT json_build_object('word', w)::text
+  FROM (SELECT DISTINCT unnest(tsvector_to_array(search)) AS w FROM posts WHERE ${condition}) AS x`;
+
+/**
+ * Writes the values of `select` (one column of JSON text) to `file`, one a line, through COPY … TO STDOUT: PostgreSQL
+ * writes them, and this process only passes the bytes on (no row is parsed here, nor its JSON written). CSV, with
+ * a quote and a delimiter that a JSON text never holds unescaped (0x01, 0x02: JSON escapes every control character),
+ * so each value is written as it is; the text format would double its backslashes. Returns how many lines.
+ */
+export async function copyLines(client: pg.PoolClient, select: string, file: string): Promise<number> {
+  const copy = client.query(
+    copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`),
+  );
+  await pipeline(copy, createWriteStream(file, { mode: 0o600 }));
+  return copy.rowCount;
+}
+
+/**
+ * Loads profiles read by profileRowsSql into `db.profiles`, as JSONEachRow in the statement (a few hundred bytes a
+ * profile; the posts' rows go through files: copyLines).
+ */
+export async function insertProfiles(store: AnalyticsStore, db: string, rows: object[]) {
   if (!rows.length) return;
-  if (table === 'posts') {
-    const words = new Set<string>();
-    for (const row of rows as Array<{ words?: string[] }>)
-      for (const word of row.words ?? []) words.add(word);
-    if (words.size)
-      await store.exec(
-        insertRowsSql(
-          db,
-          'lexicon',
-          [...words].map((word) => ({ word })),
-        ),
-      );
-  }
-  await store.exec(insertRowsSql(db, table, rows));
+  await store.exec(
+    `INSERT INTO ${db}.profiles (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
+      `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`,
+  );
 }
 
 /**

@@ -115,6 +115,33 @@ describe('the change feed', () => {
     ]);
   });
 
+  it("carries each post's text, lexemes and positions as PostgreSQL has them, whatever their characters", async () => {
+    // The rows travel as JSON lines written by PostgreSQL's COPY (rows.ts, copyLines): newlines, tabs, quotes,
+    // backslashes, the COPY's own quote and delimiter (0x01, 0x02), other control characters, and text beyond ASCII.
+    const texts = [
+      'first line\nsecond line\r\nthird\ttabbed "quoted" back\\slash \\n not a newline',
+      'marks \u0001 and \u0002 and \u0007 bell \u007f del \u001f unit',
+      '🚀 café Ünïcödé ÀÉÎ 東京タワー 서울에서 naïve',
+      ' ',
+    ];
+    const ids = await insertPosts(server.db, texts.map(post));
+    position = await applyAll(position);
+    await expectSame();
+    const list = ids.join(',');
+    const held = await store.query<{ id: string; text: string; pos: number[][]; missing: string }>(
+      `SELECT toString(id) AS id, text, pos,
+         toString(length(arrayFilter(t -> t NOT IN (SELECT tok FROM murmur.lexicon), toks))) AS missing
+       FROM murmur.posts WHERE id IN (${list}) ORDER BY id`,
+    );
+    const { rows } = await server.pool.query<{ id: string; text: string; pos: number[][] }>(
+      `SELECT id::text, text, coalesce((SELECT json_agg(u.positions ORDER BY u.n)
+         FROM unnest(search) WITH ORDINALITY AS u(lexeme, positions, weights, n)), '[]') AS pos
+       FROM posts WHERE id IN (${list}) ORDER BY id`,
+    );
+    expect(held).toEqual(rows.map((row) => ({ ...row, missing: '0' })));
+    expect(held.map((row) => row.text)).toEqual(texts);
+  });
+
   const crashAt = (at: string) => ({
     ...deps(),
     at: (point: string) => {
