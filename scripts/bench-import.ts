@@ -6,9 +6,19 @@
 // --csv, the same in CSV into a second database. Every row must be accepted and the re-import must add no post.
 // With --store, the analytics store runs beside as `npm start` runs it (the change feed's applier, in a directory of
 // the run) and each pass is timed until both stores hold it: PostgreSQL's import, then the store's lag behind it.
-import { createWriteStream, mkdtempSync, chmodSync, rmSync, statSync } from 'node:fs';
+// Each pass also prints the CPU a row of this process, PostgreSQL's and the store's (from /proc), and the rate their
+// sum allows on this machine's cores: what a faster import has to take from.
+import {
+  createWriteStream,
+  mkdtempSync,
+  chmodSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -62,6 +72,54 @@ async function counts(pool: pg.Pool): Promise<{ posts: number; profiles: number 
   return rows[0]!;
 }
 
+/** CPU seconds of a process from /proc (Linux): its own, and with `children` those of the children it has reaped. */
+function cpuSeconds(pid: number, children = false): number {
+  try {
+    // The fields after the command's name: utime, stime, cutime and cstime are the 12th to the 15th, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks =
+      Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+    return ticks / 100;
+  } catch {
+    return 0; // gone, or not Linux
+  }
+}
+
+/** PostgreSQL's CPU seconds: the postmaster's, its live processes' and those of the ones that ended. */
+function postgresSeconds(pgDir: string): number {
+  const postmaster = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let seconds = cpuSeconds(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (parent === postmaster) seconds += cpuSeconds(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds so far of the three parts of an import into both stores. */
+interface Cpu {
+  /** This process: reading, checking and scoring the rows, sending them, and the change feed's applier. */
+  importer: number;
+  postgres: number;
+  /** The analytics store's process (ClickHouse). */
+  store: number;
+}
+
+function cpuNow(pgDir: string, service?: AnalyticsService): Cpu {
+  const own = process.cpuUsage();
+  const storePid = service?.store?.pid;
+  return {
+    importer: (own.user + own.system) / 1e6,
+    postgres: postgresSeconds(pgDir),
+    store: storePid ? cpuSeconds(storePid, true) : 0,
+  };
+}
+
 interface Pass {
   label: string;
   rows: number;
@@ -71,6 +129,8 @@ interface Pass {
   seconds: number;
   /** With --store: from the start until the store had applied the pass's last batch. */
   bothSeconds?: number;
+  /** CPU seconds each part spent over the pass (with --store, until the store had applied it). */
+  cpu: Cpu;
 }
 
 /** The outbox's last batch (0 when none). */
@@ -93,12 +153,14 @@ async function storeReaches(service: AnalyticsService, seq: number): Promise<voi
 
 async function timedImport(
   pool: pg.Pool,
+  pgDir: string,
   file: string,
   label: string,
   batchSize?: number,
   service?: AnalyticsService,
 ): Promise<Pass> {
   const rejected: RejectedRow[] = [];
+  const before = cpuNow(pgDir, service);
   const started = performance.now();
   const summary = await importCorpus(pool, file, { batchSize, onRejected: (row) => rejected.push(row) });
   const seconds = (performance.now() - started) / 1000;
@@ -107,18 +169,25 @@ async function timedImport(
     await storeReaches(service, await lastSeq(pool));
     bothSeconds = (performance.now() - started) / 1000;
   }
+  const after = cpuNow(pgDir, service);
+  const cpu = {
+    importer: after.importer - before.importer,
+    postgres: after.postgres - before.postgres,
+    store: after.store - before.store,
+  };
   if (summary.rejected > 0) {
     const examples = rejected.slice(0, 5).map((r) => `\n  line ${r.line}: ${r.reason}`);
     throw new Error(
       `${label}: the importer rejected ${summary.rejected} generated rows:${examples.join('')}`,
     );
   }
-  return { label, ...summary, seconds, bothSeconds };
+  return { label, ...summary, seconds, bothSeconds, cpu };
 }
 
 /** Both passes for one format, in a database of its own; checks the counts the passes must leave. */
 async function bench(
   server: EmbeddedServer,
+  pgDir: string,
   format: ImportFormat,
   file: string,
   posts: number,
@@ -141,6 +210,7 @@ async function bench(
     }
     const first = await timedImport(
       database.pool,
+      pgDir,
       file,
       `${format.padEnd(7)}first import (inserts)`,
       batch,
@@ -151,6 +221,7 @@ async function bench(
       throw new Error(`${format}: ${first.inserted} inserted, ${stored.posts} stored, ${posts} expected`);
     const again = await timedImport(
       database.pool,
+      pgDir,
       file,
       `${format.padEnd(7)}re-import (upserts, no change)`,
       batch,
@@ -205,6 +276,7 @@ async function main() {
     for (const format of formats) {
       const result = await bench(
         server,
+        join(dir, 'pg'),
         format,
         files.get(format)!,
         posts,
@@ -236,6 +308,24 @@ async function main() {
           `${rate(p.rows, p.seconds).padStart(10)}${store}`,
       );
     }
+    const cores = availableParallelism();
+    console.log(
+      `\nCPU a row (µs), and the rate it allows on this machine's ${cores} cores if none of it waited:`,
+    );
+    console.log(`${'format pass'.padEnd(37)}  importer  PostgreSQL  store   in all   rows/s at most`);
+    for (const p of passes) {
+      const us = (seconds: number) => ((seconds * 1e6) / p.rows).toFixed(0).padStart(9);
+      const all = p.cpu.importer + p.cpu.postgres + p.cpu.store;
+      const most = Math.round((p.rows * cores) / all).toLocaleString('en-US');
+      console.log(
+        `${p.label.padEnd(37)} ${us(p.cpu.importer)} ${us(p.cpu.postgres)} ${us(p.cpu.store)} ${us(all)} ` +
+          most.padStart(16),
+      );
+    }
+    console.log(
+      'importer: this process (reading, checking and scoring the rows, sending them to PostgreSQL, and the change ' +
+        "feed's applier with --store); PostgreSQL: all its processes; store: the analytics store's process.",
+    );
     if (values.store) {
       console.log(
         `\nboth: from the pass's start until the analytics store (running beside, fed by the change path) had ` +

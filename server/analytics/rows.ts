@@ -9,6 +9,17 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { AnalyticsStore } from './store';
 import { FIELD_TOKEN_MARKS, SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
 
+/** profileRowsSql's columns, in its order. */
+export const PROFILE_ROW_COLUMNS = [
+  'id',
+  'platform',
+  'handle',
+  'lhandle',
+  'followers',
+  'country',
+  'verified',
+] as const;
+
 /** The profiles' rows, for `WHERE condition` over `profiles`. lhandle: author: compares PostgreSQL's lower(). */
 export const profileRowsSql = (condition = 'true') =>
   `SELECT id::text AS id, platform, handle, lower(handle) AS lhandle, followers, coalesce(country, '') AS country,

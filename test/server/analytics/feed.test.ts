@@ -142,6 +142,15 @@ describe('the change feed', () => {
     expect(held.map((row) => row.text)).toEqual(texts);
   });
 
+  it('writes a profile named again only when it differs, and leaves one row of it', async () => {
+    // A second row of the profile, which the applier must not take for the profile unchanged.
+    await store.exec(`INSERT INTO murmur.profiles SELECT * FROM murmur.profiles WHERE id = ${authorId}`);
+    await server.pool.query(`SELECT corpus_update_profiles('id = ${authorId}', 'followers = followers')`);
+    expect((await readOutbox(server.db, position.seq, 10)).at(-1)?.profileIds).toEqual([authorId]);
+    position = await applyAll(position);
+    await expectSame();
+  });
+
   const crashAt = (at: string) => ({
     ...deps(),
     at: (point: string) => {
