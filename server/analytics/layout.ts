@@ -154,6 +154,30 @@ function tables(db: string): string[] {
   ];
 }
 
+/**
+ * The oldest ClickHouse the statements are known to run on: the release `chdb` 3.4 embeds, which the tests run. A server
+ * (ANALYTICS_URL) of an older release would refuse settings and functions it lacks one dashboard at a time.
+ */
+export const MIN_SERVER_VERSION = '26.7';
+
+/** Whether ClickHouse's `version()` (e.g. 26.7.1.1) is at least MIN_SERVER_VERSION; false when it cannot be read. */
+export function supportedVersion(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  const [minMajor, minMinor] = MIN_SERVER_VERSION.split('.').map(Number) as [number, number];
+  if (!Number.isInteger(major) || !Number.isInteger(minor)) return false;
+  return major! > minMajor || (major === minMajor && minor! >= minMinor);
+}
+
+/** Refuses a store whose engine is older than MIN_SERVER_VERSION, saying which it is. */
+export async function checkServerVersion(store: AnalyticsStore): Promise<void> {
+  const [row] = await store.query<{ version: string }>('SELECT version() AS version');
+  const version = row?.version ?? 'unknown';
+  if (!supportedVersion(version))
+    throw new Error(
+      `${store.describe()} runs ClickHouse ${version}; the analytics store needs ${MIN_SERVER_VERSION} or later`,
+    );
+}
+
 export type LayoutState =
   /** The tables were missing and are made now (empty). */
   | { state: 'created'; version: number }

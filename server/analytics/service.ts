@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
+import { checkServerVersion, LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
@@ -319,6 +319,7 @@ export class AnalyticsService {
   /** Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's. */
   private async makeCurrent(deps: ApplierDeps) {
     this.recheck = false;
+    await checkServerVersion(deps.store);
     const version = await layoutVersion(deps.store);
     let why: string | null =
       version === null
