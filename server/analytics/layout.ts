@@ -158,7 +158,7 @@ function tables(db: string): string[] {
  * The oldest ClickHouse the statements are known to run on: the release `chdb` 3.4 embeds, which the tests run. A server
  * (ANALYTICS_URL) of an older release would refuse settings and functions it lacks one dashboard at a time.
  */
-export const MIN_SERVER_VERSION = '26.7';
+const MIN_SERVER_VERSION = '26.7';
 
 /** Whether ClickHouse's `version()` (e.g. 26.7.1.1) is at least MIN_SERVER_VERSION; false when it cannot be read. */
 export function supportedVersion(version: string): boolean {
