@@ -6,8 +6,7 @@
 //   takes back a change the store holds;
 // - the store records the position after the rows, and PostgreSQL's consumer (markApplied, which trims the outbox)
 //   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
@@ -34,6 +33,7 @@ import {
   PROFILE_ROW_COLUMNS,
   profileRowsSql,
 } from './rows';
+import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
 
 /** Batches read at once. */
@@ -283,7 +283,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   const profileIds = sortedUnion(round.map((batch) => batch.profileIds));
   // The posts' rows go through files (a round's can be tens of megabytes): PostgreSQL writes them, the store reads
   // them.
-  const dir = await mkdtemp(join(tmpdir(), 'murmur-feed-'));
+  const dir = await makeScratch('feed');
   try {
     const posts = await currentPostFiles(pool, postIds, dir);
     const profiles = (await currentRows(pool, profileRowsSql, profileIds)) as Array<Record<string, unknown>>;

@@ -4,8 +4,7 @@
 // store is registered as the outbox's consumer first and the snapshot's outbox position goes into the new database with
 // its rows: every batch committed after the snapshot is in the outbox for the applier, and none before it is applied
 // again.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
@@ -29,6 +28,7 @@ import {
   postLinesSql,
   profileRowsSql,
 } from './rows';
+import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
@@ -119,7 +119,7 @@ async function loadPosts(
   batch: number,
   onLoaded: (posts: number) => void,
 ): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'murmur-rebuild-'));
+  const dir = await makeScratch('rebuild');
   let loading: Promise<void> = Promise.resolve();
   let posts = 0;
   let index = 0;

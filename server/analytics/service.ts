@@ -13,6 +13,7 @@ import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
+import { removeOrphanScratch } from './scratch';
 import { openStore, superviseStore, TAG, type StoreAt } from './open';
 import { type AnalyticsStore, AnalyticsStoreStopped } from './store';
 
@@ -235,6 +236,11 @@ export class AnalyticsService {
   }
 
   private async boot() {
+    const orphans = await removeOrphanScratch();
+    if (orphans.length > 0)
+      this.log(
+        `${TAG} Removed ${orphans.length} scratch director${orphans.length === 1 ? 'y' : 'ies'} of ended processes.`,
+      );
     const first = await this.open().catch((error: unknown) => {
       this.phase = 'down';
       this.log(
