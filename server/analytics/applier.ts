@@ -7,7 +7,6 @@
 // - the store records the position after the rows, and PostgreSQL's consumer (markApplied, which trims the outbox)
 //   after the store: a store ahead of the consumer by batches still in the outbox has applied them (reconcile()).
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { STORE_DATABASE } from './layout';
@@ -21,15 +20,14 @@ import {
 } from './outbox';
 import { recordPosition, storePosition, type StorePosition } from './position';
 import {
-  copyLines,
+  copyPostFiles,
   fillSampled,
   fillTexts,
   fillTokens,
   insertProfiles,
-  lexiconLinesSql,
-  POST_ROW_COLUMNS,
+  loadPostFiles,
   POST_TOKENS,
-  postLinesSql,
+  type PostFiles,
   PROFILE_ROW_COLUMNS,
   profileRowsSql,
 } from './rows';
@@ -130,28 +128,20 @@ function roundOf(batches: OutboxBatch[]): OutboxBatch[] {
   return round;
 }
 
-/** PostgreSQL's current rows of `ids`, read by `rowsSql`. */
-async function currentRows(pool: pg.Pool, rowsSql: (condition: string) => string, ids: number[]) {
-  const rows: object[] = [];
+/** PostgreSQL's current rows of the profiles `ids`. */
+async function currentProfiles(pool: pg.Pool, ids: number[]) {
+  const rows: Array<Record<string, unknown>> = [];
   for (const chunk of chunks(ids, CHUNK_IDS)) {
-    rows.push(...(await pool.query<object>(rowsSql('id = ANY ($1::bigint[])'), [chunk])).rows);
+    const condition = 'id = ANY ($1::bigint[])';
+    rows.push(...(await pool.query<Record<string, unknown>>(profileRowsSql(condition), [chunk])).rows);
   }
   return rows;
 }
 
-/** A chunk of a round's posts: its ids, and the files of their current rows and lexemes (as JSON lines). */
-interface PostChunk {
-  ids: number[];
-  lexicon: string;
-  posts: string;
-  /** Rows in `posts` (ids PostgreSQL no longer has are not there). */
-  count: number;
-}
+/** A chunk of a round's posts: its ids, and the files of their current rows (ids PostgreSQL no longer has are not). */
+type PostChunk = PostFiles & { ids: number[] };
 
-/**
- * PostgreSQL's current rows of the posts `ids` and their lexemes, a file each a chunk in `dir`, read in one snapshot
- * (a post's lexemes are those of the row written).
- */
+/** PostgreSQL's current rows of the posts `ids` and their lexemes, files of each chunk in `dir`, in one snapshot. */
 async function currentPostFiles(pool: pg.Pool, ids: number[], dir: string): Promise<PostChunk[]> {
   const client = await pool.connect();
   try {
@@ -161,15 +151,7 @@ async function currentPostFiles(pool: pg.Pool, ids: number[], dir: string): Prom
       if (!chunk.every(Number.isSafeInteger))
         throw new Error(`Not post ids: ${chunk.slice(0, 5).join(', ')}…`);
       const condition = `id = ANY ('{${chunk.join(',')}}'::bigint[])`;
-      const lexicon = join(dir, `lexicon-${index}.jsonl`);
-      const posts = join(dir, `posts-${index}.jsonl`);
-      await copyLines(client, lexiconLinesSql(condition), lexicon);
-      files.push({
-        ids: chunk,
-        lexicon,
-        posts,
-        count: await copyLines(client, postLinesSql(condition), posts),
-      });
+      files.push({ ids: chunk, ...(await copyPostFiles(client, condition, dir, String(index))) });
     }
     await client.query('COMMIT');
     return files;
@@ -190,10 +172,7 @@ async function emptyStore(store: AnalyticsStore) {
   for (const { name } of tables) await store.exec(`TRUNCATE TABLE ${STORE_DATABASE}.${name}`);
 }
 
-/**
- * Puts the posts' current rows (`chunks`, as currentPostFiles wrote them) in place of what the store has of their ids.
- * A post's lexemes enter the lexicon before the post, so that a post in the store always has its lexemes there.
- */
+/** Puts the posts' current rows (as currentPostFiles wrote them) in place of what the store has of their ids. */
 async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
   const db = STORE_DATABASE;
   for (const chunk of postChunks) {
@@ -220,8 +199,7 @@ async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
       await store.exec(`DELETE FROM ${db}.posts WHERE id IN {posts:Array(UInt64)}`, { posts });
     }
     if (chunk.count > 0) {
-      await store.insertLines(`${db}.lexicon`, ['word'], chunk.lexicon);
-      await store.insertLines(`${db}.posts`, POST_ROW_COLUMNS, chunk.posts);
+      await loadPostFiles(store, db, chunk);
       // The store's posts of these ids are now exactly the rows just written.
       const ids = `id IN (${chunk.ids.join(',')})`;
       await fillTokens(store, db, ids);
@@ -286,7 +264,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   const dir = await makeScratch('feed');
   try {
     const posts = await currentPostFiles(pool, postIds, dir);
-    const profiles = (await currentRows(pool, profileRowsSql, profileIds)) as Array<Record<string, unknown>>;
+    const profiles = await currentProfiles(pool, profileIds);
     await flushCommitted(db);
     await deps.at?.('read');
 

@@ -5,7 +5,6 @@
 // its rows: every batch committed after the snapshot is in the outbox for the applier, and none before it is applied
 // again.
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { ensureLayout, STORE_DATABASE } from './layout';
@@ -18,14 +17,12 @@ import {
 } from './outbox';
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
 import {
-  copyLines,
+  copyPostFiles,
   fillSampled,
   fillTexts,
   fillTokens,
   insertProfiles,
-  lexiconLinesSql,
-  POST_ROW_COLUMNS,
-  postLinesSql,
+  loadPostFiles,
   profileRowsSql,
 } from './rows';
 import { makeScratch } from './scratch';
@@ -126,19 +123,13 @@ async function loadPosts(
   try {
     for await (const condition of postBatches(client, batch)) {
       index += 1;
-      const lexicon = join(dir, `lexicon-${index}.jsonl`);
-      const rows = join(dir, `posts-${index}.jsonl`);
-      await copyLines(client, lexiconLinesSql(condition), lexicon);
-      const count = await copyLines(client, postLinesSql(condition), rows);
+      const files = await copyPostFiles(client, condition, dir, String(index));
       await loading;
-      posts += count;
+      posts += files.count;
       loading = (async () => {
-        if (count > 0) {
-          await store.insertLines(`${db}.lexicon`, ['word'], lexicon);
-          await store.insertLines(`${db}.posts`, POST_ROW_COLUMNS, rows);
-        }
-        await Promise.all([rm(lexicon), rm(rows)]);
-        onLoaded(count);
+        await loadPostFiles(store, db, files);
+        await Promise.all([rm(files.lexicon), rm(files.posts)]);
+        onLoaded(files.count);
       })();
       // Awaited above or below; until then a failure is not an unhandled rejection.
       loading.catch(() => undefined);

@@ -3,6 +3,7 @@
 // the store (the posts as JSON lines that PostgreSQL's COPY writes to a file and the store reads, the profiles in the
 // INSERT), and the token table derived from the loaded posts.
 import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -51,7 +52,7 @@ const postRowsSql = (condition: string) =>
   WHERE ${condition}`;
 
 /** postRowsSql's columns, in its order. */
-export const POST_ROW_COLUMNS = [
+const POST_ROW_COLUMNS = [
   'id',
   'ts',
   'author_id',
@@ -81,11 +82,11 @@ export const POST_ROW_COLUMNS = [
  * (json_agg's value) as they are, their elements separated by newlines: those are the only newlines not escaped (a
  * JSON string escapes its own), so removing them leaves one row a line.
  */
-export const postLinesSql = (condition: string) =>
+const postLinesSql = (condition: string) =>
   `SELECT replace(row_to_json(r)::text, E'\\n', '') FROM (${postRowsSql(condition)}) AS r`;
 
 /** The lexicon's rows (its `word`) as JSON lines: the lexemes of the posts that match `condition`, each once. */
-export const lexiconLinesSql = (condition: string) =>
+const lexiconLinesSql = (condition: string) =>
   `SELECT json_build_object('word', w)::text
   FROM (SELECT DISTINCT unnest(tsvector_to_array(search)) AS w FROM posts WHERE ${condition}) AS x`;
 
@@ -95,12 +96,46 @@ export const lexiconLinesSql = (condition: string) =>
  * a quote and a delimiter that a JSON text never holds unescaped (0x01, 0x02: JSON escapes every control character),
  * so each value is written as it is; the text format would double its backslashes. Returns how many lines.
  */
-export async function copyLines(client: pg.PoolClient, select: string, file: string): Promise<number> {
+async function copyLines(client: pg.PoolClient, select: string, file: string): Promise<number> {
   const copy = client.query(
     copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`),
   );
   await pipeline(copy, createWriteStream(file, { mode: 0o600 }));
   return copy.rowCount;
+}
+
+/** A batch of posts as files of JSON lines (copyPostFiles): their lexemes, for the lexicon, and their rows. */
+export interface PostFiles {
+  lexicon: string;
+  posts: string;
+  /** Rows in `posts`. */
+  count: number;
+}
+
+/**
+ * Writes the lexemes and the rows of the posts that match `condition` to `dir` (`name`-lexicon.jsonl and
+ * `name`-posts.jsonl), both read by `client` (in one snapshot when its transaction is REPEATABLE READ).
+ */
+export async function copyPostFiles(
+  client: pg.PoolClient,
+  condition: string,
+  dir: string,
+  name: string,
+): Promise<PostFiles> {
+  const lexicon = join(dir, `${name}-lexicon.jsonl`);
+  const posts = join(dir, `${name}-posts.jsonl`);
+  await copyLines(client, lexiconLinesSql(condition), lexicon);
+  return { lexicon, posts, count: await copyLines(client, postLinesSql(condition), posts) };
+}
+
+/**
+ * Loads a batch's files into `db`: the lexemes first, so that a post in the store always has its lexemes in the
+ * lexicon (a lexicon row whose post never lands finds nothing).
+ */
+export async function loadPostFiles(store: AnalyticsStore, db: string, files: PostFiles) {
+  if (files.count === 0) return;
+  await store.insertLines(`${db}.lexicon`, ['word'], files.lexicon);
+  await store.insertLines(`${db}.posts`, POST_ROW_COLUMNS, files.posts);
 }
 
 /**
