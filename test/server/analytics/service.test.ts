@@ -1,6 +1,7 @@
 // The analytics service as the server runs it: a store without a layout is rebuilt in the background and then fed
 // (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying;
-// a directory its engine cannot open is moved aside and rebuilt; ANALYTICS_STORE=off unregisters it from the outbox.
+// batches written soon after a round wait for the next, together; a directory its engine cannot open is moved aside and
+// rebuilt; ANALYTICS_STORE=off unregisters it from the outbox.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,32 @@ describe('the analytics service', () => {
       await service.stop();
     }
     expect(service.state()).toMatchObject({ phase: 'stopped', ready: false });
+  });
+
+  it('applies the batches written within coalesceMs of a round together, in the next round', async () => {
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir: join(root, 'coalesce'),
+      pollMs: 60_000,
+      // Long enough that the three writes below land before it ends, however slow the machine's first round.
+      coalesceMs: 5_000,
+      log: () => {},
+    });
+    let rounds = 0;
+    service.onApplied(() => rounds++);
+    try {
+      await service.caughtUpOnce(); // rebuilt: no round yet
+      await writePost(); // after a quiet spell: a round at once
+      await appliedUpTo(service, await corpusVersion());
+      expect(rounds).toBe(1);
+      for (let i = 0; i < 3; i++) await writePost(); // three batches, while the last round is recent
+      await appliedUpTo(service, await corpusVersion());
+      expect(rounds).toBe(2);
+      expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
+    } finally {
+      await service.stop();
+    }
   });
 
   it('moves a directory its engine cannot open aside and rebuilds the store', async () => {
