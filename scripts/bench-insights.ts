@@ -25,7 +25,8 @@
 // post of PostgreSQL and of the store. `--trace` prints, under each case, every timed store call's statements in the
 // order they were sent: when each started after the call began, how long it ran, and its first words. `--refine
 // field:value[|value…]` adds that refinement to every dashboard's call (a drill-down: `hashtag:#coffee`,
-// `domain:example.com`; discover has none).
+// `domain:example.com`; discover has none). `--platforms x,tiktok` and `--languages en,es` add those filters to every
+// call.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
 import { randomBytes } from 'node:crypto';
@@ -94,6 +95,9 @@ interface Options {
   trace: boolean;
   /** A refinement added to every call (`--refine`). */
   refine?: { field: string; values: string[] };
+  /** The platforms and languages filters of every call (`--platforms`, `--languages`). */
+  platforms?: string[];
+  languages?: string[];
 }
 
 /** A statement sent during a call: ms after the call began, ms it ran, its first words. */
@@ -158,7 +162,7 @@ function difference(a: unknown, b: unknown, path = ''): string | null {
 
 async function measure(
   size: number,
-  { runs, ranges, endpoints, engines, zone, queries, trace, refine }: Options,
+  { runs, ranges, endpoints, engines, zone, queries, trace, refine, platforms, languages }: Options,
 ): Promise<SizeResult> {
   console.log(`Before: ${loadLine()}`);
   const { url, server, dataDir } = await openCorpus(size);
@@ -258,6 +262,8 @@ async function measure(
       const filters = {
         from: new Date(to.getTime() - days * 86_400_000).toISOString(),
         to: to.toISOString(),
+        ...(platforms && { platforms }),
+        ...(languages && { languages }),
       };
       const payload = {
         workspace_id: workspace!.id,
@@ -536,6 +542,8 @@ async function main() {
       queries: { type: 'string' },
       trace: { type: 'boolean', default: false },
       refine: { type: 'string' },
+      platforms: { type: 'string' },
+      languages: { type: 'string' },
     },
   });
   const refine = values.refine === undefined ? undefined : /^([a-z_]+):(.+)$/.exec(values.refine);
@@ -562,6 +570,8 @@ async function main() {
     queries,
     trace: values.trace,
     ...(refine ? { refine: { field: refine[1]!, values: refine[2]!.split('|') } } : {}),
+    ...(values.platforms ? { platforms: values.platforms.split(',') } : {}),
+    ...(values.languages ? { languages: values.languages.split(',') } : {}),
   };
   const results: SizeResult[] = [];
   for (const size of sizes) {

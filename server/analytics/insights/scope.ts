@@ -8,7 +8,7 @@ import type { QueryNode } from '@server/query/index';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
-import { STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
+import { FIELD_TOKEN_MARKS, STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { candidateIds, candidateRows, type StoreCandidates, type StoreRange } from '../query/compile';
 import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
@@ -249,6 +249,41 @@ const UNLISTED: ReadonlySet<Refine['field']> = new Set(['term']);
 const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLUMNS.map(([name]) => name)]);
 
 /**
+ * The most values of a platforms or languages filter whose slices are read (filterCandidates). Measured at 10M posts
+ * over 30 and 90 days, every post, p95 of every dashboard (docs/analytics-engine.md, "A filter's slices"): one or two
+ * values were faster on each, by up to five times for one platform; three platforms were faster on four dashboards
+ * and slower on the conversation.
+ */
+const FILTER_SLICES_MAX_VALUES = 2;
+
+/**
+ * The slices of the platforms or the languages filter, whichever names fewer values (at most
+ * FILTER_SLICES_MAX_VALUES), as a candidate set: a post has one token of each field, so the slices of a filter's
+ * values are exactly its posts, each once. Read where the query gives no set: the filter's posts rather than every
+ * post of the range tested against it. Its condition stays in `where`.
+ */
+function filterCandidates({ scope }: InsightScope, params: StoreParams): StoreCandidates | null {
+  const filters = [
+    ['platform', scope.platforms],
+    ['lang', scope.languages],
+  ] as const;
+  // The one of fewer values (a stable sort: the platforms' on a tie).
+  const [field, values] = filters
+    .filter(([, values]) => values.length > 0 && values.length <= FILTER_SLICES_MAX_VALUES)
+    .sort((a, b) => a[1].length - b[1].length)[0] ?? [null, []];
+  if (!field) return null;
+  const mark = FIELD_TOKEN_MARKS[field];
+  const tokens = values.map((value) => `sipHash64('${mark}', ${params.add(value, 'String')})`);
+  return {
+    tokens: `tok IN (${tokens.join(', ')})`,
+    posts: null,
+    repeats: false,
+    given: new Set(),
+    wide: true,
+  };
+}
+
+/**
  * The posts a statement reads (`from`, aliased p) and its condition over them (`where`, storeWhere's). `columns`: the
  * columns of p the statement reads besides its condition's. When the query gives a candidate set
  * (StoreMatch.candidates) and the statement and its condition read only the token rows' columns, p is those
@@ -256,8 +291,9 @@ const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLU
  * rather than the range's posts tested one by one against them. When they read other columns, p is the posts table
  * and the posts are tested against the candidates' ids once (`p.id IN`), not once a term (an OR of three terms: one
  * test a post, not three). The whole condition is evaluated over p either way (but for the set's own terms, which its
- * every post matches), so every form gives the same rows. `candidates`: whether the query gave a candidate set;
- * `slices`: whether p is read from the token slices.
+ * every post matches), so every form gives the same rows. Without the query's set, a platforms or languages filter's
+ * slices are read when the statement reads the token rows' columns alone (filterCandidates). `candidates`: whether p
+ * is a candidate set's posts; `slices`: whether p is read from the token slices.
  */
 export function storeFrom(
   scope: StoreScope,
@@ -269,12 +305,15 @@ export function storeFrom(
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
-  const candidates = query ? match.candidates(query, params, range) : null;
-  if (candidates === null)
-    return { from: table, where: storeWhere(scope, params, zone, range), candidates: false, slices: false };
+  const byQuery = query ? match.candidates(query, params, range) : null;
+  const candidates = byQuery ?? filterCandidates(context, params);
   const listed =
     columns.every((column) => LISTED.has(column)) &&
     context.refines.every((refine) => !UNLISTED.has(refine.field));
+  // A filter's posts are a large share of the range: their ids tested against the posts table would cost more than
+  // the filter's own condition does there.
+  if (candidates === null || (byQuery === null && !listed))
+    return { from: table, where: storeWhere(scope, params, zone, range), candidates: false, slices: false };
   const where = storeWhere(scope, params, zone, range, candidates.given, { tags: listed });
   if (!listed)
     return {

@@ -1,6 +1,7 @@
 // The conversation dashboard's hashtags, mentions and domains from the store against PostgreSQL's conversation(),
 // exactly, on the corpus of dashboards.fixtures.ts (duplicate hashtags in a post, ties in code-point order), in every
-// zone and range, with field queries and every refinement with and without exclude.
+// zone and range, with field queries, the platforms and languages filters, and every refinement with and without
+// exclude.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeConversationTags } from '@server/analytics/insights/conversation';
 import { conversation } from '@server/social/insights/conversation';
@@ -83,6 +84,33 @@ describe('hashtags, mentions and domains from the store equal PostgreSQL', () =>
           });
     // The refinement is looked for in the token rows' tags (storeFrom's slices), not in the posts' own lists.
     expect(statements.mock.calls.filter(([sql]) => sql.includes('hasAny(p.tags')).length).toBe(12);
+    statements.mockRestore();
+    expect(lists).toBeGreaterThan(0);
+  });
+  it('with a platforms or languages filter, read from their token slices', async () => {
+    const statements = vi.spyOn(bench.store, 'query');
+    const range = RANGES['120 days of weeks']!;
+    let lists = 0;
+    const three = ['x', 'tiktok', 'instagram'] as Case['platforms'];
+    for (const c of [
+      { name: 'x and tiktok', zone: 'America/New_York', range, platforms: ['x', 'tiktok'] },
+      { name: 'en and es', zone: 'Asia/Kolkata', range, languages: ['en', 'es'] },
+      { name: 'x, en', zone: 'America/New_York', range, platforms: ['x'], languages: ['en'] },
+      {
+        name: 'tiktok, NOT #launch',
+        zone: 'Pacific/Chatham',
+        range,
+        platforms: ['tiktok'],
+        query: 'NOT #launch',
+      },
+      { name: 'three platforms, en', zone: 'UTC', range, platforms: three, languages: ['en'] },
+      { name: 'three platforms', zone: 'UTC', range, platforms: three },
+    ] satisfies Case[])
+      lists += await compare(c);
+    // One statement each, over the slices of the filter of fewer values (the platforms' on a tie), not the range's
+    // posts; beyond two values, the range's posts (a statement a list).
+    const slices = statements.mock.calls.map(([sql]) => /tok IN \(sipHash64\('([pl])'/.exec(sql)?.[1] ?? '-');
+    expect(slices).toEqual(['p', 'l', 'p', 'p', 'l', '-', '-', '-']);
     statements.mockRestore();
     expect(lists).toBeGreaterThan(0);
   });
