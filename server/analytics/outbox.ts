@@ -117,6 +117,17 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
   }));
 }
 
+/** Whether the outbox has a batch after `afterSeq` (its ids not read). */
+export async function hasBatchesAfter(db: Db, afterSeq: number): Promise<boolean> {
+  position(afterSeq, 'afterSeq');
+  const rows = await db
+    .select({ seq: analyticsOutbox.seq })
+    .from(analyticsOutbox)
+    .where(gt(analyticsOutbox.seq, afterSeq))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /**
  * Records that the store has applied every batch up to `seq` and trims those rows, in one transaction. Refuses a
  * position behind the recorded one (a store never un-applies) and one that names no batch; given the caller's

@@ -10,12 +10,13 @@ import { applyRound, reconcile, type ApplierDeps } from './applier';
 import { checkServerVersion, LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
-import { claimConsumer, ConsumerTakenOver, readOutbox } from './outbox';
+import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
 import { rebuildStore } from './rebuild';
 import { removeOrphanScratch } from './scratch';
 import { openStore, superviseStore, TAG, type StoreAt } from './open';
 import { type AnalyticsStore, AnalyticsStoreStopped } from './store';
+import { COALESCE_MS, Waits } from './waits';
 
 export interface AnalyticsState {
   /** What the store is doing. */
@@ -69,13 +70,6 @@ export interface StoreReading {
 }
 
 const RETRY_MAX_MS = 30_000;
-/**
- * AnalyticsServiceOptions.coalesceMs's default. During an import of 200,000 posts in batches of 5,000 a round then
- * takes about two batches rather than one, and the store's CPU a post falls by about a third (docs/analytics-engine.md,
- * "Fewer, larger rounds"); a dashboard reads a store this far behind as it reads one a round behind
- * (ANALYTICS_MAX_LAG_SECONDS).
- */
-const COALESCE_MS = 2_000;
 const PROGRESS_EVERY_MS = 5_000;
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -94,11 +88,7 @@ export class AnalyticsService {
   /** The store's lock while this process holds it (one store per database: server/analytics/lock.ts). */
   private lock: StoreLock | null = null;
   private stopped = false;
-  private wakeUp: (() => void) | null = null;
-  /** When the last round that applied batches started (performance.now()). */
-  private lastRoundAt = -Infinity;
-  /** A wake that came while a round ran: the next pause returns at once. */
-  private woken = false;
+  private readonly waits: Waits;
   /** A reader found the store not what its position says (distrust): it is reconciled, or rebuilt, before more rounds. */
   private recheck = false;
   private waiters: Array<(position: StorePosition) => void> = [];
@@ -107,6 +97,7 @@ export class AnalyticsService {
 
   private constructor(private readonly options: AnalyticsServiceOptions) {
     this.log = options.log ?? ((line) => console.log(line));
+    this.waits = new Waits(options.coalesceMs ?? COALESCE_MS);
     this.listener = listenForBatches(options.pool, () => this.wake());
   }
 
@@ -190,8 +181,7 @@ export class AnalyticsService {
 
   /** Looks at the outbox now (a writer says it appended). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.waits.wake();
   }
 
   /** Resolves with the store's position the next time it finds the outbox applied to its end. */
@@ -202,7 +192,7 @@ export class AnalyticsService {
   async stop(): Promise<void> {
     this.stopped = true;
     this.phase = 'stopped';
-    this.wake();
+    this.waits.end();
     await this.listener.close();
     await (this.supervisor ? this.supervisor.stop() : this.current?.close());
     await this.lock?.release();
@@ -331,7 +321,7 @@ export class AnalyticsService {
           continue;
         }
         this.log(`${TAG} ${message(error)}; trying again in ${retryMs / 1000} s.`);
-        await this.pause(retryMs);
+        await this.waits.pause(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       }
     }
@@ -383,14 +373,13 @@ export class AnalyticsService {
 
   /** Applies rounds while there are any; between them waits for a notification or the timer. */
   private async apply(deps: ApplierDeps) {
-    const coalesceMs = this.options.coalesceMs ?? COALESCE_MS;
     while (!this.stopped && !this.recheck && this.current === deps.store && this.lock?.held()) {
-      this.woken = false;
-      const early = this.lastRoundAt + coalesceMs - performance.now();
+      this.waits.looking();
+      const early = this.waits.early();
       // Batches came within coalesceMs of the last round: they wait for the batches still coming with them. When none
       // has come, the round below finds the outbox applied (caught up) at once.
-      if (early > 0 && (await readOutbox(deps.db, this.position!.seq, 1)).length > 0) {
-        await this.hold(early);
+      if (early > 0 && (await hasBatchesAfter(deps.db, this.position!.seq))) {
+        await this.waits.hold(early, () => this.stopped || this.recheck);
         continue;
       }
       const started = performance.now();
@@ -398,39 +387,13 @@ export class AnalyticsService {
       if (next) {
         this.position = next;
         this.caughtUp = false;
-        this.lastRoundAt = started;
+        this.waits.applied(started);
         continue;
       }
       this.caughtUp = true;
       for (const resolve of this.waiters.splice(0)) resolve(this.position!);
-      await this.pause(this.options.pollMs ?? 2_000);
+      await this.waits.pause(this.options.pollMs ?? 2_000);
     }
-  }
-
-  /** Waits `ms`, cut short only by stop() or a distrusted store (a notification does not end it). */
-  private hold(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        if (this.stopped || this.recheck) done();
-      };
-    });
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.woken || this.stopped) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
   }
 }
 
