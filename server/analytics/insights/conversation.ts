@@ -41,15 +41,20 @@ export async function storeConversationTags(
   };
   const first = read(['tags']);
   if (first.candidates) {
-    // A text query: its posts are found once, and their three lists counted in one pass over each post's `tags` (the
-    // lists in one, each element once, marked by its list: TAG_MARKS), read from the query's token slices where the
-    // scope allows (storeFrom), from the posts tested against the candidates' ids otherwise.
+    // A text query, or a filter's slices (filterCandidates): its posts are found once, and their three lists counted
+    // in one pass over each post's `tags` (the lists in one, each element once, marked by its list: TAG_MARKS), read
+    // from the token slices where the scope allows (storeFrom), from the posts tested against the candidates' ids
+    // otherwise. Grouped by the element alone (one String key; by its mark and value, two keys, the grouping took
+    // twice as long), then each list's first `limit` kept by groupArraySorted, smallest (−posts, element) first: most
+    // posts, then the element's bytes, which within a list are its value's. Sorting every distinct element (412,000
+    // at 10M for a filter of half the posts over 90 days) for LIMIT BY cost a third of the statement.
     const rows = await store.query<{ mark: string; value: string; posts: string }>(
-      `SELECT substring(t, 1, 1) AS mark, substring(t, 2) AS value, count() AS posts
-      FROM (SELECT arrayJoin(p.tags) AS t FROM ${first.from} WHERE ${first.where})
-      GROUP BY mark, value
-      ORDER BY mark, posts DESC, value
-      LIMIT ${Number(limit)} BY mark`,
+      `SELECT mark, substring(e.2, 2) AS value, -e.1 AS posts
+      FROM (
+        SELECT substring(t, 1, 1) AS mark, groupArraySorted(${Number(limit)})((-toInt64(n), t)) AS top
+        FROM (SELECT toString(arrayJoin(p.tags)) AS t, count() AS n FROM ${first.from} WHERE ${first.where} GROUP BY t)
+        GROUP BY mark
+      ) ARRAY JOIN top AS e`,
       first.params.values,
     );
     for (const row of rows)
