@@ -199,6 +199,23 @@ export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE):
   return row?.version ?? null;
 }
 
+/**
+ * The tables of the layout that `db` lacks (none for a whole store). A store whose layout row stands while a table of
+ * it is gone (a server's table dropped, a part of its files lost) is rebuilt rather than read or fed.
+ */
+export async function missingTables(store: AnalyticsStore, db = STORE_DATABASE): Promise<string[]> {
+  checkName(db);
+  const names = tables(db).map((statement) => /^CREATE TABLE IF NOT EXISTS \w+\.(\w+)/.exec(statement)![1]!);
+  const held = new Set(
+    (
+      await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = {db:String}`, {
+        db,
+      })
+    ).map((row) => row.name),
+  );
+  return names.filter((name) => !held.has(name));
+}
+
 /** A store made before DURABLE: its tables' parts written to disk from now on (a setting, not a layout change). */
 export async function makeDurable(store: AnalyticsStore, db = STORE_DATABASE) {
   const tables = await store.query<{ name: string }>(

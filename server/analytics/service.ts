@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { checkServerVersion, LAYOUT_VERSION, layoutVersion, makeDurable } from './layout';
+import { checkServerVersion, LAYOUT_VERSION, layoutVersion, makeDurable, missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
@@ -168,7 +168,7 @@ export class AnalyticsService {
    * running service): until it is reconciled with PostgreSQL's consumer again, or rebuilt, it is not read. Only the
    * store of `reading` is distrusted, once: a store changed since is another's.
    */
-  distrust(reading: StoreReading, why: string): void {
+  private distrust(reading: StoreReading, why: string): void {
     if (this.stopped || this.recheck || !this.unchangedSince(reading)) return;
     this.recheck = true;
     this.position = null;
@@ -177,6 +177,20 @@ export class AnalyticsService {
       `${TAG} The store is not what its position says (${why}); the dashboards answer from PostgreSQL.`,
     );
     this.wake();
+  }
+
+  /**
+   * A reader's statement on the store of `reading` was refused for want of a table or its database. When the store
+   * lacks a table of its layout (or cannot say which it has), it is distrusted (distrust) and true is returned. When it
+   * has them all, the statement named a table no layout has: false, and the store is kept (the fault is the
+   * statement's, as any other it refuses, not the store's). A store changed since the reading began (rebuilt) is
+   * another's: true, and PostgreSQL answers.
+   */
+  async distrustIfMissing(reading: StoreReading, why: string): Promise<boolean> {
+    const missing = await missingTables(reading.store).catch(() => null);
+    if (missing?.length === 0 && this.unchangedSince(reading)) return false;
+    this.distrust(reading, why);
+    return true;
   }
 
   /** Looks at the outbox now (a writer says it appended). */
@@ -338,6 +352,11 @@ export class AnalyticsService {
         : version !== LAYOUT_VERSION
           ? `its layout is ${version}, this server's ${LAYOUT_VERSION}`
           : null;
+    if (why === null) {
+      const missing = await missingTables(deps.store);
+      if (missing.length)
+        why = `its ${missing.length > 1 ? 'tables' : 'table'} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`;
+    }
     if (why === null) {
       await makeDurable(deps.store);
       // This process owns the consumer from here on: a position recorded by the one before it is refused.

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { DURABLE, sampleHash, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
-import type { AnalyticsStore } from '../store';
+import { isStoreMissing, type AnalyticsStore } from '../store';
 import {
   previousRange,
   storeFrom,
@@ -250,6 +250,15 @@ const forgetStopWords = (store: AnalyticsStore, digest: string) => heldStopWords
 
 const STOP_TABLE = `${RULES_DATABASE}.stop_words`;
 
+const hasStopTable = async (store: AnalyticsStore) =>
+  Number(
+    (
+      await store.query<{ n: string }>(
+        `SELECT count() AS n FROM system.tables WHERE database = '${RULES_DATABASE}' AND name = 'stop_words'`,
+      )
+    )[0]?.n,
+  ) > 0;
+
 async function writeStopWords(store: AnalyticsStore, rule: StoreWordsRule, digest: string): Promise<void> {
   const d = `'${digest}'`;
   const held = await store
@@ -301,12 +310,13 @@ export async function storeConversationWords(
     params.add(rule.emergingMinPosts, 'Float64'),
     params.add(rule.emergingMinRatio, 'Float64'),
   ];
-  const rows = store.query<{
-    counted: [string, string];
-    terms: Array<[string, string, number, number]>;
-    emerging: Array<[number, number, string, number, number, number]>;
-  }>(
-    `SELECT (sumIf(n, counter), sumIf(prev, counter)) AS counted,
+  const run = () =>
+    store.query<{
+      counted: [string, string];
+      terms: Array<[string, string, number, number]>;
+      emerging: Array<[number, number, string, number, number, number]>;
+    }>(
+      `SELECT (sumIf(n, counter), sumIf(prev, counter)) AS counted,
       groupArraySortedIf(${top})((-n, word, est, s / n), NOT counter) AS terms,
       groupArraySortedIf(${top})((-ratio, -est, word, est, est_prev, ratio),
         NOT counter AND est >= ${minPosts} AND ratio >= ${minRatio}) AS emerging
@@ -334,11 +344,15 @@ export async function storeConversationWords(
       WHERE counter OR (n > 0 AND NOT match(word, ${link}) AND match(word, ${letter})
         AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3)))
     ${counted.byId ? 'SETTINGS use_index_for_in_with_subqueries = 1' : ''}`,
-    params.values,
-  );
-  const [row] = await rows.catch((error: unknown) => {
+      params.values,
+    );
+  const [row] = await run().catch(async (error: unknown) => {
     forgetStopWords(store, stopped.digest);
-    throw error;
+    // The stop words' table gone from a store that held it (a server's rules database dropped): written again, and
+    // the statement sent once more. Any other refusal is the caller's to handle.
+    if (!isStoreMissing(error) || (await hasStopTable(store))) throw error;
+    await stopWords(store, rule).ready;
+    return run();
   });
   const r = row!;
   // PostgreSQL rounds an estimate as round(est::numeric): the float kept to 15 significant digits, then halves away

@@ -123,11 +123,10 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     } catch (error) {
       // The store went away under the statement (its process stopped, its server out of reach): PostgreSQL answers.
       if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
-      // Its tables gone (a server's data dropped): not read until the service has reconciled or rebuilt it.
-      if (isStoreMissing(error)) {
-        service.distrust(reading, (error as Error).message);
+      // Its tables gone (a server's data dropped): not read until the service has reconciled or rebuilt it. Its tables
+      // all there: the statement's own fault, thrown as any refused statement is.
+      if (isStoreMissing(error) && (await service.distrustIfMissing(reading, (error as Error).message)))
         return null;
-      }
       throw error;
     }
     if (!service.unchangedSince(reading)) continue;
