@@ -1,13 +1,16 @@
-// `npm run bench:import [-- --posts 50000 --seed 7 --batch N --csv]`: throughput (rows/s) of the corpus importer
-// (`npm run corpus:import`), called in this process through importCorpus, the CLI's own code path. A fresh embedded
-// PostgreSQL in a temporary directory (migrated, removed at the end); the generator's corpus for --posts/--seed (window
-// ending 2025-06-01, so the file is the same on every run) written as an NDJSON import file; then two timed passes:
-// the first import into the empty corpus, and the same file again (every row an upsert that changes nothing). With
-// --csv, the same in CSV into a second database. Every row must be accepted and the re-import must add no post.
+// `npm run bench:import [-- --posts 50000 --seed 7 --batch N --csv --store --statements]`: throughput (rows/s) of
+// the corpus importer (`npm run corpus:import`), called in this process through importCorpus, the CLI's own code path.
+// A fresh embedded PostgreSQL in a temporary directory (migrated, removed at the end); the generator's corpus for
+// --posts/--seed (window ending 2025-06-01, so the file is the same on every run) written as an NDJSON import file;
+// then two timed passes: the first import into the empty corpus, and the same file again (every row an upsert that
+// changes nothing). With --csv, the same in CSV into a second database. Every row must be accepted and the re-import
+// must add no post.
 // With --store, the analytics store runs beside as `npm start` runs it (the change feed's applier, in a directory of
 // the run) and each pass is timed until both stores hold it: PostgreSQL's import, then the store's lag behind it.
 // Each pass also prints the CPU a row of this process, PostgreSQL's and the store's (from /proc), and the rate their
-// sum allows on this machine's cores: what a faster import has to take from.
+// sum allows on this machine's cores: what a faster import has to take from; and PostgreSQL's write-ahead log a row
+// (bytes, full-page images, checkpoints). With --statements, PostgreSQL runs with pg_stat_statements (every statement,
+// nested ones inside functions too) and each pass prints the statements it spent most time in.
 import {
   createWriteStream,
   mkdtempSync,
@@ -131,6 +134,43 @@ interface Pass {
   bothSeconds?: number;
   /** CPU seconds each part spent over the pass (with --store, until the store had applied it). */
   cpu: Cpu;
+  /** PostgreSQL's write-ahead log over the pass (the whole cluster's, pg_stat_wal and pg_stat_checkpointer). */
+  wal: Wal;
+  /** With --statements: the statements PostgreSQL spent most time in over the pass (pg_stat_statements). */
+  statements?: Statement[];
+}
+
+interface Statement {
+  query: string;
+  calls: number;
+  ms: number;
+  /** Sent by a client, not run inside a function (whose time its caller's includes). */
+  toplevel: boolean;
+}
+
+/** The statements PostgreSQL spent most time in since the last reset, nested ones included. */
+async function topStatements(pool: pg.Pool): Promise<Statement[]> {
+  const { rows } = await pool.query<{ query: string; calls: string; ms: number; toplevel: boolean }>(
+    `SELECT query, calls::text AS calls, total_exec_time AS ms, toplevel FROM pg_stat_statements
+      ORDER BY total_exec_time DESC LIMIT 25`,
+  );
+  return rows.map((row) => ({ ...row, calls: Number(row.calls), query: row.query.replace(/\s+/g, ' ') }));
+}
+
+interface Wal {
+  bytes: number;
+  /** Full-page images: a page's first change after a checkpoint is logged whole. */
+  fpi: number;
+  checkpoints: number;
+}
+
+async function walNow(pool: pg.Pool): Promise<Wal> {
+  const { rows } = await pool.query<{ bytes: string; fpi: string; checkpoints: string }>(
+    `SELECT w.wal_bytes::text AS bytes, w.wal_fpi::text AS fpi, (c.num_timed + c.num_requested)::text AS checkpoints
+      FROM pg_stat_wal w, pg_stat_checkpointer c`,
+  );
+  const [row] = rows;
+  return { bytes: Number(row!.bytes), fpi: Number(row!.fpi), checkpoints: Number(row!.checkpoints) };
 }
 
 /** The outbox's last batch (0 when none). */
@@ -158,9 +198,12 @@ async function timedImport(
   label: string,
   batchSize?: number,
   service?: AnalyticsService,
+  statements = false,
 ): Promise<Pass> {
   const rejected: RejectedRow[] = [];
   const before = cpuNow(pgDir, service);
+  const walBefore = await walNow(pool);
+  if (statements) await pool.query('SELECT pg_stat_statements_reset()');
   const started = performance.now();
   const summary = await importCorpus(pool, file, { batchSize, onRejected: (row) => rejected.push(row) });
   const seconds = (performance.now() - started) / 1000;
@@ -170,6 +213,13 @@ async function timedImport(
     bothSeconds = (performance.now() - started) / 1000;
   }
   const after = cpuNow(pgDir, service);
+  const walAfter = await walNow(pool);
+  const top = statements ? await topStatements(pool) : undefined;
+  const wal = {
+    bytes: walAfter.bytes - walBefore.bytes,
+    fpi: walAfter.fpi - walBefore.fpi,
+    checkpoints: walAfter.checkpoints - walBefore.checkpoints,
+  };
   const cpu = {
     importer: after.importer - before.importer,
     postgres: after.postgres - before.postgres,
@@ -181,7 +231,7 @@ async function timedImport(
       `${label}: the importer rejected ${summary.rejected} generated rows:${examples.join('')}`,
     );
   }
-  return { label, ...summary, seconds, bothSeconds, cpu };
+  return { label, ...summary, seconds, bothSeconds, cpu, wal, ...(top && { statements: top }) };
 }
 
 /** Both passes for one format, in a database of its own; checks the counts the passes must leave. */
@@ -193,10 +243,12 @@ async function bench(
   posts: number,
   batch: number | undefined,
   storeDir: string | undefined,
+  statements: boolean,
 ) {
   const name = `bench_${format}`;
   await ensureDatabase(server.urlFor('postgres'), name);
   const database = await connect(server.urlFor(name)); // migrates: every index and trigger in place
+  if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   let service: AnalyticsService | undefined;
   try {
     if (storeDir) {
@@ -215,6 +267,7 @@ async function bench(
       `${format.padEnd(7)}first import (inserts)`,
       batch,
       service,
+      statements,
     );
     const stored = await counts(database.pool);
     if (first.inserted !== posts || stored.posts !== posts)
@@ -226,6 +279,7 @@ async function bench(
       `${format.padEnd(7)}re-import (upserts, no change)`,
       batch,
       service,
+      statements,
     );
     const after = await counts(database.pool);
     if (again.inserted !== 0 || after.posts !== stored.posts || after.profiles !== stored.profiles)
@@ -245,6 +299,7 @@ async function main() {
       batch: { type: 'string' },
       csv: { type: 'boolean', default: false },
       store: { type: 'boolean', default: false },
+      statements: { type: 'boolean', default: false },
     },
   });
   const posts = Number(values.posts.replace(/_/g, ''));
@@ -269,7 +324,11 @@ async function main() {
       console.log(`Generated ${file}: ${mb.toFixed(1)} MB in ${seconds.toFixed(1)} s (not in the figures).`);
       files.set(format, file);
     }
-    server = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+    server = await startEmbeddedPostgres(join(dir, 'pg'), await freePort(), {
+      ...(values.statements && {
+        settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+      }),
+    });
 
     const passes: Pass[] = [];
     let profiles = 0;
@@ -282,6 +341,7 @@ async function main() {
         posts,
         batch,
         values.store ? join(dir, 'analytics') : undefined,
+        values.statements,
       );
       passes.push(...result.passes);
       profiles = result.profiles;
@@ -321,6 +381,24 @@ async function main() {
         `${p.label.padEnd(37)} ${us(p.cpu.importer)} ${us(p.cpu.postgres)} ${us(p.cpu.store)} ${us(all)} ` +
           most.padStart(16),
       );
+    }
+    console.log(`\nPostgreSQL's write-ahead log a row, over the pass:`);
+    console.log(`${'format pass'.padEnd(37)}     bytes  full pages  checkpoints`);
+    for (const p of passes) {
+      console.log(
+        `${p.label.padEnd(37)} ${(p.wal.bytes / p.rows).toFixed(0).padStart(9)} ` +
+          `${(p.wal.fpi / p.rows).toFixed(3).padStart(11)} ${String(p.wal.checkpoints).padStart(12)}`,
+      );
+    }
+    for (const p of passes.filter((pass) => pass.statements)) {
+      console.log(
+        `\n${p.label.trim()}: PostgreSQL's statements by time (µs a row; nested ones inside functions too):`,
+      );
+      for (const st of p.statements!)
+        console.log(
+          `${((st.ms * 1000) / p.rows).toFixed(1).padStart(8)} ${String(st.calls).padStart(8)} calls ` +
+            `${st.toplevel ? 'top   ' : 'nested'} ${st.query.slice(0, 110)}`,
+        );
     }
     console.log(
       'importer: this process (reading, checking and scoring the rows, sending them to PostgreSQL, and the change ' +

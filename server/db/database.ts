@@ -82,6 +82,8 @@ export interface EmbeddedOptions {
   sharedDir?: string;
   /** Start it again when it dies (the server); without, a death is the user's to see (the tools fail). */
   supervise?: Pick<SupervisorOptions<PostgresProcess>, 'restarts' | 'delayMs' | 'onGiveUp'>;
+  /** More settings, as `-c name=value` (a bench's statistics: bench:import --statements). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function startEmbeddedPostgres(
           '-c',
           `shared_buffers=${process.env.EMBEDDED_PG_SHARED_BUFFERS ?? '1GB'}`,
           ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
+          ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
         ],
         account,
       });
