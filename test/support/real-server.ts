@@ -63,13 +63,26 @@ export interface RealServerOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The embedded PostgreSQL on a random port of 55000–55499, another one when that is taken (the machine runs other
+ * tests' servers, which may have bound it since it was picked: PostgreSQL then says it could not create any socket).
+ */
+async function startOnSomePort(pgDir: string): Promise<EmbeddedServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startEmbeddedPostgres(pgDir, 55_000 + Math.floor(Math.random() * 500));
+    } catch (error) {
+      if (attempt === 5 || !/could not create any TCP\/IP sockets/.test(String(error))) throw error;
+    }
+  }
+}
+
 export async function startRealServer(port: number, options: RealServerOptions = {}): Promise<RealServer> {
   const origin = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'murmur-real-e2e-'));
   // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
   chmodSync(dir, 0o755);
   const pgDir = path.join(dir, 'pg');
-  const pgPort = 55_000 + Math.floor(Math.random() * 500);
   const config = loadServerConfig({
     APP_ENV: 'local',
     PORT: String(port),
@@ -176,7 +189,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
   };
 
   // Kept as soon as it runs, so that a failed build still stops it.
-  const pgStarting = startEmbeddedPostgres(pgDir, pgPort).then((started) => (postgres = started));
+  const pgStarting = startOnSomePort(pgDir).then((started) => (postgres = started));
   try {
     const [, pg] = await Promise.all([buildSpaFor(DIST_DIR, localSpaEnv(origin)), pgStarting]);
     const started = await startApp(pg);
@@ -190,7 +203,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
       evaluateAlerts: () => evaluate(),
       async restart() {
         await stopAll();
-        postgres = await startEmbeddedPostgres(pgDir, pgPort);
+        postgres = await startOnSomePort(pgDir);
         Object.assign(server, await startApp(postgres));
       },
     };
