@@ -186,13 +186,19 @@ export type LayoutState =
   /** The store was made by another layout version (older: rebuild it; newer: this code is older than the store). */
   | { state: 'older' | 'newer'; version: number };
 
+/** Whether the store has table `name` in database `db`. */
+export async function hasTable(store: AnalyticsStore, db: string, name: string): Promise<boolean> {
+  const [row] = await store.query<{ n: string }>(
+    'SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name = {name:String}',
+    { db, name },
+  );
+  return Number(row?.n) > 0;
+}
+
 /** The layout version of the store in `db`, or null when it has none (a missing or unfinished store). */
 export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE): Promise<number | null> {
   checkName(db);
-  const [table] = await store.query<{ n: string }>(
-    `SELECT count() AS n FROM system.tables WHERE database = '${db}' AND name = 'layout'`,
-  );
-  if (Number(table?.n) === 0) return null;
+  if (!(await hasTable(store, db, 'layout'))) return null;
   const [row] = await store.query<{ version: number | null }>(
     `SELECT max(version) AS version FROM ${db}.layout`,
   );
@@ -200,9 +206,21 @@ export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE):
 }
 
 /**
- * The tables of the layout that `db` lacks (none for a whole store). A store whose layout row stands while a table of
- * it is gone (a server's table dropped, a part of its files lost) is rebuilt rather than read or fed.
+ * Why the store in `db` cannot be fed and read as it is (it is rebuilt then), or null when its layout is this code's
+ * and whole: none yet, another version's, or a table of it gone (a server's table dropped, a part of its files lost).
  */
+export async function layoutFault(store: AnalyticsStore, db = STORE_DATABASE): Promise<string | null> {
+  const version = await layoutVersion(store, db);
+  if (version === null) return 'it has no layout yet';
+  if (version !== LAYOUT_VERSION) return `its layout is ${version}, this server's ${LAYOUT_VERSION}`;
+  const missing = await missingTables(store, db);
+  if (missing.length === 0) return null;
+  return missing.length === 1
+    ? `its table ${missing[0]} is missing`
+    : `its tables ${missing.join(', ')} are missing`;
+}
+
+/** The tables of the layout that `db` lacks (none for a whole store). */
 export async function missingTables(store: AnalyticsStore, db = STORE_DATABASE): Promise<string[]> {
   checkName(db);
   const names = tables(db).map((statement) => /^CREATE TABLE IF NOT EXISTS \w+\.(\w+)/.exec(statement)![1]!);

@@ -2,7 +2,7 @@
 // applied and the corpus version that batch made. Written after the batch's rows (so a crash between the two applies
 // the batch again, which changes nothing), and by a rebuild into the new database before it is swapped in (so the
 // store and its position arrive together).
-import { DURABLE, STORE_DATABASE } from './layout';
+import { DURABLE, hasTable, STORE_DATABASE } from './layout';
 import type { AnalyticsStore } from './store';
 
 export interface StorePosition {
@@ -30,11 +30,7 @@ export async function storePosition(
   store: AnalyticsStore,
   db = STORE_DATABASE,
 ): Promise<StorePosition | null> {
-  const [table] = await store.query<{ n: string }>(
-    `SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name = '${TABLE}'`,
-    { db },
-  );
-  if (Number(table?.n) === 0) return null;
+  if (!(await hasTable(store, db, TABLE))) return null;
   const [row] = await store.query<{ seq: string; corpus_version: string }>(
     `SELECT seq, corpus_version FROM ${db}.${TABLE} ORDER BY seq DESC LIMIT 1`,
   );

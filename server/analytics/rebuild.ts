@@ -25,6 +25,7 @@ import {
   loadPostFiles,
   profileRowsSql,
 } from './rows';
+import { TAG } from './open';
 import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
 
@@ -140,6 +141,38 @@ async function loadPosts(
     await loading.catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A rebuild's progress as log lines, for the server's rebuild in the background: `onProgress` (RebuildOptions) writes
+ * one at most every `everyMs` (`[analytics] rebuilding, 1,000 of 10,000 posts loaded`) and tells `posts` each figure of
+ * the posts' phase; `rebuilt` writes the last, with the time since this was made.
+ */
+export function progressLines(
+  log: (line: string) => void,
+  everyMs: number,
+  posts: (done: number, total: number) => void,
+) {
+  const started = performance.now();
+  let lastLine = started;
+  return {
+    onProgress(done: number, total: number, phase: 'posts' | 'tokens') {
+      if (phase === 'posts') posts(done, total);
+      const now = performance.now();
+      if (now - lastLine < everyMs) return;
+      lastLine = now;
+      const what = phase === 'posts' ? 'posts loaded' : 'posts with their token rows';
+      log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} ${what}`);
+    },
+    rebuilt(result: RebuildResult) {
+      log(
+        `${TAG} Rebuilt: ${fmt(result.posts)} posts and ${fmt(result.profiles)} profiles in ` +
+          `${((performance.now() - started) / 1000).toFixed(1)} s (corpus version ${result.position.corpusVersion}).`,
+      );
+    },
+  };
 }
 
 export async function rebuildStore(

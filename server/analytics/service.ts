@@ -7,12 +7,12 @@ import type pg from 'pg';
 import type { Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { checkServerVersion, LAYOUT_VERSION, layoutVersion, makeDurable, missingTables } from './layout';
+import { checkServerVersion, layoutFault, makeDurable, missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
-import { rebuildStore } from './rebuild';
+import { progressLines, rebuildStore } from './rebuild';
 import { removeOrphanScratch } from './scratch';
 import { openStore, superviseStore, TAG, type StoreAt } from './open';
 import { type AnalyticsStore, AnalyticsStoreStopped } from './store';
@@ -71,7 +71,6 @@ export interface StoreReading {
 
 const RETRY_MAX_MS = 30_000;
 const PROGRESS_EVERY_MS = 5_000;
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 export class AnalyticsService {
   private current: AnalyticsStore | null = null;
@@ -345,18 +344,7 @@ export class AnalyticsService {
   private async makeCurrent(deps: ApplierDeps) {
     this.recheck = false;
     await checkServerVersion(deps.store);
-    const version = await layoutVersion(deps.store);
-    let why: string | null =
-      version === null
-        ? 'it has no layout yet'
-        : version !== LAYOUT_VERSION
-          ? `its layout is ${version}, this server's ${LAYOUT_VERSION}`
-          : null;
-    if (why === null) {
-      const missing = await missingTables(deps.store);
-      if (missing.length)
-        why = `its ${missing.length > 1 ? 'tables' : 'table'} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`;
-    }
+    let why = await layoutFault(deps.store);
     if (why === null) {
       await makeDurable(deps.store);
       // This process owns the consumer from here on: a position recorded by the one before it is refused.
@@ -369,25 +357,15 @@ export class AnalyticsService {
     // A reader's figures from before the rebuild are of another store.
     this.generation += 2;
     this.log(`${TAG} Rebuilding the store from PostgreSQL: ${why}.`);
-    const started = performance.now();
-    let lastLine = started;
-    const result = await rebuildStore(deps, deps.store, {
-      onProgress: (done, total, phase) => {
-        if (phase === 'posts') this.rebuilt = { done, total };
-        const now = performance.now();
-        if (now - lastLine >= PROGRESS_EVERY_MS) {
-          lastLine = now;
-          const what = phase === 'posts' ? 'posts loaded' : 'posts with their token rows';
-          this.log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} ${what}`);
-        }
-      },
-    });
+    const lines = progressLines(
+      this.log,
+      PROGRESS_EVERY_MS,
+      (done, total) => (this.rebuilt = { done, total }),
+    );
+    const result = await rebuildStore(deps, deps.store, { onProgress: lines.onProgress });
     this.rebuilt = undefined;
     this.position = result.position;
-    this.log(
-      `${TAG} Rebuilt: ${fmt(result.posts)} posts and ${fmt(result.profiles)} profiles in ` +
-        `${((performance.now() - started) / 1000).toFixed(1)} s (corpus version ${result.position.corpusVersion}).`,
-    );
+    lines.rebuilt(result);
   }
 
   /** Applies rounds while there are any; between them waits for a notification or the timer. */

@@ -6,7 +6,7 @@
 // post of a period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's
 // code does not import the social domain's.
 import { createHash } from 'node:crypto';
-import { DURABLE, sampleHash, STORE_DATABASE, TAG_MARKS } from '../layout';
+import { DURABLE, hasTable, sampleHash, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
 import { isStoreMissing, type AnalyticsStore } from '../store';
 import {
@@ -250,15 +250,6 @@ const forgetStopWords = (store: AnalyticsStore, digest: string) => heldStopWords
 
 const STOP_TABLE = `${RULES_DATABASE}.stop_words`;
 
-const hasStopTable = async (store: AnalyticsStore) =>
-  Number(
-    (
-      await store.query<{ n: string }>(
-        `SELECT count() AS n FROM system.tables WHERE database = '${RULES_DATABASE}' AND name = 'stop_words'`,
-      )
-    )[0]?.n,
-  ) > 0;
-
 async function writeStopWords(store: AnalyticsStore, rule: StoreWordsRule, digest: string): Promise<void> {
   const d = `'${digest}'`;
   const held = await store
@@ -350,7 +341,7 @@ export async function storeConversationWords(
     forgetStopWords(store, stopped.digest);
     // The stop words' table gone from a store that held it (a server's rules database dropped): written again, and
     // the statement sent once more. Any other refusal is the caller's to handle.
-    if (!isStoreMissing(error) || (await hasStopTable(store))) throw error;
+    if (!isStoreMissing(error) || (await hasTable(store, RULES_DATABASE, 'stop_words'))) throw error;
     await stopWords(store, rule).ready;
     return run();
   });
