@@ -1,10 +1,10 @@
 // The store's tables (docs/analytics-engine.md, "The design Murmur builds") and their layout version. A store of an
 // older layout is reported, not altered: the caller rebuilds it from PostgreSQL (npm run analytics:rebuild).
-import { scriptsSql } from './query/scripts';
+import { postGramsSql, scriptsSql } from './query/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 9;
+export const LAYOUT_VERSION = 10;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -94,7 +94,8 @@ function checkName(database: string) {
  * The tables of one layout version, in database `db`:
  * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket; the post's
  *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert, with each lexeme's positions as its
- *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`); hashtags, mentions
+ *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`, computed here from
+ *   the lowered text: postGramsSql, layout 10); hashtags, mentions
  *   and link domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one,
  *   TAG_MARKS); the text, and PostgreSQL's lower(text) where it differs from the ASCII lowering ClickHouse's lower()
  *   does (`ltext`), for substring rechecks as ILIKE makes them; the scripts of its grams (`scripts`,
@@ -129,7 +130,8 @@ function tables(db: string): string[] {
       tags Array(String) ALIAS ${TAGS_SQL},
       words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
       pos Array(Array(UInt16)),
-      grams Array(String) EPHEMERAL, gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
+      grams Array(String) EPHEMERAL ${postGramsSql('ifNull(ltext, lower(text))')},
+      gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
       scripts UInt8 DEFAULT ${scriptsSql('grams')},
       text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1

@@ -31,16 +31,17 @@ export const profileRowsSql = (condition = 'true') =>
  * The posts' rows, for `WHERE condition` over `posts` (read as JSON lines: postLinesSql). Time in whole ms, rounded
  * down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds. `words` are the post's own
  * lexemes and `pos` their positions, in the tsvector's order (unnest(search): at most 256 positions a lexeme, none past
- * 16383, as PostgreSQL keeps them). `grams`: post_text_grams(text), what substring terms are narrowed by. `ltext`:
- * PostgreSQL's lower(text) (what ILIKE compares, by the database's collation) when it differs from lowering the ASCII
- * letters alone, null otherwise.
+ * 16383, as PostgreSQL keeps them). `ltext`: PostgreSQL's lower(text) (what ILIKE compares, by the database's
+ * collation) when it differs from lowering the ASCII letters alone, null otherwise; the store computes the post's
+ * grams from it (post_text_grams's, what substring terms are narrowed by: query/scripts.ts's postGramsSql) rather
+ * than PostgreSQL computing them again and writing them (this statement a fifth faster: docs/analytics-engine.md).
  */
 const postRowsSql = (condition: string) =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
     sentiment, hashtags, mentions, domains,
     CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
-    lexemes.words, lexemes.pos, post_text_grams(text) AS grams,
+    lexemes.words, lexemes.pos,
     CASE WHEN lower(text) = translate(text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') THEN NULL
       ELSE lower(text) END AS ltext,
     text
@@ -72,7 +73,6 @@ const POST_ROW_COLUMNS = [
   'label',
   'words',
   'pos',
-  'grams',
   'ltext',
   'text',
 ] as const;

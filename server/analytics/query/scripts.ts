@@ -1,10 +1,10 @@
 // Which scripts a post's grams are of, as a bit mask: what the store's `texts` table is ordered by, so that a
 // substring term's text recheck reads only the texts of posts that have every script of the term's grams (a Korean
 // term, the Hangul posts of the range) rather than every text of the range. The grams are PostgreSQL's
-// (post_text_grams, migration 0011): their characters are those of the lower-cased text within these ranges. A post
-// containing a term has every gram of the term, so its mask holds the term's: the same classes on both sides
-// (scriptsSql in the store, scriptsOf here) are all that exactness needs; how the ranges are split only decides how
-// much a recheck reads.
+// (post_text_grams, migration 0011), which the store computes the same way (postGramsSql): their characters are those
+// of the lower-cased text within these ranges. A post containing a term has every gram of the term, so its mask
+// holds the term's: the same classes on both sides (scriptsSql in the store, scriptsOf here) are all that exactness
+// needs; how the ranges are split only decides how much a recheck reads.
 
 /** The classes, each a bit, as ranges of code points (together: the gram characters of migration 0011). */
 export const SCRIPT_CLASSES: ReadonlyArray<ReadonlyArray<readonly [number, number]>> = [
@@ -40,14 +40,31 @@ export const SCRIPT_CLASSES: ReadonlyArray<ReadonlyArray<readonly [number, numbe
 
 const hex = (code: number) => `\\\\x{${code.toString(16).toUpperCase()}}`;
 
+/** The classes' ranges as the inside of a re2 character class over UTF-8, in code points. */
+const classRanges = (ranges: ReadonlyArray<readonly [number, number]>) =>
+  ranges.map(([lo, hi]) => `${hex(lo)}-${hex(hi)}`).join('');
+
+/**
+ * A post's grams as PostgreSQL's post_text_grams (migration 0011) gives them, as a set (each once, in another order),
+ * as a ClickHouse expression over `lowered`: PostgreSQL's lower(text). Each run of characters outside the classes
+ * made one space, then its characters and its pairs of neighbouring characters but for the space alone. PostgreSQL
+ * takes the pairs at even offsets and at odd ones (its odd length's last character alone, which is a character
+ * gram already); ngrams(s, 2) gives every pair at once. The store computes them from the text it is given rather than
+ * PostgreSQL computing them again for the change feed and writing each as a string (docs/analytics-engine.md, "The
+ * grams computed by the store").
+ */
+export const postGramsSql = (lowered: string) => {
+  const runs = `replaceRegexpAll(${lowered}, '[^${classRanges(SCRIPT_CLASSES.flat())}]+', ' ')`;
+  return `arrayFilter(g -> g != ' ', arrayConcat(ngrams(${runs}, 1), ngrams(${runs}, 2)))`;
+};
+
 /**
  * The mask of a post's grams as a ClickHouse expression over `grams` (Array(String)): each class's bit where one of
  * the characters is of it. The regular expressions are re2's over UTF-8, written with code points only.
  */
 export const scriptsSql = (grams: string) =>
   `toUInt8(${SCRIPT_CLASSES.map(
-    (ranges, bit) =>
-      `match(arrayStringConcat(${grams}), '[${ranges.map(([lo, hi]) => `${hex(lo)}-${hex(hi)}`).join('')}]') * ${1 << bit}`,
+    (ranges, bit) => `match(arrayStringConcat(${grams}), '[${classRanges(ranges)}]') * ${1 << bit}`,
   ).join(' + ')})`;
 
 /** The mask of the characters of `grams`, as scriptsSql computes it in the store. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRound, reconcile } from '@server/analytics/applier';
 import { consumerPosition, readOutbox, unregisterConsumer } from '@server/analytics/outbox';
 import { recordPosition, storePosition, type StorePosition } from '@server/analytics/position';
+import { SCRIPT_CLASSES, scriptsOf } from '@server/analytics/query/scripts';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
@@ -140,6 +141,47 @@ describe('the change feed', () => {
     );
     expect(held).toEqual(rows.map((row) => ({ ...row, missing: '0' })));
     expect(held.map((row) => row.text)).toEqual(texts);
+  });
+
+  it("computes each post's grams and their scripts as PostgreSQL's post_text_grams gives them", async () => {
+    // The store computes the grams from the lowered text (layout.ts, postGramsSql); PostgreSQL's are the reference.
+    // Every class's edges and their neighbours, runs of one, two and three characters, upper case beyond ASCII that
+    // PostgreSQL lowers (Ⓐ into the symbols' class, Ｆ out of the half-width forms), and texts with no gram.
+    const edges = SCRIPT_CLASSES.flat()
+      .flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1])
+      .filter((c) => c < 0xd800 || c > 0xdfff)
+      .map((c) => String.fromCodePoint(c));
+    const texts = [
+      edges.join(''),
+      edges.join(' x '),
+      '서울 a 東京タワー, ok! 노바X ÀÉÎ Ⓐⓑ ＦＵＬＬ ｶﾀｶﾅ ก็ 🔥❤️ 👍🏽 𠀀𪚥 —…',
+      'a 서 b 서울 c 서울역 d',
+      'İstanbul ǅ ΣΑΣ 東',
+      'plain ascii only',
+      ' ',
+    ];
+    const ids = await insertPosts(server.db, texts.map(post));
+    position = await applyAll(position);
+    for (const id of ids) {
+      const { rows } = await server.pool.query<{ grams: string[] }>(
+        'SELECT post_text_grams(text) AS grams FROM posts WHERE id = $1',
+        [id],
+      );
+      const grams = rows[0]!.grams;
+      const [held] = await store.query<{ same: number; scripts: number; n: string }>(
+        `SELECT arraySort(gtoks) = arraySort(arrayDistinct(arrayMap(g -> sipHash64('g', g), {g:Array(String)})))
+           AS same, scripts, toString(length(gtoks)) AS n
+         FROM murmur.posts WHERE id = {id:UInt64}`,
+        { g: grams, id },
+      );
+      expect({ id, ...held }).toEqual({
+        id,
+        same: 1,
+        scripts: scriptsOf(grams),
+        n: String(new Set(grams).size),
+      });
+    }
+    await expectSame();
   });
 
   it('writes a profile named again only when it differs, and leaves one row of it', async () => {
