@@ -55,6 +55,13 @@ const TAGS_SQL = `arrayConcat(${Object.entries(TAG_MARKS)
   .map(([list, mark]) => `arrayMap(x -> concat('${mark}', x), arrayDistinct(${list}))`)
   .join(', ')})`;
 
+/**
+ * A post's text as PostgreSQL's lower(text) gives it, over the posts table: `ltext` where that differs from ASCII
+ * lowering (all ClickHouse's lower() does), else lower(text). What a substring term is looked for in (as ILIKE does),
+ * the texts table holds and the grams are computed from.
+ */
+export const LOWERED_TEXT = 'ifNull(ltext, lower(text))';
+
 /** A post's sample hash, as PostgreSQL's post_sample_marks (migration 0006) computes it: (id × 40503) mod 65536. */
 export const sampleHash = (id: string) => `((${id} * 40503) % 65536)`;
 export const SAMPLE_HASH = sampleHash('id');
@@ -130,7 +137,7 @@ function tables(db: string): string[] {
       tags Array(String) ALIAS ${TAGS_SQL},
       words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
       pos Array(Array(UInt16)),
-      grams Array(String) EPHEMERAL ${postGramsSql('ifNull(ltext, lower(text))')},
+      grams Array(String) EPHEMERAL ${postGramsSql(LOWERED_TEXT)},
       gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
       scripts UInt8 DEFAULT ${scriptsSql('grams')},
       text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { AnalyticsStore } from './store';
-import { FIELD_TOKEN_MARKS, SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
+import { FIELD_TOKEN_MARKS, LOWERED_TEXT, SAMPLE_HASH, SAMPLED_COLUMNS, TOKEN_POST_COLUMNS } from './layout';
 
 /** profileRowsSql's columns, in its order. */
 export const PROFILE_ROW_COLUMNS = [
@@ -197,5 +197,5 @@ export const fillSampled = (store: AnalyticsStore, db: string, condition = 'true
 export const fillTexts = (store: AnalyticsStore, db: string, condition = 'true') =>
   store.exec(
     `INSERT INTO ${db}.texts (scripts, ts, id, ltext)
-    SELECT scripts, ts, id, ifNull(ltext, lower(text)) FROM ${db}.posts WHERE scripts != 0 AND (${condition})`,
+    SELECT scripts, ts, id, ${LOWERED_TEXT} FROM ${db}.posts WHERE scripts != 0 AND (${condition})`,
   );

@@ -6,6 +6,7 @@ import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import {
   FIELD_TOKEN_MARKS,
+  LOWERED_TEXT,
   QUARTER_MS,
   sampleHash,
   STORE_DATABASE,
@@ -80,7 +81,7 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
           `hb <= ${params.add(textStretch(Math.max(range.sampleBelow - 1, 0)), 'UInt8')}`,
         ].join(' AND ');
   if (grams.length === 0)
-    return `SELECT id FROM ${db}.posts WHERE ${postsInRange} AND position(ifNull(ltext, lower(text)), ${term}) > 0`;
+    return `SELECT id FROM ${db}.posts WHERE ${postsInRange} AND position(${LOWERED_TEXT}, ${term}) > 0`;
   const tokens = grams.map((gram) => gramToken(gram, params)).join(', ');
   const candidates = `SELECT post FROM ${db}.tok WHERE tok IN (${tokens}) AND ${inRange}
     GROUP BY post HAVING uniqExact(tok) = ${grams.length}`;

@@ -144,7 +144,7 @@ describe('the change feed', () => {
   });
 
   it("computes each post's grams and their scripts as PostgreSQL's post_text_grams gives them", async () => {
-    // The store computes the grams from the lowered text (layout.ts, postGramsSql); PostgreSQL's are the reference.
+    // The store computes the grams from the lowered text (query/scripts.ts, postGramsSql); PostgreSQL's are the reference.
     // Every class's edges and their neighbours, runs of one, two and three characters, upper case beyond ASCII that
     // PostgreSQL lowers (Ⓐ into the symbols' class, Ｆ out of the half-width forms), and texts with no gram.
     const edges = SCRIPT_CLASSES.flat()
