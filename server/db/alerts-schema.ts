@@ -169,6 +169,37 @@ export const alertDeliveries = pgTable(
   ],
 );
 
+/**
+ * Every attempt to deliver an alert (e-mail or webhook) and every "Send a test", as the Alerts page shows them: when,
+ * to whom (an address, or a webhook's host: never its URL), whether it went through, the receiver's status (HTTP, or
+ * the SMTP reply's code) and the error in words. The newest ALERT_DELIVERY_LOG_KEPT of each rule are kept.
+ */
+export const alertDeliveryLog = pgTable(
+  'alert_delivery_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => alertRules.id, { onDelete: 'cascade' }),
+    /** The delivery this attempt was of; null for a test. */
+    deliveryId: bigint('delivery_id', { mode: 'number' }).references(() => alertDeliveries.id, {
+      onDelete: 'set null',
+    }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    channel: alertChannel('channel').notNull(),
+    /** An e-mail address, or a webhook's host. */
+    recipient: text('recipient').notNull(),
+    ok: boolean('ok').notNull(),
+    /** The receiver's answer: an HTTP status, or an SMTP reply's code; null when none came (a timeout, a refusal). */
+    statusCode: integer('status_code'),
+    error: text('error'),
+    /** Whether a failure is tried again later (false once given up, and for tests). */
+    willRetry: boolean('will_retry').notNull().default(false),
+    test: boolean('test').notNull().default(false),
+  },
+  (t) => [index('alert_delivery_log_rule_idx').on(t.ruleId, t.id)],
+);
+
 export const digestFrequency = pgEnum('digest_frequency', DIGEST_FREQUENCIES);
 
 /** Scheduled digests (server/digests): a saved query's figures of each day or week, e-mailed. */
