@@ -76,7 +76,11 @@ export const joinCodeResponseSchema = z.object({
 });
 
 /**
- * The workspace the user now belongs to (spec §3: invite validation result), and whether they already belonged to it
- * (a link or code used again), so the screen says so rather than "You joined".
+ * The workspace the user now belongs to (spec §3 and §7: the invite validation answers `id` alone), and whether they
+ * already belonged to it (a link or code used again), so the screen says so rather than "You joined". The spec leaves
+ * `already_member` open: an answer without it is a join (false), as this server's answer always says it.
  */
-export const joinedWorkspaceResponseSchema = z.object({ id: z.string(), already_member: z.boolean() });
+export const joinedWorkspaceResponseSchema = z.object({
+  id: z.string(),
+  already_member: z._default(z.boolean(), false),
+});

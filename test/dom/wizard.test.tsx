@@ -250,15 +250,17 @@ describe('workspace-creation wizard', () => {
 
 describe('joining with a code instead', () => {
   it.each([
-    [false, 'You joined the workspace.'],
-    [true, 'You already belong to this workspace.'],
+    [{ already_member: false }, 'You joined the workspace.'],
+    [{ already_member: true }, 'You already belong to this workspace.'],
+    // The spec's answer to an invite, `id` alone (§3), which the code shares: a join.
+    [{}, 'You joined the workspace.'],
   ])(
-    'joins the workspace the code belongs to and lands in it (already a member: %s)',
+    'joins the workspace the code belongs to and lands in it (answer %j with its id)',
     async (already, said) => {
       const user = userEvent.setup();
       const { server, path } = await start('/workspace/create/name', (request) =>
         request.path === '/api/user/me/join'
-          ? { status: 200, body: { id: 'w-joined', already_member: already } }
+          ? { status: 200, body: { id: 'w-joined', ...already } }
           : undefined,
       );
       await user.type(await screen.findByLabelText(/^Join code/), 'abcd-efgh');

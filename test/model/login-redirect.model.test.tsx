@@ -77,7 +77,11 @@ const callFor: CallFor = (event) => {
       const { workspaceId, alreadyMember } = output as AcceptedInvite;
       return {
         endpoint: 'POST user/me/invite',
-        reply: { status: 200, body: { id: workspaceId, already_member: alreadyMember } },
+        // A join is the spec's answer, `id` alone (§3, §7); only a repeat says it was already a member.
+        reply: {
+          status: 200,
+          body: alreadyMember ? { id: workspaceId, already_member: true } : { id: workspaceId },
+        },
       };
     }
     case 'xstate.error.actor.validateInvite':
