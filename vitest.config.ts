@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // A passing test's console stays out of the run's output: a run prints what failed, or nothing but the summary.
+    silent: 'passed-only',
     projects: [
       {
         extends: true,

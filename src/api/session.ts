@@ -126,6 +126,8 @@ export function createSession(deps: SessionDeps) {
         : 'passThrough';
     },
     succeeded(url) {
+      // A request that outlives its app (torn down while the call was in flight) has nobody left to tell.
+      if (actor.getSnapshot().status !== 'active') return;
       actor.send({ type: 'REQUEST.SUCCEEDED', url });
     },
   };

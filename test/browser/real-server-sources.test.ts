@@ -109,7 +109,6 @@ describe('Sources with credentials (real server)', () => {
       last_run: { status: 'succeeded', inserted: 15, pages: 4 },
     });
     expect(await axeViolations(sam)).toEqual([]);
-    await sam.screenshot({ path: '/tmp/murmur-sources-scraping.png', fullPage: true });
 
     // Ana's posts dashboard on a saved query of Reddit: the collected posts, as many as the API counts.
     const saved = await asAna(server, 'POST', '/api/workspaces/demo/saved-queries', {
@@ -135,7 +134,6 @@ describe('Sources with credentials (real server)', () => {
     expect(await cards.count()).toBe(Math.min(api.total, api.posts.length));
     await ana.getByText(`1–${api.total} of ${api.total} posts`).waitFor();
     expect(await ana.locator('article.post-card').filter({ hasText: 'Reddit' }).count()).toBe(api.total);
-    await ana.screenshot({ path: '/tmp/murmur-sources-dashboard.png', fullPage: true });
     expect(await cspViolations(ana)).toEqual([]);
 
     // Sam, once the team adds him to its workspace, sees the same posts in the same dashboard.
@@ -191,7 +189,6 @@ describe('Sources with credentials (real server)', () => {
     expect(await form.getByLabel('Client secret').inputValue()).toBe('');
     expect(await sam.content()).not.toContain('an-old-secret-Reddit-refuses');
     expect(await axeViolations(sam)).toEqual([]);
-    await sam.screenshot({ path: '/tmp/murmur-sources-replace.png', fullPage: true });
     await form.getByLabel('Client id').fill('e2e-client-id');
     await form.getByLabel('Client secret').fill('e2e-client-secret-value');
     await form.getByRole('button', { name: 'Save credentials' }).click();
@@ -219,7 +216,6 @@ describe('Sources with credentials (real server)', () => {
       .getByRole('status')
       .getByText(`A run spends at most ${units.toLocaleString('en-US')} quota units`, { exact: false })
       .waitFor();
-    await sam.screenshot({ path: '/tmp/murmur-sources-youtube-form.png', fullPage: true });
     await jobForm.getByRole('button', { name: 'Close' }).click();
     await jobForm.waitFor({ state: 'detached' });
   });

@@ -1,6 +1,6 @@
 // The real API client and session against a local HTTP server: the spec's client rules (§4, §6, §7, §8, §9).
 import * as z from 'zod/mini';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi } from '@/api/api';
 import { createSession, type RefreshLock } from '@/api/session';
 import { HttpError, ResponseShapeError } from '@/api/errors';
@@ -163,6 +163,23 @@ describe('API client', () => {
     await api.getMe();
     await api.getMe();
     expect(session.actor.getSnapshot().context.retries).toEqual({});
+  });
+
+  it('lets a call that outlives its app end quietly: no event reaches the stopped session', async () => {
+    const { api, session } = setup(fresh());
+    let answer: () => void = () => {};
+    server.handle = () => new Promise((resolve) => (answer = () => resolve({ status: 200, body: ME })));
+    const call = api.getMe();
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1));
+    session.actor.stop();
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      answer();
+      await expect(call).resolves.toMatchObject({ id: 'u1' });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('passes a 401 through and removes the tokens when there is no refresh token', async () => {

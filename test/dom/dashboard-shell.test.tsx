@@ -15,7 +15,14 @@ import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import { shellMarkup } from '@scripts/prerender-shell-markup';
 import { bootScript, shellGateScript, withShell } from '@scripts/vite-prerender-login';
 import { currentUserFixture, workspaceFixture } from '@test/support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import {
+  fakeJwt,
+  nowSeconds,
+  shellReply,
+  startFakeHttp,
+  type FakeHttp,
+  type FakeReply,
+} from '@test/support/fake-http';
 import { testConfig } from '@test/support/router-harness';
 
 const SELF = '00000000-0000-4000-8000-000000000001';
@@ -52,6 +59,8 @@ function layShell(dashboard: (typeof SHELL_DASHBOARDS)[number]): HTMLElement {
 async function visit(url: string, { signedIn = true } = {}) {
   const server = await startFakeHttp();
   server.handle = (request): FakeReply | Promise<FakeReply> => {
+    const shell = shellReply(request);
+    if (shell) return shell;
     if (request.path.startsWith('/social/insights/')) {
       return new Promise((resolve) => release.push(() => resolve('drop')));
     }

@@ -7,7 +7,14 @@ import userEvent from '@testing-library/user-event';
 import { App, createApp, type MurmurApp } from '@/app';
 import type { MemberResponse, Privilege } from '@contract/workspaces';
 import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import {
+  fakeJwt,
+  nowSeconds,
+  shellReply,
+  startFakeHttp,
+  type FakeHttp,
+  type FakeReply,
+} from '@test/support/fake-http';
 import { testConfig } from '@test/support/router-harness';
 
 const SELF = '00000000-0000-4000-8000-000000000001';
@@ -62,6 +69,8 @@ async function visit(
   };
   const server = await startFakeHttp();
   server.handle = (request): FakeReply => {
+    const shell = shellReply(request);
+    if (shell) return shell;
     const path = request.path.replace(/^\/api\//, '');
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     const key = `${request.method} ${path}`;

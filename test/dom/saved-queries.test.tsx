@@ -22,7 +22,14 @@ import {
   workspaceFixture,
   currentUserFixture,
 } from '@test/support/contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from '@test/support/fake-http';
+import {
+  fakeJwt,
+  nowSeconds,
+  shellReply,
+  startFakeHttp,
+  type FakeHttp,
+  type FakeReply,
+} from '@test/support/fake-http';
 import { testConfig } from '@test/support/router-harness';
 
 vi.mock(
@@ -129,6 +136,8 @@ async function visit(
   const state = { queries, privilege };
   const server = await startFakeHttp();
   server.handle = (request): FakeReply => {
+    const shell = shellReply(request);
+    if (shell) return shell;
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     if (request.path === '/social/query/validate' && request.method === 'POST') {
       if (checkDown) return { status: 503, body: { error: 'unavailable', message: 'Try again later.' } };

@@ -9,7 +9,7 @@ import type { OverviewResponse } from '@contract/insights-responses';
 import type { SavedQuery } from '@contract/saved-queries';
 import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import { currentUserFixture, workspaceFixture } from './contract.fixtures';
-import { fakeJwt, nowSeconds, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
+import { fakeJwt, nowSeconds, shellReply, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
 import { testConfig } from './router-harness';
 
 const SELF = '00000000-0000-4000-8000-000000000001';
@@ -82,6 +82,8 @@ export async function dashboardApp(
   const server = await startFakeHttp();
   let calls = 0;
   server.handle = (request) => {
+    const shell = shellReply(request);
+    if (shell) return shell;
     const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
     if (request.path === '/social/insights/overview') return overview(body, calls++);
     const other = request.path.startsWith('/social/') ? backend.social?.(request.path, body) : undefined;

@@ -74,6 +74,17 @@ export async function startFakeHttp(): Promise<FakeHttp> {
   return fake;
 }
 
+/**
+ * The signed-in shell's own background calls (the header's bell), answered as a quiet workspace would: a fake backend
+ * for a screen inside the shell answers these first, so the run's output holds only what a test is about.
+ */
+export function shellReply(request: FakeRequest): FakeReply | undefined {
+  if (request.method === 'GET' && request.path === '/api/notifications/unread-count') {
+    return { status: 200, body: { unread: 0 } };
+  }
+  return undefined;
+}
+
 /** An unsigned JWT-shaped token with the given expiry (the SPA reads exp; it never verifies). */
 export function fakeJwt(expSeconds: number, sub = 'user-1'): string {
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
