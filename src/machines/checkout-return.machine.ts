@@ -38,7 +38,8 @@ export const checkoutReturnMachine = setup({
     isPaymentMissing: ({ context }) => !context.paymentId,
     isSignedOut: ({ context }) => !context.isLoggedIn,
     isPaid: ({ context }) => context.payment?.status === 'paid',
-    isFailed: ({ context }) => context.payment?.status === 'failed' || context.payment?.status === 'expired',
+    isFailed: ({ context }) => context.payment?.status === 'failed',
+    isExpired: ({ context }) => context.payment?.status === 'expired',
     isPending: ({ context }) => PENDING.has(context.payment?.status ?? ''),
     checkedEnough: ({ context }) => context.checks >= MAX_CHECKS,
   },
@@ -76,6 +77,7 @@ export const checkoutReturnMachine = setup({
       always: [
         { guard: 'isPaid', target: 'paid' },
         { guard: 'isFailed', target: 'failed' },
+        { guard: 'isExpired', target: 'expired' },
         { guard: 'checkedEnough', target: 'stillPending' },
         { target: 'pending' },
       ],
@@ -96,7 +98,11 @@ export const checkoutReturnMachine = setup({
     paid: { type: 'final', description: 'Paid: the plan is active; lead back to the workspace.' },
     failed: {
       type: 'final',
-      description: "Failed or expired: the provider's message, nothing changed; lead back to the checkout.",
+      description: "Failed: the provider's message, nothing changed; lead back to the checkout.",
+    },
+    expired: {
+      type: 'final',
+      description: 'The checkout expired before it was paid: nothing changed; lead back to the checkout.',
     },
     unknownPayment: { type: 'final', description: 'No payment id: nothing to show but the way back.' },
     signedOut: { type: 'final', description: 'Signed out: sign in to see the payment.' },

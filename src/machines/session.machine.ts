@@ -166,7 +166,7 @@ export const sessionMachine = setup({
           on: {
             'REQUEST.START': {
               guard: 'isAccessTokenExpired',
-              target: 'refreshing',
+              target: 'accessTokenExpired',
               description: 'An expired access token is refreshed before the next non-auth request.',
             },
             'REQUEST.UNAUTHORIZED': [
@@ -185,6 +185,11 @@ export const sessionMachine = setup({
               { target: 'refreshing', actions: 'countRetry' },
             ],
           },
+        },
+        accessTokenExpired: {
+          description:
+            'Spec §4: the access token counts as expired (missing, not decodable, no exp, or expiring within 30 seconds); it is refreshed before the request goes out.',
+          always: { target: 'refreshing' },
         },
         refreshing: {
           description: 'Only one refresh runs at a time; every request that needs a token waits here.',
@@ -207,7 +212,7 @@ export const sessionMachine = setup({
               },
               {
                 guard: 'isRefreshExpired',
-                target: '#session.signedOut',
+                target: 'refreshTokenExpired',
                 actions: [
                   { type: 'reportRefreshFailure', params: ({ event }) => ({ error: errorOf(event) }) },
                   'removeStoredTokens',
@@ -228,6 +233,11 @@ export const sessionMachine = setup({
               },
             ],
           },
+        },
+        refreshTokenExpired: {
+          description:
+            "Spec §4: the refresh call answered 401, the error 'Refresh token expired'; signed out.",
+          always: { target: '#session.signedOut' },
         },
       },
     },

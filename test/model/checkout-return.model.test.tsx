@@ -106,13 +106,13 @@ async function expectMeaning(state: AnyMachineSnapshot) {
       expect(screen.getByRole('link', { name: 'Continue to your workspace' })).toBeTruthy();
       break;
     case 'failed':
-      expect(
-        await heading(
-          (state.context.payment as PaymentResponse).status === 'expired'
-            ? 'The checkout expired'
-            : 'The payment did not go through',
-        ),
-      ).toBeTruthy();
+      expect(await heading('The payment did not go through')).toBeTruthy();
+      expect(screen.getByText('The card provider said: Your card was declined.')).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Try again' })).toBeTruthy();
+      break;
+    case 'expired':
+      expect(await heading('The checkout expired')).toBeTruthy();
+      expect(screen.queryByText(/The card provider said/)).toBeNull();
       expect(screen.getByRole('link', { name: 'Try again' })).toBeTruthy();
       break;
     case 'pending':
@@ -154,6 +154,7 @@ describe('checkout-return statechart, paths run through the real router and page
     expect([...reached].sort()).toEqual(
       [
         'checking',
+        'expired',
         'failed',
         'failedToCheck',
         'paid',

@@ -61,10 +61,10 @@ export function CheckoutReturnPage() {
         </div>
       </PageFrame>
     );
-  } else if (state.matches('failed') && payment) {
+  } else if ((state.matches('failed') || state.matches('expired')) && payment) {
     body = (
       <PageFrame
-        title={payment.status === 'expired' ? 'The checkout expired' : 'The payment did not go through'}
+        title={state.matches('expired') ? 'The checkout expired' : 'The payment did not go through'}
         description="Nothing was charged and the plan has not changed."
       >
         {payment.failure_message ? (
