@@ -28,7 +28,7 @@ import { createSignInStates } from './auth/sign-in-state';
 import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
-import { ApiError, logFailure } from './errors';
+import { ApiError, frameworkClientError, logFailure } from './errors';
 import { httpLimitsOf, limitedServer } from './http-server';
 import { validatorCompiler } from './validation';
 import { serverKeys, type ServerKeys } from './keys';
@@ -144,6 +144,13 @@ function shellDashboards(spaDir: string): Set<string> {
   return new Set(names.filter((name): name is string => name !== undefined));
 }
 
+/** An error of ours as the API answers it: its status, Retry-After when it has one, `{error, message}`. */
+function sendApiError(reply: FastifyReply, error: ApiError) {
+  if (error.options.retryAfterSeconds !== undefined)
+    reply.header('retry-after', String(error.options.retryAfterSeconds));
+  return reply.status(error.statusCode).send({ error: error.code, message: error.message });
+}
+
 /** Where each API lives, as the SPA's build-time config names them. */
 const API_PREFIX = '/api';
 const SOCIAL_PREFIX = '/social/';
@@ -162,6 +169,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : false,
     trustProxy: false,
     bodyLimit: 256 * 1024,
+    // A bad percent-encoding in the path, or a path parameter over maxParamLength (100), never reach a route's error
+    // handler: answered here in the API's shape rather than with Fastify's code.
+    frameworkErrors: (error, _request, reply) => {
+      const mapped = frameworkClientError(error);
+      if (mapped) return void sendApiError(reply, mapped);
+      // The only other one is an async route constraint failing; Murmur declares none.
+      void reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side.' });
+    },
     // The app's logger once it exists: only connections, which come after it, are refused.
     serverFactory: limitedServer(httpLimitsOf(deps.config), (message) => app.log.warn(message)),
   }).withTypeProvider<ZodTypeProvider>();
@@ -205,11 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
     // Our own errors carry their status, 5xx included (e.g. 503 when a sign-in vendor is unreachable).
-    if (error instanceof ApiError) {
-      if (error.options.retryAfterSeconds !== undefined)
-        reply.header('retry-after', String(error.options.retryAfterSeconds));
-      return reply.status(error.statusCode).send({ error: error.code, message: error.message });
-    }
+    if (error instanceof ApiError) return sendApiError(reply, error);
     // The database went away (it is being restarted, or an external one is down): a client may try again soon.
     if (databaseUnavailable(error)) {
       reply.header('retry-after', '5');
@@ -218,6 +229,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         message: 'The database is not answering. Try again in a moment.',
       });
     }
+    // Fastify's own (a body that is not JSON, too large, of a type no parser takes): the API's codes, not Fastify's.
+    const framework = frameworkClientError(error);
+    if (framework) return sendApiError(reply, framework);
     if (error.statusCode && error.statusCode < 500) {
       return reply
         .status(error.statusCode)

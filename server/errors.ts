@@ -55,3 +55,49 @@ export function logFailure(request: FastifyRequest, error: unknown): string {
   );
   return errorId;
 }
+
+/** Fastify's own errors a client can cause, as the API's codes and sentences; the status stays Fastify's. */
+const FRAMEWORK_ERRORS: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_request',
+    message: 'The request body is empty, but its Content-Type says JSON.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'invalid_request',
+    message: 'The request body is not as long as its Content-Length says.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'too_large', message: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'This endpoint does not accept a body of this Content-Type.',
+  },
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: {
+    code: 'invalid_request',
+    message: 'The request body has no Content-Type.',
+  },
+  FST_ERR_BAD_URL: { code: 'invalid_request', message: 'The address is not valid.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'too_large', message: 'A part of the address is too long.' },
+};
+
+/**
+ * A client's error that Fastify raised (its code starts FST_ERR_, its status is 4xx) as the API's own error, never
+ * Fastify's code: the known ones by FRAMEWORK_ERRORS, any other by its status (a Fastify upgrade may add one).
+ * Null for anything else.
+ */
+export function frameworkClientError(error: { code?: unknown; statusCode?: unknown }): ApiError | null {
+  const { code, statusCode } = error;
+  if (typeof code !== 'string' || !code.startsWith('FST_ERR_')) return null;
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
+  const known = FRAMEWORK_ERRORS[code];
+  if (known) return new ApiError(statusCode, known.code, known.message);
+  if (statusCode === 413 || statusCode === 414)
+    return new ApiError(statusCode, 'too_large', 'The request is too large.');
+  if (statusCode === 415)
+    return new ApiError(
+      statusCode,
+      'unsupported_media_type',
+      FRAMEWORK_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE!.message,
+    );
+  return new ApiError(statusCode, 'invalid_request', 'The request is not valid.');
+}
