@@ -107,3 +107,24 @@ export function limitedServer(limits: HttpLimits, warn: (message: string) => voi
     return server;
   };
 }
+
+/**
+ * Fails, naming the setting to change, when `port` on `host` is taken by another program: said at start, before the
+ * database and the SPA's build take their time.
+ */
+export async function ensurePortFree(host: string, port: number, setting: string): Promise<void> {
+  const { createServer: createNetServer } = await import('node:net');
+  await new Promise<void>((done, fail) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      fail(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `Port ${port} (${host}) is in use by another program: stop it, or set ${setting} to a free port.`
+            : `Cannot listen on ${host}:${port} (${setting}): ${error.message}`,
+        ),
+      ),
+    );
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => done()));
+  });
+}

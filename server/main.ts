@@ -7,6 +7,7 @@ import { retentionProblem } from './social/corpus/partitions';
 import { connectReplicas, openConfiguredDatabase } from './db/database';
 import { buildApp, type AppDeps } from './app';
 import { ensureSpaBuild } from './spa-build';
+import { ensurePortFree } from './http-server';
 import { createAccessTokens } from './auth/access-token';
 import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
@@ -37,6 +38,9 @@ export interface StartOptions {
   prebuiltSpa?: { dir: string; origins: string[] };
 }
 
+/** How long a shutdown may take before the database is stopped under what still runs. */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
 /** Stops what is given (the database last), then fails with the same error. */
 const stopFirst =
   (...running: { close(): Promise<void> }[]) =>
@@ -50,6 +54,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const retention = retentionProblem(config.CORPUS_RETENTION_DAYS, loadCatalogue(config.BILLING_PLANS_FILE));
   if (retention) throw new Error(retention);
   const spaDir = serveSpa ? (prebuiltSpa?.dir ?? resolve(root, 'dist')) : undefined;
+  await ensurePortFree(config.HOST, config.PORT, 'PORT');
   // The database first: what keeps it from starting (a port in use, a data directory out of reach) is said before
   // minutes go into a build.
   // An embedded PostgreSQL that dies is started again (server/db/supervisor.ts); when every try failed, one line and a
@@ -75,7 +80,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   const mail = await startMail(config).catch(stopFirst(database));
   const connectOrigins = !spaDir
     ? []
-    : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir).catch(stopFirst(mail, database))));
+    : (prebuiltSpa?.origins ?? (await ensureSpaBuild(root, spaDir, config).catch(stopFirst(mail, database))));
   const dataDir = resolve(root, config.DATA_DIR);
   const signingKey = loadSigningKey(config.JWT_SIGNING_KEY, dataDir);
   const secretsKey = loadSecretsKey(config, dataDir);
@@ -106,16 +111,31 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   let queue: PgBoss | undefined;
   let collector: Collector | undefined;
   let analytics: AnalyticsService | null = null;
+  // A shutdown asked for (Ctrl-C, SIGTERM) stops what uses the database, then the database (an embedded PostgreSQL is
+  // this process's child, in a process group of its own: the signal reaches it only from here), and says nothing more
+  // than that it does. Each part's failure is its own: the next ones, PostgreSQL last, are stopped all the same; past
+  // SHUTDOWN_DEADLINE_MS (a request that does not end) the database is stopped under what still runs.
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
-    await app.close();
-    await collector?.stop().catch(() => {});
-    await queue?.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
-    await analytics?.stop().catch(() => {});
-    await mail.close().catch(() => {});
-    await database.close();
+    const deadline = setTimeout(() => {
+      console.error(
+        `Shutdown took over ${SHUTDOWN_DEADLINE_MS / 1000} s; stopping the database under what still runs.`,
+      );
+      void database.close().finally(() => process.exit(1));
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    const settle = (step: () => Promise<unknown> | undefined) =>
+      Promise.resolve()
+        .then(step)
+        .catch(() => {});
+    await settle(() => app.close());
+    await settle(() => collector?.stop());
+    await settle(() => queue?.stop({ graceful: true, timeout: 10_000 }));
+    await settle(() => analytics?.stop());
+    await settle(() => mail.close());
+    await settle(() => database.close());
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

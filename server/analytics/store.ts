@@ -188,6 +188,9 @@ export class EmbeddedStore implements AnalyticsStore {
     const child = spawn(file!, args, {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      // A process group of its own: a terminal's Ctrl-C reaches the server, which closes the store in its order; the
+      // child still ends with the server (it leaves when the IPC channel closes).
+      detached: true,
     });
     const stderr: string[] = [];
     child.stderr?.setEncoding('utf8');

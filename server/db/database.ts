@@ -130,11 +130,18 @@ export async function startEmbeddedPostgres(
         account,
       });
     } catch (error) {
-      throw new Error(
-        `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ` +
-          (error instanceof Error ? error.message : String(error)),
-        { cause: error },
-      );
+      const detail = error instanceof Error ? error.message : String(error);
+      // Said first, with the setting to change, rather than at the end of PostgreSQL's log lines.
+      if (/Address already in use|could not create any TCP\/IP sockets/.test(detail)) {
+        throw new Error(
+          `The embedded PostgreSQL cannot listen on port ${port}: it is in use by another program (stop it, or set ` +
+            `EMBEDDED_PG_PORT to a free port). PostgreSQL said: ${detail}`,
+          { cause: error },
+        );
+      }
+      throw new Error(`The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${detail}`, {
+        cause: error,
+      });
     }
   };
   let postgres: PostgresProcess;
@@ -179,8 +186,11 @@ const ANALYTICS_POOL_SIZE = 8;
 function createPool(url: string, max: number, name: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, application_name: `murmur ${name}` });
   // An idle connection closed by the server (restart, failover, shutdown) must not crash the process; the pool
-  // replaces it on the next query.
-  pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+  // replaces it on the next query. Once the pool is ending (the server stopping), its connections' last words (an
+  // embedded PostgreSQL shutting down under connections still closing) are expected and not said.
+  pool.on('error', (error) => {
+    if (!pool.ending) console.error(`[db] idle connection lost: ${error.message}`);
+  });
   // Nor may one that is checked out (a transaction, an import's client): pg emits 'error' on the client, and without a
   // listener Node ends the process with a stack trace. The failure still reaches its user, as the rejection of the
   // query in flight or of the next one ("Client has encountered a connection error and is not queryable").
@@ -280,7 +290,9 @@ export function connectReplicas(urls: readonly string[]): {
       connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
       options: '-c default_transaction_read_only=on',
     });
-    pool.on('error', (error) => console.error(`[db] idle replica connection lost: ${error.message}`));
+    pool.on('error', (error) => {
+      if (!pool.ending) console.error(`[db] idle replica connection lost: ${error.message}`);
+    });
     pool.on('connect', (client) => client.on('error', () => {}));
     return { db: drizzle(pool, { schema }), pool, describe: describeUrl(url) };
   });

@@ -165,6 +165,9 @@ export async function startPostgres({
     env: ENV,
     cwd: dataDir,
     stdio: ['ignore', 'ignore', 'pipe'],
+    // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches this process,
+    // which stops PostgreSQL last, after what uses it (server/main.ts), not PostgreSQL under the server's connections.
+    detached: true,
     ...(account && { uid: account.uid, gid: account.gid }),
   });
   children.add(child);
