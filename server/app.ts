@@ -43,6 +43,7 @@ import { createBuiltinPayments, type BuiltinPayments } from './payments/service'
 import type { AnalyticsService } from './analytics/service';
 import type { Mailer } from './mail/mailer';
 import type { DevMailbox } from './mail/dev-mailbox';
+import type { ReportPrinterOptions } from './sharing/report';
 
 export interface AppDeps {
   db: Db;
@@ -98,6 +99,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The development mailbox while it runs (DEV_MAILBOX): its pages are served under /dev/mailbox. */
   devMailbox?: DevMailbox;
+  /** The PDF reports' printer (server/sharing/report.ts): its budget per report and queue; its defaults when absent. */
+  reports?: ReportPrinterOptions;
 }
 
 declare module 'fastify' {

@@ -10,7 +10,8 @@ import { bearer, errorResponses } from '@server/openapi';
 import { perAccountLimit } from '@server/social/rate-limit';
 import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
 import { checkSharedView } from './links';
-import { printReport } from './report';
+import { REPORT_BUDGET_MS, REPORTS_WAITING_PER_WORKSPACE, reportPrinter } from './report';
+import { reportPageOrigin } from './report-origin';
 
 /** Reports a minute by one account. */
 const REPORTS_PER_MINUTE = 6;
@@ -18,6 +19,7 @@ const anyMember: WorkspaceRequirement = { from: 'body', minimum: 'viewer' };
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  const printer = reportPrinter(app.deps.reports);
   app.addHook('onRequest', app.requireUser);
   // Counted once the body is valid (preHandler): a malformed request is a 400, never a report's turn.
   await app.register(rateLimit, {
@@ -41,8 +43,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           "server's Chromium (REPORT_CHROMIUM_PATH): the title, query, range, time zone, every chart with its table, " +
           'the "what is counted" sentences and the time it was made; a list shows its first page. It counts as one ' +
           'dashboard request of the month. 400 for a view its dashboard would refuse; 404 for a saved query not in ' +
-          `the workspace; 429 past ${REPORTS_PER_MINUTE} reports a minute by one account; 503 busy when several ` +
-          'are being printed, report_unavailable without Chromium.',
+          `the workspace; 429 past ${REPORTS_PER_MINUTE} reports a minute by one account; 503 busy when ` +
+          `${REPORTS_WAITING_PER_WORKSPACE} reports of the workspace are already waiting (workspaces take turns), ` +
+          `report_failed when Chromium does not start or the report is not ready within ${REPORT_BUDGET_MS / 1000} ` +
+          's, report_unavailable without Chromium.',
         body: reportBodySchema,
         response: {
           200: { description: 'The PDF file', content: { 'application/pdf': { schema: z.string() } } },
@@ -68,9 +72,11 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           : address.address === '0.0.0.0'
             ? '127.0.0.1'
             : address.address;
-      const pdf = await printReport({
+      const pdf = await printer.print({
         db,
-        origin: `http://${host}:${address.port}`,
+        page: reportPageOrigin({ spaDir: app.deps.spaDir, appUrl: config.APP_URL }),
+        serverOrigin: `http://${host}:${address.port}`,
+        log: (line) => request.log.warn(line),
         chromiumPath: config.REPORT_CHROMIUM_PATH,
         workspaceId: workspace.id,
         userId: request.userId,

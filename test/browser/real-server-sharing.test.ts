@@ -21,8 +21,10 @@ import { signInToDemo } from '@test/support/dev-sign-in';
 import { runDigests } from '@server/digests/send';
 import { startDevMailbox } from '@server/mail/dev-mailbox';
 import { createMailer } from '@server/mail/mailer';
+import { loadEnv } from 'vite';
 
 const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781);
+const ROOT = join(import.meta.dirname, '../..');
 
 let server: RealServer;
 let browser: Browser;
@@ -243,5 +245,45 @@ describe('Share links (real server)', () => {
     await listed.waitFor();
     expect(await listed.innerText()).toContain('last sent for the week of');
     expect(await listed.innerText()).not.toContain('skipper@example.com');
+  });
+});
+
+describe('PDF reports of the default build (real server)', () => {
+  it('prints with the SPA built from .env, which calls http://localhost:8787 whatever address the server has', async () => {
+    // The build `npm start` makes from .env (its API bases on localhost:8787), served by a server on 127.0.0.1 on
+    // another port: the report's page must still call the server it was built for, and be answered.
+    const env = loadEnv('production', ROOT, 'VITE_');
+    const built = await startRealServer(PORT + 1, { spa: { dir: 'dist-e2e-default', env } });
+    try {
+      expect(new URL(env.VITE_SOCIAL_API_BASE_URL!).origin).not.toBe(built.origin);
+      const anaId = (await demoUserIds(built.db)).get('ana@murmur.local')!;
+      const to = new Date();
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/social/insights/report',
+        headers: { authorization: `Bearer ${await built.tokenFor(anaId)}` },
+        payload: {
+          workspace_id: 'demo',
+          dashboard: 'overview',
+          view: {
+            query: 'murmur',
+            filters: { from: new Date(to.getTime() - 7 * 86_400_000).toISOString(), to: to.toISOString() },
+          },
+        },
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const dir = mkdtempSync(join(tmpdir(), 'murmur-report-'));
+      try {
+        const file = join(dir, 'report.pdf');
+        writeFileSync(file, res.rawPayload);
+        const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+        expect(text).toContain('Overview: murmur');
+        expect(text).toContain('Mentions over time');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } finally {
+      await built.close();
+    }
   });
 });

@@ -61,6 +61,11 @@ export interface RealServerOptions {
   alerts?: boolean;
   /** More configuration (the sources' URLs pointed at a replay server). */
   env?: Record<string, string>;
+  /**
+   * The SPA built with these settings into this folder (under the repository) instead of dist-e2e-real/ built for this
+   * server's origin: e.g. the default build of `.env`, which calls http://localhost:8787 whatever port this server has.
+   */
+  spa?: { dir: string; env: Record<string, string> };
 }
 
 /**
@@ -79,6 +84,7 @@ async function startOnSomePort(pgDir: string): Promise<EmbeddedServer> {
 
 export async function startRealServer(port: number, options: RealServerOptions = {}): Promise<RealServer> {
   const origin = `http://127.0.0.1:${port}`;
+  const distDir = options.spa ? path.join(ROOT, options.spa.dir) : DIST_DIR;
   const dir = mkdtempSync(path.join(tmpdir(), 'murmur-real-e2e-'));
   // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
   chmodSync(dir, 0o755);
@@ -116,7 +122,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
       analyticsDb: database.analyticsDb,
       config,
       accessTokens,
-      spaDir: DIST_DIR,
+      spaDir: distDir,
       connectOrigins: [origin],
       dataDir: dir,
       secretsKey,
@@ -191,7 +197,10 @@ export async function startRealServer(port: number, options: RealServerOptions =
   // Kept as soon as it runs, so that a failed build still stops it.
   const pgStarting = startOnSomePort(pgDir).then((started) => (postgres = started));
   try {
-    const [, pg] = await Promise.all([buildSpaFor(DIST_DIR, localSpaEnv(origin)), pgStarting]);
+    const [, pg] = await Promise.all([
+      buildSpaFor(distDir, options.spa?.env ?? localSpaEnv(origin)),
+      pgStarting,
+    ]);
     const started = await startApp(pg);
     const server: RealServer = {
       origin,

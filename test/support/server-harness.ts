@@ -10,7 +10,10 @@ import { createAccessTokens } from '@server/auth/access-token';
 import { signInAs } from '@server/auth/sign-in';
 import { longHistory } from '@test/support/billing.fixtures';
 
-export interface TestServerOptions extends Pick<AppDeps, 'spaDir' | 'paymentProvider' | 'logger'> {
+export interface TestServerOptions extends Pick<
+  AppDeps,
+  'spaDir' | 'paymentProvider' | 'logger' | 'reports'
+> {
   /** This database (migrated here) instead of a fresh one in the tests' embedded PostgreSQL. */
   databaseUrl?: string;
   /** The access tokens' key; random when absent. Servers given the same key accept each other's tokens. */
