@@ -108,8 +108,46 @@ export const alertRuleResponseSchema = z.object({
   updated_at: z.int(),
   /** A sentence saying what the rule watches, e.g. "A spike in an hour against the 12 before it". */
   summary: z.string(),
+  /** The rule's last e-mail or webhook delivery attempt (a test included), or null before the first. */
+  last_delivery: z.nullable(
+    z.object({
+      /** Unix seconds. */
+      at: z.int(),
+      ok: z.boolean(),
+      /** Why it failed, in words (null when it went through). */
+      error: z.nullable(z.string()),
+    }),
+  ),
 });
 export type AlertRule = z.infer<typeof alertRuleResponseSchema>;
+
+/** Delivery attempts kept per rule (the newest). */
+export const ALERT_DELIVERY_LOG_KEPT = 50;
+
+const alertDeliveryLogEntrySchema = z.object({
+  id: z.int(),
+  /** Unix seconds. */
+  at: z.int(),
+  channel: z.enum(ALERT_CHANNELS),
+  /** The e-mail address, or the webhook's host (its URL is a secret). */
+  recipient: z.string(),
+  ok: z.boolean(),
+  /** The receiver's answer: an HTTP status, or the SMTP reply's code; null when none came. */
+  status_code: z.nullable(z.int()),
+  /** Why it failed, in words; null when it went through. */
+  error: z.nullable(z.string()),
+  /** A failure that is tried again later. */
+  will_retry: z.boolean(),
+  /** Sent with "Send a test", not by an alert. */
+  test: z.boolean(),
+});
+export type AlertDeliveryLogEntry = z.infer<typeof alertDeliveryLogEntrySchema>;
+
+export const alertDeliveryLogResponseSchema = z.object({
+  /** Newest first, at most ALERT_DELIVERY_LOG_KEPT. */
+  deliveries: z.array(alertDeliveryLogEntrySchema),
+});
+export type AlertDeliveryLog = z.infer<typeof alertDeliveryLogResponseSchema>;
 
 export const alertRuleListResponseSchema = z.object({
   rules: z.array(alertRuleResponseSchema),

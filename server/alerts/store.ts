@@ -38,7 +38,8 @@ function ruleSummary(kind: AlertKind, period: AlertPeriod, threshold: number | n
   return `The negative share up ${threshold} points or more in ${window} against the ${period} before`;
 }
 
-const hostOf = (url: string | null) => {
+/** A URL's host (a webhook's URL is its secret: only the host is shown or logged). */
+export const hostOf = (url: string | null) => {
   if (!url) return null;
   try {
     return new URL(url).host;
@@ -47,7 +48,11 @@ const hostOf = (url: string | null) => {
   }
 };
 
-export function toAlertRuleResponse(row: Row, viewer: { canEdit: boolean; muted: boolean }): AlertRule {
+export function toAlertRuleResponse(
+  row: Row,
+  viewer: { canEdit: boolean; muted: boolean },
+  lastDelivery: AlertRule['last_delivery'] = null,
+): AlertRule {
   return {
     id: row.id,
     workspace_id: row.workspaceId,
@@ -68,6 +73,7 @@ export function toAlertRuleResponse(row: Row, viewer: { canEdit: boolean; muted:
     created_at: toUnixSeconds(row.createdAt),
     updated_at: toUnixSeconds(row.updatedAt),
     summary: `${ALERT_KIND_LABELS[row.kind]}: ${ruleSummary(row.kind, row.period, row.threshold)}`,
+    last_delivery: lastDelivery,
   };
 }
 

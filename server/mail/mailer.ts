@@ -13,8 +13,11 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** Resolves once the SMTP server has accepted the message; throws an Error whose message names no secret. */
-  send(message: MailMessage): Promise<{ messageId: string }>;
+  /**
+   * Resolves once the SMTP server has accepted the message, with its reply (e.g. "250 2.0.0 OK") when known; throws an
+   * Error whose message names no secret.
+   */
+  send(message: MailMessage): Promise<{ messageId: string; response?: string }>;
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ export function createMailer(config: MailerConfig): Mailer {
       try {
         const { to, subject, text, html, headers } = message;
         const info = await transport.sendMail({ from: config.MAIL_FROM, to, subject, text, html, headers });
-        return { messageId: info.messageId };
+        return { messageId: info.messageId, response: scrub(String(info.response ?? '')) };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         // No `cause`: a logger would print it whole, and only this message is known to be scrubbed. The SMTP reply's

@@ -42,12 +42,14 @@ type Expected = [owner: number, manager: number, viewer: number, outsider: numbe
 
 // prettier-ignore
 const expected = {
-  //                                                   owner manager viewer outsider signed-out
-  'GET    /workspaces/:id/alert-rules':                 [200,  200,    200,   404,     401],
-  'POST   /workspaces/:id/alert-rules':                 [201,  201,    403,   404,     401],
-  'PATCH  /workspaces/:id/alert-rules/:ruleId':         [200,  200,    403,   404,     401],
-  'DELETE /workspaces/:id/alert-rules/:ruleId':         [204,  204,    403,   404,     401],
-  'POST   /workspaces/:id/alert-rules/:ruleId/mute':    [200,  200,    200,   404,     401],
+  //                                                       owner manager viewer outsider signed-out
+  'GET    /workspaces/:id/alert-rules':                     [200,  200,    200,   404,     401],
+  'POST   /workspaces/:id/alert-rules':                     [201,  201,    403,   404,     401],
+  'PATCH  /workspaces/:id/alert-rules/:ruleId':             [200,  200,    403,   404,     401],
+  'DELETE /workspaces/:id/alert-rules/:ruleId':             [204,  204,    403,   404,     401],
+  'POST   /workspaces/:id/alert-rules/:ruleId/mute':        [200,  200,    200,   404,     401],
+  'GET    /workspaces/:id/alert-rules/:ruleId/deliveries':  [200,  200,    403,   404,     401],
+  'POST   /workspaces/:id/alert-rules/:ruleId/test':        [200,  200,    403,   404,     401],
 } satisfies Record<string, Expected>;
 type Endpoint = keyof typeof expected;
 
@@ -75,6 +77,15 @@ const requests: Record<Endpoint, (team: Team) => Promise<InjectOptions>> = {
   'POST   /workspaces/:id/alert-rules/:ruleId/mute': async (t) => ({
     method: 'POST',
     url: `${base(t)}/${(await rule(t)).id}/mute`,
+  }),
+  'GET    /workspaces/:id/alert-rules/:ruleId/deliveries': async (t) => ({
+    method: 'GET',
+    url: `${base(t)}/${(await rule(t)).id}/deliveries`,
+  }),
+  // E-mail only (this server has no SMTP: the test's attempt fails at once, and is still answered with 200).
+  'POST   /workspaces/:id/alert-rules/:ruleId/test': async (t) => ({
+    method: 'POST',
+    url: `${base(t)}/${(await rule(t, { webhook_url: null, email: true })).id}/test`,
   }),
 };
 
