@@ -358,14 +358,19 @@ describe('as an owner', () => {
     expect(Math.abs(Date.now() - 30 * 86_400_000 - from)).toBeLessThan(60_000);
     expect(preview().queryByRole('article')).toBeNull();
 
-    // Save is refused without a request: the error said at the editor, the editor focused with the caret where the
-    // error begins and nothing selected (the next keystrokes must not replace the person's text).
+    // Save is refused without a request: the error said at the editor (underlined there), the editor focused with the
+    // caret left where the person was typing, nothing selected: the next keystrokes land there, not before the error.
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Not saved: the query has an error. Fix it to save.');
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
     expect(document.activeElement).toBe(queryEditor());
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 11]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([12, 12]);
+    // Typing on was in the middle of the text: a second refusal leaves the caret there too.
+    queryEditor().setSelectionRange(6, 6);
+    await user.click(screen.getByRole('button', { name: 'Save query' }));
+    expect(document.activeElement).toBe(queryEditor());
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([6, 6]);
     // Choosing the error puts the caret there again; the form keeps what was typed.
     queryEditor().setSelectionRange(0, 0);
     await user.click(within(alert).getByRole('button', { name: 'Unexpected ")" at column 12' }));
@@ -420,10 +425,10 @@ describe('as an owner', () => {
     const error = await screen.findByRole('button', { name: 'Unexpected ")" at column 12' });
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(1);
     expect(error.closest('[role="alert"]')!.textContent).toContain('Not saved');
-    // The server's errors reach the editor as the check's would, and the caret is where the error begins.
+    // The server's errors reach the editor as the check's would; the caret stays where the person was typing.
     expect(editorErrors()).toEqual([{ message: 'Unexpected ")" at column 12', column: 12, length: 1 }]);
     expect(document.activeElement).toBe(queryEditor());
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([11, 11]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([12, 12]);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Launch');
   });
 
@@ -465,7 +470,7 @@ describe('as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     await screen.findByRole('alert');
     expect(calls('POST', 'workspaces/w1/saved-queries')).toHaveLength(0);
-    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([1000, 1000]);
+    expect([queryEditor().selectionStart, queryEditor().selectionEnd]).toEqual([10_000, 10_000]);
   });
 
   it('shows a taken name at the name field', async () => {

@@ -1,7 +1,7 @@
 // A stand-in for the query editor's CodeMirror chunk in jsdom, which cannot run it: CodeMirror reads the selection of
 // its shadow root with getSelection (Chromium's) or execCommand, neither of which jsdom has. The stand-in takes the
 // same props and keeps their contract — the label's text names it, Ctrl+Enter calls onSubmit and nothing else,
-// `handle.placeCaret` focuses it with the caret at an offset, nothing selected — and shows the errors it was given in data-errors ("pending" while
+// `handle.focus` focuses it with the caret left where it was, `handle.placeCaret` with the caret at an offset, nothing selected — and shows the errors it was given in data-errors ("pending" while
 // undefined), so a dom test sees what the real editor would underline. The real editor is tested in Chromium
 // (test/browser/real-server-*.test.ts).
 import { useImperativeHandle, useRef } from 'react';
@@ -21,6 +21,9 @@ export default function QueryEditorStandIn({
   useImperativeHandle(
     handle,
     () => ({
+      focus() {
+        textarea.current?.focus();
+      },
       placeCaret(at) {
         textarea.current?.focus();
         textarea.current?.setSelectionRange(at, at);

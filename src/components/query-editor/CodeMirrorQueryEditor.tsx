@@ -156,6 +156,9 @@ export default function CodeMirrorQueryEditor({
   useImperativeHandle(
     handle,
     (): QueryEditorHandle => ({
+      focus() {
+        view.current?.focus();
+      },
       placeCaret(at) {
         const editor = view.current;
         if (!editor) return;

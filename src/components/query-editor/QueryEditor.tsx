@@ -7,6 +7,11 @@ import type { QueryError } from '@contract/social-query';
 /** What a page may ask of the editor once it is loaded (before, the calls do nothing). */
 export interface QueryEditorHandle {
   /**
+   * Focuses the editor and leaves its caret and selection where the person left them: a refused save marks the error
+   * (underlined) without moving the caret, so what they type next lands where they were typing.
+   */
+  focus(): void;
+  /**
    * Focuses the editor with the caret at `at` (a 0-based UTF-16 offset, clamped). Nothing is selected: text the person
    * did not select would be replaced by their next keystroke, changing the query without a word.
    */

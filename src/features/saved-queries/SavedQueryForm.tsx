@@ -106,11 +106,18 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
   });
 
   /**
-   * Focuses the editor with the caret where an error begins (the server counts 1-based columns): the error stays
-   * underlined and nothing is selected, so what the person types next is inserted, never typed over their text.
+   * Chosen in the refusal's list: focuses the editor with the caret where that error begins (the server counts 1-based
+   * columns); nothing is selected, so what the person types next is inserted, never typed over their text.
    */
   const showError = useCallback((error: QueryError) => {
     editor.current?.placeCaret(error.column - 1);
+  }, []);
+  /**
+   * A refused save: the errors are underlined in the editor and listed under it; the editor is focused with the caret
+   * left where the person was typing, so their next keystrokes land there, not in front of the error.
+   */
+  const markRefused = useCallback(() => {
+    editor.current?.focus();
   }, []);
 
   const save = useMutation({
@@ -128,7 +135,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
       const errors = invalidQueryErrors(error);
       if (errors) {
         setRefusal({ query: input.query, errors });
-        if (errors[0]) showError(errors[0]);
+        if (errors[0]) markRefused();
         return;
       }
       const problem = apiProblem(error);
@@ -152,7 +159,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
       return;
     }
     if (errors) {
-      showError(errors[0]!);
+      markRefused();
       return;
     }
     // The stored date range, if any, is kept: filters replace the stored ones as a whole.
