@@ -246,6 +246,31 @@ export const digestSends = pgTable(
     attempts: integer('attempts').notNull().default(0),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     lastError: text('last_error'),
+    /** E-mails sent for this period (the workspace's daily cap counts them). */
+    messages: integer('messages').notNull().default(0),
   },
   (t) => [unique('digest_sends_period_key').on(t.digestId, t.periodStart)],
+);
+
+/**
+ * Double opt-in of a digest's outside addresses (not a member's): nothing but the confirmation e-mail goes to an
+ * address until it has confirmed, once per workspace. The link's token is random and single-use; only its SHA-256
+ * is kept. `requestedAt` is set (with the token) when the confirmation e-mail is claimed for sending.
+ */
+export const digestConfirmations = pgTable(
+  'digest_confirmations',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Lower case. */
+    address: text('address').notNull(),
+    /** The digest whose scheduling asked for it (its unsubscribe link declines). */
+    digestId: uuid('digest_id').references(() => digests.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').unique(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.address] })],
 );
