@@ -4,17 +4,17 @@
 // script signs in through the development OpenID provider in a persistent profile, then Lighthouse opens its pages in
 // that same browser with storage kept (the tokens live in localStorage).
 //
-// The server: one answering at BENCH_URL (default http://localhost:8787, e.g. `npm start` in another terminal), or,
-// when nothing answers there, `npm start`'s server started here on a temporary data directory (the SPA's build points
-// its API at localhost:8787, so that is the port).
-import { spawn, type ChildProcess } from 'node:child_process';
+// The server: `npm start`'s, started here on its own port and a temporary data directory with the demo corpus
+// (scripts/demo-app.ts, which removes it afterwards, the database's files included), so the figures are always of
+// this checkout's code. BENCH_URL=<origin> measures a server already running there instead (its `/login` must answer,
+// and it must have the development provider's demo accounts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { signInAs, startDemoApp, type DemoApp } from './demo-app';
 
-const BASE = process.env.BENCH_URL ?? 'http://localhost:8787';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DEBUG_PORT = 9300 + Math.floor(Math.random() * 600);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -28,34 +28,6 @@ interface Figures {
   tbt: number;
   cls: number;
   bytes: number;
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer(): Promise<{ child: ChildProcess; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-lighthouse-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(55600 + Math.floor(Math.random() * 300)),
-      // Beside a running `npm start`, whose development mailbox holds port 2525.
-      DEV_MAILBOX_PORT: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 240; i++) {
-    if (await answers(`${BASE}/login`)) return { child, dataDir };
-    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode})`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error('The server did not answer within 4 minutes');
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -107,32 +79,36 @@ function print(name: string, figures: Figures, target: string) {
 }
 
 async function main() {
-  let started: { child: ChildProcess; dataDir: string } | null = null;
-  if (!(await answers(`${BASE}/login`))) {
-    console.log(`Nothing answers at ${BASE}: starting the server (npm start's) with the demo corpus…`);
-    started = await startServer();
+  let started: DemoApp | null = null;
+  if (!process.env.BENCH_URL) {
+    console.log("Starting npm start's server with the demo corpus on its own port…");
+    started = await startDemoApp();
   }
+  const BASE = process.env.BENCH_URL ?? started!.origin;
   const profile = mkdtempSync(join(tmpdir(), 'murmur-lighthouse-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      `--remote-debugging-port=${DEBUG_PORT}`,
-      '--no-sandbox',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const context = await chromium
+    .launchPersistentContext(profile, {
+      baseURL: BASE,
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        `--remote-debugging-port=${DEBUG_PORT}`,
+        '--no-sandbox',
+        '--no-first-run',
+        '--disable-background-networking',
+      ],
+    })
+    .catch(async (error: unknown) => {
+      rmSync(profile, { recursive: true, force: true });
+      await started?.stop();
+      throw error;
+    });
   try {
     const login = await measure(`${BASE}/login`);
 
     // Sign in as Ana (owner of the demo workspace) through the development provider.
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${BASE}/login`);
-    await page.getByRole('button', { name: 'Sign in with Google' }).click();
-    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    await page.getByRole('button', { name: /Ana/ }).first().click();
-    await page.waitForURL((url) => url.pathname.startsWith('/workspace/'));
+    await signInAs(page, 'Ana');
     const cdp = await context.newCDPSession(page);
     const overview = await measure(`${BASE}/workspace/demo/insight/overview`, async () => {
       await cdp.send('Network.clearBrowserCache');
@@ -144,11 +120,7 @@ async function main() {
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
-    if (started) {
-      started.child.kill('SIGTERM');
-      await new Promise((resolve) => started!.child.once('exit', resolve));
-      rmSync(started.dataDir, { recursive: true, force: true });
-    }
+    await started?.stop();
   }
 }
 
