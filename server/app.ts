@@ -175,10 +175,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A bad percent-encoding in the path, or a path parameter over maxParamLength (100), never reach a route's error
     // handler: answered here in the API's shape rather than with Fastify's code.
     frameworkErrors: (error, _request, reply) => {
-      const mapped = frameworkClientError(error);
-      if (mapped) return void sendApiError(reply, mapped);
-      // The only other one is an async route constraint failing; Murmur declares none.
-      void reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side.' });
+      // The only other one is an async route constraint failing (a 500); Murmur declares none.
+      const mapped =
+        frameworkClientError(error) ?? new ApiError(500, 'internal', 'Something went wrong on our side.');
+      void sendApiError(reply, mapped);
     },
     // The app's logger once it exists: only connections, which come after it, are refused.
     serverFactory: limitedServer(httpLimitsOf(deps.config), (message) => app.log.warn(message)),
