@@ -42,11 +42,15 @@ export const authenticate = fp(
           request.userId = claims.userId;
           done();
         };
+        // The sign-in must be live and the subject's own: a token naming another user's live sign-in is refused.
+        const decide = (claims: AccessClaims, owner: string | false) => {
+          if (owner === false) return done(ended());
+          return owner === claims.userId ? admit(claims) : done(refuse());
+        };
         const whenLive = (claims: AccessClaims) => {
-          const live = signIns.known(claims.signInId);
-          if (live === true) return admit(claims);
-          if (live === false) return done(ended());
-          signIns.check(claims.signInId).then((ok) => (ok ? admit(claims) : done(ended())), done);
+          const owner = signIns.known(claims.signInId);
+          if (owner !== undefined) return decide(claims, owner);
+          signIns.check(claims.signInId).then((read) => decide(claims, read), done);
         };
         const token = bearerToken(request);
         if (!token) return done(refuse());

@@ -1,5 +1,6 @@
-// Whether the sign-in an access token was handed out for is still live: sign-out and a refresh token's reuse end it,
-// and its access tokens with it, in every server process.
+// Whether the sign-in an access token was handed out for is still live, and whose it is: sign-out and a refresh
+// token's reuse end it, and its access tokens with it, in every server process; a token naming another user's live
+// sign-in is refused (server/auth/authenticate.ts compares the owner with the token's subject).
 //
 // Each process keeps what it read per sign-in. A live answer is trusted for at most SIGN_IN_STATE_MAX_AGE_SECONDS,
 // then read again (one indexed statement per sign-in and period, not per request, so users/me and every other call
@@ -20,10 +21,16 @@ const REMEMBERED = 100_000;
 const RECONNECT_MS = { first: 500, max: 30_000 };
 
 export interface SignInStates {
-  /** true: live; false: ended; undefined: not known now (ask check()). Answered without a promise. */
-  known(signInId: string): boolean | undefined;
-  /** Whether the sign-in is live, read from the database (concurrent reads of one sign-in share one statement). */
-  check(signInId: string): Promise<boolean>;
+  /**
+   * The user whose live sign-in it is; false: ended (or never was); undefined: not known now (ask check()). Answered
+   * without a promise.
+   */
+  known(signInId: string): string | false | undefined;
+  /**
+   * The user whose live sign-in it is, or false, read from the database (concurrent reads of one sign-in share one
+   * statement).
+   */
+  check(signInId: string): Promise<string | false>;
   /** This process ended the sign-in (its transaction has committed): refused here at once. */
   ended(signInId: string): void;
   close(): Promise<void>;
@@ -39,7 +46,7 @@ export interface SignInStateOptions {
 export function createSignInStates(db: Db, options: SignInStateOptions): SignInStates {
   // Live while any token of the family is unrevoked and the family has not reached its end.
   const liveUntil = db
-    .select({ expiresAt: refreshTokens.expiresAt })
+    .select({ userId: refreshTokens.userId, expiresAt: refreshTokens.expiresAt })
     .from(refreshTokens)
     .where(
       and(
@@ -51,10 +58,11 @@ export function createSignInStates(db: Db, options: SignInStateOptions): SignInS
     .limit(1)
     .prepare('sign_in_state');
 
-  /** Per sign-in: ended (false) or live until a time (trusted until then). */
-  const states = new Map<string, false | { untilMs: number }>();
-  const reading = new Map<string, Promise<boolean>>();
-  const remember = (signInId: string, state: false | { untilMs: number }) => {
+  /** Per sign-in: ended (false) or live until a time (trusted until then), and whose. */
+  type State = false | { userId: string; untilMs: number };
+  const states = new Map<string, State>();
+  const reading = new Map<string, Promise<string | false>>();
+  const remember = (signInId: string, state: State) => {
     states.delete(signInId);
     if (states.size >= REMEMBERED) states.delete(states.keys().next().value!);
     states.set(signInId, state);
@@ -76,7 +84,7 @@ export function createSignInStates(db: Db, options: SignInStateOptions): SignInS
       const state = states.get(signInId);
       if (state === undefined) return undefined;
       if (state === false) return false;
-      return state.untilMs > Date.now() ? true : undefined;
+      return state.untilMs > Date.now() ? state.userId : undefined;
     },
     check(signInId) {
       const pending = reading.get(signInId);
@@ -91,8 +99,8 @@ export function createSignInStates(db: Db, options: SignInStateOptions): SignInS
             return false;
           }
           const untilMs = Math.min(Date.now() + options.maxAgeMs, row.expiresAt.getTime());
-          remember(signInId, { untilMs });
-          return true;
+          remember(signInId, { userId: row.userId, untilMs });
+          return row.userId;
         })
         .finally(() => reading.delete(signInId));
       reading.set(signInId, read);
