@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The origin of the social API base baked into the build in `spaDir`, or null when none is found there. */
-export function builtSocialApiOrigin(spaDir: string): string | null {
+function builtSocialApiOrigin(spaDir: string): string | null {
   const index = join(spaDir, 'index.html');
   if (!existsSync(index)) return null;
   const html = readFileSync(index, 'utf8');

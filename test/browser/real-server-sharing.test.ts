@@ -129,7 +129,8 @@ describe('Share links (real server)', () => {
   it('prints the overview as a PDF report with every chart of the screen and its text', async () => {
     const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
     const to = new Date();
-    const from = new Date(to.getTime() - 7 * 86_400_000);
+    // 30 days: a chart of 30-odd daily buckets, whose table is its top rows.
+    const from = new Date(to.getTime() - 30 * 86_400_000);
     const res = await server.app.inject({
       method: 'POST',
       url: '/social/insights/report',
@@ -165,8 +166,15 @@ describe('Share links (real server)', () => {
         'The lighthouse regatta',
       ])
         expect(text, expected).toContain(expected);
-      // Every chart of the screen has its table in the report: the buckets' rows are there as text.
+      // Every chart of the screen has its table in the report: the buckets' rows are there as text; a chart of
+      // more than 10 rows has its top 10 in its table, not all of them.
       expect(text).toMatch(/Mentions\s+Engagement|Bucket|Day/);
+      expect(text).toMatch(/The 10 rows of 3\d with the most mentions; the chart shows all 3\d\./);
+      // Page 1 is not left half blank: the first chart starts there, under the figures.
+      const first = execFileSync('pdftotext', ['-layout', '-f', '1', '-l', '1', file, '-'], {
+        encoding: 'utf8',
+      });
+      expect(first).toContain('Mentions over time');
       execFileSync('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', file, join(dir, 'page')]);
       const page = join(dir, 'page-1.png');
       expect(statSync(page).size).toBeGreaterThan(10_000);

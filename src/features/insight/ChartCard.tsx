@@ -106,7 +106,7 @@ export function ChartCard<R>({
         height={chart.height}
         onUnavailable={() => setDrawable(false)}
       />
-      <DataTable caption={title} rows={rows} columns={columns} />
+      <ReportTable caption={title} rows={rows} columns={columns} />
     </>
   ) : showTable ? (
     <DataTable caption={title} rows={rows} columns={columns} drill={drill} />
@@ -136,7 +136,10 @@ export function ChartCard<R>({
   }
 
   return (
-    <section className={wide ? 'chart-card wide' : 'chart-card'} aria-labelledby={`${id}-title`}>
+    <section
+      className={['chart-card', wide && 'wide', report && 'in-report'].filter(Boolean).join(' ')}
+      aria-labelledby={`${id}-title`}
+    >
       <header className="chart-card-header">
         <h2 id={`${id}-title`}>{title}</h2>
         <div className="chart-card-actions" hidden={report}>
@@ -181,6 +184,46 @@ export function ChartCard<R>({
       {footer}
       <Counted sentence={meta.counted} open={report} />
     </section>
+  );
+}
+
+/** Rows of a chart's table in a report at most: the chart shows every row, its table the top ones. */
+const REPORT_TABLE_ROWS = 10;
+
+/**
+ * A chart's table in a report: its rows with the most of its first figure (the chart's measure), at most
+ * REPORT_TABLE_ROWS, kept in the chart's order, and a line saying so when some are left out.
+ */
+function ReportTable<R>({
+  caption,
+  rows,
+  columns,
+}: {
+  caption: string;
+  rows: readonly R[];
+  columns: ReadonlyArray<TableColumn<R>>;
+}) {
+  if (rows.length <= REPORT_TABLE_ROWS) return <DataTable caption={caption} rows={rows} columns={columns} />;
+  const measure = columns.find((column) => column.numeric && !column.csvOnly);
+  const valueOf = (row: R) => Number(measure?.value(row) ?? 0) || 0;
+  const kept = measure
+    ? new Set(
+        rows
+          .map((row, index) => ({ index, value: valueOf(row) }))
+          .sort((a, b) => b.value - a.value || a.index - b.index)
+          .slice(0, REPORT_TABLE_ROWS)
+          .map(({ index }) => index),
+      )
+    : new Set(Array.from({ length: REPORT_TABLE_ROWS }, (_, index) => index));
+  return (
+    <>
+      <DataTable caption={caption} rows={rows.filter((_, index) => kept.has(index))} columns={columns} />
+      <p className="small muted report-table-note">
+        {measure
+          ? `The ${REPORT_TABLE_ROWS} rows of ${rows.length} with the most ${measure.label.toLowerCase()}; the chart shows all ${rows.length}.`
+          : `The first ${REPORT_TABLE_ROWS} rows of ${rows.length}; the chart shows all ${rows.length}.`}
+      </p>
+    </>
   );
 }
 
