@@ -2,13 +2,14 @@
 // first ones), what it asks the server, the address following the checkboxes, the limits of the picker, and what it
 // says with fewer than two saved queries. Its figures against the real server's are in
 // test/browser/real-server-compare.test.ts.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CompareResponse } from '@contract/insights-compare';
 import { COMPARE_MAX } from '@contract/insights-compare';
 import { savedQueryFixture } from '@test/support/contract.fixtures';
 import { visit } from '@test/support/dashboard-app';
+import { shareOfVoiceChart } from '@/features/insight/compare-charts';
 
 const ids = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b'];
 const more = Array.from({ length: 5 }, (_, i) => `00000000-0000-4000-8000-00000000010${i}`);
@@ -40,14 +41,14 @@ function compareFor(body: Record<string, unknown>): CompareResponse {
   };
 }
 
-async function open(url: string, savedQueries = saved) {
+async function open(url: string, savedQueries = saved, overTime: CompareResponse['over_time'] = []) {
   const asked: string[][] = [];
   const opened = await visit(url, () => ({ status: 500, body: {} }), {
     savedQueries,
     social: (path, body) => {
       if (path !== '/social/insights/compare') return undefined;
       asked.push(body.saved_query_ids as string[]);
-      return { status: 200, body: compareFor(body) };
+      return { status: 200, body: { ...compareFor(body), over_time: overTime } };
     },
   });
   return { ...opened, asked };
@@ -88,5 +89,66 @@ describe('the Compare tab', () => {
       screen.getByText('Compare needs two saved queries or more: save another query first.'),
     ).toBeTruthy();
     expect(lonely.asked).toEqual([]);
+  });
+});
+
+describe('share of voice over time', () => {
+  // Two full days, then today: partial, and no post yet.
+  const overTime: CompareResponse['over_time'] = [
+    { start: '2026-11-01T23:00:00Z', local: '2026-11-02T00:00:00', mentions: [3, 1] },
+    { start: '2026-11-02T23:00:00Z', local: '2026-11-03T00:00:00', mentions: [1, 1] },
+    { start: '2026-11-03T23:00:00Z', local: '2026-11-04T00:00:00', mentions: [0, 0] },
+  ];
+  const answer = {
+    ...compareFor({ saved_query_ids: ids, filters: { from: 'a', to: 'b' } }),
+    over_time: overTime,
+  };
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('leaves a gap for a bucket without posts instead of 0 % for every query', () => {
+    const shares = shareOfVoiceChart(answer, true).data.datasets;
+    expect(shares.map((set) => set.data)).toEqual([
+      [75, 50, null],
+      [25, 50, null],
+    ]);
+    // Not joined across the gap.
+    expect(shares.map((set) => (set as { spanGaps?: boolean }).spanGaps)).toEqual([false, false]);
+    // The stacked counts are counts: the empty bucket has 0 mentions.
+    expect(shareOfVoiceChart(answer, false).data.datasets.map((set) => set.data)).toEqual([
+      [3, 1, 0],
+      [1, 1, 0],
+    ]);
+  });
+
+  it('says "no posts" in the table and leaves the CSV fields empty for that bucket', async () => {
+    await open(`/workspace/w1/insight/compare?compare=${ids.join(',')}&range=7d`, saved, overTime);
+    // jsdom draws no canvas: the table is the card's view.
+    const table = await screen.findByRole('table', { name: 'Share of voice over time' }, { timeout: 10_000 });
+    const cells = [...table.querySelectorAll('tbody tr')].map((row) =>
+      [...row.querySelectorAll('td.numeric')].map((cell) => cell.textContent),
+    );
+    expect(cells).toEqual([
+      ['75%', '25%'],
+      ['50%', '50%'],
+      ['no posts', 'no posts'],
+    ]);
+
+    let saved_: Blob | undefined;
+    URL.createObjectURL ??= () => '';
+    URL.revokeObjectURL ??= () => {};
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved_ = blob as Blob;
+      return 'blob:csv';
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Download Share of voice over time as CSV' }));
+    await waitFor(() => expect(saved_).toBeDefined());
+    const records = (await saved_!.text()).split('\r\n').filter((line) => line && !line.startsWith('#'));
+    expect(records.slice(-3).map((line) => line.split(',').slice(1))).toEqual([
+      ['0.75', '0.25'],
+      ['0.5', '0.5'],
+      ['', ''],
+    ]);
   });
 });

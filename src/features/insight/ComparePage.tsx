@@ -23,6 +23,7 @@ import {
   sentimentChart,
   SENTIMENT_LABELS,
   SENTIMENTS,
+  shareIn,
   shareOfVoiceChart,
   totalOf,
 } from './compare-charts';
@@ -154,11 +155,15 @@ function Compare({ data }: { data: CompareResponse }) {
         rows={data.over_time}
         columns={[
           bucketColumn,
+          // A bucket without posts has no share: "no posts" on screen, an empty field in the CSV, a gap in the chart.
           ...data.queries.map((query, i) => ({
             label: `${query.name} (share)`,
-            value: (row: Bucket) => (totalOf(row) ? (row.mentions[i] ?? 0) / totalOf(row) : null),
+            value: (row: Bucket) => shareIn(row, i),
             numeric: true,
-            show: (row: Bucket) => formatShare(totalOf(row) ? (row.mentions[i] ?? 0) / totalOf(row) : null),
+            show: (row: Bucket) => {
+              const share = shareIn(row, i);
+              return share === null ? 'no posts' : formatShare(share);
+            },
           })),
         ]}
         chart={{

@@ -17,7 +17,19 @@ export const totalOf = (row: Bucket) => row.mentions.reduce((sum, n) => sum + n,
 export const bucketLabel = (data: CompareResponse, row: Bucket) =>
   formatBucket(row.start, data.bucket, data.time_zone);
 
-/** Each query's mentions per bucket, stacked; as a share of the bucket's mentions when `percent`. */
+/**
+ * A query's share of a bucket's mentions (0–1); null for a bucket without any (an empty bucket, such as the current
+ * one before its first post): there is no share to speak of, rather than 0 % for every query.
+ */
+export const shareIn = (row: Bucket, index: number): number | null => {
+  const total = totalOf(row);
+  return total ? (row.mentions[index] ?? 0) / total : null;
+};
+
+/**
+ * Each query's mentions per bucket, stacked; as a share of the bucket's mentions when `percent`, where a bucket
+ * without mentions is a gap in every line (null, not spanned), not a fall to 0 %.
+ */
 export function shareOfVoiceChart(data: CompareResponse, percent: boolean): ChartConfiguration {
   return {
     type: 'line',
@@ -26,10 +38,11 @@ export function shareOfVoiceChart(data: CompareResponse, percent: boolean): Char
       datasets: data.queries.map((query, i) => ({
         label: query.name,
         data: data.over_time.map((row) => {
-          const n = row.mentions[i] ?? 0;
-          const total = totalOf(row);
-          return percent ? (total ? (n / total) * 100 : 0) : n;
+          if (!percent) return row.mentions[i] ?? 0;
+          const share = shareIn(row, i);
+          return share === null ? null : share * 100;
         }),
+        spanGaps: false,
         borderColor: colorOf(i),
         backgroundColor: `${colorOf(i)}55`,
         fill: i === 0 ? 'origin' : '-1',
