@@ -16,11 +16,21 @@ import { refuseWhenFull } from '@server/social/admission';
 import { cursorSeal } from '@server/social/cursor-seal';
 import { dashboardAnswers } from '@server/social/insights/dashboard-answer';
 import { dashboardComputations, extraOf, type DashboardBody } from '@server/social/insights/computations';
-import { NO_CORRECTIONS } from '@server/social/corrections';
+import { loadCorrections, NO_CORRECTIONS, type Corrections } from '@server/social/corrections';
 import { clipToHistory, resolveInsightScope } from '@server/social/insights/request';
 import { noteOpened, openShareLink, viewTitle } from './links';
 
 const tags = ['sharing'];
+
+/**
+ * The workspace's sentiment corrections as a shared answer counts and shows them: each post's corrected label, never
+ * who corrected it (a shared answer names no member).
+ */
+function namelessCorrections(corrections: Corrections): Corrections {
+  if (!corrections.byId.size) return corrections;
+  const byId = new Map([...corrections.byId].map(([id, made]) => [id, { ...made, correctedBy: null }]));
+  return { ...corrections, byId };
+}
 /** Calls a minute from one address: a page opens with two. */
 export const SHARED_RATE_LIMIT_PER_MINUTE = 60;
 
@@ -112,7 +122,8 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Body: { token }. The answer of the link's dashboard for the link's view (the dashboard's own response; a " +
           "list's first page), counted against the workspace's monthly dashboard volume and within its plan's " +
-          "history, as a member's call would be. Errors as /shared/view, and 409 dashboard_volume_limit, 503 busy.",
+          "history, as a member's call would be. It names no member: a post's sentiment correction is there, " +
+          'its corrected_by null. Errors as /shared/view, and 409 dashboard_volume_limit, 503 busy.',
         body: sharedTokenBodySchema,
         response: { 200: z.unknown(), ...errors },
       },
@@ -126,8 +137,9 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
       const body = parsed.data as DashboardBody<Dashboard>;
       const { limits, planName } = limitsOf(catalogue, workspace.plan);
+      const corrections = namelessCorrections(await loadCorrections(lightDb, workspace.id));
       const context = clipToHistory(
-        await resolveInsightScope(lightDb, workspace, body),
+        await resolveInsightScope(lightDb, workspace, body, new Date(), corrections),
         historyStart(limits),
         limits.history_days,
         planName,

@@ -218,3 +218,44 @@ describe('opening a share link signed out', () => {
     expect((await shared('view', { token }, '198.51.100.10')).statusCode).toBe(404);
   });
 });
+
+describe('what a shared answer says of the workspace’s members', () => {
+  it('carries a corrected sentiment, but never who corrected it', async () => {
+    const ip = '203.0.113.99';
+    const { token } = await made('posts');
+    const before = await shared('answer', { token }, ip);
+    expect(before.statusCode, before.body).toBe(200);
+    const post = before.json<PostsResponse>().posts[0]!;
+    const label = post.sentiment_label === 'negative' ? 'positive' : 'negative';
+    const corrected = await as(server, team.manager, {
+      method: 'PUT',
+      url: `/api/workspaces/${team.workspaceId}/posts/${post.id}/sentiment`,
+      payload: { label },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    // A member sees who corrected it…
+    const member = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/posts',
+      payload: { workspace_id: team.workspaceId, saved_query_id: savedQueryId, filters: RANGE },
+    });
+    expect(member.statusCode, member.body).toBe(200);
+    const seen = member.json<PostsResponse>().posts.find((p) => p.id === post.id)!;
+    expect(seen.sentiment_correction?.corrected_by).toBe(team.manager.email);
+    // …the link's reader sees the correction, and no one's name or address.
+    for (const dashboard of ['posts', 'overview']) {
+      const link = dashboard === 'posts' ? token : (await made('overview')).token;
+      const after = await shared('answer', { token: link }, ip);
+      expect(after.statusCode, after.body).toBe(200);
+      expect(after.body).not.toContain(team.manager.email);
+      if (dashboard === 'posts') {
+        const sharedPost = after.json<PostsResponse>().posts.find((p) => p.id === post.id)!;
+        expect(sharedPost.sentiment_label).toBe(label);
+        expect(sharedPost.sentiment_correction).toMatchObject({
+          estimated_label: post.sentiment_label,
+          corrected_by: null,
+        });
+      }
+    }
+  });
+});
