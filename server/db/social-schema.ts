@@ -320,6 +320,8 @@ export const shareLinks = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     /** SHA-256 of the token, hexadecimal. */
     tokenHash: text('token_hash').notNull(),
+    /** The maker's name for the link, to tell links to the same view apart (contract: 1 to 80 characters). */
+    name: text('name'),
     dashboard: text('dashboard').notNull(),
     /**
      * 'link': a share link people open; 'report': the few minutes' link a PDF report is printed from (never listed,
@@ -339,6 +341,7 @@ export const shareLinks = pgTable(
   (t) => [
     uniqueIndex('share_links_token_idx').on(t.tokenHash),
     index('share_links_workspace_idx').on(t.workspaceId, t.createdAt),
+    check('share_links_name_length', sql`char_length(${t.name}) BETWEEN 1 AND 80`),
   ],
 );
 
