@@ -1,7 +1,7 @@
 // The corpus totals of the scraping area: posts per platform and UTC day (last 14 days) and in all. They change only
 // when a run writes posts, so they are read when the screen opens and again whenever the job list shows a run that
 // has finished since it was last read (and after an upload or a job action), not on a timer.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { corpusTotalsQuery } from '@/api/scraping';
 import { EmptyState } from '@/components/PageFrame';
@@ -52,10 +52,20 @@ export function CorpusTotals() {
   );
 }
 
-/** The table itself: a column per UTC day ("5 Nov"), a row per platform. */
+/**
+ * The table itself: a column per UTC day ("5 Nov"), a row per platform. Where it is wider than its frame, the frame
+ * opens scrolled to its end, so today's column and All time are in view (the platform column stays at the left); the
+ * earlier days are a scroll (or the arrow keys, once the frame is focused) away.
+ */
 export function TotalsTable({ data: { days, platforms, all_time } }: { data: Totals }) {
+  const frame = useRef<HTMLDivElement>(null);
+  const lastDay = days.at(-1);
+  useLayoutEffect(() => {
+    const element = frame.current;
+    if (element) element.scrollLeft = element.scrollWidth - element.clientWidth;
+  }, [lastDay]);
   return (
-    <div className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
+    <div ref={frame} className="scraping-scroll" tabIndex={0} role="group" aria-labelledby="totals-heading">
       <table className="scraping-table scraping-totals">
         <thead>
           <tr>
