@@ -8,6 +8,11 @@ export const DIGEST_FREQUENCIES = ['daily', 'weekly'] as const;
 export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
 /** The most digests a workspace keeps. */
 export const DIGESTS_LIMIT = 50;
+/**
+ * The most digest e-mails a workspace sends a day (confirmations included): its digests' recipients together may not
+ * exceed it, and a round sends no more within any 24 hours.
+ */
+export const DIGEST_DAILY_CAP = 200;
 const MAX_RECIPIENTS = 50;
 
 export const createDigestBodySchema = z.object({
@@ -29,6 +34,8 @@ export const digestSchema = z.object({
   frequency: z.enum(DIGEST_FREQUENCIES),
   recipient_ids: z.array(z.string()),
   addresses: z.array(z.string()),
+  /** Of the addresses, those that have not confirmed yet (nothing but the confirmation e-mail is sent to them). */
+  unconfirmed_addresses: z.array(z.string()),
   created_at: z.string(),
   /** The last period sent (ISO 8601 start), null before the first. */
   last_sent_period: z.nullable(z.string()),
@@ -39,4 +46,20 @@ export const digestListSchema = z.object({
   digests: z.array(digestSchema),
   can_edit: z.boolean(),
   limit: z.int(),
+  /** E-mails a day the workspace's digests may send (DIGEST_DAILY_CAP). */
+  daily_cap: z.int(),
+  /** Why this workspace cannot schedule or receive digests (a trial), in words; null when it can. */
+  unavailable: z.nullable(z.string()),
+});
+
+/** The confirmation link's token (from its fragment). */
+export const confirmDigestBodySchema = z.strictObject({
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
+});
+
+export const confirmDigestResponseSchema = z.object({
+  address: z.string(),
+  workspace_name: z.string(),
+  /** True when this link had already confirmed the address (confirming again changes nothing). */
+  already_confirmed: z.boolean(),
 });

@@ -1,11 +1,15 @@
 // Scheduled digests of a workspace (internal API, under /api; send.ts): every member lists them; owners and managers
-// make and delete them (checked here on the server).
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+// make and delete them (checked here on the server), not on a trial, within the workspace's daily cap of e-mails.
+// Outside addresses confirm through the link of their first e-mail (confirm.ts), posted here without a session.
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  confirmDigestBodySchema,
+  confirmDigestResponseSchema,
   createDigestBodySchema,
+  DIGEST_DAILY_CAP,
   digestListSchema,
   digestParamsSchema,
   digestSchema,
@@ -15,8 +19,8 @@ import {
 } from '@contract/digests';
 import { errorResponseSchema } from '@contract/errors';
 import { workspaceParamsSchema } from '@contract/workspaces';
-import { digests, digestSends } from '@server/db/alerts-schema';
-import { memberships, workspaces } from '@server/db/schema';
+import { digestConfirmations, digests, digestSends } from '@server/db/alerts-schema';
+import { memberships, users, workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
@@ -26,6 +30,7 @@ import {
   workspaceAccessOf,
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
+import { confirmedAddresses, DIGESTS_NOT_ON_TRIAL, hashConfirmToken, sendConfirmations } from './confirm';
 import { readDigestUnsubscribeToken } from './unsubscribe';
 
 const tags = ['alerts'];
@@ -40,7 +45,21 @@ const invalid = (message: string) => new ApiError(400, 'invalid_digest', message
 export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
 
+  /** The workspace's members' e-mails, lower case: such an address needs no confirmation. */
+  const memberEmails = async (workspaceId: string) =>
+    new Set(
+      (
+        await db
+          .select({ email: users.email })
+          .from(memberships)
+          .innerJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.workspaceId, workspaceId))
+      ).map((m) => m.email.toLowerCase()),
+    );
+
   const listed = async (workspaceId: string, digestId?: string): Promise<Digest[]> => {
+    const confirmed = await confirmedAddresses(db, workspaceId);
+    const members = await memberEmails(workspaceId);
     const rows = await db
       .select({
         digest: digests,
@@ -59,6 +78,7 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
       frequency: digest.frequency,
       recipient_ids: digest.recipientIds,
       addresses: digest.addresses,
+      unconfirmed_addresses: digest.addresses.filter((a) => !confirmed.has(a) && !members.has(a)),
       created_at: digest.createdAt.toISOString(),
       last_sent_period: last === null ? null : new Date(last).toISOString(),
     }));
@@ -97,6 +117,27 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
       const named = readDigestUnsubscribeToken(app.keys.digestUnsubscribe, request.body.token);
       if (!named) throw new ApiError(400, 'invalid_token', 'This unsubscribe link is not valid.');
       const { recipient } = named;
+      // An address that never confirmed refuses every digest of the workspace (its confirmation e-mail's link).
+      if ('address' in recipient) {
+        const [pending] = await db
+          .select({ workspaceId: digests.workspaceId })
+          .from(digests)
+          .innerJoin(
+            digestConfirmations,
+            and(
+              eq(digestConfirmations.workspaceId, digests.workspaceId),
+              eq(digestConfirmations.address, recipient.address),
+              isNull(digestConfirmations.confirmedAt),
+            ),
+          )
+          .where(eq(digests.id, named.digestId));
+        if (pending) {
+          await db
+            .update(digests)
+            .set({ addresses: sql`array_remove(${digests.addresses}, ${recipient.address})` })
+            .where(and(eq(digests.workspaceId, pending.workspaceId), ne(digests.id, named.digestId)));
+        }
+      }
       const [updated] = await db
         .update(digests)
         .set(
@@ -124,6 +165,45 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // The confirmation link of an outside address: its token (single-use, random, kept hashed) is the whole authority.
+  app.post(
+    '/digests/confirm',
+    {
+      schema: {
+        tags,
+        summary: "Confirm that an outside address wants a workspace's digests (the link of its first e-mail)",
+        description:
+          'Until an address that is not a member confirms, it gets nothing but that e-mail. The token comes from the ' +
+          "link's fragment; confirming again with the same link changes nothing (already_confirmed). 400 " +
+          'invalid_token for a token this server did not send; 30 a minute per address (429).',
+        body: confirmDigestBodySchema,
+        response: { 200: confirmDigestResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const tokenHash = hashConfirmToken(request.body.token);
+      const [row] = await db
+        .select({ confirmation: digestConfirmations, workspaceName: workspaces.name })
+        .from(digestConfirmations)
+        .innerJoin(workspaces, eq(workspaces.id, digestConfirmations.workspaceId))
+        .where(eq(digestConfirmations.tokenHash, tokenHash));
+      if (!row) throw new ApiError(400, 'invalid_token', 'This confirmation link is not valid.');
+      const already = row.confirmation.confirmedAt !== null;
+      if (!already) {
+        await db
+          .update(digestConfirmations)
+          .set({ confirmedAt: sql`now()` })
+          .where(and(eq(digestConfirmations.tokenHash, tokenHash), isNull(digestConfirmations.confirmedAt)));
+      }
+      return {
+        address: row.confirmation.address,
+        workspace_name: row.workspaceName,
+        already_confirmed: already,
+      };
+    },
+  );
+
   const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
     signedIn.addHook('onRequest', app.requireUser);
 
@@ -145,6 +225,8 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
           digests: await listed(workspace.id),
           can_edit: atLeast(privilege, 'manager'),
           limit: DIGESTS_LIMIT,
+          daily_cap: DIGEST_DAILY_CAP,
+          unavailable: workspace.plan === 'trial' ? DIGESTS_NOT_ON_TRIAL : null,
         };
       },
     );
@@ -160,7 +242,10 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
           description:
             "Daily or weekly in the workspace's time zone, to members (recipient_ids) and other addresses; someone " +
             'must receive it (400 invalid_digest). The first one is sent when the current day or week ends. ' +
-            `At most ${DIGESTS_LIMIT} a workspace (409 digest_limit).`,
+            "An address that is not a member's gets a confirmation e-mail first and nothing else until it " +
+            `confirms (unconfirmed_addresses). At most ${DIGESTS_LIMIT} a workspace (409 digest_limit), whose ` +
+            `recipients together stay within ${DIGEST_DAILY_CAP} e-mails a day (409 digest_daily_cap). Not on a ` +
+            'trial (403 digests_need_plan).',
           params: workspaceParamsSchema,
           body: createDigestBodySchema,
           response: { 201: digestSchema, ...errorResponses(400, 403, 404, 409) },
@@ -174,6 +259,8 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
         const id = await db.transaction(async (tx) => {
           const access = await lockWorkspaceAccess(tx, config, request);
           const workspaceId = access.workspace.id;
+          if (access.workspace.plan === 'trial')
+            throw new ApiError(403, 'digests_need_plan', DIGESTS_NOT_ON_TRIAL);
           const [saved] = await tx
             .select({ id: savedQueries.id })
             .from(savedQueries)
@@ -193,6 +280,22 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
           if (n >= DIGESTS_LIMIT) {
             throw new ApiError(409, 'digest_limit', `A workspace can have at most ${DIGESTS_LIMIT} digests.`);
           }
+          // Each digest sends at most once a day to each of its recipients: together within the daily cap.
+          const [{ perDay }] = (await tx
+            .select({
+              perDay: sql<number>`coalesce(sum(cardinality(${digests.recipientIds}) + cardinality(${digests.addresses})), 0)::int`,
+            })
+            .from(digests)
+            .where(eq(digests.workspaceId, workspaceId))) as [{ perDay: number }];
+          const adding = recipients.length + addresses.length;
+          if (perDay + adding > DIGEST_DAILY_CAP) {
+            throw new ApiError(
+              409,
+              'digest_daily_cap',
+              `A workspace's digests can send at most ${DIGEST_DAILY_CAP} e-mails a day. Its digests already ` +
+                `have ${perDay} recipients; this one would add ${adding}. Remove recipients or stop a digest.`,
+            );
+          }
           const [created] = await tx
             .insert(digests)
             .values({
@@ -204,8 +307,33 @@ export const digestRoutes: FastifyPluginAsyncZod = async (app) => {
               createdBy: request.userId,
             })
             .returning({ id: digests.id });
+          // Outside addresses wait for their confirmation (once per workspace).
+          const members = (
+            await tx
+              .select({ email: users.email })
+              .from(memberships)
+              .innerJoin(users, eq(users.id, memberships.userId))
+              .where(eq(memberships.workspaceId, workspaceId))
+          ).map((m) => m.email.toLowerCase());
+          const outside = addresses.filter((a) => !members.includes(a));
+          if (outside.length) {
+            await tx
+              .insert(digestConfirmations)
+              .values(outside.map((address) => ({ workspaceId, address, digestId: created!.id })))
+              .onConflictDoNothing();
+          }
           return created!.id;
         });
+        // The confirmations at once (the digests' round sends those this misses).
+        await sendConfirmations(
+          {
+            db,
+            mailer: app.deps.mailer,
+            appUrl: config.APP_URL,
+            unsubscribeKey: app.keys.digestUnsubscribe,
+          },
+          workspaceAccessOf(request).workspace.id,
+        ).catch((error: unknown) => request.log.warn({ err: error }, 'digest confirmations not sent'));
         const { workspace } = workspaceAccessOf(request);
         const [made] = await listed(workspace.id, id);
         return reply.status(201).send(made!);

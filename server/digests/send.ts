@@ -4,8 +4,11 @@
 // then sends the rows not sent: each is leased first (committed), its figures read as the overview dashboard reads
 // them for that period, the e-mail sent to the digest's members and addresses through the alerts' mail path, and the
 // row marked sent. A process that dies while sending leaves a lease that runs out, and the next round sends it.
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { DigestFrequency } from '@contract/digests';
+// Outside addresses get nothing before they confirm (confirm.ts: a round sends the confirmations first); trials send
+// nothing; a workspace sends at most DIGEST_DAILY_CAP e-mails in any 24 hours (a period that would go over waits,
+// counted as a try, with the reason as its error).
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { DIGEST_DAILY_CAP, type DigestFrequency } from '@contract/digests';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
 import type { AnalyticsService } from '@server/analytics/service';
@@ -16,6 +19,7 @@ import { savedQueries } from '@server/db/social-schema';
 import type { Mailer } from '@server/mail/mailer';
 import { overview } from '@server/social/insights/overview';
 import { resolveInsightScope } from '@server/social/insights/request';
+import { confirmedAddresses, messagesSince, sendConfirmations } from './confirm';
 import { digestUnsubscribeToken, type DigestRecipient } from './unsubscribe';
 
 const DAY_MS = 86_400_000;
@@ -71,9 +75,12 @@ export async function runDigests(deps: DigestDeps): Promise<DigestRound> {
     .from(digests)
     .innerJoin(workspaces, eq(workspaces.id, digests.workspaceId))
     .where(
-      or(
-        isNull(workspaces.planExpiredAt),
-        sql`${workspaces.planExpiredAt} > ${now.toISOString()}::timestamptz`,
+      and(
+        ne(workspaces.plan, 'trial'),
+        or(
+          isNull(workspaces.planExpiredAt),
+          sql`${workspaces.planExpiredAt} > ${now.toISOString()}::timestamptz`,
+        ),
       ),
     );
   for (const { digest, timeZone } of active) {
@@ -88,14 +95,15 @@ export async function runDigests(deps: DigestDeps): Promise<DigestRound> {
     round.due += written.length;
   }
   if (!deps.mailer) return round;
+  await sendConfirmations({ ...deps, now: () => now });
   for (;;) {
     const leased = await lease(deps.db, now);
     if (!leased) break;
     try {
-      await send(deps, leased, now);
+      const messages = await send(deps, leased, now);
       await deps.db
         .update(digestSends)
-        .set({ sentAt: now, leaseUntil: null, lastError: null })
+        .set({ sentAt: now, leaseUntil: null, lastError: null, messages })
         .where(eq(digestSends.id, leased.id));
       round.sent += 1;
     } catch (error) {
@@ -137,15 +145,17 @@ async function lease(db: Db, now: Date) {
   });
 }
 
-async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now: Date) {
+/** Sends one period's e-mails; how many. */
+async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now: Date): Promise<number> {
   const [found] = await deps.db
     .select({ digest: digests, workspace: workspaces, queryName: savedQueries.name })
     .from(digests)
     .innerJoin(workspaces, eq(workspaces.id, digests.workspaceId))
     .innerJoin(savedQueries, eq(savedQueries.id, digests.savedQueryId))
     .where(eq(digests.id, row.digestId));
-  if (!found) return;
+  if (!found) return 0;
   const { digest, workspace, queryName } = found;
+  if (workspace.plan === 'trial') return 0;
   // Members who are still members, and the addresses.
   const members = digest.recipientIds.length
     ? await deps.db
@@ -159,18 +169,38 @@ async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now:
           ),
         )
     : [];
+  // Addresses: a member's, or one that confirmed (the others get nothing but their confirmation e-mail).
+  const confirmed = await confirmedAddresses(deps.db, workspace.id);
+  const memberEmails = new Set(
+    (
+      await deps.db
+        .select({ email: users.email })
+        .from(users)
+        .where(
+          sql`EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = ${users.id} AND m.workspace_id = ${workspace.id})`,
+        )
+    ).map((m) => m.email.toLowerCase()),
+  );
+  const addresses = digest.addresses.filter((a) => confirmed.has(a) || memberEmails.has(a.toLowerCase()));
   // Each recipient once, with its own unsubscribe link.
   const seen = new Set<string>();
   const to: Array<{ email: string; recipient: DigestRecipient }> = [];
   for (const [email, recipient] of [
     ...members.map((m): [string, DigestRecipient] => [m.email, { userId: m.id }]),
-    ...digest.addresses.map((a): [string, DigestRecipient] => [a, { address: a }]),
+    ...addresses.map((a): [string, DigestRecipient] => [a, { address: a }]),
   ]) {
     if (seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     to.push({ email, recipient });
   }
-  if (!to.length) return;
+  if (!to.length) return 0;
+  const used = await messagesSince(deps.db, workspace.id, new Date(now.getTime() - DAY_MS));
+  if (used + to.length > DIGEST_DAILY_CAP) {
+    throw new Error(
+      `The workspace's digests have sent ${used} of their ${DIGEST_DAILY_CAP} e-mails a day in the last 24 hours; ` +
+        `these ${to.length} wait.`,
+    );
+  }
   const context = await resolveInsightScope(
     deps.db,
     workspace,
@@ -215,6 +245,7 @@ async function send(deps: DigestDeps, row: typeof digestSends.$inferSelect, now:
       headers: { 'List-Unsubscribe': `<${unsubscribe}>` },
     });
   }
+  return to.length;
 }
 
 const wallDay = (at: Date, timeZone: string) => {

@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Digest } from '@contract/digests';
 import type { OverviewResponse } from '@contract/insights-responses';
-import { digests, digestSends } from '@server/db/alerts-schema';
+import { digestConfirmations, digests, digestSends } from '@server/db/alerts-schema';
+import { workspaces } from '@server/db/schema';
 import { lastPeriod, runDigests } from '@server/digests/send';
 import { startDevMailbox, type DevMailbox } from '@server/mail/dev-mailbox';
 import { createMailer, type Mailer } from '@server/mail/mailer';
@@ -25,6 +26,8 @@ const NOW = new Date('2026-11-04T09:30:00Z');
 beforeAll(async () => {
   server = await createTestServer();
   team = await createTeam(server);
+  // Digests are not for trials (consent.test.ts).
+  await server.db.update(workspaces).set({ plan: 'team' }).where(eq(workspaces.id, team.workspaceId));
   await insertCorpus(server);
   savedQueryId = await insertSavedQuery(server, team.workspaceId, 'coffee OR tea');
   mailbox = await startDevMailbox({ port: 0 });
@@ -56,6 +59,11 @@ async function scheduled(frequency: 'daily' | 'weekly') {
   });
   expect(res.statusCode, res.body).toBe(201);
   const digest = res.json<Digest>();
+  // The outside address has confirmed (the confirmation itself: consent.test.ts).
+  await server.db
+    .update(digestConfirmations)
+    .set({ confirmedAt: new Date() })
+    .where(eq(digestConfirmations.workspaceId, team.workspaceId));
   await server.db
     .update(digests)
     .set({ createdAt: new Date('2026-10-01T00:00:00Z') })

@@ -1,11 +1,13 @@
 // Every workspace-domain endpoint against every kind of caller, as one table. Each cell runs on a fresh team. A share
 // link's token, the one credential that is not a session, reaches none of them, nor any dashboard but its own view.
 import type { InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { insertSavedQuery } from '@test/support/insights.fixtures';
+import { workspaces } from '@server/db/schema';
 
 let server: TestServer;
 /** A post to correct the sentiment of. */
@@ -133,11 +135,15 @@ const requests: Record<Endpoint, Request> = {
     url: `${ws(t)}/share-links/${(await shareLink(t)).link.id}`,
   }),
   'GET    /workspaces/:id/digests': (t) => ({ method: 'GET', url: `${ws(t)}/digests` }),
-  'POST   /workspaces/:id/digests': async (t) => ({
-    method: 'POST',
-    url: `${ws(t)}/digests`,
-    payload: { saved_query_id: await savedQuery(t), frequency: 'weekly', addresses: ['a@example.com'] },
-  }),
+  'POST   /workspaces/:id/digests': async (t) => {
+    // Not on a trial (test/server/digests/consent.test.ts).
+    await server.db.update(workspaces).set({ plan: 'team' }).where(eq(workspaces.id, t.workspaceId));
+    return {
+      method: 'POST',
+      url: `${ws(t)}/digests`,
+      payload: { saved_query_id: await savedQuery(t), frequency: 'weekly', addresses: ['a@example.com'] },
+    };
+  },
   'PUT    /workspaces/:id/posts/:postId/sentiment': (t) => ({
     method: 'PUT',
     url: `${ws(t)}/posts/${postId}/sentiment`,
