@@ -11,6 +11,7 @@ import { WIZARD_DRAFT_KEY } from '@/features/workspace-creation/wizard-state';
 import {
   fakeJwt,
   nowSeconds,
+  shellReply,
   startFakeHttp,
   type FakeHttp,
   type FakeReply,
@@ -51,7 +52,7 @@ async function start(
   const server = await startFakeHttp();
   const joined: string[] = [];
   server.handle = (request) => {
-    const reply = override(request);
+    const reply = override(request) ?? shellReply(request);
     if (reply) return reply;
     if (request.path === '/api/users/me') {
       return {
