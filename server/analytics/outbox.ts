@@ -27,6 +27,11 @@ export interface OutboxBatch {
 
 /** The corpus's writers' lock (corpus_changes_begin() takes it), held to the end of the transaction. */
 const CORPUS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`;
+/**
+ * The outbox takes no plain write (the corpus guard, migration 0033): its consumer trims what it applied, and empties
+ * it when unregistered, on the change path (the mark corpus_changes_begin() sets, for this transaction).
+ */
+const CHANGE_PATH = sql`SELECT set_config('murmur.corpus_writer', 'on', true)`;
 
 export interface ConsumerPosition {
   /** The last seq the store has applied (0 before any). */
@@ -78,6 +83,7 @@ export async function unregisterConsumer(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(CORPUS_LOCK);
     const removed = await tx.delete(analyticsConsumer).returning({ id: analyticsConsumer.id });
+    await tx.execute(CHANGE_PATH);
     await tx.delete(analyticsOutbox);
     return removed.length > 0;
   });
@@ -153,6 +159,7 @@ export async function markApplied(db: Db, seq: number, owner?: string): Promise<
       .where(and(eq(analyticsOutbox.seq, seq), gt(analyticsOutbox.seq, consumer.appliedSeq)));
     if (!batch) throw new OutboxError(`seq ${seq} is not a batch of the outbox`);
     await tx.update(analyticsConsumer).set({ appliedSeq: seq });
+    await tx.execute(CHANGE_PATH);
     await tx.delete(analyticsOutbox).where(lte(analyticsOutbox.seq, seq));
   });
 }

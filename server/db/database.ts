@@ -14,6 +14,7 @@ import { claimOwnership, isPostgres, processIsAlive, recoverStaleInstance } from
 import { placeForAccount, postgresAccount } from './postgres-account';
 import { initdb, packagedPostgres, startPostgres, type PostgresProcess } from './postgres-process';
 import { supervise, type DatabaseStatus, type SupervisorOptions } from './supervisor';
+import { ensureAppRole, type AppRole } from './app-role';
 
 const schema = { ...accountSchema, ...socialSchema, ...billingSchema };
 
@@ -239,13 +240,25 @@ export async function connect(
   url: string,
   options: ConnectOptions = {},
 ): Promise<Omit<Database, 'close'> & { close(): Promise<void> }> {
-  const pool = createPool(url, POOL_SIZE, 'app');
+  // The migrations, and the application role's rights, as the owner (the URL's role); everything else as that role
+  // (server/db/app-role.ts), which cannot get around the corpus's guards.
+  const owner = new pg.Client({ connectionString: url, application_name: 'murmur migrations' });
+  await owner.connect();
+  let role: AppRole;
+  try {
+    await migrate(drizzle(owner, { schema }), { migrationsFolder: MIGRATIONS });
+    role = await ensureAppRole(owner, url);
+  } finally {
+    await owner.end().catch(() => {});
+  }
+  if (role.fallback) console.warn(`[db] No application role: ${role.fallback}.`);
+  const appUrl = role.url;
+  const pool = createPool(appUrl, POOL_SIZE, 'app');
   const db = drizzle(pool, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
-  const analyticsPool = createPool(url, ANALYTICS_POOL_SIZE, 'analytics');
+  const analyticsPool = createPool(appUrl, ANALYTICS_POOL_SIZE, 'analytics');
   if (options.local) lowerPriority(analyticsPool);
   const analyticsDb = drizzle(analyticsPool, { schema });
-  const describe = describeUrl(url);
+  const describe = describeUrl(appUrl);
   return {
     db,
     pool,

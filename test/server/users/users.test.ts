@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod/mini';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, workspaces } from '@server/db/schema';
 import { currentUserResponseSchema, type CurrentUserResponse } from '@contract/workspaces';
@@ -140,11 +141,15 @@ describe('GET /api/users/me, answered from memory while unchanged', () => {
     const user = await server.createUser({ firstName: 'Kept' });
     expect((await me(user)).first_name).toBe('Kept');
     // A change the version does not see is not seen: the answer came from memory, not from the tables.
-    await server.db.execute(sql`ALTER TABLE users DISABLE TRIGGER users_profile_version`);
+    // As the tables' owner: the server's own role may not turn a trigger off (server/db/app-role.ts).
+    const owner = new pg.Client({ connectionString: server.databaseUrl });
+    await owner.connect();
+    await owner.query('ALTER TABLE users DISABLE TRIGGER users_profile_version');
     try {
       await server.db.update(users).set({ firstName: 'Unseen' }).where(eq(users.id, user.id));
     } finally {
-      await server.db.execute(sql`ALTER TABLE users ENABLE TRIGGER users_profile_version`);
+      await owner.query('ALTER TABLE users ENABLE TRIGGER users_profile_version');
+      await owner.end();
     }
     expect((await me(user)).first_name).toBe('Kept');
     await server.db.update(users).set({ lastName: 'Seen' }).where(eq(users.id, user.id));
