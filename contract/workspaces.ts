@@ -41,6 +41,14 @@ export const createWorkspaceBodySchema = z.object({
 });
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBodySchema>;
 
+/**
+ * How many workspaces on a running trial one person may own: creating another is refused (409 trial_limit) until one
+ * of them is on a paid plan or its trial has ended. The creation form says so (trialLimitSentence).
+ */
+export const TRIAL_WORKSPACES_PER_PERSON = 3;
+export const trialLimitSentence = () =>
+  `A new workspace starts on a free trial. You can own up to ${TRIAL_WORKSPACES_PER_PERSON} workspaces on a trial at a time.`;
+
 export const updateWorkspaceBodySchema = z.object({
   name: z.optional(workspaceNameSchema),
   language: z.optional(workspaceLanguageSchema),

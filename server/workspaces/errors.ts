@@ -1,5 +1,6 @@
 // The workspace domain's error values; codes are stable, the SPA may branch on them.
 import { ApiError } from '@server/errors';
+import { TRIAL_WORKSPACES_PER_PERSON } from '@contract/workspaces';
 
 /** Non-members get the same answer as for a workspace that does not exist, so ids reveal nothing. */
 export const workspaceNotFound = () =>
@@ -18,3 +19,11 @@ export const ownerProtected = () => denied('owner_required', 'Only an owner can 
 
 export const lastOwner = () =>
   new ApiError(409, 'last_owner', 'A workspace needs at least one owner: make someone else an owner first.');
+
+/** Creating a workspace while owning TRIAL_WORKSPACES_PER_PERSON on a running trial. */
+export const trialLimit = () =>
+  new ApiError(
+    409,
+    'trial_limit',
+    `You already own ${TRIAL_WORKSPACES_PER_PERSON} workspaces on a free trial. Move one to a paid plan, or wait for a trial to end, before creating another.`,
+  );

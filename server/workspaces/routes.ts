@@ -1,10 +1,11 @@
 // The workspaces domain's routes; registered under /api by server/routes.ts. Members live in ./members.ts.
-import { eq } from 'drizzle-orm';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memberships, users, workspaces } from '@server/db/schema';
 import { subscriptions } from '@server/db/billing-schema';
 import { unauthorized } from '@server/errors';
 import {
+  TRIAL_WORKSPACES_PER_PERSON,
   createWorkspaceBodySchema,
   updateWorkspaceBodySchema,
   workspaceParamsSchema,
@@ -13,7 +14,7 @@ import {
 import { ensureInternalWorkspace, toWorkspaceResponse } from './access';
 import { lockWorkspaceAccess, workspaceAccessOf } from './route-access';
 import { postgresKnowsTimeZone, unknownTimeZone } from './time-zone';
-import { settingsDenied } from './errors';
+import { settingsDenied, trialLimit } from './errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { memberRoutes } from './members';
 
@@ -34,13 +35,35 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security: bearer,
         summary: 'Create a workspace on a trial, with the caller as its owner',
+        description: `Refused (409 trial_limit) while the caller owns ${TRIAL_WORKSPACES_PER_PERSON} workspaces on a running trial.`,
         body: createWorkspaceBodySchema,
-        response: { 201: workspaceResponseSchema, ...errorResponses(400) },
+        response: { 201: workspaceResponseSchema, ...errorResponses(400, 409) },
       },
     },
     async (request, reply) => {
       const { name, language, first_name, last_name } = request.body;
       const workspace = await db.transaction(async (tx) => {
+        // The caller's row, locked: proves the account exists before it becomes an owner, and makes two creations at
+        // once count their trials one after the other.
+        const [caller] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.id, request.userId))
+          .for('update');
+        if (!caller) throw unauthorized();
+        const [owned] = await tx
+          .select({ trials: count() })
+          .from(memberships)
+          .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+          .where(
+            and(
+              eq(memberships.userId, caller.id),
+              eq(memberships.privilege, 'owner'),
+              eq(workspaces.plan, 'trial'),
+              gt(workspaces.planExpiredAt, sql`now()`),
+            ),
+          );
+        if (owned!.trials >= TRIAL_WORKSPACES_PER_PERSON) throw trialLimit();
         const [created] = await tx
           .insert(workspaces)
           .values({
@@ -54,19 +77,10 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
           ...(first_name !== undefined && { firstName: first_name }),
           ...(last_name !== undefined && { lastName: last_name }),
         };
-        // Also proves the account still exists before it becomes an owner; otherwise everything rolls back.
-        const [owner] =
-          Object.keys(names).length > 0
-            ? await tx
-                .update(users)
-                .set(names)
-                .where(eq(users.id, request.userId))
-                .returning({ id: users.id })
-            : await tx.select({ id: users.id }).from(users).where(eq(users.id, request.userId));
-        if (!owner) throw unauthorized();
+        if (Object.keys(names).length > 0) await tx.update(users).set(names).where(eq(users.id, caller.id));
         await tx
           .insert(memberships)
-          .values({ workspaceId: created!.id, userId: owner.id, privilege: 'owner' });
+          .values({ workspaceId: created!.id, userId: caller.id, privilege: 'owner' });
         // The trial's subscription: the billing job ends it at plan_expired_at (server/billing/job.ts).
         await tx.insert(subscriptions).values({
           workspaceId: created!.id,

@@ -6,6 +6,7 @@ import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import {
   createWorkspaceBodySchema,
+  trialLimitSentence,
   workspaceLanguageSchema,
   workspaceNameSchema,
   type CreateWorkspaceBody,
@@ -55,6 +56,7 @@ export function NameStep() {
           autoComplete="organization"
           autoFocus
         />
+        <p className="field-hint">{trialLimitSentence()}</p>
         <div className="form-actions">
           <button type="submit" className="button primary">
             Next
