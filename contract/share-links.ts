@@ -10,6 +10,8 @@ const SHARE_LINK_DEFAULT_DAYS = 30;
 const SHARE_LINK_MAX_DAYS = 365;
 /** The most links a workspace keeps active (not expired, not revoked). */
 export const SHARE_LINKS_LIMIT = 100;
+/** The longest name of a link (its maker's words, to tell links to the same view apart). */
+export const SHARE_LINK_NAME_MAX = 80;
 
 const dashboardSchema = z.enum(Object.keys(INSIGHT_DASHBOARDS) as [Dashboard, ...Dashboard[]]);
 
@@ -31,6 +33,10 @@ export const sharedViewSchema = z
 export type SharedView = z.infer<typeof sharedViewSchema>;
 
 export const createShareLinkBodySchema = z.object({
+  /** The maker's name for the link (1 to 80 characters once trimmed), shown in the list; none when absent or null. */
+  name: z.optional(
+    z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(SHARE_LINK_NAME_MAX))),
+  ),
   dashboard: dashboardSchema,
   view: sharedViewSchema,
   /** The range keeps its length and ends when the link is opened; otherwise it stays as made. */
@@ -43,6 +49,8 @@ export const shareLinkParamsSchema = z.object({ id: workspaceIdSchema, linkId: z
 
 export const shareLinkSchema = z.object({
   id: z.string(),
+  /** The name its maker gave it; null for none. */
+  name: z.nullable(z.string()),
   dashboard: dashboardSchema,
   /** The saved query's name, or the ad-hoc query's text ("All posts" for none). */
   title: z.string(),

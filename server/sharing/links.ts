@@ -53,6 +53,7 @@ export function toShareLink(
   const view = sharedViewSchema.parse(row.view);
   return {
     id: row.id,
+    name: row.name,
     dashboard: row.dashboard as Dashboard,
     title: viewTitle(view, savedQueryName),
     rolling: row.rolling,

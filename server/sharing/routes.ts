@@ -62,7 +62,8 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
           security: bearer,
           summary: "The workspace's share links, newest first (owners and managers)",
           description:
-            'Each with who made it and when, when it expires, when it was last opened and how often.',
+            'Each with its name (null for none), who made it and when, when it expires, when it was last opened ' +
+            'and how often.',
           params: workspaceParamsSchema,
           response: { 200: shareLinkListSchema, ...errorResponses(403, 404) },
         },
@@ -88,7 +89,8 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
           security: bearer,
           summary: 'Share one dashboard view read-only (owners and managers)',
           description:
-            "Body: the dashboard, the view (the dashboard's request without workspace_id and cursor; its range, " +
+            "Body: an optional name (1 to 80 characters once trimmed, shown in the list to tell links to the same view " +
+            "apart), the dashboard, the view (the dashboard's request without workspace_id and cursor; its range, " +
             'filters.from and filters.to, is required), rolling (the range keeps its length and ends when the link ' +
             `is opened) and expires_in_days (1 to 365, default 30). The answer's token is shown once: the link is ` +
             '/shared#<token>. 400 for a view the dashboard would refuse (a query that does not parse, a bad ' +
@@ -100,7 +102,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const { dashboard, view, rolling, expires_in_days: days } = request.body;
+        const { name, dashboard, view, rolling, expires_in_days: days } = request.body;
         const { workspace } = workspaceAccessOf(request);
         const context = await checkSharedView(db, workspace, dashboard, view);
         const token = newShareToken();
@@ -130,6 +132,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
             .values({
               workspaceId: access.workspace.id,
               tokenHash: hashShareToken(token),
+              name: name ?? null,
               dashboard,
               view,
               rolling,

@@ -70,6 +70,7 @@ describe('Share links (real server)', () => {
     await waitForHeading(ana, 'Overview');
     await ana.getByRole('button', { name: 'Share or export…' }).click();
     const panel = ana.getByRole('region', { name: 'Share or export this view' });
+    await panel.getByLabel('Name (optional)').fill('For the sailing club');
     await panel.getByLabel('Expires in').selectOption('7');
     await panel.getByRole('button', { name: 'Make read-only link' }).click();
     const url = await panel.getByRole('textbox', { name: 'Read-only link' }).inputValue();
@@ -114,7 +115,13 @@ describe('Share links (real server)', () => {
     // Ana revokes it in Settings › Share links.
     await ana.goto(`${server.origin}/workspace/demo/settings/share-links`);
     await waitForHeading(ana, 'Share links');
-    await ana.getByRole('button', { name: 'Revoke the link to Overview: Regatta' }).click();
+    // Listed with the name Ana gave it.
+    expect(await ana.getByRole('rowheader').first().innerText()).toMatch(
+      /^For the sailing club\s+Overview: Regatta/,
+    );
+    await ana
+      .getByRole('button', { name: 'Revoke the link “For the sailing club” to Overview: Regatta' })
+      .click();
     await ana.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
     await ana.getByRole('cell', { name: 'Revoked' }).waitFor();
 

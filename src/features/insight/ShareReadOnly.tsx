@@ -1,11 +1,13 @@
 // "Share or export…" in the scope bar: "Download PDF report" (any member: the view printed on the server,
 // server/sharing/report.ts) and a read-only link (owners and managers) to this view that anyone can open without
 // signing in, until it expires (7 days to a year) or is revoked in Settings › Share links. The range stays as shown,
-// or, "rolling", keeps its length and ends when the link is opened. The link is shown once, to copy.
+// or, "rolling", keeps its length and ends when the link is opened; an optional name tells it from other links to the
+// same view in Settings › Share links. The link is shown once, to copy.
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { SHARE_LINK_NAME_MAX } from '@contract/share-links';
 import { apiProblem } from '@/api/errors';
 import { workspaceQuery } from '@/api/queries';
 import { createShareLink, shareLinksQuery } from '@/api/share-links';
@@ -75,11 +77,13 @@ export function ShareReadOnly() {
   const [open, setOpen] = useState(false);
   const [days, setDays] = useState(30);
   const [rolling, setRolling] = useState(false);
+  const [name, setName] = useState('');
   const panelId = useId();
   const make = useMutation({
     mutationFn: () => {
       const { workspace_id: _workspace, ...view } = body;
       return createShareLink(api, workspaceId, {
+        ...(name.trim() && { name: name.trim() }),
         dashboard: dashboard!,
         view,
         rolling,
@@ -103,6 +107,7 @@ export function ShareReadOnly() {
         onClick={() => {
           setOpen((o) => !o);
           make.reset();
+          setName('');
         }}
       >
         Share or export…
@@ -135,6 +140,20 @@ export function ShareReadOnly() {
                 Anyone with the link sees this view only — its figures, charts and posts — without signing in.
                 It counts against the workspace&apos;s monthly dashboard volume.
               </p>
+              <div className="field">
+                <label htmlFor={`${panelId}-name`}>Name (optional)</label>
+                <input
+                  id={`${panelId}-name`}
+                  className="input"
+                  value={name}
+                  maxLength={SHARE_LINK_NAME_MAX}
+                  aria-describedby={`${panelId}-name-hint`}
+                  onChange={(event) => setName(event.target.value)}
+                />
+                <p id={`${panelId}-name-hint`} className="small muted">
+                  Shown in Settings › Share links, to tell this link from others to the same view.
+                </p>
+              </div>
               <div className="field">
                 <label htmlFor={`${panelId}-expiry`}>Expires in</label>
                 <select

@@ -1,5 +1,5 @@
-// Settings › Share links: the workspace's read-only share links (made from a dashboard's "Share or export…"), who
-// made each and when, when it expires, when it was last opened and how often; owners and managers revoke them. A
+// Settings › Share links: the workspace's read-only share links (made from a dashboard's "Share or export…"), the
+// name its maker gave each (to tell links to the same view apart), who made each and when, when it expires, when it was last opened and how often; owners and managers revoke them. A
 // viewer is told the list is theirs to see.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -82,6 +82,7 @@ function ShareLinkList({ workspaceId, timeZone }: { workspaceId: string; timeZon
             {links.data.links.map((link) => (
               <tr key={link.id}>
                 <th scope="row">
+                  {link.name ? <div className="share-link-name">{link.name}</div> : null}
                   {DASHBOARD_TITLES[link.dashboard]}: {link.title}
                   <div className="small muted">
                     {formatDate(link.range.from, timeZone)} – {formatDate(link.range.to, timeZone)}
@@ -104,7 +105,11 @@ function ShareLinkList({ workspaceId, timeZone }: { workspaceId: string; timeZon
                     <button
                       type="button"
                       className="button danger-text small"
-                      aria-label={`Revoke the link to ${DASHBOARD_TITLES[link.dashboard]}: ${link.title}`}
+                      aria-label={
+                        link.name
+                          ? `Revoke the link “${link.name}” to ${DASHBOARD_TITLES[link.dashboard]}: ${link.title}`
+                          : `Revoke the link to ${DASHBOARD_TITLES[link.dashboard]}: ${link.title}`
+                      }
                       onClick={() => setRevoking(link)}
                     >
                       Revoke

@@ -94,6 +94,35 @@ describe('making share links', () => {
   });
 });
 
+describe('naming share links', () => {
+  it('keeps the name its maker gave, trimmed and listed, to tell links to one view apart; none is null', async () => {
+    const named = await made('overview', { name: '  Board deck, Q4  ' });
+    expect(named.link.name).toBe('Board deck, Q4');
+    const unnamed = await made('overview');
+    expect(unnamed.link.name).toBeNull();
+    const list = await as(server, team.owner, { method: 'GET', url: linksPath() });
+    const names = new Map(list.json<{ links: ShareLink[] }>().links.map((l) => [l.id, l.name]));
+    expect(names.get(named.link.id)).toBe('Board deck, Q4');
+    expect(names.get(unnamed.link.id)).toBeNull();
+    const before = (await server.pool.query('SELECT count(*)::int AS n FROM share_links')).rows[0].n;
+    for (const name of ['', '   ', 'x'.repeat(81), 42]) {
+      const res = await share({ name, dashboard: 'overview', view: { query: 'coffee', filters: RANGE } });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+    }
+    expect(
+      (
+        await share({
+          name: 'x'.repeat(80),
+          dashboard: 'overview',
+          view: { query: 'coffee', filters: RANGE },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const after = (await server.pool.query('SELECT count(*)::int AS n FROM share_links')).rows[0].n;
+    expect(after).toBe(before + 1);
+  });
+});
+
 describe('opening a share link signed out', () => {
   it('answers the dashboard as a member’s call does, says noindex, and counts the opening', async () => {
     const { link, token } = await made();
