@@ -34,9 +34,7 @@ export type SharedView = z.infer<typeof sharedViewSchema>;
 
 export const createShareLinkBodySchema = z.object({
   /** The maker's name for the link (1 to 80 characters once trimmed), shown in the list; none when absent or null. */
-  name: z.optional(
-    z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(SHARE_LINK_NAME_MAX))),
-  ),
+  name: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(SHARE_LINK_NAME_MAX)))),
   dashboard: dashboardSchema,
   view: sharedViewSchema,
   /** The range keeps its length and ends when the link is opened; otherwise it stays as made. */

@@ -89,7 +89,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
           security: bearer,
           summary: 'Share one dashboard view read-only (owners and managers)',
           description:
-            "Body: an optional name (1 to 80 characters once trimmed, shown in the list to tell links to the same view " +
+            'Body: an optional name (1 to 80 characters once trimmed, shown in the list to tell links to the same view ' +
             "apart), the dashboard, the view (the dashboard's request without workspace_id and cursor; its range, " +
             'filters.from and filters.to, is required), rolling (the range keeps its length and ends when the link ' +
             `is opened) and expires_in_days (1 to 365, default 30). The answer's token is shown once: the link is ` +
