@@ -2,6 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import {
+  alertDeliveryLogResponseSchema,
   alertRuleListResponseSchema,
   alertRuleResponseSchema,
   notificationListResponseSchema,
@@ -32,6 +33,10 @@ export const muteAlertRule = (api: Api, workspaceId: string, ruleId: string, mut
     method: muted ? 'POST' : 'DELETE',
   });
 
+/** "Send a test": the rule's webhook and e-mail recipients get a message marked as a test; answers its attempts. */
+export const sendAlertTest = (api: Api, workspaceId: string, ruleId: string) =>
+  api.send(`${rulePath(workspaceId, ruleId)}/test`, alertDeliveryLogResponseSchema, { method: 'POST' });
+
 export const markNotificationsRead = (api: Api, body: { ids: number[] } | { all: true }) =>
   api.send('notifications/read', unreadCountResponseSchema, { method: 'POST', body });
 
@@ -50,6 +55,17 @@ export const alertRulesQuery = (api: Api, workspaceId: string) =>
     queryFn: ({ signal }) =>
       api.send(rulesPath(workspaceId), alertRuleListResponseSchema, { method: 'GET', signal }),
     staleTime: 30_000,
+  });
+
+/** A rule's recent delivery attempts (owners and managers). */
+export const alertDeliveriesQuery = (api: Api, workspaceId: string, ruleId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'alert-rules', ruleId, 'deliveries'] as const,
+    queryFn: ({ signal }) =>
+      api.send(`${rulePath(workspaceId, ruleId)}/deliveries`, alertDeliveryLogResponseSchema, {
+        method: 'GET',
+        signal,
+      }),
   });
 
 /** The bell's count: read again every minute and when the window regains focus. */

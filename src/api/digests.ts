@@ -1,7 +1,13 @@
 // Calls of the scheduled digests (internal API), then their queryOptions.
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { DIGEST_FREQUENCIES, digestListSchema, digestSchema, type CreateDigestBody } from '@contract/digests';
+import {
+  confirmDigestResponseSchema,
+  DIGEST_FREQUENCIES,
+  digestListSchema,
+  digestSchema,
+  type CreateDigestBody,
+} from '@contract/digests';
 import type { Api } from './api';
 
 const digestsPath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}/digests`;
@@ -19,6 +25,10 @@ export const digestsQuery = (api: Api, workspaceId: string) =>
     queryKey: ['workspaces', workspaceId, 'digests'] as const,
     queryFn: ({ signal }) => api.send(digestsPath(workspaceId), digestListSchema, { method: 'GET', signal }),
   });
+
+/** An outside address's confirmation link: its token (from the fragment) confirms the address for the workspace. */
+export const confirmDigest = (api: Api, token: string) =>
+  api.send('digests/confirm', confirmDigestResponseSchema, { method: 'POST', body: { token } });
 
 /** A digest e-mail's unsubscribe link: its token (from the fragment) takes that recipient off the digest. */
 export const unsubscribeDigest = (api: Api, token: string) =>

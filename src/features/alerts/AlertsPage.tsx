@@ -1,8 +1,9 @@
 // Alerts: the workspace's alert rules, each on a saved query, with what it watches, who is told and how, when it last
 // fired, and whether the reader muted it. Every member reads them and mutes or unmutes them for themselves; owners and
 // managers make, change, switch off and delete them (viewers see why they cannot). ?query=<id> shows one saved query's
-// rules (the saved queries list links here); ?edit=new or ?edit=<rule id> opens the form.
-import { useState } from 'react';
+// rules (the saved queries list links here); ?edit=new or ?edit=<rule id> opens the form. A rule whose last e-mail or
+// webhook delivery failed says so, with why; owners and managers open its recent deliveries and send a test of it.
+import { Fragment, useState } from 'react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import type { AlertRule } from '@contract/alerts';
@@ -17,6 +18,7 @@ import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
 import { AlertRuleForm, memberName } from './AlertRuleForm';
 import { DigestsSection } from './DigestsSection';
+import { RuleDeliveries } from './RuleDeliveries';
 import './alerts.css';
 
 const ROUTE = '/_authed/workspace/$workspaceId/alerts';
@@ -35,6 +37,14 @@ export function AlertsPage() {
   const { saved_queries: queries } = useSuspenseQuery(savedQueriesQuery(api, workspaceId)).data;
   const members = useSuspenseQuery(membersQuery(api, workspaceId)).data;
   const [deleting, setDeleting] = useState<AlertRule | null>(null);
+  /** The rule whose deliveries are open. */
+  const [delivering, setDelivering] = useState<string | null>(null);
+  const at = (seconds: number) =>
+    new Date(seconds * 1000).toLocaleString('en-GB', {
+      timeZone: workspace.time_zone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
 
   const queryName = (id: string) => queries.find((q) => q.id === id)?.name ?? 'A deleted saved query';
   const shown = query ? rules.filter((r) => r.saved_query_id === query) : rules;
@@ -168,71 +178,107 @@ export function AlertsPage() {
             </thead>
             <tbody>
               {shown.map((rule) => (
-                <tr key={rule.id} className={rule.enabled ? undefined : 'off'}>
-                  <th scope="row">
-                    <Link
-                      to="/workspace/$workspaceId/insight/overview"
-                      params={{ workspaceId }}
-                      search={{ query: rule.saved_query_id }}
-                    >
-                      {queryName(rule.saved_query_id)}
-                    </Link>
-                  </th>
-                  <td>
-                    {rule.summary}
-                    {rule.enabled ? null : <span className="tag">Off</span>}
-                    {rule.muted ? <span className="tag">Muted for you</span> : null}
-                  </td>
-                  <td>{who(rule)}</td>
-                  <td>
-                    {rule.last_fired_at ? (
-                      <time dateTime={new Date(rule.last_fired_at * 1000).toISOString()}>
-                        {new Date(rule.last_fired_at * 1000).toLocaleString('en-GB', {
-                          timeZone: workspace.time_zone,
-                          dateStyle: 'medium',
-                          timeStyle: 'short',
-                        })}
-                      </time>
-                    ) : (
-                      <span className="muted">Not yet</span>
-                    )}
-                  </td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="button small"
-                      disabled={mute.isPending && mute.variables.id === rule.id}
-                      onClick={() => mute.mutate(rule)}
-                    >
-                      {rule.muted ? 'Unmute' : 'Mute for me'}
-                    </button>
-                    {canEdit ? (
-                      <>
-                        <button type="button" className="button small" onClick={() => openForm(rule.id)}>
-                          Edit
-                          <span className="visually-hidden">
-                            {' '}
-                            the rule on {queryName(rule.saved_query_id)}
-                          </span>
-                        </button>
-                        <button
-                          type="button"
-                          className="button small danger-text"
-                          onClick={() => {
-                            remove.reset();
-                            setDeleting(rule);
-                          }}
-                        >
-                          Delete
-                          <span className="visually-hidden">
-                            {' '}
-                            the rule on {queryName(rule.saved_query_id)}
-                          </span>
-                        </button>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
+                <Fragment key={rule.id}>
+                  <tr className={rule.enabled ? undefined : 'off'}>
+                    <th scope="row">
+                      <Link
+                        to="/workspace/$workspaceId/insight/overview"
+                        params={{ workspaceId }}
+                        search={{ query: rule.saved_query_id }}
+                      >
+                        {queryName(rule.saved_query_id)}
+                      </Link>
+                    </th>
+                    <td>
+                      {rule.summary}
+                      {rule.enabled ? null : <span className="tag">Off</span>}
+                      {rule.muted ? <span className="tag">Muted for you</span> : null}
+                      {rule.last_delivery && !rule.last_delivery.ok ? (
+                        <p className="delivery-failed">
+                          Last delivery failed{' '}
+                          <time dateTime={new Date(rule.last_delivery.at * 1000).toISOString()}>
+                            {at(rule.last_delivery.at)}
+                          </time>
+                          {rule.last_delivery.error ? `: ${rule.last_delivery.error}` : '.'}
+                        </p>
+                      ) : null}
+                    </td>
+                    <td>{who(rule)}</td>
+                    <td>
+                      {rule.last_fired_at ? (
+                        <time dateTime={new Date(rule.last_fired_at * 1000).toISOString()}>
+                          {new Date(rule.last_fired_at * 1000).toLocaleString('en-GB', {
+                            timeZone: workspace.time_zone,
+                            dateStyle: 'medium',
+                            timeStyle: 'short',
+                          })}
+                        </time>
+                      ) : (
+                        <span className="muted">Not yet</span>
+                      )}
+                    </td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="button small"
+                        disabled={mute.isPending && mute.variables.id === rule.id}
+                        onClick={() => mute.mutate(rule)}
+                      >
+                        {rule.muted ? 'Unmute' : 'Mute for me'}
+                      </button>
+                      {canEdit ? (
+                        <>
+                          <button
+                            type="button"
+                            className="button small"
+                            aria-expanded={delivering === rule.id}
+                            aria-controls={`deliveries-${rule.id}`}
+                            onClick={() => setDelivering(delivering === rule.id ? null : rule.id)}
+                          >
+                            Deliveries
+                            <span className="visually-hidden">
+                              {' '}
+                              of the rule on {queryName(rule.saved_query_id)}
+                            </span>
+                          </button>
+                          <button type="button" className="button small" onClick={() => openForm(rule.id)}>
+                            Edit
+                            <span className="visually-hidden">
+                              {' '}
+                              the rule on {queryName(rule.saved_query_id)}
+                            </span>
+                          </button>
+                          <button
+                            type="button"
+                            className="button small danger-text"
+                            onClick={() => {
+                              remove.reset();
+                              setDeleting(rule);
+                            }}
+                          >
+                            Delete
+                            <span className="visually-hidden">
+                              {' '}
+                              the rule on {queryName(rule.saved_query_id)}
+                            </span>
+                          </button>
+                        </>
+                      ) : null}
+                    </td>
+                  </tr>
+                  {canEdit && delivering === rule.id ? (
+                    <tr id={`deliveries-${rule.id}`} className="deliveries-row">
+                      <td colSpan={5}>
+                        <RuleDeliveries
+                          workspaceId={workspaceId}
+                          ruleId={rule.id}
+                          ruleName={queryName(rule.saved_query_id)}
+                          timeZone={workspace.time_zone}
+                        />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>

@@ -39,14 +39,17 @@ export function DigestsSection({
     },
     onError: (error) => showToast('error', apiProblem(error).message),
   });
-  const canEdit = list.data?.can_edit ?? false;
+  const unavailable = list.data?.unavailable ?? null;
+  const canEdit = (list.data?.can_edit ?? false) && !unavailable;
   const who = (digest: Digest) =>
     [
       ...digest.recipient_ids.map((id) => {
         const member = members.find((m) => m.user_id === id);
         return member ? memberName(member) : 'a former member';
       }),
-      ...digest.addresses,
+      ...digest.addresses.map((a) =>
+        digest.unconfirmed_addresses.includes(a) ? `${a} (awaiting confirmation)` : a,
+      ),
     ].join(', ');
   return (
     <section className="digests" aria-labelledby="digests-title">
@@ -61,7 +64,10 @@ export function DigestsSection({
       <p className="small muted">
         A saved query&apos;s figures against the period before, its spikes, top posts and people, e-mailed
         after each day or week (Monday to Sunday) of {timeZone}, with a link to the dashboard of that period.
+        An address that is not a member&apos;s gets nothing until it confirms through the link of a first
+        e-mail. At most {list.data?.daily_cap ?? 200} e-mails a day for the workspace&apos;s digests together.
       </p>
+      {unavailable ? <p className="notice">{unavailable}</p> : null}
       {adding ? (
         <DigestForm
           workspaceId={workspaceId}
