@@ -11,7 +11,7 @@ import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
 
 /** An attempt's result in words. */
-export function deliveryResult(entry: Pick<AlertDeliveryLogEntry, 'ok' | 'will_retry'>): string {
+function deliveryResult(entry: Pick<AlertDeliveryLogEntry, 'ok' | 'will_retry'>): string {
   if (entry.ok) return 'Delivered';
   return entry.will_retry ? 'Failed, will be retried' : 'Failed, given up';
 }
