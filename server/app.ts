@@ -1,5 +1,6 @@
 // Builds the Fastify app: validation from zod schemas, the OpenAPI document, security headers, the APIs, and the SPA.
 import { existsSync, readdirSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import Fastify, {
   type FastifyError,
@@ -28,7 +29,7 @@ import { createSignInStates } from './auth/sign-in-state';
 import { routeAccess } from './workspaces/route-access';
 import { contentSecurityPolicyDirectives, securityHeaders, vendorSdks } from './security-headers';
 import { registerApiRoutes } from './routes';
-import { ApiError, frameworkClientError, logFailure } from './errors';
+import { ApiError, frameworkClientError, logFailure, unreadableRequestError } from './errors';
 import { httpLimitsOf, limitedServer } from './http-server';
 import { validatorCompiler } from './validation';
 import { serverKeys, type ServerKeys } from './keys';
@@ -179,6 +180,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const mapped =
         frameworkClientError(error) ?? new ApiError(500, 'internal', 'Something went wrong on our side.');
       void sendApiError(reply, mapped);
+    },
+    // A request the HTTP parser cannot read: the API's shape, as Fastify's own handler would send it otherwise.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      const refusal = unreadableRequestError(error as { code?: unknown });
+      const body = JSON.stringify({ error: refusal.code, message: refusal.message });
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\nContent-Type: application/json; ` +
+            `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
     },
     // The app's logger once it exists: only connections, which come after it, are refused.
     serverFactory: limitedServer(httpLimitsOf(deps.config), (message) => app.log.warn(message)),

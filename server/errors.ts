@@ -101,3 +101,15 @@ export function frameworkClientError(error: { code?: unknown; statusCode?: unkno
     );
   return new ApiError(statusCode, 'invalid_request', 'The request is not valid.');
 }
+
+/**
+ * A request Node's HTTP parser could not read (a malformed request line or header, headers over the size limit, a
+ * request that did not arrive in time), as the API's error: Fastify's own answer there is not in the API's shape.
+ */
+export function unreadableRequestError(error: { code?: unknown }): ApiError {
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return new ApiError(431, 'too_large', "The request's headers are too large.");
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new ApiError(408, 'timeout', 'The request did not arrive in time.');
+  return new ApiError(400, 'invalid_request', 'The request could not be read.');
+}

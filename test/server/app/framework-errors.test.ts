@@ -1,6 +1,7 @@
 // What a client can make Fastify itself refuse (a body that is not JSON, an empty one, one too large, one of a type no
 // parser takes, a path it cannot decode or that is too long): answered with the API's codes and shape, in prod,
 // never Fastify's FST_ERR_ codes; the status stays what it was.
+import { connect, type AddressInfo } from 'node:net';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorResponseSchema } from '@contract/errors';
@@ -119,4 +120,42 @@ describe("Fastify's own refusals", () => {
       expect(body.message).toMatch(/^[A-Z].*\.$/);
     },
   );
+});
+
+describe('a request the HTTP parser cannot read', () => {
+  /** Sends `raw` on a connection of its own and resolves with everything the server wrote before closing it. */
+  async function sendRaw(raw: string): Promise<string> {
+    const { port } = prod.app.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.on('connect', () => socket.write(raw));
+    });
+  }
+
+  it('is answered in the API shape: 400 invalid_request, or 431 too_large for headers over the limit', async () => {
+    await prod.app.listen({ host: '127.0.0.1', port: 0 });
+    const cases = [
+      { raw: 'NOT A REQUEST\r\n\r\n', status: 400, error: 'invalid_request' },
+      {
+        raw: 'GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+        status: 400,
+        error: 'invalid_request',
+      },
+      {
+        raw: `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+        status: 431,
+        error: 'too_large',
+      },
+    ];
+    for (const { raw, status, error } of cases) {
+      const answer = await sendRaw(raw);
+      expect(answer, raw.slice(0, 40)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      const body = z.parse(errorResponseSchema, JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
+      expect(body.error).toBe(error);
+    }
+  });
 });
