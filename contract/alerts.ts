@@ -108,7 +108,10 @@ export const alertRuleResponseSchema = z.object({
   updated_at: z.int(),
   /** A sentence saying what the rule watches, e.g. "A spike in an hour against the 12 before it". */
   summary: z.string(),
-  /** The rule's last e-mail or webhook delivery attempt (a test included), or null before the first. */
+  /**
+   * The rule's last e-mail or webhook delivery (a test included), or null before the first: when the newest attempt to
+   * any of its recipients or its webhook failed, the newest such failure; else the newest attempt.
+   */
   last_delivery: z.nullable(
     z.object({
       /** Unix seconds. */

@@ -54,14 +54,18 @@ export async function deliveryLogOf(db: Executor, ruleId: string): Promise<Alert
   return rows.map(toLogEntry);
 }
 
-/** Each rule's newest attempt (for "its last delivery failed" on the rule). */
+/**
+ * Each rule's last delivery, for "its last delivery failed" on the rule: of the newest attempt to each recipient (each
+ * address, the webhook), the newest that failed, if one did; else the newest. A webhook that fails is not hidden by an
+ * e-mail of the same alert that went through after it.
+ */
 export async function lastDeliveries(
   db: Executor,
   ruleIds: string[],
 ): Promise<Map<string, NonNullable<AlertRule['last_delivery']>>> {
   if (!ruleIds.length) return new Map();
   const rows = await db
-    .selectDistinctOn([alertDeliveryLog.ruleId], {
+    .selectDistinctOn([alertDeliveryLog.ruleId, alertDeliveryLog.channel, alertDeliveryLog.recipient], {
       ruleId: alertDeliveryLog.ruleId,
       at: alertDeliveryLog.at,
       ok: alertDeliveryLog.ok,
@@ -69,6 +73,20 @@ export async function lastDeliveries(
     })
     .from(alertDeliveryLog)
     .where(inArray(alertDeliveryLog.ruleId, ruleIds))
-    .orderBy(alertDeliveryLog.ruleId, sql`${alertDeliveryLog.id} DESC`);
-  return new Map(rows.map((r) => [r.ruleId, { at: toUnixSeconds(r.at), ok: r.ok, error: r.error }]));
+    .orderBy(
+      alertDeliveryLog.ruleId,
+      alertDeliveryLog.channel,
+      alertDeliveryLog.recipient,
+      sql`${alertDeliveryLog.id} DESC`,
+    );
+  const last = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) {
+    const kept = last.get(row.ruleId);
+    const better =
+      !kept || (!row.ok && kept.ok) || (row.ok === kept.ok && row.at.getTime() > kept.at.getTime());
+    if (better) last.set(row.ruleId, row);
+  }
+  return new Map(
+    [...last].map(([ruleId, r]) => [ruleId, { at: toUnixSeconds(r.at), ok: r.ok, error: r.error }]),
+  );
 }

@@ -242,8 +242,22 @@ describe('Send a test', () => {
     expect(mails[0]!.subject).toMatch(/^Test: /);
     expect(mails[0]!.text).toContain(`${team.manager.email} sent it from the Alerts page`);
     expect(mails[0]!.headers!['List-Unsubscribe']).toMatch(/\/unsubscribe#token=/);
+    // A webhook that fails is not hidden on the rule by an e-mail that went through after it.
+    status = 500;
+    await as(server, team.manager, { method: 'POST', url: `${base()}/${rule.id}/test` });
+    expect((await listed(rule)).last_delivery).toMatchObject({
+      ok: false,
+      error: `${receiverHost} answered 500`,
+    });
+    status = 200;
+    await as(server, team.manager, { method: 'POST', url: `${base()}/${rule.id}/test` });
+    expect((await listed(rule)).last_delivery).toMatchObject({ ok: true });
     // Recorded: the log lists them, newest first.
-    expect((await logOf(rule)).map((e) => [e.channel, e.test])).toEqual([
+    expect((await logOf(rule)).map((e) => [e.channel, e.ok])).toEqual([
+      ['email', true],
+      ['webhook', true],
+      ['email', true],
+      ['webhook', false],
       ['email', true],
       ['webhook', true],
     ]);
