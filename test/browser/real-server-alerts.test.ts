@@ -4,7 +4,8 @@
 // bell shows one unread notification whose link opens the overview at the spike's hour; the e-mail arrives in the
 // development mailbox and its link opens the same overview; the receiver gets one signed delivery, and none more after
 // the server restarts and evaluates again. Cleo Viewer sees the rule but cannot make, change or delete one (she can
-// mute it for herself).
+// mute it for herself). Ana opens the rule's deliveries (the webhook call and the e-mail, delivered) and sends a test
+// the receiver refuses: the table says so in words, and so does the rule.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -26,6 +27,8 @@ let browser: Browser;
 let receiver: Server;
 let receiverUrl: string;
 const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
+/** The receiver's answer. */
+let receiverStatus = 200;
 const contexts: TestPage[] = [];
 let savedQueryId: string;
 let ruleSecret: string;
@@ -36,6 +39,7 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = receiverStatus;
       res.end('ok');
     });
   });
@@ -174,6 +178,39 @@ describe('an alert rule, from the form to the bell, the mailbox and the webhook'
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect(received).toHaveLength(1);
     expect((await server.db.select({ n: count() }).from(alertEvents))[0]!.n).toBe(1);
+  });
+
+  it("lists the rule's deliveries, and a test the receiver refuses shows as failed, in words, on the rule too", async () => {
+    const page = await signInAs('Ana Owner');
+    await page.goto(`${server.origin}/workspace/demo/alerts`);
+    await waitForHeading(page, 'Alerts');
+    const row = page.getByRole('row', { name: new RegExp(QUERY_NAME) }).first();
+    await row.getByRole('button', { name: `Deliveries of the rule on ${QUERY_NAME}` }).click();
+    const table = page.getByRole('table', { name: `Recent deliveries of the rule on ${QUERY_NAME}` });
+    await table.waitFor();
+    const host = new URL(receiverUrl).host;
+    const webhookRow = table.getByRole('row', { name: new RegExp(`Webhook ${host.replace(/\./g, '\\.')}`) });
+    expect(await webhookRow.textContent()).toContain('Delivered');
+    expect(await webhookRow.textContent()).toContain('Status 200');
+    expect(await table.getByRole('row', { name: /E-mail ana@murmur\.local/ }).textContent()).toContain(
+      'Delivered',
+    );
+    expect(await row.textContent()).not.toContain('Last delivery failed');
+
+    receiverStatus = 503;
+    await page.getByRole('button', { name: `Send a test of the rule on ${QUERY_NAME}` }).click();
+    const failed = table.getByRole('row', { name: /Test.*Failed, given up/ });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain(`Status 503: ${host} answered 503`);
+    await row.getByText(`Last delivery failed`).waitFor();
+    expect(await row.textContent()).toMatch(
+      new RegExp(`Last delivery failed .*: ${host.replace(/\./g, '\\.')} answered 503`),
+    );
+    // The receiver got the test, marked as one.
+    const test = received.map((r) => JSON.parse(r.body)).find((body) => body.murmur.test === true);
+    expect(test.text).toContain('This is a test, not an alert');
+    receiverStatus = 200;
+    expect(await cspViolations(page)).toEqual([]);
   });
 });
 
