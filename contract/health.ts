@@ -12,6 +12,8 @@ export const healthResponseSchema = z.object({
     state: z.enum(['up', 'restarting', 'down']),
     attempt: z.optional(z.number()),
     attempts: z.optional(z.number()),
+    /** While restarting: what keeps it from starting when waiting cures it ("the disk is full"); tries go on. */
+    reason: z.optional(z.string()),
   }),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

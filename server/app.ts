@@ -241,9 +241,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The database went away (it is being restarted, or an external one is down): a client may try again soon.
     if (databaseUnavailable(error)) {
       reply.header('retry-after', '5');
+      // What keeps the embedded PostgreSQL from starting again, when waiting cures it (a full disk).
+      const reason = deps.databaseStatus?.().reason;
       return reply.status(503).send({
         error: 'database_unavailable',
-        message: 'The database is not answering. Try again in a moment.',
+        message: `The database is not answering${reason ? ` (${reason})` : ''}. Try again in a moment.`,
       });
     }
     // Fastify's own (a body that is not JSON, too large, of a type no parser takes): the API's codes, not Fastify's.

@@ -12,7 +12,7 @@ import * as socialSchema from './social-schema';
 import * as billingSchema from './billing-schema';
 import { claimOwnership, isPostgres, processIsAlive, recoverStaleInstance } from './embedded-owner';
 import { placeForAccount, postgresAccount } from './postgres-account';
-import { initdb, packagedPostgres, startPostgres, type PostgresProcess } from './postgres-process';
+import { causeOf, initdb, packagedPostgres, startPostgres, type PostgresProcess } from './postgres-process';
 import { supervise, type DatabaseStatus, type SupervisorOptions } from './supervisor';
 import { ensureAppRole, type AppRole } from './app-role';
 
@@ -140,9 +140,14 @@ export async function startEmbeddedPostgres(
           { cause: error },
         );
       }
-      throw new Error(`The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${detail}`, {
-        cause: error,
-      });
+      // A cause the log names (a full disk) first, then where and what PostgreSQL said.
+      const cause = causeOf(detail);
+      throw new Error(
+        cause
+          ? `The embedded PostgreSQL cannot start: ${cause} (port ${port}, data in ${dir}). PostgreSQL said: ${detail}`
+          : `The embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${detail}`,
+        { cause: error },
+      );
     }
   };
   let postgres: PostgresProcess;
@@ -154,7 +159,14 @@ export async function startEmbeddedPostgres(
   }
   const supervisor =
     options.supervise &&
-    supervise(postgres, { ...options.supervise, start: launch, detail: (current) => `pid ${current.pid}` });
+    supervise(postgres, {
+      ...options.supervise,
+      start: launch,
+      detail: (current) => `pid ${current.pid}`,
+      // A full disk is not cured by exiting: the tries go on until space returns, not counted against the limit.
+      waitFor: (reason) =>
+        causeOf(reason) === causeOf('No space left on device') ? 'the disk is full' : undefined,
+    });
   return {
     port,
     status: () => supervisor?.status() ?? { state: postgres.running ? 'up' : 'down' },

@@ -44,6 +44,19 @@ function keepLines(stream: NodeJS.ReadableStream | null, lines: string[], onLine
   });
 }
 
+/** Causes a person can act on, as a log names them, in a few words said before the log's own lines. */
+const CAUSES: readonly (readonly [RegExp, string])[] = [
+  [/No space left on device/, 'the disk is full (No space left on device)'],
+  [/Address already in use/, 'its port is in use by another program'],
+  [/out of memory|Cannot allocate memory/i, 'out of memory'],
+  [/Permission denied/, 'permission denied'],
+];
+
+/** The cause `text` (a log, an error's message) names, in a few words; undefined when it names none of CAUSES. */
+export function causeOf(text: string): string | undefined {
+  return CAUSES.find(([pattern]) => pattern.test(text))?.[1];
+}
+
 /** The lines that say what went wrong (FATAL, PANIC, ERROR), else the last ones. */
 function explain(lines: string[]): string {
   const errors = lines.filter((line) => /FATAL|PANIC|ERROR|error|denied/.test(line));
@@ -52,6 +65,20 @@ function explain(lines: string[]): string {
 
 function exitText(code: number | null, signal: NodeJS.Signals | null) {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
+}
+
+/** Why postgres did not start: the cause first when the log names one. */
+function startFailure(code: number | null, signal: NodeJS.Signals | null, lines: string[]): string {
+  const detail = explain(lines);
+  const cause = causeOf(detail);
+  return `${cause ? `${cause}; ` : ''}postgres stopped (${exitText(code, signal)}): ${detail}`;
+}
+
+/** How postgres ended: the cause first when the log names one, then the exit and the log's lines. */
+function endedText(code: number | null, signal: NodeJS.Signals | null, lines: string[]): string {
+  const detail = explain(lines);
+  const cause = causeOf(detail);
+  return `${cause ? `${cause}; ` : ''}${exitText(code, signal)}: ${detail}`;
 }
 
 export interface InitdbOptions {
@@ -178,15 +205,13 @@ export async function startPostgres({
     child.on('exit', (code, signal) => {
       exited = true;
       children.delete(child);
-      done(signal ? exitText(code, signal) : `${exitText(code, signal)}: ${explain(lines)}`);
+      done(signal ? exitText(code, signal) : endedText(code, signal, lines));
     }),
   );
   await new Promise<void>((ready, fail) => {
     keepLines(child.stderr, lines, (line) => READY.test(line) && ready());
     child.on('error', fail);
-    child.on('exit', (code, signal) =>
-      fail(new Error(`postgres stopped (${exitText(code, signal)}): ${explain(lines)}`)),
-    );
+    child.on('exit', (code, signal) => fail(new Error(startFailure(code, signal, lines))));
   });
   // Running PostgreSQL does not keep this process alive (it is stopped at its exit, above).
   child.unref();

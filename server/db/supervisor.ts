@@ -16,6 +16,8 @@ export interface DatabaseStatus {
   /** While restarting: the try under way (or waited for), and how many there may be. */
   attempt?: number;
   attempts?: number;
+  /** While restarting: what keeps it from starting, when waiting is what cures it ("the disk is full"). */
+  reason?: string;
 }
 
 /** What is watched: a PostgreSQL process, or a connection to one. */
@@ -65,6 +67,11 @@ export interface SupervisorOptions<T extends Supervised> {
   detail?(current: T): string;
   /** It is back (after the "back" line). */
   onBack?(current: T): void;
+  /**
+   * A failed try whose reason time may clear (a full disk: exiting would not cure it): the condition in a few words.
+   * Such tries are not counted against `restarts`; they go on, at most MAX_DELAY_MS apart, until one succeeds.
+   */
+  waitFor?(reason: string): string | undefined;
 }
 
 export interface Supervisor {
@@ -98,15 +105,36 @@ export function supervise<T extends Supervised>(first: T, options: SupervisorOpt
   const restart = async (how: string) => {
     console.error(`${tag} ${words.subject} ${words.lost} (${how}); ${words.retrying}.`);
     let reason = 'no try was allowed (EMBEDDED_PG_RESTARTS=0)';
-    for (let attempt = 1; attempt <= options.restarts; attempt++) {
-      status = { state: 'restarting', attempt, attempts: options.restarts };
-      await pause(Math.min(options.delayMs * 2 ** (attempt - 1), MAX_DELAY_MS));
+    let waitingFor: string | undefined;
+    let pauses = 0;
+    for (let attempt = 1; attempt <= options.restarts;) {
+      status = {
+        state: 'restarting',
+        attempt,
+        attempts: options.restarts,
+        ...(waitingFor !== undefined && { reason: waitingFor }),
+      };
+      await pause(Math.min(options.delayMs * 2 ** pauses++, MAX_DELAY_MS));
       if (stopping) return;
       try {
         current = await options.start();
       } catch (error) {
         reason = error instanceof Error ? error.message : String(error);
+        const condition = options.waitFor?.(reason);
+        if (condition !== undefined) {
+          // Said once (its cause first), not every try: the tries go on until it clears.
+          if (waitingFor !== condition) {
+            console.error(
+              `${tag} ${words.subject} ${words.notBack}: ${condition}; trying again until that changes ` +
+                `(every ${MAX_DELAY_MS / 1000} s at most). ${reason}`,
+            );
+          }
+          waitingFor = condition;
+          continue;
+        }
+        waitingFor = undefined;
         console.error(`${tag} Try ${attempt} of ${options.restarts} failed: ${reason}`);
+        attempt++;
         continue;
       }
       if (stopping) return void (await current.stop());
