@@ -87,11 +87,12 @@ const afterSignal = (output: string, signal: string) =>
 describe('stopping the server', () => {
   it('Ctrl-C: SIGINT to the process group is quiet and leaves no PostgreSQL and no store process', async () => {
     const server = await start('sigint', { APP_ENV: 'local' });
-    // The analytics store's process runs too (its own data directory under DATA_DIR).
+    // The analytics store's process runs too (its own data directory under DATA_DIR), its first rebuild done.
     await until(
-      async () => processesOf(server.dataDir),
-      (pids) => pids.length > 1,
+      async () => server.output(),
+      (said) => /\[analytics\] Rebuilt/.test(said),
     );
+    expect(processesOf(server.dataDir).length).toBeGreaterThan(1);
     process.kill(-server.child.pid!, 'SIGINT');
     expect(await server.exited).toBe(0);
     expect(afterSignal(server.output(), 'SIGINT').trim()).toBe('SIGINT: shutting down…');
