@@ -2,6 +2,7 @@
 // 401), and what is refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd
 // ranges, queries that do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnly, readOnlyParts } from '@server/social/insights/transactions';
 import type { PostsResponse } from '@contract/insights-responses';
@@ -322,7 +323,11 @@ describe('the statement guard', () => {
     expect([a.zone, b.zone]).toEqual(['Asia/Kolkata', 'Asia/Kolkata']);
 
     // The second part reads after the first has committed a row elsewhere, yet sees the snapshot of the start.
-    await server.db.execute(sql`CREATE TABLE snapshot_probe (id int)`);
+    // Made by the tables' owner: the server's role may not create tables (server/db/app-role.ts).
+    const owner = new pg.Client({ connectionString: server.databaseUrl });
+    await owner.connect();
+    await owner.query('CREATE TABLE snapshot_probe (id int)');
+    await owner.end();
     let written!: () => void;
     const write = new Promise<void>((resolve) => (written = resolve));
     const [, seen] = await readOnlyParts<[void, number]>(
