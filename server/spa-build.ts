@@ -41,8 +41,8 @@ export type SpaServer = Pick<ServerConfig, 'APP_URL' | 'PAYMENT_SERVER_URL' | 'D
 /**
  * The keys whose `.env` values are only the defaults of a server on port 8787: unless set in the environment or in
  * `.env.local`/`.env.production`/`.env.production.local`, they follow the server the SPA is built for, so that `PORT`
- * (or APP_URL, PAYMENT_SERVER_URL, DEV_OIDC_ISSUER) alone moves the SPA's calls with the server. The README's
- * "npm start on another port" and docs/configuration.md say so.
+ * (or APP_URL, PAYMENT_SERVER_URL, DEV_OIDC_ISSUER) alone moves the SPA's calls with the server
+ * (docs/configuration.md).
  */
 const FOLLOW_THE_SERVER: Record<string, (server: SpaServer) => string> = {
   VITE_API_BASE_URL: (server) => `${server.APP_URL}/api/`,
