@@ -193,6 +193,9 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     ]);
     if (analytics) evaluateAfterBatches(analytics, queue);
   } catch (error) {
+    // Stopped while starting (Ctrl-C during the demo corpus's seeding): what failed is what stop() closed under it;
+    // stop() finishes and exits 0, and nothing more is said.
+    if (stopping) return;
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: false }).catch(() => {});
     await analytics?.stop().catch(() => {});

@@ -372,8 +372,11 @@ async function openDatabase(options: {
       ...database,
       status: embedded.status,
       close: async () => {
-        await database.close();
+        // The pools end first (their connections' last words are then not said); a connection still in use (the demo
+        // corpus's seeding, stopped while starting) is ended by PostgreSQL's fast shutdown rather than waited for.
+        const ended = database.close();
         await embedded.stop();
+        await ended;
       },
     };
   } catch (error) {

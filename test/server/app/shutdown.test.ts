@@ -23,14 +23,14 @@ afterAll(() => {
       // gone
     }
   }
-  for (const name of ['sigint', 'sigterm']) stopLeftPostgres(join(dir, name));
+  for (const name of ['sigint', 'seeding', 'sigterm']) stopLeftPostgres(join(dir, name));
   rmSync(dir, { recursive: true, force: true });
 });
 
 const port = (base: number) => base + Math.floor(Math.random() * 900);
 
 /** server/main.ts as `npm start` runs it (without the SPA's build), leader of its own process group as in a terminal. */
-async function start(name: string, env: Record<string, string>) {
+async function start(name: string, env: Record<string, string>, ready = /Murmur API at/) {
   const dataDir = join(dir, name);
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -59,9 +59,9 @@ async function start(name: string, env: Record<string, string>) {
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   await until(
     async () => output,
-    (said) => /Murmur API at/.test(said) || child.exitCode !== null,
+    (said) => ready.test(said) || child.exitCode !== null,
   );
-  expect(output).toMatch(/Murmur API at/);
+  expect(output).toMatch(ready);
   const postgres = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return { child, exited, output: () => output, postgres, dataDir };
 }
@@ -96,6 +96,20 @@ describe('stopping the server', () => {
     process.kill(-server.child.pid!, 'SIGINT');
     expect(await server.exited).toBe(0);
     expect(afterSignal(server.output(), 'SIGINT').trim()).toBe('SIGINT: shutting down…');
+    expect(processIsAlive(server.postgres)).toBe(false);
+    expect(processesOf(server.dataDir)).toEqual([]);
+  });
+
+  it('Ctrl-C while it starts (seeding the demo corpus) is as quiet, and stops what holds the database', async () => {
+    const server = await start(
+      'seeding',
+      { APP_ENV: 'local', CORPUS_DEMO_POSTS: '200000', ANALYTICS_STORE: 'off' },
+      /Development data/,
+    );
+    process.kill(-server.child.pid!, 'SIGINT');
+    expect(await server.exited).toBe(0);
+    expect(afterSignal(server.output(), 'SIGINT').trim()).toBe('SIGINT: shutting down…');
+    expect(server.output()).not.toMatch(/Murmur API at|Demo corpus:/);
     expect(processIsAlive(server.postgres)).toBe(false);
     expect(processesOf(server.dataDir)).toEqual([]);
   });
