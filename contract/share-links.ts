@@ -2,7 +2,8 @@
 // holding the link can open without signing in, until it expires or is revoked (server/sharing). The link's token is
 // in the URL's fragment (/shared#<token>), which browsers never send to a server; the page posts it in a body.
 import * as z from 'zod/mini';
-import { INSIGHT_DASHBOARDS, type Dashboard } from './insights-dashboards';
+import { compareBodySchema } from './insights-compare';
+import { DASHBOARD_TITLES, INSIGHT_DASHBOARDS, type Dashboard } from './insights-dashboards';
 import { insightsBodySchema } from './insights';
 import { workspaceIdSchema } from './workspaces';
 
@@ -15,6 +16,26 @@ export const SHARE_LINK_NAME_MAX = 80;
 
 const dashboardSchema = z.enum(Object.keys(INSIGHT_DASHBOARDS) as [Dashboard, ...Dashboard[]]);
 
+/** What a link or a report shows: one of the dashboards, or Compare (several saved queries side by side). */
+export type SharedDashboard = Dashboard | 'compare';
+const sharedDashboardSchema = z.enum([
+  ...(Object.keys(INSIGHT_DASHBOARDS) as [Dashboard, ...Dashboard[]]),
+  'compare' as const,
+]);
+
+/** Each shared view's name as the app shows it. */
+export const SHARED_VIEW_TITLES: Record<SharedDashboard, string> = {
+  ...DASHBOARD_TITLES,
+  compare: 'Compare',
+};
+
+const hasRange = (view: { filters?: { from?: string; to?: string } }) =>
+  Boolean(view.filters?.from && view.filters.to);
+const RANGE_REQUIRED = {
+  error: 'A shared view needs its range: filters.from and filters.to',
+  path: ['filters'],
+};
+
 /**
  * The view a link shows: a dashboard's request without its workspace (the link's) and without a cursor; its range is
  * required (a link shows the range it was made with, or one as long ending now when rolling).
@@ -24,19 +45,25 @@ export const sharedViewSchema = z
     sort: z.optional(z.string().check(z.maxLength(40))),
     limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
   })
-  .check(
-    z.refine((view) => Boolean(view.filters?.from && view.filters.to), {
-      error: 'A shared view needs its range: filters.from and filters.to',
-      path: ['filters'],
-    }),
-  );
+  .check(z.refine(hasRange, RANGE_REQUIRED));
 export type SharedView = z.infer<typeof sharedViewSchema>;
 
-export const createShareLinkBodySchema = z.object({
+/** Compare's view: its request without the workspace, its range required. */
+export const compareViewSchema = z
+  .omit(compareBodySchema, { workspace_id: true })
+  .check(z.refine(hasRange, RANGE_REQUIRED));
+export type CompareView = z.infer<typeof compareViewSchema>;
+
+/** A dashboard and its view, or Compare and its view. */
+const viewOf = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.union([
+    z.object({ ...shape, dashboard: dashboardSchema, view: sharedViewSchema }),
+    z.object({ ...shape, dashboard: z.literal('compare'), view: compareViewSchema }),
+  ]);
+
+export const createShareLinkBodySchema = viewOf({
   /** The maker's name for the link (1 to 80 characters once trimmed), shown in the list; none when absent or null. */
   name: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(SHARE_LINK_NAME_MAX)))),
-  dashboard: dashboardSchema,
-  view: sharedViewSchema,
   /** The range keeps its length and ends when the link is opened; otherwise it stays as made. */
   rolling: z._default(z.boolean(), false),
   expires_in_days: z._default(z.int().check(z.gte(1), z.lte(SHARE_LINK_MAX_DAYS)), SHARE_LINK_DEFAULT_DAYS),
@@ -49,8 +76,8 @@ export const shareLinkSchema = z.object({
   id: z.string(),
   /** The name its maker gave it; null for none. */
   name: z.nullable(z.string()),
-  dashboard: dashboardSchema,
-  /** The saved query's name, or the ad-hoc query's text ("All posts" for none). */
+  dashboard: sharedDashboardSchema,
+  /** The saved query's name, or the ad-hoc query's text ("All posts" for none); Compare's names joined by "vs". */
   title: z.string(),
   rolling: z.boolean(),
   /** The range as made (ISO 8601). */
@@ -80,10 +107,10 @@ export const sharedTokenBodySchema = z.strictObject({
 
 /** What a shared page says about the view before its figures. */
 export const sharedViewMetaSchema = z.object({
-  dashboard: dashboardSchema,
+  dashboard: sharedDashboardSchema,
   workspace_name: z.string(),
   title: z.string(),
-  /** The canonical query text, null for every post. */
+  /** The canonical query text, null for every post (and for Compare, whose queries are its title). */
   query: z.nullable(z.string()),
   time_zone: z.string(),
   rolling: z.boolean(),
@@ -91,9 +118,5 @@ export const sharedViewMetaSchema = z.object({
 });
 export type SharedViewMeta = z.infer<typeof sharedViewMetaSchema>;
 
-/** A dashboard view as a PDF report (POST /social/insights/report). */
-export const reportBodySchema = z.object({
-  workspace_id: workspaceIdSchema,
-  dashboard: dashboardSchema,
-  view: sharedViewSchema,
-});
+/** A dashboard view (or Compare's) as a PDF report (POST /social/insights/report). */
+export const reportBodySchema = viewOf({ workspace_id: workspaceIdSchema });

@@ -3,31 +3,70 @@
 // workspace and the view it shows, or the reason it shows nothing (never found, revoked, expired, the plan expired).
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
-import { sharedViewSchema, type ShareLink, type SharedView } from '@contract/share-links';
+import { INSIGHT_DASHBOARDS } from '@contract/insights-dashboards';
+import {
+  compareViewSchema,
+  sharedViewSchema,
+  type CompareView,
+  type ShareLink,
+  type SharedDashboard,
+  type SharedView,
+} from '@contract/share-links';
 import type { Db } from '@server/db/database';
 import { workspaces } from '@server/db/schema';
 import { shareLinks } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import { NO_CORRECTIONS } from '@server/social/corrections';
-import { resolveInsightScope, type InsightScope } from '@server/social/insights/request';
+import { resolveCompare } from '@server/social/insights/compare';
+import { resolveInsightScope } from '@server/social/insights/request';
+
+/** A dashboard's view, or Compare's. */
+export type AnyView = SharedView | CompareView;
+
+/** The view of a dashboard (its schema: Compare's or the dashboards'). */
+const viewSchemaOf = (dashboard: string) => (dashboard === 'compare' ? compareViewSchema : sharedViewSchema);
+
+/** Compare's title: the names of its saved queries, in order. */
+const compareTitle = (names: readonly (string | null)[]) =>
+  names.map((name) => name ?? 'A deleted saved query').join(' vs ');
 
 /**
- * A view as its dashboard would take it, resolved as it would be (query, saved query of the workspace, refinements):
- * 400 for one the dashboard would refuse, 404 for a saved query not in the workspace.
+ * A view as its dashboard (or Compare) would take it, resolved as it would be (query, saved queries of the workspace,
+ * refinements): 400 for one the dashboard would refuse, 404 for a saved query not in the workspace. Its title.
  */
 export async function checkSharedView(
   db: Db,
   workspace: { id: string; timeZone: string },
-  dashboard: Dashboard,
-  view: SharedView,
-): Promise<InsightScope> {
+  dashboard: SharedDashboard,
+  view: AnyView,
+): Promise<{ title: string; query: string | null; timeZone: string }> {
+  if (dashboard === 'compare') {
+    // Each saved query resolved as Compare resolves it (the same range for all); the plan's history is the answer's.
+    const contexts = await resolveCompare(
+      db,
+      workspace,
+      { ...(view as CompareView), workspace_id: workspace.id },
+      { start: null, historyDays: null, planName: '' },
+    );
+    return {
+      title: compareTitle(contexts.map((context) => context.savedQueryName)),
+      query: null,
+      timeZone: contexts[0]!.timeZone,
+    };
+  }
   const body = { ...view, workspace_id: workspace.id };
   if (!INSIGHT_DASHBOARDS[dashboard].body.safeParse(body).success) {
     throw new ApiError(400, 'invalid_request', `The ${dashboard} dashboard cannot show this view.`);
   }
   // Its title and query only: no figures, so no corrections to read.
-  return resolveInsightScope(db, workspace, body, new Date(), NO_CORRECTIONS);
+  const scope = await resolveInsightScope(
+    db,
+    workspace,
+    body as SharedView & { workspace_id: string },
+    new Date(),
+    NO_CORRECTIONS,
+  );
+  return { title: viewTitle(view, scope.savedQueryName), query: scope.normalized, timeZone: scope.timeZone };
 }
 
 export const newShareToken = () => randomBytes(32).toString('base64url');
@@ -35,8 +74,9 @@ export const hashShareToken = (token: string) => createHash('sha256').update(tok
 
 type LinkRow = typeof shareLinks.$inferSelect;
 
-/** The saved query's name, or the ad-hoc query's text. */
-export function viewTitle(view: SharedView, savedQueryName: string | null): string {
+/** The saved query's name, or the ad-hoc query's text; Compare's saved queries' names (`savedQueryName`). */
+export function viewTitle(view: AnyView, savedQueryName: string | null): string {
+  if ('saved_query_ids' in view) return savedQueryName ?? 'Deleted saved queries';
   if (view.saved_query_id) return savedQueryName ?? 'A deleted saved query';
   const text = view.query?.trim() ?? '';
   return text === '' ? 'All posts' : text;
@@ -50,11 +90,11 @@ export function toShareLink(
     now = new Date(),
   }: { createdBy: string | null; savedQueryName: string | null; now?: Date },
 ): ShareLink {
-  const view = sharedViewSchema.parse(row.view);
+  const view = viewSchemaOf(row.dashboard).parse(row.view);
   return {
     id: row.id,
     name: row.name,
-    dashboard: row.dashboard as Dashboard,
+    dashboard: row.dashboard as SharedDashboard,
     title: viewTitle(view, savedQueryName),
     rolling: row.rolling,
     range: { from: view.filters!.from!, to: view.filters!.to! },
@@ -70,7 +110,7 @@ export function toShareLink(
 
 export interface OpenedLink {
   link: LinkRow;
-  view: SharedView;
+  view: AnyView;
   workspace: { id: string; name: string; plan: string; timeZone: string };
 }
 
@@ -115,7 +155,7 @@ export async function openShareLink(db: Db, token: string, now = new Date()): Pr
       'The plan of the workspace this link belongs to has expired: it shows nothing until the plan is renewed.',
     );
   }
-  const parsed = sharedViewSchema.safeParse(link.view);
+  const parsed = viewSchemaOf(link.dashboard).safeParse(link.view);
   if (!parsed.success) throw new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
   let view = parsed.data;
   if (link.rolling) {

@@ -8,12 +8,11 @@
 import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { chromium, errors, type Browser } from 'playwright-core';
-import type { Dashboard } from '@contract/insights-dashboards';
-import type { SharedView } from '@contract/share-links';
+import type { SharedDashboard } from '@contract/share-links';
 import type { Db } from '@server/db/database';
 import { shareLinks } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
-import { hashShareToken, newShareToken } from './links';
+import { hashShareToken, newShareToken, type AnyView } from './links';
 import type { ReportPage } from './report-origin';
 
 /** How long a report's link lives: the printing takes seconds. */
@@ -37,8 +36,8 @@ export interface ReportAsk {
   chromiumPath: string;
   workspaceId: string;
   userId: string | undefined;
-  dashboard: Dashboard;
-  view: SharedView;
+  dashboard: SharedDashboard;
+  view: AnyView;
   /** Why a report failed, for the server's log (never shown to the member). */
   log?: (line: string) => void;
 }

@@ -37,7 +37,15 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const listed = (workspaceId: string, linkId?: string) =>
     db
-      .select({ row: shareLinks, createdBy: personName, savedQueryName: savedQueries.name })
+      .select({
+        row: shareLinks,
+        createdBy: personName,
+        // The saved query's name; Compare's saved queries' names in order, joined (those deleted left out).
+        savedQueryName: sql<string | null>`coalesce(${savedQueries.name}, (
+          SELECT string_agg(q.name, ' vs ' ORDER BY o.n)
+          FROM jsonb_array_elements_text(${shareLinks.view} -> 'saved_query_ids') WITH ORDINALITY AS o(id, n)
+          JOIN saved_queries q ON q.id::text = o.id AND q.workspace_id = ${shareLinks.workspaceId}))`,
+      })
       .from(shareLinks)
       .leftJoin(users, eq(users.id, shareLinks.createdBy))
       .leftJoin(savedQueries, sql`${savedQueries.id}::text = ${shareLinks.view} ->> 'saved_query_id'`)
@@ -87,10 +95,11 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           security: bearer,
-          summary: 'Share one dashboard view read-only (owners and managers)',
+          summary: 'Share one dashboard view, or a Compare view, read-only (owners and managers)',
           description:
             'Body: an optional name (1 to 80 characters once trimmed, shown in the list to tell links to the same view ' +
-            "apart), the dashboard, the view (the dashboard's request without workspace_id and cursor; its range, " +
+            "apart), the dashboard ('compare' for Compare), the view (the dashboard's request without workspace_id and " +
+            "cursor — Compare's: saved_query_ids and filters —; its range, " +
             'filters.from and filters.to, is required), rolling (the range keeps its length and ends when the link ' +
             `is opened) and expires_in_days (1 to 365, default 30). The answer's token is shown once: the link is ` +
             '/shared#<token>. 400 for a view the dashboard would refuse (a query that does not parse, a bad ' +
@@ -104,7 +113,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const { name, dashboard, view, rolling, expires_in_days: days } = request.body;
         const { workspace } = workspaceAccessOf(request);
-        const context = await checkSharedView(db, workspace, dashboard, view);
+        const checked = await checkSharedView(db, workspace, dashboard, view);
         const token = newShareToken();
         const row = await db.transaction(async (tx) => {
           // The workspace row stays locked until commit: concurrent creates count one after another.
@@ -144,7 +153,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         const [me] = await db.select({ name: personName }).from(users).where(eq(users.id, request.userId!));
         return reply.status(201).send({
-          link: toShareLink(row, { createdBy: me?.name ?? null, savedQueryName: context.savedQueryName }),
+          link: toShareLink(row, { createdBy: me?.name ?? null, savedQueryName: checked.title }),
           token,
         });
       },

@@ -8,19 +8,27 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { compareResponseSchema } from '@contract/insights-compare';
 import { errorResponseSchema } from '@contract/errors';
-import { sharedTokenBodySchema, sharedViewMetaSchema } from '@contract/share-links';
+import {
+  sharedTokenBodySchema,
+  sharedViewMetaSchema,
+  type CompareView,
+  type SharedDashboard,
+} from '@contract/share-links';
 import { consumeMonthly, historyStart, limitsOf } from '@server/billing/limits';
 import { ApiError } from '@server/errors';
 import { refuseWhenFull } from '@server/social/admission';
 import { cursorSeal } from '@server/social/cursor-seal';
 import { dashboardAnswers } from '@server/social/insights/dashboard-answer';
 import { dashboardComputations, extraOf, type DashboardBody } from '@server/social/insights/computations';
-import { loadCorrections, NO_CORRECTIONS, type Corrections } from '@server/social/corrections';
+import { loadCorrections, type Corrections } from '@server/social/corrections';
+import { compare, compareKey, resolveCompare } from '@server/social/insights/compare';
 import { clipToHistory, resolveInsightScope } from '@server/social/insights/request';
-import { noteOpened, openShareLink, viewTitle } from './links';
+import { checkSharedView, noteOpened, openShareLink } from './links';
 
 const tags = ['sharing'];
+const cannotBeShown = () => new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
 
 /**
  * The workspace's sentiment corrections as a shared answer counts and shows them: each post's corrected label, never
@@ -61,6 +69,12 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
     ]),
   ) as Record<Dashboard, (answer: unknown) => string>;
+  const serializeCompare = serializerCompiler({
+    schema: compareResponseSchema,
+    method: 'POST',
+    url: '/shared/answer',
+    httpStatus: '200',
+  }) as (answer: unknown) => string;
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-robots-tag', 'noindex, nofollow');
@@ -92,21 +106,19 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const opened = await openShareLink(lightDb, request.body.token);
       const { link, view, workspace } = opened;
+      const dashboard = link.dashboard as SharedDashboard;
       // The title and the query as understood: no figures, so no corrections to read.
-      const context = await resolveInsightScope(
-        lightDb,
-        workspace,
-        { ...view, workspace_id: workspace.id },
-        new Date(),
-        NO_CORRECTIONS,
-      );
+      const checked = await checkSharedView(lightDb, workspace, dashboard, view).catch((error: unknown) => {
+        if (error instanceof ApiError && error.statusCode === 400) throw cannotBeShown();
+        throw error;
+      });
       await noteOpened(lightDb, link.id);
       return {
-        dashboard: link.dashboard as Dashboard,
+        dashboard,
         workspace_name: workspace.name,
-        title: viewTitle(view, context.savedQueryName),
-        query: context.normalized,
-        time_zone: context.timeZone,
+        title: checked.title,
+        query: checked.query,
+        time_zone: checked.timeZone,
         rolling: link.rolling,
         expires_at: link.expiresAt.toISOString(),
       };
@@ -120,7 +132,7 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A share link's dashboard answer (no sign-in)",
         description:
-          "Body: { token }. The answer of the link's dashboard for the link's view (the dashboard's own response; a " +
+          "Body: { token }. The answer of the link's dashboard (or Compare's) for the link's view (its own response; a " +
           "list's first page), counted against the workspace's monthly dashboard volume and within its plan's " +
           "history, as a member's call would be. It names no member: a post's sentiment correction is there, " +
           'its corrected_by null. Errors as /shared/view, and 409 dashboard_volume_limit, 503 busy.',
@@ -131,12 +143,34 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { link, view, workspace } = await openShareLink(lightDb, request.body.token);
+      const { limits, planName } = limitsOf(catalogue, workspace.plan);
+      if (link.dashboard === 'compare') {
+        // Compare's answer as a member's call makes it (server/social/insights/routes.ts): its queries resolved
+        // alike, one call of the month's volume; it lists authors, never a post's corrector.
+        const body = { ...(view as CompareView), workspace_id: workspace.id };
+        const contexts = await resolveCompare(lightDb, workspace, body, {
+          start: historyStart(limits),
+          historyDays: limits.history_days,
+          planName,
+        }).catch((error: unknown) => {
+          if (error instanceof ApiError && error.statusCode === 400) throw cannotBeShown();
+          throw error;
+        });
+        const context = contexts[0]!;
+        await consumeMonthly(lightDb, workspace, catalogue, 'dashboard_requests_per_month');
+        return answers.send(request, reply, {
+          endpoint: '/shared/compare',
+          workspaceId: workspace.id,
+          context,
+          extra: compareKey(body.saved_query_ids, contexts),
+          compute: (db) => compare(db, body.saved_query_ids, contexts, app.deps.analytics),
+          serialize: serializeCompare,
+        });
+      }
       const dashboard = link.dashboard as Dashboard;
       const parsed = INSIGHT_DASHBOARDS[dashboard].body.safeParse({ ...view, workspace_id: workspace.id });
-      if (!parsed.success)
-        throw new ApiError(404, 'share_link_not_found', 'This link cannot be shown any more.');
+      if (!parsed.success) throw cannotBeShown();
       const body = parsed.data as DashboardBody<Dashboard>;
-      const { limits, planName } = limitsOf(catalogue, workspace.plan);
       const corrections = namelessCorrections(await loadCorrections(lightDb, workspace.id));
       const context = clipToHistory(
         await resolveInsightScope(lightDb, workspace, body, new Date(), corrections),

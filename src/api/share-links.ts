@@ -1,13 +1,15 @@
 // Calls of the share links (internal API: make, list, revoke) and of a shared view opened signed out (social API:
 // its token in the body, never in an address), then their queryOptions.
 import { queryOptions } from '@tanstack/react-query';
-import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
+import { compareResponseSchema } from '@contract/insights-compare';
+import { INSIGHT_DASHBOARDS } from '@contract/insights-dashboards';
 import {
   createdShareLinkSchema,
   shareLinkListSchema,
   shareLinkSchema,
   sharedViewMetaSchema,
   type CreateShareLinkBody,
+  type SharedDashboard,
 } from '@contract/share-links';
 import type { Api } from './api';
 
@@ -35,16 +37,16 @@ export const sharedViewQuery = (api: Api, token: string) =>
     staleTime: Infinity,
   });
 
-/** The shared view's dashboard answer, parsed with that dashboard's schema. */
-export const sharedAnswerQuery = <D extends Dashboard>(api: Api, token: string, dashboard: D) =>
+/** The shared view's dashboard answer (or Compare's), parsed with that dashboard's schema. */
+export const sharedAnswerQuery = (api: Api, token: string, dashboard: SharedDashboard) =>
   queryOptions({
     queryKey: ['shared', token, 'answer', dashboard] as const,
     queryFn: ({ signal }) =>
-      api.sendSocial('shared/answer', INSIGHT_DASHBOARDS[dashboard].response, {
-        method: 'POST',
-        body: { token },
-        signal,
-      }),
+      api.sendSocial(
+        'shared/answer',
+        dashboard === 'compare' ? compareResponseSchema : INSIGHT_DASHBOARDS[dashboard].response,
+        { method: 'POST', body: { token }, signal },
+      ),
     retry: false,
     staleTime: Infinity,
   });

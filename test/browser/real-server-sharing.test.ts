@@ -197,6 +197,65 @@ describe('Share links (real server)', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
+  it('shares Compare from its page, read-only and as a PDF report', async () => {
+    const anaId = (await demoUserIds(server.db)).get('ana@murmur.local')!;
+    const lighthouse = await server.app.inject({
+      method: 'POST',
+      url: '/api/workspaces/demo/saved-queries',
+      headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
+      payload: { name: 'Lighthouse', query: 'lighthouse' },
+    });
+    const lighthouseId = lighthouse.json<{ id: string }>().id;
+    const ana = await signInToDemo(browser, server.origin, contexts, 'Ana Owner');
+    await ana.goto(
+      `${server.origin}/workspace/demo/insight/compare?compare=${savedQueryId},${lighthouseId}&range=7d`,
+    );
+    await waitForHeading(ana, 'Compare');
+    await ana.getByRole('button', { name: 'Share or export…' }).click();
+    const panel = ana.getByRole('region', { name: 'Share or export this view' });
+    await panel.getByRole('button', { name: 'Make read-only link' }).click();
+    const url = await panel.getByRole('textbox', { name: 'Read-only link' }).inputValue();
+    const token = url.split('#token=')[1]!;
+
+    const guest = await newTestPage(browser, server.origin);
+    contexts.push(guest);
+    await guest.page.goto(url);
+    await waitForHeading(guest.page, 'Compare: Regatta vs Lighthouse');
+    await guest.page.getByRole('heading', { name: 'Share of voice over time' }).waitFor();
+    expect(await guest.page.getByRole('heading', { name: 'Top authors: Lighthouse' }).count()).toBe(1);
+    // Read-only: the authors are names, not drill-downs.
+    expect(await guest.page.locator('.compare-authors button').count()).toBe(0);
+
+    // The same view as a PDF report.
+    const link = await server.db.execute<{ view: object }>(
+      sql`SELECT view FROM share_links WHERE dashboard = 'compare' ORDER BY created_at DESC LIMIT 1`,
+    );
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/social/insights/report',
+      headers: { authorization: `Bearer ${await server.tokenFor(anaId)}` },
+      payload: { workspace_id: 'demo', dashboard: 'compare', view: link.rows[0]!.view },
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const dir = mkdtempSync(join(tmpdir(), 'murmur-report-'));
+    try {
+      const file = join(dir, 'compare.pdf');
+      writeFileSync(file, res.rawPayload);
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      for (const expected of [
+        'Compare: Regatta vs Lighthouse',
+        'Share of voice over time',
+        'Mentions against the previous period',
+        'Top authors: Regatta',
+        'Overlap',
+      ])
+        expect(text, expected).toContain(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('schedules a weekly digest on the Alerts page, which a round at the week’s end e-mails once', async () => {
     const ana = await signInToDemo(browser, server.origin, contexts, 'Ana Owner');
     await ana.goto(`${server.origin}/workspace/demo/alerts`);

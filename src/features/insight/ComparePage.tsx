@@ -30,6 +30,8 @@ import {
 import { DashboardFrame, InsightBody } from './DashboardFrame';
 import { formatChange, formatShare, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
+import { useReadOnly } from './read-only';
+import { CompareShareContext } from './share-target';
 
 const ROUTE = '/_authed/workspace/$workspaceId/insight/compare';
 
@@ -55,57 +57,64 @@ export function ComparePage() {
     enabled: enough,
     placeholderData: keepPreviousData,
   });
+  // What "Share or export…" in the scope bar shares: these queries over this range.
+  const shared = enough ? { saved_query_ids: ids, filters: body.filters } : null;
   const choose = (next: string[]) =>
     void navigate({ search: (previous) => ({ ...previous, compare: next.join(',') || undefined }) });
 
   return (
-    <DashboardFrame
-      title="Compare"
-      description="Saved queries side by side: share of voice, sentiment, platforms and authors."
-      queryPicker={false}
-    >
-      <fieldset className="choice-group compact compare-picker">
-        <legend>Saved queries compared</legend>
-        <p className="field-hint choice-hint">
-          Choose {COMPARE_MIN} to {COMPARE_MAX}. The range and filters above apply to each.
-        </p>
-        {saved.map((query) => {
-          const checked = ids.includes(query.id);
-          return (
-            <label key={query.id} className="choice">
-              <input
-                type="checkbox"
-                checked={checked}
-                disabled={!checked && ids.length >= COMPARE_MAX}
-                onChange={(event) =>
-                  choose(event.target.checked ? [...ids, query.id] : ids.filter((id) => id !== query.id))
-                }
-              />
-              {query.name}
-            </label>
-          );
-        })}
-      </fieldset>
-      {enough ? (
-        <InsightBody result={result} skeleton={4}>
-          {(data) => <Compare data={data} />}
-        </InsightBody>
-      ) : (
-        <EmptyState title="Choose at least two saved queries">
-          {saved.length < COMPARE_MIN
-            ? 'Compare needs two saved queries or more: save another query first.'
-            : 'Check the saved queries to compare above.'}
-        </EmptyState>
-      )}
-    </DashboardFrame>
+    <CompareShareContext.Provider value={shared}>
+      <DashboardFrame
+        title="Compare"
+        description="Saved queries side by side: share of voice, sentiment, platforms and authors."
+        queryPicker={false}
+      >
+        <fieldset className="choice-group compact compare-picker">
+          <legend>Saved queries compared</legend>
+          <p className="field-hint choice-hint">
+            Choose {COMPARE_MIN} to {COMPARE_MAX}. The range and filters above apply to each.
+          </p>
+          {saved.map((query) => {
+            const checked = ids.includes(query.id);
+            return (
+              <label key={query.id} className="choice">
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  disabled={!checked && ids.length >= COMPARE_MAX}
+                  onChange={(event) =>
+                    choose(event.target.checked ? [...ids, query.id] : ids.filter((id) => id !== query.id))
+                  }
+                />
+                {query.name}
+              </label>
+            );
+          })}
+        </fieldset>
+        {enough ? (
+          <InsightBody result={result} skeleton={4}>
+            {(data) => <Compare data={data} />}
+          </InsightBody>
+        ) : (
+          <EmptyState title="Choose at least two saved queries">
+            {saved.length < COMPARE_MIN
+              ? 'Compare needs two saved queries or more: save another query first.'
+              : 'Check the saved queries to compare above.'}
+          </EmptyState>
+        )}
+      </DashboardFrame>
+    </CompareShareContext.Provider>
   );
 }
 
 type Bucket = CompareResponse['over_time'][number];
 type QueryFigures = CompareResponse['queries'][number];
 
-function Compare({ data }: { data: CompareResponse }) {
+/** Compare's answer drawn: on its page, and read-only on a shared page or a report (SharedPage.tsx). */
+export function Compare({ data }: { data: CompareResponse }) {
   const { drill } = useInsightView();
+  // Read-only (shared, or a report): the authors are names, not drill-downs.
+  const readOnly = useReadOnly();
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: null };
   const names = data.queries.map((q) => q.name);
   const label = (row: Bucket) => bucketLabel(data, row);
@@ -301,19 +310,23 @@ function Compare({ data }: { data: CompareResponse }) {
             <ol className="compare-authors">
               {query.top_authors.map((author) => (
                 <li key={author.id}>
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() =>
-                      drill(
-                        [{ field: 'author', values: [author.id] }],
-                        'filtered-posts',
-                        query.saved_query_id,
-                      )
-                    }
-                  >
-                    {author.display_name}
-                  </button>{' '}
+                  {readOnly ? (
+                    author.display_name
+                  ) : (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() =>
+                        drill(
+                          [{ field: 'author', values: [author.id] }],
+                          'filtered-posts',
+                          query.saved_query_id,
+                        )
+                      }
+                    >
+                      {author.display_name}
+                    </button>
+                  )}{' '}
                   <span className="muted small">
                     @{author.handle} · {platformName(author.platform)} · {formatWhole(author.mentions)}{' '}
                     mentions

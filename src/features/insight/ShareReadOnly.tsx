@@ -2,12 +2,13 @@
 // server/sharing/report.ts) and a read-only link (owners and managers) to this view that anyone can open without
 // signing in, until it expires (7 days to a year) or is revoked in Settings › Share links. The range stays as shown,
 // or, "rolling", keeps its length and ends when the link is opened; an optional name tells it from other links to the
-// same view in Settings › Share links. The link is shown once, to copy.
+// same view in Settings › Share links. The link is shown once, to copy. On Compare, its saved queries and range are
+// what is shared (share-target.ts).
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
-import { SHARE_LINK_NAME_MAX } from '@contract/share-links';
+import { SHARE_LINK_NAME_MAX, type CompareView, type SharedView } from '@contract/share-links';
 import { apiProblem } from '@/api/errors';
 import { workspaceQuery } from '@/api/queries';
 import { createShareLink, shareLinksQuery } from '@/api/share-links';
@@ -17,6 +18,7 @@ import { useApp } from '@/components/use-app';
 import { saveFile } from '@/lib/save-file';
 import { showToast } from '@/lib/toast';
 import { useInsightView } from './insight-view';
+import { useCompareShare } from './share-target';
 
 const EXPIRIES = [
   { days: 7, label: '7 days' },
@@ -25,25 +27,33 @@ const EXPIRIES = [
   { days: 365, label: 'a year' },
 ] as const;
 
-/** The dashboard of the address, when it is one a link can show. */
-function useDashboard(): Dashboard | null {
+/** What a link or a report of this page shows. */
+type ShareTarget = { dashboard: Dashboard; view: SharedView } | { dashboard: 'compare'; view: CompareView };
+
+/** The dashboard of the address and its view, or Compare's, when it is one a link can show. */
+function useShareTarget(): ShareTarget | null {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const { body } = useInsightView();
+  const compare = useCompareShare();
   const last = pathname.split('/').at(-1) ?? '';
-  return last in INSIGHT_DASHBOARDS ? (last as Dashboard) : null;
+  if (last === 'compare') return compare ? { dashboard: 'compare', view: compare } : null;
+  if (!(last in INSIGHT_DASHBOARDS)) return null;
+  const { workspace_id: _workspace, ...view } = body;
+  return { dashboard: last as Dashboard, view };
 }
 
 /** The view as a PDF report, printed on the server (any member). */
-function ReportButton({ dashboard }: { dashboard: Dashboard }) {
+function ReportButton({ target }: { target: ShareTarget }) {
   const { api } = useApp();
-  const { workspaceId, body } = useInsightView();
+  const { workspaceId } = useInsightView();
+  const { dashboard } = target;
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      const { workspace_id: _workspace, ...view } = body;
       const file = await api.downloadSocial(
         'insights/report',
-        { workspace_id: workspaceId, dashboard, view },
+        { workspace_id: workspaceId, ...target },
         `murmur-${dashboard}.pdf`,
         undefined,
         'application/pdf',
@@ -71,28 +81,25 @@ function ReportButton({ dashboard }: { dashboard: Dashboard }) {
 export function ShareReadOnly() {
   const { api } = useApp();
   const queryClient = useQueryClient();
-  const { workspaceId, body } = useInsightView();
+  const { workspaceId } = useInsightView();
   const workspace = useQuery(workspaceQuery(api, workspaceId)).data;
-  const dashboard = useDashboard();
+  const target = useShareTarget();
   const [open, setOpen] = useState(false);
   const [days, setDays] = useState(30);
   const [rolling, setRolling] = useState(false);
   const [name, setName] = useState('');
   const panelId = useId();
   const make = useMutation({
-    mutationFn: () => {
-      const { workspace_id: _workspace, ...view } = body;
-      return createShareLink(api, workspaceId, {
+    mutationFn: () =>
+      createShareLink(api, workspaceId, {
         ...(name.trim() && { name: name.trim() }),
-        dashboard: dashboard!,
-        view,
+        ...target!,
         rolling,
         expires_in_days: days,
-      });
-    },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinksQuery(api, workspaceId).queryKey }),
   });
-  if (!dashboard) return null;
+  if (!target) return null;
   const canShare = workspace?.privilege === 'owner' || workspace?.privilege === 'manager';
   const url = make.data ? `${window.location.origin}/shared#token=${make.data.token}` : null;
   // One button in the scope bar, so the bar keeps its height: its panel has the report and, for owners and
@@ -114,7 +121,7 @@ export function ShareReadOnly() {
       </button>
       {open ? (
         <section id={panelId} className="share-panel" aria-label="Share or export this view">
-          <ReportButton dashboard={dashboard} />
+          <ReportButton target={target} />
           {!canShare ? (
             <p className="small muted">Owners and managers can also share this view as a read-only link.</p>
           ) : url ? (

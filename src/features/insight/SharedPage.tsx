@@ -5,7 +5,7 @@
 // a report, for the server to print as a PDF: every chart with its table, the time it was made.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { DASHBOARD_TITLES } from '@contract/insights-dashboards';
+import type { CompareResponse } from '@contract/insights-compare';
 import type {
   ConversationResponse,
   OverviewResponse,
@@ -14,7 +14,7 @@ import type {
   PostsResponse,
   ProfilesResponse,
 } from '@contract/insights-responses';
-import type { SharedViewMeta } from '@contract/share-links';
+import { SHARED_VIEW_TITLES, type SharedViewMeta } from '@contract/share-links';
 import { apiProblem } from '@/api/errors';
 import { sharedAnswerQuery, sharedViewQuery } from '@/api/share-links';
 import { PostCard } from '@/components/PostCard';
@@ -24,6 +24,7 @@ import { useApp } from '@/components/use-app';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
 import { removePrerender } from '@/lib/prerender';
 import { termPatterns } from '@/components/query-editor/match-terms';
+import { Compare } from './ComparePage';
 import { Conversation } from './ConversationPage';
 import { DashboardSkeleton } from './DashboardSkeleton';
 import { ReadOnlyInsightView } from './insight-view';
@@ -109,7 +110,7 @@ function SharedView({ token, meta, report }: { token: string; meta: SharedViewMe
   const [made] = useState(() => new Date().toISOString());
   useReportDone(report, answer.isError ? 'failed' : answer.data ? 'ready' : null);
   useEffect(() => {
-    document.title = `${meta.title} · ${DASHBOARD_TITLES[meta.dashboard]} · shared from Murmur`;
+    document.title = `${meta.title} · ${SHARED_VIEW_TITLES[meta.dashboard]} · shared from Murmur`;
   }, [meta]);
   return (
     <>
@@ -125,10 +126,12 @@ function SharedView({ token, meta, report }: { token: string; meta: SharedViewMe
           )}
         </p>
         <h1>
-          {DASHBOARD_TITLES[meta.dashboard]}: {meta.title}
+          {SHARED_VIEW_TITLES[meta.dashboard]}: {meta.title}
         </h1>
         <p className="small muted">
-          {meta.query === null ? (
+          {meta.dashboard === 'compare' ? (
+            'Saved queries side by side'
+          ) : meta.query === null ? (
             'Every post'
           ) : (
             <>
@@ -173,7 +176,9 @@ function SharedBody({
     <ReadOnlyInsightView timeZone={data.time_zone} body={body} mode={report ? 'report' : 'shared'}>
       <div className="insight-body">
         <p className="range-line small muted">{formatDateTimeRange(data.range, data.time_zone)}</p>
-        {meta.dashboard === 'overview' ? (
+        {meta.dashboard === 'compare' ? (
+          <Compare data={data as CompareResponse} />
+        ) : meta.dashboard === 'overview' ? (
           <Overview data={data as OverviewResponse} />
         ) : meta.dashboard === 'performance' ? (
           <Performance data={data as PerformanceResponse} />

@@ -3,8 +3,7 @@
 // viewer is told the list is theirs to see.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DASHBOARD_TITLES } from '@contract/insights-dashboards';
-import type { ShareLink } from '@contract/share-links';
+import { SHARED_VIEW_TITLES, type ShareLink } from '@contract/share-links';
 import { apiProblem } from '@/api/errors';
 import { revokeShareLink, shareLinksQuery } from '@/api/share-links';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -83,7 +82,7 @@ function ShareLinkList({ workspaceId, timeZone }: { workspaceId: string; timeZon
               <tr key={link.id}>
                 <th scope="row">
                   {link.name ? <div className="share-link-name">{link.name}</div> : null}
-                  {DASHBOARD_TITLES[link.dashboard]}: {link.title}
+                  {SHARED_VIEW_TITLES[link.dashboard]}: {link.title}
                   <div className="small muted">
                     {formatDate(link.range.from, timeZone)} – {formatDate(link.range.to, timeZone)}
                     {link.rolling ? ' (rolling)' : ''}
@@ -107,8 +106,8 @@ function ShareLinkList({ workspaceId, timeZone }: { workspaceId: string; timeZon
                       className="button danger-text small"
                       aria-label={
                         link.name
-                          ? `Revoke the link “${link.name}” to ${DASHBOARD_TITLES[link.dashboard]}: ${link.title}`
-                          : `Revoke the link to ${DASHBOARD_TITLES[link.dashboard]}: ${link.title}`
+                          ? `Revoke the link “${link.name}” to ${SHARED_VIEW_TITLES[link.dashboard]}: ${link.title}`
+                          : `Revoke the link to ${SHARED_VIEW_TITLES[link.dashboard]}: ${link.title}`
                       }
                       onClick={() => setRevoking(link)}
                     >

@@ -288,3 +288,55 @@ describe('what a shared answer says of the workspace’s members', () => {
     }
   });
 });
+
+describe('sharing Compare', () => {
+  it('shares saved queries side by side: the link answers as a member’s Compare call, titled with their names', async () => {
+    const ip = '203.0.113.120';
+    const teaId = await insertSavedQuery(server, team.workspaceId, 'tea');
+    const view = { saved_query_ids: [savedQueryId, teaId], filters: RANGE };
+    const res = await share({ dashboard: 'compare', view, name: 'Coffee against tea' });
+    expect(res.statusCode, res.body).toBe(201);
+    const { link, token } = res.json<{ link: ShareLink; token: string }>();
+    expect(link).toMatchObject({
+      dashboard: 'compare',
+      name: 'Coffee against tea',
+      title: 'Saved coffee OR tea vs Saved tea',
+      range: RANGE,
+    });
+    const list = await as(server, team.owner, { method: 'GET', url: linksPath() });
+    const listed = list.json<{ links: ShareLink[] }>().links.find((l) => l.id === link.id)!;
+    expect(listed.title).toBe('Saved coffee OR tea vs Saved tea');
+
+    const meta = await shared('view', { token }, ip);
+    expect(meta.statusCode, meta.body).toBe(200);
+    expect(meta.json()).toMatchObject({
+      dashboard: 'compare',
+      title: 'Saved coffee OR tea vs Saved tea',
+      query: null,
+    });
+    const answer = await shared('answer', { token }, ip);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const member = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/compare',
+      payload: { workspace_id: team.workspaceId, ...view },
+    });
+    expect(member.statusCode, member.body).toBe(200);
+    expect(answer.json()).toEqual(member.json());
+    expect(answer.json<{ queries: unknown[] }>().queries).toHaveLength(2);
+
+    // One saved query is no comparison; another workspace's is not this one's to share.
+    const one = await share({ dashboard: 'compare', view: { saved_query_ids: [teaId], filters: RANGE } });
+    expect(one.statusCode).toBe(400);
+    const elsewhere = await createTeam(server);
+    const theirs = await insertSavedQuery(server, elsewhere.workspaceId, 'milk');
+    const foreign = await share({
+      dashboard: 'compare',
+      view: { saved_query_ids: [savedQueryId, theirs], filters: RANGE },
+    });
+    expect(foreign.statusCode).toBe(404);
+    // A dashboard's view is not Compare's, nor the other way round.
+    const mixed = await share({ dashboard: 'overview', view });
+    expect(mixed.statusCode).toBe(400);
+  });
+});
