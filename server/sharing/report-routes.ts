@@ -1,4 +1,4 @@
-// A dashboard as a PDF report (social API, under /social; report.ts): any member of the workspace asks for the view
+// A dashboard (or Compare) as a PDF report (social API, under /social; report.ts): any member of the workspace asks for the view
 // they see, and gets the file. Limited per account (each report is a Chromium process for a few seconds).
 import rateLimit from '@fastify/rate-limit';
 import type { AddressInfo } from 'node:net';
@@ -36,10 +36,11 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['sharing'],
         security: bearer,
         summary:
-          'A dashboard view as a PDF report: every chart drawn with its table, the query, range and zone',
+          "A dashboard view (or Compare's) as a PDF report: every chart drawn with its table, the query, range and zone",
         description:
-          "Body: workspace_id, the dashboard and the view (the dashboard's request without workspace_id and " +
-          'cursor, its range required). The report is the view as its read-only page draws it, printed by the ' +
+          "Body: workspace_id, the dashboard ('compare' for Compare) and the view (the dashboard's request without " +
+          "workspace_id and cursor — Compare's: saved_query_ids and filters —, its range required). The report is " +
+          'the view as its read-only page draws it, printed by the ' +
           "server's Chromium (REPORT_CHROMIUM_PATH): the title, query, range, time zone, every chart with its table, " +
           'the "what is counted" sentences and the time it was made; a list shows its first page. It counts as one ' +
           'dashboard request of the month. 400 for a view its dashboard would refuse; 404 for a saved query not in ' +
