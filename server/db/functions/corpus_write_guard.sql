@@ -16,7 +16,7 @@ END $$;
 
 -- The triggers that execute it.
 
--- From 0033_app_role_guard.sql.
+-- From 0032_app_role_guard.sql.
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "analytics_outbox"
   FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
 
@@ -24,7 +24,7 @@ CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "author_post_times"
   FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
 
--- From 0033_app_role_guard.sql.
+-- From 0032_app_role_guard.sql.
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "corpus_state"
   FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
 
