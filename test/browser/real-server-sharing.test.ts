@@ -3,7 +3,8 @@
 // for the link) and makes no request but the shared view's own two; the token leaves the address at once; Ana revokes
 // the link in Settings › Share links, and the same page then says so and shows no data. The overview as a PDF report,
 // printed by the server's Chromium: every chart of the screen and its text (pdftotext), its pages drawn (pdftoppm). A
-// weekly digest scheduled on the Alerts page, sent by a round at the week's end to a development mailbox.
+// weekly digest scheduled on the Alerts page, its outside address confirmed from its consent e-mail, sent by a round at
+// the week's end to a development mailbox. Compare shared and printed; a report from the default build of .env.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -291,9 +292,26 @@ describe('Share links (real server)', () => {
         unsubscribeKey: server.app.keys.digestUnsubscribe,
         now: after,
       };
+      // Before the week ends, a round asks the outside address's consent (one e-mail) and sends no digest; the
+      // skipper follows the link.
+      expect((await runDigests({ ...deps, now: () => new Date() })).sent).toBe(0);
+      const asked = mailbox.messages();
+      expect(asked.map((m) => [m.to, m.subject])).toEqual([
+        ['skipper@example.com', 'Confirm that you want a Murmur digest'],
+      ]);
+      const confirmLink = /Nothing will be sent to you unless you confirm: (\S+)/.exec(asked[0]!.text)![1]!;
+      const confirming = await newTestPage(browser, server.origin);
+      contexts.push(confirming);
+      await confirming.page.goto(confirmLink);
+      await confirming.page
+        .getByText('Confirmed: skipper@example.com will receive the digests of Murmur Demo.', {
+          exact: false,
+        })
+        .waitFor();
+
       expect((await runDigests(deps)).sent).toBe(1);
       expect((await runDigests(deps)).sent).toBe(0);
-      const messages = mailbox.messages();
+      const messages = mailbox.messages().filter((m) => m.subject.startsWith('Weekly digest'));
       expect(messages.map((m) => m.to).sort()).toEqual(['ana@murmur.local', 'skipper@example.com']);
       expect(messages[0]!.subject).toMatch(
         /^Weekly digest of "Regatta": \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/,
