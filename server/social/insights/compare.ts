@@ -2,7 +2,8 @@
 // range. Each query is resolved as a dashboard resolves { workspace_id, saved_query_id, filters } (request.ts) and
 // its figures are its own overview's (overview.ts, from whichever source serves it), so that every figure of a query
 // equals what that query's overview answers; share of voice and the buckets are put together from them here, and the
-// overlap between the queries (posts matching two or more) is one PostgreSQL statement over the common range.
+// overlap between the queries (posts matching two or more) is one statement over the common range: the analytics
+// store's when it can answer (server/analytics/insights/overlap.ts), else PostgreSQL's.
 import { sql, type SQL } from 'drizzle-orm';
 import { COMPARE_TOP_AUTHORS, type CompareBody, type CompareResponse } from '@contract/insights-compare';
 import type { OverviewResponse } from '@contract/insights-responses';
@@ -10,11 +11,14 @@ import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import { readsProfile } from '@server/query/analysis';
 import type { AnalyticsService } from '@server/analytics/service';
+import { pairsOf, storeOverlap } from '@server/analytics/insights/overlap';
+import type { QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
 import { scopeConditions } from '../scope';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
+import { fromStore } from './store-source';
 import { readOnly } from './transactions';
 import { scanFrom } from './where';
 
@@ -100,19 +104,49 @@ const matches = (context: InsightScope): SQL => {
   return conditions.length ? sql`coalesce(${sql.join(conditions, sql` AND `)}, false)` : sql`true`;
 };
 
-/** The pairs of indexes a < b, in order: (0, 1), (0, 2), …, (1, 2), … */
-const pairsOf = (n: number) =>
-  Array.from({ length: n }, (_, a) =>
-    Array.from({ length: n - a - 1 }, (_, k) => [a, a + k + 1] as const),
-  ).flat();
-
 type OverlapRow = { posts: number; pairs: number[] };
 
 /**
- * The posts of the common range matching two or more of the queries, and those matching each pair: one statement
- * over the posts matching any of them (the profiles joined only when a query reads them), on one snapshot.
+ * The overlap from the store (storeOverlap), one statement; null when the store cannot answer. Every query's words are
+ * asked of PostgreSQL together (the queries named as one OR's operands, as the saved queries' volume does), then each
+ * query is compiled on its own.
  */
-async function overlapOf(db: Db, contexts: InsightScope[]): Promise<CompareResponse['overlap']> {
+async function overlapFromStore(
+  db: Db,
+  contexts: InsightScope[],
+  service: AnalyticsService | undefined,
+): Promise<CompareResponse['overlap'] | null> {
+  const queries = contexts.flatMap((context) => (context.scope.query ? [context.scope.query] : []));
+  const query: QueryNode | null =
+    queries.length > 1 ? { type: 'or', operands: queries } : (queries[0] ?? null);
+  return fromStore(
+    db,
+    { timeZone: contexts[0]!.timeZone, scope: { query } },
+    service,
+    (store, { match }) =>
+      storeOverlap(
+        store,
+        contexts.map((context) => ({ context, match })),
+      ),
+    async (_tx, row) => {
+      const pairs = pairsOf(contexts.length);
+      return { posts: row.posts, pairs: pairs.map(([a, b], i) => ({ a, b, posts: row.pairs[i]! })) };
+    },
+  );
+}
+
+/**
+ * The posts of the common range matching two or more of the queries, and those matching each pair: one statement
+ * over the posts matching any of them (the profiles joined only when a query reads them), on one snapshot. From the
+ * store when it can answer (overlapFromStore), else from PostgreSQL.
+ */
+async function overlapOf(
+  db: Db,
+  contexts: InsightScope[],
+  service?: AnalyticsService,
+): Promise<CompareResponse['overlap']> {
+  const fromTheStore = await overlapFromStore(db, contexts, service);
+  if (fromTheStore) return fromTheStore;
   const { scope, timeZone } = contexts[0]!;
   const flags = contexts.map((context, i) => sql`${matches(context)} AS ${sql.raw(`q${i}`)}`);
   const q = (i: number) => sql.raw(`m.q${i}`);
@@ -177,7 +211,7 @@ export async function compare(
   const overviews: OverviewResponse[] = [];
   for (const context of contexts) overviews.push(await overview(db, context, store));
   checkShared(overviews);
-  const overlap = await overlapOf(db, contexts);
+  const overlap = await overlapOf(db, contexts, store);
 
   const first = overviews[0]!;
   const { timeZone, scope } = contexts[0]!;
