@@ -1,0 +1,277 @@
+// Generated corpora for the reference evaluator's property tests: profiles and posts whose texts stay within the
+// tokens' rule (tokens.ts: words of letters and digits, CJK and emoji runs, hashtags, mentions, plain punctuation; no
+// URLs, e-mails, hosts or hyphenated words), written through the change path as the importer writes them, and the
+// queries to ask of them (every operator of server/query/README.md, on the corpora's own words).
+import fc from 'fast-check';
+import { parseQuery } from '@server/query/index';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { extractHashtags, extractMentions } from '@server/social/corpus/text';
+import type { TestServer } from '../server-harness';
+import type { RefPost } from './query';
+
+type Platform = 'x' | 'instagram' | 'tiktok' | 'youtube' | 'facebook' | 'reddit';
+
+/** The authors: handles in mixed case and with `_`, an unknown country, no followers. */
+const AUTHORS: Array<{ handle: string; platform: Platform; followers: number; country: string | null }> = [
+  { handle: 'Alice', platform: 'x', followers: 1200, country: 'US' },
+  { handle: 'bob_k', platform: 'instagram', followers: 500, country: 'KR' },
+  { handle: 'Carla', platform: 'tiktok', followers: 500, country: 'ES' },
+  { handle: 'hana', platform: 'youtube', followers: 90_000, country: 'JP' },
+  { handle: 'anon', platform: 'reddit', followers: 0, country: null },
+  { handle: 'dave', platform: 'x', followers: 15, country: 'US' },
+  { handle: 'Eve', platform: 'facebook', followers: 3000, country: 'GB' },
+];
+
+/** Words of the texts: Latin with and without accents and capitals, digits, Hangul, kana and Han runs, emoji. */
+const WORDS = [
+  'coffee',
+  'Coffee',
+  'tea',
+  'latte',
+  'oat',
+  'milk',
+  'barista',
+  'baristas',
+  'shop',
+  'Café',
+  'ÉTÉ',
+  'straße',
+  'v2',
+  '2026',
+  "don't",
+  'stop',
+  '東京タワーに行った',
+  '東京',
+  'ラーメン',
+  '서울에서',
+  '커피',
+  '노바X',
+  '🔥',
+  '☕',
+  '🔥🔥',
+] as const;
+const TAGS = ['#coffee', '#LatteArt', '#커피', '#v2', '@alice', '@bob_k', '@Hana'];
+const SEPARATORS = [' ', ' ', ' ', ', ', '! ', ' — ', '🔥'];
+
+const KINDS = ['original', 'reply', 'repost', 'quote'] as const;
+const MEDIA = ['text', 'image', 'video', 'link'] as const;
+const LANGUAGES = ['en', 'es', 'ko', 'ja', null] as const;
+
+/** Windows the posts fall in: New York's clocks going back (1 November 2026) and forward (8 March), and around. */
+const WINDOWS: Array<[string, string]> = [
+  ['2026-10-01T00:00:00Z', '2026-11-15T00:00:00Z'],
+  ['2026-11-01T03:00:00Z', '2026-11-01T09:00:00Z'],
+  ['2026-03-08T04:00:00Z', '2026-03-08T10:00:00Z'],
+  // Pacific/Chatham's change of 27 September 2026 at a quarter past the UTC hour.
+  ['2026-09-26T12:00:00Z', '2026-09-26T16:00:00Z'],
+];
+
+/** A generated post before it is written: its author by index into AUTHORS. */
+export interface GeneratedPost {
+  author: number;
+  at: number;
+  text: string;
+  language: (typeof LANGUAGES)[number];
+  kind: (typeof KINDS)[number];
+  media: (typeof MEDIA)[number];
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number | null;
+  sentiment: number;
+}
+
+const textArb = fc
+  .array(fc.tuple(fc.constantFrom(...WORDS, ...WORDS, ...TAGS), fc.constantFrom(...SEPARATORS)), {
+    minLength: 1,
+    maxLength: 9,
+  })
+  .map((parts) =>
+    parts
+      .map(([word, separator]) => word + separator)
+      .join('')
+      .trim(),
+  );
+
+const atArb = fc
+  .tuple(fc.integer({ min: 0, max: WINDOWS.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true }))
+  .map(([w, f]) => {
+    const [from, to] = WINDOWS[w]!.map(Date.parse) as [number, number];
+    return Math.min(to - 1, from + Math.floor(f * (to - from)));
+  });
+
+const postArb: fc.Arbitrary<GeneratedPost> = fc.record({
+  author: fc.integer({ min: 0, max: AUTHORS.length - 1 }),
+  at: atArb,
+  text: textArb,
+  language: fc.constantFrom(...LANGUAGES),
+  kind: fc.constantFrom(...KINDS),
+  media: fc.constantFrom(...MEDIA),
+  // Small numbers, so that ties in engagement are common.
+  likes: fc.integer({ min: 0, max: 6 }),
+  comments: fc.integer({ min: 0, max: 3 }),
+  shares: fc.integer({ min: 0, max: 2 }),
+  views: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: null }),
+  sentiment: fc.integer({ min: -100, max: 100 }).map((n) => n / 100),
+});
+
+/** A corpus of `size` posts, the same for the same seed. */
+export const generatedCorpus = (seed: number, size: number): GeneratedPost[] =>
+  fc.sample(fc.array(postArb, { minLength: size, maxLength: size }), { seed, numRuns: 1 })[0]!;
+
+const labelOf = (sentiment: number): RefPost['label'] =>
+  sentiment > 0.25 ? 'positive' : sentiment < -0.25 ? 'negative' : 'neutral';
+
+/**
+ * Writes the authors and `posts` through the change path (insertProfiles, insertPosts; hashtags and mentions from the
+ * text as the importer extracts them) and answers the posts as the reference sees them, with their ids.
+ */
+export async function writeCorpus(server: TestServer, posts: GeneratedPost[], tag = 'g'): Promise<RefPost[]> {
+  const authorIds = await insertProfiles(
+    server.db,
+    AUTHORS.map((a, i) => ({
+      platform: a.platform,
+      externalId: `${tag}a${i}`,
+      handle: a.handle,
+      displayName: a.handle.toUpperCase(),
+      followers: a.followers,
+      verified: false,
+      country: a.country,
+    })),
+  );
+  const rows = posts.map((p, i) => {
+    const author = AUTHORS[p.author]!;
+    return {
+      ...p,
+      platform: author.platform,
+      externalId: `${tag}p${i}`,
+      authorId: authorIds[p.author]!,
+      postedAt: new Date(p.at),
+      hashtags: extractHashtags(p.text),
+      mentions: extractMentions(p.text),
+      domains: [],
+      sentimentLabel: labelOf(p.sentiment),
+    };
+  });
+  const ids = await insertPosts(server.db, rows);
+  return rows.map((row, i) => {
+    const author = AUTHORS[posts[i]!.author]!;
+    return {
+      id: ids[i]!,
+      at: row.at,
+      platform: row.platform,
+      language: row.language,
+      kind: row.kind,
+      media: row.media,
+      text: row.text,
+      likes: row.likes,
+      comments: row.comments,
+      shares: row.shares,
+      views: row.views,
+      hashtags: row.hashtags,
+      mentions: row.mentions,
+      domains: row.domains,
+      sentiment: row.sentiment,
+      label: row.sentimentLabel,
+      authorId: row.authorId,
+      handle: author.handle,
+      followers: author.followers,
+      country: author.country,
+    };
+  });
+}
+
+// Queries: every operator over the corpora's words, and words they do not hold.
+const wordTerm = fc.constantFrom(
+  'coffee',
+  'COFFEE',
+  'tea',
+  'latte',
+  'oat',
+  'milk',
+  'barista',
+  'shop',
+  'café',
+  'été',
+);
+const termArb = fc.oneof(
+  wordTerm,
+  fc.constantFrom(
+    'Straße',
+    'v2',
+    '2026',
+    "don't",
+    't',
+    'decaf',
+    'x🔥',
+    '東京',
+    'タワー',
+    '서울',
+    '커피',
+    '노바x',
+    '🔥',
+    '☕',
+    '🔥🔥',
+  ),
+);
+const phraseArb = fc.constantFrom(
+  '"oat milk"',
+  '"coffee tea"',
+  '"Coffee, latte"',
+  '"don\'t stop"',
+  '"barista shop"',
+  '"東京 ラーメン"',
+  '"latte 🔥 oat"',
+);
+const wildcardArb = fc.constantFrom('barist*', 'lat*', 'co*', 'caf*', 'ÉT*', '東京*', 'v2*');
+const tagArb = fc.constantFrom(
+  '#coffee',
+  '#latteart',
+  '#LatteArt',
+  '#커피',
+  '#tea',
+  '@alice',
+  '@BOB_K',
+  '@hana',
+  '@eve',
+);
+const fieldArb = fc.constantFrom(
+  'author:alice',
+  'author:@Bob_K',
+  'author:nobody',
+  'platform:x',
+  'site:instagram',
+  'lang:ko',
+  'lang:en',
+  'country:US',
+  'country:kr',
+);
+/** A NEAR's operand: words, phrases and wildcards, or an OR of them (never a substring term). */
+const proximityArb = fc.oneof(
+  wordTerm,
+  fc.constantFrom('"oat milk"', '"coffee tea"', "don't"),
+  fc.constantFrom('barist*', 'lat*', 'co*'),
+  fc.tuple(wordTerm, fc.constantFrom('milk', 'lat*', '"oat milk"')).map(([a, b]) => `(${a} OR ${b})`),
+);
+const nearArb = fc
+  .tuple(proximityArb, fc.integer({ min: 1, max: 6 }), proximityArb)
+  .map(([a, n, b]) => `${a} NEAR/${n} ${b}`);
+
+const { query: queryTextArb } = fc.letrec<{ query: string }>((tie) => ({
+  query: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    termArb,
+    phraseArb,
+    wildcardArb,
+    tagArb,
+    fieldArb,
+    nearArb,
+    tie('query').map((q) => `NOT (${q})`),
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `(${a}) (${b})`),
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `(${a}) AND (${b})`),
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `(${a}) OR (${b})`),
+  ),
+}));
+
+/** Query texts that parse (server/query's parser), over every operator of the language. */
+export const queryArb = queryTextArb.filter((text) => parseQuery(text).ok);

@@ -1,0 +1,122 @@
+// The query language's meaning (server/query/README.md) evaluated on one post, in plain TypeScript: the reference
+// the store's compiled queries are held to. The tree comes from the real parser (server/query); only its evaluation
+// is written again here, for clarity rather than speed.
+import type { ProximityLeaf, ProximityOperand, QueryNode } from '@server/query/index';
+import { parseQuery } from '@server/query/index';
+import { leafText, matchMode } from '@server/query/terms';
+import { lower, tokens, words, type Token } from './tokens';
+
+/** A post as the reference sees it: the record's columns and its author's. */
+export interface RefPost {
+  id: number;
+  /** posted_at in ms. */
+  at: number;
+  platform: string;
+  language: string | null;
+  kind: string;
+  media: string;
+  text: string;
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number | null;
+  /** Lower case, without '#'. */
+  hashtags: string[];
+  /** Lower case, without '@'. */
+  mentions: string[];
+  domains: string[];
+  sentiment: number;
+  label: 'positive' | 'neutral' | 'negative';
+  authorId: number;
+  handle: string;
+  followers: number;
+  country: string | null;
+}
+
+/** The query's tree, from the real parser; throws with the errors for a query that does not parse. */
+export function parsed(query: string): QueryNode {
+  const result = parseQuery(query);
+  if (!result.ok) throw new Error(`${query}: ${JSON.stringify(result.errors)}`);
+  return result.ast;
+}
+
+/** Where a leaf occurs among the post's words: each occurrence's first and last position. */
+type Span = { first: number; last: number };
+
+/** The spans of a run of words (a term's or a phrase's words, next to each other in this order). */
+function phraseSpans(post: Token[], phrase: string[]): Span[] {
+  if (phrase.length === 0) return [];
+  const spans: Span[] = [];
+  for (let i = 0; i + phrase.length <= post.length; i += 1) {
+    if (phrase.every((word, k) => post[i + k]!.word === word))
+      spans.push({ first: post[i]!.pos, last: post[i + phrase.length - 1]!.pos });
+  }
+  return spans;
+}
+
+/** The spans of a word, phrase or wildcard matched by words (not as a substring). */
+function leafSpans(post: Token[], leaf: ProximityLeaf): Span[] {
+  if (leaf.type === 'wildcard') {
+    const prefix = lower(leaf.prefix);
+    return post.filter((t) => t.word.startsWith(prefix)).map((t) => ({ first: t.pos, last: t.pos }));
+  }
+  return phraseSpans(post, words(leaf.value));
+}
+
+const operandSpans = (post: Token[], operand: ProximityOperand): Span[] =>
+  operand.type === 'or'
+    ? operand.operands.flatMap((leaf) => leafSpans(post, leaf))
+    : leafSpans(post, operand);
+
+/** `a NEAR/n b`: b begins 1 to n positions after a ends, or a begins 1 to n positions after b ends. */
+function near(post: Token[], left: ProximityOperand, right: ProximityOperand, distance: number): boolean {
+  const [ls, rs] = [operandSpans(post, left), operandSpans(post, right)];
+  const within = (gap: number) => gap >= 1 && gap <= distance;
+  return ls.some((l) => rs.some((r) => within(r.first - l.last) || within(l.first - r.last)));
+}
+
+/** A word, phrase or wildcard: whole words by position, or a case-insensitive substring for CJK, Thai and emoji. */
+function textMatches(post: RefPost, postTokens: Token[], leaf: ProximityLeaf): boolean {
+  const text = leafText(leaf);
+  if (matchMode(text) === 'substring') return lower(post.text).includes(lower(text));
+  return leafSpans(postTokens, leaf).length > 0;
+}
+
+/** Whether `node` matches `post` (an unknown language or country never equals a value, so NOT of it holds). */
+function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text)): boolean {
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+    case 'wildcard':
+      return textMatches(post, postTokens, node);
+    case 'hashtag':
+      return post.hashtags.includes(node.value);
+    case 'mention':
+      return post.mentions.includes(node.value);
+    case 'field':
+      switch (node.field) {
+        case 'author':
+          return lower(post.handle) === node.value;
+        case 'platform':
+          return post.platform === node.value;
+        case 'lang':
+          return post.language === node.value;
+        case 'country':
+          return post.country === node.value;
+      }
+      return false;
+    case 'not':
+      return !matches(node.operand, post, postTokens);
+    case 'and':
+      return node.operands.every((operand) => matches(operand, post, postTokens));
+    case 'or':
+      return node.operands.some((operand) => matches(operand, post, postTokens));
+    case 'near':
+      return near(postTokens, node.left, node.right, node.distance);
+  }
+}
+
+/** The posts `node` matches (every post for no query), in the list's order. */
+export function matching(node: QueryNode | null, posts: RefPost[]): RefPost[] {
+  return node === null ? posts : posts.filter((post) => matches(node, post));
+}
