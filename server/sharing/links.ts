@@ -75,7 +75,7 @@ export const hashShareToken = (token: string) => createHash('sha256').update(tok
 type LinkRow = typeof shareLinks.$inferSelect;
 
 /** The saved query's name, or the ad-hoc query's text; Compare's saved queries' names (`savedQueryName`). */
-export function viewTitle(view: AnyView, savedQueryName: string | null): string {
+function viewTitle(view: AnyView, savedQueryName: string | null): string {
   if ('saved_query_ids' in view) return savedQueryName ?? 'Deleted saved queries';
   if (view.saved_query_id) return savedQueryName ?? 'A deleted saved query';
   const text = view.query?.trim() ?? '';
