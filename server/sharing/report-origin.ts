@@ -8,6 +8,7 @@
 // at APP_URL itself.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readBuildSettings } from '@server/spa-build';
 
 /** The origin of the social API base baked into the build in `spaDir`, or null when none is found there. */
 function builtSocialApiOrigin(spaDir: string): string | null {
@@ -29,14 +30,17 @@ function builtSocialApiOrigin(spaDir: string): string | null {
   for (const script of scripts) {
     if (!existsSync(script)) continue;
     const base = /VITE_SOCIAL_API_BASE_URL:\s*["'`]([^"'`]+)["'`]/.exec(readFileSync(script, 'utf8'))?.[1];
-    if (!base) continue;
-    try {
-      return new URL(base).origin;
-    } catch {
-      return null;
-    }
+    if (base) return originOf(base);
   }
   return null;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 const cache = new Map<string, { builtAt: number; origin: string | null }>();
@@ -58,7 +62,10 @@ export function reportPageOrigin({ spaDir, appUrl }: { spaDir?: string; appUrl: 
   const builtAt = statSync(join(spaDir, 'index.html')).mtimeMs;
   let known = cache.get(spaDir);
   if (!known || known.builtAt !== builtAt) {
-    known = { builtAt, origin: builtSocialApiOrigin(spaDir) };
+    // The settings `npm start` recorded beside its build (spa-build.ts) first; a build made otherwise (the tests',
+    // scripts') is read for the value Vite baked in.
+    const recorded = readBuildSettings(spaDir)?.VITE_SOCIAL_API_BASE_URL;
+    known = { builtAt, origin: recorded ? originOf(recorded) : builtSocialApiOrigin(spaDir) };
     cache.set(spaDir, known);
   }
   return { origin: known.origin ?? fallback, servedHere: true };
