@@ -80,7 +80,7 @@ describe('the store matches as the reference evaluator', () => {
     );
     // Not vacuous: most queries keep some posts and drop others.
     expect(matched).toBeGreaterThan(125);
-  });
+  }, 90_000);
 
   it('the same posts within scopes (a range, platforms, languages)', async () => {
     await fc.assert(
@@ -90,7 +90,7 @@ describe('the store matches as the reference evaluator', () => {
       }),
       { seed: 5202, numRuns: 120, endOnFailure: true },
     );
-  });
+  }, 90_000);
 
   it('counts as the query editor shows it, capped as it caps', async () => {
     await fc.assert(
@@ -105,5 +105,5 @@ describe('the store matches as the reference evaluator', () => {
       }),
       { seed: 5203, numRuns: 80, endOnFailure: true },
     );
-  });
+  }, 90_000);
 });

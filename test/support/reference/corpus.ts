@@ -93,12 +93,10 @@ const textArb = fc
       .trim(),
   );
 
-const atArb = fc
-  .tuple(fc.integer({ min: 0, max: WINDOWS.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true }))
-  .map(([w, f]) => {
-    const [from, to] = WINDOWS[w]!.map(Date.parse) as [number, number];
-    return Math.min(to - 1, from + Math.floor(f * (to - from)));
-  });
+const atArb = fc.integer({ min: 0, max: WINDOWS.length - 1 }).chain((w) => {
+  const [from, to] = WINDOWS[w]!.map(Date.parse) as [number, number];
+  return fc.integer({ min: from, max: to - 1 });
+});
 
 const postArb: fc.Arbitrary<GeneratedPost> = fc.record({
   author: fc.integer({ min: 0, max: AUTHORS.length - 1 }),

@@ -1,0 +1,162 @@
+// A dashboard's scope and figures in plain TypeScript over the reference's posts (query.ts): the range in the
+// workspace's time zone, the platforms and languages, the query, the drill-down refinements (each meaning what
+// server/social/insights/refine.ts documents), the workspace's sentiment corrections, and the overview's figures.
+// Wall-clock buckets come from Intl (insights-brute-force.ts), never from the code under test.
+import type { Bucket, Refine } from '@contract/insights';
+import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
+import type { QueryNode } from '@server/query/index';
+import { bucketKey, bucketKeys, PERSON_ORDER, perAuthor, wall } from '../insights-brute-force';
+import type { Row } from '../insights.fixtures';
+import { matching, type RefPost } from './query';
+import { lower, tokens } from './tokens';
+
+type Label = RefPost['label'];
+
+/** What a dashboard looks at: from ≤ posted_at < to, as resolveInsightScope resolves a request. */
+export interface RefScope {
+  zone: string;
+  from: number;
+  to: number;
+  query: QueryNode | null;
+  platforms: string[];
+  languages: string[];
+  refine: Refine[];
+  /** The workspace's sentiment corrections by post id. */
+  corrections: ReadonlyMap<number, Label>;
+}
+
+/** The post's label and score as the workspace counts them: its correction's where it has one. */
+const labelOf = (post: RefPost, scope: RefScope): Label =>
+  scope.corrections.get(post.id) ?? post.label;
+const sentimentOf = (post: RefPost, scope: RefScope): number => {
+  const corrected = scope.corrections.get(post.id);
+  // The record keeps the estimate as a 4-byte float (posts.sentiment real, the store's Float32).
+  return corrected ? CORRECTED_SCORE[corrected] : Math.fround(post.sentiment);
+};
+
+const stripped = (values: unknown[], prefix = '') =>
+  values.map((v) => lower(String(v).startsWith(prefix) ? String(v).slice(prefix.length) : String(v)));
+
+/** Whether a refinement's values (ORed) match the post, before `exclude`. */
+function refineMatches(refine: Refine, post: RefPost, scope: RefScope): boolean {
+  switch (refine.field) {
+    case 'date':
+      return refine.values.some(
+        (value) =>
+          bucketKey(post.at, scope.zone, refine.bucket) ===
+          bucketKey(Date.parse(value), scope.zone, refine.bucket),
+      );
+    case 'platform':
+      return (refine.values as string[]).includes(post.platform);
+    case 'hashtag':
+      return stripped(refine.values, '#').some((v) => post.hashtags.includes(v));
+    case 'mention':
+      return stripped(refine.values, '@').some((v) => post.mentions.includes(v));
+    case 'domain':
+      return stripped(refine.values).some((v) => post.domains.includes(v));
+    case 'term': {
+      const words = new Set(tokens(post.text).map((t) => t.word));
+      return stripped(refine.values).some((v) => words.has(v));
+    }
+    case 'author':
+      return refine.values.some((v) =>
+        typeof v === 'number' ? v === post.authorId : stripped([v], '@')[0] === lower(post.handle),
+      );
+    case 'sentiment':
+      return (refine.values as string[]).includes(labelOf(post, scope));
+    case 'language':
+      return post.language !== null && (refine.values as string[]).includes(post.language);
+    case 'media':
+      return (refine.values as string[]).includes(post.media);
+    case 'kind':
+      return (refine.values as string[]).includes(post.kind);
+    case 'followers':
+      return refine.values.some(
+        ({ min, max }) =>
+          (min === undefined || post.followers >= min) && (max === undefined || post.followers < max),
+      );
+    case 'hour_of_week': {
+      const w = wall(post.at, scope.zone);
+      return refine.values.some(({ day, hour }) => w.weekday === day && w.h === hour);
+    }
+  }
+}
+
+/** The posts of the scope within [from, to): the query, the filters, every refinement (exclude: matching none). */
+function scoped(posts: RefPost[], scope: RefScope, from = scope.from, to = scope.to): RefPost[] {
+  return matching(scope.query, posts).filter(
+    (post) =>
+      post.at >= from &&
+      post.at < to &&
+      (!scope.platforms.length || scope.platforms.includes(post.platform)) &&
+      (!scope.languages.length || (post.language !== null && scope.languages.includes(post.language))) &&
+      scope.refine.every((refine) => refineMatches(refine, post, scope) !== (refine.exclude ?? false)),
+  );
+}
+
+const engagementOf = (post: RefPost) => post.likes + post.comments + post.shares;
+
+/** The brute force's row of a post (its per-author helpers read these fields). */
+const rowOf = (post: RefPost) =>
+  ({
+    id: post.id,
+    authorId: post.authorId,
+    followers: post.followers,
+    engagement: engagementOf(post),
+  }) as Row;
+
+/** One period's totals: posts, distinct authors, engagement, reach (the distinct authors' followers). */
+function totals(posts: RefPost[]) {
+  const authors = perAuthor(posts.map(rowOf));
+  return {
+    mentions: posts.length,
+    authors: authors.length,
+    engagement: posts.reduce((sum, p) => sum + engagementOf(p), 0),
+    reach: authors.reduce((sum, a) => sum + a.followers, 0),
+  };
+}
+
+/**
+ * The overview's figures: each period's totals (the range, and the previous period of the same length; a period
+ * without posts left out), every wall-clock bucket of the range zero-filled with its posts, engagement, labels and
+ * sentiment, posts per platform (most first, then by name), the top people (most posts, then engagement, then the
+ * lower id) and the top posts (most engagement, then the higher id).
+ */
+export function overviewFigures(posts: RefPost[], scope: RefScope, bucket: Bucket, top: number) {
+  const current = scoped(posts, scope);
+  const previous = scoped(posts, scope, 2 * scope.from - scope.to, scope.from);
+  const periods = [
+    { cur: true, ...totals(current) },
+    { cur: false, ...totals(previous) },
+  ].filter((period) => period.mentions > 0);
+  const buckets = new Map(
+    bucketKeys(scope.from, scope.to, scope.zone, bucket).map((local) => [
+      local,
+      { local, mentions: 0, engagement: 0, positive: 0, neutral: 0, negative: 0, sentiment_sum: 0 },
+    ]),
+  );
+  const platforms = new Map<string, number>();
+  for (const post of current) {
+    const b = buckets.get(bucketKey(post.at, scope.zone, bucket))!;
+    b.mentions += 1;
+    b.engagement += engagementOf(post);
+    b[labelOf(post, scope)] += 1;
+    b.sentiment_sum += sentimentOf(post, scope);
+    platforms.set(post.platform, (platforms.get(post.platform) ?? 0) + 1);
+  }
+  return {
+    periods,
+    buckets: [...buckets.values()],
+    platforms: [...platforms]
+      .map(([platform, mentions]) => ({ platform, mentions }))
+      .sort((a, b) => b.mentions - a.mentions || (a.platform < b.platform ? -1 : 1)),
+    top_people: perAuthor(current.map(rowOf))
+      .sort(PERSON_ORDER.mentions)
+      .slice(0, top)
+      .map((a) => ({ author_id: a.id, mentions: a.mentions, engagement: a.engagement })),
+    top_posts: [...current]
+      .sort((a, b) => engagementOf(b) - engagementOf(a) || b.id - a.id)
+      .slice(0, top)
+      .map((p) => p.id),
+  };
+}
