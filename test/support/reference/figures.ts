@@ -26,8 +26,7 @@ export interface RefScope {
 }
 
 /** The post's label and score as the workspace counts them: its correction's where it has one. */
-const labelOf = (post: RefPost, scope: RefScope): Label =>
-  scope.corrections.get(post.id) ?? post.label;
+const labelOf = (post: RefPost, scope: RefScope): Label => scope.corrections.get(post.id) ?? post.label;
 const sentimentOf = (post: RefPost, scope: RefScope): number => {
   const corrected = scope.corrections.get(post.id);
   // The record keeps the estimate as a 4-byte float (posts.sentiment real, the store's Float32).
