@@ -1,16 +1,25 @@
-// CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}): the lists' own code (postList,
-// profileList) read page after page with internal cursors, each page written out as it comes, so an export of
-// 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their order, are
-// those of the JSON pages for the same body. The file opens with comment lines saying what it holds; the exports' one
+// CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}). From the analytics store when
+// it can answer: the ids of the rows exported, their order and the list's total in one statement at one version, then
+// the rows from PostgreSQL by id, a page at a time in that order. Else the lists' own code (postList, profileList)
+// reads page after page from PostgreSQL with internal cursors. Either way each page is written out as it comes, so an
+// export of 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their
+// order, are those of the JSON pages for the same body (but, by recency from the store, for posts of one millisecond:
+// server/analytics/insights/export.ts). The file opens with comment lines saying what it holds; the exports' one
 // CSV writer (contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
 // formula (README.md beside this file, "Exports").
 import { csvComments, csvRecords, type CsvValue } from '@contract/csv';
 import type { PostSort, ProfileSort } from '@contract/insights';
 import type { InsightPerson, InsightPost } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
-import { profileList } from './people';
-import { postList } from './posts';
+import { storeExportPosts } from '@server/analytics/insights/export';
+import { storeProfilePage } from '@server/analytics/insights/people';
+import type { AnalyticsService } from '@server/analytics/service';
+import { profileList, profilesCounted } from './people';
+import { postList, postsCounted } from './posts';
 import type { InsightScope } from './request';
+import { peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
+import { fromStore } from './store-source';
+import { readOnly, type Tx } from './transactions';
 import { formatWallClock, wallClock, wallClockFormatter } from '@contract/zoned-time';
 
 /**
@@ -178,52 +187,117 @@ async function csvExport<T>(
   return { filename: `murmur-${what}-${slug(workspace.name)}-${date}.csv`, chunks: chunks(first) };
 }
 
+/** The first page of named rows (as csvExport asks for it from namedPages), looked up. */
+async function firstPage<N, T>(tx: Tx, rows: N[], lookUp: (tx: Tx, rows: N[]) => Promise<T[]>) {
+  const named = rows.slice(0, PAGE_ROWS);
+  return { of: named.length, rows: await lookUp(tx, named) };
+}
+
 /**
- * The filtered posts as CSV (the filtered-posts list's rows and order). Every page is read from PostgreSQL, not the
- * analytics store: the store answers only while it holds PostgreSQL's corpus version, which under a stream of writes
- * it often does not, so the pages of one export would come from either source by turns; from PostgreSQL alone they
- * are read as they always were (each page a snapshot of its own, the range the first page's).
+ * Pages of a list whose rows the store has named at one version (`named`, in order), looked up in PostgreSQL by id a
+ * page at a time, the first in the snapshot the store's version was checked in (`first`: of its first `of` rows),
+ * each later one in a snapshot of its own. The inner cursor is the offset of the page in `named`. A post or profile deleted since the
+ * store named it is left out.
  */
-export function exportPosts(
+function namedPages<N, T>(
+  named: { total: number; rows: N[]; first: { of: number; rows: T[] } },
+  counted: string,
+  lookUp: (tx: Tx, rows: N[]) => Promise<T[]>,
+  db: Db,
+  timeZone: string,
+): Fetch<T> {
+  return async (cursor, limit) => {
+    const offset = cursor === undefined ? 0 : Number(cursor);
+    const end = Math.min(offset + limit, named.rows.length);
+    const rows =
+      offset === 0 && end === named.first.of
+        ? named.first.rows
+        : await readOnly(db, (tx) => lookUp(tx, named.rows.slice(offset, end)), { timeZone });
+    return { counted, total: named.total, rows, next: end < named.rows.length ? String(end) : null };
+  };
+}
+
+/**
+ * The filtered posts as CSV (the filtered-posts list's rows and order). From the analytics store when it can answer:
+ * the ids of every post exported (up to max_rows), their order and the list's total in one statement at one version
+ * (server/analytics/insights/export.ts), then the posts from PostgreSQL by id, a page at a time in that order. Else
+ * every page is read from PostgreSQL, each a snapshot of its own (the range the first page's), as the list's JSON
+ * pages are: the store keeps no snapshot of an older version, so its pages could not be read one after another.
+ */
+export async function exportPosts(
   db: Db,
   context: InsightScope,
   options: { sort: PostSort; max_rows: number },
   workspace: { name: string },
   signal: AbortSignal,
+  service?: AnalyticsService,
 ): Promise<CsvExport> {
   const { sort } = options;
+  const pageRows = sort === 'overperformance' ? OVERPERFORMANCE_PAGE_ROWS : PAGE_ROWS;
+  const lookUp = async (tx: Tx, rows: Array<{ id: number; score: number | null }>) => {
+    const posts = await postsByIds(
+      tx,
+      rows.map((row) => row.id),
+      context.scope,
+    );
+    return rows.flatMap((row) => {
+      const post = posts.get(row.id);
+      return post ? [toPost(post, context.corrections, row.score)] : [];
+    });
+  };
+  const named = await fromStore(
+    db,
+    context,
+    service,
+    (store, scope) => storeExportPosts(store, scope, sort, options.max_rows),
+    async (tx, { total, posts }) => ({
+      total,
+      rows: posts,
+      first: await firstPage(tx, posts, lookUp),
+    }),
+  );
   return csvExport(
     'posts',
     context,
     workspace,
     postColumns(context.timeZone, sort),
-    {
-      maxRows: options.max_rows,
-      pageRows: sort === 'overperformance' ? OVERPERFORMANCE_PAGE_ROWS : PAGE_ROWS,
-    },
+    // From the store, pages of PAGE_ROWS: looked up by id, each costs the same whatever the sort.
+    { maxRows: options.max_rows, pageRows: named ? PAGE_ROWS : pageRows },
     signal,
-    async (cursor, limit) => {
-      const page = await postList(db, context, { sort, limit, cursor });
-      return { counted: page.counted, total: page.total, rows: page.posts, next: page.next_cursor };
-    },
+    named
+      ? namedPages(named, postsCounted(context, sort), lookUp, db, context.timeZone)
+      : async (cursor, limit) => {
+          const page = await postList(db, context, { sort, limit, cursor });
+          return { counted: page.counted, total: page.total, rows: page.posts, next: page.next_cursor };
+        },
   );
 }
 
 /**
- * The filtered profiles as CSV (the filtered-profiles list's rows and order), from PostgreSQL alone, though the JSON
- * list reads the analytics store when it can: an export's pages are read one after another, each in a transaction of
- * its own, and the store keeps no snapshot of an older version, so a later page could be read from the store at the
- * first page's version only while no batch has been applied since (seconds under a stream of writes). The export
- * would then go on from PostgreSQL at another version, its pages mixing sources; it stays on one source instead.
+ * The filtered profiles as CSV (the filtered-profiles list's rows and order). From the analytics store when it can
+ * answer: every author exported (up to max_rows) with their figures, in order, and the list's total in one statement
+ * at one version (storeProfilePage with the export's size), then the profiles from PostgreSQL by id, a page at a
+ * time. Else every page from PostgreSQL, each a snapshot of its own, as exportPosts.
  */
-export function exportProfiles(
+export async function exportProfiles(
   db: Db,
   context: InsightScope,
   options: { sort: ProfileSort; max_rows: number },
   workspace: { name: string },
   signal: AbortSignal,
+  service?: AnalyticsService,
 ): Promise<CsvExport> {
   const { sort } = options;
+  const named = await fromStore(
+    db,
+    context,
+    service,
+    (store, scope) => storeProfilePage(store, scope, sort, options.max_rows, null),
+    async (tx, { total, page }) => {
+      const rows: PersonAggregate[] = page.slice(0, options.max_rows);
+      return { total, rows, first: await firstPage(tx, rows, peopleFor) };
+    },
+  );
   return csvExport(
     'profiles',
     context,
@@ -231,10 +305,12 @@ export function exportProfiles(
     PROFILE_COLUMNS,
     { maxRows: options.max_rows },
     signal,
-    async (cursor, limit) => {
-      // No analytics service: every page from PostgreSQL (above).
-      const page = await profileList(db, context, { sort, limit, cursor });
-      return { counted: page.counted, total: page.total, rows: page.profiles, next: page.next_cursor };
-    },
+    named
+      ? namedPages(named, profilesCounted(context, sort), peopleFor, db, context.timeZone)
+      : async (cursor, limit) => {
+          // Without the store, every page from PostgreSQL (no service given to the list).
+          const page = await profileList(db, context, { sort, limit, cursor });
+          return { counted: page.counted, total: page.total, rows: page.profiles, next: page.next_cursor };
+        },
   );
 }

@@ -190,6 +190,10 @@ export async function profileList(
   return profilesAnswer(context, sort, limit, rows);
 }
 
+/** What the filtered profiles count, in words (the list's and its export's). */
+export const profilesCounted = (context: InsightScope, sort: ProfileSort) =>
+  `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`;
+
 /** The page's answer, the same whichever source read it: its profiles and the cursor of the next page. */
 function profilesAnswer(
   context: InsightScope,
@@ -202,7 +206,7 @@ function profilesAnswer(
     time_zone: context.timeZone,
     range: range(context),
     query: context.normalized,
-    counted: `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`,
+    counted: profilesCounted(context, sort),
     sort,
     total: Number(rows.total),
     profiles: rows.profiles,

@@ -145,6 +145,10 @@ const postsFromStore = (
     },
   );
 
+/** What the filtered posts count, in words (the list's and its export's). */
+export const postsCounted = (context: InsightScope, sort: PostSort) =>
+  `${countedBase(context)}; ${SORT_WORDS[sort]}, ties by the higher id; engagement = likes + comments + shares.`;
+
 /** The answer from the rows, the same whichever source read them. */
 function postsAnswer(context: InsightScope, { sort, limit }: PageAsked, rows: PostsRows): PostsResponse {
   const { scope, timeZone } = context;
@@ -155,7 +159,7 @@ function postsAnswer(context: InsightScope, { sort, limit }: PageAsked, rows: Po
     time_zone: timeZone,
     range: { from: scope.from.toISOString(), to: scope.to.toISOString() },
     query: context.normalized,
-    counted: `${countedBase(context)}; ${SORT_WORDS[sort]}, ties by the higher id; engagement = likes + comments + shares.`,
+    counted: postsCounted(context, sort),
     sort,
     total: rows.total,
     posts: page.map((p) =>

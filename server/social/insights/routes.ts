@@ -68,7 +68,9 @@ const responses = <T>(ok: T) => ({
 const EXPORT =
   "Body: the drill-down list's (workspace_id, saved_query_id or query, filters, refine, sort) without cursor and " +
   `limit, and max_rows (1 to ${EXPORT_MAX_ROWS}, the default). The answer is a CSV file (text/csv, UTF-8, an ` +
-  'attachment), streamed: its rows, in their order, are those the paged list returns for the same body. It opens ' +
+  'attachment), streamed: its rows, in their order, are those the paged list returns for the same body (read from ' +
+  'the analytics store at one version when it can answer: then, sorted by recency, posts of one millisecond stand ' +
+  'higher id first). It opens ' +
   'with comment lines (#): what it is, the time zone, the range, the query, the counted sentence and the rows at ' +
   'most; then a header row. Fields are quoted per RFC 4180; text starting with =, +, -, @, a tab or CR gets a ' +
   'leading apostrophe (formula injection). Errors found before the first byte are JSON as for the dashboards (400, ' +
@@ -345,13 +347,15 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     '/insights/export/posts',
     'Export the filtered posts as CSV (the filtered-posts list, every page), streamed',
     exportPostsBodySchema,
-    (db, context, body, workspace, signal) => exportPosts(db, context, body, workspace, signal),
+    (db, context, body, workspace, signal) =>
+      exportPosts(db, context, body, workspace, signal, app.deps.analytics),
   );
   csvExport(
     '/insights/export/profiles',
     'Export the filtered profiles as CSV (the filtered-profiles list, every page), streamed',
     exportProfilesBodySchema,
-    (db, context, body, workspace, signal) => exportProfiles(db, context, body, workspace, signal),
+    (db, context, body, workspace, signal) =>
+      exportProfiles(db, context, body, workspace, signal, app.deps.analytics),
   );
 
   // The saved queries list's sparklines: here, under the dashboards' rate limit (one call per list, whatever its

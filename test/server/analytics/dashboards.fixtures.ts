@@ -2,7 +2,7 @@
 // thousand posts over 180 days), the insights tests' corpus (posts around both DST changes of America/New_York in
 // 2026), posts around Pacific/Chatham's change of 27 September 2026 (02:45 → 03:45, at a quarter past the UTC hour),
 // the store rebuilt from PostgreSQL, and scopes in four zones with every refinement, with and without exclude.
-import { AnalyticsService, type AnalyticsServiceOptions } from '@server/analytics/service';
+import { AnalyticsService, type AnalyticsServiceOptions, type StoreReading } from '@server/analytics/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -270,3 +270,32 @@ export const storeBehind = (service: AnalyticsService) =>
       value: () => ({ ...service.reading()!, corpusVersion: service.reading()!.corpusVersion - 1 }),
     },
   }) as AnalyticsService;
+
+/**
+ * The running service as it is, every statement sent to its store noted in `statements` (so that a test sees a
+ * figure read from the store rather than from PostgreSQL).
+ */
+export function watchedService(service: AnalyticsService, statements: string[]): AnalyticsService {
+  return Object.create(service, {
+    reading: {
+      value: () => {
+        const reading = service.reading();
+        if (!reading) return reading;
+        const store = Object.create(reading.store, {
+          query: {
+            value: (statement: string, params?: Record<string, unknown>) => {
+              statements.push(statement);
+              return reading.store.query(statement, params);
+            },
+          },
+        }) as AnalyticsStore;
+        return { ...reading, store };
+      },
+    },
+    // The reading's store is the watched one, whose own is its prototype.
+    unchangedSince: {
+      value: (reading: StoreReading) =>
+        service.unchangedSince({ ...reading, store: Object.getPrototypeOf(reading.store) as AnalyticsStore }),
+    },
+  }) as AnalyticsService;
+}

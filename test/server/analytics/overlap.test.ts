@@ -5,12 +5,11 @@
 // which reads it from the store when the store can answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOverlap } from '@server/analytics/insights/overlap';
-import type { AnalyticsService, StoreReading } from '@server/analytics/service';
-import type { AnalyticsStore } from '@server/analytics/store';
+import type { AnalyticsService } from '@server/analytics/service';
 import { compare } from '@server/social/insights/compare';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, matchOf, runningService, type Case } from './dashboards.fixtures';
+import { contextOf, matchOf, runningService, watchedService, type Case } from './dashboards.fixtures';
 
 let server: TestServer;
 let service: AnalyticsService;
@@ -165,32 +164,8 @@ describe('Compare with the store', () => {
   it('answers the overlap the corpus gives, read from the store', async () => {
     const range = RANGES[0]!;
     const contexts = await contextsOf(COMPARED, range);
-    // The service as it runs, its store's statements noted.
     const statements: string[] = [];
-    const watched = Object.create(service, {
-      reading: {
-        value: () => {
-          const reading = service.reading()!;
-          const store = Object.create(reading.store, {
-            query: {
-              value: (statement: string, params?: Record<string, unknown>) => {
-                statements.push(statement);
-                return reading.store.query(statement, params);
-              },
-            },
-          }) as typeof reading.store;
-          return { ...reading, store };
-        },
-      },
-      // The reading's store is the watched one, whose own is its prototype.
-      unchangedSince: {
-        value: (reading: StoreReading) =>
-          service.unchangedSince({
-            ...reading,
-            store: Object.getPrototypeOf(reading.store) as AnalyticsStore,
-          }),
-      },
-    }) as AnalyticsService;
+    const watched = watchedService(service, statements);
     const answer = await compare(
       server.db,
       COMPARED.map((_, i) => `saved-${i}`),
