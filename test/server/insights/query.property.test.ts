@@ -4,11 +4,17 @@
 // the same posts (by id) and the count the query editor shows, over the whole corpus and over scopes.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeMatch } from '@server/analytics/insights/match';
+import { storeDayCounts } from '@server/analytics/insights/volume';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { countStoreMatches, storeCondition } from '@server/analytics/query/count';
 import type { StoreScope } from '@server/analytics/query/compile';
 import type { AnalyticsStore } from '@server/analytics/store';
+import type { QueryNode } from '@server/query/index';
+import { NO_CORRECTIONS } from '@server/social/corrections';
+import { resolveInsightScope } from '@server/social/insights/request';
 import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { dayCounts, type RefScope } from '@test/support/reference/figures';
 import { matching, parsed, type RefPost } from '@test/support/reference/query';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { runningService } from '../analytics/dashboards.fixtures';
@@ -105,5 +111,80 @@ describe('the store matches as the reference evaluator', () => {
       }),
       { seed: 5203, numRuns: 80, endOnFailure: true },
     );
+  }, 90_000);
+
+  it("counts the saved queries' posts per wall-clock day (their sparklines), several queries in one statement", async () => {
+    const savedArb = fc.record({
+      query: fc.option(queryArb, { freq: 4, nil: null }),
+      platforms: fc.oneof(fc.constant<string[]>([]), fc.subarray(['x', 'instagram', 'tiktok'])),
+      languages: fc.oneof(fc.constant<string[]>([]), fc.subarray(['en', 'ko', 'ja'])),
+    });
+    const volumeArb = fc.record({
+      zone: fc.constantFrom('UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham'),
+      // The sparklines' 30 days, ending on a day around the corpus's DST changes.
+      end: fc.constantFrom(
+        '2026-11-03T00:00:00Z',
+        '2026-11-15T00:00:00Z',
+        '2026-03-20T00:00:00Z',
+        '2026-10-01T00:00:00Z',
+      ),
+      saved: fc.array(fc.option(savedArb, { freq: 6, nil: null }), { minLength: 1, maxLength: 4 }),
+    });
+    let counted = 0;
+    await fc.assert(
+      fc.asyncProperty(volumeArb, async ({ zone, end, saved }) => {
+        const to = Date.parse(end);
+        const from = to - 30 * 86_400_000;
+        const scopes: Array<RefScope | null> = saved.map(
+          (s) =>
+            s && {
+              zone,
+              from,
+              to,
+              query: s.query === null ? null : parsed(s.query),
+              platforms: s.platforms,
+              languages: s.languages,
+              refine: [],
+              corrections: new Map(),
+            },
+        );
+        const contexts = await Promise.all(
+          saved.map(
+            (s) =>
+              s &&
+              resolveInsightScope(
+                server.db,
+                { timeZone: zone },
+                {
+                  workspace_id: 'w',
+                  query: s.query ?? '',
+                  filters: {
+                    from: new Date(from).toISOString(),
+                    to: new Date(to).toISOString(),
+                    platforms: s.platforms as never,
+                    languages: s.languages,
+                  },
+                },
+                undefined,
+                NO_CORRECTIONS,
+              ),
+          ),
+        );
+        // The queries' words asked together, as the saved queries' volume asks them (one OR of them all).
+        const queries = contexts.flatMap((c) => (c?.scope.query ? [c.scope.query] : []));
+        const all: QueryNode | null =
+          queries.length > 1 ? { type: 'or', operands: queries } : (queries[0] ?? null);
+        const match = await storeMatch(server.pool, all);
+        const got = await storeDayCounts(
+          store,
+          contexts.map((context) => context && { context, match }),
+        );
+        const expected = dayCounts(posts, scopes);
+        counted += expected.length;
+        expect(got.sort((a, b) => a.i - b.i || (a.local < b.local ? -1 : 1))).toEqual(expected);
+      }),
+      { seed: 5204, numRuns: 40, endOnFailure: true },
+    );
+    expect(counted).toBeGreaterThan(100);
   }, 90_000);
 });

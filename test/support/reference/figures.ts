@@ -159,3 +159,21 @@ export function overviewFigures(posts: RefPost[], scope: RefScope, bucket: Bucke
       .map((p) => p.id),
   };
 }
+
+/**
+ * The saved queries' sparklines: per scope (its index; null: not counted) and wall-clock day of the zone, the days
+ * that have posts, ordered by index then day.
+ */
+export function dayCounts(posts: RefPost[], scopes: Array<RefScope | null>) {
+  const rows: Array<{ i: number; local: string; n: number }> = [];
+  scopes.forEach((scope, i) => {
+    if (!scope) return;
+    const days = new Map<string, number>();
+    for (const post of scoped(posts, scope)) {
+      const local = bucketKey(post.at, scope.zone, 'day');
+      days.set(local, (days.get(local) ?? 0) + 1);
+    }
+    for (const [local, n] of [...days].sort(([a], [b]) => (a < b ? -1 : 1))) rows.push({ i, local, n });
+  });
+  return rows;
+}
