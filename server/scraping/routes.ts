@@ -390,6 +390,6 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: corpusTotalsSchema, ...errorResponses(400, 403) },
       },
     },
-    async (request) => corpusTotals(db, request.query.days),
+    async (request) => corpusTotals(db, request.query.days, app.deps.analytics),
   );
 };

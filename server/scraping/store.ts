@@ -1,6 +1,9 @@
 // Reads and writes of the scraping tables for the API, and their answers' shapes.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
+import { storeCorpusTotals, type StoreCorpusTotals } from '@server/analytics/insights/totals';
+import type { AnalyticsService } from '@server/analytics/service';
+import { fromStore } from '@server/social/insights/store-source';
 import type { Executor } from '@server/workspaces/access';
 import { scrapeJobs, scrapeLogs, scrapeRefusals, scrapeRuns } from '@server/db/scraping-schema';
 import { ApiError } from '@server/errors';
@@ -160,8 +163,11 @@ export async function runRefusals(db: Db, runId: string) {
   };
 }
 
-/** Posts per platform and UTC day over the last `days` days, from the daily rollup the triggers keep exact. */
-export async function corpusTotals(db: Db, days: number): Promise<CorpusTotals> {
+/**
+ * Posts per platform and UTC day over the last `days` days, and per platform in all: from the analytics store when it
+ * can answer (storeCorpusTotals), else from PostgreSQL's daily rollup, which the triggers keep exact.
+ */
+export async function corpusTotals(db: Db, days: number, service?: AnalyticsService): Promise<CorpusTotals> {
   const today = new Date();
   const first = new Date(
     Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)),
@@ -169,14 +175,16 @@ export async function corpusTotals(db: Db, days: number): Promise<CorpusTotals> 
   const dayList = Array.from({ length: days }, (_, i) =>
     new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
   );
-  const recent = await db.execute<{ day: string; platform: string; posts: number }>(sql`
-    SELECT to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, platform::text AS platform,
-      sum(posts)::int AS posts
-    FROM post_days WHERE posted_at >= ${first.toISOString()}::timestamptz GROUP BY 1, 2`);
-  const allTime = await db.execute<{ platform: string; posts: number }>(sql`
-    SELECT platform::text AS platform, sum(posts)::int AS posts FROM post_days GROUP BY 1 ORDER BY 2 DESC`);
+  const { recent, allTime } =
+    (await fromStore(
+      db,
+      { timeZone: 'UTC' },
+      service,
+      (store) => storeCorpusTotals(store, first),
+      async (_tx, totals) => totals,
+    )) ?? (await totalsFromPostgres(db, first));
   const byPlatform = new Map<string, number[]>();
-  for (const row of recent.rows) {
+  for (const row of recent) {
     const series = byPlatform.get(row.platform) ?? dayList.map(() => 0);
     const index = dayList.indexOf(row.day);
     if (index >= 0) series[index] = row.posts;
@@ -192,6 +200,17 @@ export async function corpusTotals(db: Db, days: number): Promise<CorpusTotals> 
         total: posts.reduce((a, b) => a + b, 0),
       }))
       .sort((a, b) => b.total - a.total),
-    all_time: allTime.rows.map((r) => ({ platform: r.platform as Platform, posts: r.posts })),
+    all_time: allTime.map((r) => ({ platform: r.platform as Platform, posts: r.posts })),
   };
+}
+
+/** The same rows from post_days: per UTC day from `first` on and platform, and per platform, the most first. */
+async function totalsFromPostgres(db: Db, first: Date): Promise<StoreCorpusTotals> {
+  const recent = await db.execute<{ day: string; platform: string; posts: number }>(sql`
+    SELECT to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, platform::text AS platform,
+      sum(posts)::int AS posts
+    FROM post_days WHERE posted_at >= ${first.toISOString()}::timestamptz GROUP BY 1, 2`);
+  const allTime = await db.execute<{ platform: string; posts: number }>(sql`
+    SELECT platform::text AS platform, sum(posts)::int AS posts FROM post_days GROUP BY 1 ORDER BY 2 DESC`);
+  return { recent: recent.rows, allTime: allTime.rows };
 }
