@@ -177,3 +177,25 @@ export function dayCounts(posts: RefPost[], scopes: Array<RefScope | null>) {
   });
   return rows;
 }
+
+/**
+ * The people dashboard's figures: the distinct authors of the scope's posts, their posts, and the top `limit` by
+ * mentions (then engagement, then the lower id), by followers (then mentions, then id) and by engagement (then
+ * mentions, then id).
+ */
+export function peopleFigures(posts: RefPost[], scope: RefScope, limit: number) {
+  const current = scoped(posts, scope);
+  const authors = perAuthor(current.map(rowOf));
+  const top = (order: (a: (typeof authors)[number], b: (typeof authors)[number]) => number) =>
+    [...authors]
+      .sort(order)
+      .slice(0, limit)
+      .map((a) => ({ author_id: a.id, mentions: a.mentions, engagement: a.engagement }));
+  return {
+    authors: authors.length,
+    posts: current.length,
+    by_mentions: top(PERSON_ORDER.mentions),
+    by_followers: top(PERSON_ORDER.followers),
+    by_engagement: top(PERSON_ORDER.engagement),
+  };
+}
