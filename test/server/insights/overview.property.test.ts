@@ -1,8 +1,9 @@
-// The overview's and the people dashboard's figures from the store held to the reference evaluator (test/support/reference/figures.ts), field by
-// field: on a generated corpus written through the change path and fed to a running store, for generated scopes (four
-// zones, ranges of hours across New York's and Chatham's DST changes, days, weeks and odd bounds; a query of every
-// operator or none; platforms and languages; every refinement, with and without exclude; the workspace's sentiment
-// corrections or none). Sums of sentiment may differ in their last bits (added in another order).
+// The overview's and the people dashboard's figures from the store held to the reference evaluator
+// (test/support/reference/figures.ts), field by field: on a generated corpus written through the change path and fed
+// to a running store, for generated scopes (four zones, ranges of hours across New York's and Chatham's DST changes,
+// days, weeks and odd bounds; a query of every operator or none; platforms and languages; every refinement, with and
+// without exclude; the workspace's sentiment corrections or none). Sums of sentiment may differ in their last bits
+// (added in another order).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '@contract/insights';
