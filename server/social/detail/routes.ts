@@ -140,7 +140,7 @@ export const detailRoutes: FastifyPluginAsyncZod = async (app) => {
         planName,
       );
       const read = await admission.run(
-        () => reads.read((db) => readProfile(db, context, request.body.profile_id)),
+        () => reads.read((db) => readProfile(db, context, request.body.profile_id, app.deps.analytics)),
         clientGone(reply.raw),
       );
       sayWhereRead(reads, reply, read);

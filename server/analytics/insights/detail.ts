@@ -1,0 +1,41 @@
+// The detail pages' figures from the store: a profile's matching posts and their engagement per wall-clock day of the
+// workspace's zone (server/social/detail/profile.ts), in the dashboard's scope with its refinements.
+import { StoreParams } from '../params';
+import type { AnalyticsStore } from '../store';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
+import { localBucketSql, timeKey } from './time';
+
+/** A day with posts: its wall-clock start ("YYYY-MM-DDT00:00:00"), the author's matching posts and their engagement. */
+export interface StoreProfileDay {
+  local: string;
+  posts: number;
+  engagement: number;
+}
+
+/**
+ * The days of the scope's range on which the profile `authorId` has matching posts: grouped by the time key first
+ * (a quarter or a second: time.ts), the groups then mapped to the zone's days, as the saved queries' volume is.
+ */
+export async function storeProfileDays(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  authorId: number,
+): Promise<StoreProfileDay[]> {
+  const { context } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  const { from: posts, where } = storeFrom(scope, params, zone, ['q', 'ts', 'author_id', 'engagement']);
+  const rows = await store.query<{ local: string; posts: string; engagement: string }>(
+    `SELECT ${localBucketSql('day', time.seconds, zone)} AS local, sum(n) AS posts, sum(e) AS engagement
+    FROM (SELECT ${time.key} AS k, count() AS n, sum(p.engagement) AS e
+      FROM ${posts} WHERE ${where} AND p.author_id = ${params.add(authorId, 'UInt64')} GROUP BY k)
+    GROUP BY local`,
+    params.values,
+  );
+  return rows.map((row) => ({
+    local: row.local,
+    posts: Number(row.posts),
+    engagement: Number(row.engagement),
+  }));
+}

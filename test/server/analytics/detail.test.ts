@@ -1,0 +1,111 @@
+// The detail pages' figures from the store (server/analytics/insights/detail.ts): a profile's matching posts and
+// their engagement per wall-clock day of the workspace's zone (readProfile), over days the clocks go back in, with a
+// query and a refinement, against an expectation computed here from the corpus's own columns (a query's words split
+// from the post's text on what is not a letter or a digit; days through Intl), not from PostgreSQL's statement.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnalyticsService } from '@server/analytics/service';
+import { readProfile } from '@server/social/detail/profile';
+import { bucketKey, bucketKeys } from '@test/support/insights-brute-force';
+import { insertCorpus } from '@test/support/insights.fixtures';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { contextOf, runningService, watchedService, type Case } from './dashboards.fixtures';
+
+let server: TestServer;
+let service: AnalyticsService;
+let closeService: () => Promise<void>;
+
+interface Post {
+  at: number;
+  kind: string;
+  words: Set<string>;
+  engagement: number;
+  author: number;
+}
+let posts: Post[];
+let authors: number[];
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await insertCorpus(server);
+  const running = await runningService(server, 'detail');
+  service = running.service;
+  closeService = running.close;
+  const { rows } = await server.pool.query<{
+    at: number;
+    kind: string;
+    text: string;
+    engagement: number;
+    author: string;
+  }>(
+    `SELECT (extract(epoch FROM posted_at) * 1000)::float8 AS at, kind, text, likes + comments + shares AS engagement,
+      author_id AS author
+    FROM posts`,
+  );
+  posts = rows.map((row) => ({
+    at: row.at,
+    kind: row.kind,
+    words: new Set(row.text.toLowerCase().split(/[^\p{L}\p{N}]+/u)),
+    engagement: Number(row.engagement),
+    author: Number(row.author),
+  }));
+  authors = [...new Set(posts.map((post) => post.author))].sort((a, b) => a - b);
+}, 240_000);
+afterAll(async () => {
+  await closeService?.();
+  await server?.close();
+});
+
+const ZONE = 'America/New_York';
+const RANGE: [string, string] = ['2026-10-25T04:00:00Z', '2026-11-08T05:00:00Z'];
+
+describe("a profile's posts per day, from the store", () => {
+  for (const refined of [false, true]) {
+    it(`counts each author's matching posts and engagement per day${refined ? ', refined by kind' : ''}`, async () => {
+      const context = await contextOf(server, {
+        name: 'detail',
+        zone: ZONE,
+        range: RANGE,
+        query: 'coffee OR tea',
+        refine: refined ? [{ field: 'kind', values: ['original', 'reply'] }] : [],
+      } satisfies Case);
+      const days = bucketKeys(Date.parse(RANGE[0]), Date.parse(RANGE[1]), ZONE, 'day');
+      let counted = 0;
+      for (const author of authors) {
+        const mine = posts.filter(
+          (post) =>
+            post.author === author &&
+            post.at >= Date.parse(RANGE[0]) &&
+            post.at < Date.parse(RANGE[1]) &&
+            (post.words.has('coffee') || post.words.has('tea')) &&
+            (!refined || ['original', 'reply'].includes(post.kind)),
+        );
+        counted += mine.length;
+        const want = days.map((local) => {
+          const day = mine.filter((post) => bucketKey(post.at, ZONE, 'day') === local);
+          return {
+            day: local.slice(0, 10),
+            posts: day.length,
+            engagement: day.reduce((sum, post) => sum + post.engagement, 0),
+          };
+        });
+        const statements: string[] = [];
+        const answer = await readProfile(server.db, context, author, watchedService(service, statements));
+        expect(statements).toHaveLength(1);
+        expect(answer.days.map(({ day, posts, engagement }) => ({ day, posts, engagement }))).toEqual(want);
+        expect(answer.totals).toEqual({
+          posts: mine.length,
+          engagement: mine.reduce((sum, post) => sum + post.engagement, 0),
+        });
+      }
+      // The authors have such posts, or the test would prove little.
+      expect(counted).toBeGreaterThan(20);
+    });
+  }
+
+  it('answers 404 for a profile that does not exist', async () => {
+    const context = await contextOf(server, { name: 'none', zone: ZONE, range: RANGE } satisfies Case);
+    await expect(readProfile(server.db, context, 987_654_321, service)).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+});
