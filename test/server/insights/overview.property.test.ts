@@ -1,9 +1,9 @@
-// The overview's and the people dashboard's figures from the store held to the reference evaluator
-// (test/support/reference/figures.ts), field by field: on a generated corpus written through the change path and fed
-// to a running store, for generated scopes (four zones, ranges of hours across New York's and Chatham's DST changes,
-// days, weeks and odd bounds; a query of every operator or none; platforms and languages; every refinement, with and
-// without exclude; the workspace's sentiment corrections or none). Sums of sentiment may differ in their last bits
-// (added in another order).
+// The overview's, the people dashboard's and the performance dashboard's figures from the store held to the reference
+// evaluator (test/support/reference/figures.ts), field by field: on a generated corpus written through the change path
+// and fed to a running store, for generated scopes (four zones, ranges of hours across New York's and Chatham's DST
+// changes, days, weeks and odd bounds; a query of every operator or none; platforms and languages; every refinement,
+// with and without exclude; the workspace's sentiment corrections or none). Sums of sentiment and engagement rates may
+// differ in their last bits (added in another order).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refine } from '@contract/insights';
@@ -11,13 +11,20 @@ import { instantOfWallClock } from '@contract/zoned-time';
 import { storeMatch } from '@server/analytics/insights/match';
 import { storeOverview } from '@server/analytics/insights/overview';
 import { storePeople } from '@server/analytics/insights/people';
+import { storePerformance } from '@server/analytics/insights/performance';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { bucketFor } from '@server/social/insights/time';
 import { bucketKey } from '@test/support/insights-brute-force';
 import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
-import { overviewFigures, peopleFigures, type RefScope } from '@test/support/reference/figures';
+import {
+  overviewFigures,
+  peopleFigures,
+  performanceGroups,
+  type PerformanceGroup,
+  type RefScope,
+} from '@test/support/reference/figures';
 import { parsed, type RefPost } from '@test/support/reference/query';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { expectClose, runningService } from '../analytics/dashboards.fixtures';
@@ -193,7 +200,7 @@ async function scopesOf(c: Case, corrections: ReadonlyMap<number, Label>) {
   return { scope, context, match: await storeMatch(server.pool, context.scope.query) };
 }
 
-describe("the store's overview and people equal the reference's, field by field", () => {
+describe("the store's overview, people and performance equal the reference's, field by field", () => {
   it("the overview's figures on generated scopes", async () => {
     const authorIds = [...new Set(posts.map((p) => p.authorId))].sort((a, b) => a - b);
     const corrections = correctionsOf(posts);
@@ -243,6 +250,40 @@ describe("the store's overview and people equal the reference's, field by field"
       { seed: 5254, numRuns: 50, endOnFailure: true },
     );
     expect(nonEmpty).toBeGreaterThan(20);
+  }, 90_000);
+
+  it("the performance dashboard's groups on generated scopes", async () => {
+    const authorIds = [...new Set(posts.map((p) => p.authorId))].sort((a, b) => a - b);
+    const corrections = correctionsOf(posts);
+    const keyOf = (g: PerformanceGroup) =>
+      JSON.stringify([g.gp, g.gm, g.gk, g.gd, g.platform, g.media, g.kind, g.dow, g.hr]);
+    const exact = (groups: PerformanceGroup[]) =>
+      groups
+        .filter((g) => g.posts > 0)
+        .map(({ rate: _r, sentiment: _s, ...g }) => ({
+          key: keyOf({ ...g, rate: null, sentiment: null }),
+          ...g,
+        }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let grouped = 0;
+    await fc.assert(
+      fc.asyncProperty(caseArb(authorIds), async (c) => {
+        const { scope, context, match } = await scopesOf(c, corrections);
+        const expected = performanceGroups(posts, scope);
+        grouped += expected.length;
+        const got = await storePerformance(store, { context, match });
+        // Only the groups with posts: an empty scope's grouping set () is a row of zeros or none, alike to the page.
+        expect(exact(got)).toEqual(exact(expected));
+        const floats = new Map(expected.map((g) => [keyOf(g), g]));
+        for (const g of got.filter((row) => row.posts > 0)) {
+          const want = floats.get(keyOf(g))!;
+          expectClose(g.rate, want.rate, `rate of ${keyOf(g)}`);
+          expectClose(g.sentiment, want.sentiment, `sentiment of ${keyOf(g)}`);
+        }
+      }),
+      { seed: 5255, numRuns: 50, endOnFailure: true },
+    );
+    expect(grouped).toBeGreaterThan(500);
   }, 90_000);
 
   // A bug of the store (and of PostgreSQL's bucketSeries, which it follows): bucketStarts leaves out every wall-clock

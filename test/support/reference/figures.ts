@@ -199,3 +199,72 @@ export function peopleFigures(posts: RefPost[], scope: RefScope, limit: number) 
     by_engagement: top(PERSON_ORDER.engagement),
   };
 }
+
+/** One group of the performance dashboard: the key (null where rolled up, g… = 1) and its figures. */
+export interface PerformanceGroup {
+  platform: string | null;
+  media: string | null;
+  kind: string | null;
+  /** The wall-clock day of the week (1 = Monday) and hour in the zone. */
+  dow: number | null;
+  hr: number | null;
+  gp: number;
+  gm: number;
+  gk: number;
+  gd: number;
+  posts: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  /** Views unknown count as 0. */
+  views: number;
+  engagement: number;
+  /** The mean of engagement ÷ followers over the posts whose author has followers; null when none has. */
+  rate: number | null;
+  /** The mean sentiment as the workspace counts it (corrections' scores). */
+  sentiment: number | null;
+}
+
+/**
+ * The performance dashboard's groups, each with posts: all posts, per platform, per media, per kind, and per hour of
+ * the week (the zone's wall-clock day and hour).
+ */
+export function performanceGroups(posts: RefPost[], scope: RefScope): PerformanceGroup[] {
+  const groups = new Map<string, { key: Partial<PerformanceGroup>; posts: RefPost[] }>();
+  const add = (key: Partial<PerformanceGroup>, post: RefPost) => {
+    const id = JSON.stringify(key);
+    (groups.get(id) ?? groups.set(id, { key, posts: [] }).get(id)!).posts.push(post);
+  };
+  for (const post of scoped(posts, scope)) {
+    const w = wall(post.at, scope.zone);
+    add({}, post);
+    add({ platform: post.platform }, post);
+    add({ media: post.media }, post);
+    add({ kind: post.kind }, post);
+    add({ dow: w.weekday, hr: w.h }, post);
+  }
+  const sumOf = (list: RefPost[], value: (post: RefPost) => number) =>
+    list.reduce((sum, post) => sum + value(post), 0);
+  return [...groups.values()].map(({ key, posts: list }) => {
+    const rated = list.filter((post) => post.followers > 0);
+    return {
+      platform: key.platform ?? null,
+      media: key.media ?? null,
+      kind: key.kind ?? null,
+      dow: key.dow ?? null,
+      hr: key.hr ?? null,
+      gp: key.platform === undefined ? 1 : 0,
+      gm: key.media === undefined ? 1 : 0,
+      gk: key.kind === undefined ? 1 : 0,
+      gd: key.dow === undefined ? 1 : 0,
+      posts: list.length,
+      likes: sumOf(list, (p) => p.likes),
+      comments: sumOf(list, (p) => p.comments),
+      shares: sumOf(list, (p) => p.shares),
+      views: sumOf(list, (p) => p.views ?? 0),
+      engagement: sumOf(list, engagementOf),
+      rate: rated.length ? sumOf(rated, (p) => engagementOf(p) / p.followers) / rated.length : null,
+      sentiment: sumOf(list, (p) => sentimentOf(p, scope)) / list.length,
+    };
+  });
+}
