@@ -90,6 +90,11 @@ const rangeArb = fc.oneof(
     .map(([from, length]) => [from, from + length] as const),
 );
 
+const REFINE_FIELDS = [
+  ...['author', 'date', 'followers', 'hashtag', 'hour_of_week', 'kind', 'language', 'media', 'mention'],
+  ...['platform', 'sentiment', 'term'],
+];
+
 /** A refinement of each field, its values drawn from the corpus (date values: bucket starts in the zone). */
 const refineArb = (zone: string, authorIds: number[]): fc.Arbitrary<Refine> => {
   const some = <T>(values: T[]) => fc.subarray(values, { minLength: 1, maxLength: 2 });
@@ -205,6 +210,7 @@ describe("the store's overview, people and performance equal the reference's, fi
     const authorIds = [...new Set(posts.map((p) => p.authorId))].sort((a, b) => a - b);
     const corrections = correctionsOf(posts);
     let nonEmpty = 0;
+    const refined = new Set<string>();
     await fc.assert(
       fc.asyncProperty(caseArb(authorIds), async (c) => {
         const [from, to] = c.range;
@@ -215,7 +221,10 @@ describe("the store's overview, people and performance equal the reference's, fi
         const top = 5;
         const got = await storeOverview(store, { context, match }, bucket, top);
         const expected = overviewFigures(posts, scope, bucket, top);
-        if (expected.periods.some((p) => p.cur)) nonEmpty += 1;
+        if (expected.periods.some((p) => p.cur)) {
+          nonEmpty += 1;
+          for (const r of c.refine) refined.add(r.field);
+        }
         const withoutSums = (buckets: typeof expected.buckets) =>
           buckets.map(({ sentiment_sum: _, ...b }) => b);
         expect({
@@ -229,10 +238,11 @@ describe("the store's overview, people and performance equal the reference's, fi
           expectClose(b.sentiment_sum, expected.buckets[i]!.sentiment_sum, `sentiment of ${b.local}`),
         );
       }),
-      { seed: 5253, numRuns: 100, endOnFailure: true },
+      { seed: 5253, numRuns: 130, endOnFailure: true },
     );
-    // Not vacuous: most scopes hold posts.
+    // Not vacuous: most scopes hold posts, and every refinement was compared on a scope that kept some.
     expect(nonEmpty).toBeGreaterThan(40);
+    expect([...refined].sort()).toEqual(REFINE_FIELDS);
   }, 120_000);
 
   it("the people dashboard's figures on generated scopes", async () => {
