@@ -1,6 +1,7 @@
 // One post by id, with the terms of the view's query it matched. The post's month comes first from post_keys (its
 // (id, posted_at) index, migration 0019), so the post itself is read from that month's partition alone; the terms are
-// the query's own compiled conditions, evaluated on that one row, so "matched" means what the search means.
+// the query's own compiled conditions, evaluated on that one post, so "matched" means what the search means: the
+// analytics store's when it can answer and holds the post (server/analytics/insights/detail.ts), else PostgreSQL's.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PostDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
@@ -8,7 +9,10 @@ import { ApiError } from '@server/errors';
 import type { Corrections } from '../corrections';
 import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
 import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
-import { readOnly } from '../insights/transactions';
+import { readOnly, type Tx } from '../insights/transactions';
+import { fromStore } from '../insights/store-source';
+import { storeMatchedTerms } from '@server/analytics/insights/detail';
+import type { AnalyticsService } from '@server/analytics/service';
 
 const postNotFound = () =>
   new ApiError(404, 'not_found', 'There is no such post, or it is older than the plan keeps.');
@@ -50,18 +54,83 @@ export interface PostRead {
   corrections: Corrections;
 }
 
-export async function readPost(db: Db, read: PostRead): Promise<Omit<PostDetailResponse, 'time_zone'>> {
-  const { postId, since, query, corrections } = read;
+/** The post's instant to the microsecond, from post_keys; a 404 for none (or one older than `since`). */
+async function postedAtOf(tx: Tx, { postId, since }: PostRead): Promise<string> {
+  const [key] = (
+    await tx.execute<{ posted_at: string }>(sql`
+      SELECT to_char(k.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_at
+      FROM post_keys k WHERE k.id = ${postId} ${since ? sql`AND k.posted_at >= ${since}` : sql``}
+      LIMIT 1`)
+  ).rows;
+  if (!key) throw postNotFound();
+  return key.posted_at;
+}
+
+/** The answer from the post's row and, with a query, whether it matches the query and each of its terms. */
+function postAnswer(
+  row: PostRow,
+  corrections: Corrections,
+  query: QueryNode | null,
+  leaves: Leaf[],
+  matched: { query: boolean; terms: boolean[] },
+): Omit<PostDetailResponse, 'time_zone'> {
+  return {
+    post: toPost(row, corrections),
+    matched: query
+      ? {
+          query: printQuery(query),
+          matches: matched.query,
+          terms: leaves.map((leaf, i) => ({
+            term: printQuery(leaf.node),
+            negated: leaf.negated,
+            matched: matched.terms[i] === true,
+          })),
+        }
+      : null,
+  };
+}
+
+/**
+ * The post with its matched terms: the terms from the analytics store when it can answer and holds the post
+ * (storeMatchedTerms: the query and each term compiled as the dashboards compile them), the post itself from
+ * PostgreSQL in a snapshot of the store's version; else both from PostgreSQL.
+ */
+export async function readPost(
+  db: Db,
+  read: PostRead,
+  service?: AnalyticsService,
+): Promise<Omit<PostDetailResponse, 'time_zone'>> {
+  const { postId, query, corrections } = read;
+  if (query && service) {
+    const postedAt = await readOnly(db, (tx) => postedAtOf(tx, read), { timeZone: read.timeZone });
+    const leaves = queryLeaves(query);
+    const stored = await fromStore(
+      db,
+      { timeZone: read.timeZone, scope: { query } },
+      service,
+      (store, { match }) =>
+        storeMatchedTerms(store, match, postId, new Date(postedAt), [
+          query,
+          ...leaves.map((leaf) => leaf.node),
+        ]),
+      async (tx, matched) => {
+        // Not in the store yet (it answers behind PostgreSQL): PostgreSQL says.
+        if (!matched) return null;
+        const [row] = (
+          await tx.execute<PostRow>(sql`
+            SELECT ${POST_COLUMNS} FROM ${QUERY_FROM}
+            WHERE p.id = ${postId} AND p.posted_at = ${postedAt}::timestamptz`)
+        ).rows;
+        if (!row) throw postNotFound();
+        return postAnswer(row, corrections, query, leaves, { query: matched[0]!, terms: matched.slice(1) });
+      },
+    );
+    if (stored) return stored;
+  }
   return readOnly(
     db,
     async (tx) => {
-      const [key] = (
-        await tx.execute<{ posted_at: string }>(sql`
-          SELECT to_char(k.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_at
-          FROM post_keys k WHERE k.id = ${postId} ${since ? sql`AND k.posted_at >= ${since}` : sql``}
-          LIMIT 1`)
-      ).rows;
-      if (!key) throw postNotFound();
+      const postedAt = await postedAtOf(tx, read);
       const leaves = query ? queryLeaves(query) : [];
       const matches: SQL[] = query
         ? [
@@ -75,23 +144,13 @@ export async function readPost(db: Db, read: PostRead): Promise<Omit<PostDetailR
       const [row] = (
         await tx.execute<PostRow & Record<string, unknown>>(sql`
           SELECT ${sql.join([POST_COLUMNS, ...matches], sql`, `)}
-          FROM ${QUERY_FROM} WHERE p.id = ${postId} AND p.posted_at = ${key.posted_at}::timestamptz`)
+          FROM ${QUERY_FROM} WHERE p.id = ${postId} AND p.posted_at = ${postedAt}::timestamptz`)
       ).rows;
       if (!row) throw postNotFound();
-      return {
-        post: toPost(row, corrections),
-        matched: query
-          ? {
-              query: printQuery(query),
-              matches: row.matches_query === true,
-              terms: leaves.map((leaf, i) => ({
-                term: printQuery(leaf.node),
-                negated: leaf.negated,
-                matched: row[`term_${i}`] === true,
-              })),
-            }
-          : null,
-      };
+      return postAnswer(row, corrections, query, leaves, {
+        query: row.matches_query === true,
+        terms: leaves.map((_, i) => row[`term_${i}`] === true),
+      });
     },
     { timeZone: read.timeZone },
   );

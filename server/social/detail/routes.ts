@@ -94,13 +94,17 @@ export const detailRoutes: FastifyPluginAsyncZod = async (app) => {
       const read = await admission.run(
         () =>
           reads.read((db) =>
-            readPost(db, {
-              postId: body.post_id,
-              since: historyStart(limits),
-              query: context?.scope.query ?? null,
-              timeZone,
-              corrections,
-            }),
+            readPost(
+              db,
+              {
+                postId: body.post_id,
+                since: historyStart(limits),
+                query: context?.scope.query ?? null,
+                timeZone,
+                corrections,
+              },
+              app.deps.analytics,
+            ),
           ),
         clientGone(reply.raw),
       );

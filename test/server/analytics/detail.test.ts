@@ -1,10 +1,13 @@
 // The detail pages' figures from the store (server/analytics/insights/detail.ts): a profile's matching posts and
 // their engagement per wall-clock day of the workspace's zone (readProfile), over days the clocks go back in, with a
-// query and a refinement, against an expectation computed here from the corpus's own columns (a query's words split
+// query and a refinement; and which terms of a query a post matches (readPost). Each against an expectation computed here from the corpus's own columns (a query's words split
 // from the post's text on what is not a letter or a digit; days through Intl), not from PostgreSQL's statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsService } from '@server/analytics/service';
+import { NO_CORRECTIONS } from '@server/social/corrections';
+import { readPost } from '@server/social/detail/post';
 import { readProfile } from '@server/social/detail/profile';
+import { parseQuery } from '@server/query/index';
 import { bucketKey, bucketKeys } from '@test/support/insights-brute-force';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -15,6 +18,8 @@ let service: AnalyticsService;
 let closeService: () => Promise<void>;
 
 interface Post {
+  id: number;
+  hashtags: Set<string>;
   at: number;
   kind: string;
   words: Set<string>;
@@ -31,17 +36,21 @@ beforeAll(async () => {
   service = running.service;
   closeService = running.close;
   const { rows } = await server.pool.query<{
+    id: string;
+    hashtags: string[];
     at: number;
     kind: string;
     text: string;
     engagement: number;
     author: string;
   }>(
-    `SELECT (extract(epoch FROM posted_at) * 1000)::float8 AS at, kind, text, likes + comments + shares AS engagement,
-      author_id AS author
+    `SELECT id, hashtags, (extract(epoch FROM posted_at) * 1000)::float8 AS at, kind, text,
+      likes + comments + shares AS engagement, author_id AS author
     FROM posts`,
   );
   posts = rows.map((row) => ({
+    id: Number(row.id),
+    hashtags: new Set(row.hashtags.map((tag) => tag.toLowerCase())),
     at: row.at,
     kind: row.kind,
     words: new Set(row.text.toLowerCase().split(/[^\p{L}\p{N}]+/u)),
@@ -107,5 +116,47 @@ describe("a profile's posts per day, from the store", () => {
     await expect(readProfile(server.db, context, 987_654_321, service)).rejects.toMatchObject({
       statusCode: 404,
     });
+  });
+});
+
+describe('the terms a post matches, from the store', () => {
+  it('says for each post whether it matches the query and each term, negated under a NOT', async () => {
+    const parsed = parseQuery('coffee OR (tea AND NOT camera) OR #launch');
+    if (!parsed.ok) throw new Error('The query does not parse');
+    const has = (post: Post, word: string) => post.words.has(word);
+    const checked = posts.filter((_, i) => i % 4 === 0);
+    let matching = 0;
+    for (const post of checked) {
+      const statements: string[] = [];
+      const answer = await readPost(
+        server.db,
+        { postId: post.id, since: null, query: parsed.ast, timeZone: ZONE, corrections: NO_CORRECTIONS },
+        watchedService(service, statements),
+      );
+      expect(statements).toHaveLength(1);
+      const terms = {
+        coffee: has(post, 'coffee'),
+        tea: has(post, 'tea'),
+        camera: has(post, 'camera'),
+        '#launch': post.hashtags.has('launch'),
+      };
+      const matches = terms.coffee || (terms.tea && !terms.camera) || terms['#launch'];
+      if (matches) matching += 1;
+      expect(Number(answer.post.id)).toBe(post.id);
+      expect(answer.matched).toEqual({
+        // Its canonical text (AND binds before OR).
+        query: 'coffee OR tea AND NOT camera OR #launch',
+        matches,
+        terms: [
+          { term: 'coffee', negated: false, matched: terms.coffee },
+          { term: 'tea', negated: false, matched: terms.tea },
+          { term: 'camera', negated: true, matched: terms.camera },
+          { term: '#launch', negated: false, matched: terms['#launch'] },
+        ],
+      });
+    }
+    // Some match and some do not, or the test would prove little.
+    expect(matching).toBeGreaterThan(5);
+    expect(matching).toBeLessThan(checked.length - 5);
   });
 });
