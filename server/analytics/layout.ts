@@ -216,17 +216,35 @@ export async function layoutVersion(store: AnalyticsStore, db = STORE_DATABASE):
 
 /**
  * Why the store in `db` cannot be fed and read as it is (it is rebuilt then), or null when its layout is this code's
- * and whole: none yet, another version's, or a table of it gone (a server's table dropped, a part of its files lost).
+ * and whole: none yet, another version's, a table of it gone (a server's table dropped, a part of its files lost), or a
+ * part of it set aside as broken when it was opened (brokenParts).
  */
 export async function layoutFault(store: AnalyticsStore, db = STORE_DATABASE): Promise<string | null> {
   const version = await layoutVersion(store, db);
   if (version === null) return 'it has no layout yet';
   if (version !== LAYOUT_VERSION) return `its layout is ${version}, this server's ${LAYOUT_VERSION}`;
   const missing = await missingTables(store, db);
-  if (missing.length === 0) return null;
-  return missing.length === 1
-    ? `its table ${missing[0]} is missing`
-    : `its tables ${missing.join(', ')} are missing`;
+  if (missing.length > 0)
+    return missing.length === 1
+      ? `its table ${missing[0]} is missing`
+      : `its tables ${missing.join(', ')} are missing`;
+  const broken = await brokenParts(store, db);
+  if (broken.length === 0) return null;
+  return `ClickHouse set aside ${broken.length === 1 ? 'a part' : `${broken.length} parts`} of it as broken (${broken.slice(0, 3).join(', ')})`;
+}
+
+/**
+ * The parts of `db`'s tables that ClickHouse detached as broken (`table/name`): a part whose files fail their checks
+ * when the store is opened (garbled, cut short) is moved to its table's `detached/` and the table opens without its
+ * rows, answering short with no error. A part a person detached has no reason and is not counted.
+ */
+async function brokenParts(store: AnalyticsStore, db = STORE_DATABASE): Promise<string[]> {
+  const rows = await store.query<{ table: string; name: string }>(
+    `SELECT table, name FROM system.detached_parts WHERE database = {db:String} AND reason LIKE '%broken%'
+      ORDER BY table, name`,
+    { db },
+  );
+  return rows.map((row) => `${row.table}/${row.name}`);
 }
 
 /** The tables of the layout that `db` lacks (none for a whole store). */

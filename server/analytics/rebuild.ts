@@ -31,6 +31,8 @@ import type { AnalyticsStore } from './store';
 
 /** Where a rebuild loads before the swap; dropped when a rebuild starts, so one cut short is thrown away. */
 const NEXT_DATABASE = `${STORE_DATABASE}_next`;
+/** Where the store replaced by a rebuild goes at the swap, to be dropped after it. */
+const OLD_DATABASE = `${STORE_DATABASE}_old`;
 export const DEFAULT_REBUILD_BATCH = 5_000;
 /**
  * Ids of posts a statement of the token table's and the sample-ordered copy's fills reads: each statement stays well
@@ -51,6 +53,27 @@ export interface RebuildOptions {
    * of `total` (counted in the same snapshot).
    */
   onProgress?(done: number, total: number, phase: 'posts' | 'tokens'): void;
+  /** Then, while the tables are merged each into one part: rows of the tables merged so far, of all their rows. */
+  onMerge?(done: number, total: number): void;
+}
+
+/** A rebuild's phases, in their order. */
+const PHASES = ['posts', 'tokens', 'merges'] as const;
+
+/** Where a rebuild is (progressLines), for the server's state and GET /api/health. */
+export interface RebuildProgress {
+  /** Loading the posts, filling the token rows and the copies from them, or merging each table into one part. */
+  phase: (typeof PHASES)[number];
+  /** The phase's place (1 to `steps`). */
+  step: number;
+  steps: number;
+  /** Posts (posts, tokens) or rows (merges) done, of `total`. */
+  done: number;
+  total: number;
+  /** Of the phase, rounded down (100 only when it is done). */
+  percent: number;
+  /** Seconds the phase still needs at the rate measured since it began; null until a first part of it is done. */
+  etaSeconds: number | null;
 }
 
 export interface RebuildResult {
@@ -146,25 +169,47 @@ async function loadPosts(
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * A rebuild's progress as log lines, for the server's rebuild in the background: `onProgress` (RebuildOptions) writes
- * one at most every `everyMs` (`[analytics] rebuilding, 1,000 of 10,000 posts loaded`) and tells `posts` each figure of
- * the posts' phase; `rebuilt` writes the last, with the time since this was made.
+ * A rebuild's progress as log lines, for the server's rebuild in the background: `onProgress` and `onMerge`
+ * (RebuildOptions) write one at most every `everyMs` (`[analytics] rebuilding, 1,000 of 10,000 posts loaded`) and tell
+ * `figures` where the rebuild is (RebuildProgress: its phase, done of total, and the time the phase still needs at the
+ * rate measured since it began); `rebuilt` writes the last, with the time since this was made.
  */
 export function progressLines(
   log: (line: string) => void,
   everyMs: number,
-  posts: (done: number, total: number) => void,
+  figures: (progress: RebuildProgress) => void,
 ) {
   const started = performance.now();
   let lastLine = started;
+  let phase: RebuildProgress['phase'] | null = null;
+  let phaseStarted = started;
+  const report = (done: number, total: number, now: (typeof PHASES)[number]) => {
+    const at = performance.now();
+    if (now !== phase) {
+      phase = now;
+      phaseStarted = at;
+    }
+    const seconds = (at - phaseStarted) / 1000;
+    figures({
+      phase: now,
+      step: PHASES.indexOf(now) + 1,
+      steps: PHASES.length,
+      done,
+      total,
+      percent: total > 0 ? Math.floor((Math.min(done, total) * 100) / total) : 0,
+      etaSeconds: done > 0 && seconds > 0 ? Math.ceil((Math.max(0, total - done) * seconds) / done) : null,
+    });
+    if (at - lastLine < everyMs) return;
+    lastLine = at;
+    const what = { posts: 'posts loaded', tokens: 'posts with their token rows', merges: 'rows merged' }[now];
+    log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} ${what}`);
+  };
   return {
-    onProgress(done: number, total: number, phase: 'posts' | 'tokens') {
-      if (phase === 'posts') posts(done, total);
-      const now = performance.now();
-      if (now - lastLine < everyMs) return;
-      lastLine = now;
-      const what = phase === 'posts' ? 'posts loaded' : 'posts with their token rows';
-      log(`${TAG} rebuilding, ${fmt(done)} of ${fmt(total)} ${what}`);
+    onProgress(done: number, total: number, now: 'posts' | 'tokens') {
+      report(done, total, now);
+    },
+    onMerge(done: number, total: number) {
+      report(done, total, 'merges');
     },
     rebuilt(result: RebuildResult) {
       log(
@@ -182,6 +227,7 @@ export async function rebuildStore(
 ): Promise<RebuildResult> {
   const batch = options.batch ?? DEFAULT_REBUILD_BATCH;
   await store.exec(`DROP DATABASE IF EXISTS ${NEXT_DATABASE} SYNC`);
+  await store.exec(`DROP DATABASE IF EXISTS ${OLD_DATABASE} SYNC`);
   await ensureLayout(store, NEXT_DATABASE);
   await ensurePositionTable(store, NEXT_DATABASE);
   // Before the snapshot: from here on every batch committed is in the outbox.
@@ -234,13 +280,35 @@ export async function rebuildStore(
     filled += Number(n);
     options.onProgress?.(filled, result.posts, 'tokens');
   }
-  for (const table of ['posts', 'tok', 'posts_sampled', 'texts', 'profiles'])
+  // The merges' progress in rows: each table's rows counted when it is merged (a part a table).
+  const merged = ['posts', 'tok', 'posts_sampled', 'texts', 'profiles'];
+  const sizes = await store.query<{ table: string; rows: string }>(
+    `SELECT table, sum(rows) AS rows FROM system.parts WHERE database = {db:String} AND active GROUP BY table`,
+    { db: NEXT_DATABASE },
+  );
+  const rowsOf = new Map(sizes.map((row) => [row.table, Number(row.rows)]));
+  const mergeTotal = merged.reduce((sum, table) => sum + (rowsOf.get(table) ?? 0), 0);
+  let mergeDone = 0;
+  options.onMerge?.(mergeDone, mergeTotal);
+  for (const table of merged) {
     await store.exec(`OPTIMIZE TABLE ${NEXT_DATABASE}.${table} FINAL`, undefined, MERGE_TIMEOUT_MS);
+    mergeDone += rowsOf.get(table) ?? 0;
+    options.onMerge?.(mergeDone, mergeTotal);
+  }
   await recordPosition(store, result.position, NEXT_DATABASE);
-  // The swap: the old store goes, the new one takes its name. Between the two a reader finds no store (and rebuilds
-  // or answers from PostgreSQL), never a half-loaded one.
-  await store.exec(`DROP DATABASE IF EXISTS ${STORE_DATABASE} SYNC`);
+  // The swap: the old store steps aside, the new one takes its name. Between the two a reader finds no store (and
+  // rebuilds or answers from PostgreSQL), never a half-loaded one.
+  const [had] = await store.query<{ n: string }>(
+    'SELECT count() AS n FROM system.databases WHERE name = {db:String}',
+    { db: STORE_DATABASE },
+  );
+  if (Number(had?.n) > 0) await store.exec(`RENAME DATABASE ${STORE_DATABASE} TO ${OLD_DATABASE}`);
   await store.exec(`RENAME DATABASE ${NEXT_DATABASE} TO ${STORE_DATABASE}`);
+  // Then its files go, not waited for: a table whose damaged part a statement failed on stays held for minutes, and
+  // dropping it waits for that (measured: about 120 s). A drop cut short is done again by the next rebuild.
+  void store
+    .exec(`DROP DATABASE IF EXISTS ${OLD_DATABASE} SYNC`, undefined, MERGE_TIMEOUT_MS)
+    .catch(() => undefined);
   // Last, PostgreSQL's side: the batches up to the snapshot are in the store and leave the outbox. A crash before
   // this leaves the store ahead of the consumer by batches still in the outbox, which the applier recognises.
   const consumer = await consumerPosition(db);

@@ -1,8 +1,11 @@
 // The analytics store inside the server (`npm start`): opens DATA_DIR/analytics, rebuilds it from PostgreSQL in the
 // background when it has no layout, an older one, or a position the outbox cannot bring up to date, then applies the
 // change feed as batches arrive (a notification from the writers, or the timer). Its process is started again when it
-// dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt. Until the
-// store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers reflect.
+// dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt; a store whose
+// files a statement finds damaged or gone (isStoreCorrupt), or a part of which ClickHouse set aside as broken at open, is
+// rebuilt beside and swapped in, its process started again on a fresh directory when its directory was removed. Until
+// the store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers
+// reflect, and while rebuilding how far it is (progress).
 import type pg from 'pg';
 import type { Supervisor } from '@server/db/supervisor';
 import type { Db } from '@server/db/database';
@@ -12,10 +15,16 @@ import { listenForBatches } from './listen';
 import { takeStoreLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
-import { progressLines, rebuildStore } from './rebuild';
+import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
 import { openStore, superviseStore, TAG, type StoreAt } from './open';
-import { type AnalyticsStore, AnalyticsStoreStopped } from './store';
+import {
+  type AnalyticsStore,
+  AnalyticsStoreStopped,
+  isStoreCorrupt,
+  isStoreMissing,
+  storeHolder,
+} from './store';
 import { COALESCE_MS, Waits } from './waits';
 
 export interface AnalyticsState {
@@ -28,8 +37,8 @@ export interface AnalyticsState {
   /** The last outbox batch the store holds, and the corpus version it made (null until ready once). */
   appliedSeq: number | null;
   corpusVersion: number | null;
-  /** While rebuilding: posts loaded of the snapshot's. */
-  rebuilt?: { done: number; total: number };
+  /** While rebuilding: its phase, done of total, and the time the phase still needs at its measured rate. */
+  progress?: RebuildProgress;
 }
 
 export interface AnalyticsServiceOptions extends StoreAt {
@@ -78,7 +87,9 @@ export class AnalyticsService {
   private phase: AnalyticsState['phase'] = 'opening';
   private position: StorePosition | null = null;
   private caughtUp = false;
-  private rebuilt: AnalyticsState['rebuilt'];
+  private progress: RebuildProgress | undefined;
+  /** Why the store must be rebuilt whatever its layout and position say (its files damaged or gone), or null. */
+  private rebuildFor: string | null = null;
   /** Even while no round writes to the store, odd while one does (StoreReading). */
   private generation = 0;
   private writesDone: Array<() => void> = [];
@@ -115,7 +126,7 @@ export class AnalyticsService {
       caughtUp: ready && this.caughtUp,
       appliedSeq: this.position?.seq ?? null,
       corpusVersion: this.position?.corpusVersion ?? null,
-      ...(this.rebuilt ? { rebuilt: this.rebuilt } : {}),
+      ...(this.progress ? { progress: this.progress } : {}),
     };
   }
 
@@ -167,9 +178,10 @@ export class AnalyticsService {
    * running service): until it is reconciled with PostgreSQL's consumer again, or rebuilt, it is not read. Only the
    * store of `reading` is distrusted, once: a store changed since is another's.
    */
-  private distrust(reading: StoreReading, why: string): void {
+  private distrust(reading: StoreReading, why: string, corrupt = false): void {
     if (this.stopped || this.recheck || !this.unchangedSince(reading)) return;
     this.recheck = true;
+    if (corrupt) this.rebuildFor = `its files are damaged or gone (${why})`;
     this.position = null;
     this.caughtUp = false;
     this.log(
@@ -179,13 +191,24 @@ export class AnalyticsService {
   }
 
   /**
-   * A reader's statement on the store of `reading` was refused for want of a table or its database. When the store
-   * lacks a table of its layout (or cannot say which it has), it is distrusted (distrust) and true is returned. When it
-   * has them all, the statement named a table no layout has: false, and the store is kept (the fault is the
-   * statement's, as any other it refuses, not the store's). A store changed since the reading began (rebuilt) is
-   * another's: true, and PostgreSQL answers.
+   * A reader's statement on the store of `reading` was refused with `error`; true when the store is distrusted for it
+   * (PostgreSQL answers the reader), false when the fault is the statement's (thrown as any refused statement is).
+   * - Its files damaged or gone (isStoreCorrupt: a checksum, a part's file cut short or deleted, the whole directory
+   *   removed): distrusted, and rebuilt whatever its layout and position say (on a fresh directory when its directory
+   *   is gone).
+   * - For want of a table or its database (isStoreMissing): when the store lacks a table of its layout (or cannot say
+   *   which it has), distrusted; when it has them all, the statement named a table no layout has: false, and the store
+   *   is kept.
+   * - Anything else: false.
+   * A store changed since the reading began (rebuilt) is another's: true, and PostgreSQL answers.
    */
-  async distrustIfMissing(reading: StoreReading, why: string): Promise<boolean> {
+  async distrustFor(reading: StoreReading, error: unknown): Promise<boolean> {
+    const why = message(error);
+    if (isStoreCorrupt(error)) {
+      this.distrust(reading, why, true);
+      return true;
+    }
+    if (!isStoreMissing(error)) return false;
     const missing = await missingTables(reading.store).catch(() => null);
     if (missing?.length === 0 && this.unchangedSince(reading)) return false;
     this.distrust(reading, why);
@@ -327,6 +350,8 @@ export class AnalyticsService {
           return;
         }
         this.position = null;
+        // A round, or the reconciliation, refused for damaged or missing files: rebuilt rather than tried again as is.
+        if (isStoreCorrupt(error)) this.rebuildFor = `its files are damaged or gone (${message(error)})`;
         if (error instanceof ConsumerTakenOver) {
           // Fed by another process meanwhile (its lock taken while this one's connection was lost): this store is
           // reconciled, or rebuilt, once the lock is held again.
@@ -340,11 +365,35 @@ export class AnalyticsService {
     }
   }
 
-  /** Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's. */
+  /**
+   * Whether the embedded store's process no longer has its directory: DATA_DIR/analytics removed (or replaced) under
+   * it, so that the `status` file naming its pid is gone. Its engine still answers from what it holds in memory, fails
+   * on every part's file, and would write where nothing reads: it is started again on the directory as it is now.
+   */
+  private directoryGone(store: AnalyticsStore): boolean {
+    if (this.options.url || store.pid === undefined) return false;
+    return storeHolder(this.options.dataDir) !== store.pid;
+  }
+
+  /**
+   * Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's, or when it was found
+   * damaged (rebuildFor). A process whose directory is gone is closed instead (AnalyticsStoreStopped): the supervision
+   * starts it again on a fresh directory, which is then rebuilt.
+   */
   private async makeCurrent(deps: ApplierDeps) {
     this.recheck = false;
+    if (this.directoryGone(deps.store)) {
+      this.rebuildFor = null;
+      this.log(
+        `${TAG} The store's directory ${this.options.dataDir} is gone from under its process; starting it again on ` +
+          'a fresh one, to be rebuilt.',
+      );
+      await deps.store.close();
+      throw new AnalyticsStoreStopped(`The store's directory ${this.options.dataDir} is gone`);
+    }
     await checkServerVersion(deps.store);
-    let why = await layoutFault(deps.store);
+    let why = this.rebuildFor ?? (await layoutFault(deps.store));
+    this.rebuildFor = null;
     if (why === null) {
       await makeDurable(deps.store);
       // This process owns the consumer from here on: a position recorded by the one before it is refused.
@@ -357,13 +406,13 @@ export class AnalyticsService {
     // A reader's figures from before the rebuild are of another store.
     this.generation += 2;
     this.log(`${TAG} Rebuilding the store from PostgreSQL: ${why}.`);
-    const lines = progressLines(
-      this.log,
-      PROGRESS_EVERY_MS,
-      (done, total) => (this.rebuilt = { done, total }),
-    );
-    const result = await rebuildStore(deps, deps.store, { onProgress: lines.onProgress });
-    this.rebuilt = undefined;
+    const lines = progressLines(this.log, PROGRESS_EVERY_MS, (progress) => (this.progress = progress));
+    let result;
+    try {
+      result = await rebuildStore(deps, deps.store, { onProgress: lines.onProgress, onMerge: lines.onMerge });
+    } finally {
+      this.progress = undefined;
+    }
     this.position = result.position;
     lines.rebuilt(result);
   }
@@ -371,6 +420,12 @@ export class AnalyticsService {
   /** Applies rounds while there are any; between them waits for a notification or the timer. */
   private async apply(deps: ApplierDeps) {
     while (!this.stopped && !this.recheck && this.current === deps.store && this.lock?.held()) {
+      // Its directory removed under it: not read from here on, and started again on a fresh one (makeCurrent).
+      if (this.directoryGone(deps.store)) {
+        this.position = null;
+        this.caughtUp = false;
+        return;
+      }
       this.waits.looking();
       const early = this.waits.early();
       // Batches came within coalesceMs of the last round: they wait for the batches still coming with them. When none

@@ -347,3 +347,37 @@ export const isStoreTimeout = (error: unknown) =>
  */
 export const isStoreMissing = (error: unknown) =>
   error instanceof Error && /\((UNKNOWN_DATABASE|UNKNOWN_TABLE)\)$/.test(error.message);
+
+/**
+ * ClickHouse's refusals of a store whose files are damaged or gone (as chdb gives them: a part's file garbled, cut
+ * short or deleted under the process. Measured: garbage at the head of a part's data file is UNKNOWN_CODEC (the
+ * block's codec byte) or CHECKSUM_DOESNT_MATCH; `rm -rf DATA_DIR/analytics` under the process is FILE_DOESNT_EXIST,
+ * or a C++ filesystem error, STD_EXCEPTION "No such file or directory").
+ */
+const CORRUPT_CODES = [
+  'CHECKSUM_DOESNT_MATCH',
+  'CANNOT_READ_ALL_DATA',
+  'CORRUPTED_DATA',
+  'FILE_DOESNT_EXIST',
+  'CANNOT_OPEN_FILE',
+  'CANNOT_READ_FROM_FILE_DESCRIPTOR',
+  'CANNOT_DECOMPRESS',
+  'UNKNOWN_COMPRESSION_METHOD',
+  'UNKNOWN_CODEC',
+  'TOO_LARGE_SIZE_COMPRESSED',
+  'ATTEMPT_TO_READ_AFTER_EOF',
+  'NO_FILE_IN_DATA_PART',
+  'POTENTIALLY_BROKEN_DATA_PART',
+  'DIRECTORY_DOESNT_EXIST',
+  'CANNOT_STAT',
+];
+const CORRUPT = new RegExp(`\\((${CORRUPT_CODES.join('|')})\\)$`);
+
+/**
+ * Whether the store refused a statement because its files are damaged or gone (CORRUPT_CODES): the store is not to be
+ * trusted until it is rebuilt (the service rebuilds it, on a fresh directory when its directory is gone).
+ */
+export const isStoreCorrupt = (error: unknown) =>
+  error instanceof Error &&
+  (CORRUPT.test(error.message) ||
+    (/\(STD_EXCEPTION\)$/.test(error.message) && /No such file or directory|ENOENT/.test(error.message)));

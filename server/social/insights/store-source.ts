@@ -25,7 +25,6 @@ import type { AnalyticsService, StoreReading } from '@server/analytics/service';
 import {
   AnalyticsStoreStopped,
   AnalyticsStoreUnreachable,
-  isStoreMissing,
   type AnalyticsStore,
 } from '@server/analytics/store';
 import type { QueryNode } from '@server/query/index';
@@ -123,10 +122,9 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     } catch (error) {
       // The store went away under the statement (its process stopped, its server out of reach): PostgreSQL answers.
       if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
-      // Its tables gone (a server's data dropped): not read until the service has reconciled or rebuilt it. Its tables
-      // all there: the statement's own fault, thrown as any refused statement is.
-      if (isStoreMissing(error) && (await service.distrustIfMissing(reading, (error as Error).message)))
-        return null;
+      // Its tables gone (a server's data dropped), or its files damaged or gone: not read until the service has
+      // reconciled or rebuilt it. Its tables all there: the statement's own fault, thrown as any refused statement is.
+      if (await service.distrustFor(reading, error)) return null;
       throw error;
     }
     if (!service.unchangedSince(reading)) continue;
