@@ -82,7 +82,7 @@ function refineMatches(refine: Refine, post: RefPost, scope: RefScope): boolean 
 }
 
 /** The posts of the scope within [from, to): the query, the filters, every refinement (exclude: matching none). */
-function scoped(posts: RefPost[], scope: RefScope, from = scope.from, to = scope.to): RefPost[] {
+export function scoped(posts: RefPost[], scope: RefScope, from = scope.from, to = scope.to): RefPost[] {
   return matching(scope.query, posts).filter(
     (post) =>
       post.at >= from &&
@@ -93,7 +93,7 @@ function scoped(posts: RefPost[], scope: RefScope, from = scope.from, to = scope
   );
 }
 
-const engagementOf = (post: RefPost) => post.likes + post.comments + post.shares;
+export const engagementOf = (post: RefPost) => post.likes + post.comments + post.shares;
 
 /** The brute force's row of a post (its per-author helpers read these fields). */
 const rowOf = (post: RefPost) =>
