@@ -43,3 +43,18 @@ export function postListOrder(posts: RefPost[], scope: RefScope, sort: PostSort)
     .map((post) => ({ id: post.id, key: keyOf(post) }))
     .sort((a, b) => b.key - a.key || b.id - a.id);
 }
+
+/** Compare's overlap of scopes sharing their range: each scope's matching flags per post, then the counts. */
+export function overlapOf(posts: RefPost[], scopes: RefScope[]) {
+  const sets = scopes.map((scope) => new Set(scoped(posts, scope).map((post) => post.id)));
+  const flags = new Map(posts.map((post) => [post.id, sets.map((set) => set.has(post.id))]));
+  const pairs: number[] = [];
+  for (let a = 0; a < scopes.length; a += 1)
+    for (let b = a + 1; b < scopes.length; b += 1)
+      pairs.push([...flags.values()].filter((f) => f[a] && f[b]).length);
+  return {
+    flags,
+    posts: [...flags.values()].filter((f) => f.filter(Boolean).length >= 2).length,
+    pairs,
+  };
+}
