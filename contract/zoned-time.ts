@@ -132,8 +132,19 @@ export function instantOfWallClock(local: string, timeZone: string): Date {
     .map((offset) => new Date(asUtc - offset * 60_000))
     .filter((instant) => formatWallClock(wallClock(instant, timeZone)) === local);
   if (candidates.length) return new Date(Math.min(...candidates.map((d) => d.getTime())));
-  // A gap: the jump happens at (local − offset before the jump).
-  return new Date(asUtc - offsetMinutes(new Date(asUtc - DAY_MS), timeZone) * 60_000);
+  // A gap: the jump lies between (local − offset after it), still before the jump, and (local − offset before it),
+  // already after it when `local` is inside the gap rather than at its start (Pacific/Chatham's 03:00 on a day its
+  // clocks go from 02:45 to 03:45): the first instant of the new offset, found by halving.
+  const before = offsetMinutes(new Date(asUtc - DAY_MS), timeZone);
+  const after = offsetMinutes(new Date(asUtc + DAY_MS), timeZone);
+  let [lo, hi] = [asUtc - after * 60_000, asUtc - before * 60_000];
+  if (lo >= hi || offsetMinutes(new Date(hi), timeZone) === before) return new Date(hi);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetMinutes(new Date(mid), timeZone) === after) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi);
 }
 
 /** The first instant of a day (YYYY-MM-DD) in the zone: its midnight, or the jump when the clocks skip midnight. */

@@ -3,7 +3,6 @@
 // condition means (server/social/scope.ts, server/social/insights/refine.ts). Every value travels as a bound
 // parameter (StoreParams); the SQL text is fixed here.
 import type { Bucket, Refine } from '@contract/insights';
-import { formatWallClock, wallClock } from '@contract/zoned-time';
 import type { QueryNode } from '@server/query/index';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { Corrections, SentimentLabel } from '@server/social/corrections';
@@ -11,7 +10,7 @@ import type { InsightScope } from '@server/social/insights/request';
 import { FIELD_TOKEN_MARKS, STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { candidateIds, candidateRows, type StoreCandidates, type StoreRange } from '../query/compile';
-import { dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
+import { bucketLocal, dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
 /**
  * The query language compiled for the store: a condition over `posts p` for `node`, its values added to `params`;
@@ -55,7 +54,7 @@ const any = (conditions: string[]) =>
 function dateCondition(bucket: Bucket, value: string, timeZone: string, zone: string, params: StoreParams) {
   // resolveInsightScope has checked that the value starts a bucket (refineWhere refuses it otherwise).
   const start = new Date(value);
-  const local = formatWallClock(wallClock(start, timeZone));
+  const local = bucketLocal(start, bucket, timeZone);
   const lo = start.getTime() - SLACK_MS;
   const hi = start.getTime() + BUCKET_MS[bucket] + SLACK_MS;
   return (

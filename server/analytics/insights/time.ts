@@ -6,7 +6,7 @@
 // DST changes at whole or quarter hours). Where it is not (an old local mean time, say), the posts are grouped by
 // their second instead, and the figures stay exact.
 import type { Bucket } from '@contract/insights';
-import { wallClock, formatWallClock, instantOfWallClock } from '@contract/zoned-time';
+import { wallClock, instantOfWallClock } from '@contract/zoned-time';
 import { PLATFORM_VALUES } from '@contract/social-scope';
 import { QUARTER_MS } from '../layout';
 
@@ -138,8 +138,17 @@ function truncated(bucket: Bucket, instant: Date, timeZone: string): number {
 const naiveText = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 /**
+ * The wall-clock bucket an instant falls in, as text "YYYY-MM-DDTHH:MM:SS": what localBucketSql and PostgreSQL's
+ * date_trunc group it by (weeks start on Monday).
+ */
+export const bucketLocal = (instant: Date, bucket: Bucket, timeZone: string): string =>
+  naiveText(truncated(bucket, instant, timeZone));
+
+/**
  * The wall-clock starts of every bucket [from, to) touches, as PostgreSQL's bucketSeries lists them
- * (server/social/insights/time.ts): a generate_series of wall-clock times, hours the clocks skip left out.
+ * (server/social/insights/time.ts): a generate_series of wall-clock times, the hours the clocks skip whole left out.
+ * An hour the clocks skip only part of (Pacific/Chatham's 03:00 when they go from 02:45 to 03:45, Australia/Lord_Howe's
+ * 02:00 when they go from 02:00 to 02:30) is kept: its first instant (the jump, instantOfWallClock) reads that hour.
  */
 export function bucketStarts(bucket: Bucket, timeZone: string, from: Date, to: Date): string[] {
   const last = truncated(bucket, new Date(to.getTime() - 1), timeZone);
@@ -148,7 +157,7 @@ export function bucketStarts(bucket: Bucket, timeZone: string, from: Date, to: D
     const local = naiveText(ms);
     if (
       bucket !== 'hour' ||
-      formatWallClock(wallClock(instantOfWallClock(local, timeZone), timeZone)) === local
+      naiveText(truncated('hour', instantOfWallClock(local, timeZone), timeZone)) === local
     )
       starts.push(local);
   }

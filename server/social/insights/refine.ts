@@ -6,7 +6,7 @@ import type { Bucket, Refine } from '@contract/insights';
 import { ApiError } from '@server/errors';
 import { tsqueryOperand } from '@server/query/compile';
 import { BUCKET_MS, bucketOf, dayOfWeekOf, hourOfDayOf, isBucketStart } from './time';
-import { formatWallClock, wallClock } from '@contract/zoned-time';
+import { bucketLocal } from '@server/analytics/insights/time';
 import { correctedLabel, type Corrections } from '../corrections';
 
 const invalidRefine = (message: string) => new ApiError(400, 'invalid_refine', message);
@@ -22,7 +22,7 @@ function dateCondition(bucket: Bucket, value: string, timeZone: string): SQL {
         (bucket === 'week' ? ' (weeks start on Monday at 00:00)' : ''),
     );
   }
-  const local = formatWallClock(wallClock(start, timeZone));
+  const local = bucketLocal(start, bucket, timeZone);
   const lo = new Date(start.getTime() - SLACK_MS);
   const hi = new Date(start.getTime() + BUCKET_MS[bucket] + SLACK_MS);
   // The exact test is the chart's own grouping; the range lets the posted_at index narrow the scan.

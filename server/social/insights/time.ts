@@ -3,7 +3,8 @@
 // itself is shared with the SPA (contract/zoned-time.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Bucket } from '@contract/insights';
-import { wallClock } from '@contract/zoned-time';
+import { instantOfWallClock, wallClock } from '@contract/zoned-time';
+import { bucketLocal } from '@server/analytics/insights/time';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -17,13 +18,17 @@ export function bucketFor(from: Date, to: Date): Bucket {
   return 'week';
 }
 
-/** Whether the instant is the start of a bucket of this size in the zone (weeks start on Monday). */
+/**
+ * Whether the instant is the start of a bucket of this size in the zone (weeks start on Monday): its wall clock reads
+ * the bucket's start (either time it does, in an hour the clocks go back), or it is the jump where the clocks skip that
+ * start but not the whole bucket (Pacific/Chatham's hour 03:00 begins at 03:45 on 27 September 2026).
+ */
 export function isBucketStart(instant: Date, bucket: Bucket, timeZone: string): boolean {
+  if (instant.getUTCMilliseconds() !== 0) return false;
   const w = wallClock(instant, timeZone);
-  if (instant.getUTCMilliseconds() !== 0 || w.minute !== 0 || w.second !== 0) return false;
-  if (bucket === 'hour') return true;
-  if (w.hour !== 0) return false;
-  return bucket === 'day' || w.weekday === 1;
+  const onStart = w.minute === 0 && w.second === 0 && (bucket === 'hour' || w.hour === 0);
+  if (onStart) return bucket !== 'week' || w.weekday === 1;
+  return instantOfWallClock(bucketLocal(instant, bucket, timeZone), timeZone).getTime() === instant.getTime();
 }
 
 /**
@@ -46,15 +51,18 @@ export const hourOfDayOf = sql`date_part('hour', ${localTime})::int`;
 
 /**
  * The zero-filled series of bucket starts (wall clock, `timestamp`) covering [from, to): the first and last buckets
- * may be partial. Hours the clocks skip are left out (no post can fall in them).
+ * may be partial. Hours the clocks skip whole are left out (no post can fall in them); an hour they skip part of is
+ * kept (Pacific/Chatham's 03:00 when they go from 02:45 to 03:45, Australia/Lord_Howe's 02:00 when they go from 02:00
+ * to 02:30): its start or its last microsecond exists, as a gap of at most a few hours leaves one of them.
  */
 export function bucketSeries(bucket: Bucket, timeZone: string, from: Date, to: Date): SQL {
   const step = `1 ${bucket}`;
+  const exists = (local: SQL) => sql`(${local} AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone} = ${local}`;
   return sql`SELECT g AS local FROM generate_series(
       date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timeZone}),
       date_trunc(${bucket}, (${to}::timestamptz - interval '1 microsecond') AT TIME ZONE ${timeZone}),
       ${step}::interval) AS g
-    WHERE ${bucket} <> 'hour' OR (g AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone} = g`;
+    WHERE ${bucket} <> 'hour' OR ${exists(sql`g`)} OR ${exists(sql`(g + interval '1 hour' - interval '1 microsecond')`)}`;
 }
 
 /** The wall-clock `timestamp` as text PostgreSQL and instantOfWallClock agree on. */
