@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { parseQuery } from '@server/query/index';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
-import { extractHashtags, extractMentions } from '@server/social/corpus/text';
+import { extractHashtags, extractMentions, normaliseDomains } from '@server/social/corpus/text';
 import type { TestServer } from '../server-harness';
 import type { RefPost } from './query';
 
@@ -79,6 +79,8 @@ export interface GeneratedPost {
   shares: number;
   views: number | null;
   sentiment: number;
+  /** The linked domains as a source gives them (URLs or hosts); none when not given. */
+  domains?: string[];
 }
 
 const textArb = fc
@@ -117,12 +119,41 @@ const postArb: fc.Arbitrary<GeneratedPost> = fc.record({
 export const generatedCorpus = (seed: number, size: number): GeneratedPost[] =>
   fc.sample(fc.array(postArb, { minLength: size, maxLength: size }), { seed, numRuns: 1 })[0]!;
 
+/** Links as sources give them: URLs and hosts in any case, subdomains of one registrable domain, repeats. */
+const LINKS = [
+  'https://News.BBC.co.uk/story',
+  'bbc.co.uk',
+  'm.youtube.com/watch?v=1',
+  'https://www.youtube.com',
+  'example.com',
+  'EXAMPLE.com/a',
+  'https://blog.example.com/b',
+  'b.co',
+  'shop.murmur.app',
+];
+
+/**
+ * `posts` with linked domains, the same for the same seed (drawn apart, so the posts' other fields stay those of
+ * generatedCorpus for its seed); a post in three without links.
+ */
+export const withDomains = (posts: GeneratedPost[], seed: number): GeneratedPost[] => {
+  const links = fc.sample(
+    fc.array(fc.oneof(fc.constant<string[]>([]), fc.array(fc.constantFrom(...LINKS), { maxLength: 3 })), {
+      minLength: posts.length,
+      maxLength: posts.length,
+    }),
+    { seed, numRuns: 1 },
+  )[0]!;
+  return posts.map((post, i) => ({ ...post, domains: links[i]! }));
+};
+
 const labelOf = (sentiment: number): RefPost['label'] =>
   sentiment > 0.25 ? 'positive' : sentiment < -0.25 ? 'negative' : 'neutral';
 
 /**
  * Writes the authors and `posts` through the change path (insertProfiles, insertPosts; hashtags and mentions from the
- * text as the importer extracts them) and answers the posts as the reference sees them, with their ids.
+ * text as the importer extracts them, domains from the links as it normalises a source's) and answers the posts as
+ * the reference sees them, with their ids.
  */
 export async function writeCorpus(server: TestServer, posts: GeneratedPost[], tag = 'g'): Promise<RefPost[]> {
   const authorIds = await insertProfiles(
@@ -147,7 +178,7 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
       postedAt: new Date(p.at),
       hashtags: extractHashtags(p.text),
       mentions: extractMentions(p.text),
-      domains: [],
+      domains: normaliseDomains(p.domains ?? []),
       sentimentLabel: labelOf(p.sentiment),
     };
   });

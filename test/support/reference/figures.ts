@@ -268,3 +268,28 @@ export function performanceGroups(posts: RefPost[], scope: RefScope): Performanc
     };
   });
 }
+
+/** Code-point order (UTF-8's bytes, as ClickHouse and COLLATE "C" compare), not UTF-16's. */
+const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The conversation's hashtags, mentioned accounts and linked domains: the scope's posts carrying each (an element
+ * repeated in a post counts once), most first, ties in code-point order, the first `limit` of each.
+ */
+export function conversationTags(posts: RefPost[], scope: RefScope, limit: number) {
+  const current = scoped(posts, scope);
+  const top = (of: (post: RefPost) => string[]) => {
+    const counts = new Map<string, number>();
+    for (const post of current)
+      for (const value of new Set(of(post))) counts.set(value, (counts.get(value) ?? 0) + 1);
+    return [...counts]
+      .map(([value, n]) => ({ value, posts: n }))
+      .sort((a, b) => b.posts - a.posts || byCodePoint(a.value, b.value))
+      .slice(0, limit);
+  };
+  return {
+    hashtags: top((post) => post.hashtags),
+    mentions: top((post) => post.mentions),
+    domains: top((post) => post.domains),
+  };
+}
