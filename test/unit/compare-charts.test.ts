@@ -50,14 +50,14 @@ const answer: CompareResponse = {
 };
 
 describe('compare charts', () => {
-  it('stacks each query’s mentions per bucket, and as percentages of the bucket (0 in an empty one)', () => {
+  it('stacks each query’s mentions per bucket, and as percentages of the bucket (a gap, not 0 %, in an empty one)', () => {
     expect(shareOfVoiceChart(answer, false).data.datasets.map((d) => d.data)).toEqual([
       [3, 0],
       [1, 0],
     ]);
     expect(shareOfVoiceChart(answer, true).data.datasets.map((d) => d.data)).toEqual([
-      [75, 0],
-      [25, 0],
+      [75, null],
+      [25, null],
     ]);
   });
 
