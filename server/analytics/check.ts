@@ -20,7 +20,7 @@ export interface StoreSide {
 }
 
 /** The figures of one month's posts, as one side holds them (sums as decimal text: they may pass 2^53). */
-export interface MonthFigures {
+interface MonthFigures {
   posts: string;
   likes: string;
   comments: string;
@@ -33,9 +33,9 @@ export interface MonthFigures {
   rows: string;
 }
 
-export const FIGURES = ['posts', 'likes', 'comments', 'shares', 'views', 'engagement'] as const;
+const FIGURES = ['posts', 'likes', 'comments', 'shares', 'views', 'engagement'] as const;
 
-export interface PostDifference {
+interface PostDifference {
   id: number;
   /** The post's row in PostgreSQL and in the store ("author likes comments shares views engagement"), null: none. */
   postgres: string | null;
@@ -44,7 +44,7 @@ export interface PostDifference {
   held: number;
 }
 
-export interface MonthDifference {
+interface MonthDifference {
   /** YYYY-MM, UTC. */
   month: string;
   postgres: MonthFigures | null;
@@ -53,7 +53,7 @@ export interface MonthDifference {
   posts: PostDifference[];
 }
 
-export interface ProfileDifference {
+interface ProfileDifference {
   id: number;
   /** Followers in PostgreSQL and in the store, null: no such profile there. */
   postgres: string | null;
