@@ -1,15 +1,13 @@
 // Alert rules (internal API, under /api; docs/alerts.md). Every member reads a workspace's rules and mutes them for
 // themselves; owners and managers make, change and delete them (checked here on the server). The unsubscribe link of
-// an alert e-mail posts its token here without a session. Owners and managers read each rule's delivery log and send
-// a test of it. The caller's notifications: notification-routes.ts.
+// an alert e-mail posts its token here without a session. A rule's delivery log and its test: delivery-routes.ts;
+// the caller's notifications: notification-routes.ts.
 import rateLimit from '@fastify/rate-limit';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ALERT_DELIVERY_LOG_KEPT,
   ALERT_RULES_LIMIT,
-  alertDeliveryLogResponseSchema,
   alertRuleListResponseSchema,
   alertRuleParamsSchema,
   alertRuleResponseSchema,
@@ -20,7 +18,7 @@ import {
 import { errorResponseSchema } from '@contract/errors';
 import { workspaceParamsSchema } from '@contract/workspaces';
 import { alertMutes, alertRules } from '@server/db/alerts-schema';
-import { users, workspaces } from '@server/db/schema';
+import { workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
@@ -34,12 +32,13 @@ import {
   alertRuleNotFound,
   alertRulesDenied,
   checkRule,
+  findAlertRule,
   newWebhookSecret,
   toAlertRuleResponse,
 } from './store';
-import { sendTest } from './deliver';
-import { deliveryLogOf, lastDeliveries } from './delivery-log';
+import { lastDeliveries } from './delivery-log';
 import { readUnsubscribeToken } from './unsubscribe';
+import { deliveryRoutes } from './delivery-routes';
 
 const tags = ['alerts'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
@@ -70,15 +69,6 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
           ).map((row) => row.ruleId)
         : [],
     );
-
-  const findRule = async (workspaceId: string, ruleId: string) => {
-    const [row] = await db
-      .select()
-      .from(alertRules)
-      .where(and(eq(alertRules.workspaceId, workspaceId), eq(alertRules.id, ruleId)));
-    if (!row) throw alertRuleNotFound();
-    return row;
-  };
 
   // The unsubscribe link works signed out: its token is the whole authority (it mutes one rule for one person).
   app.post(
@@ -318,7 +308,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         handler: async (request) => {
           const { workspace, privilege } = workspaceAccessOf(request);
-          const rule = await findRule(workspace.id, request.params.ruleId);
+          const rule = await findAlertRule(db, workspace.id, request.params.ruleId);
           const userId = request.userId!;
           if (muted) await db.insert(alertMutes).values({ ruleId: rule.id, userId }).onConflictDoNothing();
           else
@@ -334,81 +324,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     }
 
-    signedIn.get(
-      '/workspaces/:id/alert-rules/:ruleId/deliveries',
-      {
-        config: { workspace: editors },
-        schema: {
-          tags,
-          security: bearer,
-          summary: "An alert rule's recent e-mail and webhook deliveries, newest first (owners and managers)",
-          description:
-            `Each attempt (retries and tests included; the newest ${ALERT_DELIVERY_LOG_KEPT} are kept): when, to ` +
-            "whom (an address, or the webhook's host), whether it went through, the receiver's status (HTTP, or the " +
-            'SMTP reply code) and why it failed, in words, and whether it will be tried again.',
-          params: alertRuleParamsSchema,
-          response: { 200: alertDeliveryLogResponseSchema, ...errorResponses(400, 403, 404) },
-        },
-      },
-      async (request) => {
-        const { workspace } = workspaceAccessOf(request);
-        const rule = await findRule(workspace.id, request.params.ruleId);
-        return { deliveries: await deliveryLogOf(db, rule.id) };
-      },
-    );
-
-    signedIn.post(
-      '/workspaces/:id/alert-rules/:ruleId/test',
-      {
-        config: {
-          workspace: editors,
-          // Each test sends real e-mails and a real webhook call: a few a minute per rule from one address.
-          rateLimit: {
-            max: 5,
-            timeWindow: '1 minute',
-            keyGenerator: (request) =>
-              `${request.ip} ${(request.params as { ruleId?: string }).ruleId ?? ''}`,
-          },
-        },
-        schema: {
-          tags,
-          security: bearer,
-          summary: 'Send a test of an alert rule to its webhook and e-mail recipients (owners and managers)',
-          description:
-            "A message marked as a test (the webhook's `murmur.test` is true), sent at once through the same " +
-            "sending code as an alert's, to the rule's webhook and, when it e-mails, each recipient who has not " +
-            'muted it; never retried. Answers each attempt as the delivery log records it. 400 nothing_to_test when ' +
-            'the rule has no webhook and no e-mail recipient; 5 a minute per rule (429).',
-          params: alertRuleParamsSchema,
-          response: { 200: alertDeliveryLogResponseSchema, ...errorResponses(400, 403, 404, 429) },
-        },
-      },
-      async (request) => {
-        const { workspace } = workspaceAccessOf(request);
-        const rule = await findRule(workspace.id, request.params.ruleId);
-        const [caller] = await db
-          .select({ email: users.email })
-          .from(users)
-          .where(eq(users.id, request.userId!));
-        const deliveries = await sendTest(
-          {
-            db,
-            mailer: app.deps.mailer,
-            appUrl: config.APP_URL,
-            unsubscribeKey: app.keys.alertUnsubscribe,
-            allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
-          },
-          { workspaceId: workspace.id, ruleId: rule.id, sentBy: caller?.email ?? 'A member' },
-        );
-        if (!deliveries)
-          throw new ApiError(
-            400,
-            'nothing_to_test',
-            'This rule sends no e-mail and has no webhook: there is nothing to test. In-app notifications need no test.',
-          );
-        return { deliveries };
-      },
-    );
+    await signedIn.register(deliveryRoutes);
   };
   await app.register(signedInRoutes);
 };

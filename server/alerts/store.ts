@@ -22,6 +22,16 @@ type Row = typeof alertRules.$inferSelect;
 export const alertRuleNotFound = () =>
   new ApiError(404, 'alert_rule_not_found', 'This alert rule does not exist in this workspace.');
 
+/** The rule `ruleId` of the workspace, or 404 alert_rule_not_found. */
+export async function findAlertRule(db: Executor, workspaceId: string, ruleId: string): Promise<Row> {
+  const [row] = await db
+    .select()
+    .from(alertRules)
+    .where(and(eq(alertRules.workspaceId, workspaceId), eq(alertRules.id, ruleId)));
+  if (!row) throw alertRuleNotFound();
+  return row;
+}
+
 export const alertRulesDenied = () =>
   new ApiError(403, 'forbidden', 'Only owners and managers can change alert rules.');
 
