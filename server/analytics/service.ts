@@ -84,6 +84,8 @@ const PROGRESS_EVERY_MS = 5_000;
 export class AnalyticsService {
   private current: AnalyticsStore | null = null;
   private supervisor: Supervisor | null = null;
+  /** The first open (boot): stop() waits for it, so that a store opened while stopping is closed before stop returns. */
+  private booting: Promise<void> = Promise.resolve();
   private phase: AnalyticsState['phase'] = 'opening';
   private position: StorePosition | null = null;
   private caughtUp = false;
@@ -114,7 +116,10 @@ export class AnalyticsService {
   /** Starts the store in the background (resolves at once): state() follows it. */
   static start(options: AnalyticsServiceOptions): AnalyticsService {
     const service = new AnalyticsService(options);
-    void service.boot();
+    service.booting = service.boot().catch((error: unknown) => {
+      service.phase = 'down';
+      service.log(`${TAG} The analytics store could not be started: ${message(error)}.`);
+    });
     return service;
   }
 
@@ -230,6 +235,7 @@ export class AnalyticsService {
     this.phase = 'stopped';
     this.waits.end();
     await this.listener.close();
+    await this.booting;
     await (this.supervisor ? this.supervisor.stop() : this.current?.close());
     await this.lock?.release();
   }

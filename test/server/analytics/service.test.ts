@@ -1,8 +1,9 @@
 // The analytics service as the server runs it: a store without a layout is rebuilt in the background and then fed
 // (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying;
 // batches written soon after a round wait for the next, together; a directory its engine cannot open is moved aside and
-// rebuilt; ANALYTICS_STORE=off unregisters it from the outbox.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// rebuilt; stopped while it opens, the process opened is closed before stop() returns; ANALYTICS_STORE=off unregisters
+// it from the outbox.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -47,6 +48,16 @@ async function writePost() {
     },
   ]);
 }
+
+/** The processes whose command line names `dir` (the store's child is given its directory). */
+const processesNaming = (dir: string) =>
+  readdirSync('/proc').filter((pid) => {
+    try {
+      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+    } catch {
+      return false;
+    }
+  });
 
 const corpusVersion = async () =>
   Number((await server.pool.query<{ v: string }>('SELECT version AS v FROM corpus_state')).rows[0]!.v);
@@ -158,6 +169,14 @@ describe('the analytics service', () => {
     } finally {
       await service.stop();
     }
+  });
+
+  it('stopped while its store opens: stop() returns once the process it was opening has closed', async () => {
+    const dataDir = join(root, 'stopped-early');
+    const service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
+    await service.stop();
+    expect(service.state().phase).toBe('stopped');
+    expect(processesNaming(dataDir)).toEqual([]);
   });
 
   it('is not started with ANALYTICS_STORE=off, and the outbox is no longer written', async () => {

@@ -66,18 +66,18 @@ async function start(name: string, env: Record<string, string>, ready = /Murmur 
   return { child, exited, output: () => output, postgres, dataDir };
 }
 
-/** The processes whose command line names `dataDir`: the embedded PostgreSQL's and the analytics store's. */
-function processesOf(dataDir: string): number[] {
+/** The processes whose command line names `dataDir` (the embedded PostgreSQL's and the analytics store's): pid and line. */
+function processesOf(dataDir: string): string[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
+    .flatMap((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir);
+        const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return line.includes(dataDir) ? [`${pid}: ${line}`] : [];
       } catch {
-        return false;
+        return [];
       }
-    })
-    .map(Number);
+    });
 }
 
 /** What the server said after it was told to stop. */
