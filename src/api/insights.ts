@@ -5,7 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import type { Api } from './api';
-import { HttpError } from './errors';
+import { retryDelay, retryFigures } from './errors';
 import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
 import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { compareResponseSchema, type CompareBody } from '@contract/insights-compare';
@@ -20,29 +20,6 @@ type Extra = { sort?: PostSort | ProfileSort; cursor?: string; limit?: number };
 
 /** How long a dashboard's answer stays fresh: the corpus changes by imports, not by the second. */
 const STALE_MS = 60_000;
-
-/**
- * A 503 `busy`: the server's queue of heavy requests was full (server/social/admission.ts). Like a 429, it says when
- * to ask again, and asking again then is what to do; unlike a 503 time-out, a narrower range would not help.
- */
-export function isBusy(error: unknown): error is HttpError {
-  if (!(error instanceof HttpError) || error.status !== 503) return false;
-  try {
-    return (JSON.parse(error.bodyExcerpt) as { error?: unknown }).error === 'busy';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A 429 or a 503 busy is retried once its Retry-After has passed (the page says when meanwhile); anything else but a
- * network error or a 5xx (the HTTP client's own retries) is final.
- */
-function retryAfterRateLimit(failures: number, error: unknown): boolean {
-  return error instanceof HttpError && (error.status === 429 || isBusy(error)) && failures < 3;
-}
-const retryDelay = (_failures: number, error: unknown) =>
-  error instanceof HttpError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 30_000;
 
 export const insightQuery = <D extends Dashboard>(
   api: Api,
@@ -59,7 +36,7 @@ export const insightQuery = <D extends Dashboard>(
         signal,
       }) as Promise<z.infer<(typeof INSIGHT_DASHBOARDS)[D]['response']>>,
     staleTime: STALE_MS,
-    retry: retryAfterRateLimit,
+    retry: retryFigures,
     retryDelay,
   });
 
@@ -70,7 +47,7 @@ export const compareQuery = (api: Api, body: CompareBody) =>
     queryFn: ({ signal }) =>
       api.sendSocial('insights/compare', compareResponseSchema, { method: 'POST', body, signal }),
     staleTime: STALE_MS,
-    retry: retryAfterRateLimit,
+    retry: retryFigures,
     retryDelay,
   });
 
@@ -81,7 +58,7 @@ export const postDetailQuery = (api: Api, body: PostDetailBody) =>
     queryFn: ({ signal }) =>
       api.sendSocial('posts/detail', postDetailResponseSchema, { method: 'POST', body, signal }),
     staleTime: STALE_MS,
-    retry: retryAfterRateLimit,
+    retry: retryFigures,
     retryDelay,
   });
 
@@ -96,6 +73,6 @@ export const profileDetailQuery = (api: Api, body: InsightsBody, profileId: numb
         signal,
       }),
     staleTime: STALE_MS,
-    retry: retryAfterRateLimit,
+    retry: retryFigures,
     retryDelay,
   });

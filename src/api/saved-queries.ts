@@ -3,7 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import type { Api } from './api';
-import { HttpError } from './errors';
+import { HttpError, retryDelay, retryFigures } from './errors';
 import {
   savedQueryListResponseSchema,
   savedQueryResponseSchema,
@@ -62,6 +62,8 @@ export const savedQueryVolumeQuery = (api: Api, workspaceId: string) =>
     queryKey: ['workspaces', workspaceId, 'saved-queries', 'volume'] as const,
     queryFn: ({ signal }) => savedQueryVolume(api, workspaceId, signal),
     staleTime: 60_000,
+    retry: retryFigures,
+    retryDelay,
   });
 
 /** The parser's errors of a 400 invalid_query (each at its 1-based column), or null for any other failure. */

@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import type { Api } from './api';
+import { retryDelay, retryFigures } from './errors';
 import { readTokens } from '@/lib/token-storage';
 import {
   corpusTotalsSchema,
@@ -66,6 +67,8 @@ export const corpusTotalsQuery = (api: Api) =>
     queryFn: ({ signal }) =>
       api.send('scraping/totals?days=14', corpusTotalsSchema, { method: 'GET', signal }),
     // Not on a timer: read again when a run finishes (features/scraping/CorpusTotals.tsx).
+    retry: retryFigures,
+    retryDelay,
   });
 
 /** Source credentials: read when the screen opens and after a change (not on a timer). */

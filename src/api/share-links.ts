@@ -12,6 +12,7 @@ import {
   type SharedDashboard,
 } from '@contract/share-links';
 import type { Api } from './api';
+import { retryDelay, retryFigures } from './errors';
 
 const linksPath = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}/share-links`;
 
@@ -47,6 +48,8 @@ export const sharedAnswerQuery = (api: Api, token: string, dashboard: SharedDash
         dashboard === 'compare' ? compareResponseSchema : INSIGHT_DASHBOARDS[dashboard].response,
         { method: 'POST', body: { token }, signal },
       ),
-    retry: false,
+    // Asked again while the figures are prepared (or after a 429 / 503 busy); any other failure is final.
+    retry: retryFigures,
+    retryDelay,
     staleTime: Infinity,
   });

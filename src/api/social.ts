@@ -3,6 +3,7 @@
 // cancels a stale check or search.
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Api } from './api';
+import { retryDelay, retryFigures } from './errors';
 import { discoverResponseSchema, type DiscoverSort } from '@contract/discover';
 import { validateQueryResponseSchema } from '@contract/social-query';
 import type { QueryFilters } from '@contract/social-scope';
@@ -79,6 +80,9 @@ export const queryCheckQuery = (api: Api, workspaceId: string, query: string, sc
     queryKey: ['workspaces', workspaceId, 'query-check', query, scope] as const,
     queryFn: ({ signal }) => validateQuery(api, workspaceId, query, scope, signal),
     staleTime: 60_000,
+    // The count is a figure: while the figures are prepared the check waits for them (src/api/errors.ts).
+    retry: retryFigures,
+    retryDelay,
   });
 
 const DISCOVER_PAGE_SIZE = 25;
@@ -97,4 +101,6 @@ export const discoverQuery = (
     getNextPageParam: (page): NextPage | undefined =>
       page.next_cursor ? { cursor: page.next_cursor, from: page.range.from } : undefined,
     staleTime: 60_000,
+    retry: retryFigures,
+    retryDelay,
   });

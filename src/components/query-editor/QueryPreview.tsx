@@ -6,7 +6,8 @@
 import { useEffect, useMemo } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { discoverQuery, type SearchScope } from '@/api/social';
-import { apiProblem } from '@/api/errors';
+import { apiProblem, isPreparing } from '@/api/errors';
+import { FIGURES_PREPARING_SHORT } from '../FiguresWait';
 import { PostCard } from '../PostCard';
 import { useApp } from '../use-app';
 import { termPatterns } from './match-terms';
@@ -57,7 +58,10 @@ export function QueryPreview({
   } else if (posts.isError && !posts.isPlaceholderData) {
     body = <p className="field-error">Could not load the posts. {apiProblem(posts.error).message}</p>;
   } else if (!page) {
-    if (searchable) body = <p className="muted small">Loading posts…</p>;
+    if (searchable) {
+      const preparing = isPreparing(posts.failureReason);
+      body = <p className="muted small">{preparing ? FIGURES_PREPARING_SHORT : 'Loading posts…'}</p>;
+    }
   } else if (page.posts.length === 0) {
     body = <p className="muted">No posts match in this range.</p>;
   } else {

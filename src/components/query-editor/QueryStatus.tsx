@@ -1,7 +1,8 @@
 // What the live check says about the query as typed: its errors as text (the editor underlines them too), or how
-// many posts it matches.
+// many posts it matches, or that the figures (the count) are still being prepared.
 import type { QueryCheck } from './use-query-check';
 import { apiProblem } from '@/api/errors';
+import { FIGURES_PREPARING_SHORT } from '../FiguresWait';
 
 const number = new Intl.NumberFormat();
 
@@ -20,6 +21,8 @@ export function QueryStatus({
   let content;
   if (query.trim() === '') {
     content = <span className="muted">Type a query to see how many posts it matches.</span>;
+  } else if (check.preparing) {
+    content = <span className="muted">{FIGURES_PREPARING_SHORT}</span>;
   } else if (check.failure && !result) {
     content = (
       <span className="field-error">Could not check the query. {apiProblem(check.failure).message}</span>

@@ -3,6 +3,7 @@
 // (its AbortSignal reaches fetch).
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { isPreparing } from '@/api/errors';
 import { queryCheckQuery, type SearchScope } from '@/api/social';
 import type { QueryError, ValidateQueryResponse } from '@contract/social-query';
 import { useApp } from '../use-app';
@@ -20,6 +21,8 @@ export interface QueryCheck {
   /** The answer shown is not yet about the text as typed. */
   pending: boolean;
   failure: unknown;
+  /** The figures are being prepared: the check asks again after each Retry-After meanwhile (src/api/errors.ts). */
+  preparing: boolean;
   /** Checks the text as typed now, without waiting for the debounce. */
   checkNow: () => void;
 }
@@ -47,6 +50,7 @@ export function useQueryCheck(workspaceId: string, query: string, scope: SearchS
     errors,
     pending: !blank && (checkedQuery !== query || check.isFetching),
     failure: check.error,
+    preparing: !blank && isPreparing(check.failureReason),
     checkNow: () => setNow(query),
   };
 }

@@ -6,7 +6,8 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { invalidQueryErrors } from '@/api/saved-queries';
 import { discoverQuery, type SearchScope } from '@/api/social';
-import { apiProblem } from '@/api/errors';
+import { apiProblem, preparingWait } from '@/api/errors';
+import { FiguresWait } from '@/components/FiguresWait';
 import type { DiscoverProfile } from '@contract/discover';
 import { EmptyState } from '@/components/PageFrame';
 import { Pending } from '@/components/Pending';
@@ -63,6 +64,9 @@ export function DiscoverResults({
       </EmptyState>
     );
   }
+  // Figures being prepared: the search asks again after each Retry-After (src/api/errors.ts) and says how far they are.
+  const preparing = first ? null : preparingWait(results.failureReason);
+  if (preparing) return <FiguresWait wait={preparing} asking={!results.isError} />;
   if (results.isError && !first) return <SearchFailure error={results.error} />;
   if (!first) return <Pending label="Searching…" />;
 

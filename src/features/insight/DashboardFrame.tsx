@@ -1,12 +1,15 @@
 // What every dashboard page shares: its heading, the scope bar, the range it shows in the workspace's zone, and what
 // the page says while its answer is on the way or when it failed — a skeleton; a query error shown at its column; a
-// 429 or a 503 busy that says when it will ask again (and does); a 503 time-out that offers a narrower range.
+// 429 or a 503 busy that says when it will ask again (and does); figures being prepared, with their progress, until they
+// are (asked again after each Retry-After); figures unavailable, in the server's words; a 503 time-out that offers a
+// narrower range.
 import { useDeferredValue, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery, type UseQueryResult } from '@tanstack/react-query';
-import { isBusy } from '@/api/insights';
 import type { Dashboard } from '@contract/insights-dashboards';
-import { apiProblem, HttpError } from '@/api/errors';
+import { FIGURES_PREPARING } from '@contract/figures';
+import { apiProblem, figuresWait, HttpError, isBusy, preparingWait } from '@/api/errors';
+import { FiguresWait } from '@/components/FiguresWait';
 import { invalidQueryErrors, savedQueriesQuery } from '@/api/saved-queries';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
 import { PageFrame } from '@/components/PageFrame';
@@ -119,7 +122,7 @@ export function InsightBody<
       ? failureReason
       : null;
   if ((error && !isFetching) || waiting) return <InsightFailure error={error ?? waiting} />;
-  if (!data) return <DashboardSkeleton cards={skeleton} />;
+  if (!data) return <InsightPending result={result} cards={skeleton} />;
   return (
     <div className="insight-body" aria-busy={isFetching || undefined}>
       <p className="range-line small muted">
@@ -143,6 +146,21 @@ export function InsightBody<
       {children(data)}
     </div>
   );
+}
+
+/**
+ * What stands where the figures go until they come: their progress while they are prepared (the query asks again
+ * after each Retry-After, src/api/errors.ts), otherwise a skeleton of `cards` cards.
+ */
+export function InsightPending({
+  result,
+  cards,
+}: {
+  result: Pick<UseQueryResult<unknown, unknown>, 'failureReason'>;
+  cards: number;
+}) {
+  const wait = preparingWait(result.failureReason);
+  return wait ? <FiguresWait wait={wait} /> : <DashboardSkeleton cards={cards} />;
 }
 
 /** What a failed answer means and what to do: a query error at its column, a wait, a narrower range. */
@@ -202,6 +220,17 @@ export function InsightFailure({ error }: { error: unknown }) {
           itself
           {error.retryAfterSeconds !== null ? ` in ${error.retryAfterSeconds} seconds` : ' shortly'}.
         </p>
+      </div>
+    );
+  }
+  const wait = figuresWait(error);
+  // Asked again for as long as a rebuild takes: this is what is left once the page stopped asking.
+  if (wait?.error === FIGURES_PREPARING) return <FiguresWait wait={wait} asking={false} />;
+  if (wait) {
+    return (
+      <div className="insight-failure" role="alert">
+        <h2>The figures are unavailable</h2>
+        <p>{wait.message}</p>
       </div>
     );
   }

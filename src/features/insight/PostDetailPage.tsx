@@ -13,8 +13,7 @@ import { HighlightedText } from '@/components/query-editor/HighlightedText';
 import { termPatterns } from '@/components/query-editor/match-terms';
 import { useApp } from '@/components/use-app';
 import { platformName } from '@/lib/platforms';
-import { DashboardSkeleton } from './DashboardSkeleton';
-import { DashboardFrame, InsightFailure } from './DashboardFrame';
+import { DashboardFrame, InsightFailure, InsightPending } from './DashboardFrame';
 import { BackLink, ProfileLink } from './DetailLinks';
 import { parseCorpusId } from './detail-search';
 import { formatDateTime } from '@/lib/date-time';
@@ -54,7 +53,7 @@ export function PostDetailPage() {
       ) : result.data ? (
         <PostDetailBody data={result.data} />
       ) : (
-        <DashboardSkeleton cards={2} />
+        <InsightPending result={result} cards={2} />
       )}
     </DashboardFrame>
   );

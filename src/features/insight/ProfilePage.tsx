@@ -13,8 +13,7 @@ import { EmptyState } from '@/components/PageFrame';
 import { platformName } from '@/lib/platforms';
 import { ChartCard } from './ChartCard';
 import { COLORS } from './charts/colors';
-import { DashboardFrame, InsightBody, InsightFailure } from './DashboardFrame';
-import { DashboardSkeleton } from './DashboardSkeleton';
+import { DashboardFrame, InsightBody, InsightFailure, InsightPending } from './DashboardFrame';
 import { BackLink } from './DetailLinks';
 import { parseCorpusId } from './detail-search';
 import { formatBucket, formatCompact, formatWhole } from './insight-format';
@@ -207,7 +206,7 @@ function ProfilePosts({ profileId }: { profileId: number }) {
       ) : result.data ? (
         <PostList data={result.data} page={paging.page} paging={paging} back="profile" />
       ) : (
-        <DashboardSkeleton cards={2} />
+        <InsightPending result={result} cards={2} />
       )}
     </section>
   );

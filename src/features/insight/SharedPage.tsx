@@ -15,10 +15,11 @@ import type {
   ProfilesResponse,
 } from '@contract/insights-responses';
 import { SHARED_VIEW_TITLES, type SharedViewMeta } from '@contract/share-links';
-import { apiProblem } from '@/api/errors';
+import { apiProblem, preparingWait } from '@/api/errors';
 import { sharedAnswerQuery, sharedViewQuery } from '@/api/share-links';
 import { PostCard } from '@/components/PostCard';
 import { FormError } from '@/components/Field';
+import { FiguresWait } from '@/components/FiguresWait';
 import { Pending } from '@/components/Pending';
 import { useApp } from '@/components/use-app';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
@@ -108,7 +109,10 @@ function SharedView({ token, meta, report }: { token: string; meta: SharedViewMe
   const { api } = useApp();
   const answer = useQuery(sharedAnswerQuery(api, token, meta.dashboard));
   const [made] = useState(() => new Date().toISOString());
-  useReportDone(report, answer.isError ? 'failed' : answer.data ? 'ready' : null);
+  // Figures being prepared: the page asks again until they are; a report being printed fails at once instead of
+  // holding the printer (server/sharing/report.ts) for as long as a rebuild takes.
+  const preparing = preparingWait(answer.failureReason);
+  useReportDone(report, answer.isError || preparing ? 'failed' : answer.data ? 'ready' : null);
   useEffect(() => {
     document.title = `${meta.title} · ${SHARED_VIEW_TITLES[meta.dashboard]} · shared from Murmur`;
   }, [meta]);
@@ -147,7 +151,9 @@ function SharedView({ token, meta, report }: { token: string; meta: SharedViewMe
           </p>
         ) : null}
       </header>
-      {answer.isError ? (
+      {preparing && !answer.data ? (
+        <FiguresWait wait={preparing} asking={!answer.isError} />
+      ) : answer.isError ? (
         <FormError message={apiProblem(answer.error).message} />
       ) : !answer.data ? (
         <DashboardSkeleton cards={4} />

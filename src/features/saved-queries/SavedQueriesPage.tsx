@@ -13,7 +13,7 @@ import {
   savedQueryVolumeQuery,
 } from '@/api/saved-queries';
 import { membersQuery } from '@/api/workspaces';
-import { apiProblem } from '@/api/errors';
+import { apiProblem, isPreparing } from '@/api/errors';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '@/components/Field';
 import { EmptyState, PageFrame } from '@/components/PageFrame';
@@ -157,7 +157,7 @@ export function SavedQueriesPage() {
           timeZone={workspace.time_zone}
           queries={queries}
           members={members}
-          volume={{ data: volume.data, failed: volume.isError }}
+          volume={{ data: volume.data, failed: volume.isError, preparing: isPreparing(volume.failureReason) }}
           editDisabledBy={editDisabledBy}
           duplicateDisabledBy={createDisabledBy}
           duplicating={duplicate.isPending ? duplicate.variables.id : null}

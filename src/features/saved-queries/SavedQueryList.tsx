@@ -3,6 +3,7 @@
 import { Link } from '@tanstack/react-router';
 import type { SavedQuery, SavedQueryVolume } from '@contract/saved-queries';
 import type { MemberResponse } from '@contract/workspaces';
+import { FIGURES_PREPARING_SHORT } from '@/components/FiguresWait';
 import { Sparkline } from '@/components/Sparkline';
 import { formatDateTime, formatShortDay } from '@/lib/date-time';
 import { authorName, relativeTime } from './saved-query-rules';
@@ -18,7 +19,8 @@ export interface SavedQueryListProps {
   timeZone: string;
   queries: SavedQuery[];
   members: MemberResponse[];
-  volume: { data: SavedQueryVolume | undefined; failed: boolean };
+  /** The counts; `preparing` while the figures are being prepared (the page asks again until they are). */
+  volume: { data: SavedQueryVolume | undefined; failed: boolean; preparing?: boolean };
   /** Set when the actions are refused: the sentence saying why, and the id of where the page shows it. */
   editDisabledBy: Refusal | null;
   duplicateDisabledBy: Refusal | null;
@@ -31,6 +33,7 @@ export interface SavedQueryListProps {
 const number = new Intl.NumberFormat();
 
 function Mentions({ query, volume }: { query: SavedQuery; volume: SavedQueryListProps['volume'] }) {
+  if (volume.preparing && !volume.data) return <span className="muted small">{FIGURES_PREPARING_SHORT}</span>;
   if (volume.failed) return <span className="muted small">Not available</span>;
   if (!volume.data) return <span className="muted small">Counting…</span>;
   const entry = volume.data.saved_queries.find((q) => q.id === query.id);

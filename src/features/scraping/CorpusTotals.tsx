@@ -3,7 +3,9 @@
 // has finished since it was last read (and after an upload or a job action), not on a timer.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { figuresWait, preparingWait } from '@/api/errors';
 import { corpusTotalsQuery } from '@/api/scraping';
+import { FiguresWait } from '@/components/FiguresWait';
 import { EmptyState } from '@/components/PageFrame';
 import { FormError } from '@/components/Field';
 import { useApp } from '@/components/use-app';
@@ -36,13 +38,18 @@ export function useRefreshWhenRunsFinish(jobs: ScrapeJob[] | undefined) {
 export function CorpusTotals() {
   const { api } = useApp();
   const totals = useQuery(corpusTotalsQuery(api));
+  // Figures being prepared: asked again after each Retry-After (src/api/errors.ts), their progress shown meanwhile.
+  const preparing = totals.data ? null : preparingWait(totals.failureReason);
   return (
     <section aria-labelledby="totals-heading">
       <h2 id="totals-heading">Corpus: posts per platform and day (UTC, last 14 days)</h2>
-      {totals.isPending ? (
+      {preparing ? (
+        <FiguresWait wait={preparing} asking={!totals.isError} />
+      ) : totals.isPending ? (
         <p role="status">Loading the totals…</p>
       ) : totals.isError ? (
-        <FormError message="The corpus totals could not be loaded." />
+        // Figures unavailable: the server's sentence says why.
+        <FormError message={figuresWait(totals.error)?.message ?? 'The corpus totals could not be loaded.'} />
       ) : totals.data.all_time.length === 0 ? (
         <EmptyState title="The corpus is empty">Posts collected or uploaded are counted here.</EmptyState>
       ) : (
