@@ -3,9 +3,8 @@
 // the lexicon's estimate; other workspaces still see the estimate. The corrections are rows of their own
 // (sentiment_corrections), never written into the post, so re-imports and collectors that update the post leave
 // them alone. They are read once per dashboard request (loadCorrections) and travel with the request's InsightScope:
-// PostgreSQL's statements read a post's sentiment through correctedLabel/correctedSentiment, the rollups add the
-// corrections' differences to their sums (sources/rollups.ts), and the analytics store is given them as bound arrays
-// with each statement (server/analytics/insights/scope.ts), so a rebuilt store needs nothing of them. The answer
+// the analytics store is given them as bound arrays with each statement (server/analytics/insights/scope.ts), so a
+// rebuilt store needs nothing of them; a sentiment refinement's condition over `posts p` reads correctedLabel. The answer
 // cache keys answers by their digest. A workspace keeps at most SENTIMENT_CORRECTIONS_LIMIT of them.
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
@@ -85,13 +84,6 @@ function byCorrection(corrections: Corrections, then: (label: SentimentLabel) =>
 /** A post's sentiment label in the workspace, over `posts p`. */
 export const correctedLabel = (corrections: Corrections) =>
   byCorrection(corrections, (label) => sql`${label}::sentiment_label`, sql`p.sentiment_label`);
-
-/** A post's sentiment score in the workspace (float8), over `posts p`. */
-export const correctedSentiment = (corrections: Corrections) =>
-  byCorrection(corrections, (label) => sql`${LABEL_SCORE[label]}::float8`, sql`p.sentiment::float8`);
-
-/** Every corrected post's id. */
-export const correctedIds = (corrections: Corrections) => [...corrections.byId.keys()];
 
 /** The post as the workspace sees it: a correction's label and score, the estimate kept beside them. */
 export function withCorrection<P extends Pick<SocialPost, 'id' | 'sentiment' | 'sentiment_label'>>(

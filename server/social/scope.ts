@@ -1,7 +1,6 @@
-// A scope is what one request looks at: a parsed query, the filters, and a resolved date range. It compiles to one
-// parameterised WHERE condition over QUERY_FROM (posts p JOIN profiles a).
-import { sql, type SQL } from 'drizzle-orm';
-import { compileQuery, type QueryNode } from '@server/query/index';
+// A scope is what one request looks at: a parsed query, the filters, and a resolved date range. The analytics store
+// reads it as a condition of its own (server/analytics/insights/scope.ts).
+import type { QueryNode } from '@server/query/index';
 import { MAX_RANGE_DAYS, type QueryFilters } from '@contract/social-scope';
 import { ApiError } from '@server/errors';
 
@@ -27,22 +26,4 @@ export function resolveScope(query: QueryNode | null, filters: QueryFilters, now
     throw new ApiError(400, 'invalid_range', `A date range can cover at most ${MAX_RANGE_DAYS} days.`);
   }
   return { query, platforms: filters.platforms ?? [], languages: filters.languages ?? [], from, to };
-}
-
-/** The scope's condition on `posts p` / `profiles a`; every value is a bind parameter. */
-export function scopeWhere(scope: Scope): SQL {
-  return sql.join(
-    [sql`p.posted_at >= ${scope.from}`, sql`p.posted_at < ${scope.to}`, ...scopeConditions(scope)],
-    sql` AND `,
-  );
-}
-
-/** The scope's conditions but the date range's: the filters and the query. */
-export function scopeConditions(scope: Pick<Scope, 'query' | 'platforms' | 'languages'>): SQL[] {
-  const parts: SQL[] = [];
-  // sql.param: one array parameter (drizzle would spread a bare array into a parenthesised list).
-  if (scope.platforms.length) parts.push(sql`p.platform::text = ANY(${sql.param(scope.platforms)}::text[])`);
-  if (scope.languages.length) parts.push(sql`p.language = ANY(${sql.param(scope.languages)}::text[])`);
-  if (scope.query) parts.push(sql`(${compileQuery(scope.query)})`);
-  return parts;
 }

@@ -1,10 +1,9 @@
-// The conversation dashboard from the store. Hashtags, mentioned accounts and linked domains: the same rows as
-// PostgreSQL's conversationTags (server/social/insights/sources/posts-scan.ts): posts of the range carrying each (an
-// element repeated in a post counts once), most first, ties in code-point order (ClickHouse compares strings by
-// bytes, as COLLATE "C" does), over the matching posts (a text query's found once). Words and emerging words: the
-// same rows as conversationWordsStatement (server/social/insights/conversation.ts), counted in the same posts (every
-// post of a period, or the same hash sample) by the same rule, which the caller gives (StoreWordsRule): the store's
-// code does not import the social domain's.
+// The conversation dashboard from the store (server/social/insights/conversation.ts makes its answer of it).
+// Hashtags, mentioned accounts and linked domains: posts of the range carrying each (an element repeated in a post
+// counts once), most first, ties in code-point order (ClickHouse compares strings by bytes), over the matching posts (a
+// text query's found once). Words and emerging words: counted in every post of a period, or in a hash sample of it, by
+// the rule the caller gives (StoreWordsRule: the sampling, the emerging rule, the stop words and the kept-word shape):
+// the store's code does not import the social domain's.
 import { createHash } from 'node:crypto';
 import { DURABLE, hasTable, sampleHash, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
@@ -91,7 +90,7 @@ export interface StoreWordsRule {
   /** A word is emerging with at least this many (estimated) posts and this ratio to the previous period. */
   emergingMinPosts: number;
   emergingMinRatio: number;
-  /** The stop words as two parallel arrays (language, word), as PostgreSQL's `stop` table holds them. */
+  /** The stop words as two parallel arrays (language, word). */
   stopLanguages: readonly string[];
   stopWords: readonly string[];
   /** The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link, a letter, beyond Latin. */
@@ -100,7 +99,7 @@ export interface StoreWordsRule {
   beyondLatin: string;
 }
 
-/** One period's sample, as PostgreSQL's `c` row: sampled or read whole, its cut (65536: every post), posts counted. */
+/** One period's sample: sampled or read whole, its cut (65536: every post), posts counted. */
 type StoreWordsSample = Record<`${'cur' | 'prev'}_${'counted' | 'cut'}`, number> &
   Record<`${'cur' | 'prev'}_sampled`, boolean>;
 
@@ -122,7 +121,7 @@ const bothPeriods = (scope: StoreScope) => ({
 });
 
 /**
- * The sample's plan, exactly PostgreSQL's (conversationWordsStatement): each period's matching posts at the pilot
+ * The sample's plan: each period's matching posts at the pilot
  * level (hash < 65536 >> level) counted, scaled by 2^level into an estimate; a period estimated at 2 × cap or more is
  * sampled, with the cut ⌈65536 × cap ÷ estimate⌉ (in integers, as numeric's ceil gives it), else read whole (cut
  * 65536, above every hash). The pilot reads the posts' sample-ordered copy (`posts_sampled`, its hash `h` =
@@ -162,8 +161,7 @@ async function samplePlan(store: AnalyticsStore, scope: StoreScope, rule: StoreW
 }
 
 /**
- * The counted posts of both periods, over `p`: a post of a period whose hash is below its period's cut — the posts
- * PostgreSQL reads through the marks' slice, the slice being only its way to find them. A sample is read from the
+ * The counted posts of both periods, over `p`: a post of a period whose hash is below its period's cut. A sample is read from the
  * sample-ordered copy (the stretch below the larger cut); when either period is read whole, from `posts` itself, whose
  * time index narrows the read to the range's granules where the copy's rows of a range lie in all of them; when both
  * are, by id when the query's slices name them (`byId`: the statement then lets `IN` use the primary key).
@@ -272,11 +270,10 @@ async function writeStopWords(store: AnalyticsStore, rule: StoreWordsRule, diges
 }
 
 /**
- * The conversation's words from the store: the same rows as PostgreSQL's conversationWordsStatement
- * (server/social/insights/conversation.ts). The counted posts of the sample's plan, each lexeme hash once per post
+ * The conversation's words from the store (server/social/insights/conversation.ts gives the rule). The counted posts of the sample's plan, each lexeme hash once per post
  * (`toks`) counted per hash and post language; the words looked up in the lexicon; the stop words of the post's
  * language left out (every language's for an unknown one, '' in the store), bound as parameters; then per word the
- * kept-word rule, the estimates and both lists, each taken by groupArraySorted in PostgreSQL's order.
+ * kept-word rule, the estimates and both lists, each taken by groupArraySorted in the list's order.
  */
 export async function storeConversationWords(
   store: AnalyticsStore,
@@ -346,8 +343,8 @@ export async function storeConversationWords(
     return run();
   });
   const r = row!;
-  // PostgreSQL rounds an estimate as round(est::numeric): the float kept to 15 significant digits, then halves away
-  // from zero. An estimate n × 65536 ÷ cut is never a half (2 × n × 65536 = (2k + 1) × cut needs cut ≥ 2^17, and a
+  // An estimate is rounded as PostgreSQL's round(est::numeric) did: the float kept to 15 significant digits, then
+  // halves away from zero. An estimate n × 65536 ÷ cut is never a half (2 × n × 65536 = (2k + 1) × cut needs cut ≥ 2^17, and a
   // sampled period's cut is at most 32768; a whole one's estimate is n): it lies at least 1 ÷ 65536 from one, far
   // beyond those 15 digits' error for any count of posts, so Math.round agrees.
   return {

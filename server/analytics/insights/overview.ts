@@ -1,13 +1,13 @@
-// The overview's figures from the store: the same rows as PostgreSQL's statements give overview()
-// (server/social/insights/overview.ts), so that it formats either source's rows alike. Three statements: per author
-// over both periods (totals, exact unique authors, reach over distinct authors, top people), the current period per
-// quarter and platform mapped to wall-clock buckets (buckets, sentiment, platforms), and the top posts.
+// The overview's figures from the store, which overview() (server/social/insights/overview.ts) makes its answer of.
+// Three statements: per author over both periods (totals, exact unique authors, reach over distinct authors, top
+// people), the current period per quarter and platform mapped to wall-clock buckets (buckets, sentiment, platforms),
+// and the top posts.
 import type { Bucket } from '@contract/insights';
 import type { OverviewResponse } from '@contract/insights-responses';
-import type { PersonAggregate } from '@server/social/insights/rows';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
+import type { PersonAggregate } from './people';
 import {
   previousRange,
   storeFrom,
@@ -30,7 +30,7 @@ interface StorePeriodRow {
 }
 
 /** One wall-clock bucket of the range, zero-filled. */
-interface StoreBucketRow {
+export interface StoreBucketRow {
   local: string;
   mentions: number;
   engagement: number;
@@ -41,7 +41,7 @@ interface StoreBucketRow {
 }
 
 export interface StoreOverviewRows {
-  /** The periods that have posts (none for an empty one, as PostgreSQL's). */
+  /** The periods that have posts (none for an empty one). */
   periods: StorePeriodRow[];
   /** The range's top authors: most posts, then engagement, then the lower profile id. */
   top_people: PersonAggregate[];
@@ -90,7 +90,7 @@ async function periodsOf(store: AnalyticsStore, scope: StoreScope, top: number) 
     INNER JOIN ${db}.profiles a ON a.id = pa.author_id`,
     params.values,
   );
-  // The periods that have posts, as PostgreSQL's statement gives them (none for an empty one).
+  // The periods that have posts (none for an empty one).
   const periods = (['cur', 'prev'] as const)
     .map((p) => ({
       cur: p === 'cur',
@@ -161,7 +161,7 @@ async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number)
   return rows.map((row) => ({ id: Number(row.id) }));
 }
 
-/** The buckets zero-filled in the series' order, and the platforms in PostgreSQL's order. */
+/** The buckets zero-filled in the series' order, and the platforms most first, then by name (code points). */
 function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
   const { timeZone, scope: range } = scope.context;
   const byLocal = new Map<string, StoreBucketRow>();
@@ -215,8 +215,8 @@ export async function storeOverviewBuckets(
 }
 
 /**
- * The overview's rows from the store for `bucket` (bucketFor of the range) and the `top` posts and people: what
- * overview() reads from PostgreSQL's statements, with the posts and people still to be looked up by id.
+ * The overview's rows from the store for `bucket` (bucketFor of the range) and the `top` posts and people, the posts
+ * and people still to be looked up by id.
  */
 export async function storeOverview(
   store: AnalyticsStore,

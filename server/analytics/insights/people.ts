@@ -1,21 +1,41 @@
-// The people dashboard's figures from the store: the same rows as PostgreSQL's people statement
-// (server/social/insights/people.ts): the number of distinct authors of the matching posts, their posts, and the top
-// `limit` by mentions (then engagement, then the lower id), by followers (then mentions, then id) and by engagement
-// (then mentions, then id), each from one pass over the authors (groupArraySorted); and the filtered profiles' keyset
-// page in the same order (storeProfilePage).
+// The people dashboard's figures from the store (server/social/insights/people.ts looks their authors up): the number
+// of distinct authors of the matching posts, their posts, and the top `limit` by mentions (then engagement, then the
+// lower id), by followers (then mentions, then id) and by engagement (then mentions, then id), each from one pass over
+// the authors (groupArraySorted); and the filtered profiles' keyset page in the same order (storeProfilePage).
 import type { ProfileSort } from '@contract/insights';
-import type { Cursor } from '@server/social/insights/cursor';
-import type { PeopleFigures, ProfilePage } from '@server/social/insights/people';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, zonePlaceholder, type Cursor, type StoreScope } from './scope';
 
-/** The people dashboard's figures, as PostgreSQL's statement gives them. */
-export type StorePeopleRows = PeopleFigures;
+/** An author's aggregate over the matching posts: the profile is looked up by id in PostgreSQL. */
+export type PersonAggregate = {
+  author_id: string | number;
+  mentions: string | number;
+  engagement: string | number;
+};
+
+/** The people dashboard's figures. */
+export type PeopleFigures = {
+  /** Distinct authors of the matching posts (with a profile). */
+  authors: number;
+  /** Their matching posts. */
+  posts: number;
+  by_mentions: PersonAggregate[];
+  by_followers: PersonAggregate[];
+  by_engagement: PersonAggregate[];
+};
+
+/**
+ * One page of the filtered profiles: the number of authors, and up to `limit + 1` of them after the cursor in the
+ * sort's order, each with its sort key as text (`k`, what a cursor carries) and its tie-break (`k2`).
+ */
+export type ProfilePage = {
+  total: number;
+  page: Array<PersonAggregate & { k: string; k2: number | string }>;
+};
 
 type Top = Array<[string | number, string | number, string | number]>;
-type PersonAggregate = PeopleFigures['by_mentions'][number];
 
 /** Each top's tuples are (key, tie-break, id, …) negated for a descending sort: read back as aggregates. */
 /** Undoes a sort key's negation: 0 − x, so no figure is −0 (which is not 0 to a deep comparison). */
@@ -31,7 +51,7 @@ export async function storePeople(
   store: AnalyticsStore,
   scope: StoreScope,
   limit: number,
-): Promise<StorePeopleRows> {
+): Promise<PeopleFigures> {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();
   const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), PERSON_COLUMNS);
@@ -78,7 +98,7 @@ export async function storePeople(
 
 /**
  * Each sort's key and tie-break, as the columns of the statement below (n: the author's matching posts, e: their
- * engagement, f: their followers): PostgreSQL's order (server/social/insights/people.ts, ORDER), then the lower id.
+ * engagement, f: their followers), then the lower id.
  */
 const PROFILE_KEYS: Record<ProfileSort, [string, string]> = {
   mentions: ['n', 'e'],
@@ -87,10 +107,10 @@ const PROFILE_KEYS: Record<ProfileSort, [string, string]> = {
 };
 
 /**
- * One keyset page of the filtered profiles: the number of distinct authors of the matching posts (with a profile, as
- * PostgreSQL's join), and up to `limit + 1` of them after the cursor's (key, tie-break, id) in the sort's order (key
- * and tie-break descending, id ascending), from one pass over the authors (groupArraySortedIf keeps the first ones
- * after the cursor; count() counts them all). As PostgreSQL's page: the key as text, the tie-break as a number.
+ * One keyset page of the filtered profiles: the number of distinct authors of the matching posts (with a profile),
+ * and up to `limit + 1` of them after the cursor's (key, tie-break, id) in the sort's order (key and tie-break
+ * descending, id ascending), from one pass over the authors (groupArraySortedIf keeps the first ones after the
+ * cursor; count() counts them all). The key as text, the tie-break as a number.
  */
 export async function storeProfilePage(
   store: AnalyticsStore,

@@ -1,16 +1,32 @@
-// The performance dashboard's groups from the store: the same rows as PostgreSQL's performance statement
-// (server/social/insights/sources/posts-scan.ts, performanceGroups): grouping sets () , (platform), (media), (kind) and
-// (day of the week, hour) with posts, likes, comments, shares, views, engagement, the engagement rate and the average
-// sentiment. The matching posts are grouped by quarter first and the quarters mapped to the zone's day and hour.
+// The performance dashboard's groups from the store (server/social/insights/performance.ts makes its answer of them):
+// grouping sets () , (platform), (media), (kind) and (day of the week, hour) with posts, likes, comments, shares,
+// views, engagement, the engagement rate and the average sentiment. The matching posts are grouped by quarter first and the quarters mapped to the zone's day and hour.
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import type { GroupRow } from '@server/social/insights/performance';
 import { storeFrom, storeSentiment, zonePlaceholder, type StoreScope } from './scope';
 import { byQuarter, dayOfWeekSql, hourOfDaySql, perQuarter, timeKey, type TimeKey } from './time';
 
-/** One group, as PostgreSQL's performance statement gives it. */
-export type StorePerformanceRow = GroupRow;
+/** One group; gp, gm, gk, gd are 1 where the platform, media, kind or day × hour is rolled up (SQL's GROUPING()). */
+export type StorePerformanceRow = {
+  platform: string | null;
+  media: string | null;
+  kind: string | null;
+  dow: number | null;
+  hr: number | null;
+  gp: number;
+  gm: number;
+  gk: number;
+  gd: number;
+  posts: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number;
+  engagement: number;
+  rate: number | null;
+  sentiment: number | null;
+};
 
 type Raw = Omit<StorePerformanceRow, 'gp' | 'gm' | 'gk' | 'gd'> & Record<string, unknown>;
 

@@ -1,22 +1,35 @@
-// The post lists' pages from the store (the posts dashboard and the filtered-posts drill-down): the same page rows as
-// PostgreSQL's statements give postList (server/social/insights/posts.ts), so that it answers from either source's
-// rows alike, and a cursor made from one source's page continues on the other's. The total is one more statement.
+// The post lists' pages from the store (the posts dashboard and the filtered-posts drill-down; postList in
+// server/social/insights/posts.ts looks their posts up). A page's keys are printed as PostgreSQL prints the post's
+// values (its time to the microsecond, a float8's shortest digits), so that a cursor carries what the post's record
+// says. The total is one more statement.
 //
-// By engagement and by overperformance the store gives the page itself: the ids in PostgreSQL's order and tie-break
+// By engagement and by overperformance the store gives the page itself: the ids in the sort's order and tie-break
 // (the higher id first) and each key printed as PostgreSQL prints it. By recency it cannot: PostgreSQL orders by the
 // post's time to the microsecond and the store keeps whole milliseconds, so two posts of one millisecond may stand in
 // either order. The store then gives the page's candidates, every post that may be on it: the posts of the cursor's
 // millisecond and the first limit + 1 before it with every post sharing the millisecond of the last of them; the
-// caller orders them in PostgreSQL's snapshot by their own time and id (posts-scan.ts, recencyPageOfIds), which also
-// prints their keys. That is a look-up by id of about the page's size (more only where many matching posts share one
-// millisecond), and needs no more of the store than it keeps.
+// caller orders them in PostgreSQL's snapshot by their own time and id (server/social/insights/posts.ts,
+// recencyPage), which also prints their keys. That is a look-up by id of about the page's size (more only where many
+// matching posts share one millisecond), and needs no more of the store than it keeps.
 import type { PostSort } from '@contract/insights';
-import type { Cursor } from '@server/social/insights/cursor';
-import type { PageRow } from '@server/social/insights/posts';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import { timeLimit, type AnalyticsStore } from '../store';
-import { storeFrom, storeRefineWhere, storeScopeWhere, zonePlaceholder, type StoreScope } from './scope';
+import {
+  storeFrom,
+  storeRefineWhere,
+  storeScopeWhere,
+  zonePlaceholder,
+  type Cursor,
+  type StoreScope,
+} from './scope';
+
+/** One row of a page: the post's id, its sort key as text (what a cursor carries), its overperformance (that sort). */
+export type PageRow = {
+  id: number;
+  k: string;
+  score?: number;
+};
 
 export type StorePostPage =
   /** By engagement or overperformance: the page's rows in order, limit + 1 at most (one more says there is a next). */

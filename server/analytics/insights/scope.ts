@@ -31,6 +31,16 @@ export interface StoreScope {
   db?: string;
 }
 
+/** Where a keyset page starts: after the last row of the page before (server/social/insights/cursor.ts). */
+export interface Cursor {
+  /** The sort key of the last row, as text (a post's time to the microsecond, a float8's shortest digits). */
+  key: string;
+  /** Numbers for its tie-breaks (post id, or mentions, engagement, profile id). */
+  ties: number[];
+  from: string;
+  to: string;
+}
+
 const HOUR_MS = 3_600_000;
 const BUCKET_MS = { hour: HOUR_MS, day: 24 * HOUR_MS, week: 7 * 24 * HOUR_MS } as const;
 /** Clocks move by at most 2 hours at a DST change: a date refinement's instants are bounded 3 hours wider. */

@@ -1,6 +1,6 @@
 // The saved queries' volume from the store: each saved query's matching posts per wall-clock day of the workspace's
-// zone, the rows PostgreSQL's statement gives savedQueryVolume (server/social/insights/saved-query-volume.ts), in one
-// statement for all of a workspace's queries. Days are the zone's wall clock as the dashboards' timelines make them
+// zone, for savedQueryVolume (server/social/insights/saved-query-volume.ts), in one statement for all of a workspace's
+// queries. Days are the zone's wall clock as the dashboards' timelines make them
 // (time.ts): the posts grouped by their UTC quarter (or second), and only the groups mapped to days.
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';

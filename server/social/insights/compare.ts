@@ -1,26 +1,21 @@
 // The Compare dashboard (POST /social/insights/compare): 2 to 5 saved queries of a workspace side by side over one
 // range. Each query is resolved as a dashboard resolves { workspace_id, saved_query_id, filters } (request.ts) and
-// its figures are its own overview's (overview.ts, from whichever source serves it), so that every figure of a query
-// equals what that query's overview answers; share of voice and the buckets are put together from them here, and the
-// overlap between the queries (posts matching two or more) is one statement over the common range: the analytics
-// store's when it can answer (server/analytics/insights/overlap.ts), else PostgreSQL's.
-import { sql, type SQL } from 'drizzle-orm';
+// its figures are its own overview's (overview.ts), so that every figure of a query equals what that query's overview
+// answers; share of voice and the buckets are put together from them here, and the overlap between the queries (posts
+// matching two or more) is one statement on the analytics store over the common range
+// (server/analytics/insights/overlap.ts).
 import { COMPARE_TOP_AUTHORS, type CompareBody, type CompareResponse } from '@contract/insights-compare';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
-import { readsProfile } from '@server/query/analysis';
 import type { AnalyticsService } from '@server/analytics/service';
 import { pairsOf, storeOverlap } from '@server/analytics/insights/overlap';
 import type { QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
-import { scopeConditions } from '../scope';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
 import { fromStore } from './store-source';
-import { readOnly } from './transactions';
-import { scanFrom } from './where';
 
 /** The plan's history limit, as clipToHistory takes it. */
 export interface HistoryLimit {
@@ -98,24 +93,16 @@ export function compareKey(
   };
 }
 
-/** A query's condition as a boolean column: its scope's conditions but the range's; NULL counted as no match. */
-const matches = (context: InsightScope): SQL => {
-  const conditions = scopeConditions(context.scope);
-  return conditions.length ? sql`coalesce(${sql.join(conditions, sql` AND `)}, false)` : sql`true`;
-};
-
-type OverlapRow = { posts: number; pairs: number[] };
-
 /**
- * The overlap from the store (storeOverlap), one statement; null when the store cannot answer. Every query's words are
- * asked of PostgreSQL together (the queries named as one OR's operands, as the saved queries' volume does), then each
- * query is compiled on its own.
+ * The posts of the common range matching two or more of the queries, and those matching each pair: one statement on
+ * the store (storeOverlap). Every query's words are asked of PostgreSQL together (the queries named as one OR's
+ * operands, as the saved queries' volume does), then each query is compiled on its own.
  */
-async function overlapFromStore(
+function overlapOf(
   db: Db,
   contexts: InsightScope[],
   service: AnalyticsService | undefined,
-): Promise<CompareResponse['overlap'] | null> {
+): Promise<CompareResponse['overlap']> {
   const queries = contexts.flatMap((context) => (context.scope.query ? [context.scope.query] : []));
   const query: QueryNode | null =
     queries.length > 1 ? { type: 'or', operands: queries } : (queries[0] ?? null);
@@ -133,50 +120,6 @@ async function overlapFromStore(
       return { posts: row.posts, pairs: pairs.map(([a, b], i) => ({ a, b, posts: row.pairs[i]! })) };
     },
   );
-}
-
-/**
- * The posts of the common range matching two or more of the queries, and those matching each pair: one statement
- * over the posts matching any of them (the profiles joined only when a query reads them), on one snapshot. From the
- * store when it can answer (overlapFromStore), else from PostgreSQL.
- */
-async function overlapOf(
-  db: Db,
-  contexts: InsightScope[],
-  service?: AnalyticsService,
-): Promise<CompareResponse['overlap']> {
-  const fromTheStore = await overlapFromStore(db, contexts, service);
-  if (fromTheStore) return fromTheStore;
-  const { scope, timeZone } = contexts[0]!;
-  const flags = contexts.map((context, i) => sql`${matches(context)} AS ${sql.raw(`q${i}`)}`);
-  const q = (i: number) => sql.raw(`m.q${i}`);
-  const pairs = pairsOf(contexts.length);
-  const statement = sql`SELECT
-      count(*) FILTER (WHERE ${sql.join(
-        contexts.map((_, i) => sql`${q(i)}::int`),
-        sql` + `,
-      )} >= 2)::int AS posts,
-      ARRAY[${sql.join(
-        pairs.map(([a, b]) => sql`count(*) FILTER (WHERE ${q(a)} AND ${q(b)})::int`),
-        sql`, `,
-      )}]::int[] AS pairs
-    FROM (SELECT ${sql.join(flags, sql`, `)}
-      FROM ${scanFrom(
-        contexts[0]!,
-        contexts.some((context) => readsProfile(context.scope.query)),
-      )}
-      WHERE p.posted_at >= ${scope.from} AND p.posted_at < ${scope.to}
-        AND (${sql.join(
-          contexts.map((context) => matches(context)),
-          sql` OR `,
-        )})) m`;
-  const row = await readOnly(db, async (tx) => (await tx.execute<OverlapRow>(statement)).rows[0], {
-    timeZone,
-  });
-  return {
-    posts: Number(row?.posts ?? 0),
-    pairs: pairs.map(([a, b], i) => ({ a, b, posts: Number(row?.pairs[i] ?? 0) })),
-  };
 }
 
 /** What the overviews must share for their buckets to be put side by side; an Error (a 500) if they do not. */
@@ -198,8 +141,7 @@ function checkShared(overviews: OverviewResponse[]) {
 
 /**
  * The Compare answer for the resolved queries (resolveCompare), in order, `ids` their saved query ids. Each query's
- * overview is computed in turn (each on its own snapshot, as the overview dashboard reads it: from the analytics
- * store when it serves, else PostgreSQL), then the overlap. The plan's history clip is added by dashboard-answer.ts.
+ * overview is computed in turn (each read as the overview dashboard reads it), then the overlap. The plan's history clip is added by dashboard-answer.ts.
  */
 export async function compare(
   db: Db,

@@ -5,16 +5,10 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '@server/errors';
 import { asNamedRange, checkCursorRange, type NamedRange } from '../cursor-range';
+import type { Cursor } from '@server/analytics/insights/scope';
 import type { InsightScope } from './request';
 
-export interface Cursor {
-  /** The sort key of the last row, as text PostgreSQL reads back exactly. */
-  key: string;
-  /** Numbers for its tie-breaks (post id, or mentions, engagement, profile id). */
-  ties: number[];
-  from: string;
-  to: string;
-}
+export type { Cursor };
 
 interface Encoded extends Cursor {
   fp: string;

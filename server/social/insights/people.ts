@@ -1,83 +1,36 @@
 // The people dashboard (top authors by mentions, followers, engagement) and the filtered-profiles drill-down (every
-// author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts. Each
-// reads the analytics store when it holds PostgreSQL's corpus version (store-source.ts), else PostgreSQL; one answer
-// function formats either source's rows.
-import { sql, type SQL } from 'drizzle-orm';
+// author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts. The
+// analytics store gives each author's figures (server/analytics/insights/people.ts); their profiles are then looked up
+// by id in PostgreSQL (store-source.ts).
 import type { ProfileSort } from '@contract/insights';
 import type { InsightPerson, PeopleResponse, ProfilesResponse } from '@contract/insights-responses';
-import { storePeople, storeProfilePage } from '@server/analytics/insights/people';
+import {
+  storePeople,
+  storeProfilePage,
+  type PeopleFigures,
+  type ProfilePage,
+} from '@server/analytics/insights/people';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import { countedBase } from './counted';
-import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import { decodeCursor, encodeCursor } from './cursor';
 import type { InsightScope } from './request';
-import { jsonRows, peopleFor, type PersonAggregate } from './rows';
-import * as authorTimes from './sources/author-times';
-import * as postsScan from './sources/posts-scan';
+import { peopleFor } from './rows';
 import { fromStore } from './store-source';
-import { readOnly, type Tx } from './transactions';
+import type { Tx } from './transactions';
 
-/** Each sort: its key, then the tie-break, then the profile id ascending. */
-const ORDER: Record<ProfileSort, [string, string]> = {
-  mentions: ['n', 'e'],
-  followers: ['f', 'n'],
-  engagement: ['e', 'n'],
-};
 const SORT_WORDS: Record<ProfileSort, string> = {
   mentions: 'most matching posts first, then most engagement',
   followers: 'most followers first, then most matching posts',
   engagement: 'most engagement first, then most matching posts',
 };
 
-/**
- * Where people and filtered profiles read each author's matching posts (n), their engagement (e) and followers (f):
- * from author_post_times when it serves (the condition reads only the platform and the language, over at least
- * AUTHOR_TIMES_MIN_DAYS: one pass over one row per author, platform and language, which keeps the followers), else
- * from the posts grouped by author, profiles joined after grouping.
- */
-function authors(context: InsightScope) {
-  if (authorTimes.authorPostTimes.serves(context)) return authorTimes.authorFigures(context);
-  return postsScan.authorFigures(context);
-}
-
-function top(sort: ProfileSort, limit: number, cursor: Cursor | null = null): SQL {
-  const [first, second] = ORDER[sort].map((column) => sql.raw(column)) as [SQL, SQL];
-  // Descending keys, ascending id: the row comparison negates the id.
-  const after = cursor
-    ? sql`WHERE (${first}, ${second}, -author_id) < (${cursor.key}::bigint, ${cursor.ties[0]!}::bigint, ${-cursor.ties[1]!}::bigint)`
-    : sql``;
-  // The keys are printed after the limit: converting every author's key to text cost more than the sort.
-  return sql`SELECT author_id, n AS mentions, e AS engagement, ${first}::text AS k, ${second} AS k2
-    FROM (SELECT * FROM g ${after} ORDER BY ${first} DESC, ${second} DESC, author_id LIMIT ${limit}) s`;
-}
-
 const range = ({ scope }: InsightScope) => ({ from: scope.from.toISOString(), to: scope.to.toISOString() });
 
 const COUNTED =
   "an author's mentions are their matching posts, their engagement those posts' likes + comments + shares, and " +
   'their followers as the profile has them now';
-
-const peopleStatement = (context: InsightScope, limit: number) => sql`WITH g AS MATERIALIZED (
-    ${authors(context)})
-  SELECT (SELECT count(*) FROM g)::int AS authors, (SELECT coalesce(sum(n), 0) FROM g)::int AS posts,
-    ${jsonRows(top('mentions', limit))} AS by_mentions, ${jsonRows(top('followers', limit))} AS by_followers,
-    ${jsonRows(top('engagement', limit))} AS by_engagement`;
-
-const profilesStatement = (context: InsightScope, sort: ProfileSort, limit: number, cursor: Cursor | null) =>
-  sql`WITH g AS MATERIALIZED (${authors(context)})
-    SELECT (SELECT count(*) FROM g)::int AS total, ${jsonRows(top(sort, limit + 1, cursor))} AS page`;
-
-/** The people dashboard's figures, from either source: PostgreSQL's statement's row, or the store's (storePeople). */
-export type PeopleFigures = {
-  /** Distinct authors of the matching posts (with a profile). */
-  authors: number;
-  /** Their matching posts. */
-  posts: number;
-  by_mentions: PersonAggregate[];
-  by_followers: PersonAggregate[];
-  by_engagement: PersonAggregate[];
-};
 
 /** What the people dashboard is made of: the figures, their authors looked up. */
 interface PeopleRows {
@@ -88,29 +41,20 @@ interface PeopleRows {
   byEngagement: InsightPerson[];
 }
 
-/**
- * The people dashboard: from the analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees
- * (its figures, then the people they name from PostgreSQL: store-source.ts), else from PostgreSQL alone.
- */
+/** The people dashboard: the store's figures, then the people they name looked up in PostgreSQL. */
 export async function people(
   db: Db,
   context: InsightScope,
   limit: number,
   service?: AnalyticsService,
 ): Promise<PeopleResponse> {
-  const rows =
-    (await fromStore(
-      db,
-      context,
-      service,
-      (store, storeScope) => storePeople(store, storeScope, limit),
-      peopleOf,
-    )) ??
-    (await readOnly(
-      db,
-      async (tx) => peopleOf(tx, (await tx.execute<PeopleFigures>(peopleStatement(context, limit))).rows[0]!),
-      { timeZone: context.timeZone },
-    ));
+  const rows = await fromStore(
+    db,
+    context,
+    service,
+    (store, storeScope) => storePeople(store, storeScope, limit),
+    peopleOf,
+  );
   return peopleAnswer(context, limit, rows);
 }
 
@@ -127,7 +71,7 @@ async function peopleOf(tx: Tx, figures: PeopleFigures): Promise<PeopleRows> {
   };
 }
 
-/** The answer from the rows, the same whichever source read them. */
+/** The answer from the rows. */
 function peopleAnswer(context: InsightScope, limit: number, rows: PeopleRows): PeopleResponse {
   const { authors: unique, posts } = rows;
   return {
@@ -143,20 +87,7 @@ function peopleAnswer(context: InsightScope, limit: number, rows: PeopleRows): P
   };
 }
 
-/**
- * One page of the filtered profiles, from either source: the number of authors, and up to `limit + 1` of them after
- * the cursor in the sort's order, each with its sort key as text (`k`, read back exactly) and its tie-break (`k2`).
- */
-export type ProfilePage = {
-  total: number;
-  page: Array<PersonAggregate & { k: string; k2: number | string }>;
-};
-
-/**
- * The filtered profiles, one keyset page: from the analytics store when it holds exactly the corpus version
- * PostgreSQL's snapshot sees (store-source.ts), else from PostgreSQL. Both give the same order and keys, so a cursor
- * from one source's page is read by the other alike.
- */
+/** The filtered profiles, one keyset page: the store's page, its profiles looked up in PostgreSQL. */
 export async function profileList(
   db: Db,
   context: InsightScope,
@@ -164,7 +95,7 @@ export async function profileList(
   service?: AnalyticsService,
 ): Promise<ProfilesResponse> {
   const { sort, limit } = options;
-  // Decoded first: the cursor's range becomes the scope's, which either source then reads.
+  // Decoded first: the cursor's range becomes the scope's, which the store then reads.
   const cursor = options.cursor ? decodeCursor(options.cursor, context, sort) : null;
   if (cursor && (!/^\d{1,15}$/.test(cursor.key) || cursor.ties.length !== 2)) {
     throw new ApiError(400, 'invalid_cursor', 'This cursor is not valid.');
@@ -173,20 +104,13 @@ export async function profileList(
     const page = figures.page.slice(0, limit);
     return { ...figures, profiles: await peopleFor(tx, page) };
   };
-  const rows =
-    (await fromStore(
-      db,
-      context,
-      service,
-      (store, storeScope) => storeProfilePage(store, storeScope, sort, limit, cursor),
-      lookUp,
-    )) ??
-    (await readOnly(
-      db,
-      async (tx) =>
-        lookUp(tx, (await tx.execute<ProfilePage>(profilesStatement(context, sort, limit, cursor))).rows[0]!),
-      { timeZone: context.timeZone },
-    ));
+  const rows = await fromStore(
+    db,
+    context,
+    service,
+    (store, storeScope) => storeProfilePage(store, storeScope, sort, limit, cursor),
+    lookUp,
+  );
   return profilesAnswer(context, sort, limit, rows);
 }
 
@@ -194,7 +118,7 @@ export async function profileList(
 export const profilesCounted = (context: InsightScope, sort: ProfileSort) =>
   `${countedBase(context)}; every author of those posts, ${SORT_WORDS[sort]}, then by profile id; ${COUNTED}.`;
 
-/** The page's answer, the same whichever source read it: its profiles and the cursor of the next page. */
+/** The page's answer: its profiles and the cursor of the next page. */
 function profilesAnswer(
   context: InsightScope,
   sort: ProfileSort,

@@ -1,6 +1,6 @@
-// Posts and people as the dashboards return them: posts and profiles looked up by id (columns and mapping shared with
-// discover in ../post-rows.ts), a post with its overperformance, an author with their aggregate, and json_agg rows.
-import { sql, type SQL } from 'drizzle-orm';
+// Posts and people as the dashboards return them: posts and profiles looked up by id in PostgreSQL (columns and
+// mapping shared with discover in ../post-rows.ts), a post with its overperformance, an author with their aggregate.
+import { sql } from 'drizzle-orm';
 import type { InsightPerson, InsightPost } from '@contract/insights-responses';
 import {
   AUTHOR_COLUMNS,
@@ -11,7 +11,10 @@ import {
   type PostRow,
 } from '../post-rows';
 import type { Corrections } from '../corrections';
+import type { PersonAggregate } from '@server/analytics/insights/people';
 import type { Tx } from './transactions';
+
+export type { PersonAggregate };
 
 /** A post as the dashboards list it: with its overperformance (sort `overperformance` only, else null). */
 export function toPost(
@@ -43,13 +46,6 @@ export async function postsByIds(
   return new Map(result.rows.map((row) => [Number(row.id), row]));
 }
 
-/** An author's aggregate over the matching posts, as SQL yields it. */
-export type PersonAggregate = {
-  author_id: string | number;
-  mentions: string | number;
-  engagement: string | number;
-};
-
 export async function profilesByIds(tx: Tx, ids: number[]): Promise<Map<number, AuthorRow>> {
   if (!ids.length) return new Map();
   const result = await tx.execute<AuthorRow>(
@@ -74,7 +70,3 @@ export async function peopleFor(tx: Tx, aggregates: PersonAggregate[]): Promise<
   );
   return aggregates.map((aggregate) => toPerson(profiles.get(Number(aggregate.author_id))!, aggregate));
 }
-
-/** A json_agg of a subquery, as an array (null when it has no rows). */
-export const jsonRows = (subquery: SQL) =>
-  sql`(SELECT coalesce(json_agg(t), '[]'::json) FROM (${subquery}) t)`;

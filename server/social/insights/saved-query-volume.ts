@@ -1,10 +1,7 @@
 // The saved queries' volume (POST /social/saved-queries/volume): every saved query of a workspace with its matching
 // posts per day over the last 7 whole days and today, days of the workspace's zone. Each query is resolved as the
-// dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, from the
-// source that serves it; all of them in one statement on one snapshot, so the list costs one round trip. From the
-// analytics store when it holds exactly the corpus version PostgreSQL's snapshot sees (store-source.ts), else from
-// PostgreSQL.
-import { sql, type SQL } from 'drizzle-orm';
+// dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, all of them in
+// one statement on the analytics store (server/analytics/insights/volume.ts), so the list costs one round trip.
 import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '@contract/saved-queries';
 import { queryFiltersSchema } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
@@ -14,11 +11,7 @@ import { formatLocal } from '../counted';
 import { usableTimeZone } from '@contract/zoned-time';
 import { NO_CORRECTIONS } from '../corrections';
 import { resolveInsightScope, type InsightScope } from './request';
-import * as postsScan from './sources/posts-scan';
-import * as rollups from './sources/rollups';
-import { wallClockText } from './time';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
-import { readOnly } from './transactions';
 import { storeDayCounts } from '@server/analytics/insights/volume';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { QueryNode } from '@server/query/index';
@@ -37,37 +30,9 @@ function volumeDays(now: Date, timeZone: string): { days: string[]; from: Date }
 }
 
 /**
- * One saved query's matching posts per day. From post_hours when the condition reads only the platform and the
- * language and the zone's offset is whole hours (about 8 × 24 × platforms × languages rows instead of every matching
- * post); otherwise from the matching posts, which the full-text and date indexes narrow to 8 days.
- */
-function dayCounts(context: InsightScope): SQL {
-  const hours = rollups.postHours.serves(context);
-  return hours ? rollups.dayCounts(context, hours) : postsScan.dayCounts(context);
-}
-
-type CountRow = { i: number; local: string; n: number };
-
-/** Every counted query's posts per day (`i`: its index in `contexts`, null ones not counted), from PostgreSQL. */
-async function volumeFromPostgres(db: Db, contexts: Array<InsightScope | null>, timeZone: string) {
-  const parts = contexts.flatMap((context, i) =>
-    context
-      ? [
-          sql`(SELECT ${i}::int AS i, ${wallClockText(sql`d.local`)} AS local, d.n::int AS n
-          FROM (${dayCounts(context)}) d)`,
-        ]
-      : [],
-  );
-  return parts.length
-    ? readOnly(db, async (tx) => (await tx.execute<CountRow>(sql.join(parts, sql` UNION ALL `))).rows, {
-        timeZone,
-      })
-    : [];
-}
-
-/**
- * The same rows from the store, in one statement. Every query's words are asked of PostgreSQL together (the queries
- * named as one OR's operands: store-source.ts), then each query is compiled on its own.
+ * Every counted query's posts per day (`i`: its index in `contexts`, null ones not counted), from the store in one
+ * statement. Every query's words are asked of PostgreSQL together (the queries named as one OR's operands:
+ * store-source.ts), then each query is compiled on its own.
  */
 function volumeFromStore(
   db: Db,
@@ -87,7 +52,7 @@ function volumeFromStore(
         store,
         contexts.map((context) => context && { context, match }),
       ),
-    async (_tx, rows): Promise<CountRow[]> => rows,
+    async (_tx, rows) => rows,
   );
 }
 
@@ -135,9 +100,7 @@ export async function savedQueryVolume(
     }),
   );
 
-  const rows =
-    (await volumeFromStore(db, contexts, timeZone, analytics)) ??
-    (await volumeFromPostgres(db, contexts, timeZone));
+  const rows = await volumeFromStore(db, contexts, timeZone, analytics);
 
   const counts = contexts.map((context) => (context ? days.map(() => 0) : null));
   for (const row of rows) {

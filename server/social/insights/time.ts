@@ -1,6 +1,6 @@
-// Dashboard time in the workspace's zone: the bucket size of a range, bucket starts, and the bucket expressions and
-// zero-filled bucket series in SQL (so they group exactly as PostgreSQL's date_trunc does). The wall-clock arithmetic
-// itself is shared with the SPA (contract/zoned-time.ts).
+// Dashboard time in the workspace's zone: the bucket size of a range, bucket starts, and the bucket, day-of-week and
+// hour expressions over `posts p` that a date or hour_of_week refinement's condition is made of (refine.ts). The
+// wall-clock arithmetic itself is shared with the SPA (contract/zoned-time.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Bucket } from '@contract/insights';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
@@ -48,22 +48,3 @@ export const bucketOf = (bucket: Bucket): SQL => sql`date_trunc(${bucket}, ${loc
  */
 export const dayOfWeekOf = sql`date_part('isodow', ${localTime})::int`;
 export const hourOfDayOf = sql`date_part('hour', ${localTime})::int`;
-
-/**
- * The zero-filled series of bucket starts (wall clock, `timestamp`) covering [from, to): the first and last buckets
- * may be partial. Hours the clocks skip whole are left out (no post can fall in them); an hour they skip part of is
- * kept (Pacific/Chatham's 03:00 when they go from 02:45 to 03:45, Australia/Lord_Howe's 02:00 when they go from 02:00
- * to 02:30): its start or its last microsecond exists, as a gap of at most a few hours leaves one of them.
- */
-export function bucketSeries(bucket: Bucket, timeZone: string, from: Date, to: Date): SQL {
-  const step = `1 ${bucket}`;
-  const exists = (local: SQL) => sql`(${local} AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone} = ${local}`;
-  return sql`SELECT g AS local FROM generate_series(
-      date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timeZone}),
-      date_trunc(${bucket}, (${to}::timestamptz - interval '1 microsecond') AT TIME ZONE ${timeZone}),
-      ${step}::interval) AS g
-    WHERE ${bucket} <> 'hour' OR ${exists(sql`g`)} OR ${exists(sql`(g + interval '1 hour' - interval '1 microsecond')`)}`;
-}
-
-/** The wall-clock `timestamp` as text PostgreSQL and instantOfWallClock agree on. */
-export const wallClockText = (expression: SQL): SQL => sql`to_char(${expression}, 'YYYY-MM-DD"T"HH24:MI:SS')`;

@@ -1,8 +1,7 @@
 // Which words of the full-text vector the conversation dashboard lists: each post's stop words by its own language
 // (stopwords-iso's list for each language a workspace can analyse, with a few of social media's own), and a shape rule
-// applied in SQL to the distinct words after counting.
+// applied to the distinct words after counting. The analytics store applies both (STORE_WORD_RULE).
 import { createRequire } from 'node:module';
-import { sql, type SQL } from 'drizzle-orm';
 import { workspaceLanguages } from '@contract/workspaces';
 
 const require = createRequire(import.meta.url);
@@ -31,7 +30,7 @@ export const STOP_WORDS: Readonly<Record<string, readonly string[]>> = Object.fr
   ]),
 );
 
-/** The lists as two parallel arrays (language, word), the form SQL reads them in. */
+/** The lists as two parallel arrays (language, word), the form the store is given them in. */
 const STOP_LANGUAGES = Object.entries(STOP_WORDS).flatMap(([language, words]) => words.map(() => language));
 const STOP_WORD_LIST = Object.values(STOP_WORDS).flat();
 
@@ -43,39 +42,15 @@ export const WORD_RULE =
   'shorter than 3 characters in Latin script or 2 in other scripts';
 
 /**
- * The stop words as a table stop(language, w), for an anti-join from each (word, post language): hashed on the word,
- * so a post of unknown language (null) matches every language's.
- */
-export const stopWordsTable = (): SQL =>
-  sql`SELECT * FROM unnest(${sql.param(STOP_LANGUAGES)}::text[], ${sql.param(STOP_WORD_LIST)}::text[]) AS t(language, w)`;
-
-/** Whether the word `w` of a post in `language` is one of that language's stop words (any language's when null). */
-export const isStopWord = (w: SQL, language: SQL): SQL =>
-  sql`EXISTS (SELECT 1 FROM stop WHERE stop.w = ${w} AND (${language} IS NULL OR stop.language = ${language}))`;
-
-/** A letter of a script beyond Latin (U+0250 onwards): such words need 2 characters, Latin ones 3. */
-const BEYOND_LATIN = '[^\\x01-\\u024F]';
-const LETTER = '[A-Za-z]|[^\\x01-\\x7F]';
-const LINK = '[/.@]';
-
-/** The shape rule as a SQL condition on the word `w` (stop words are left out per post: isStopWord). */
-export function keptWord(w: SQL): SQL {
-  return sql`(${w} !~ ${LINK} AND ${w} ~ ${LETTER}
-    AND char_length(${w}) >= CASE WHEN ${w} ~ ${BEYOND_LATIN} THEN 2 ELSE 3 END)`;
-}
-
-/** A PostgreSQL regular expression's code-point escapes (\x01, \u024F) in re2's syntax (\x{01}, \x{024F}). */
-const re2 = (pattern: string) => pattern.replace(/\\[xu]([0-9A-Fa-f]+)/g, '\\x{$1}');
-
-/**
- * The same rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a
- * parameter): the stop words as the two arrays `stop` is made of, and keptWord's regular expressions in re2's syntax
- * (ClickHouse matches UTF-8 text by code points, as PostgreSQL does).
+ * The rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a parameter):
+ * the stop words as two parallel arrays, and the shape rule's regular expressions in re2's syntax (ClickHouse matches
+ * UTF-8 text by code points): a word is left out when it holds `link`, or no `letter`; a word with a letter of a
+ * script `beyondLatin` (U+0250 onwards) needs 2 characters, others 3.
  */
 export const STORE_WORD_RULE = {
   stopLanguages: STOP_LANGUAGES,
   stopWords: STOP_WORD_LIST,
-  link: re2(LINK),
-  letter: re2(LETTER),
-  beyondLatin: re2(BEYOND_LATIN),
+  link: '[/.@]',
+  letter: '[A-Za-z]|[^\\x{01}-\\x{7F}]',
+  beyondLatin: '[^\\x{01}-\\x{024F}]',
 };

@@ -2,9 +2,8 @@
 // 401), and what is refused with a 400 and a clear message: unknown refinements and values, bad buckets, absurd
 // ranges, queries that do not parse, cursors from another list, saved queries of another workspace.
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOnly, readOnlyParts } from '@server/social/insights/transactions';
+import { readOnly } from '@server/social/insights/transactions';
 import type { PostsResponse } from '@contract/insights-responses';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
@@ -304,77 +303,6 @@ describe('the statement guard', () => {
     // The zone is the transaction's alone: the connection goes back to the pool in UTC.
     const after = await server.db.execute<{ zone: string }>(sql`SELECT current_setting('TimeZone') AS zone`);
     expect(after.rows[0]!.zone).not.toBe('Asia/Kathmandu');
-  });
-
-  it('runs parts side by side on separate connections that share one snapshot, or in sequence past the limit', async () => {
-    type Seen = { pid: number; snapshot: string; readonly: string; parallel: string; zone: string };
-    const look = (tx: Parameters<Parameters<typeof readOnly>[1]>[0]) =>
-      tx
-        .execute<Seen>(
-          sql`SELECT pg_backend_pid() AS pid, pg_current_snapshot()::text AS snapshot,
-            current_setting('transaction_read_only') AS readonly,
-            current_setting('max_parallel_workers_per_gather') AS parallel, current_setting('TimeZone') AS zone`,
-        )
-        .then((result) => result.rows[0]!);
-    const [a, b] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look], { timeZone: 'Asia/Kolkata' });
-    expect(a.pid).not.toBe(b.pid);
-    expect(a.snapshot).toBe(b.snapshot);
-    expect([a.readonly, b.readonly, a.parallel, b.parallel]).toEqual(['on', 'on', '0', '0']);
-    expect([a.zone, b.zone]).toEqual(['Asia/Kolkata', 'Asia/Kolkata']);
-
-    // The second part reads after the first has committed a row elsewhere, yet sees the snapshot of the start.
-    // Made by the tables' owner: the server's role may not create tables (server/db/app-role.ts).
-    const owner = new pg.Client({ connectionString: server.databaseUrl });
-    await owner.connect();
-    await owner.query('CREATE TABLE snapshot_probe (id int)');
-    await owner.end();
-    let written!: () => void;
-    const write = new Promise<void>((resolve) => (written = resolve));
-    const [, seen] = await readOnlyParts<[void, number]>(
-      server.db,
-      [
-        async () => {
-          await server.db.execute(sql`INSERT INTO snapshot_probe VALUES (1)`);
-          written();
-        },
-        async (tx) => {
-          await write;
-          const result = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM snapshot_probe`);
-          return result.rows[0]!.n;
-        },
-      ],
-      { timeZone: 'UTC' },
-    );
-    expect(seen).toBe(0);
-    const after = await server.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM snapshot_probe`);
-    expect(after.rows[0]!.n).toBe(1);
-
-    const [c, d] = await readOnlyParts<[Seen, Seen]>(server.db, [look, look], {
-      timeZone: 'UTC',
-      sideBySideLimit: 0,
-    });
-    expect(c.pid).toBe(d.pid);
-    expect(c.snapshot).toBe(d.snapshot);
-    expect(c.parallel).toBe('2');
-
-    // A failing part fails the whole, and a part past its timeout is a 503, without leaving a transaction open.
-    const idle = async () => 'done';
-    await expect(
-      readOnlyParts(server.db, [idle, (tx) => tx.execute(sql`CREATE TABLE nope (id int)`)], {
-        timeZone: 'UTC',
-      }),
-    ).rejects.toThrow();
-    await expect(
-      readOnlyParts(server.db, [(tx) => tx.execute(sql`SELECT pg_sleep(2)`), idle], {
-        timeZone: 'UTC',
-        timeoutMs: 100,
-      }),
-    ).rejects.toMatchObject({ statusCode: 503, code: 'insights_timeout' });
-    const open = await server.db.execute<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()
-        AND state LIKE 'idle in transaction%'`,
-    );
-    expect(open.rows[0]!.n).toBe(0);
   });
 });
 
