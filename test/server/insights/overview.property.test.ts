@@ -10,6 +10,7 @@ import { storeMatch } from '@server/analytics/insights/match';
 import { storeOverview } from '@server/analytics/insights/overview';
 import { storePeople } from '@server/analytics/insights/people';
 import { storePerformance } from '@server/analytics/insights/performance';
+import { timeKey } from '@server/analytics/insights/time';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
@@ -33,7 +34,7 @@ let store: AnalyticsStore;
 let posts: RefPost[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   posts = await writeCorpus(server, generatedCorpus(5252, 500));
   running = await runningService(server, 'overview-property');
   store = running.service.store!;
@@ -176,5 +177,19 @@ describe("the store's overview, people and performance equal the reference's, fi
     // Every post in exactly one bucket: the buckets add up to the period's mentions.
     const total = got.periods.find((p) => p.cur)?.mentions ?? 0;
     expect(got.buckets.reduce((n, b) => n + b.mentions, 0)).toBe(Number(total));
+  });
+});
+
+describe('how the store groups time', () => {
+  const range = (from: string, to: string) => [new Date(from), new Date(to)] as const;
+  it('groups by quarter where every quarter lies in one wall-clock hour, else by second', () => {
+    expect(timeKey('Pacific/Chatham', ...range('2026-09-01T00:00:00Z', '2026-10-01T00:00:00Z')).key).toBe(
+      'p.q',
+    );
+    expect(timeKey('Asia/Kolkata', ...range('2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')).key).toBe('p.q');
+    // Madras time, +5:21:10, until 1942 (the zone's rules are Intl's).
+    expect(timeKey('Asia/Kolkata', ...range('1900-01-01T00:00:00Z', '1900-01-03T00:00:00Z')).key).toBe(
+      'intDiv(p.ts, 1000)',
+    );
   });
 });

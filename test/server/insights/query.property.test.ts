@@ -25,7 +25,7 @@ let store: AnalyticsStore;
 let posts: RefPost[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   posts = await writeCorpus(server, generatedCorpus(52, 400));
   running = await runningService(server, 'query-property');
   store = running.service.store!;
@@ -73,6 +73,18 @@ const scopeArb = fc.record({
 });
 
 describe('the store matches as the reference evaluator', () => {
+  it('binds every value of a query as a parameter: hostile text is matched as text, never spliced into the SQL', async () => {
+    const scope: StoreScope = {
+      query: parsed(`"x' OR 1=1 --" OR author:a.b OR #x OR lang:en OR drop*`),
+      platforms: [],
+      languages: [],
+    };
+    const condition = await storeCondition(server.pool, scope);
+    for (const text of ["x'", '1=1', 'drop', 'a.b']) expect(condition.sql).not.toContain(text);
+    expect(Object.values(condition.params)).toContain('drop');
+    expect(await storeIds(scope)).toEqual(referenceIds(scope));
+  });
+
   it('the same posts over the whole corpus, for queries of every operator', async () => {
     let matched = 0;
     await fc.assert(
