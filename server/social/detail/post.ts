@@ -1,18 +1,19 @@
 // One post by id, with the terms of the view's query it matched. The post's month comes first from post_keys (its
 // (id, posted_at) index, migration 0019), so the post itself is read from that month's partition alone; the terms are
-// the query's own compiled conditions, evaluated on that one post, so "matched" means what the search means: the
-// analytics store's when it can answer and holds the post (server/analytics/insights/detail.ts), else PostgreSQL's.
-import { sql, type SQL } from 'drizzle-orm';
+// the query's own conditions as the analytics store compiles them, evaluated on that one post, so "matched" means what
+// the search means (server/analytics/insights/detail.ts).
+import { sql } from 'drizzle-orm';
 import type { PostDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import type { Corrections } from '../corrections';
 import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
-import { compileQuery, printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
+import { printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
 import { readOnly, type Tx } from '../insights/transactions';
 import { fromStore } from '../insights/store-source';
 import { storeMatchedTerms } from '@server/analytics/insights/detail';
 import type { AnalyticsService } from '@server/analytics/service';
+import { figuresWait } from '@server/analytics/figures-wait';
 
 const postNotFound = () =>
   new ApiError(404, 'not_found', 'There is no such post, or it is older than the plan keeps.');
@@ -66,34 +67,43 @@ async function postedAtOf(tx: Tx, { postId, since }: PostRead): Promise<string> 
   return key.posted_at;
 }
 
+/** The post's row, read from its month's partition alone (posted_at is a value here); a 404 for none. */
+async function postRow(tx: Tx, postId: number, postedAt: string): Promise<PostRow> {
+  const [row] = (
+    await tx.execute<PostRow>(sql`
+      SELECT ${POST_COLUMNS} FROM ${QUERY_FROM} WHERE p.id = ${postId} AND p.posted_at = ${postedAt}::timestamptz`)
+  ).rows;
+  if (!row) throw postNotFound();
+  return row;
+}
+
+/** The query's terms and what the store said of them: whether the post matches the query, then each leaf. */
+interface Matched {
+  query: QueryNode;
+  leaves: Leaf[];
+  values: boolean[];
+}
+
 /** The answer from the post's row and, with a query, whether it matches the query and each of its terms. */
-function postAnswer(
-  row: PostRow,
-  corrections: Corrections,
-  query: QueryNode | null,
-  leaves: Leaf[],
-  matched: { query: boolean; terms: boolean[] },
-): Omit<PostDetailResponse, 'time_zone'> {
+function postAnswer(row: PostRow, corrections: Corrections, matched: Matched | null) {
   return {
     post: toPost(row, corrections),
-    matched: query
-      ? {
-          query: printQuery(query),
-          matches: matched.query,
-          terms: leaves.map((leaf, i) => ({
-            term: printQuery(leaf.node),
-            negated: leaf.negated,
-            matched: matched.terms[i] === true,
-          })),
-        }
-      : null,
+    matched: matched && {
+      query: printQuery(matched.query),
+      matches: matched.values[0] === true,
+      terms: matched.leaves.map((leaf, i) => ({
+        term: printQuery(leaf.node),
+        negated: leaf.negated,
+        matched: matched.values[i + 1] === true,
+      })),
+    },
   };
 }
 
 /**
- * The post with its matched terms: the terms from the analytics store when it can answer and holds the post
- * (storeMatchedTerms: the query and each term compiled as the dashboards compile them), the post itself from
- * PostgreSQL in a snapshot of the store's version; else both from PostgreSQL.
+ * The post with its matched terms: the terms from the analytics store (storeMatchedTerms: the query and each term
+ * compiled as the dashboards compile them), the post itself from PostgreSQL in a snapshot the store's version was
+ * checked in. Without a query, the post alone: a record, which PostgreSQL keeps.
  */
 export async function readPost(
   db: Db,
@@ -101,57 +111,28 @@ export async function readPost(
   service?: AnalyticsService,
 ): Promise<Omit<PostDetailResponse, 'time_zone'>> {
   const { postId, query, corrections } = read;
-  if (query && service) {
-    const postedAt = await readOnly(db, (tx) => postedAtOf(tx, read), { timeZone: read.timeZone });
-    const leaves = queryLeaves(query);
-    const stored = await fromStore(
+  if (!query) {
+    return readOnly(
       db,
-      { timeZone: read.timeZone, scope: { query } },
-      service,
-      (store, { match }) =>
-        storeMatchedTerms(store, match, postId, new Date(postedAt), [
-          query,
-          ...leaves.map((leaf) => leaf.node),
-        ]),
-      async (tx, matched) => {
-        // Not in the store yet (it answers behind PostgreSQL): PostgreSQL says.
-        if (!matched) return null;
-        const [row] = (
-          await tx.execute<PostRow>(sql`
-            SELECT ${POST_COLUMNS} FROM ${QUERY_FROM}
-            WHERE p.id = ${postId} AND p.posted_at = ${postedAt}::timestamptz`)
-        ).rows;
-        if (!row) throw postNotFound();
-        return postAnswer(row, corrections, query, leaves, { query: matched[0]!, terms: matched.slice(1) });
-      },
+      async (tx) => postAnswer(await postRow(tx, postId, await postedAtOf(tx, read)), corrections, null),
+      { timeZone: read.timeZone },
     );
-    if (stored) return stored;
   }
-  return readOnly(
+  const postedAt = await readOnly(db, (tx) => postedAtOf(tx, read), { timeZone: read.timeZone });
+  const leaves = queryLeaves(query);
+  return fromStore(
     db,
-    async (tx) => {
-      const postedAt = await postedAtOf(tx, read);
-      const leaves = query ? queryLeaves(query) : [];
-      const matches: SQL[] = query
-        ? [
-            sql`coalesce(${compileQuery(query)}, false) AS matches_query`,
-            ...leaves.map(
-              (leaf, i) => sql`coalesce(${compileQuery(leaf.node)}, false) AS ${sql.raw(`term_${i}`)}`,
-            ),
-          ]
-        : [];
-      // The month's partition alone: posted_at is a value here, known when the statement is planned or run.
-      const [row] = (
-        await tx.execute<PostRow & Record<string, unknown>>(sql`
-          SELECT ${sql.join([POST_COLUMNS, ...matches], sql`, `)}
-          FROM ${QUERY_FROM} WHERE p.id = ${postId} AND p.posted_at = ${postedAt}::timestamptz`)
-      ).rows;
-      if (!row) throw postNotFound();
-      return postAnswer(row, corrections, query, leaves, {
-        query: row.matches_query === true,
-        terms: leaves.map((_, i) => row[`term_${i}`] === true),
-      });
+    { timeZone: read.timeZone, scope: { query } },
+    service,
+    (store, { match }) =>
+      storeMatchedTerms(store, match, postId, new Date(postedAt), [
+        query,
+        ...leaves.map((leaf) => leaf.node),
+      ]),
+    async (tx, matched) => {
+      // PostgreSQL has the post but the store not yet (it answers behind PostgreSQL): its terms are not known yet.
+      if (!matched) throw figuresWait({ ...service!.state(), phase: 'applying' });
+      return postAnswer(await postRow(tx, postId, postedAt), corrections, { query, leaves, values: matched });
     },
-    { timeZone: read.timeZone },
   );
 }

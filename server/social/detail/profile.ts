@@ -1,6 +1,5 @@
 // One profile and its posts per day in a dashboard's scope (query, filters, range, refinements), every day of the range
-// zero-filled: counted by the analytics store when it can answer (server/analytics/insights/detail.ts), else read
-// from the posts of the range's months by the author's index (posts_author_posted_idx).
+// zero-filled: counted by the analytics store (server/analytics/insights/detail.ts).
 import { sql } from 'drizzle-orm';
 import type { ProfileDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
@@ -8,19 +7,16 @@ import { ApiError } from '@server/errors';
 import { AUTHOR_COLUMNS, toAuthor, type AuthorRow } from '../post-rows';
 import { countedBase } from '../insights/counted';
 import type { InsightScope } from '../insights/request';
-import { bucketSeries, wallClockText, bucketOf } from '../insights/time';
 import { instantOfWallClock } from '@contract/zoned-time';
-import { readOnly, type Tx } from '../insights/transactions';
+import type { Tx } from '../insights/transactions';
 import { fromStore } from '../insights/store-source';
-import { storeProfileDays } from '@server/analytics/insights/detail';
+import { storeProfileDays, type StoreProfileDay } from '@server/analytics/insights/detail';
 import { bucketStarts } from '@server/analytics/insights/time';
 import type { AnalyticsService } from '@server/analytics/service';
-import { insightWhere, scanFrom } from '../insights/where';
 
 const profileNotFound = () => new ApiError(404, 'not_found', 'There is no such profile.');
 
 type ProfileRow = AuthorRow & { external_id: string; following: number; bio: string };
-type DayRow = { local: string; posts: number; engagement: string | number };
 
 /** The profile, or a 404. */
 async function profileOf(tx: Tx, profileId: number): Promise<ProfileRow> {
@@ -33,8 +29,8 @@ async function profileOf(tx: Tx, profileId: number): Promise<ProfileRow> {
 }
 
 /**
- * The profile and its posts per day: from the analytics store when it can answer (storeProfileDays, the profile then
- * looked up in a PostgreSQL snapshot of the store's version), else from PostgreSQL alone.
+ * The profile and its posts per day: the days from the analytics store (storeProfileDays), the profile then looked up
+ * in the PostgreSQL snapshot the store's version was checked in.
  */
 export async function readProfile(
   db: Db,
@@ -43,7 +39,7 @@ export async function readProfile(
   service?: AnalyticsService,
 ): Promise<Omit<ProfileDetailResponse, 'history_clip'>> {
   const { scope, timeZone } = context;
-  const stored = await fromStore(
+  return fromStore(
     db,
     context,
     service,
@@ -51,7 +47,7 @@ export async function readProfile(
     async (tx, rows) => {
       const profile = await profileOf(tx, profileId);
       const byDay = new Map(rows.map((row) => [row.local, row]));
-      // Every day of the range, zero-filled, as PostgreSQL's series lists them.
+      // Every day of the range, zero-filled.
       const days = bucketStarts('day', timeZone, scope.from, scope.to).map((local) => ({
         local,
         posts: byDay.get(local)?.posts ?? 0,
@@ -60,41 +56,20 @@ export async function readProfile(
       return profileAnswer(context, profile, days);
     },
   );
-  if (stored) return stored;
-  return readOnly(
-    db,
-    async (tx) => {
-      const profile = await profileOf(tx, profileId);
-      const days = (
-        await tx.execute<DayRow>(sql`
-          SELECT ${wallClockText(sql`s.local`)} AS local, coalesce(d.posts, 0)::int AS posts,
-            coalesce(d.engagement, 0) AS engagement
-          FROM (${bucketSeries('day', timeZone, scope.from, scope.to)}) s
-          LEFT JOIN (
-            SELECT ${bucketOf('day')} AS local, count(*) AS posts, sum(p.engagement) AS engagement
-            FROM ${scanFrom(context)} WHERE ${insightWhere(context)} AND p.author_id = ${profileId}
-            GROUP BY 1
-          ) d ON d.local = s.local
-          ORDER BY s.local`)
-      ).rows;
-      return profileAnswer(context, profile, days);
-    },
-    { timeZone },
-  );
 }
 
-/** The answer from the profile and its days (every day of the range, in order), whichever source counted them. */
+/** The answer from the profile and its days (every day of the range, in order). */
 function profileAnswer(
   context: InsightScope,
   profile: ProfileRow,
-  rows: DayRow[],
+  rows: StoreProfileDay[],
 ): Omit<ProfileDetailResponse, 'history_clip'> {
   const { scope, timeZone } = context;
   const days = rows.map((row) => ({
     start: instantOfWallClock(row.local, timeZone).toISOString(),
     day: row.local.slice(0, 10),
-    posts: Number(row.posts),
-    engagement: Number(row.engagement),
+    posts: row.posts,
+    engagement: row.engagement,
   }));
   const totals = days.reduce(
     (sum, day) => ({ posts: sum.posts + day.posts, engagement: sum.engagement + day.engagement }),

@@ -40,7 +40,9 @@ const responses = <T>(ok: T) => ({
 });
 const ACCESS =
   '404 for a workspace the caller is not a member of; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE calls a ' +
-  'minute by one account (a budget of its own); 503 busy with Retry-After when too many heavy requests are queued. ';
+  'minute by one account (a budget of its own); 503 busy with Retry-After when too many heavy requests are queued; ' +
+  '503 figures_preparing with Retry-After while the analytics store prepares the figures (or has yet to hold the ' +
+  'post), figures_unavailable when it cannot answer. ';
 
 export const detailRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db: lightDb, config } = app.deps;

@@ -1,8 +1,9 @@
 // The detail pages' figures from the store (server/analytics/insights/detail.ts): a profile's matching posts and
 // their engagement per wall-clock day of the workspace's zone (readProfile), over days the clocks go back in, with a
-// query and a refinement; and which terms of a query a post matches (readPost). Each against an expectation computed here from the corpus's own columns (a query's words split
-// from the post's text on what is not a letter or a digit; days through Intl), not from PostgreSQL's statement.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// query and a refinement; and which terms of a query a post matches (readPost). Each against an expectation computed
+// here from the corpus's own columns (a query's words split from the post's text on what is not a letter or a digit;
+// days through Intl). A store that cannot answer, or does not hold the post yet, is a 503, never a 500.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsService } from '@server/analytics/service';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { readPost } from '@server/social/detail/post';
@@ -30,7 +31,7 @@ let posts: Post[];
 let authors: number[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await insertCorpus(server);
   const running = await runningService(server, 'detail');
   service = running.service;
@@ -158,5 +159,47 @@ describe('the terms a post matches, from the store', () => {
     // Some match and some do not, or the test would prove little.
     expect(matching).toBeGreaterThan(5);
     expect(matching).toBeLessThan(checked.length - 5);
+  });
+});
+
+describe('when the store cannot say', () => {
+  const read = (postId: number, query: string | null) => {
+    const parsed = query === null ? null : parseQuery(query);
+    if (parsed && !parsed.ok) throw new Error(query!);
+    return { postId, since: null, query: parsed?.ast ?? null, timeZone: ZONE, corrections: NO_CORRECTIONS };
+  };
+
+  it('reads a post without a query from PostgreSQL alone: a record, not a figure', async () => {
+    const statements: string[] = [];
+    const answer = await readPost(server.db, read(posts[0]!.id, null), watchedService(service, statements));
+    expect(answer.matched).toBeNull();
+    expect(Number(answer.post.id)).toBe(posts[0]!.id);
+    expect(statements).toEqual([]);
+  });
+
+  it('answers 503 figures_unavailable without a store (ANALYTICS_STORE=off)', async () => {
+    await expect(readPost(server.db, read(posts[0]!.id, 'coffee'), undefined)).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'figures_unavailable',
+    });
+    const context = await contextOf(server, { name: 'off', zone: ZONE, range: RANGE } satisfies Case);
+    await expect(readProfile(server.db, context, authors[0]!, undefined)).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'figures_unavailable',
+    });
+  });
+
+  it('answers 503 figures_preparing for a post PostgreSQL has and the store does not hold yet', async () => {
+    // The store's statement finds no such post.
+    const query = vi.spyOn(service.store!, 'query').mockResolvedValueOnce([]);
+    try {
+      await expect(readPost(server.db, read(posts[0]!.id, 'coffee'), service)).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'figures_preparing',
+      });
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
   });
 });
