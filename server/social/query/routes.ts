@@ -44,7 +44,9 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
           'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
           'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent. ' +
-          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts). ' +
+          '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts); 503 ' +
+          'figures_preparing with Retry-After while the analytics store prepares the figures, figures_unavailable ' +
+          'when it cannot count. ' +
           READ_HEADERS_DOC,
         body: validateQueryBodySchema,
         response: {
