@@ -1,8 +1,7 @@
-// CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}). From the analytics store when
-// it can answer: the ids of the rows exported, their order and the list's total in one statement at one version, then
-// the rows from PostgreSQL by id, a page at a time in that order. Else the lists' own code (postList, profileList)
-// reads page after page from PostgreSQL with internal cursors. Either way each page is written out as it comes, so an
-// export of 100 000 rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their
+// CSV exports of the drill-down lists (POST /social/insights/export/{posts,profiles}). From the analytics store: the
+// ids of the rows exported, their order and the list's total in one statement at one version, then the rows from
+// PostgreSQL by id, a page at a time in that order. Each page is written out as it comes, so an export of 100 000
+// rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their
 // order, are those of the JSON pages for the same body (but, by recency from the store, for posts of one millisecond:
 // server/analytics/insights/export.ts). The file opens with comment lines saying what it holds; the exports' one
 // CSV writer (contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
@@ -14,8 +13,8 @@ import type { Db } from '@server/db/database';
 import { storeExportPosts } from '@server/analytics/insights/export';
 import { storeProfilePage } from '@server/analytics/insights/people';
 import type { AnalyticsService } from '@server/analytics/service';
-import { profileList, profilesCounted } from './people';
-import { postList, postsCounted } from './posts';
+import { profilesCounted } from './people';
+import { postsCounted } from './posts';
 import type { InsightScope } from './request';
 import { peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
 import { fromStore } from './store-source';
@@ -23,19 +22,10 @@ import { readOnly, type Tx } from './transactions';
 import { formatWallClock, wallClock, wallClockFormatter } from '@contract/zoned-time';
 
 /**
- * Rows read per page. Each page is one read-only transaction of the list's statement, which also counts the whole
- * list (and, by overperformance or through a scan of the posts, reads every matching post), and one look-up of its
- * rows by id: on the 1M-post corpus a page of 1 000 cost 117 ms per 1 000 rows by recency, 5 000 24 ms. A page of
- * 5 000 posts is a chunk of about 1.3 MB; the server holds two at most (one written, the next read meanwhile).
+ * Rows looked up by id per page, whatever the sort. A page of 5 000 posts is a chunk of about 1.3 MB; the server holds
+ * two at most (one written, the next read meanwhile).
  */
 const PAGE_ROWS = 5_000;
-/**
- * By overperformance every page re-reads every matching post (each post's score is against its author's average over
- * the range): about a second a page over the 166 000 posts of 30 days of the corpus, so fewer, larger pages (100 000
- * rows in 8 s instead of 28; the server's RSS then rises about 160 MB above its idle level on the first such export,
- * against about 100 MB).
- */
-const OVERPERFORMANCE_PAGE_ROWS = 20_000;
 /**
  * Rows per chunk written (about 50 kB of text): the socket gets a page's first rows at once, and the strings stay
  * small (a page's 1.3 MB as one string would be a large object of V8's old generation, freed only by a full
@@ -86,7 +76,7 @@ const PROFILE_COLUMNS: Array<Column<InsightPerson>> = [
   { name: 'engagement', value: (p) => p.engagement },
 ];
 
-/** One page of a list as the export reads it: the inner (unsealed) cursor of the next page, or null. */
+/** One page of a list as the export reads it: the offset of the next page, or null. */
 interface Page<T> {
   counted: string;
   total: number;
@@ -140,20 +130,20 @@ function preamble(what: string, context: InsightScope, first: Page<unknown>, max
 }
 
 /**
- * Reads the first page (a failure there is the route's error, before any byte is sent), then gives the file page
- * by page: each page is read only when the previous one has been taken (the stream's backpressure), and none once
- * `signal` is aborted (the client went away).
+ * Given the first page (read before: a failure there, the store's 503 included, is the route's error, before any byte
+ * is sent), gives the file page by page: each page is read only when the previous one has been taken (the stream's
+ * backpressure), and none once `signal` is aborted (the client went away).
  */
 async function csvExport<T>(
   what: 'posts' | 'profiles',
   context: InsightScope,
   workspace: { name: string },
   columns: Array<Column<T>>,
-  { maxRows, pageRows = PAGE_ROWS }: { maxRows: number; pageRows?: number },
+  maxRows: number,
   signal: AbortSignal,
   fetch: Fetch<T>,
 ): Promise<CsvExport> {
-  const first = await fetch(undefined, Math.min(pageRows, maxRows));
+  const first = await fetch(undefined, Math.min(PAGE_ROWS, maxRows));
   const head = preamble(what, context, first, maxRows) + csvRecords([columns.map((column) => column.name)]);
   const date = formatWallClock(wallClock(new Date(), context.timeZone)).slice(0, 10);
   // The first page is the generator's argument, so that it is let go once written.
@@ -166,7 +156,7 @@ async function csvExport<T>(
       // The next page is read while this one is formatted and sent: the database and this process work at once.
       const next =
         page.next !== null && written < maxRows && !signal.aborted
-          ? fetch(page.next, Math.min(pageRows, maxRows - written))
+          ? fetch(page.next, Math.min(PAGE_ROWS, maxRows - written))
           : null;
       // Its failure is thrown where it is awaited below; this only keeps it from being unhandled if the client
       // leaves first.
@@ -218,11 +208,10 @@ function namedPages<N, T>(
 }
 
 /**
- * The filtered posts as CSV (the filtered-posts list's rows and order). From the analytics store when it can answer:
- * the ids of every post exported (up to max_rows), their order and the list's total in one statement at one version
- * (server/analytics/insights/export.ts), then the posts from PostgreSQL by id, a page at a time in that order. Else
- * every page is read from PostgreSQL, each a snapshot of its own (the range the first page's), as the list's JSON
- * pages are: the store keeps no snapshot of an older version, so its pages could not be read one after another.
+ * The filtered posts as CSV (the filtered-posts list's rows and order). From the analytics store: the ids of every post
+ * exported (up to max_rows), their order and the list's total in one statement at one version
+ * (server/analytics/insights/export.ts), then the posts from PostgreSQL by id, a page at a time in that order: the
+ * store keeps no snapshot of an older version, so its pages could not be read one after another.
  */
 export async function exportPosts(
   db: Db,
@@ -233,7 +222,6 @@ export async function exportPosts(
   service?: AnalyticsService,
 ): Promise<CsvExport> {
   const { sort } = options;
-  const pageRows = sort === 'overperformance' ? OVERPERFORMANCE_PAGE_ROWS : PAGE_ROWS;
   const lookUp = async (tx: Tx, rows: Array<{ id: number; score: number | null }>) => {
     const posts = await postsByIds(
       tx,
@@ -261,23 +249,16 @@ export async function exportPosts(
     context,
     workspace,
     postColumns(context.timeZone, sort),
-    // From the store, pages of PAGE_ROWS: looked up by id, each costs the same whatever the sort.
-    { maxRows: options.max_rows, pageRows: named ? PAGE_ROWS : pageRows },
+    options.max_rows,
     signal,
-    named
-      ? namedPages(named, postsCounted(context, sort), lookUp, db, context.timeZone)
-      : async (cursor, limit) => {
-          const page = await postList(db, context, { sort, limit, cursor });
-          return { counted: page.counted, total: page.total, rows: page.posts, next: page.next_cursor };
-        },
+    namedPages(named, postsCounted(context, sort), lookUp, db, context.timeZone),
   );
 }
 
 /**
- * The filtered profiles as CSV (the filtered-profiles list's rows and order). From the analytics store when it can
- * answer: every author exported (up to max_rows) with their figures, in order, and the list's total in one statement
- * at one version (storeProfilePage with the export's size), then the profiles from PostgreSQL by id, a page at a
- * time. Else every page from PostgreSQL, each a snapshot of its own, as exportPosts.
+ * The filtered profiles as CSV (the filtered-profiles list's rows and order). From the analytics store: every author
+ * exported (up to max_rows) with their figures, in order, and the list's total in one statement at one version
+ * (storeProfilePage with the export's size), then the profiles from PostgreSQL by id, a page at a time.
  */
 export async function exportProfiles(
   db: Db,
@@ -303,14 +284,8 @@ export async function exportProfiles(
     context,
     workspace,
     PROFILE_COLUMNS,
-    { maxRows: options.max_rows },
+    options.max_rows,
     signal,
-    named
-      ? namedPages(named, profilesCounted(context, sort), peopleFor, db, context.timeZone)
-      : async (cursor, limit) => {
-          // Without the store, every page from PostgreSQL (no service given to the list).
-          const page = await profileList(db, context, { sort, limit, cursor });
-          return { counted: page.counted, total: page.total, rows: page.profiles, next: page.next_cursor };
-        },
+    namedPages(named, profilesCounted(context, sort), peopleFor, db, context.timeZone),
   );
 }

@@ -1,10 +1,11 @@
 // The CSV exports of the drill-down lists: every row and its order equal to the JSON pages' for the same body (over
 // several export pages), the comment lines and the header, quoting (RFC 4180) and neutralised formulas, max_rows,
-// who may export, JSON errors before the first byte, a database failure mid-stream that breaks the download off
-// (and is logged), and a client that goes away stopping the paging.
+// who may export, JSON errors before the first byte (the analytics store's 503 among them), a database failure
+// mid-stream that breaks the download off (and is logged), and a client that goes away stopping the paging.
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnalyticsStoreUnreachable } from '@server/analytics/store';
 import { buildApp } from '@server/app';
 import { wallClockFormatter } from '@contract/zoned-time';
 import type { PostsResponse, ProfilesResponse } from '@contract/insights-responses';
@@ -480,6 +481,7 @@ describe('over a real socket', () => {
       config: server.config,
       accessTokens: server.accessTokens,
       logger: { level: 'info', stream },
+      analytics: server.analytics,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/social/insights/export/posts`;
@@ -537,6 +539,22 @@ describe('over a real socket', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error: 'database_unavailable' });
     } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a store that cannot be reached with its 503 before the first byte, never a 500', async () => {
+    const { app, request } = await listening();
+    const query = vi
+      .spyOn(server.analytics!.store!, 'query')
+      .mockRejectedValue(new AnalyticsStoreUnreachable('connection refused'));
+    try {
+      const res = await request();
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-disposition')).toBeNull();
+      expect(await res.json()).toMatchObject({ error: 'figures_unavailable' });
+    } finally {
+      query.mockRestore();
       await app.close();
     }
   });
