@@ -1,7 +1,7 @@
 // Reads and writes of the scraping tables for the API, and their answers' shapes.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
-import { storeCorpusTotals, type StoreCorpusTotals } from '@server/analytics/insights/totals';
+import { storeCorpusTotals } from '@server/analytics/insights/totals';
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from '@server/social/insights/store-source';
 import type { Executor } from '@server/workspaces/access';
@@ -164,8 +164,8 @@ export async function runRefusals(db: Db, runId: string) {
 }
 
 /**
- * Posts per platform and UTC day over the last `days` days, and per platform in all: from the analytics store when it
- * can answer (storeCorpusTotals), else from PostgreSQL's daily rollup, which the triggers keep exact.
+ * Posts per platform and UTC day over the last `days` days, and per platform in all: counted by the analytics store
+ * (storeCorpusTotals).
  */
 export async function corpusTotals(db: Db, days: number, service?: AnalyticsService): Promise<CorpusTotals> {
   const today = new Date();
@@ -175,14 +175,13 @@ export async function corpusTotals(db: Db, days: number, service?: AnalyticsServ
   const dayList = Array.from({ length: days }, (_, i) =>
     new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
   );
-  const { recent, allTime } =
-    (await fromStore(
-      db,
-      { timeZone: 'UTC' },
-      service,
-      (store) => storeCorpusTotals(store, first),
-      async (_tx, totals) => totals,
-    )) ?? (await totalsFromPostgres(db, first));
+  const { recent, allTime } = await fromStore(
+    db,
+    { timeZone: 'UTC' },
+    service,
+    (store) => storeCorpusTotals(store, first),
+    async (_tx, totals) => totals,
+  );
   const byPlatform = new Map<string, number[]>();
   for (const row of recent) {
     const series = byPlatform.get(row.platform) ?? dayList.map(() => 0);
@@ -202,15 +201,4 @@ export async function corpusTotals(db: Db, days: number, service?: AnalyticsServ
       .sort((a, b) => b.total - a.total),
     all_time: allTime.map((r) => ({ platform: r.platform as Platform, posts: r.posts })),
   };
-}
-
-/** The same rows from post_days: per UTC day from `first` on and platform, and per platform, the most first. */
-async function totalsFromPostgres(db: Db, first: Date): Promise<StoreCorpusTotals> {
-  const recent = await db.execute<{ day: string; platform: string; posts: number }>(sql`
-    SELECT to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, platform::text AS platform,
-      sum(posts)::int AS posts
-    FROM post_days WHERE posted_at >= ${first.toISOString()}::timestamptz GROUP BY 1, 2`);
-  const allTime = await db.execute<{ platform: string; posts: number }>(sql`
-    SELECT platform::text AS platform, sum(posts)::int AS posts FROM post_days GROUP BY 1 ORDER BY 2 DESC`);
-  return { recent: recent.rows, allTime: allTime.rows };
 }

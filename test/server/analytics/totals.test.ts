@@ -1,6 +1,7 @@
 // The scraping page's corpus totals from the store (server/analytics/insights/totals.ts, through corpusTotals): the
 // posts per platform and UTC day over the last days, and per platform in all, against the posts themselves counted
-// here (not PostgreSQL's daily rollup). Posts around midnight UTC, of today, of years ago and of tomorrow.
+// here (not PostgreSQL's daily rollup, which they no longer read). Posts around midnight UTC, of today, of years ago
+// and of tomorrow. Without a store, a 503.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AnalyticsService } from '@server/analytics/service';
 import { corpusTotals } from '@server/scraping/store';
@@ -17,7 +18,7 @@ const DAY_MS = 86_400_000;
 const PLATFORMS = ['x', 'reddit', 'youtube'] as const;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await insertCorpus(server);
   const [author] = await insertProfiles(server.db, [
     { platform: 'x', externalId: 'totals', handle: 'totals', displayName: 'Totals', followers: 1 },
@@ -96,4 +97,11 @@ it('counts the posts per platform and UTC day, and per platform in all, from the
   );
   // The corpus has posts in the window, or the test would prove little.
   expect(totals.platforms.reduce((sum, p) => sum + p.total, 0)).toBeGreaterThan(10);
+});
+
+it('answers 503 figures_unavailable without a store (ANALYTICS_STORE=off), never from the rollup', async () => {
+  await expect(corpusTotals(server.db, 14, undefined)).rejects.toMatchObject({
+    statusCode: 503,
+    code: 'figures_unavailable',
+  });
 });
