@@ -1,9 +1,8 @@
 // Discover's figures from the store: one page's posts, as ids, and on the first page the authors with the most
-// matching posts (server/social/discover/queries.ts: pageQuery and profilesQuery), so that discover looks the posts
-// and profiles up by id in PostgreSQL and formats either source's rows alike. The page is found as the post lists'
-// pages are (posts.ts): by engagement, the page itself in PostgreSQL's order; by recency, its candidates (whole
-// milliseconds of posts, as the store keeps time), which PostgreSQL orders to the microsecond and cuts to the page
-// after the cursor.
+// matching posts, which discover then looks up by id in PostgreSQL (server/social/discover/search.ts; the page's posts
+// ordered by queries.ts pageQuery). The page is found as the post lists' pages are (posts.ts): by engagement, the page
+// itself in PostgreSQL's order; by recency, its candidates (whole milliseconds of posts, as the store keeps time),
+// which PostgreSQL orders to the microsecond and cuts to the page after the cursor.
 import type { DiscoverSort } from '@contract/discover';
 import { DISCOVER_PROFILES } from '@contract/discover';
 import { STORE_DATABASE } from '../layout';
@@ -40,7 +39,7 @@ export interface StoreDiscoverRows {
   profiles: StoreDiscoverProfile[] | null;
 }
 
-/** As profilesQuery: counted per author, then the profiles joined for the followers that break ties. */
+/** The authors with the most matching posts: counted per author, then the profiles joined for the ties' followers. */
 async function profilesOf(store: AnalyticsStore, scope: StoreScope, timeoutMs: number) {
   const { context, db = STORE_DATABASE } = scope;
   const params = new StoreParams();

@@ -59,7 +59,8 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
           'the last 30 days). The first page also lists the profiles with the most matching posts. A query that ' +
           'does not parse is 400 invalid_query with each error at a 1-based column; a search that runs longer ' +
           'than 5 s is cancelled (503 search_timeout); 503 busy with Retry-After when too many heavy requests are ' +
-          'queued. ' +
+          'queued; 503 figures_preparing with Retry-After while the analytics store prepares the figures, ' +
+          'figures_unavailable when it cannot answer. ' +
           READ_HEADERS_DOC,
         body: discoverBodySchema,
         response: {
