@@ -11,7 +11,7 @@ export const FIGURES_UNAVAILABLE = 'figures_unavailable';
 /** What a number of the progress is when the server does not know it yet: null. */
 const unknown = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
 
-const figuresProgressSchema = z.object({
+export const figuresProgressSchema = z.object({
   phase: z.enum(['opening', 'rebuilding', 'restarting', 'applying']),
   done: unknown(z.number().check(z.gte(0))),
   total: unknown(z.number().check(z.gte(0))),

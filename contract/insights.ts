@@ -25,7 +25,6 @@ const REFINE_FIELDS = [
   'followers',
   'hour_of_week',
 ] as const;
-export type RefineField = (typeof REFINE_FIELDS)[number];
 
 const INSIGHT_LIMITS = {
   refineItems: 20,

@@ -83,7 +83,7 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
 const wallMs = (w: WallClock) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 
 /** Minutes east of UTC in effect at the instant. */
-export function offsetMinutes(instant: Date, timeZone: string): number {
+function offsetMinutes(instant: Date, timeZone: string): number {
   const seconds = Math.floor(instant.getTime() / 1000) * 1000;
   return Math.round((wallMs(wallClock(instant, timeZone)) - seconds) / 60_000);
 }

@@ -81,7 +81,7 @@ export async function openCorpus(
 export async function startCorpusStore(
   dataDir: string,
   database: { db: Db; pool: pg.Pool },
-  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_MAX_LAG_SECONDS'>,
+  config: Pick<ServerConfig, 'ANALYTICS_STORE' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_READ_WAIT_MS'>,
 ): Promise<AnalyticsService> {
   const started = performance.now();
   const service = await startAnalytics(config, database, dataDir);

@@ -42,6 +42,7 @@ import { builtinProvider } from './billing/builtin-adapter';
 import { stripeProvider } from './billing/stripe';
 import { createBuiltinPayments, type BuiltinPayments } from './payments/service';
 import type { AnalyticsService } from './analytics/service';
+import { figuresReadiness } from './analytics/figures-wait';
 import type { Mailer } from './mail/mailer';
 import type { DevMailbox } from './mail/dev-mailbox';
 import type { ReportPrinterOptions } from './sharing/report';
@@ -152,7 +153,9 @@ function shellDashboards(spaDir: string): Set<string> {
 function sendApiError(reply: FastifyReply, error: ApiError) {
   if (error.options.retryAfterSeconds !== undefined)
     reply.header('retry-after', String(error.options.retryAfterSeconds));
-  return reply.status(error.statusCode).send({ error: error.code, message: error.message });
+  return reply
+    .status(error.statusCode)
+    .send({ ...error.options.body, error: error.code, message: error.message });
 }
 
 /** Where each API lives, as the SPA's build-time config names them. */
@@ -304,6 +307,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authenticate, { accessTokens: deps.accessTokens, signIns });
   // Before the routes: it hooks every route that declares `config.workspace` as the route is added.
   await app.register(routeAccess, { db: deps.db, config: deps.config });
+  // Also before the routes: a figure route is answered 503 while the store cannot answer (server/analytics).
+  await app.register(figuresReadiness, { service: () => deps.analytics });
   await registerApiRoutes(app);
   // Its pages declare the app's CSP, narrowly widened, as their own security headers. Loaded only when it is on:
   // oidc-provider and its Koa stack are never imported in production.

@@ -60,10 +60,10 @@ const serverConfigSchema = z.object({
    */
   ANALYTICS_MAX_THREADS: int(availableParallelism(), 1, 256),
   /**
-   * A dashboard reads the analytics store while it is behind PostgreSQL by batches the oldest of which was written at
-   * most this long ago (the answer says data_as_of, and is not cached); 0: only a store at PostgreSQL's version.
+   * How long a figure read that finds the analytics store behind PostgreSQL waits for it to apply the newest writes
+   * (a correction just made) before it answers as the store is (the answer then says data_as_of, and is not cached).
    */
-  ANALYTICS_MAX_LAG_SECONDS: int(30, 0, 86_400),
+  ANALYTICS_READ_WAIT_MS: int(1_000, 0, 60_000),
   /**
    * The analytics store in the server (server/analytics/service.ts): `on` opens DATA_DIR/analytics, rebuilds it from
    * PostgreSQL when needed and applies the corpus's changes; `off` leaves it closed and unregisters it from the

@@ -7,8 +7,11 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    /** Sent as Retry-After (a 503 of a full queue: server/social/admission.ts). */
-    readonly options: { retryAfterSeconds?: number } = {},
+    /**
+     * retryAfterSeconds: sent as Retry-After (a 503 of a full queue: server/social/admission.ts). body: fields the
+     * answer carries beside `error` and `message` (the figures' progress while they are prepared).
+     */
+    readonly options: { retryAfterSeconds?: number; body?: Record<string, unknown> } = {},
   ) {
     super(message);
   }

@@ -1,6 +1,6 @@
 // Alert rules evaluated (docs/alerts.md): every enabled rule of every workspace whose plan runs, judged on its saved
 // query's overview over its window (the zone's current hour or day, so far) and the windows before it, read as the
-// overview dashboard reads them (the analytics store or PostgreSQL): its buckets alone (overviewBuckets), which is all
+// overview dashboard reads them (the analytics store): its buckets alone (overviewBuckets), which is all
 // a rule reads. One read per saved query and period serves every rule on it. Run by the alerts job (job.ts) every minute and after the analytics store applies a batch.
 //
 // A rule fires once per episode: when its condition holds in a window and did not in the window before (neither held
@@ -15,6 +15,7 @@ import {
   type AlertPeriod,
 } from '@contract/alerts';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
+import { figuresReady } from '@server/analytics/figures-wait';
 import type { AnalyticsService } from '@server/analytics/service';
 import {
   alertDeliveries,
@@ -262,6 +263,12 @@ export async function evaluateAlerts({
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
   const result: EvaluationResult = { rules: rules.length, overviews: 0, fired: 0, failed: 0 };
+  // No store that can answer (opening, rebuilding, off): the round is skipped, not failed; a later one evaluates.
+  const wait = figuresReady(analytics);
+  if (wait && rules.length > 0) {
+    log(`[alerts] Round skipped: ${wait.message}`);
+    return result;
+  }
   // Each workspace's sentiment corrections (a sentiment shift counts them), read once a round.
   const corrections = new Map<string, Promise<Corrections>>();
   const correctionsOf = (workspaceId: string) => {

@@ -4,7 +4,7 @@
 // dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt; a store whose
 // files a statement finds damaged or gone (isStoreCorrupt), or a part of which ClickHouse set aside as broken at open, is
 // rebuilt beside and swapped in, its process started again on a fresh directory when its directory was removed. Until
-// the store is ready the dashboards answer from PostgreSQL; state() says which corpus version the store's answers
+// the store is ready the figures are answered 503 figures_preparing (figures-wait.ts); state() says which corpus version the store's answers
 // reflect, and while rebuilding how far it is (progress).
 import type pg from 'pg';
 import type { Supervisor } from '@server/db/supervisor';
@@ -59,10 +59,10 @@ export interface AnalyticsServiceOptions extends StoreAt {
   standbyRetryMs?: number;
   log?(line: string): void;
   /**
-   * How far behind PostgreSQL a dashboard may still read the store (its answer then says data_as_of): the oldest batch
-   * it has not applied was written at most this long ago. 0: only a store at PostgreSQL's version is read.
+   * How long a read that finds the store behind PostgreSQL waits for the applier to catch up before it answers behind
+   * (0: at once). A test server sets it, so that a test reads its own writes.
    */
-  maxLagMs?: number;
+  readWaitMs?: number;
   /** Holds a round at a point (tests of a crash between PostgreSQL's commit and the store's apply). */
   at?: ApplierDeps['at'];
 }
@@ -135,14 +135,9 @@ export class AnalyticsService {
     };
   }
 
-  /** The store, while it is ready to answer; null otherwise (answer from PostgreSQL). */
+  /** The store, while it is ready to answer; null otherwise (the figures wait: figures-wait.ts). */
   get store(): AnalyticsStore | null {
     return this.state().ready ? this.current : null;
-  }
-
-  /** How far behind PostgreSQL the store may be read (AnalyticsServiceOptions.maxLagMs). */
-  get maxLagMs(): number {
-    return this.options.maxLagMs ?? 0;
   }
 
   /** The store with its position and write generation, while it is ready to answer; null otherwise. */
@@ -190,7 +185,7 @@ export class AnalyticsService {
     this.position = null;
     this.caughtUp = false;
     this.log(
-      `${TAG} The store is not what its position says (${why}); the dashboards answer from PostgreSQL.`,
+      `${TAG} The store is not what its position says (${why}); the figures wait until it is reconciled or rebuilt.`,
     );
     this.wake();
   }
@@ -223,6 +218,24 @@ export class AnalyticsService {
   /** Looks at the outbox now (a writer says it appended). */
   wake(): void {
     this.waits.wake();
+  }
+
+  /**
+   * Resolves once the store has applied the outbox's batch `seq` (at once when it has), or after `ms`, or when stopped:
+   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers.
+   */
+  async holding(seq: number, ms: number): Promise<void> {
+    const holds = () => this.stopped || (this.position !== null && this.position.seq >= seq);
+    if (holds() || ms <= 0) return;
+    this.wake();
+    const until = performance.now() + ms;
+    // A round's end, a reconciliation or a rebuild may each bring the position there: looked at every few ms.
+    while (!holds() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  /** How long a reader behind PostgreSQL waits for the applier (AnalyticsServiceOptions.readWaitMs). */
+  get readWaitMs(): number {
+    return this.options.readWaitMs ?? 0;
   }
 
   /** Resolves with the store's position the next time it finds the outbox applied to its end. */
@@ -260,7 +273,7 @@ export class AnalyticsService {
           this.position = null;
           this.caughtUp = false;
           this.log(
-            `${TAG} Lost the analytics store's lock (${error.message}); the dashboards answer from PostgreSQL.`,
+            `${TAG} Lost the analytics store's lock (${error.message}); the figures wait until it is held again.`,
           );
           this.wake();
         });
@@ -272,7 +285,7 @@ export class AnalyticsService {
         this.log(
           'heldBy' in taken
             ? `${TAG} Another process runs the analytics store of this database (${taken.heldBy}): this server ` +
-                'answers from PostgreSQL, and runs the store when that one stops.'
+                'answers figures_unavailable, and runs the store when that one stops.'
             : `${TAG} Could not take the analytics store's lock (${taken.failed}); trying again.`,
         );
         said = true;
@@ -291,7 +304,7 @@ export class AnalyticsService {
     const first = await this.open().catch((error: unknown) => {
       this.phase = 'down';
       this.log(
-        `${TAG} The analytics store could not be opened: ${message(error)}; the dashboards answer from PostgreSQL.`,
+        `${TAG} The analytics store could not be opened: ${message(error)}; no figure can be computed.`,
       );
       return null;
     });
@@ -303,7 +316,7 @@ export class AnalyticsService {
       onBack: (store) => void this.run(store),
       onGiveUp: (line) => {
         this.phase = 'down';
-        this.log(`${line}; the dashboards answer from PostgreSQL.`);
+        this.log(`${line}; no figure can be computed.`);
       },
     });
     void this.run(first);

@@ -11,7 +11,7 @@ import { parseAnalyticsUrl } from './url';
 export async function startAnalytics(
   config: Pick<
     ServerConfig,
-    'ANALYTICS_STORE' | 'ANALYTICS_URL' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_MAX_LAG_SECONDS'
+    'ANALYTICS_STORE' | 'ANALYTICS_URL' | 'ANALYTICS_MAX_THREADS' | 'ANALYTICS_READ_WAIT_MS'
   >,
   database: { db: Db; pool: pg.Pool },
   dataDir: string,
@@ -27,12 +27,12 @@ export async function startAnalytics(
   const url = config.ANALYTICS_URL;
   // Where the store is, never the URL's credentials.
   const where = url ? `the ClickHouse server at ${parseAnalyticsUrl(url).endpoint}` : dir;
-  console.log(`Analytics store: ${where} (the dashboards answer from PostgreSQL until it is ready)`);
+  console.log(`Analytics store: ${where} (figures are answered 503 figures_preparing until it is ready)`);
   return AnalyticsService.start({
     ...database,
     dataDir: dir,
     url,
     maxThreads: config.ANALYTICS_MAX_THREADS,
-    maxLagMs: config.ANALYTICS_MAX_LAG_SECONDS * 1000,
+    readWaitMs: config.ANALYTICS_READ_WAIT_MS,
   });
 }

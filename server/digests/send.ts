@@ -11,6 +11,7 @@ import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { DIGEST_DAILY_CAP, type DigestFrequency } from '@contract/digests';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
+import { figuresReady } from '@server/analytics/figures-wait';
 import type { AnalyticsService } from '@server/analytics/service';
 import { digests, digestSends } from '@server/db/alerts-schema';
 import type { Db } from '@server/db/database';
@@ -96,6 +97,8 @@ export async function runDigests(deps: DigestDeps): Promise<DigestRound> {
   }
   if (!deps.mailer) return round;
   await sendConfirmations({ ...deps, now: () => now });
+  // No store that can answer yet (opening, rebuilding): the digests due wait for a later round, their tries kept.
+  if (figuresReady(deps.analytics)) return round;
   for (;;) {
     const leased = await lease(deps.db, now);
     if (!leased) break;

@@ -267,4 +267,4 @@ export const READ_HEADERS_DOC =
   'With read replicas (DATABASE_READ_URL), the header Murmur-Read-From says where the answer was read (replica, ' +
   'primary or cache) and, when a replica behind the primary answered (within DATABASE_READ_MAX_LAG_SECONDS), ' +
   'Murmur-Data-As-Of the instant (ISO 8601) up to which its posts are complete. So does Murmur-Data-As-Of when ' +
-  'the analytics store answered while behind PostgreSQL (by batches written within ANALYTICS_MAX_LAG_SECONDS).';
+  'the analytics store answered while behind PostgreSQL (after ANALYTICS_READ_WAIT_MS for it to catch up).';

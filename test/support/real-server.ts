@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { AnalyticsService } from '@server/analytics/service';
 import { buildApp } from '@server/app';
 import { loadServerConfig } from '@server/config';
 import { connect, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/database';
@@ -133,17 +134,30 @@ export async function startRealServer(port: number, options: RealServerOptions =
       await database.close().catch(() => undefined);
       throw error;
     });
+    const running: { analytics?: AnalyticsService } = {};
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
+      await running.analytics?.stop().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
       await queue?.stop({ graceful: false }).catch(() => undefined);
       await mail?.close().catch(() => undefined);
       await database.close().catch(() => undefined);
     };
     await seedDevData(database.db, config);
+    // The analytics store as `npm start` runs it (in DATA_DIR), caught up; a read waits for a test's own writes.
+    const analytics = (running.analytics = AnalyticsService.start({
+      db: database.db,
+      pool: database.pool,
+      dataDir: path.join(dir, 'analytics'),
+      coalesceMs: 0,
+      readWaitMs: 30_000,
+      log: () => undefined,
+    }));
+    await analytics.caughtUpOnce();
+    app.deps.analytics = analytics;
     await app.listen({ host: '127.0.0.1', port });
     if (options.collector || options.alerts) {
       queue = await startQueue(config, { pool: database.pool }, { log: () => undefined });
@@ -155,7 +169,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
         alertJobs({
           db: database.db,
           analyticsDb: database.analyticsDb,
-          analytics: () => undefined,
+          analytics: () => analytics,
           boss: () => boss,
           mailer: mail?.mailer,
           appUrl: origin,

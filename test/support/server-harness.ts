@@ -1,7 +1,12 @@
-// A fresh database and a built app per test file, plus helpers to make users and their tokens.
+// A fresh database and a built app per test file, with the analytics store running beside it as `npm start` runs it
+// (on a temporary directory), plus helpers to make users and their tokens.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { AnalyticsService } from '@server/analytics/service';
 import { buildApp, type AppDeps } from '@server/app';
 import { loadServerConfig, type ServerConfig } from '@server/config';
 import { connect, connectReplicas, ensureDatabase } from '@server/db/database';
@@ -20,10 +25,37 @@ export interface TestServerOptions extends Pick<
   signingKey?: Uint8Array;
   /** The source credentials' key (SECRETS_KEY); random when absent, none when null. */
   secretsKey?: Buffer | null;
+  /**
+   * The analytics store (server/analytics/service.ts) beside the app, caught up before the server is returned: on
+   * unless false, or unless the server is given another's database (databaseUrl). A read behind PostgreSQL waits for the applier (readWaitMs), so that a test reads its own writes.
+   */
+  store?: boolean;
+}
+
+/** The store's service as the test server runs it: applied at once after each write, reads waiting for it. */
+async function startStore(database: { db: AppDeps['db']; pool: import('pg').Pool }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-test-store-'));
+  const service = AnalyticsService.start({
+    db: database.db,
+    pool: database.pool,
+    dataDir,
+    coalesceMs: 0,
+    readWaitMs: 30_000,
+    log: () => {},
+  });
+  await service.caughtUpOnce();
+  return {
+    service,
+    async close() {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function createTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
-  const { databaseUrl, signingKey, secretsKey, ...appOptions } = options;
+  // A server on another's database stands for another process of the deployment: the store is the first one's.
+  const { databaseUrl, signingKey, secretsKey, store = !databaseUrl, ...appOptions } = options;
   let url = databaseUrl;
   if (!url) {
     const name = `test_${randomBytes(6).toString('hex')}`;
@@ -57,6 +89,8 @@ export async function createTestServer(env: Record<string, string> = {}, options
     ...appOptions,
   });
   await app.ready();
+  const analytics = store ? await startStore(database) : null;
+  app.deps.analytics = analytics?.service;
 
   return {
     app,
@@ -79,8 +113,18 @@ export async function createTestServer(env: Record<string, string> = {}, options
     async tokenFor(userId: string) {
       return (await signInAs(database.db, accessTokens, userId)).accessToken;
     },
+    /** The analytics store's service (undefined when started without one). */
+    analytics: analytics?.service,
+    /** Resolves once the store has applied every batch written so far (at once without a store). */
+    async storeCaughtUp() {
+      const { rows } = await database.pool.query<{ seq: string | null }>(
+        'SELECT max(seq)::text AS seq FROM analytics_outbox',
+      );
+      if (analytics && rows[0]?.seq) await analytics.service.holding(Number(rows[0].seq), 60_000);
+    },
     async close() {
       await app.close();
+      await analytics?.close();
       await replicas.close();
       await database.close();
     },

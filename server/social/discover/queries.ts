@@ -29,7 +29,8 @@ const PAGE_COLUMNS = sql`${POST_COLUMNS},
 
 /**
  * One page, and one row more to know whether there is a next one: every match of `condition` (the ids the store named)
- * found first, and only then sorted, so that the planner does not walk each month's partition by the sort's index.
+ * found first, and only then sorted, so that the planner does not walk each month's partition by the sort's index;
+ * `condition` again on the page's rows, so that they are read only from the range's months.
  */
 export function pageQuery(condition: SQL, sort: DiscoverSort, limit: number): SQL {
   return sql`
@@ -39,6 +40,7 @@ export function pageQuery(condition: SQL, sort: DiscoverSort, limit: number): SQ
       SELECT p.id FROM matches p ORDER BY ${ORDER[sort]} LIMIT ${limit + 1}
     )
     SELECT ${PAGE_COLUMNS} FROM top JOIN posts p ON p.id = top.id JOIN profiles a ON a.id = p.author_id
+    WHERE ${condition}
     ORDER BY ${ORDER[sort]}`;
 }
 

@@ -1,27 +1,25 @@
-// Where a read of the corpus finds its figures: the analytics store (server/analytics) when it can answer for the
-// corpus PostgreSQL's snapshot sees, else PostgreSQL. The dashboards, discover, the query editor's count and the saved
-// queries' volume all read the store through fromStore.
+// Where a read of the corpus finds its figures: the analytics store (server/analytics), the only engine that computes
+// them. The dashboards, Compare, discover, the post and profile pages, the query editor's count, the saved queries'
+// volume, exports and the scraping page's totals all read the store through fromStore.
 //
 // - At PostgreSQL's version: the store's figures, then the posts and people they name looked up in a snapshot of that
-//   same version. The answer is exactly that version's, and the answer cache keys it by that version as it keys
-//   PostgreSQL's.
-// - Behind it, by batches the oldest of which was written at most ANALYTICS_MAX_LAG_SECONDS ago: the store's figures
-//   are served as they are, saying up to when they are complete (data_as_of: when that oldest batch was written;
-//   everything committed before it is in the store), and never kept in the answer cache (noteBehind). Under a steady
-//   stream of writes the store is usually a batch behind, and reading PostgreSQL instead costs seconds at scale.
-// - Further behind, not ready, rebuilding or down, or gone during the read (its process stopped, its server out of
-//   reach): PostgreSQL answers; so does it for a read that takes the store only at its version (`atVersion`:
-//   discover, whose pages of posts are keyed by the store's order).
+//   same version. The answer is exactly that version's, and the answer cache keys it by that version.
+// - Behind it: the applier is given the service's readWaitMs to catch up; a store still behind then answers as it is,
+//   saying up to when it is complete (data_as_of: when the oldest batch it has not applied was written; everything
+//   committed before it is in the store), and the answer is never kept in the answer cache (noteBehind). Posts or
+//   people PostgreSQL no longer has are left out by the look-up.
+// - Not ready (opening, rebuilding, starting again, a store found damaged being rebuilt), or gone during the read:
+//   503 figures_preparing with the rebuild's progress, or figures_unavailable with a sentence (figures-wait.ts).
 //
 // The store's own consistency: its figures count only when no round of the change feed wrote to it while they were
-// read (the service's write generation, the same and even before and after); otherwise they are read again once, after
-// the round, and then left to PostgreSQL.
+// read (the service's write generation, the same and even before and after); otherwise they are read again, after the
+// round.
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreMatch } from '@server/analytics/insights/scope';
-import type { AnalyticsService, StoreReading } from '@server/analytics/service';
+import type { AnalyticsService } from '@server/analytics/service';
 import {
   AnalyticsStoreStopped,
   AnalyticsStoreUnreachable,
@@ -29,18 +27,27 @@ import {
 } from '@server/analytics/store';
 import type { QueryNode } from '@server/query/index';
 import { noteBehind } from '../reads';
+import { figuresUnavailable, figuresWait, storeOff } from '@server/analytics/figures-wait';
 import type { InsightScope } from './request';
 import { readOnly, type Tx } from './transactions';
 
-/** How long a reader waits for a round writing to the store to finish before it reads PostgreSQL instead. */
+/** How long a reader waits for a round writing to the store to finish before it reads again. */
 const WRITES_WAIT_MS = 2_000;
-const TRIES = 2;
+const TRIES = 3;
 
 const corpusVersion = async (db: Db | Tx) =>
   Number(
     (await db.execute<{ version: string }>(sql`SELECT version::text FROM corpus_state WHERE id`)).rows[0]
       ?.version,
   );
+
+/** The outbox's newest batch (null when it has none). */
+async function newestBatch(db: Db): Promise<number | null> {
+  const [row] = (
+    await db.execute<{ seq: string | null }>(sql`SELECT max(seq)::text AS seq FROM analytics_outbox`)
+  ).rows;
+  return row?.seq ? Number(row.seq) : null;
+}
 
 /** When the oldest batch the store has not applied was written (null when it has applied every batch there is). */
 async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | null> {
@@ -50,24 +57,6 @@ async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | n
     )
   ).rows;
   return row ? new Date(row.written_at) : null;
-}
-
-/**
- * Whether a snapshot at `version` may be answered by the store at `reading`: yes at the store's version; behind it,
- * with the instant the store's data is complete up to, when that is within the service's bound; no otherwise (the
- * store ahead of the snapshot, as a lagging replica's may be, or too far behind).
- */
-async function servable(
-  db: Db | Tx,
-  version: number,
-  reading: StoreReading,
-  maxLagMs: number,
-): Promise<{ asOf: Date | null } | null> {
-  if (version === reading.corpusVersion) return { asOf: null };
-  if (version < reading.corpusVersion || maxLagMs <= 0) return null;
-  const asOf = await unappliedSince(db, reading.appliedSeq);
-  if (!asOf || Date.now() - asOf.getTime() > maxLagMs) return null;
-  return { asOf };
 }
 
 /**
@@ -89,9 +78,8 @@ export interface StoreSource<C extends StoreRead> {
 }
 
 /**
- * `figures` read from the store, then `lookUp` in a PostgreSQL snapshot (the posts and profiles the figures name);
- * null when the store cannot answer for that snapshot (see the head of this file): the caller answers from PostgreSQL.
- * `atVersion`: only a store at the snapshot's version answers, never one behind it.
+ * `figures` read from the store, then `lookUp` in a PostgreSQL snapshot (the posts and profiles the figures name). A
+ * store that cannot answer is the error the route answers with (see the head of this file).
  */
 export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   db: Db,
@@ -99,45 +87,50 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   service: AnalyticsService | undefined,
   figures: (store: AnalyticsStore, source: StoreSource<C>) => Promise<R>,
   lookUp: (tx: Tx, rows: R) => Promise<T>,
-  { atVersion = false }: { atVersion?: boolean } = {},
-): Promise<T | null> {
-  // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL); a transaction
-  // handed in as the database does not.
+): Promise<T> {
+  if (!service) throw storeOff();
+  // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL).
   const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!service || !pool) return null;
-  const maxLagMs = atVersion ? 0 : service.maxLagMs;
+  if (!pool) throw new Error('fromStore reads through a database over a pool, not a transaction');
   let match: Awaited<ReturnType<typeof storeMatch>> | null = null;
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     await service.writesSettled(WRITES_WAIT_MS);
+    // Batches the store has not applied: the applier is given readWaitMs to apply them first.
+    const newest = await newestBatch(db);
+    if (newest !== null) await service.holding(newest, service.readWaitMs);
     const reading = service.reading();
-    if (!reading || reading.generation % 2 === 1) return null;
-    // A store too far behind (or ahead of) PostgreSQL is not asked; checked again in the snapshot the posts are
-    // looked up in, as a write may land meanwhile.
-    if (!(await servable(db, await corpusVersion(db), reading, maxLagMs))) return null;
+    if (!reading) throw figuresWait(service.state());
+    if (reading.generation % 2 === 1) continue;
     // A read without a query asks PostgreSQL nothing here.
     match ??= await storeMatch(pool, context.scope?.query ?? null);
     let rows: R;
     try {
       rows = await figures(reading.store, { context, match, pool });
     } catch (error) {
-      // The store went away under the statement (its process stopped, its server out of reach): PostgreSQL answers.
-      if (error instanceof AnalyticsStoreStopped || error instanceof AnalyticsStoreUnreachable) return null;
+      // The store went away under the statement (its process stopped, its server out of reach).
+      if (error instanceof AnalyticsStoreUnreachable)
+        throw figuresUnavailable(`the analytics store cannot be reached (${error.message}).`);
+      if (error instanceof AnalyticsStoreStopped)
+        throw figuresWait({ ...service.state(), phase: 'restarting' });
       // Its tables gone (a server's data dropped), or its files damaged or gone: not read until the service has
       // reconciled or rebuilt it. Its tables all there: the statement's own fault, thrown as any refused statement is.
-      if (await service.distrustFor(reading, error)) return null;
+      if (await service.distrustFor(reading, error))
+        throw figuresWait({ ...service.state(), phase: 'opening' });
       throw error;
     }
     if (!service.unchangedSince(reading)) continue;
     return readOnly(
       db,
       async (tx) => {
-        const served = await servable(tx, await corpusVersion(tx), reading, maxLagMs);
-        if (!served) return null;
-        if (served.asOf) noteBehind(reading.corpusVersion, served.asOf);
+        if ((await corpusVersion(tx)) > reading.corpusVersion) {
+          const asOf = await unappliedSince(tx, reading.appliedSeq);
+          if (asOf) noteBehind(reading.corpusVersion, asOf);
+        }
         return lookUp(tx, rows);
       },
       { timeZone: context.timeZone },
     );
   }
-  return null;
+  // Rounds kept writing to the store while it was read (a large batch being applied): asked again shortly.
+  throw figuresWait({ ...service.state(), phase: 'applying' });
 }

@@ -188,7 +188,12 @@ describe('evaluating rules on the corpus', () => {
   const events = () => server.db.select().from(alertEvents).where(eq(alertEvents.ruleId, ruleId));
 
   it('does not fire on a calm hour', async () => {
-    const result = await evaluateAlerts({ db: server.db, now: NOW, log: () => {} });
+    const result = await evaluateAlerts({
+      db: server.db,
+      analytics: server.analytics,
+      now: NOW,
+      log: () => {},
+    });
     expect(result).toMatchObject({ rules: 1, overviews: 1, fired: 0, failed: 0 });
     expect(await events()).toHaveLength(0);
   });
@@ -201,12 +206,19 @@ describe('evaluating rules on the corpus', () => {
       ),
     );
     const runs = await Promise.all([
-      evaluateAlerts({ db: server.db, now: NOW, log: () => {} }),
-      evaluateAlerts({ db: server.db, now: NOW, log: () => {} }),
+      evaluateAlerts({ db: server.db, analytics: server.analytics, now: NOW, log: () => {} }),
+      evaluateAlerts({ db: server.db, analytics: server.analytics, now: NOW, log: () => {} }),
     ]);
     expect(runs.map((r) => r.fired).sort()).toEqual([0, 1]);
     expect(
-      (await evaluateAlerts({ db: server.db, now: new Date('2026-11-20T14:55:00Z'), log: () => {} })).fired,
+      (
+        await evaluateAlerts({
+          db: server.db,
+          analytics: server.analytics,
+          now: new Date('2026-11-20T14:55:00Z'),
+          log: () => {},
+        })
+      ).fired,
     ).toBe(0);
     const [event] = await events();
     expect(await events()).toHaveLength(1);
@@ -235,6 +247,7 @@ describe('evaluating rules on the corpus', () => {
     );
     const result = await evaluateAlerts({
       db: server.db,
+      analytics: server.analytics,
       now: new Date('2026-11-20T15:30:00Z'),
       log: () => {},
     });
@@ -242,7 +255,12 @@ describe('evaluating rules on the corpus', () => {
     expect(await events()).toHaveLength(1);
 
     // A calm hour ends the episode; the next spike fires again, without the viewer who left.
-    await evaluateAlerts({ db: server.db, now: new Date('2026-11-20T16:30:00Z'), log: () => {} });
+    await evaluateAlerts({
+      db: server.db,
+      analytics: server.analytics,
+      now: new Date('2026-11-20T16:30:00Z'),
+      log: () => {},
+    });
     await server.db
       .delete(memberships)
       .where(and(eq(memberships.workspaceId, team.workspaceId), eq(memberships.userId, team.viewer.id)));
@@ -254,6 +272,7 @@ describe('evaluating rules on the corpus', () => {
     );
     const again = await evaluateAlerts({
       db: server.db,
+      analytics: server.analytics,
       now: new Date('2026-11-20T17:45:00Z'),
       log: () => {},
     });
@@ -275,6 +294,7 @@ describe('evaluating rules on the corpus', () => {
     await server.db.update(alertRules).set({ enabled: false }).where(eq(alertRules.id, ruleId));
     const result = await evaluateAlerts({
       db: server.db,
+      analytics: server.analytics,
       now: new Date('2026-11-20T17:50:00Z'),
       log: () => {},
     });

@@ -14,7 +14,7 @@ let running: Awaited<ReturnType<typeof runningService>>;
 let service: AnalyticsService;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 52, posts: 800, end: Date.UTC(2026, 10, 8), batchSize: 400 });
   running = await runningService(server, 'check');
   service = running.service;

@@ -25,7 +25,7 @@ const started: ChildProcess[] = [];
 let made = 0;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 11, posts: 300, end: Date.UTC(2025, 5, 1), batchSize: 100 });
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-crash-'));
 });

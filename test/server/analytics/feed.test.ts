@@ -23,7 +23,7 @@ let authorId: number;
 let made = 0;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 7, posts: 400, end: Date.UTC(2025, 5, 1), batchSize: 150 });
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-feed-'));
   store = await EmbeddedStore.open({ dataDir });

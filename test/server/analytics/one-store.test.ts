@@ -28,7 +28,7 @@ let made = 0;
 const services: AnalyticsService[] = [];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 11, posts: 200, end: Date.UTC(2025, 5, 1), batchSize: 100 });
   root = mkdtempSync(join(tmpdir(), 'murmur-one-store-'));
 });

@@ -23,7 +23,7 @@ let authorId: number;
 let postCount = 0;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   [authorId] = (await insertProfiles(server.db, [
     { platform: 'x', externalId: 'outbox-author', handle: 'outbox', displayName: 'Outbox', followers: 10 },
   ])) as [number];

@@ -26,7 +26,7 @@ interface Post {
 let posts: Post[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await insertCorpus(server);
   const running = await runningService(server, 'overlap');
   service = running.service;

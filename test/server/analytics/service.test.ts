@@ -21,7 +21,7 @@ let root: string;
 let made = 0;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 5, posts: 250, end: Date.UTC(2025, 5, 1), batchSize: 100 });
   root = mkdtempSync(join(tmpdir(), 'murmur-analytics-service-'));
 });
@@ -183,7 +183,7 @@ describe('the analytics service', () => {
     expect(await consumerPosition(server.db)).not.toBeNull();
     expect(
       await startAnalytics(
-        { ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1, ANALYTICS_MAX_LAG_SECONDS: 30 },
+        { ANALYTICS_STORE: 'off', ANALYTICS_MAX_THREADS: 1, ANALYTICS_READ_WAIT_MS: 1_000 },
         server,
         root,
       ),

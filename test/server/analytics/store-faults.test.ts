@@ -52,7 +52,7 @@ async function startService(log = (line: string) => void lines.push(line)) {
 }
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generatedCorpus(server, 43, 600);
   viewer = await server.createUser();
   workspaceId = (await createWorkspace(server, [[viewer, 'viewer']], { timeZone: 'UTC' })).id;

@@ -1,7 +1,8 @@
-// A dashboard reads the analytics store while it is behind PostgreSQL by a batch written within the service's bound:
-// the answer is the store's (the corpus before that batch), says up to when it is complete (data_as_of: when the
-// batch was written) and is not kept under PostgreSQL's version; past the bound, with the bound 0, or while a round is
-// writing to the store, PostgreSQL answers. The store is held behind by holding the change feed's round at a point.
+// A dashboard reads the analytics store while it is behind PostgreSQL: the read first gives the applier the service's
+// readWaitMs to catch up (a round that ends within it is read at the new version); a store still behind then answers
+// as it is (the corpus before that batch), says up to when it is complete (data_as_of: when the batch was written) and
+// is not kept under PostgreSQL's version. While a round keeps writing to the store, the read is 503 figures_preparing.
+// The store is held behind by holding the change feed's round at a point.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +25,8 @@ let holdAt: ApplyPoint | null = null;
 let held: { point: ApplyPoint; release: () => void } | null = null;
 let reachedHold: (() => void) | null = null;
 
-const MAX_LAG_MS = 60_000;
-
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 5, posts: 600, end: Date.UTC(2026, 10, 8), batchSize: 300 });
   [authorId] = (await insertProfiles(server.db, [
     { platform: 'x', externalId: 'lag-author', handle: 'lagger', displayName: 'Lag', followers: 9 },
@@ -39,7 +38,6 @@ beforeAll(async () => {
     dataDir,
     log: () => {},
     pollMs: 200,
-    maxLagMs: MAX_LAG_MS,
     at: async (point) => {
       if (point !== holdAt) return;
       holdAt = null;
@@ -96,30 +94,18 @@ const router = () =>
 
 const mentions = (answer: Awaited<ReturnType<typeof overview>>) => answer.totals.mentions.value;
 
-/** The overview through `through` is PostgreSQL's: the store not queried, no data_as_of, `expected`'s totals. */
-async function expectPostgresAnswer(
-  through: AnalyticsService,
-  context: Awaited<ReturnType<typeof contextOf>>,
-  expected: Awaited<ReturnType<typeof overview>>,
-) {
-  const query = vi.spyOn(service.store!, 'query');
-  const read = await router().read((db) => overview(db, context, through));
-  expect(query).not.toHaveBeenCalled();
-  query.mockRestore();
-  expect(read.asOf).toBeNull();
-  expect(read.value.totals).toEqual(expected.totals);
-}
+/** The service as if started with `readWaitMs`. */
+const waiting = (readWaitMs: number) =>
+  Object.create(service, { readWaitMs: { value: readWaitMs } }) as AnalyticsService;
 
 describe('a dashboard on a store behind PostgreSQL', () => {
   it('is answered by the store, as of when the missing batch was written, and not at the newer version', async () => {
     const context = await contextOf(server, everyPost);
-    const before = await overview(server.db, context);
+    const before = await overview(server.db, context, service);
     const versionBefore = service.state().corpusVersion!;
     const writtenAfter = Date.now();
     await writeHeldAt('read');
     try {
-      const now = await overview(server.db, context);
-      expect(mentions(now)).toBe(mentions(before) + 1);
       const query = vi.spyOn(service.store!, 'query');
       const read = await router().read((db) => overview(db, context, service));
       expect(query).toHaveBeenCalled();
@@ -143,27 +129,30 @@ describe('a dashboard on a store behind PostgreSQL', () => {
     expect(mentions(after.value)).toBe(mentions(before) + 1);
   });
 
-  it('is answered by PostgreSQL when the bound is 0, or the missing batch is older than the bound', async () => {
+  it('waits readWaitMs for the applier, and answers at the new version when it catches up within it', async () => {
     const context = await contextOf(server, everyPost);
+    const before = await overview(server.db, context, service);
     await writeHeldAt('read');
+    const letGo = setTimeout(() => held?.release(), 300);
     try {
-      const expected = await overview(server.db, context);
-      for (const maxLagMs of [0, 1]) {
-        if (maxLagMs) await new Promise((resolve) => setTimeout(resolve, 20));
-        const bounded = Object.create(service, { maxLagMs: { value: maxLagMs } }) as AnalyticsService;
-        await expectPostgresAnswer(bounded, context, expected);
-      }
+      const read = await router().read((db) => overview(db, context, waiting(20_000)));
+      expect(read.asOf).toBeNull();
+      expect(mentions(read.value)).toBe(mentions(before) + 1);
     } finally {
-      await release();
+      clearTimeout(letGo);
+      held?.release();
+      held = null;
     }
   });
 
-  it('is answered by PostgreSQL while a round is writing to the store (its figures would be of no one version)', async () => {
+  it('is 503 figures_preparing while a round keeps writing to the store (its figures would be of no one version)', async () => {
     const context = await contextOf(server, everyPost);
     await writeHeldAt('applied');
     try {
-      const expected = await overview(server.db, context);
-      await expectPostgresAnswer(service, context, expected);
+      await expect(router().read((db) => overview(db, context, service))).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'figures_preparing',
+      });
     } finally {
       await release();
     }

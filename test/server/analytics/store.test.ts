@@ -35,7 +35,7 @@ let dataDir: string;
 let store: AnalyticsStore;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   await generateCorpus(server.pool, { seed: 29, posts: POSTS, end: Date.UTC(2025, 5, 1), batchSize: 700 });
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-analytics-'));
   store = await EmbeddedStore.open({ dataDir });

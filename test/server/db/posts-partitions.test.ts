@@ -107,7 +107,9 @@ describe('partition pruning', () => {
   ];
 
   it('every dashboard and discover statement over a range reads only its months', async () => {
-    const statements = await statementsOf(async () => {
+    // The store fed first, so that what is caught is the reads (their look-ups of posts by id), not the feed's COPY.
+    await server.storeCaughtUp();
+    const caught = await statementsOf(async () => {
       // Queries with text (read from posts, not the rollups), and without (rollups and posts for the edges).
       for (const query of ['outage OR nova OR coffee', '', 'platform:x']) {
         for (const url of dashboards) {
@@ -126,6 +128,7 @@ describe('partition pruning', () => {
         expect(search.statusCode, search.body).toBe(200);
       }
     });
+    const statements = caught.filter(({ text }) => /^\s*(SELECT|WITH)\b/i.test(text));
     expect(statements.length).toBeGreaterThan(10);
     const client = await server.pool.connect();
     try {

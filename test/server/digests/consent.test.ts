@@ -68,6 +68,7 @@ async function scheduled(body: Record<string, unknown>) {
 const round = (now = NOW) =>
   runDigests({
     db: server.db,
+    analytics: server.analytics,
     mailer,
     appUrl: 'https://murmur.example',
     unsubscribeKey: server.app.keys.digestUnsubscribe,

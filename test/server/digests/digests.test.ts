@@ -74,6 +74,7 @@ async function scheduled(frequency: 'daily' | 'weekly') {
 const round = (now = NOW) =>
   runDigests({
     db: server.db,
+    analytics: server.analytics,
     mailer,
     appUrl: 'https://murmur.example',
     unsubscribeKey: server.app.keys.digestUnsubscribe,
@@ -179,6 +180,7 @@ describe('sending digests', () => {
     // A round that wrote the period and leased it, then died.
     await runDigests({
       db: server.db,
+      analytics: server.analytics,
       mailer: undefined,
       appUrl: 'https://murmur.example',
       unsubscribeKey: server.app.keys.digestUnsubscribe,

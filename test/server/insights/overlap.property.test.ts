@@ -20,7 +20,7 @@ let store: AnalyticsStore;
 let posts: RefPost[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   posts = await writeCorpus(server, generatedCorpus(5270, 400));
   running = await runningService(server, 'overlap-property');
   store = running.service.store!;

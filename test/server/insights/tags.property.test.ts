@@ -20,7 +20,7 @@ let store: AnalyticsStore;
 let posts: RefPost[];
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({}, { store: false });
   posts = await writeCorpus(server, withDomains(generatedCorpus(5280, 400), 5289));
   running = await runningService(server, 'tags-property');
   store = running.service.store!;

@@ -76,7 +76,7 @@ describe("a dashboard's answer as stored bytes", () => {
       url: '/insights/overview',
       httpStatus: '200',
     });
-    const apart = Buffer.from(serialize(await overview(server.analyticsDb, context)));
+    const apart = Buffer.from(serialize(await overview(server.analyticsDb, context, server.analytics)));
     expect(first.rawPayload.equals(apart)).toBe(true);
 
     const hits = server.app.analytics.cache.stats.hits;
