@@ -6,7 +6,7 @@
  * AnalyticsServiceOptions.coalesceMs's default: while batches keep coming, a round starts at most this long after the
  * one before. During an import of 200,000 posts in batches of 5,000 a round then takes about two batches rather than
  * one, and the store's CPU a post falls by about a quarter (docs/analytics-engine.md, "Fewer, larger rounds"); a
- * dashboard reads a store this far behind as it reads one a round behind (ANALYTICS_MAX_LAG_SECONDS).
+ * reader that finds batches not yet applied waits up to ANALYTICS_READ_WAIT_MS for the round that applies them.
  */
 export const COALESCE_MS = 2_000;
 
