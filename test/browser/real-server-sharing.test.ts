@@ -287,6 +287,7 @@ describe('Share links (real server)', () => {
       const after = () => new Date(monday + 3_600_000);
       const deps = {
         db: server.db,
+        analytics: server.app.deps.analytics,
         mailer,
         appUrl: server.origin,
         unsubscribeKey: server.app.keys.digestUnsubscribe,
