@@ -3,9 +3,10 @@
 // store holds a session-level advisory lock on a connection of its own for as long as it feeds the store, and draws an
 // owner token that it writes into analytics_consumer when it registers: markApplied() records a position only for
 // that owner (ConsumerTakenOver otherwise), which fences off a process whose lock went with a lost connection while
-// another took the store over. The others answer from PostgreSQL, and take the store over when the lock is free.
+// another took the store over. The others answer figures_unavailable, and take the store over when the lock is free.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { TAG } from './open';
 
 /** The advisory lock's keys (the two-int4 form): 'murm' and 1, the analytics store. */
 const KEYS = [0x6d75726d, 1] as const;
@@ -83,4 +84,36 @@ export async function takeStoreLock(
       },
     },
   };
+}
+
+/**
+ * The store's lock, taken; while another process holds it (or it cannot be taken), `standingBy` is called, said once
+ * in the log, and it is tried again every `retryMs`. Null once `stopped`.
+ */
+export async function standByForLock(
+  pool: pg.Pool,
+  options: { stopped(): boolean; standingBy(): void; retryMs: number; log(line: string): void },
+): Promise<StoreLock | null> {
+  let said = false;
+  while (!options.stopped()) {
+    const taken = await takeStoreLock(pool, 'murmur analytics store').catch((error: unknown) => ({
+      failed: error instanceof Error ? error.message : String(error),
+    }));
+    if ('lock' in taken) {
+      if (said) options.log(`${TAG} The analytics store's lock is free: this server runs the store now.`);
+      return taken.lock;
+    }
+    options.standingBy();
+    if (!said) {
+      options.log(
+        'heldBy' in taken
+          ? `${TAG} Another process runs the analytics store of this database (${taken.heldBy}): this server ` +
+              'answers figures_unavailable, and runs the store when that one stops.'
+          : `${TAG} Could not take the analytics store's lock (${taken.failed}); trying again.`,
+      );
+      said = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.retryMs).unref());
+  }
+  return null;
 }

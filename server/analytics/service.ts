@@ -1,23 +1,20 @@
 // The analytics store inside the server (`npm start`): opens DATA_DIR/analytics, rebuilds it from PostgreSQL in the
 // background when it has no layout, an older one, or a position the outbox cannot bring up to date, then applies the
 // change feed as batches arrive (a notification from the writers, or the timer). Its process is started again when it
-// dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt; a store whose
-// files a statement finds damaged or gone (isStoreCorrupt), or a part of which ClickHouse set aside as broken at open, is
-// rebuilt beside and swapped in, its process started again on a fresh directory when its directory was removed. Until
-// the store is ready the figures are answered 503 figures_preparing (figures-wait.ts); state() says which corpus version the store's answers
-// reflect, and while rebuilding how far it is (progress).
-import type pg from 'pg';
+// dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt; a store
+// whose files a statement finds damaged or gone (isStoreCorrupt), or with a part ClickHouse set aside as broken, is
+// rebuilt beside and swapped in (on a fresh directory when its directory was removed). Until it is ready the figures
+// wait (figures-wait.ts); state() says which corpus version its answers reflect, and how far a rebuild is.
 import type { Supervisor } from '@server/db/supervisor';
-import type { Db } from '@server/db/database';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
 import { checkServerVersion, layoutFault, makeDurable, missingTables } from './layout';
 import { listenForBatches } from './listen';
-import { takeStoreLock, type StoreLock } from './lock';
+import { standByForLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
 import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
-import { openStore, superviseStore, TAG, type StoreAt } from './open';
+import { openStore, superviseStore, TAG } from './open';
 import {
   type AnalyticsStore,
   AnalyticsStoreStopped,
@@ -25,58 +22,10 @@ import {
   isStoreMissing,
   storeHolder,
 } from './store';
+import type { AnalyticsServiceOptions, AnalyticsState, StoreReading } from './state';
 import { COALESCE_MS, Waits } from './waits';
 
-export interface AnalyticsState {
-  /** What the store is doing. */
-  phase: 'opening' | 'standby' | 'rebuilding' | 'applying' | 'restarting' | 'down' | 'stopped';
-  /** The store may answer: its layout is current and its position is PostgreSQL's consumer's. */
-  ready: boolean;
-  /** Ready, and its last look at the outbox found nothing after its position. */
-  caughtUp: boolean;
-  /** The last outbox batch the store holds, and the corpus version it made (null until ready once). */
-  appliedSeq: number | null;
-  corpusVersion: number | null;
-  /** While rebuilding: its phase, done of total, and the time the phase still needs at its measured rate. */
-  progress?: RebuildProgress;
-}
-
-export interface AnalyticsServiceOptions extends StoreAt {
-  db: Db;
-  pool: pg.Pool;
-  /** Tries to open the store's process again after it died, the first after restartDelayMs, doubled each next one. */
-  restarts?: number;
-  restartDelayMs?: number;
-  /** The outbox is looked at this often even without a notification. */
-  pollMs?: number;
-  /**
-   * While batches keep coming, a round starts at most this long after the one before (COALESCE_MS by default): the
-   * batches written meanwhile are applied together, in fewer and larger inserts that the store merges less. The first
-   * batch after a quiet spell is applied at once.
-   */
-  coalesceMs?: number;
-  /** While another process holds the store's lock (server/analytics/lock.ts), it is tried again this often. */
-  standbyRetryMs?: number;
-  log?(line: string): void;
-  /**
-   * How long a read that finds the store behind PostgreSQL waits for the applier to catch up before it answers behind
-   * (0: at once). A test server sets it, so that a test reads its own writes.
-   */
-  readWaitMs?: number;
-  /** Holds a round at a point (tests of a crash between PostgreSQL's commit and the store's apply). */
-  at?: ApplierDeps['at'];
-}
-
-/**
- * What a reader of the store checks its figures against: the store's position and its write generation (even while
- * no round writes to it, odd while one does). Figures read between two equal, even generations are of `corpusVersion`.
- */
-export interface StoreReading {
-  store: AnalyticsStore;
-  generation: number;
-  appliedSeq: number;
-  corpusVersion: number;
-}
+export type { AnalyticsServiceOptions, AnalyticsState, StoreReading };
 
 const RETRY_MAX_MS = 30_000;
 const PROGRESS_EVERY_MS = 5_000;
@@ -253,46 +202,26 @@ export class AnalyticsService {
     await this.lock?.release();
   }
 
-  /**
-   * The store's lock, taken (or already held); while another process holds it, the service stands by and tries again
-   * every standbyRetryMs. Null once stopped.
-   */
+  /** The store's lock, taken (or already held), standing by while another process holds it; null once stopped. */
   private async holdLock(): Promise<StoreLock | null> {
-    let said = false;
-    while (!this.stopped) {
-      if (this.lock?.held()) return this.lock;
-      const taken = await takeStoreLock(this.options.pool, 'murmur analytics store').catch(
-        (error: unknown) => ({ failed: message(error) }),
+    if (this.lock?.held()) return this.lock;
+    const lock = await standByForLock(this.options.pool, {
+      stopped: () => this.stopped,
+      standingBy: () => (this.phase = 'standby'),
+      retryMs: this.options.standbyRetryMs ?? 10_000,
+      log: this.log,
+    });
+    lock?.onLost((error) => {
+      if (this.stopped) return;
+      // Not read, nor fed, until the lock is held again and the store reconciled with the consumer.
+      this.position = null;
+      this.caughtUp = false;
+      this.log(
+        `${TAG} Lost the analytics store's lock (${error.message}); the figures wait until it is held again.`,
       );
-      if ('lock' in taken) {
-        const lock = taken.lock;
-        this.lock = lock;
-        lock.onLost((error) => {
-          if (this.stopped) return;
-          // Not read, nor fed, until the lock is held again and the store reconciled with the consumer.
-          this.position = null;
-          this.caughtUp = false;
-          this.log(
-            `${TAG} Lost the analytics store's lock (${error.message}); the figures wait until it is held again.`,
-          );
-          this.wake();
-        });
-        if (said) this.log(`${TAG} The analytics store's lock is free: this server runs the store now.`);
-        return lock;
-      }
-      this.phase = 'standby';
-      if (!said) {
-        this.log(
-          'heldBy' in taken
-            ? `${TAG} Another process runs the analytics store of this database (${taken.heldBy}): this server ` +
-                'answers figures_unavailable, and runs the store when that one stops.'
-            : `${TAG} Could not take the analytics store's lock (${taken.failed}); trying again.`,
-        );
-        said = true;
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.options.standbyRetryMs ?? 10_000).unref());
-    }
-    return null;
+      this.wake();
+    });
+    return (this.lock = lock);
   }
 
   private async boot() {
