@@ -51,6 +51,11 @@ const validQueryResponseSchema = z.object({
   matches: z.nullable(z.int()),
   /** True when there are more than QUERY_MATCH_COUNT_CAP matches (matches is then the cap). */
   matches_capped: z.boolean(),
+  /**
+   * Optional: why matches is null when it is not a time-out — the figures are being prepared or cannot be computed
+   * (contract/figures.ts). The query's syntax is checked all the same.
+   */
+  matches_unavailable: z.optional(z.object({ error: z.string(), message: z.string() })),
 });
 
 const invalidQueryResponseSchema = z.object({

@@ -9,13 +9,18 @@ import {
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { parseQuery, printQuery } from '@server/query/index';
+import { FIGURES_PREPARING, FIGURES_UNAVAILABLE } from '@contract/figures';
+import { ApiError } from '@server/errors';
 import { countQueryMatches } from './count';
+
 import { perAccountLimit } from '../rate-limit';
 import { clientGone } from '../admission';
 import { READ_HEADERS_DOC, sayWhereRead } from '../reads';
 import { resolveScope } from '../scope';
 
 const tags = ['social'];
+/** The answers of a count while no store can count: the syntax is still answered. */
+const FIGURE_WAITS = new Set<string>([FIGURES_PREPARING, FIGURES_UNAVAILABLE]);
 /** Per account: validate runs while a person types (the SPA debounces), so this is generous but bounded. */
 export const VALIDATE_PER_MINUTE = 120;
 
@@ -65,19 +70,29 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = filters
         ? resolveScope(parsed.ast, filters)
         : { query: parsed.ast, platforms: [], languages: [] };
-      const read = await admission.run(
-        // The store is read as it is now: it is started after the app is built (server/main.ts).
-        () => reads.read((db) => countQueryMatches(db, scope, app.deps.analytics)),
-        clientGone(reply.raw),
-      );
+      const normalized = printQuery(parsed.ast);
+      let read;
+      try {
+        read = await admission.run(
+          // The store is read as it is now: it is started after the app is built (server/main.ts).
+          () => reads.read((db) => countQueryMatches(db, scope, app.deps.analytics)),
+          clientGone(reply.raw),
+        );
+      } catch (error) {
+        // No store to count with: the syntax is still answered (the editor and discover follow what is typed).
+        if (!(error instanceof ApiError) || !FIGURE_WAITS.has(error.code)) throw error;
+        const unavailable = { error: error.code, message: error.message };
+        return {
+          valid: true,
+          normalized,
+          matches: null,
+          matches_capped: false,
+          matches_unavailable: unavailable,
+        };
+      }
       sayWhereRead(reads, reply, read);
       const count = read.value;
-      return {
-        valid: true,
-        normalized: printQuery(parsed.ast),
-        matches: count.matches,
-        matches_capped: count.capped,
-      };
+      return { valid: true, normalized, matches: count.matches, matches_capped: count.capped };
     },
   );
 };

@@ -2,6 +2,7 @@
 // many posts it matches, or that the figures (the count) are still being prepared.
 import type { QueryCheck } from './use-query-check';
 import { apiProblem } from '@/api/errors';
+import { FIGURES_PREPARING } from '@contract/figures';
 import { FIGURES_PREPARING_SHORT } from '../FiguresWait';
 
 const number = new Intl.NumberFormat();
@@ -40,7 +41,11 @@ export function QueryStatus({
   } else {
     const count =
       result.matches === null
-        ? 'Counting took too long'
+        ? result.matches_unavailable
+          ? result.matches_unavailable.error === FIGURES_PREPARING
+            ? FIGURES_PREPARING_SHORT
+            : result.matches_unavailable.message
+          : 'Counting took too long'
         : result.matches_capped
           ? `More than ${number.format(result.matches)} posts match`
           : `${number.format(result.matches)} ${result.matches === 1 ? 'post matches' : 'posts match'}`;

@@ -44,6 +44,29 @@ describe('POST /social/query/validate', () => {
     });
   });
 
+  it('answers the syntax while no store can count: matches null, and why', async () => {
+    const service = server.app.deps.analytics;
+    server.app.deps.analytics = undefined;
+    try {
+      const res = await validate(viewer, { workspace_id: workspaceId, query: 'coffee tea' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({
+        valid: true,
+        normalized: 'coffee AND tea',
+        matches: null,
+        matches_capped: false,
+        matches_unavailable: {
+          error: 'figures_unavailable',
+          message: expect.stringMatching(/ANALYTICS_STORE=off/),
+        },
+      });
+      const wrong = await validate(viewer, { workspace_id: workspaceId, query: 'coffee AND' });
+      expect(wrong.json()).toMatchObject({ valid: false });
+    } finally {
+      server.app.deps.analytics = service;
+    }
+  });
+
   it('counts within filters and a date range when given, as discover searches', async () => {
     const count = async (filters: object) =>
       (await validate(viewer, { workspace_id: workspaceId, query: 'coffee', filters })).json();
