@@ -414,7 +414,7 @@ async function main() {
     }
     console.log(
       `\nThe figures include the change path of every batch's own transaction (migration 0016): posts with every index, ` +
-        'their keys, the rollups (post_hours, post_days, post_tag_days) and the per-author rows (author_post_times).',
+        "their keys, the corpus version and the analytics store's outbox rows.",
     );
   } finally {
     await server?.stop().catch((error: unknown) => console.error(`Stopping PostgreSQL: ${String(error)}`));

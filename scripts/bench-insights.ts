@@ -230,12 +230,12 @@ async function measure(
       console.warn(
         `Warning: ${posts.toLocaleString('en-US')} posts where ${size.toLocaleString('en-US')} were expected.`,
       );
-    // The corpus on disk: posts (every partition), its keys, profiles, the rollups and per-author rows.
+    // The corpus on disk: posts (every partition), its keys and profiles.
     const disk = await db.execute<{ bytes: string }>(sql`
       SELECT sum(pg_total_relation_size(l.relid))::text AS bytes FROM pg_class c
       CROSS JOIN LATERAL pg_partition_tree(c.oid) l
-      WHERE c.relname IN ('posts', 'post_keys', 'profiles', 'post_hours', 'post_days', 'post_tag_days',
-        'author_post_times') AND c.relnamespace = 'public'::regnamespace AND l.isleaf`);
+      WHERE c.relname IN ('posts', 'post_keys', 'profiles') AND c.relnamespace = 'public'::regnamespace
+        AND l.isleaf`);
     const bytesPerPost = Number(disk.rows[0]!.bytes) / posts;
     let storeBytesPerPost: number | null = null;
     let storeLine = '';

@@ -1,10 +1,10 @@
-// `npm run corpus:check [-- --repair]`: recounts every table derived from the posts (post_hours, post_days,
-// post_tag_days, author_post_times, post_keys) from the posts of the database the server uses (DATABASE_URL, or the
-// embedded PostgreSQL in DATA_DIR), reports each difference, and with --repair rebuilds them from the posts. Then
+// `npm run corpus:check [-- --repair]`: recounts the posts' external keys (post_keys, the one table PostgreSQL derives
+// from the posts) from the posts of the database the server uses (DATABASE_URL, or the embedded PostgreSQL in
+// DATA_DIR), reports a difference, and with --repair rebuilds them from the posts. Then
 // holds the analytics store (DATA_DIR/analytics, or ANALYTICS_URL's) to PostgreSQL at one corpus version
 // (server/analytics/check.ts), run here as a server runs it, and with --repair feeds what differs through the change
 // feed again (or asks for a rebuild when too much does) and checks again. Refused while a server runs the store. Exit
-// code 0 when every table equals its recount and the store equals PostgreSQL (after the repair, with --repair), 1
+// code 0 when the keys equal their recount and the store equals PostgreSQL (after the repair, with --repair), 1
 // otherwise.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,9 +27,9 @@ import { createProgress, formatDuration, openCorpusDatabase, type Progress } fro
 
 const USAGE = `Usage: npm run corpus:check [-- --repair]
 
-  --repair   rebuild the derived tables from the posts when they differ (one transaction; writers of the corpus
-             wait for it, dashboards reading those tables too), and feed the posts and profiles the analytics
-             store holds otherwise than PostgreSQL through the change feed again
+  --repair   rebuild the posts' external keys (post_keys) from the posts when they differ (one transaction;
+             writers of the corpus wait for it), and feed the posts and profiles the analytics store holds
+             otherwise than PostgreSQL through the change feed again
   --help     this text`;
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -122,7 +122,7 @@ async function checkTheStore(database: Database, repair: boolean): Promise<boole
   }
 }
 
-/** Prints the check; true when every table equals its recount. */
+/** Prints the check; true when the keys equal their recount and no key names two posts. */
 function report(check: CorpusCheck): boolean {
   const wrong = check.tables.filter(differs);
   for (const t of wrong) {
@@ -141,7 +141,7 @@ function report(check: CorpusCheck): boolean {
   }
   if (wrong.length === 0) {
     console.log(
-      `Every derived table equals a recount of the posts (${check.tables
+      `The external keys equal a recount of the posts (${check.tables
         .map((t) => `${t.table} ${count(t.rows)} rows`)
         .join(', ')}).`,
     );
@@ -193,7 +193,7 @@ async function main(): Promise<number> {
     progress?.stop();
     progress = undefined;
     console.log(
-      `Repaired: the derived tables were rebuilt from the posts in ${formatDuration(performance.now() - repairStarted)}; ` +
+      `Repaired: the external keys were rebuilt from the posts in ${formatDuration(performance.now() - repairStarted)}; ` +
         'the corpus version was raised (cached answers are recomputed).',
     );
     return report(await checkCorpus(client));

@@ -9,15 +9,7 @@ import pg from 'pg';
 import { runningEmbeddedUrl } from '@server/db/database';
 
 /** The tables of the corpus (server/db/social-schema.ts), largest first in practice. */
-const TABLES = [
-  'posts',
-  'post_keys',
-  'profiles',
-  'author_post_times',
-  'post_tag_days',
-  'post_hours',
-  'post_days',
-] as const;
+const TABLES = ['posts', 'post_keys', 'profiles'] as const;
 
 function databaseUrl(given: string | undefined): string {
   const url = given ?? process.env.SIZE_DATABASE_URL ?? process.env.DATABASE_URL;

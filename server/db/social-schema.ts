@@ -1,13 +1,12 @@
 // The social corpus (profiles, posts) and saved queries. Migrations in server/db/migrations are generated from this
 // file and schema.ts; the pg_trgm extension is created by a hand-written migration before these tables (for a
-// trigram index that migration 0011 replaced by the grams index).
+// trigram index that migration 0011 replaced by the grams index, which 0033 dropped).
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
   check,
   customType,
-  doublePrecision,
   index,
   integer,
   jsonb,
@@ -17,7 +16,6 @@ import {
   real,
   text,
   timestamp,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -68,8 +66,8 @@ export function postColumns() {
     externalId: text('external_id').notNull(),
     authorId: bigint('author_id', { mode: 'number' })
       .notNull()
-      // A profile goes with its posts only through corpus_delete_profiles (the rollups follow); a plain DELETE of
-      // a profile that still has posts is refused.
+      // A profile goes with its posts only through corpus_delete_profiles; a plain DELETE of a profile that still
+      // has posts is refused.
       .references(() => profiles.id, { onDelete: 'restrict' }),
     text: text('text').notNull(),
     language: text('language'),
@@ -111,8 +109,9 @@ export function postColumns() {
  * ingestion path as it needs them (and a few months ahead by the server's housekeeping), dropped whole by retention.
  * A partitioned table's keys contain the partition key, so the primary key is (id, posted_at) and the external key
  * (platform, external_id) is kept unique by `post_keys`. Every write goes through the corpus's change path
- * (server/social/corpus/changes.ts, the `corpus_*` SQL functions), which keeps `post_keys`, the rollups and the
- * corpus version exact in the writer's transaction: no triggers (docs/scaling-citus.md §3).
+ * (server/social/corpus/changes.ts, the `corpus_*` SQL functions), which keeps `post_keys`, the corpus version and the
+ * analytics store's outbox exact in the writer's transaction: no triggers (docs/scaling-citus.md §3). Figures are the
+ * analytics store's (server/analytics): since migration 0033 no rollup, per-author row or analytic index is kept here.
  */
 export const posts = pgTable(
   'posts',
@@ -126,28 +125,13 @@ export const posts = pgTable(
   },
   (t) => [
     primaryKey({ name: 'posts_pkey', columns: [t.id, t.postedAt] }),
-    /**
-     * The date range, with what the per-author dashboards read of a post (author, engagement, platform, language): a
-     * query without text (every post, platform:, lang:) groups by author from the index alone (migration 0008).
-     */
-    index('posts_posted_authors_idx').on(t.postedAt, t.authorId, t.engagement, t.platform, t.language),
+    /** A profile's posts, which its deletion (corpus_delete_profiles) looks up. */
     index('posts_author_posted_idx').on(t.authorId, t.postedAt),
     /**
-     * With the word sample's levels (migration 0006): L in 1…10 when (id × 40503) mod 65536 < 65536 >> L, a fixed
-     * hash of the id. One index scan finds the matching posts of a 1/2^L hash slice.
+     * The full-text vector stays indexed while the analytics store still takes its tokens from PostgreSQL (a later
+     * migration drops both); no statement of the server searches posts here any more.
      */
-    index('posts_search_sample_idx').using('gin', t.search, sql`post_sample_marks(id)`),
-    index('posts_hashtags_idx').using('gin', t.hashtags),
-    index('posts_mentions_idx').using('gin', t.mentions),
-    /**
-     * Substring terms (Chinese, Japanese, Korean, Thai, emoji): the characters of those scripts and their pairs of
-     * neighbouring characters, each run of other characters made one space (migration 0011).
-     */
-    index('posts_text_grams_idx').using('gin', sql`post_text_grams(${t.text})`),
-    // Insights: platform:/lang: filters over a date range (PostgreSQL 18 skip-scans it for a language alone).
-    index('posts_platform_language_posted_idx').on(t.platform, t.language, t.postedAt),
-    /** Discover's engagement sort: ORDER BY engagement DESC, id DESC with a keyset on (engagement, id). */
-    index('posts_engagement_idx').on(t.engagement, t.id),
+    index('posts_search_idx').using('gin', t.search),
   ],
 );
 
@@ -173,94 +157,6 @@ export const postKeys = pgTable(
      */
     index('post_keys_id_idx').on(t.id, t.postedAt),
   ],
-);
-
-/**
- * Rollups of posts for dashboards whose condition reads only the platform and the language (every post, and those
- * filters): kept exact in the writing transaction by the corpus's change path (migration 0016; triggers until then).
- * `posted_at` is the first instant of the UTC hour (post_hours) or UTC day (post_days, post_tag_days), so a scope's
- * conditions on `p.posted_at`, `p.platform` and `p.language` read a rollup as they read posts.
- */
-export const postHours = pgTable(
-  'post_hours',
-  {
-    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
-    platform: platform('platform').notNull(),
-    language: text('language'),
-    posts: integer('posts').notNull(),
-    engagement: bigint('engagement', { mode: 'number' }).notNull(),
-    positive: integer('positive').notNull(),
-    neutral: integer('neutral').notNull(),
-    negative: integer('negative').notNull(),
-    /** The sum of the posts' sentiment estimates. */
-    sentiment: doublePrecision('sentiment').notNull(),
-  },
-  (t) => [unique('post_hours_key').on(t.postedAt, t.platform, t.language).nullsNotDistinct()],
-);
-
-export const postDays = pgTable(
-  'post_days',
-  {
-    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
-    platform: platform('platform').notNull(),
-    language: text('language'),
-    kind: postKind('kind').notNull(),
-    media: mediaType('media').notNull(),
-    posts: integer('posts').notNull(),
-    likes: bigint('likes', { mode: 'number' }).notNull(),
-    comments: bigint('comments', { mode: 'number' }).notNull(),
-    shares: bigint('shares', { mode: 'number' }).notNull(),
-    /** Views summed over the posts that report them. */
-    views: bigint('views', { mode: 'number' }).notNull(),
-    engagement: bigint('engagement', { mode: 'number' }).notNull(),
-    sentiment: doublePrecision('sentiment').notNull(),
-    /** Σ engagement ÷ the author's followers (as the profile has them now), over the posts whose author has any. */
-    rate: doublePrecision('rate').notNull(),
-    /** The posts in `rate`. */
-    rated: integer('rated').notNull(),
-  },
-  (t) => [unique('post_days_key').on(t.postedAt, t.platform, t.language, t.kind, t.media).nullsNotDistinct()],
-);
-
-export const postTagDays = pgTable(
-  'post_tag_days',
-  {
-    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
-    /** hashtag, mention or domain. */
-    type: text('type').notNull(),
-    tag: text('tag').notNull(),
-    platform: platform('platform').notNull(),
-    language: text('language'),
-    /** Posts carrying the tag (once per post). */
-    posts: integer('posts').notNull(),
-  },
-  (t) => [
-    unique('post_tag_days_key').on(t.postedAt, t.type, t.tag, t.platform, t.language).nullsNotDistinct(),
-  ],
-);
-
-/**
- * Per author, platform and language, every post's time and a running sum of engagement (migration 0009): the
- * author's posts and engagement over any range are two binary searches (width_bucket) and two subscripts away,
- * whatever the range's length. Kept exact by the corpus's change path, like the rollups above.
- */
-export const authorPostTimes = pgTable(
-  'author_post_times',
-  {
-    /** No foreign key: the change path keeps the rows (a profile's posts go before it). */
-    authorId: bigint('author_id', { mode: 'number' }).notNull(),
-    /** The profile's followers, kept equal to it by the change path (migration 0016), for potential reach. */
-    followers: integer('followers').notNull().default(0),
-    platform: platform('platform').notNull(),
-    /** Whether this is the author's only row, which then needs no grouping by author. */
-    sole: boolean('sole').notNull().default(false),
-    language: text('language'),
-    /** The posts' times, ascending (ties kept). */
-    postedAt: timestamp('posted_at', { withTimezone: true }).array().notNull(),
-    /** 0, then the running sum of the posts' engagement in the same order: one more element than posted_at. */
-    running: bigint('running', { mode: 'number' }).array().notNull(),
-  },
-  (t) => [unique('author_post_times_key').on(t.authorId, t.platform, t.language).nullsNotDistinct()],
 );
 
 export const savedQueries = pgTable(

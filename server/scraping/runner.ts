@@ -87,20 +87,18 @@ async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string
   return { inserted, updated };
 }
 
-/** Takes the posts the source says are gone out of the corpus (with their rollups and the store's copy). */
+/** Takes the posts the source says are gone out of the corpus (with their keys and the store's copy). */
 async function removeGone(client: pg.PoolClient, gone: { platform: string; external_id: string }[]) {
-  let removed = 0;
-  const byPlatform = new Map<string, typeof gone>();
-  for (const g of gone) byPlatform.set(g.platform, [...(byPlatform.get(g.platform) ?? []), g]);
-  for (const [platform, ids] of byPlatform) {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT corpus_delete_posts(format('platform = %L::platform AND external_id = ANY (%L::text[])', $1::text,
-         $2::text[])) AS n`,
-      [platform, ids.map((g) => g.external_id)],
-    );
-    removed += Number(rows[0]?.n ?? 0);
-  }
-  return removed;
+  // The posts are found through their keys (post_keys' primary key), then by id in their months alone: posts has no
+  // index on (platform, external_id) and would be read whole, every month of it.
+  const { rows } = await client.query<{ n: string }>(
+    `SELECT corpus_delete_posts(format('id = ANY (%L::bigint[]) AND posted_at = ANY (%L::timestamptz[])', k.ids,
+       k.times)) AS n
+     FROM (SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(posted_at), '{}') AS times FROM post_keys
+       WHERE (platform, external_id) IN (SELECT * FROM unnest($1::platform[], $2::text[]))) k`,
+    [gone.map((g) => g.platform), gone.map((g) => g.external_id)],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Commits one page: posts, refusals, removals, counts, the job's cursor and a log line, together. */

@@ -20,28 +20,12 @@ END $$;
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "analytics_outbox"
   FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
 
--- From 0018_corpus_guard.sql.
-CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "author_post_times"
-  FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
-
 -- From 0032_app_role_guard.sql.
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "corpus_state"
   FOR EACH STATEMENT EXECUTE FUNCTION corpus_write_guard();
 
 -- From 0018_corpus_guard.sql.
-CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "post_days" FOR EACH STATEMENT
-  EXECUTE FUNCTION corpus_write_guard();
-
--- From 0018_corpus_guard.sql.
-CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "post_hours" FOR EACH STATEMENT
-  EXECUTE FUNCTION corpus_write_guard();
-
--- From 0018_corpus_guard.sql.
 CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "post_keys" FOR EACH STATEMENT
-  EXECUTE FUNCTION corpus_write_guard();
-
--- From 0018_corpus_guard.sql.
-CREATE TRIGGER "corpus_guard" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "post_tag_days" FOR EACH STATEMENT
   EXECUTE FUNCTION corpus_write_guard();
 
 -- From 0018_corpus_guard.sql.

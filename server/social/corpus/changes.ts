@@ -1,7 +1,7 @@
 // The corpus's change path on this side (migration 0016, docs/scaling-citus.md §3): every write of posts goes through the
 // two change tables of the writer's transaction, corpus_removed (rows as they were) and corpus_added (as they will
-// be), and corpus_changes_apply() then writes posts, their external keys, the rollups, the per-author rows and the
-// corpus version from them, in the same transaction. corpus_changes_begin() marks the transaction as the change
+// be), and corpus_changes_apply() then writes posts, their external keys, the corpus version and the analytics
+// store's outbox from them, in the same transaction. corpus_changes_begin() marks the transaction as the change
 // path's: the corpus tables refuse writes in a transaction without that mark (migration 0018). No triggers: the same statements run when posts are
 // partitioned, and would run on a distributed PostgreSQL.
 import { sql } from 'drizzle-orm';
@@ -42,7 +42,7 @@ type PostInsert = typeof corpusAdded.$inferInsert;
 
 /**
  * Inserts posts through the change path in one transaction and returns their ids in the order given: what a direct
- * INSERT INTO posts would do, with the rollups, keys and corpus version kept.
+ * INSERT INTO posts would do, with the keys, corpus version and outbox kept.
  */
 export async function insertPosts(db: Db, rows: readonly PostInsert[]): Promise<number[]> {
   if (rows.length === 0) return [];

@@ -1,7 +1,7 @@
 // Posts partitioned by month (migration 0016, issue 20 item 2): every dashboard and discover statement reads only the
 // months of its range (shown by the plans PostgreSQL makes for the statements the endpoints really ran), the external
-// key stays unique across months, retention drops whole months with their rollups, and no trigger is left on the
-// corpus (item 3: the change path keeps everything exact without them).
+// key stays unique across months, retention drops whole months with their keys, and no trigger is left on the corpus
+// (item 3: the change path keeps the keys exact without them).
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertPosts } from '@server/social/corpus/changes';
@@ -10,7 +10,6 @@ import type { ImportRow } from '@server/social/corpus/import/normalise';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { insertCorpus } from '@test/support/insights.fixtures';
-import { rollupDifferences } from '@test/support/rollups';
 import { scanned, statementsOf } from '@test/support/pruning';
 import { profiles } from '@server/db/social-schema';
 import { loadCatalogue } from '@server/billing/plans';
@@ -20,7 +19,15 @@ let server: TestServer;
 let viewer: Person;
 let workspaceId: string;
 
-const NONE = { hours: 0, days: 0, tags: 0, authors: 0, empty: 0 };
+/** Keys without their post, and posts without their key: none while the change path keeps post_keys. */
+const keyDifferences = async () =>
+  (
+    await server.db.execute<{ n: number }>(sql`SELECT (
+      (SELECT count(*) FROM post_keys k WHERE NOT EXISTS (SELECT FROM posts p WHERE p.id = k.id
+        AND p.posted_at = k.posted_at AND p.platform = k.platform AND p.external_id = k.external_id))
+      + (SELECT count(*) FROM posts p WHERE NOT EXISTS (SELECT FROM post_keys k WHERE p.id = k.id
+        AND p.posted_at = k.posted_at AND p.platform = k.platform AND p.external_id = k.external_id)))::int AS n`)
+  ).rows[0]!.n;
 /** The fixtures' range (insights.fixtures.ts): 25 October to 8 November 2026, two months. */
 const RANGE = { from: '2026-10-25T13:37:00Z', to: '2026-11-08T05:12:30Z' };
 const IN_RANGE = new Set(['posts_2026_10', 'posts_2026_11']);
@@ -81,17 +88,17 @@ describe('partitions', () => {
     ]);
   });
 
-  it('leave no trigger on the corpus but the statement guard: the change path keeps the rollups exact', async () => {
+  it('leave no trigger on the corpus but the statement guard: the change path keeps the keys exact', async () => {
     // The guard (migration 0018) runs once per statement and only refuses; nothing maintains data in a trigger.
     const { rows } = await server.db.execute<{ name: string; relation: string; kind: string }>(sql`
       SELECT t.tgname AS name, t.tgrelid::regclass::text AS relation, t.tgfoid::regproc::text AS kind
       FROM pg_trigger t
       WHERE NOT t.tgisinternal AND t.tgrelid IN (SELECT oid FROM pg_class WHERE relname = 'profiles'
-        OR relname LIKE 'post%' OR relname = 'author_post_times')
+        OR relname LIKE 'post%')
         AND (t.tgname <> 'corpus_guard' OR t.tgfoid <> 'corpus_write_guard'::regproc
           OR t.tgtype & 1 <> 0 OR t.tgtype & 2 = 0)`);
     expect(rows).toEqual([]);
-    expect(await rollupDifferences(server.db)).toEqual(NONE);
+    expect(await keyDifferences()).toBe(0);
   });
 });
 
@@ -110,7 +117,7 @@ describe('partition pruning', () => {
     // The store fed first, so that what is caught is the reads (their look-ups of posts by id), not the feed's COPY.
     await server.storeCaughtUp();
     const caught = await statementsOf(async () => {
-      // Queries with text (read from posts, not the rollups), and without (rollups and posts for the edges).
+      // Queries with text and without: the store answers, PostgreSQL is asked for posts and profiles by id.
       for (const query of ['outage OR nova OR coffee', '', 'platform:x']) {
         for (const url of dashboards) {
           const response = await as(server, viewer, {
@@ -227,7 +234,7 @@ describe('the external key', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: firstId!, partition: 'posts_2026_11', likes: 2 });
     expect(new Date(rows[0]!.key_at).toISOString()).toBe('2026-11-01T01:00:00.000Z');
-    expect(await rollupDifferences(server.db)).toEqual(NONE);
+    expect(await keyDifferences()).toBe(0);
   });
 
   it('refuses a second post with a key already taken, and a plain DELETE of a profile that has posts', async () => {
@@ -250,12 +257,12 @@ describe('the external key', () => {
     await expect(
       server.db.execute(sql`DELETE FROM profiles WHERE id = ${Number(taken!.author_id)}`),
     ).rejects.toThrow();
-    expect(await rollupDifferences(server.db)).toEqual(NONE);
+    expect(await keyDifferences()).toBe(0);
   });
 });
 
 describe('retention', () => {
-  it('drops whole months before the cutoff, with their rollups, keys and per-author times', async () => {
+  it('drops whole months before the cutoff, with their keys', async () => {
     expect(await partitions()).toContain('posts_2025_12');
     // 2026-03-20 is inside March: March stays whole, December 2025 and earlier go.
     const { rows } = await server.db.execute<{ posts_partitions_drop_before: string }>(
@@ -265,12 +272,11 @@ describe('retention', () => {
     const names = await partitions();
     expect(names).not.toContain('posts_2025_12');
     expect(names).toContain('posts_2026_03');
-    const left = await server.db.execute<{ n: number; keys: number; hours: number }>(sql`
+    const left = await server.db.execute<{ n: number; keys: number }>(sql`
       SELECT (SELECT count(*) FROM posts WHERE posted_at < '2026-01-01')::int AS n,
-        (SELECT count(*) FROM post_keys WHERE posted_at < '2026-01-01')::int AS keys,
-        (SELECT count(*) FROM post_hours WHERE posted_at < '2026-01-01')::int AS hours`);
-    expect(left.rows[0]).toEqual({ n: 0, keys: 0, hours: 0 });
-    expect(await rollupDifferences(server.db)).toEqual(NONE);
+        (SELECT count(*) FROM post_keys WHERE posted_at < '2026-01-01')::int AS keys`);
+    expect(left.rows[0]).toEqual({ n: 0, keys: 0 });
+    expect(await keyDifferences()).toBe(0);
   });
 });
 
@@ -287,7 +293,7 @@ describe('partitions over time (housekeeping)', () => {
     expect((await maintainPartitions(server.db, 190, new Date('2026-10-10T00:00:00Z'))).dropped).toEqual([
       'posts_2026_03',
     ]);
-    expect(await rollupDifferences(server.db)).toEqual(NONE);
+    expect(await keyDifferences()).toBe(0);
   });
 
   it('refuses a retention shorter than a plan shows', () => {

@@ -20,7 +20,7 @@ import { readOnly } from '@server/social/insights/transactions';
 import { insertPosts } from '@server/social/corpus/changes';
 
 const RANGE = { from: '2026-10-25T04:00:00Z', to: '2026-11-08T05:00:00Z' };
-const CORPUS_TABLES = 'posts, profiles, post_hours, post_days, post_tag_days, author_post_times';
+const CORPUS_TABLES = 'posts, profiles';
 
 let server: TestServer;
 let viewer: Person;

@@ -171,7 +171,7 @@ describe('each refinement, included and excluded', () => {
 
 describe('a cell of the best-time grid', () => {
   // Both DST changes of New York in 2026 (8 March, 1 November) and of St. John's (the same days, offsets of half
-  // hours: the rollups never serve it); the empty query is served by post_hours in New York, the others by the posts.
+  // hours), with a query and without.
   const RANGE = { from: '2026-03-01T00:00:00Z', to: '2026-11-10T00:00:00Z' };
   const cases = [
     ['America/New_York', ''],

@@ -226,7 +226,7 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
             }
           })();
           // Through the change path (changes.ts): the batch is copied into corpus_added, then written to its
-          // months' partitions with the rollups, per-author rows and keys, in one transaction.
+          // months' partitions with their keys and the store's outbox rows, in one transaction.
           await inTransaction(client, async () => {
             await beginChanges(client);
             await copyLines(client, `corpus_added (${POST_COLUMNS})`, lines);
@@ -241,15 +241,9 @@ export async function generateCorpus(pool: pg.Pool, options: GenerateOptions): P
       const postsMs = performance.now() - postsStarted;
       report({ phase: 'analyze', done: 0, total: 1 });
       // VACUUM as well as ANALYZE: it marks the new pages all-visible (index-only scans then skip the heap) and
-      // merges the GIN indexes' pending entries, which autovacuum would otherwise do a little later, under the first
-      // readers. The rollups and per-author rows were filled by the change path as the batches went in.
-      // Every batch rewrote the rows of author_post_times of the authors it touched, most of them: the table is
-      // written again without that dead space first (38 MB became 23 MB for 1M posts, in about a second), as it is
-      // read whole by the dashboards it serves.
-      await client.query('VACUUM (FULL) author_post_times');
-      await client.query(
-        'VACUUM (ANALYZE) profiles, posts, post_hours, post_days, post_tag_days, author_post_times',
-      );
+      // merges the GIN index's pending entries, which autovacuum would otherwise do a little later, under the first
+      // readers.
+      await client.query('VACUUM (ANALYZE) profiles, posts, post_keys');
       report({ phase: 'analyze', done: 1, total: 1 });
       return {
         loaded: true,
