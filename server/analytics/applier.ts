@@ -21,6 +21,7 @@ import {
 import { recordPosition, storePosition, type StorePosition } from './position';
 import {
   copyPostFiles,
+  fillLexicon,
   fillSampled,
   fillTexts,
   fillTokens,
@@ -143,7 +144,7 @@ async function currentProfiles(pool: pg.Pool, ids: number[]) {
 /** A chunk of a round's posts: its ids, and the files of their current rows (ids PostgreSQL no longer has are not). */
 type PostChunk = PostFiles & { ids: number[] };
 
-/** PostgreSQL's current rows of the posts `ids` and their lexemes, files of each chunk in `dir`, in one snapshot. */
+/** PostgreSQL's current rows of the posts `ids`, a file of each chunk in `dir`, in one snapshot. */
 async function currentPostFiles(pool: pg.Pool, ids: number[], dir: string): Promise<PostChunk[]> {
   const client = await pool.connect();
   try {
@@ -207,6 +208,7 @@ async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
       await fillTokens(store, db, ids);
       await fillSampled(store, db, ids);
       await fillTexts(store, db, ids);
+      await fillLexicon(store, db, ids);
     }
   }
 }

@@ -4,7 +4,7 @@ import { postGramsSql, scriptsSql } from './query/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 10;
+export const LAYOUT_VERSION = 11;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -56,11 +56,32 @@ const TAGS_SQL = `arrayConcat(${Object.entries(TAG_MARKS)
   .join(', ')})`;
 
 /**
- * A post's text as PostgreSQL's lower(text) gives it, over the posts table: `ltext` where that differs from ASCII
- * lowering (all ClickHouse's lower() does), else lower(text). What a substring term is looked for in (as ILIKE does),
- * the texts table holds and the grams are computed from.
+ * A post's text lower-cased, over the posts table: what a substring term is looked for in, the texts table holds and
+ * the grams are computed from. ClickHouse's lowerUTF8 is ICU's full lower-casing, String.prototype.toLowerCase's
+ * (the query side's and the reference's): the two agree on every code point, and on a final sigma (checked on chdb).
  */
-export const LOWERED_TEXT = 'ifNull(ltext, lower(text))';
+export const LOWERED_TEXT = 'lowerUTF8(text)';
+
+/**
+ * A post's words, in order (server/query/README.md, "How words are matched"; test/support/reference/tokens.ts): each
+ * maximal run of letters, combining marks and digits of the lower-cased text. re2's classes are those of its own
+ * Unicode tables, older than V8's: a character assigned since (Unicode 16 and 17) is a separator here and a letter in
+ * the query's words (query/words.ts), so a word holding one is never found.
+ */
+const wordsOf = (lowered: string) => `extractAll(${lowered}, '[\\\\p{L}\\\\p{M}\\\\p{N}]+')`;
+export const POST_WORDS = wordsOf(LOWERED_TEXT);
+
+/**
+ * A run of the text between spaces that is a link, an address or a host name: it holds `://`, or a `/`, `.` or `@`
+ * between two word characters (`https://x.com/a`, `www.x.com`, `me@x.org`). The conversation leaves its words out
+ * (server/social/insights/words.ts, WORD_RULE: "links and host names"); the query language finds them as any others.
+ * Spaces are \p{Z} and the ASCII controls \t to \r, written out so that re2 and JavaScript read the class alike.
+ */
+const LINK_RUN =
+  '[^\\\\p{Z}\\\\x{9}-\\\\x{D}]*(?:://|[\\\\p{L}\\\\p{M}\\\\p{N}][/.@][\\\\p{L}\\\\p{M}\\\\p{N}])[^\\\\p{Z}\\\\x{9}-\\\\x{D}]*';
+
+/** The words of a post outside its links (LINK_RUN), in order: what the conversation counts. */
+const CONVERSATION_WORDS = wordsOf(`replaceRegexpAll(${LOWERED_TEXT}, '${LINK_RUN}', ' ')`);
 
 /** A post's sample hash, as PostgreSQL's post_sample_marks (migration 0006) computes it: (id × 40503) mod 65536. */
 export const sampleHash = (id: string) => `((${id} * 40503) % 65536)`;
@@ -99,31 +120,31 @@ function checkName(database: string) {
 
 /**
  * The tables of one layout version, in database `db`:
- * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket; the post's
- *   PostgreSQL lexemes as sipHash64 hashes, from the `words` given at insert, with each lexeme's positions as its
- *   tsvector holds them (`pos`, parallel to `toks`); the hashes of its `post_text_grams` (`gtoks`, computed here from
- *   the lowered text: postGramsSql, layout 10); hashtags, mentions
- *   and link domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one,
- *   TAG_MARKS); the text, and PostgreSQL's lower(text) where it differs from the ASCII lowering ClickHouse's lower()
- *   does (`ltext`), for substring rechecks as ILIKE makes them; the scripts of its grams (`scripts`,
- *   query/scripts.ts), ordered by id with a min-max skip index on time.
+ * - posts: one row a post (PostgreSQL's id and columns; time in ms and its 15-minute UTC bucket), with what the store
+ *   computes from the text given at insert (layout 11; the grams since layout 10): its words (POST_WORDS), each once as
+ *   a sipHash64 hash (`ptoks`) with the positions it has in the post, 1, 2, 3 … (`pos`, parallel to `ptoks`: the
+ *   (hash, position) pairs sorted, then split where the hash changes, so in hash order); the hashes of its words
+ *   outside links, each once (`toks`, what the conversation counts and its `term` refinement tests); the hashes of its
+ *   grams (`gtoks`: postGramsSql) and their scripts (`scripts`, query/scripts.ts); its hashtags, mentions and link
+ *   domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one, TAG_MARKS);
+ *   and the text. Ordered by id with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
  *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
- *   changes, so they never differ from its posts row). The
- *   tokens: each lexeme (sipHash64(lexeme), with its positions for phrases and NEAR), each hashtag
- *   (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram of post_text_grams (sipHash64('g',
- *   gram)); only lexemes have positions.
+ *   changes, so they never differ from its posts row). The tokens: each word (sipHash64(word), with its positions
+ *   for phrases and NEAR), each hashtag (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram
+ *   (sipHash64('g', gram)); only words have positions.
  * - posts_sampled: the posts' rows but for their text, positions and grams (SAMPLED_COLUMNS), ordered by their
  *   sample hash (`h`, SAMPLE_HASH) then id, so that the conversation's sample of a period (the posts whose hash is
  *   below a cut) is one stretch at the table's start rather than rows spread over every granule of `posts`.
- * - texts: PostgreSQL's lower(text) of each post with grams, ordered by the scripts of its grams, then its sample
- *   hash's stretch (textStretch), then time: a substring term's recheck reads the texts of the range's posts of the
- *   term's scripts, not every text of the range, and the conversation's sample (the posts whose hash is below a cut)
- *   only the stretches below that cut rather than a few rows in every granule of the range.
- * - lexicon: each lexeme's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens. It only grows
- *   (a lexeme no post has any more finds no post); a rebuild starts it afresh.
- * - profiles: the authors (followers for reach; handle, PostgreSQL's lower(handle) and country for author: and
- *   country:; verified as listed).
+ * - texts: the lower-cased text (LOWERED_TEXT) of each post with grams, ordered by the scripts of its grams, then its
+ *   sample hash's stretch (textStretch), then time: a substring term's recheck reads the texts of the range's posts of
+ *   the term's scripts, not every text of the range, and the conversation's sample (the posts whose hash is below a
+ *   cut) only the stretches below that cut rather than a few rows in every granule of the range.
+ * - lexicon: each word's text and hash, sorted by text, so a prefix (`barist*`) finds its tokens; filled from the
+ *   posts' own words (rows.ts, fillLexicon). It only grows (a word no post has any more finds no post); a rebuild
+ *   starts it afresh.
+ * - profiles: the authors (followers for reach; handle, its lowerUTF8 (`lhandle`, computed here) and country for
+ *   author: and country:; verified as listed).
  * - layout: the version these tables were made by.
  */
 function tables(db: string): string[] {
@@ -135,15 +156,21 @@ function tables(db: string): string[] {
       views Nullable(UInt64), sentiment Float32, label Int8,
       hashtags Array(String), mentions Array(String), domains Array(String),
       tags Array(String) ALIAS ${TAGS_SQL},
-      words Array(String) EPHEMERAL, toks Array(UInt64) DEFAULT arrayMap(w -> sipHash64(w), words),
-      pos Array(Array(UInt16)),
+      words Array(String) EPHEMERAL ${POST_WORDS},
+      occurrences Array(Tuple(UInt64, UInt32)) EPHEMERAL
+        arraySort(arrayZip(arrayMap(w -> sipHash64(w), words), arrayEnumerate(words))),
+      runs Array(Array(Tuple(UInt64, UInt32))) EPHEMERAL
+        arraySplit((o, i) -> o.1 != occurrences[i].1, occurrences, arrayMap(i -> i - 1, arrayEnumerate(occurrences))),
+      ptoks Array(UInt64) DEFAULT arrayMap(r -> r[1].1, runs),
+      pos Array(Array(UInt32)) DEFAULT arrayMap(r -> arrayMap(o -> o.2, r), runs),
+      toks Array(UInt64) DEFAULT arrayDistinct(arrayMap(w -> sipHash64(w), ${CONVERSATION_WORDS})),
       grams Array(String) EPHEMERAL ${postGramsSql(LOWERED_TEXT)},
       gtoks Array(UInt64) DEFAULT arrayDistinct(arrayMap(g -> sipHash64('g', g), grams)),
       scripts UInt8 DEFAULT ${scriptsSql('grams')},
-      text String CODEC(ZSTD(3)), ltext Nullable(String) CODEC(ZSTD(3)),
+      text String CODEC(ZSTD(3)),
       INDEX ts_mm ts TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt16) CODEC(ZSTD(1)),
+    `CREATE TABLE IF NOT EXISTS ${db}.tok (tok UInt64, ts Int64, post UInt64, pos Array(UInt32) CODEC(ZSTD(1)),
       ${TOKEN_POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
       ENGINE = MergeTree ORDER BY (tok, ts, post) SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.posts_sampled (h UInt16,
@@ -155,7 +182,8 @@ function tables(db: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${db}.lexicon (word String, tok UInt64 DEFAULT sipHash64(word))
       ENGINE = ReplacingMergeTree ORDER BY word SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.profiles (
-      id UInt64, platform LowCardinality(String), handle String, lhandle String, followers UInt64,
+      id UInt64, platform LowCardinality(String), handle String, lhandle String MATERIALIZED lowerUTF8(handle),
+      followers UInt64,
       country LowCardinality(String), verified Bool
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))

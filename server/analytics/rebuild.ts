@@ -1,4 +1,4 @@
-// A fresh store from PostgreSQL: every profile and post (with the post's own lexemes, tsvector_to_array(search)) read
+// A fresh store from PostgreSQL: every profile and post (the record's columns; the store computes the words) read
 // in batches in one snapshot (the profiles through a cursor, the posts by COPY to files, a range of ids each), loaded
 // into a database of its own and swapped in when complete, so that a rebuild cut short leaves the store as it was. The
 // store is registered as the outbox's consumer first and the snapshot's outbox position goes into the new database with
@@ -18,6 +18,7 @@ import {
 import { ensurePositionTable, recordPosition, type StorePosition } from './position';
 import {
   copyPostFiles,
+  fillLexicon,
   fillSampled,
   fillTexts,
   fillTokens,
@@ -129,8 +130,8 @@ async function* postBatches(client: pg.PoolClient, batch: number): AsyncGenerato
 }
 
 /**
- * Loads every post of the snapshot `client` reads into `db`, `batch` at a time: each batch's lexemes and rows written
- * by PostgreSQL to files (copyLines) and read by the store, the next batch copied while the store loads the one
+ * Loads every post of the snapshot `client` reads into `db`, `batch` at a time: each batch's rows written by
+ * PostgreSQL to a file (copyLines) and read by the store, the next batch copied while the store loads the one
  * before. Returns how many posts.
  */
 async function loadPosts(
@@ -152,7 +153,7 @@ async function loadPosts(
       posts += files.count;
       loading = (async () => {
         await loadPostFiles(store, db, files);
-        await Promise.all([rm(files.lexicon), rm(files.posts)]);
+        await rm(files.posts);
         onLoaded(files.count);
       })();
       // Awaited above or below; until then a failure is not an unhandled rejection.
@@ -262,8 +263,9 @@ export async function rebuildStore(
   } finally {
     client.release();
   }
-  // The token table, the sample-ordered copy and the texts from the posts, a range of ids a statement (only the
-  // ranges that hold posts, counted in one statement for the progress), then each table merged into one sorted part.
+  // The token table, the sample-ordered copy, the texts and the lexicon from the posts, a range of ids a statement
+  // (only the ranges that hold posts, counted in one statement for the progress), then each table merged into one
+  // sorted part.
   const step = Math.max(1, options.fillIds ?? FILL_IDS);
   const ranges = await store.query<{ lo: string; n: string }>(
     `SELECT intDiv(id, {step:UInt64}) * {step:UInt64} AS lo, count() AS n FROM ${NEXT_DATABASE}.posts
@@ -277,6 +279,7 @@ export async function rebuildStore(
     await fillTokens(store, NEXT_DATABASE, range);
     await fillSampled(store, NEXT_DATABASE, range);
     await fillTexts(store, NEXT_DATABASE, range);
+    await fillLexicon(store, NEXT_DATABASE, range);
     filled += Number(n);
     options.onProgress?.(filled, result.posts, 'tokens');
   }

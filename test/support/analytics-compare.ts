@@ -1,12 +1,14 @@
 // What the analytics store holds against PostgreSQL, id by id: every post once with its likes, author and as many
-// lexemes as PostgreSQL has, in the token table exactly the rows of its current tokens (lexemes, hashtags, mentions,
-// grams: none left from an earlier version of the post) each with its current author, likes and tags, in the
-// sample-ordered copy one row of its current likes, and in the texts one row when it has grams; every profile once
-// with its followers. Nothing missing, nothing doubled.
+// distinct words as the reference tokenizer finds in its text (test/support/reference/tokens.ts), in the token table
+// exactly the rows of its current tokens (words, hashtags, mentions, grams: none left from an earlier version of the
+// post) each with its current author, likes and tags, in the sample-ordered copy one row of its current likes, and in
+// the texts one row when it has grams; every profile once with its followers and its handle lower-cased as the
+// reference lowers it. Nothing missing, nothing doubled.
 import type pg from 'pg';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { POST_TOKENS } from '@server/analytics/rows';
 import type { AnalyticsStore } from '@server/analytics/store';
+import { lower, words } from './reference/tokens';
 
 export interface Holdings {
   posts: Record<string, string>;
@@ -16,13 +18,16 @@ export interface Holdings {
 const byId = (rows: { id: string; v: string }[]) => Object.fromEntries(rows.map((row) => [row.id, row.v]));
 
 export async function postgresHoldings(pool: pg.Pool): Promise<Holdings> {
-  const posts = await pool.query<{ id: string; v: string }>(
-    `SELECT id::text, concat_ws(' ', 1, author_id, likes, length(search)) AS v FROM posts`,
+  const posts = await pool.query<{ id: string; v: string; text: string }>(
+    `SELECT id::text, concat_ws(' ', 1, author_id, likes) AS v, text FROM posts`,
   );
-  const profiles = await pool.query<{ id: string; v: string }>(
-    `SELECT id::text, concat_ws(' ', 1, followers) AS v FROM profiles`,
+  const profiles = await pool.query<{ id: string; v: string; handle: string }>(
+    `SELECT id::text, concat_ws(' ', 1, followers) AS v, handle FROM profiles`,
   );
-  return { posts: byId(posts.rows), profiles: byId(profiles.rows) };
+  return {
+    posts: byId(posts.rows.map((row) => ({ id: row.id, v: `${row.v} ${new Set(words(row.text)).size}` }))),
+    profiles: byId(profiles.rows.map((row) => ({ id: row.id, v: `${row.v} ${lower(row.handle)}` }))),
+  };
 }
 
 export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
@@ -40,7 +45,7 @@ export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
          if(coalesce(x.n, 0) = if(p.scripts = 0, 0, 1) AND (x.n = 0 OR x.ts = p.ts), '',
            concat(' texts ', toString(coalesce(x.n, 0))))) AS v
      FROM (SELECT id, count() AS n, toString(any(author_id)) AS author, toString(any(likes)) AS likes,
-         any(length(toks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens, any(scripts) AS scripts, any(ts) AS ts,
+         any(length(ptoks)) AS lexemes, sum(length(${POST_TOKENS})) AS tokens, any(scripts) AS scripts, any(ts) AS ts,
          toString(any(tags)) AS tags
        FROM ${db}.posts GROUP BY id) p
      LEFT JOIN (SELECT post, count() AS n, uniqExact(author_id, likes, tags) AS columns,
@@ -56,7 +61,7 @@ export async function storeHoldings(store: AnalyticsStore): Promise<Holdings> {
        + (SELECT count() FROM ${db}.texts WHERE id NOT IN (SELECT id FROM ${db}.posts)) AS n`,
   );
   const profiles = await store.query<{ id: string; v: string }>(
-    `SELECT toString(id) AS id, concat(toString(count()), ' ', toString(any(followers))) AS v
+    `SELECT toString(id) AS id, concat(toString(count()), ' ', toString(any(followers)), ' ', any(lhandle)) AS v
      FROM ${db}.profiles GROUP BY id`,
   );
   const held = { posts: byId(posts), profiles: byId(profiles) };

@@ -93,7 +93,10 @@ export interface StoreWordsRule {
   /** The stop words as two parallel arrays (language, word). */
   stopLanguages: readonly string[];
   stopWords: readonly string[];
-  /** The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link, a letter, beyond Latin. */
+  /**
+   * The kept-word rule's regular expressions (words.ts's, in re2's syntax): a link (which the posts' `toks` no longer
+   * hold: the store leaves links out before it splits words, words.ts STORE_WORD_RULE), a letter, beyond Latin.
+   */
   link: string;
   letter: string;
   beyondLatin: string;

@@ -1,7 +1,8 @@
-// A query tree as a ClickHouse condition over the store's `posts p`, with the same meaning as server/query/compile.ts
-// gives it over PostgreSQL's `posts p JOIN profiles a`. Every value travels as a bound {name:Type} parameter
-// (StoreParams); the SQL text is fixed here. Text terms become sets of post ids read from the token table (bounded
-// by the range when one is given); fields are conditions on the post's columns or on its author's profile.
+// A query tree as a ClickHouse condition over the store's `posts p`, with the meaning server/query/README.md gives
+// it. Every value travels as a bound {name:Type} parameter (StoreParams); the SQL text is fixed here. Text terms
+// become sets of post ids read from the token table (bounded by the range when one is given); fields are conditions
+// on the post's columns or on its author's profile. The query's words are split by the rule the store splits the
+// posts' by (query/words.ts): no statement asks PostgreSQL about them.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import {
@@ -14,10 +15,9 @@ import {
   TOKEN_POST_COLUMNS,
 } from '../layout';
 import type { StoreParams } from '../params';
-import { joinable, tokenMatch, tsqueryRows, tsquerySet } from './positions';
+import { joinable, tokenMatch, wordRows, wordSet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
-import type { TsNode } from './tsquery';
-import { tsqueryInput, tsqueryKey, type QueryWords } from './words';
+import { lowerText, queryGrams, wordTree, type WordTree } from './words';
 
 /**
  * A half-open time range, as a scope has it: from ≤ posted_at < to. `sampleBelow`: only the posts whose sample hash
@@ -52,20 +52,16 @@ function rangeCondition(column: string, params: StoreParams, range?: StoreRange,
   return `${time} AND ${sampleHash(id)} < ${params.add(range.sampleBelow, 'UInt32')}`;
 }
 
-function missing(what: string, text: string): never {
-  throw new Error(`No ${what} for ${JSON.stringify(text)}: queryWords() was not asked about this query`);
-}
-
 /**
- * A substring term as ILIKE matches it: PostgreSQL's lower(text) contains lower(term). The posts are narrowed to those
- * with every gram of the term (post_text_query_grams: a post containing the term has them all), and the text is read
+ * A substring term: the post's lower-cased text contains the lower-cased term. The posts are narrowed to those with
+ * every gram of the term (queryGrams: a post containing the term has them all), and the text is read
  * only for those, from the texts of the posts of the term's scripts (query/scripts.ts); a term without grams reads
  * every post's text in the range. A term that is its own one gram (one or two characters of the gram scripts) is
  * contained in exactly the posts with that gram: its slice, no text read.
  */
-function substringSet(text: string, words: QueryWords, params: StoreParams, range?: StoreRange): string {
-  const lower = words.lower.get(text) ?? missing('lower()', text);
-  const grams = words.grams.get(text) ?? missing('grams', text);
+function substringSet(text: string, params: StoreParams, range?: StoreRange): string {
+  const lower = lowerText(text);
+  const grams = queryGrams(text);
   const inRange = rangeCondition('ts', params, range);
   if (gramDecides(lower, grams))
     return `SELECT post AS id FROM ${db}.tok WHERE tok = ${gramToken(grams[0]!, params)} AND ${inRange}`;
@@ -97,22 +93,18 @@ function substringSet(text: string, words: QueryWords, params: StoreParams, rang
  */
 const gramDecides = (lower: string, grams: readonly string[]) => grams.length === 1 && grams[0] === lower;
 
-/** The token of a gram of post_text_grams, as the token table holds it. */
+/** The token of a gram (query/scripts.ts, postGramsSql), as the token table holds it. */
 const gramToken = (gram: string, params: StoreParams) => `sipHash64('g', ${params.add(gram, 'String')})`;
 
-function tsquery(
-  node: Parameters<typeof tsqueryInput>[0],
-  words: QueryWords,
+function wordCondition(
+  node: Parameters<typeof wordTree>[0],
   params: StoreParams,
   range?: StoreRange,
 ): string {
-  const input = tsqueryInput(node);
-  const key = tsqueryKey(input);
-  if (!words.tsqueries.has(key)) missing('tsquery', input.text);
-  const tree = words.tsqueries.get(key);
-  // No lexeme (e.g. "½", which the parser drops): PostgreSQL's empty tsquery matches nothing.
+  const tree = wordTree(node);
+  // No word (a phrase of punctuation alone): nothing matches.
   if (!tree) return 'false';
-  return `p.id IN (${tsquerySet(tree, params, db, rangeCondition('ts', params, range))})`;
+  return `p.id IN (${wordSet(tree, params, db, rangeCondition('ts', params, range))})`;
 }
 
 const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
@@ -128,7 +120,7 @@ function fieldToken(node: FieldNode, params: StoreParams): string | null {
   return `sipHash64('${FIELD_TOKEN_MARKS[node.field]}', ${params.add(node.value, 'String')})`;
 }
 
-function fieldCondition(node: FieldNode, params: StoreParams, words: QueryWords): string {
+function fieldCondition(node: FieldNode, params: StoreParams): string {
   const value = (text: string) => params.add(text, 'String');
   switch (node.field) {
     case 'platform':
@@ -138,22 +130,19 @@ function fieldCondition(node: FieldNode, params: StoreParams, words: QueryWords)
     case 'country':
       return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE country = ${value(node.value)})`;
     case 'author': {
-      // PostgreSQL compares lower(a.handle) = lower(value): both lowered by PostgreSQL.
-      const lower = words.lower.get(node.value) ?? missing('lower()', node.value);
-      return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE lhandle = ${value(lower)})`;
+      // The handle lower-cased by the store (lhandle), the value here: the same lowering (words.ts, lowerText).
+      return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE lhandle = ${value(lowerText(node.value))})`;
     }
   }
 }
 
 /**
- * The condition for `node` over `posts p`. `words` is queryWords(node)'s answer; `range` bounds the token slices the
- * sets read (the caller still bounds p itself). A NOT is a plain NOT: an unknown language or country (stored as '')
+ * The condition for `node` over `posts p`. `range` bounds the token slices the sets read (the caller still bounds p itself). A NOT is a plain NOT: an unknown language or country (stored as '')
  * is no match, so `NOT lang:en` includes posts of unknown language, as PostgreSQL's NOT coalesce(…, false) does.
  */
 export function compileStoreQuery(
   node: QueryNode,
   params: StoreParams,
-  words: QueryWords,
   range?: StoreRange,
   given?: ReadonlySet<QueryNode>,
 ): string {
@@ -164,22 +153,22 @@ export function compileStoreQuery(
     case 'phrase':
     case 'wildcard': {
       const text = leafText(node);
-      if (matchMode(text) === 'substring') return `p.id IN (${substringSet(text, words, params, range)})`;
-      return tsquery(node, words, params, range);
+      if (matchMode(text) === 'substring') return `p.id IN (${substringSet(text, params, range)})`;
+      return wordCondition(node, params, range);
     }
     case 'near':
-      return tsquery(node, words, params, range);
+      return wordCondition(node, params, range);
     case 'hashtag':
     case 'mention':
       return tokenSet(tagToken(node, params), params, range);
     case 'field':
-      return fieldCondition(node, params, words);
+      return fieldCondition(node, params);
     case 'not':
-      return `NOT (${compileStoreQuery(node.operand, params, words, range, given)})`;
+      return `NOT (${compileStoreQuery(node.operand, params, range, given)})`;
     case 'and':
     case 'or':
       return `(${node.operands
-        .map((operand) => compileStoreQuery(operand, params, words, range, given))
+        .map((operand) => compileStoreQuery(operand, params, range, given))
         .join(node.type === 'and' ? ' AND ' : ' OR ')})`;
   }
 }
@@ -198,7 +187,7 @@ export interface StoreCandidates {
   posts: string | null;
   /**
    * The candidates' rows read otherwise than as `tokens` and `posts` say, when cheaper: a SELECT of `post` and the
-   * token table's `columns`, each post once (a joined tsquery's first slice: tsqueryRows).
+   * token table's `columns`, each post once (a joined word tree's first slice: wordRows).
    */
   rows?: (columns: readonly string[]) => string;
   repeats: boolean;
@@ -211,26 +200,25 @@ export interface StoreCandidates {
 }
 
 /**
- * The token condition of a tsquery whose every match has one of its rows, or null when there is none (a NOT): a
- * lexeme's or prefix's own; an AND or a phrase, one side's (an exact lexeme's rather than a prefix's); an OR, both.
+ * The token condition of a word tree whose every match has one of its rows: a word's or prefix's own; a phrase, its
+ * first word's; a NEAR, one side's (an exact word's rather than a prefix's); an OR, every operand's.
  */
-function covering(tree: TsNode, params: StoreParams): { match: string; repeats: boolean } | null {
+function covering(tree: WordTree, params: StoreParams): { match: string; repeats: boolean } | null {
   switch (tree.type) {
     case 'val':
       return { match: tokenMatch(tree, params, db, true), repeats: tree.prefix };
-    case 'and':
-    case 'phrase': {
+    case 'phrase':
+      return covering(tree.words[0]!, params);
+    case 'near': {
       const left = covering(tree.left, params);
       if (left && !left.repeats) return left;
       return covering(tree.right, params) ?? left;
     }
     case 'or': {
-      const left = covering(tree.left, params);
-      const right = left && covering(tree.right, params);
-      return left && right ? { match: `(${left.match} OR ${right.match})`, repeats: true } : null;
+      const operands = tree.operands.map((operand) => covering(operand, params));
+      if (operands.some((operand) => operand === null)) return null;
+      return { match: `(${operands.map((operand) => operand!.match).join(' OR ')})`, repeats: true };
     }
-    case 'not':
-      return null;
   }
 }
 
@@ -244,7 +232,6 @@ function covering(tree: TsNode, params: StoreParams): { match: string; repeats: 
 export function compileStoreCandidates(
   node: QueryNode,
   params: StoreParams,
-  words: QueryWords,
   range?: StoreRange,
 ): StoreCandidates | null {
   const given = new Set([node]);
@@ -256,27 +243,23 @@ export function compileStoreCandidates(
       const text = node.type === 'near' ? null : leafText(node);
       if (text !== null && matchMode(text) === 'substring') {
         // The posts with every gram, their text checked: exactly the matches (without grams: every post's text).
-        const grams = words.grams.get(text) ?? missing('grams', text);
+        const grams = queryGrams(text);
         if (grams.length === 0) return null;
         const tokens = `tok = ${gramToken(grams[0]!, params)}`;
-        const lower = words.lower.get(text) ?? missing('lower()', text);
-        if (gramDecides(lower, grams)) return { tokens, posts: null, repeats: false, given };
-        const posts = `SELECT id AS post FROM (${substringSet(text, words, params, range)})`;
+        if (gramDecides(lowerText(text), grams)) return { tokens, posts: null, repeats: false, given };
+        const posts = `SELECT id AS post FROM (${substringSet(text, params, range)})`;
         return { tokens, posts, repeats: false, given };
       }
-      const input = tsqueryInput(node);
-      const key = tsqueryKey(input);
-      if (!words.tsqueries.has(key)) missing('tsquery', input.text);
-      const tree = words.tsqueries.get(key);
-      // No lexeme: PostgreSQL's empty tsquery matches nothing, so there are no candidates.
+      const tree = wordTree(node);
+      // No word: nothing matches, so there are no candidates.
       if (!tree) return { tokens: 'false', posts: null, repeats: false, given };
       if (tree.type === 'val')
         return { tokens: tokenMatch(tree, params, db, true), posts: null, repeats: tree.prefix, given };
       const cover = covering(tree, params);
       if (cover === null) return null;
       const inRange = rangeCondition('ts', params, range);
-      const posts = tsquerySet(tree, params, db, inRange);
-      const rows = (columns: readonly string[]) => tsqueryRows(tree, params, db, inRange, columns);
+      const posts = wordSet(tree, params, db, inRange);
+      const rows = (columns: readonly string[]) => wordRows(tree, params, db, inRange, columns);
       return { tokens: cover.match, posts, ...(joinable(tree) && { rows }), repeats: cover.repeats, given };
     }
     case 'hashtag':
@@ -294,7 +277,7 @@ export function compileStoreCandidates(
       let found: StoreCandidates | null = null;
       let wide: StoreCandidates | null = null;
       for (const operand of node.operands) {
-        const set = compileStoreCandidates(operand, params, words, range);
+        const set = compileStoreCandidates(operand, params, range);
         if (set?.wide) wide ??= set;
         // An operand whose slices are exactly its posts, read once each, is the cheapest to drive from.
         else if (set !== null && set.posts === null && !set.repeats) return set;
@@ -305,7 +288,7 @@ export function compileStoreCandidates(
     case 'or': {
       const sets: StoreCandidates[] = [];
       for (const operand of node.operands) {
-        const set = compileStoreCandidates(operand, params, words, range);
+        const set = compileStoreCandidates(operand, params, range);
         // A wide operand's slice would make the union most of the range, each post read from it and deduplicated:
         // the range's posts are read instead.
         if (set === null || set.wide) return null;
@@ -355,11 +338,11 @@ export function candidateRows(
 }
 
 /** The whole scope as a condition over `posts p`: its range, platforms, languages and query. */
-export function storeScopeCondition(scope: StoreScope, params: StoreParams, words: QueryWords): string {
+export function storeScopeCondition(scope: StoreScope, params: StoreParams): string {
   const range = scope.from && scope.to ? { from: scope.from, to: scope.to } : undefined;
   const parts = [rangeCondition('p.ts', params, range, 'p.id')];
   if (scope.platforms.length) parts.push(`p.platform IN ${params.add(scope.platforms, 'Array(String)')}`);
   if (scope.languages.length) parts.push(`p.lang IN ${params.add(scope.languages, 'Array(String)')}`);
-  if (scope.query) parts.push(`(${compileStoreQuery(scope.query, params, words, range)})`);
+  if (scope.query) parts.push(`(${compileStoreQuery(scope.query, params, range)})`);
   return parts.join(' AND ');
 }

@@ -1,42 +1,30 @@
-// A tsquery tree evaluated over the token table as PostgreSQL evaluates it over a tsvector (TS_execute and
-// TS_phrase_execute of tsvector_op.c): the posts that have its lexemes, read as slices of `tok` (sorted by token then
-// time), grouped per post with each lexeme's positions, and kept when the tree matches them.
-//
-// What PostgreSQL computes, reproduced here per post:
-// - a lexeme (or a prefix: every lexeme starting with it) gives its positions, width 0;
-// - `L <d> R` gives the end positions r of R such that some end position l of L has l + d + width(R) = r, width
-//   d + width(L) + width(R): with phrases, the distance runs from L's last word to R's first;
-// - `L | R` inside a phrase gives both sides' positions, each shifted right by (the wider matched side's width − its
-//   own), width that maximum (a side that did not match counts as width 0): PostgreSQL aligns the narrower side's
-//   positions to the right end of the wider one, so `x <1> ( 'flat white' | 'latte' )` is met by "x y latte" when
-//   "flat white" also occurs in the post, and by "x latte" when it does not;
-// - above the phrases, `|` and `&` are plain boolean operators over "has a match".
-// A match is "has at least one position". Positions are the tsvector's own (capped at 16383, 256 a lexeme).
+// A query's word tree (query/words.ts) evaluated over the token table: the posts that have its words, read as slices
+// of `tok` (sorted by token then time), grouped per post with each word's positions, and kept when the tree matches
+// them. The positions are the posts' own (1, 2, 3 … by the store's rule: layout.ts, POST_WORDS), per post:
+// - a word (or a prefix: every word starting with it) gives its positions, width 0;
+// - words in a row give the last word's positions p where the k-th of n words has p − (n − k), width n − 1: a span
+//   is known by its end positions and its width (its first position is the end less the width);
+// - `near` holds when some end l of the left span and some end r of the right one have (r − width(right)) − l, or
+//   (l − width(left)) − r, between 1 and the distance: one begins that many positions after the other ends;
+// - `or` holds when an operand does.
+// A match is "has at least one position".
 import type { StoreParams } from '../params';
-import type { TsNode } from './tsquery';
+import type { WordSpan, WordTree, WordVal } from './words';
 
-/** A phrase-level node's positions (a SQL array of Int32) and width (a number, or SQL when an OR makes it vary). */
+/** A span's end positions (a SQL array of Int32) and width. */
 interface Span {
   pos: string;
-  width: number | string;
+  width: number;
 }
 
-const plus = (a: number | string, b: number | string) =>
-  typeof a === 'number' && typeof b === 'number' ? a + b : `(${a} + ${b})`;
-
 /**
- * The token condition of a lexeme or prefix (a prefix's tokens are found in the lexicon). `sliced`: the condition
+ * The token condition of a word or prefix (a prefix's tokens are found in the lexicon). `sliced`: the condition
  * selects the slices a statement reads (no other condition on `tok`), so a prefix's tokens are one constant array that
  * the primary key narrows the read to (an IN subquery is not analysed against it: child.ts); else a set tested row by
  * row.
  */
-export function tokenMatch(
-  node: { lexeme: string; prefix: boolean },
-  params: StoreParams,
-  db: string,
-  sliced = false,
-): string {
-  const value = params.add(node.lexeme, 'String');
+export function tokenMatch(node: WordVal, params: StoreParams, db: string, sliced = false): string {
+  const value = params.add(node.word, 'String');
   if (node.prefix && sliced)
     return `has((SELECT groupArray(tok) FROM ${db}.lexicon WHERE startsWith(word, ${value})), tok)`;
   return node.prefix
@@ -44,11 +32,11 @@ export function tokenMatch(
     : `tok = sipHash64(${value})`;
 }
 
-/** A lexeme's or prefix's key: each distinct one is read once. */
-const valKey = (node: { lexeme: string; prefix: boolean }) => `${node.prefix ? '*' : '='}${node.lexeme}`;
+/** A word's or prefix's key: each distinct one is read once. */
+const valKey = (node: WordVal) => `${node.prefix ? '*' : '='}${node.word}`;
 
 class Evaluation {
-  /** Each distinct lexeme or prefix: its slot and how a token row is recognised as it. */
+  /** Each distinct word or prefix: its slot and how a token row is recognised as it. */
   readonly vals = new Map<string, { alias: string; match: string }>();
   /** Aliased expressions of the grouped SELECT, in dependency order. */
   readonly columns: string[] = [];
@@ -56,7 +44,7 @@ class Evaluation {
   private lambda = 0;
 
   /**
-   * `joined`: each lexeme's positions are those of its own slice's row (`s<i>.pos`, the i-th lexeme's slice joined by
+   * `joined`: each word's positions are those of its own slice's row (`s<i>.pos`, the i-th word's slice joined by
    * post) rather than grouped from the post's rows of every slice.
    */
   constructor(
@@ -75,7 +63,7 @@ class Evaluation {
     return `x${this.lambda++}`;
   }
 
-  private val(node: { lexeme: string; prefix: boolean }): string {
+  private val(node: WordVal): string {
     const key = valKey(node);
     let val = this.vals.get(key);
     if (!val) {
@@ -89,116 +77,90 @@ class Evaluation {
     return val.alias;
   }
 
-  /** The node inside a phrase operator. */
-  span(node: TsNode): Span {
+  /** A word's or a row of words' end positions and width. */
+  span(node: WordSpan): Span {
+    if (node.type === 'val') return { pos: this.val(node), width: 0 };
     const key = JSON.stringify(node);
     const known = this.spans.get(key);
     if (known) return known;
-    let span: Span;
-    switch (node.type) {
-      case 'val':
-        span = { pos: this.val(node), width: 0 };
-        break;
-      case 'phrase': {
-        const left = this.span(node.left);
-        const right = this.span(node.right);
-        const x = this.x();
-        span = {
-          pos: this.alias(
-            `arrayFilter(${x} -> has(${left.pos}, ${x} - ${plus(node.distance, right.width)}), ${right.pos})`,
-          ),
-          width: plus(plus(node.distance, left.width), right.width),
-        };
-        break;
-      }
-      case 'or': {
-        const alternatives = flattenOr(node).map((alternative) => this.span(alternative));
-        const widths = alternatives.map((alt) => alt.width);
-        if (widths.every((width) => width === widths[0])) {
-          span = {
-            pos: this.alias(`arrayConcat(${alternatives.map((alt) => alt.pos).join(', ')})`),
-            width: widths[0]!,
-          };
-          break;
-        }
-        const matched = alternatives.map((alt) => `if(notEmpty(${alt.pos}), ${alt.width}, 0)`);
-        const width = this.alias(`greatest(${matched.join(', ')})`);
-        const shifted = alternatives.map((alt) => {
-          const x = this.x();
-          return `arrayMap(${x} -> ${x} + (${width} - ${alt.width}), ${alt.pos})`;
-        });
-        span = { pos: this.alias(`arrayConcat(${shifted.join(', ')})`), width };
-        break;
-      }
-      default:
-        // Never in a query of the language: the parser's queries make no AND or NOT under a phrase.
-        throw new Error(
-          `A tsquery "${node.type}" under a phrase operator is not supported by the analytics store`,
-        );
-    }
+    const vals = node.words.map((word) => this.val(word));
+    const x = this.x();
+    const last = vals.length - 1;
+    const before = vals.slice(0, last).map((pos, k) => `has(${pos}, ${x} - ${last - k})`);
+    const span = {
+      pos: this.alias(`arrayFilter(${x} -> ${before.join(' AND ')}, ${vals[last]!})`),
+      width: last,
+    };
     this.spans.set(key, span);
     return span;
   }
 
-  /** The node above the phrase operators: a boolean over the post's grouped tokens. */
-  matches(node: TsNode): string {
+  /** Whether the post's grouped tokens match `node`. */
+  matches(node: WordTree): string {
     switch (node.type) {
       case 'val':
-        return `notEmpty(${this.val(node)})`;
       case 'phrase':
         return `notEmpty(${this.span(node).pos})`;
-      case 'and':
-        return `(${this.matches(node.left)} AND ${this.matches(node.right)})`;
+      case 'near': {
+        const [left, right] = [this.span(node.left), this.span(node.right)];
+        const [l, r] = [this.x(), this.x()];
+        const within = (gap: string) => `(${gap}) BETWEEN 1 AND ${node.distance}`;
+        const near = `${within(`${r} - ${right.width} - ${l}`)} OR ${within(`${l} - ${left.width} - ${r}`)}`;
+        return `arrayExists(${r} -> arrayExists(${l} -> ${near}, ${left.pos}), ${right.pos})`;
+      }
       case 'or':
-        return `(${this.matches(node.left)} OR ${this.matches(node.right)})`;
-      case 'not':
-        return `NOT ${this.matches(node.operand)}`;
+        return `(${node.operands.map((operand) => this.matches(operand)).join(' OR ')})`;
     }
   }
 }
 
-/** The lexemes (as `val` keys) every match of `node` has: both sides' of a phrase or an AND, those of each side of an OR. */
-function required(node: TsNode): Set<string> {
+/** The words (as `val` keys) every match of `node` has: those of its spans; of an OR, those of every operand. */
+function required(node: WordTree): Set<string> {
   switch (node.type) {
     case 'val':
       return new Set([valKey(node)]);
     case 'phrase':
-    case 'and':
+      return new Set(node.words.map(valKey));
+    case 'near':
       return new Set([...required(node.left), ...required(node.right)]);
     case 'or': {
-      const right = required(node.right);
-      return new Set([...required(node.left)].filter((key) => right.has(key)));
+      const [first, ...rest] = node.operands.map(required);
+      return new Set([...first!].filter((key) => rest.every((set) => set.has(key))));
     }
-    case 'not':
-      return new Set();
   }
 }
 
-/** Whether every match of `node` has every lexeme of it, none of them a prefix (a prefix has rows of many tokens). */
-export function joinable(node: TsNode): boolean {
-  const vals = new Set<string>();
-  const visit = (n: TsNode): boolean => {
-    if (n.type === 'val') return !n.prefix && (vals.add(valKey(n)), true);
-    if (n.type === 'not') return visit(n.operand);
-    return visit(n.left) && visit(n.right);
-  };
-  if (!visit(node)) return false;
-  const need = required(node);
-  return vals.size > 1 && [...vals].every((key) => need.has(key));
+/** Every word or prefix of `node`. */
+function vals(node: WordTree): WordVal[] {
+  switch (node.type) {
+    case 'val':
+      return [node];
+    case 'phrase':
+      return node.words;
+    case 'near':
+      return [...vals(node.left), ...vals(node.right)];
+    case 'or':
+      return node.operands.flatMap(vals);
+  }
 }
 
-function flattenOr(node: TsNode): TsNode[] {
-  return node.type === 'or' ? [...flattenOr(node.left), ...flattenOr(node.right)] : [node];
+/** Whether every match of `node` has every word of it, none of them a prefix (a prefix has rows of many tokens). */
+export function joinable(node: WordTree): boolean {
+  const all = vals(node);
+  if (all.some((val) => val.prefix)) return false;
+  const keys = new Set(all.map(valKey));
+  const need = required(node);
+  return keys.size > 1 && [...keys].every((key) => need.has(key));
 }
 
 /**
- * The rows of the first lexeme's slice of the posts `tree` matches, for a tree whose every match has every lexeme of
- * it, none a prefix (the caller checks `joinable`): the lexemes' slices joined by post (each lexeme one row a post),
+ * The rows of the first word's slice of the posts `tree` matches, for a tree whose every match has every word of
+ * it, none a prefix (the caller checks `joinable`): the words' slices joined by post (each word one row a post),
  * the tree evaluated over their positions, 4–5× cheaper than grouping the slices' rows by post
  * (docs/analytics-engine.md, Speed at 10M). Each row has `post` and the token table's `columns`, each post once.
  */
-export function tsqueryRows(
-  tree: TsNode,
+export function wordRows(
+  tree: WordTree,
   params: StoreParams,
   db: string,
   range: string,
@@ -221,17 +183,17 @@ export function tsqueryRows(
 
 /**
  * The ids of the posts `tree` matches, as a SELECT over `db.tok` bounded by `range` (a condition on `ts`, or 'true'):
- * one lexeme or prefix reads its slice alone; a tree whose every match has every one of its lexemes joins their
- * slices by post (tsqueryRows); anything else groups the slices of its lexemes per post and checks positions only for
+ * one word or prefix reads its slice alone; a tree whose every match has every one of its words joins their
+ * slices by post (wordRows); anything else groups the slices of its words per post and checks positions only for
  * posts that have them.
  */
-export function tsquerySet(tree: TsNode, params: StoreParams, db: string, range: string): string {
+export function wordSet(tree: WordTree, params: StoreParams, db: string, range: string): string {
   // Prefixes find their tokens in the lexicon: a subquery, which the primary key serves only with this setting.
   const settings = 'SETTINGS use_index_for_in_with_subqueries = 1';
   if (tree.type === 'val')
     return `SELECT post FROM ${db}.tok WHERE ${tokenMatch(tree, params, db)} AND ${range} ${settings}`;
-  // Every match has every lexeme (none is a prefix): the lexemes' slices joined by post.
-  if (joinable(tree)) return `SELECT post FROM (${tsqueryRows(tree, params, db, range, [])})`;
+  // Every match has every word (none is a prefix): the words' slices joined by post.
+  if (joinable(tree)) return `SELECT post FROM (${wordRows(tree, params, db, range, [])})`;
   const evaluation = new Evaluation(params, db);
   const having = evaluation.matches(tree);
   const tokens = [...evaluation.vals.values()].map((val) => val.match).join(' OR ');

@@ -1,93 +1,98 @@
-// What the store needs of a query's own words, asked of PostgreSQL so that it is PostgreSQL's by construction: the
-// tsquery each word, phrase, wildcard and NEAR compiles to there (its parser splits "don't" into 'don' <-> 't',
-// drops what has no lexeme), the lower() of substring terms and handles (the database's collation decides it, as
-// it decides ILIKE and lower(a.handle)), and the grams that narrow a substring term (post_text_query_grams).
-import type pg from 'pg';
-import { nearTsquery, tsqueryOperand } from '@server/query/compile';
-import type { ProximityLeaf, QueryNode } from '@server/query/index';
-import { leafText, matchMode } from '@server/query/terms';
-import { parseTsquery, type TsNode } from './tsquery';
+// A query's own words, by the rule the store computes the posts' words with (layout.ts, POST_WORDS; the rule is
+// server/query/README.md's and test/support/reference/tokens.ts's): a word is a maximal run of letters, combining marks
+// and digits of the lower-cased text, numbered 1, 2, 3 … in order. A term or phrase is its words in a row, a wildcard
+// every word that starts with its lower-cased prefix, NEAR the distance between the ends of its operands. Substring
+// terms (CJK, Thai, emoji: server/query/terms.ts) are lower-cased and narrowed by their grams (queryGrams). Nothing
+// here asks PostgreSQL: the query and the store's posts are split by the one rule, in TypeScript and in the store.
+import type { ProximityLeaf, ProximityOperand, QueryNode } from '@server/query/index';
+import { SCRIPT_CLASSES } from './scripts';
 
-export interface QueryWords {
-  /** By tsqueryKey: the tree PostgreSQL built (null: no lexeme, no match). */
-  tsqueries: Map<string, TsNode | null>;
-  /** PostgreSQL's lower() of substring terms and author handles. */
-  lower: Map<string, string>;
-  /** post_text_query_grams of each substring term. */
-  grams: Map<string, string[]>;
+/** Lower-casing as the store's lowerUTF8 does it (ICU's full mapping: the two agree, layout.ts LOWERED_TEXT). */
+export const lowerText = (text: string) => text.toLowerCase();
+
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** The words of `text`, lower-cased, in order. */
+const textWords = (text: string): string[] => lowerText(text).match(WORD) ?? [];
+
+/** A word; with `prefix`, every word that starts with it (byte-wise, as the lexicon compares). */
+export interface WordVal {
+  type: 'val';
+  word: string;
+  prefix: boolean;
 }
 
-/** How compile.ts turns each node into a tsquery in PostgreSQL: phraseto_tsquery, or to_tsquery of this text. */
-export function tsqueryInput(node: ProximityLeaf | Extract<QueryNode, { type: 'near' }>): {
-  fn: 'phraseto_tsquery' | 'to_tsquery';
-  text: string;
-} {
-  if (node.type === 'near')
-    return { fn: 'to_tsquery', text: nearTsquery(node.left, node.right, node.distance) };
-  if (node.type === 'wildcard') return { fn: 'to_tsquery', text: `${tsqueryOperand(node.prefix)}:*` };
-  return { fn: 'phraseto_tsquery', text: node.value };
+/** Words in a row: the last one's positions whose predecessors stand right before it. */
+interface WordPhrase {
+  type: 'phrase';
+  words: WordVal[];
 }
 
-export const tsqueryKey = ({ fn, text }: { fn: string; text: string }) => `${fn}\u0000${text}`;
+/** A word or words in a row: what a term, a phrase or a wildcard is, and what NEAR joins. */
+export type WordSpan = WordVal | WordPhrase;
 
-type Ask = { kind: 'phraseto_tsquery' | 'to_tsquery' | 'lower' | 'grams'; text: string };
+/**
+ * What a text leaf or a NEAR matches by the posts' word positions:
+ * - a span (WordSpan);
+ * - `near`: `right` begins 1 to `distance` positions after `left` ends, or `left` after `right`;
+ * - `or`: any of its operands (a NEAR of an operand group: one NEAR for each pair of the groups' members).
+ */
+export type WordTree =
+  | WordSpan
+  | { type: 'near'; distance: number; left: WordSpan; right: WordSpan }
+  | { type: 'or'; operands: WordTree[] };
 
-function collect(node: QueryNode, asks: Ask[]) {
-  switch (node.type) {
-    case 'term':
-    case 'phrase':
-    case 'wildcard': {
-      const text = leafText(node);
-      if (matchMode(text) === 'substring') asks.push({ kind: 'lower', text }, { kind: 'grams', text });
-      else {
-        const input = tsqueryInput(node);
-        asks.push({ kind: input.fn, text: input.text });
-      }
-      return;
-    }
-    case 'near': {
-      const input = tsqueryInput(node);
-      asks.push({ kind: input.fn, text: input.text });
-      return;
-    }
-    case 'field':
-      if (node.field === 'author') asks.push({ kind: 'lower', text: node.value });
-      return;
-    case 'not':
-      collect(node.operand, asks);
-      return;
-    case 'and':
-    case 'or':
-      for (const operand of node.operands) collect(operand, asks);
-      return;
-    default:
-      return;
-  }
+/** A term, phrase or wildcard by words; null when it has none (a phrase of punctuation alone): it matches nothing. */
+function leafSpan(leaf: ProximityLeaf): WordSpan | null {
+  if (leaf.type === 'wildcard') return { type: 'val', word: lowerText(leaf.prefix), prefix: true };
+  const vals = textWords(leaf.value).map((word): WordVal => ({ type: 'val', word, prefix: false }));
+  if (vals.length === 0) return null;
+  return vals.length === 1 ? vals[0]! : { type: 'phrase', words: vals };
 }
 
-/** Asks PostgreSQL, in one statement, what the store needs of `node`'s words (nothing for a query without). */
-export async function queryWords(db: pg.Pool | pg.ClientBase, node: QueryNode | null): Promise<QueryWords> {
-  const words: QueryWords = { tsqueries: new Map(), lower: new Map(), grams: new Map() };
-  const asks: Ask[] = [];
-  if (node) collect(node, asks);
-  if (asks.length === 0) return words;
-  const { rows } = await db.query<{
-    kind: Ask['kind'];
-    text: string;
-    value: string | null;
-    grams: string[] | null;
-  }>(
-    `SELECT kind, text,
-      CASE kind WHEN 'phraseto_tsquery' THEN phraseto_tsquery('simple', text)::text
-        WHEN 'to_tsquery' THEN to_tsquery('simple', text)::text WHEN 'lower' THEN lower(text) END AS value,
-      CASE kind WHEN 'grams' THEN post_text_query_grams(text) END AS grams
-    FROM unnest($1::text[], $2::text[]) AS q(kind, text)`,
-    [asks.map((ask) => ask.kind), asks.map((ask) => ask.text)],
+const operandSpans = (operand: ProximityOperand): WordSpan[] =>
+  (operand.type === 'or' ? operand.operands : [operand])
+    .map(leafSpan)
+    .filter((span): span is WordSpan => span !== null);
+
+/** The word tree of a term, phrase, wildcard or NEAR matched by words; null when it can match nothing. */
+export function wordTree(node: ProximityLeaf | Extract<QueryNode, { type: 'near' }>): WordTree | null {
+  if (node.type !== 'near') return leafSpan(node);
+  const [lefts, rights] = [operandSpans(node.left), operandSpans(node.right)];
+  const pairs: WordTree[] = lefts.flatMap((left) =>
+    rights.map((right) => ({ type: 'near' as const, distance: node.distance, left, right })),
   );
-  for (const row of rows) {
-    if (row.kind === 'lower') words.lower.set(row.text, row.value!);
-    else if (row.kind === 'grams') words.grams.set(row.text, row.grams ?? []);
-    else words.tsqueries.set(tsqueryKey({ fn: row.kind, text: row.text }), parseTsquery(row.value ?? ''));
-  }
-  return words;
+  if (pairs.length === 0) return null;
+  return pairs.length === 1 ? pairs[0]! : { type: 'or', operands: pairs };
+}
+
+/** The gram characters (query/scripts.ts), and a run of any others: each run is one space in the grams' text. */
+const OTHER_RUN = new RegExp(
+  `[^${SCRIPT_CLASSES.flat()
+    .map(([lo, hi]) => `\\u{${lo.toString(16)}}-\\u{${hi.toString(16)}}`)
+    .join('')}]+`,
+  'gu',
+);
+
+/**
+ * The grams of `text`: each gram character of its lower-cased text and each pair of neighbouring characters, once
+ * each run of other characters is made one space (a pair may hold one space; a space alone is no gram). As
+ * PostgreSQL's post_text_grams (migration 0011) computed them and the store computes a post's (query/scripts.ts,
+ * postGramsSql), as a set.
+ */
+export function textGrams(text: string): string[] {
+  const chars = [...lowerText(text).replace(OTHER_RUN, ' ')];
+  const grams = new Set(chars.filter((char) => char !== ' '));
+  for (let i = 0; i + 1 < chars.length; i += 1) grams.add(chars[i]! + chars[i + 1]!);
+  return [...grams];
+}
+
+/**
+ * The grams a post containing the substring term `term` has, and that narrow the posts most: the term's pairs, or
+ * its one character (a term of one). As PostgreSQL's post_text_query_grams (migration 0011) computed them: a post
+ * containing the term has every one.
+ */
+export function queryGrams(term: string): string[] {
+  const length = Math.min([...lowerText(term)].length, 2);
+  return textGrams(term).filter((gram) => [...gram].length === length);
 }

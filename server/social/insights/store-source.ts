@@ -61,19 +61,24 @@ async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | n
 
 /**
  * What a read on the store is for: the zone of the PostgreSQL snapshot its posts are looked up in and, when its
- * figures compile a query for the store through `match`, that query (a dashboard's InsightScope is one). A read of
- * several queries (the saved queries' volume) names them as the operands of one OR, so that their words are asked of
- * PostgreSQL in one statement; one that compiles its own (the query editor's count, given `pool`) names none.
+ * figures compile a query for the store through `match`, that query (a dashboard's InsightScope is one; the saved
+ * queries' volume names its queries as the operands of one OR; the query editor's count, which compiles its own,
+ * none). The compiler needs nothing of it in advance: a query's words are split where it compiles
+ * (server/analytics/query/words.ts).
  */
 export interface StoreRead {
   timeZone: string;
   scope?: { query: QueryNode | null };
 }
 
-/** What the figures are read with: the read, its query compiled for the store, and PostgreSQL's pool. */
+/** What the figures are read with: the read, and the query language's compiler for the store. */
 export interface StoreSource<C extends StoreRead> {
   context: C;
   match: StoreMatch;
+  /**
+   * PostgreSQL's pool, which no figure asks anything: the query editor's count (server/social/query/count.ts) still
+   * passes it on to countStoreMatches, which ignores it. To go when that caller stops passing it.
+   */
   pool: pg.Pool;
 }
 
@@ -89,10 +94,10 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   lookUp: (tx: Tx, rows: R) => Promise<T>,
 ): Promise<T> {
   if (!service) throw storeOff();
-  // Drizzle's database over a pool carries the pool (the query's words are asked of it in plain SQL).
+  // Drizzle's database over a pool carries the pool (StoreSource.pool).
   const pool = (db as Db & { $client?: pg.Pool }).$client;
   if (!pool) throw new Error('fromStore reads through a database over a pool, not a transaction');
-  let match: Awaited<ReturnType<typeof storeMatch>> | null = null;
+  const match = storeMatch();
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     await service.writesSettled(WRITES_WAIT_MS);
     // Batches the store has not applied: the applier is given readWaitMs to apply them first.
@@ -101,8 +106,6 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
-    // A read without a query asks PostgreSQL nothing here.
-    match ??= await storeMatch(pool, context.scope?.query ?? null);
     let rows: R;
     try {
       rows = await figures(reading.store, { context, match, pool });

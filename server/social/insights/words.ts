@@ -45,7 +45,10 @@ export const WORD_RULE =
  * The rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a parameter):
  * the stop words as two parallel arrays, and the shape rule's regular expressions in re2's syntax (ClickHouse matches
  * UTF-8 text by code points): a word is left out when it holds `link`, or no `letter`; a word with a letter of a
- * script `beyondLatin` (U+0250 onwards) needs 2 characters, others 3.
+ * script `beyondLatin` (U+0250 onwards) needs 2 characters, others 3. Since the store splits words itself (layout 11:
+ * runs of letters, marks and digits, server/query/README.md) no word holds `/`, `.` or `@`: the links and host names
+ * are left out before the split instead, each run between spaces holding `://` or one of those characters between
+ * two letters or digits (server/analytics/layout.ts, LINK_RUN), and `link` finds nothing more.
  */
 export const STORE_WORD_RULE = {
   stopLanguages: STOP_LANGUAGES,

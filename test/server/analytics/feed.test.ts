@@ -9,11 +9,13 @@ import { applyRound, reconcile } from '@server/analytics/applier';
 import { consumerPosition, readOutbox, unregisterConsumer } from '@server/analytics/outbox';
 import { recordPosition, storePosition, type StorePosition } from '@server/analytics/position';
 import { SCRIPT_CLASSES, scriptsOf } from '@server/analytics/query/scripts';
+import { textGrams } from '@server/analytics/query/words';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { type AnalyticsStore, EmbeddedStore } from '@server/analytics/store';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
+import { tokens } from '@test/support/reference/tokens';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 let server: TestServer;
@@ -116,37 +118,83 @@ describe('the change feed', () => {
     ]);
   });
 
-  it("carries each post's text, lexemes and positions as PostgreSQL has them, whatever their characters", async () => {
+  it("carries each post's text, and computes its words and positions by the reference rule, whatever its characters", async () => {
     // The rows travel as JSON lines written by PostgreSQL's COPY (rows.ts, copyLines): newlines, tabs, quotes,
     // backslashes, the COPY's own quote and delimiter (0x01, 0x02), other control characters, and text beyond ASCII.
+    // The words are the reference tokenizer's (test/support/reference/tokens.ts), those where PostgreSQL's parser
+    // differed too: links, e-mail addresses, hyphens, decimals, fractions, İ and a final sigma. The conversation's
+    // words (`toks`) are those outside links, addresses and host names (layout.ts, LINK_RUN).
     const texts = [
       'first line\nsecond line\r\nthird\ttabbed "quoted" back\\slash \\n not a newline',
       'marks \u0001 and \u0002 and \u0007 bell \u007f del \u001f unit',
       '🚀 café Ünïcödé ÀÉÎ 東京タワー 서울에서 naïve',
       ' ',
+      "see https://x.com/a-b?q=1 or mail me@ex.org: covid-19 at 1.5½ don't İstanbul ΟΔΟΣ the the THE",
+      'e\u0301 x🔥y a_b #LatteArt @someone www.example.com end. 東京\u3000https://a.jp/b 日本',
     ];
+    const conversation: Record<number, string[]> = {
+      4: [
+        'see',
+        'or',
+        'mail',
+        'covid',
+        '19',
+        'at',
+        'don',
+        't',
+        'i\u0307stanbul',
+        '\u03bf\u03b4\u03bf\u03c2',
+        'the',
+      ],
+      5: ['e\u0301', 'x', 'y', 'a', 'b', 'latteart', 'someone', 'end', '東京', '日本'],
+    };
     const ids = await insertPosts(server.db, texts.map(post));
     position = await applyAll(position);
     await expectSame();
-    const list = ids.join(',');
-    const held = await store.query<{ id: string; text: string; pos: number[][]; missing: string }>(
-      `SELECT toString(id) AS id, text, pos,
-         toString(length(arrayFilter(t -> t NOT IN (SELECT tok FROM murmur.lexicon), toks))) AS missing
-       FROM murmur.posts WHERE id IN (${list}) ORDER BY id`,
+    const held = await store.query<{
+      id: string;
+      text: string;
+      ptoks: string[];
+      pos: number[][];
+      toks: string[];
+      missing: string;
+    }>(
+      `SELECT toString(id) AS id, text, ptoks, pos, toks,
+         toString(length(arrayFilter(t -> t NOT IN (SELECT tok FROM murmur.lexicon), ptoks))) AS missing
+       FROM murmur.posts WHERE id IN (${ids.join(',')}) ORDER BY id`,
     );
-    const { rows } = await server.pool.query<{ id: string; text: string; pos: number[][] }>(
-      `SELECT id::text, text, coalesce((SELECT json_agg(u.positions ORDER BY u.n)
-         FROM unnest(search) WITH ORDINALITY AS u(lexeme, positions, weights, n)), '[]') AS pos
-       FROM posts WHERE id IN (${list}) ORDER BY id`,
-    );
-    expect(held).toEqual(rows.map((row) => ({ ...row, missing: '0' })));
     expect(held.map((row) => row.text)).toEqual(texts);
+    for (const [i, row] of held.entries()) {
+      const expected = new Map<string, number[]>();
+      for (const token of tokens(row.text))
+        expected.set(token.word, [...(expected.get(token.word) ?? []), token.pos]);
+      const words = [...expected.keys()];
+      const [hashes] = await store.query<{ h: string[] }>(
+        'SELECT arrayMap(w -> toString(sipHash64(w)), {w:Array(String)}) AS h',
+        { w: words },
+      );
+      const byHash = new Map(hashes!.h.map((hash, i) => [hash, words[i]!]));
+      const word = (tok: string) => byHash.get(tok) ?? `unknown ${tok}`;
+      const got = new Map(row.ptoks.map((tok, k) => [word(tok), row.pos[k]]));
+      expect({ text: row.text, words: got, missing: row.missing }).toEqual({
+        text: row.text,
+        words: expected,
+        missing: '0',
+      });
+      // Without links, each word once.
+      const outside = conversation[i] ?? words;
+      expect({ text: row.text, toks: row.toks.map(word).sort() }).toEqual({
+        text: row.text,
+        toks: [...outside].sort(),
+      });
+    }
   });
 
-  it("computes each post's grams and their scripts as PostgreSQL's post_text_grams gives them", async () => {
-    // The store computes the grams from the lowered text (query/scripts.ts, postGramsSql); PostgreSQL's are the reference.
-    // Every class's edges and their neighbours, runs of one, two and three characters, upper case beyond ASCII that
-    // PostgreSQL lowers (Ⓐ into the symbols' class, Ｆ out of the half-width forms), and texts with no gram.
+  it("computes each post's grams and their scripts as the query side computes a text's", async () => {
+    // The store computes the grams from the lowered text (query/scripts.ts, postGramsSql); the query side's textGrams
+    // (query/words.ts, PostgreSQL's post_text_grams ported) is the reference. Every class's edges and their neighbours,
+    // runs of one, two and three characters, upper case beyond ASCII that lowers across a class's edge (Ⓐ into the
+    // symbols' class, Ｆ out of the half-width forms), and texts with no gram.
     const edges = SCRIPT_CLASSES.flat()
       .flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1])
       .filter((c) => c < 0xd800 || c > 0xdfff)
@@ -162,12 +210,8 @@ describe('the change feed', () => {
     ];
     const ids = await insertPosts(server.db, texts.map(post));
     position = await applyAll(position);
-    for (const id of ids) {
-      const { rows } = await server.pool.query<{ grams: string[] }>(
-        'SELECT post_text_grams(text) AS grams FROM posts WHERE id = $1',
-        [id],
-      );
-      const grams = rows[0]!.grams;
+    for (const [i, id] of ids.entries()) {
+      const grams = textGrams(texts[i]!);
       const [held] = await store.query<{ same: number; scripts: number; n: string }>(
         `SELECT arraySort(gtoks) = arraySort(arrayDistinct(arrayMap(g -> sipHash64('g', g), {g:Array(String)})))
            AS same, scripts, toString(length(gtoks)) AS n
@@ -178,7 +222,7 @@ describe('the change feed', () => {
         id,
         same: 1,
         scripts: scriptsOf(grams),
-        n: String(new Set(grams).size),
+        n: String(grams.length),
       });
     }
     await expectSame();

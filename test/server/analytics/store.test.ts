@@ -1,6 +1,6 @@
 // The analytics store against a real PostgreSQL: its process answers queries over IPC, makes its layout, is rebuilt
-// from PostgreSQL with the same posts and the same lexemes, and a killed process rejects what was in flight (no hang)
-// while a new store opens the same data again.
+// from PostgreSQL with the same posts and their words (the reference tokenizer's), and a killed process rejects what
+// was in flight (no hang) while a new store opens the same data again.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { getPriority } from 'node:os';
@@ -19,6 +19,7 @@ import {
 } from '@server/analytics/layout';
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
+import { textGrams } from '@server/analytics/query/words';
 import { rebuildStore } from '@server/analytics/rebuild';
 import {
   type AnalyticsStore,
@@ -27,6 +28,7 @@ import {
   storeHolder,
 } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
+import { words } from '@test/support/reference/tokens';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 
 const POSTS = 2_000;
@@ -285,41 +287,54 @@ describe('analytics store', () => {
         (SELECT uniqExact(id) FROM ${STORE_DATABASE}.texts) + (SELECT count() FROM ${STORE_DATABASE}.texts) AS texts`,
     );
     // Every post with grams has its text once in the texts table (and some of the corpus's posts have grams).
-    const withGrams = await pgCount(
-      'SELECT count(*) AS n FROM posts WHERE cardinality(post_text_grams(text)) > 0',
+    const texts = (await server.pool.query<{ text: string }>('SELECT text FROM posts')).rows.map(
+      (row) => row.text,
     );
+    const withGrams = texts.filter((text) => textGrams(text).length > 0).length;
     expect(withGrams).toBeGreaterThan(0);
     expect(Number(counts!.texts)).toBe(2 * withGrams);
     expect(Number(counts!.posts)).toBe(posts);
     expect(Number(counts!.sampled)).toBe(2 * posts); // each post once
     expect(Number(counts!.profiles)).toBe(result.profiles);
-    expect(Number(counts!.tokens)).toBe(await pgCount('SELECT sum(length(search)) AS n FROM posts'));
+    // A row with positions for each distinct word of each post, as the reference tokenizer splits the texts.
+    expect(Number(counts!.tokens)).toBe(texts.reduce((sum, text) => sum + new Set(words(text)).size, 0));
     expect(await ensureLayout(store)).toEqual({ state: 'current', version: LAYOUT_VERSION });
   });
 
-  it("counts each word's posts as PostgreSQL's full-text match does", async () => {
-    // Common and rare words of the corpus, as PostgreSQL's own lexemes.
-    const { rows } = await server.pool.query<{ word: string }>(
-      `(SELECT word FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]+$' ORDER BY ndoc DESC, word LIMIT 3)
-       UNION ALL
-       (SELECT word FROM ts_stat('SELECT search FROM posts') WHERE word ~ '^[a-z]+$' AND ndoc BETWEEN 2 AND 20
-        ORDER BY word LIMIT 3)`,
+  it("counts each word's posts as the reference tokenizer splits their texts", async () => {
+    // Common and rare words of the corpus, by the reference tokenizer (test/support/reference/tokens.ts).
+    const texts = (await server.pool.query<{ text: string }>('SELECT text FROM posts')).rows.map(
+      (row) => row.text,
     );
-    expect(rows).toHaveLength(6);
-    for (const { word } of rows) {
-      const expected = await pgCount(
-        `SELECT count(*) AS n FROM posts WHERE search @@ to_tsquery('simple', $1)`,
-        [word],
+    const postsOf = new Map<string, number>();
+    for (const text of texts)
+      for (const word of new Set(words(text))) postsOf.set(word, (postsOf.get(word) ?? 0) + 1);
+    const latin = [...postsOf].filter(([word]) => /^[a-z]+$/.test(word));
+    const common = latin.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+    const rare = latin
+      .filter(([, n]) => n >= 2 && n <= 20)
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .slice(0, 3);
+    const beyond = [...postsOf].filter(([word]) => /\P{ASCII}/u.test(word)).slice(0, 3);
+    const picked = [...common, ...rare, ...beyond];
+    expect(picked).toHaveLength(9);
+    for (const [word, expected] of picked) {
+      const [got] = await store.query<{ tok: string; posts: string; lexicon: string }>(
+        `SELECT (SELECT count() FROM ${STORE_DATABASE}.tok WHERE tok = sipHash64({w:String})) AS tok,
+          (SELECT countIf(has(ptoks, sipHash64({w:String}))) FROM ${STORE_DATABASE}.posts) AS posts,
+          (SELECT count() FROM ${STORE_DATABASE}.lexicon FINAL WHERE word = {w:String}) AS lexicon`,
+        { w: word },
       );
-      expect(expected, word).toBeGreaterThan(0);
-      const [got] = await store.query<{ tok: string; posts: string }>(
-        `SELECT (SELECT count() FROM ${STORE_DATABASE}.tok WHERE tok = sipHash64('${word}')) AS tok,
-          (SELECT countIf(has(toks, sipHash64('${word}'))) FROM ${STORE_DATABASE}.posts) AS posts`,
-      );
-      expect({ word, tok: Number(got!.tok), posts: Number(got!.posts) }).toEqual({
+      expect({
+        word,
+        tok: Number(got!.tok),
+        posts: Number(got!.posts),
+        lexicon: Number(got!.lexicon),
+      }).toEqual({
         word,
         tok: expected,
         posts: expected,
+        lexicon: 1,
       });
     }
   });

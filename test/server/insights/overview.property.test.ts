@@ -164,12 +164,7 @@ describe("the store's overview, people and performance equal the reference's, fi
       undefined,
       NO_CORRECTIONS,
     );
-    const got = await storeOverview(
-      store,
-      { context, match: await storeMatch(server.pool, null) },
-      'hour',
-      5,
-    );
+    const got = await storeOverview(store, { context, match: storeMatch() }, 'hour', 5);
     const expected = overviewFigures(posts, scope, 'hour', 5);
     expect(got.buckets.map((b) => [b.local, b.mentions])).toEqual(
       expected.buckets.map((b) => [b.local, b.mentions]),

@@ -8,13 +8,9 @@
 // - Words are numbered 1, 2, 3 … in order; a phrase is consecutive numbers, NEAR counts the difference.
 // - Case does not count: words and substrings are compared lower-cased (String.prototype.toLowerCase).
 //
-// Today the store is fed PostgreSQL's `to_tsvector('simple', text)` lexemes (database locale C.UTF-8), which agree
-// with this rule on the texts the generated corpora write: words of letters and digits (Latin with or without accents,
-// Hangul, kana, Han), CJK and emoji runs, hashtags and mentions, plain punctuation. They do not agree on what the
-// corpora therefore leave out: URLs, e-mail addresses, host names and paths (PostgreSQL keeps them as whole tokens
-// besides their parts), hyphenated words (`covid-19` is three lexemes there), numbers with a point or a sign (`1.5`),
-// fractions and other digits that are not \p{Nd} (`½` has no lexeme), characters whose lower case differs between
-// the JavaScript and the C.UTF-8 locale (`İ`), and texts past PostgreSQL's 16,383 positions.
+// The store computes the same rule where it is fed (server/analytics/layout.ts, POST_WORDS: ClickHouse's lowerUTF8 and
+// re2's classes) and its query side in TypeScript (server/analytics/query/words.ts); server/query/README.md says what
+// this changed from PostgreSQL's 'simple' parser.
 
 /** A word of a text and its position (1-based). */
 export interface Token {
