@@ -1,7 +1,6 @@
 // Counting the posts a scope matches in the store (the query editor's count: server/social/query/count.ts): at most
 // `cap` + 1 rows are visited, and more than `cap` is reported as `cap`, capped; past `timeoutMs` the count is
 // cancelled and unknown (null), as PostgreSQL's statement timeout leaves it.
-import type pg from 'pg';
 import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams, type StoreCondition } from '../params';
@@ -26,25 +25,8 @@ type CountOptions = { cap?: number; timeoutMs?: number };
 export async function countStoreMatches(
   store: AnalyticsStore,
   scope: StoreScope,
-  options?: CountOptions,
-): Promise<StoreMatchCount>;
-/**
- * The form server/social/query/count.ts still calls, with PostgreSQL's pool before the scope: the pool is not asked
- * anything (the query's words are split here: query/words.ts). To go once that caller passes the scope alone.
- */
-export async function countStoreMatches(
-  store: AnalyticsStore,
-  pool: pg.Pool | pg.ClientBase,
-  scope: StoreScope,
-  options?: CountOptions,
-): Promise<StoreMatchCount>;
-export async function countStoreMatches(
-  store: AnalyticsStore,
-  ...args: [StoreScope, CountOptions?] | [pg.Pool | pg.ClientBase, StoreScope, CountOptions?]
+  { cap = QUERY_MATCH_COUNT_CAP, timeoutMs }: CountOptions = {},
 ): Promise<StoreMatchCount> {
-  const [scope, { cap = QUERY_MATCH_COUNT_CAP, timeoutMs } = {}] = (
-    isScope(args[0]) ? args : args.slice(1)
-  ) as [StoreScope, CountOptions?];
   const condition = storeCondition(scope);
   let count: number;
   try {
@@ -60,5 +42,3 @@ export async function countStoreMatches(
   }
   return count > cap ? { matches: cap, capped: true } : { matches: count, capped: false };
 }
-
-const isScope = (value: object): value is StoreScope => 'platforms' in value && 'languages' in value;

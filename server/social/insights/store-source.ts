@@ -15,7 +15,6 @@
 // read (the service's write generation, the same and even before and after); otherwise they are read again, after the
 // round.
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/insights/match';
 import type { StoreMatch } from '@server/analytics/insights/scope';
@@ -75,11 +74,6 @@ export interface StoreRead {
 export interface StoreSource<C extends StoreRead> {
   context: C;
   match: StoreMatch;
-  /**
-   * PostgreSQL's pool, which no figure asks anything: the query editor's count (server/social/query/count.ts) still
-   * passes it on to countStoreMatches, which ignores it. To go when that caller stops passing it.
-   */
-  pool: pg.Pool;
 }
 
 /**
@@ -94,9 +88,6 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   lookUp: (tx: Tx, rows: R) => Promise<T>,
 ): Promise<T> {
   if (!service) throw storeOff();
-  // Drizzle's database over a pool carries the pool (StoreSource.pool).
-  const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!pool) throw new Error('fromStore reads through a database over a pool, not a transaction');
   const match = storeMatch();
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     await service.writesSettled(WRITES_WAIT_MS);
@@ -108,7 +99,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     if (reading.generation % 2 === 1) continue;
     let rows: R;
     try {
-      rows = await figures(reading.store, { context, match, pool });
+      rows = await figures(reading.store, { context, match });
     } catch (error) {
       // The store went away under the statement (its process stopped, its server out of reach).
       if (error instanceof AnalyticsStoreUnreachable)

@@ -17,13 +17,12 @@ export async function countQueryMatches(
   service: AnalyticsService | undefined,
   { cap = QUERY_MATCH_COUNT_CAP, timeoutMs = COUNT_TIMEOUT_MS }: { cap?: number; timeoutMs?: number } = {},
 ): Promise<StoreMatchCount> {
-  // The count compiles its own query for the store (countStoreMatches asks its words of the pool); the snapshot it
-  // is checked in reads no wall-clock time.
+  // The count compiles its own query for the store; the snapshot it is checked in reads no wall-clock time.
   return fromStore(
     db,
     { timeZone: 'UTC' },
     service,
-    (store, { pool }) => countStoreMatches(store, pool, scope, { cap, timeoutMs }),
+    (store) => countStoreMatches(store, scope, { cap, timeoutMs }),
     async (_tx, count) => count,
   );
 }

@@ -155,5 +155,5 @@ export async function scopesOf(server: TestServer, c: Case, corrections: Readonl
     undefined,
     asCorrections(scope.corrections),
   );
-  return { scope, context, match: await storeMatch(server.pool, context.scope.query) };
+  return { scope, context, match: storeMatch() };
 }
