@@ -3,7 +3,8 @@
 // only appear late (emerging), ties in engagement, duplicate hashtags, links, and text in en, es, ko and ja.
 import { sql } from 'drizzle-orm';
 import { posts, profiles, savedQueries } from '@server/db/social-schema';
-import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
+import { matching, parsed, type RefPost } from './reference/query';
+import { lower, words } from './reference/tokens';
 import type { TestServer } from './server-harness';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
@@ -183,47 +184,38 @@ export async function insertSavedQuery(
   return row!.id;
 }
 
-/** A post as the brute force sees it: every column, plus the words of its full-text vector. */
-export interface Row {
-  id: number;
-  at: number;
-  platform: string;
-  language: string | null;
-  kind: string;
-  media: string;
-  likes: number;
-  comments: number;
-  shares: number;
-  views: number | null;
+/**
+ * A post as the brute force sees it: every column the reference evaluator reads (RefPost), plus its engagement and the
+ * words the conversation counts.
+ */
+export interface Row extends RefPost {
   engagement: number;
-  hashtags: string[];
-  mentions: string[];
-  domains: string[];
-  sentiment: number;
-  label: string;
+  /** The words of its text outside links, lower-cased, in order (with repeats). */
   words: string[];
-  authorId: number;
-  handle: string;
-  followers: number;
 }
+
+/**
+ * A link as the store finds it in the lower-cased text (LINK_RUN in server/analytics/layout.ts): a run between spaces
+ * holding `://`, or `/`, `.` or `@` between two letters or digits. The conversation's words are those outside links.
+ */
+const LINK_RUN = /[^\p{Z}\t-\r]*(?::\/\/|[\p{L}\p{M}\p{N}][/.@][\p{L}\p{M}\p{N}])[^\p{Z}\t-\r]*/gu;
+
+/** The words the conversation counts: the reference rule's (reference/tokens.ts) outside links. */
+const conversationWords = (text: string) => words(lower(text).replace(LINK_RUN, ' '));
 
 export async function allRows(server: TestServer): Promise<Row[]> {
-  const result = await server.db.execute<Record<string, unknown>>(sql`
+  const result = await server.db.execute<Omit<Row, 'words'>>(sql`
     SELECT p.id::int, (extract(epoch FROM p.posted_at) * 1000)::float8 AS at, p.platform, p.language, p.kind,
-      p.media, p.likes, p.comments, p.shares, p.views::float8 AS views, p.engagement, p.hashtags, p.mentions,
-      p.domains, p.sentiment, p.sentiment_label AS label, tsvector_to_array(p.search) AS words,
-      a.id::int AS "authorId", a.handle, a.followers
+      p.media, p.text, p.likes, p.comments, p.shares, p.views::float8 AS views, p.engagement, p.hashtags,
+      p.mentions, p.domains, p.sentiment, p.sentiment_label AS label, a.id::int AS "authorId", a.handle, a.followers,
+      a.country
     FROM posts p JOIN profiles a ON a.id = p.author_id`);
-  return result.rows as unknown as Row[];
+  return result.rows.map((row) => ({ ...row, words: conversationWords(row.text) }));
 }
 
-/** The ids of the posts a query matches (the query language has its own tests; here it is the oracle). */
+/** The ids of the posts a query matches, by the reference evaluator (the query language has its own tests). */
 export async function matchingIds(server: TestServer, query: string): Promise<Set<number>> {
-  if (query.trim() === '') return new Set((await allRows(server)).map((r) => r.id));
-  const parsed = parseQuery(query);
-  if (!parsed.ok) throw new Error(`Invalid query ${query}`);
-  const result = await server.db.execute<{ id: number }>(
-    sql`SELECT p.id::int FROM ${QUERY_FROM} WHERE ${compileQuery(parsed.ast)}`,
-  );
-  return new Set(result.rows.map((r) => r.id));
+  const rows = await allRows(server);
+  if (query.trim() === '') return new Set(rows.map((r) => r.id));
+  return new Set(matching(parsed(query), rows).map((r) => r.id));
 }

@@ -1,8 +1,12 @@
 // A small corpus for the query-language tests: each post's external id names it, so expectations read as lists of
 // names. Texts are chosen for one construct each (positions for NEAR, scripts without spaces, injection look-alikes).
-import { sql } from 'drizzle-orm';
+// What a query matches is asked of the reference evaluator (test/support/reference/query.ts) and of the analytics
+// store the test server runs, each by the posts' names.
 import { profiles } from '@server/db/social-schema';
-import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
+import { STORE_DATABASE } from '@server/analytics/layout';
+import { storeCondition } from '@server/analytics/query/count';
+import { parseQuery } from '@server/query/index';
+import { matching as referenceMatching, type RefPost } from './reference/query';
 import type { TestServer } from './server-harness';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 
@@ -84,14 +88,59 @@ export async function insertCorpus(server: TestServer) {
   );
 }
 
-/** The names of the posts a query matches, sorted; throws with the parser's errors for an invalid query. */
-export async function matching(server: TestServer, query: string): Promise<string[]> {
+/** The posts as the reference evaluator sees them: what the query language reads (text, tags, author), the rest zero. */
+const REFERENCE: RefPost[] = Object.values(POSTS).map((post, id) => {
+  const author = AUTHORS.find((a) => a.key === post.author)!;
+  return {
+    id,
+    at: Date.parse('2026-01-01T00:00:00Z'),
+    platform: author.platform,
+    language: post.language,
+    kind: 'original',
+    media: 'text',
+    text: post.text,
+    likes: 0,
+    comments: 0,
+    shares: 0,
+    views: null,
+    hashtags: post.hashtags ?? [],
+    mentions: post.mentions ?? [],
+    domains: [],
+    sentiment: 0,
+    label: 'neutral',
+    authorId: AUTHORS.indexOf(author),
+    handle: author.handle,
+    followers: 0,
+    country: author.country,
+  };
+});
+
+const parsedOrThrow = (query: string) => {
   const parsed = parseQuery(query);
   if (!parsed.ok) throw new Error(`Invalid query ${JSON.stringify(query)}: ${JSON.stringify(parsed.errors)}`);
-  const result = await server.db.execute<{ external_id: string }>(
-    sql`SELECT p.external_id FROM ${QUERY_FROM} WHERE ${compileQuery(parsed.ast)} ORDER BY p.external_id`,
+  return parsed.ast;
+};
+
+/** The names of the posts a query matches by the reference evaluator, sorted; throws for an invalid query. */
+export function matching(query: string): string[] {
+  return referenceMatching(parsedOrThrow(query), REFERENCE)
+    .map((post) => Object.keys(POSTS)[post.id]!)
+    .sort();
+}
+
+/** The names of the posts the server's analytics store matches, sorted (once it holds every post written). */
+export async function storeMatching(server: TestServer, query: string): Promise<string[]> {
+  await server.storeCaughtUp();
+  const condition = storeCondition({ query: parsedOrThrow(query), platforms: [], languages: [] });
+  const ids = await server.analytics!.store!.query<{ id: string }>(
+    `SELECT toString(p.id) AS id FROM ${STORE_DATABASE}.posts p WHERE ${condition.sql}`,
+    condition.params,
   );
-  return result.rows.map((row) => row.external_id);
+  const { rows } = await server.pool.query<{ external_id: string }>(
+    'SELECT external_id FROM posts WHERE id = ANY($1::bigint[])',
+    [ids.map((row) => row.id)],
+  );
+  return rows.map((row) => row.external_id).sort();
 }
 
 export const except = (...keys: string[]) => ALL.filter((key) => !keys.includes(key));

@@ -1,15 +1,17 @@
-// Substring terms (Chinese, Japanese, Korean, Thai, emoji) through the grams index (migration 0011): every term cut
-// from a set of mixed-script texts, of 1 to 4 characters, matches exactly the posts whose text contains it (case
-// aside), checked against a brute force. (Migration 0033 drops the grams index; the functions stay for now.)
-// The analytics store's query side computes the same grams in TypeScript (server/analytics/query/words.ts): held
-// equal to PostgreSQL's functions here, for every cut term and text.
+// Substring terms (Chinese, Japanese, Korean, Thai, emoji) through the analytics store's grams: every term cut from a
+// set of mixed-script texts, of 1 to 4 characters, matches exactly the posts whose text contains it (case aside),
+// checked against a brute force. The store's query side computes the grams in TypeScript
+// (server/analytics/query/words.ts), ported from PostgreSQL's post_text_grams and post_text_query_grams (migration
+// 0011; migration 0033 drops their index, the functions stay for now): held equal to them here, for every cut term
+// and text.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileQuery, parseQuery, QUERY_FROM } from '@server/query/index';
+import { parseQuery } from '@server/query/index';
 import { matchMode } from '@server/query/terms';
 import { queryGrams, textGrams } from '@server/analytics/query/words';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { storeMatching } from '@test/support/query-corpus.fixtures';
 
 const TEXTS = [
   '노바X 출시! 드디어 노바를 샀다',
@@ -44,14 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function matches(query: string): Promise<number[]> {
-  const parsed = parseQuery(query);
-  if (!parsed.ok) throw new Error(`Invalid query ${query}`);
-  const { rows } = await server.db.execute<{ external_id: string }>(
-    sql`SELECT p.external_id FROM ${QUERY_FROM} WHERE ${compileQuery(parsed.ast)}`,
-  );
-  return rows.map((row) => Number(row.external_id)).sort((a, b) => a - b);
-}
+const matches = async (query: string): Promise<number[]> =>
+  (await storeMatching(server, query)).map(Number).sort((a, b) => a - b);
 
 /** Every run of 1 to 4 characters (code points) of the texts that the language matches as a substring. */
 function substringTerms(): string[] {
@@ -72,7 +68,7 @@ function substringTerms(): string[] {
   return [...terms];
 }
 
-describe('substring terms through the grams index', () => {
+describe("substring terms through the store's grams", () => {
   it('match exactly the posts that contain them, case aside (brute force over every cut term)', async () => {
     const terms = substringTerms();
     expect(terms.length).toBeGreaterThan(300);
