@@ -1,6 +1,6 @@
-// The query language shared by saved queries and discover: parse text into a tree, print a tree as canonical text,
-// compile a tree into a parameterised SQL condition. The language is described in README.md beside this file;
-// counting a query's matches is the social domain's (server/social/query/count.ts).
+// The query language shared by saved queries and discover: parse text into a tree, print a tree as canonical text.
+// The language is described in README.md beside this file; the analytics store compiles a tree and finds its matches
+// (server/analytics/query/compile.ts), and counting them is the social domain's (server/social/query/count.ts).
 import type { QueryError } from '@contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
@@ -10,7 +10,7 @@ export type * from './ast';
 export { QuerySyntaxError } from './errors';
 export { parse } from './parser';
 export { printQuery } from './print';
-export { compileQuery, QUERY_FROM } from './compile';
+export { QUERY_FROM } from './compile';
 
 export type ParseResult = { ok: true; ast: QueryNode } | { ok: false; errors: QueryError[] };
 

@@ -138,7 +138,7 @@ function matchCondition(
     case 'domain':
       return listed('domains', lower(refine.values));
     case 'term':
-      // The word exactly as the full-text vector holds it (PostgreSQL: p.search @@ 'word'::tsquery).
+      // The word, lower-cased, among the post's words outside links (toks): as the conversation dashboard lists it.
       return `hasAny(p.toks, arrayMap(w -> sipHash64(w), ${strings(lower(refine.values))}))`;
     case 'author': {
       const ids = refine.values.filter((v): v is number => typeof v === 'number');

@@ -91,7 +91,6 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         normalized,
         savedQueryName: null,
         refines: [],
-        refine: null,
         timeZone,
         corrections: await loadCorrections(lightDb, workspace.id),
       };

@@ -1,6 +1,6 @@
 // One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
 // the workspace's time zone and its sentiment corrections. Every dashboard reads its request as an InsightScope.
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { InsightsBody, Refine } from '@contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
@@ -12,7 +12,7 @@ import { resolveScope, type Scope } from '../scope';
 import { namedRange, type NamedRange } from '../cursor-range';
 import { usableTimeZone } from '@contract/zoned-time';
 import { loadCorrections, type Corrections } from '../corrections';
-import { refineWhere } from './refine';
+import { checkRefines } from './refine';
 
 export interface InsightScope {
   scope: Scope;
@@ -22,7 +22,6 @@ export interface InsightScope {
   normalized: string | null;
   savedQueryName: string | null;
   refines: Refine[];
-  refine: SQL | null;
   timeZone: string;
   /** The workspace's sentiment corrections (server/social/corrections.ts), counted in every figure. */
   corrections: Corrections;
@@ -99,6 +98,7 @@ export async function resolveInsightScope(
   const scope = resolveScope(ast, filters, now);
   const timeZone = usableTimeZone(workspace.timeZone);
   const refines = body.refine ?? [];
+  checkRefines(refines, timeZone);
   const corrections = loaded ?? (await loadCorrections(db, body.workspace_id));
   return {
     scope,
@@ -106,7 +106,6 @@ export async function resolveInsightScope(
     normalized: ast ? printQuery(ast) : null,
     savedQueryName,
     refines,
-    refine: refineWhere(refines, timeZone, corrections),
     timeZone,
     corrections,
   };

@@ -1,6 +1,8 @@
-// Which words of the full-text vector the conversation dashboard lists: each post's stop words by its own language
-// (stopwords-iso's list for each language a workspace can analyse, with a few of social media's own), and a shape rule
-// applied to the distinct words after counting. The analytics store applies both (STORE_WORD_RULE).
+// Which of a post's words the conversation dashboard lists. The words are the store's (layout 11): maximal runs of
+// letters, combining marks and digits of the lower-cased text, once its links are taken out (LINK_RUN in
+// server/analytics/layout.ts). Of those, each post's stop words by its own language are left out (stopwords-iso's list
+// for each language a workspace can analyse, with a few of social media's own), and a shape rule is applied to the
+// distinct words after counting. The analytics store applies both (STORE_WORD_RULE).
 import { createRequire } from 'node:module';
 import { workspaceLanguages } from '@contract/workspaces';
 
@@ -16,7 +18,7 @@ const OWN: Partial<Record<(typeof workspaceLanguages)[number], string>> = {
     から まで けど でも 本当 とても ちょっと やっぱり みんな 今日 今回 なんか ください`,
 };
 
-/** Per language, lower case as the vector holds words. */
+/** Per language, in lower case as the store's words are. */
 export const STOP_WORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   workspaceLanguages.map((language) => [
     language,
@@ -35,11 +37,12 @@ const STOP_LANGUAGES = Object.entries(STOP_WORDS).flatMap(([language, words]) =>
 const STOP_WORD_LIST = Object.values(STOP_WORDS).flat();
 
 export const WORD_RULE =
-  'words are those of the full-text vector (whole words in lower case; Chinese, Japanese and Korean text is split ' +
-  "at spaces and punctuation only), counted once per post; left out: the stop words of the post's language " +
-  "(stopwords-iso's lists, with a few more for English, Korean and Japanese; a post of unknown language loses " +
-  'every language\'s), words without a letter, links and host names (with "/", "." or "@"), and words ' +
-  'shorter than 3 characters in Latin script or 2 in other scripts';
+  'words are the runs of letters, accents and digits of the text in lower case (Chinese, Japanese and Korean text is ' +
+  'split at spaces, punctuation and symbols only), counted once per post; left out: links and host names (a run ' +
+  'of text up to the spaces around it holding "://", or "/", "." or "@" between two letters or digits), the stop ' +
+  "words of the post's language (stopwords-iso's lists, with a few more for English, Korean and Japanese; a post " +
+  "of unknown language loses every language's), words without a letter, and words shorter than 3 characters in " +
+  'Latin script or 2 in other scripts';
 
 /**
  * The rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a parameter):
