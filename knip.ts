@@ -11,7 +11,6 @@ const config: KnipConfig = {
   // poppler's, which the PDF reports' test reads them back with (.ci/run installs them).
   ignoreBinaries: ['groupadd', 'useradd', 'pdftotext', 'pdftoppm'],
   // The analytics-engine lab's scripts: a record of a measurement, run apart from the app (docs/analytics-lab/README.md).
-  ignore: ['docs/analytics-lab/**'],
   // The analytics store's process, the feed's process of the crash test, and the ClickHouse HTTP front of the tests of
   // ANALYTICS_URL: started by path, not imported.
   entry: [

@@ -6,10 +6,10 @@ import { QUERY_FIELDS, type LeafNode, type PhraseNode, type ProximityLeaf, type 
 import { QuerySyntaxError } from './errors';
 
 /**
- * - `words`: through the full-text vector (to_tsvector('simple', text)): whole words, case-insensitive.
- * - `substring`: case-insensitive substring of the text (ILIKE, grams index), for scripts written without spaces
- *   between words, which the 'simple' parser cannot split (Chinese, Japanese, Korean, Thai: Korean attaches particles
- *   to words), and for words made only of emoji or other non-ASCII symbols, which the parser drops.
+ * - `words`: whole words (the store's: runs of letters, marks and digits, lower-cased), case-insensitive.
+ * - `substring`: case-insensitive substring of the text (narrowed by the store's grams), for scripts written without
+ *   spaces between words, which a word rule cannot split (Chinese, Japanese, Korean, Thai: Korean attaches particles
+ *   to words), and for words made only of emoji or other symbols, which are no words.
  * - `none`: only ASCII punctuation, which matches nothing: refused.
  */
 export type MatchMode = 'words' | 'substring' | 'none';

@@ -4,10 +4,9 @@
 // (sentiment_corrections), never written into the post, so re-imports and collectors that update the post leave
 // them alone. They are read once per dashboard request (loadCorrections) and travel with the request's InsightScope:
 // the analytics store is given them as bound arrays with each statement (server/analytics/insights/scope.ts), so a
-// rebuilt store needs nothing of them; a sentiment refinement's condition over `posts p` reads correctedLabel. The answer
-// cache keys answers by their digest. A workspace keeps at most SENTIMENT_CORRECTIONS_LIMIT of them.
+// rebuilt store needs nothing of them. The answer cache keys answers by their digest. A workspace keeps at most SENTIMENT_CORRECTIONS_LIMIT of them.
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { SentimentCorrection, SocialPost } from '@contract/social-posts';
 import type { Db } from '@server/db/database';
@@ -70,20 +69,6 @@ export async function loadCorrections(db: Db, workspaceId: string, postIds?: num
   }
   return { byId, ids, digest: hash.digest('base64url') };
 }
-
-const LABELS = Object.keys(LABEL_SCORE) as SentimentLabel[];
-
-/** `then` for the posts corrected to each label, `otherwise` for the rest: a CASE, or `otherwise` when none are. */
-function byCorrection(corrections: Corrections, then: (label: SentimentLabel) => SQL, otherwise: SQL): SQL {
-  const arms = LABELS.filter((label) => corrections.ids[label].length).map(
-    (label) => sql`WHEN p.id = ANY(${sql.param(corrections.ids[label])}::bigint[]) THEN ${then(label)}`,
-  );
-  return arms.length ? sql`(CASE ${sql.join(arms, sql` `)} ELSE ${otherwise} END)` : otherwise;
-}
-
-/** A post's sentiment label in the workspace, over `posts p`. */
-export const correctedLabel = (corrections: Corrections) =>
-  byCorrection(corrections, (label) => sql`${label}::sentiment_label`, sql`p.sentiment_label`);
 
 /** The post as the workspace sees it: a correction's label and score, the estimate kept beside them. */
 export function withCorrection<P extends Pick<SocialPost, 'id' | 'sentiment' | 'sentiment_label'>>(

@@ -62,7 +62,7 @@ const any = (conditions: string[]) =>
  * the instants bounded around it so that the time index narrows the scan.
  */
 function dateCondition(bucket: Bucket, value: string, timeZone: string, zone: string, params: StoreParams) {
-  // resolveInsightScope has checked that the value starts a bucket (refineWhere refuses it otherwise).
+  // resolveInsightScope has checked that the value starts a bucket (checkRefines in refine.ts refuses it otherwise).
   const start = new Date(value);
   const local = bucketLocal(start, bucket, timeZone);
   const lo = start.getTime() - SLACK_MS;
