@@ -120,7 +120,6 @@ async function main() {
     const widths = (
       await client.query<Record<string, string>>(
         `SELECT count(*) AS sampled, avg(pg_column_size(p.*)) AS row, avg(pg_column_size(p.text)) AS text,
-          avg(pg_column_size(p.search)) AS search,
           avg(pg_column_size(p.hashtags) + pg_column_size(p.mentions) + pg_column_size(p.domains)) AS arrays
         FROM posts p TABLESAMPLE SYSTEM (1) REPEATABLE (42)`,
       )
@@ -154,7 +153,7 @@ async function main() {
     const avg = (key: string) => Number(widths[key]).toFixed(0);
     console.log(
       `Stored width of a post (sample of ${widths.sampled} rows): row ${avg('row')} B, text ${avg('text')} B, ` +
-        `search vector ${avg('search')} B, hashtag/mention/domain arrays ${avg('arrays')} B.`,
+        `hashtag/mention/domain arrays ${avg('arrays')} B.`,
     );
   } finally {
     await client.end();

@@ -6,7 +6,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   index,
   integer,
   jsonb,
@@ -21,8 +20,6 @@ import {
 } from 'drizzle-orm/pg-core';
 import { PLATFORM_VALUES } from '@contract/social-scope';
 import { users, workspaces } from './schema';
-
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /** The contract's platforms (contract/social-scope.ts): one list for the database enum, the API and the SPA. */
 export const PLATFORMS = PLATFORM_VALUES;
@@ -59,7 +56,7 @@ export const profiles = pgTable(
   ],
 );
 
-/** A post's columns but its id and search vector: posts' own, and the change path's corpus_added (migration 0016). */
+/** A post's columns but its id: posts' own, and the change path's corpus_added (migration 0016). */
 export function postColumns() {
   return {
     platform: platform('platform').notNull(),
@@ -111,27 +108,19 @@ export function postColumns() {
  * (platform, external_id) is kept unique by `post_keys`. Every write goes through the corpus's change path
  * (server/social/corpus/changes.ts, the `corpus_*` SQL functions), which keeps `post_keys`, the corpus version and the
  * analytics store's outbox exact in the writer's transaction: no triggers (docs/scaling-citus.md §3). Figures are the
- * analytics store's (server/analytics): since migration 0033 no rollup, per-author row or analytic index is kept here.
+ * analytics store's (server/analytics), which splits the text into words itself: since migrations 0033 and 0034 no
+ * rollup, per-author row, search vector or analytic index is kept here.
  */
 export const posts = pgTable(
   'posts',
   {
     id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     ...postColumns(),
-    /** Language-neutral full-text vector ('simple' keeps every word; stemming would differ per language). */
-    search: tsvector('search')
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, text)`),
   },
   (t) => [
     primaryKey({ name: 'posts_pkey', columns: [t.id, t.postedAt] }),
     /** A profile's posts, which its deletion (corpus_delete_profiles) looks up. */
     index('posts_author_posted_idx').on(t.authorId, t.postedAt),
-    /**
-     * The full-text vector stays indexed while the analytics store still takes its tokens from PostgreSQL (a later
-     * migration drops both); no statement of the server searches posts here any more.
-     */
-    index('posts_search_idx').using('gin', t.search),
   ],
 );
 

@@ -10,7 +10,6 @@ import {
   WORD_SAMPLE_CAP,
   type WordSampling,
 } from '@server/social/insights/conversation';
-import { sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { allRows, insertCorpus, matchingIds, type Row } from '@test/support/insights.fixtures';
@@ -335,27 +334,5 @@ describe('conversation words over a sample', () => {
       cap: WORD_SAMPLE_CAP,
     });
     expect(body.counted).toContain('Words were counted in every post.');
-  });
-});
-
-describe('post_sample_marks', () => {
-  it('marks level L exactly when (id × 40503) mod 65536 < 65536 >> L, for every hash bucket edge', async () => {
-    // Ids whose hash falls on each side of every level's bound, found by inverting the multiplier mod 65536.
-    const inverse = 30599; // 40503 × 30599 ≡ 1 (mod 65536)
-    const hashes = [
-      0,
-      1,
-      65535,
-      ...[...Array(MAX_SAMPLE_LEVEL).keys()].flatMap((l) => [65536 >> (l + 1), (65536 >> (l + 1)) - 1]),
-    ];
-    const ids = hashes.flatMap((h) => [(h * inverse) % 65536, ((h * inverse) % 65536) + 65536 * 1000]);
-    const { rows: marks } = await server.db.execute<{ id: string; marks: number[] }>(
-      sql`SELECT id::text AS id, post_sample_marks(id) AS marks FROM unnest(${`{${ids.join(',')}}`}::bigint[]) AS id`,
-    );
-    for (const { id, marks: levels } of marks) {
-      const h = (Number(id) * 40503) % 65536;
-      const expected = [...Array(MAX_SAMPLE_LEVEL).keys()].map((l) => l + 1).filter((l) => h < 65536 >> l);
-      expect({ id, h, levels }).toEqual({ id, h, levels: expected });
-    }
   });
 });

@@ -1,6 +1,6 @@
 // Loads a generated corpus into PostgreSQL: profiles first, then posts in the order they were posted
-// (time-order.ts), in batches, each batch one transaction with one COPY … FROM STDIN. Engagement and the search vector
-// are generated columns and are never written.
+// (time-order.ts), in batches, each batch one transaction with one COPY … FROM STDIN. Engagement is a generated
+// column and is never written.
 import type pg from 'pg';
 import { applyChanges, beginChanges } from '../changes';
 import { arrayLiteral, copyLine, copyLines } from '../copy';
