@@ -75,8 +75,8 @@ export async function openCorpus(
  * The corpus's analytics store started as `npm start` starts it (server/analytics/start.ts on dataDir/analytics, with
  * the config's ANALYTICS_STORE and ANALYTICS_MAX_THREADS), resolved once it has caught up with PostgreSQL: a store
  * missing, of an older layout or not reconcilable with the outbox is rebuilt first, the service printing its progress
- * every 5 s. Fails when the store is off or goes down instead (the dashboards would answer from PostgreSQL: a bench
- * of the store would measure PostgreSQL under the store's name).
+ * every 5 s. Fails when the store is off or goes down instead (the dashboards would answer 503: a bench of the store
+ * would measure refusals under the store's name).
  */
 export async function startCorpusStore(
   dataDir: string,

@@ -300,7 +300,7 @@ export async function rebuildStore(
   }
   await recordPosition(store, result.position, NEXT_DATABASE);
   // The swap: the old store steps aside, the new one takes its name. Between the two a reader finds no store (and
-  // rebuilds or answers from PostgreSQL), never a half-loaded one.
+  // the figures wait), never a half-loaded one.
   const [had] = await store.query<{ n: string }>(
     'SELECT count() AS n FROM system.databases WHERE name = {db:String}',
     { db: STORE_DATABASE },

@@ -40,7 +40,7 @@ export class RemoteStore implements AnalyticsStore {
   private closed = false;
   /**
    * Why the server was last found out of reach, until a probe reaches it again: meanwhile every statement fails at
-   * once (a dashboard then answers from PostgreSQL without waiting for a connection that will not come).
+   * once (a dashboard then answers figures_unavailable without waiting for a connection that will not come).
    */
   private outOfReach: { why: string; probe: NodeJS.Timeout; probing: boolean } | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
