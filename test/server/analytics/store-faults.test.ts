@@ -143,10 +143,10 @@ async function answersFromTheStore(running: AnalyticsService, on: FastifyInstanc
 }
 
 /**
- * Writes 4 KiB of garbage at the start of the largest data file of the posts table's largest part: its first
- * compressed block, which holds the first columns every dashboard reads (a part of a small table is compact: one file).
+ * The largest data file of the posts table's largest part: its first compressed block holds the first columns every
+ * dashboard reads (a part of a small table is compact: one file).
  */
-async function garblePostsPart(running: AnalyticsService) {
+async function postsPartFile(running: AnalyticsService): Promise<string> {
   // One part first: right after a rebuild, merges may still be under way and the largest part a small one.
   await running.store!.exec(`OPTIMIZE TABLE ${STORE_DATABASE}.posts FINAL`);
   const [part] = await running.store!.query<{ path: string }>(
@@ -160,7 +160,12 @@ async function garblePostsPart(running: AnalyticsService) {
     .map((name) => ({ path: join(dir, name), size: statSync(join(dir, name)).size }))
     .sort((a, b) => b.size - a.size);
   expect(file!.size).toBeGreaterThan(8_192);
-  const fd = openSync(file!.path, 'r+');
+  return file!.path;
+}
+
+/** Writes 4 KiB of garbage at the start of `path`. */
+function garble(path: string) {
+  const fd = openSync(path, 'r+');
   writeSync(fd, randomBytes(4_096), 0, 4_096, 0);
   closeSync(fd);
 }
@@ -181,7 +186,7 @@ describe('a store damaged under the running server', () => {
 
   it('answers every dashboard call (its figures, or the wait) with a part of its posts garbled, and rebuilds the store by itself', async () => {
     const rebuilt = rebuilds();
-    await garblePostsPart(service);
+    garble(await postsPartFile(service));
     for (const answer of await dashboardCalls(app, 8)) expect(answer).toMatch(FIGURES_OR_WAIT);
     await until(() => rebuilds() > rebuilt && service.state().caughtUp);
     expect(lines.join('\n')).toMatch(
@@ -193,8 +198,10 @@ describe('a store damaged under the running server', () => {
 
 describe('a store damaged while the server is stopped', () => {
   it('is found (at open, or at its first read) and rebuilt; no answer is short or fails meanwhile (the wait at most)', async () => {
-    await garblePostsPart(service);
+    // Damaged while stopped: nothing of the store's runs while its file is written.
+    const file = await postsPartFile(service);
     await service.stop();
+    garble(file);
     const rebuilt = rebuilds();
     ({ service, app } = await startService());
     await service.caughtUpOnce();
