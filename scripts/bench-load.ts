@@ -3,8 +3,8 @@
 // --posts posts (1M by default: scripts/bench-corpus.ts, /tmp/murmur-<size>, generated when missing), with GET
 // /api/users/me probed alongside, on the server as `npm start` runs it: with its analytics store (the corpus's
 // <corpus>/analytics beside pg/, started by server/analytics/start.ts, rebuilt when missing or of an older layout and
-// kept for the next run; the load starts once it has caught up). ANALYTICS_STORE=off in the environment measures the
-// server without it; ANALYTICS_MAX_THREADS is passed on as the server would read it.
+// kept for the next run; the load starts once it has caught up), the figures' only engine. ANALYTICS_MAX_THREADS is
+// passed on as the server would read it.
 //
 // For each endpoint (overview, posts), each mode and each number of connections, autocannon (in a child process, so
 // the load generator does not share the server's event loop) keeps that many connections busy for `duration` seconds
@@ -20,11 +20,11 @@
 // process, PostgreSQL and the store's child: scripts/bench-cpu.ts), users/me's p50/p95/p99/max, the server's event-loop
 // delay (p99 and max, perf_hooks.monitorEventLoopDelay), the machine's 1-minute load average at the end of the run,
 // the most RSS this process (the server) and the store's child process held during the run (sampled every 100 ms),
-// the statements the dashboards sent the store per answer (0: every answer of the run came from PostgreSQL or the
-// answer cache) and how many answers the store gave (countStoreReads: the rest, PostgreSQL's or the cache's). The
-// load averages (as `uptime` prints them) before and after; at the end the issue's targets at 10M, each met or not:
-// users/me p99 ≤ 50 ms under 32 dashboard connections (the worst row of 32) and the server's RSS, its store's child
-// included, under 4 GiB (the peaks, VmHWM).
+// the statements the dashboards sent the store per answer (0: every answer of the run came from the answer cache) and
+// how many answers the store gave (countStoreReads: the rest, the cache's). The load averages (as `uptime` prints
+// them) before and after; at the end the issue's targets at 10M, each met or not: users/me p99 ≤ 50 ms under 32
+// dashboard connections (the worst row of 32) and the server's RSS, its store's child included, under 4 GiB (the
+// peaks, VmHWM).
 // `--cases light` runs only what the light requests feel: users/me idle, under 32 connections of repeated (cached)
 // overviews and posts, and under 128 connections kept refused 503 busy by a full queue; `dashboards` the table above.
 // The bench workspace is on an unlimited plan (its volume still counted, as for any plan): a flood that runs into a
@@ -242,29 +242,26 @@ async function main() {
     APP_ENV: 'qa',
     DEV_OIDC: 'false',
     SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
-    ANALYTICS_STORE: process.env.ANALYTICS_STORE,
     ANALYTICS_MAX_THREADS: process.env.ANALYTICS_MAX_THREADS,
   };
   const config = loadServerConfig(settings);
-  // The analytics store as `npm start` runs it (on by default), caught up before the load starts.
-  const service = config.ANALYTICS_STORE === 'on' ? await startCorpusStore(dataDir, database, config) : null;
-  if (!service)
-    console.log('Analytics store: off (ANALYTICS_STORE=off): every dashboard answers from PostgreSQL.');
-  const storeReads = service ? countStoreReads(service) : { statements: 0, answered: 0 };
-  const storePid = service?.store?.pid;
+  // The analytics store as `npm start` runs it, caught up before the load starts.
+  const service = await startCorpusStore(dataDir, database, config);
+  const storeReads = countStoreReads(service);
+  const storePid = service.store?.pid;
   const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
   const app = await buildApp({
     db: database.db,
     analyticsDb: database.analyticsDb,
     config,
     accessTokens,
-    analytics: service ?? undefined,
+    analytics: service,
   });
   // The refusal case's server: the same database and store, an admission control that refuses nearly everything.
   const refusing = await buildApp({
     db: database.db,
     analyticsDb: database.analyticsDb,
-    analytics: service ?? undefined,
+    analytics: service,
     config: loadServerConfig({
       ...settings,
       ANALYTICS_SLOTS: values['refuse-slots'],
@@ -393,8 +390,7 @@ async function main() {
           `${fmt(percentile(r.probe, 99), 5)} ${fmt(Math.max(...r.probe), 5)} (${r.probe.length}` +
           `${r.probeFailed ? `, ${r.probeFailed} failed` : ''}) | ${fmt(r.loop.p99, 14)} ${fmt(r.loop.max, 4)} | ` +
           `${r.load.toFixed(2)} | ${(r.rss.server / 2 ** 30).toFixed(2).padStart(10)} ${storePid ? (r.rss.store / 2 ** 30).toFixed(2).padStart(5) : '    —'} | ` +
-          `${service ? (r.ok.length ? r.statements / r.ok.length : 0).toFixed(1).padStart(5) : '    —'}` +
-          `${service ? ` ${String(r.answered).padStart(6)}` : ''}` +
+          `${(r.ok.length ? r.statements / r.ok.length : 0).toFixed(1).padStart(5)} ${String(r.answered).padStart(6)}` +
           `${statuses ? `  ${statuses}` : ''}` +
           (r.queueFull === undefined ? '' : `  (queue full ${(r.queueFull * 100).toFixed(0)} % of the run)`),
       );
@@ -443,13 +439,13 @@ async function main() {
     );
     console.log(
       `RSS under ${gib(RSS_BYTES)}: the server (this process) peaked at ${gib(peaks.server)}, the store's child at ` +
-        `${storePid ? gib(peaks.store) : '— (no store)'}; together at most ${gib(rssMax.both)} in the runs (sampled), ` +
+        `${storePid ? gib(peaks.store) : '— (no child process)'}; together at most ${gib(rssMax.both)} in the runs (sampled), ` +
         `${gib(peaks.server + peaks.store)} summing the peaks: ${peaks.server + peaks.store < RSS_BYTES ? 'met' : 'NOT MET'}.`,
     );
   } finally {
     await app.close();
     await refusing.close();
-    await service?.stop();
+    await service.stop();
     await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
     await db.delete(users).where(eq(users.id, user!.id));
     await database.close();
