@@ -4,11 +4,15 @@
 // figures_unavailable). Never a 500, never figures from elsewhere. The body's shape is contract/figures.ts.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { figuresWaitText, type FiguresProgress } from '@contract/figures';
 import { ApiError } from '@server/errors';
 import type { AnalyticsService, AnalyticsState } from './service';
 
+/** The state of a store that prepares its figures (not down, off or another's). */
+type Preparing = AnalyticsState & { phase: FiguresProgress['phase'] };
+
 /** The rebuild's progress over all its phases: each phase an equal share, the current one by its own percent. */
-function overall(state: AnalyticsState) {
+function overall(state: Preparing): FiguresProgress {
   const progress = state.progress;
   if (!progress) return { phase: state.phase, done: null, total: null, percent: null, eta_seconds: null };
   const percent = Math.min(99, Math.floor(((progress.step - 1) * 100 + progress.percent) / progress.steps));
@@ -18,21 +22,13 @@ function overall(state: AnalyticsState) {
   return { phase: state.phase, done: progress.done, total: progress.total, percent, eta_seconds: left };
 }
 
-/** How the wait is said: "43 %, about 4 minutes left" when measured. */
-function sentence(progress: ReturnType<typeof overall>): string {
-  if (progress.percent === null)
-    return 'The figures are being prepared. This page will update when they are ready.';
-  const minutes = progress.eta_seconds === null ? null : Math.max(1, Math.round(progress.eta_seconds / 60));
-  const left = minutes === null ? '' : `, about ${minutes} minute${minutes === 1 ? '' : 's'} left`;
-  return `The figures are being prepared: ${progress.percent} % done${left}.`;
-}
-
 /** 503 figures_preparing: the store opens, rebuilds, starts again or catches up; ask again after Retry-After. */
-export function figuresPreparing(state: AnalyticsState): ApiError {
+export function figuresPreparing(state: Preparing): ApiError {
   const progress = overall(state);
   const retryAfterSeconds =
     progress.eta_seconds === null ? 3 : Math.min(30, Math.max(3, Math.round(progress.eta_seconds / 20)));
-  return new ApiError(503, 'figures_preparing', sentence(progress), {
+  // Worded as the SPA words it (contract/figures.ts), for a client that shows the message.
+  return new ApiError(503, 'figures_preparing', `${figuresWaitText(progress)}.`, {
     retryAfterSeconds,
     body: { progress },
   });
@@ -57,7 +53,7 @@ export function figuresWait(state: AnalyticsState): ApiError {
     case 'stopped':
       return figuresUnavailable('the server is shutting down.');
     default:
-      return figuresPreparing(state);
+      return figuresPreparing({ ...state, phase: state.phase });
   }
 }
 

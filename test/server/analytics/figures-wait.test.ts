@@ -96,7 +96,7 @@ describe('figures while the store cannot answer', () => {
       progress: { phase: 'tokens', step: 2, steps: 3, done: 290, total: 1000, percent: 29, etaSeconds: 120 },
     });
     expect(error.statusCode).toBe(503);
-    expect(error.message).toBe('The figures are being prepared: 43 % done, about 4 minutes left.');
+    expect(error.message).toBe('Preparing figures: 43 %, about 4 minutes left.');
     expect(error.options.body).toEqual({
       progress: { phase: 'rebuilding', done: 290, total: 1000, percent: 43, eta_seconds: 240 },
     });
