@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Refine } from '@contract/insights';
 import type { PLATFORM_VALUES } from '@contract/social-scope';
-import { storeMatch } from '@server/analytics/insights/match';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
-import { resolveInsightScope, type InsightScope } from '@server/social/insights/request';
+import { resolveInsightScope } from '@server/social/insights/request';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import type { TestServer } from '@test/support/server-harness';
 
@@ -47,9 +46,6 @@ export async function runningService(
     },
   };
 }
-
-/** The store's compiler of the query language (the case's query compiles where it is read). */
-export const matchOf = (_server: TestServer, _context: InsightScope) => storeMatch();
 
 export interface Case {
   name: string;

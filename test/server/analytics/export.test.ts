@@ -4,6 +4,7 @@
 // against an expectation computed here from the corpus's own columns (a query's words split from the post's text on
 // what is not a letter or a digit; engagement = likes + comments + shares; overperformance as documented), not from
 // PostgreSQL's list statements.
+import { storeMatch } from '@server/analytics/insights/match';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostSort, ProfileSort } from '@contract/insights';
 import { storeExportPosts } from '@server/analytics/insights/export';
@@ -12,7 +13,7 @@ import { exportPosts, exportProfiles } from '@server/social/insights/export';
 import type { InsightScope } from '@server/social/insights/request';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, matchOf, runningService, watchedService, type Case } from './dashboards.fixtures';
+import { contextOf, runningService, watchedService, type Case } from './dashboards.fixtures';
 
 let server: TestServer;
 let service: AnalyticsService;
@@ -160,7 +161,7 @@ describe('the posts exported, from the store', () => {
         const context = await contextFor(refined);
         const want = expectedPosts(sort, refined);
         expect(want.length).toBeGreaterThan(30);
-        const scope = { context, match: await matchOf(server, context) };
+        const scope = { context, match: storeMatch() };
         const store = service.reading()!.store;
         expect(await storeExportPosts(store, scope, sort, 100_000)).toEqual({
           total: want.length,

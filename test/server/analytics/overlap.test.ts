@@ -3,13 +3,14 @@
 // corpus's own columns (the words of each post's text split on what is not a letter or a digit, its hashtags, its
 // platform, language and time), not from PostgreSQL's query compiler. Then the same through Compare (compare.ts),
 // which reads it from the store when the store can answer.
+import { storeMatch } from '@server/analytics/insights/match';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOverlap } from '@server/analytics/insights/overlap';
 import type { AnalyticsService } from '@server/analytics/service';
 import { compare } from '@server/social/insights/compare';
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { contextOf, matchOf, runningService, watchedService, type Case } from './dashboards.fixtures';
+import { contextOf, runningService, watchedService, type Case } from './dashboards.fixtures';
 
 let server: TestServer;
 let service: AnalyticsService;
@@ -131,9 +132,7 @@ describe('the overlap from the store', () => {
   for (const range of RANGES) {
     it(`counts the posts matching two or more queries and each pair's, ${range.join(' to ')}`, async () => {
       const contexts = await contextsOf(COMPARED, range);
-      const scopes = await Promise.all(
-        contexts.map(async (context) => ({ context, match: await matchOf(server, context) })),
-      );
+      const scopes = await Promise.all(contexts.map(async (context) => ({ context, match: storeMatch() })));
       const overlap = await storeOverlap(service.reading()!.store, scopes);
       const want = expected(COMPARED, range);
       expect({
@@ -152,9 +151,7 @@ describe('the overlap from the store', () => {
       { query: 'coffee', platforms: ['reddit'], matches: anyWord('coffee') },
     ];
     const contexts = await contextsOf(disjoint, range);
-    const scopes = await Promise.all(
-      contexts.map(async (context) => ({ context, match: await matchOf(server, context) })),
-    );
+    const scopes = await Promise.all(contexts.map(async (context) => ({ context, match: storeMatch() })));
     expect(await storeOverlap(service.reading()!.store, scopes)).toEqual({ posts: 0, pairs: [0] });
     expect(expected(disjoint, range)).toEqual({ posts: 0, pairs: [{ a: 0, b: 1, posts: 0 }] });
   });
