@@ -15,7 +15,7 @@ import { sharedViewRoutes } from './sharing/shared-routes';
 import { reportRoutes } from './sharing/report-routes';
 import { scrapingRoutes } from './scraping/routes';
 import { billingRoutes } from './billing/routes';
-import { queryRoutes } from './social/query/routes';
+import { queryRoutes } from '@server/social/editor/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
 import { detailRoutes } from './social/detail/routes';

@@ -1,6 +1,6 @@
 // The store's tables (docs/analytics-engine.md, "The design Murmur builds") and their layout version. A store of an
 // older layout is reported, not altered: the caller rebuilds it from PostgreSQL (npm run analytics:rebuild).
-import { postGramsSql, scriptsSql } from './query/scripts';
+import { postGramsSql, scriptsSql } from './matching/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
@@ -20,7 +20,7 @@ export const QUARTER_MS = 900_000;
 
 /**
  * The posts' columns each token row carries (as the posts table has them), so that a statement over the posts of a
- * query's token slices reads them from the slices (insights/scope.ts, storeFrom) instead of scanning the range.
+ * query's token slices reads them from the slices (figures/scope.ts, storeFrom) instead of scanning the range.
  */
 export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['author_id', 'UInt64'],
@@ -66,7 +66,7 @@ export const LOWERED_TEXT = 'lowerUTF8(text)';
  * A post's words, in order (server/query/README.md, "How words are matched"; test/support/reference/tokens.ts): each
  * maximal run of letters, combining marks and digits of the lower-cased text. re2's classes are those of its own
  * Unicode tables, older than V8's: a character assigned since (Unicode 16 and 17) is a separator here and a letter in
- * the query's words (query/words.ts), so a word holding one is never found.
+ * the query's words (matching/words.ts), so a word holding one is never found.
  */
 const wordsOf = (lowered: string) => `extractAll(${lowered}, '[\\\\p{L}\\\\p{M}\\\\p{N}]+')`;
 export const POST_WORDS = wordsOf(LOWERED_TEXT);
@@ -125,7 +125,7 @@ function checkName(database: string) {
  *   a sipHash64 hash (`ptoks`) with the positions it has in the post, 1, 2, 3 … (`pos`, parallel to `ptoks`: the
  *   (hash, position) pairs sorted, then split where the hash changes, so in hash order); the hashes of its words
  *   outside links, each once (`toks`, what the conversation counts and its `term` refinement tests); the hashes of its
- *   grams (`gtoks`: postGramsSql) and their scripts (`scripts`, query/scripts.ts); its hashtags, mentions and link
+ *   grams (`gtoks`: postGramsSql) and their scripts (`scripts`, matching/scripts.ts); its hashtags, mentions and link
  *   domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one, TAG_MARKS);
  *   and the text. Ordered by id with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with

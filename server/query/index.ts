@@ -1,6 +1,6 @@
 // The query language shared by saved queries and discover: parse text into a tree, print a tree as canonical text.
 // The language is described in README.md beside this file; the analytics store compiles a tree and finds its matches
-// (server/analytics/query/compile.ts), and counting them is the social domain's (server/social/query/count.ts).
+// (server/analytics/matching/compile.ts), and counting them is the social domain's (server/social/editor/count.ts).
 import type { QueryError } from '@contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';

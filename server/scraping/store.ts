@@ -1,7 +1,7 @@
 // Reads and writes of the scraping tables for the API, and their answers' shapes.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
-import { storeCorpusTotals } from '@server/analytics/insights/totals';
+import { storeCorpusTotals } from '@server/analytics/figures/totals';
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from '@server/social/insights/store-source';
 import type { Executor } from '@server/workspaces/access';

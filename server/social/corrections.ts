@@ -3,7 +3,7 @@
 // the lexicon's estimate; other workspaces still see the estimate. The corrections are rows of their own
 // (sentiment_corrections), never written into the post, so re-imports and collectors that update the post leave
 // them alone. They are read once per dashboard request (loadCorrections) and travel with the request's InsightScope:
-// the analytics store is given them as bound arrays with each statement (server/analytics/insights/scope.ts), so a
+// the analytics store is given them as bound arrays with each statement (server/analytics/figures/scope.ts), so a
 // rebuilt store needs nothing of them. The answer cache keys answers by their digest. A workspace keeps at most SENTIMENT_CORRECTIONS_LIMIT of them.
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 // A scope is what one request looks at: a parsed query, the filters, and a resolved date range. The analytics store
-// reads it as a condition of its own (server/analytics/insights/scope.ts).
+// reads it as a condition of its own (server/analytics/figures/scope.ts).
 import type { QueryNode } from '@server/query/index';
 import { MAX_RANGE_DAYS, type QueryFilters } from '@contract/social-scope';
 import { ApiError } from '@server/errors';

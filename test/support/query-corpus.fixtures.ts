@@ -4,7 +4,7 @@
 // store the test server runs, each by the posts' names.
 import { profiles } from '@server/db/social-schema';
 import { STORE_DATABASE } from '@server/analytics/layout';
-import { storeCondition } from '@server/analytics/query/count';
+import { storeCondition } from '@server/analytics/matching/count';
 import { parseQuery } from '@server/query/index';
 import { matching as referenceMatching, type RefPost } from './reference/query';
 import type { TestServer } from './server-harness';

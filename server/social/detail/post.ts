@@ -1,7 +1,7 @@
 // One post by id, with the terms of the view's query it matched. The post's month comes first from post_keys (its
 // (id, posted_at) index, migration 0019), so the post itself is read from that month's partition alone; the terms are
 // the query's own conditions as the analytics store compiles them, evaluated on that one post, so "matched" means what
-// the search means (server/analytics/insights/detail.ts).
+// the search means (server/analytics/figures/detail.ts).
 import { sql } from 'drizzle-orm';
 import type { PostDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
@@ -11,7 +11,7 @@ import { POST_COLUMNS, toPost, type PostRow } from '../post-rows';
 import { printQuery, QUERY_FROM, type QueryNode } from '@server/query/index';
 import { readOnly, type Tx } from '../insights/transactions';
 import { fromStore } from '../insights/store-source';
-import { storeMatchedTerms } from '@server/analytics/insights/detail';
+import { storeMatchedTerms } from '@server/analytics/figures/detail';
 import type { AnalyticsService } from '@server/analytics/service';
 import { figuresWait } from '@server/analytics/figures-wait';
 

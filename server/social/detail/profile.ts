@@ -1,5 +1,5 @@
 // One profile and its posts per day in a dashboard's scope (query, filters, range, refinements), every day of the range
-// zero-filled: counted by the analytics store (server/analytics/insights/detail.ts).
+// zero-filled: counted by the analytics store (server/analytics/figures/detail.ts).
 import { sql } from 'drizzle-orm';
 import type { ProfileDetailResponse } from '@contract/social-detail';
 import type { Db } from '@server/db/database';
@@ -10,8 +10,8 @@ import type { InsightScope } from '../insights/request';
 import { instantOfWallClock } from '@contract/zoned-time';
 import type { Tx } from '../insights/transactions';
 import { fromStore } from '../insights/store-source';
-import { storeProfileDays, type StoreProfileDay } from '@server/analytics/insights/detail';
-import { bucketStarts } from '@server/analytics/insights/time';
+import { storeProfileDays, type StoreProfileDay } from '@server/analytics/figures/detail';
+import { bucketStarts } from '@server/analytics/figures/time';
 import type { AnalyticsService } from '@server/analytics/service';
 
 const profileNotFound = () => new ApiError(404, 'not_found', 'There is no such profile.');

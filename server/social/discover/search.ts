@@ -7,7 +7,7 @@ import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import type { DiscoverProfile, DiscoverSort } from '@contract/discover';
 import type { SocialPost } from '@contract/social-posts';
-import { storeDiscover } from '@server/analytics/insights/discover';
+import { storeDiscover } from '@server/analytics/figures/discover';
 import type { AnalyticsService } from '@server/analytics/service';
 import { isStoreTimeout } from '@server/analytics/store';
 import type { Corrections } from '../corrections';

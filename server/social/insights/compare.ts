@@ -3,13 +3,13 @@
 // its figures are its own overview's (overview.ts), so that every figure of a query equals what that query's overview
 // answers; share of voice and the buckets are put together from them here, and the overlap between the queries (posts
 // matching two or more) is one statement on the analytics store over the common range
-// (server/analytics/insights/overlap.ts).
+// (server/analytics/figures/overlap.ts).
 import { COMPARE_TOP_AUTHORS, type CompareBody, type CompareResponse } from '@contract/insights-compare';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import type { AnalyticsService } from '@server/analytics/service';
-import { pairsOf, storeOverlap } from '@server/analytics/insights/overlap';
+import { pairsOf, storeOverlap } from '@server/analytics/figures/overlap';
 import type { QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
 import { overview } from './overview';

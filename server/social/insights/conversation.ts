@@ -1,6 +1,6 @@
 // The conversation dashboard: top hashtags, mentioned accounts, linked domains and words (with the average sentiment
 // of the posts that contain each), and the words rising against the previous period, from the analytics store
-// (server/analytics/insights/conversation.ts) by this module's sampling and emerging rule and words.ts's stop words.
+// (server/analytics/figures/conversation.ts) by this module's sampling and emerging rule and words.ts's stop words.
 // Hashtags, mentions and domains are counted in every matching post; words in about WORD_SAMPLE_CAP posts per period
 // on a broad query (a fixed hash sample), because splitting every post into words is what costs most.
 import type { ConversationResponse } from '@contract/insights-responses';
@@ -13,7 +13,7 @@ import {
   storeConversationTags,
   storeConversationWords,
   type StoreWordsRows,
-} from '@server/analytics/insights/conversation';
+} from '@server/analytics/figures/conversation';
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from './store-source';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '@server/errors';
 import { asNamedRange, checkCursorRange, type NamedRange } from '../cursor-range';
-import type { Cursor } from '@server/analytics/insights/scope';
+import type { Cursor } from '@server/analytics/figures/scope';
 import type { InsightScope } from './request';
 
 export type { Cursor };

@@ -3,15 +3,15 @@
 // PostgreSQL by id, a page at a time in that order. Each page is written out as it comes, so an export of 100 000
 // rows holds two pages at most (the one written, and the next, read meanwhile); its rows, in their
 // order, are those of the JSON pages for the same body (but, by recency from the store, for posts of one millisecond:
-// server/analytics/insights/export.ts). The file opens with comment lines saying what it holds; the exports' one
+// server/analytics/figures/export.ts). The file opens with comment lines saying what it holds; the exports' one
 // CSV writer (contract/csv.ts) quotes fields per RFC 4180 and neutralises text a spreadsheet would read as a
 // formula (README.md beside this file, "Exports").
 import { csvComments, csvRecords, type CsvValue } from '@contract/csv';
 import type { PostSort, ProfileSort } from '@contract/insights';
 import type { InsightPerson, InsightPost } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
-import { storeExportPosts } from '@server/analytics/insights/export';
-import { storeProfilePage } from '@server/analytics/insights/people';
+import { storeExportPosts } from '@server/analytics/figures/export';
+import { storeProfilePage } from '@server/analytics/figures/people';
 import type { AnalyticsService } from '@server/analytics/service';
 import { profilesCounted } from './people';
 import { postsCounted } from './posts';
@@ -210,7 +210,7 @@ function namedPages<N, T>(
 /**
  * The filtered posts as CSV (the filtered-posts list's rows and order). From the analytics store: the ids of every post
  * exported (up to max_rows), their order and the list's total in one statement at one version
- * (server/analytics/insights/export.ts), then the posts from PostgreSQL by id, a page at a time in that order: the
+ * (server/analytics/figures/export.ts), then the posts from PostgreSQL by id, a page at a time in that order: the
  * store keeps no snapshot of an older version, so its pages could not be read one after another.
  */
 export async function exportPosts(

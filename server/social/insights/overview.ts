@@ -1,5 +1,5 @@
 // The overview dashboard: mentions over time with spikes, totals against the previous period, sentiment, platforms,
-// top posts and people. The analytics store gives the figures (server/analytics/insights/overview.ts: per author over
+// top posts and people. The analytics store gives the figures (server/analytics/figures/overview.ts: per author over
 // both periods, the current period over time, the top posts' ids); the top posts and people are then looked up by id
 // in PostgreSQL (store-source.ts).
 import type { OverviewResponse } from '@contract/insights-responses';
@@ -14,7 +14,7 @@ import {
   storeOverview,
   storeOverviewBuckets,
   type StoreOverviewRows,
-} from '@server/analytics/insights/overview';
+} from '@server/analytics/figures/overview';
 import type { AnalyticsService } from '@server/analytics/service';
 import { previousPeriod } from './where';
 import { fromStore } from './store-source';

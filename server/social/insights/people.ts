@@ -1,6 +1,6 @@
 // The people dashboard (top authors by mentions, followers, engagement) and the filtered-profiles drill-down (every
 // author of the matching posts, one keyset page at a time). "Mentions" of an author are their matching posts. The
-// analytics store gives each author's figures (server/analytics/insights/people.ts); their profiles are then looked up
+// analytics store gives each author's figures (server/analytics/figures/people.ts); their profiles are then looked up
 // by id in PostgreSQL (store-source.ts).
 import type { ProfileSort } from '@contract/insights';
 import type { InsightPerson, PeopleResponse, ProfilesResponse } from '@contract/insights-responses';
@@ -9,7 +9,7 @@ import {
   storeProfilePage,
   type PeopleFigures,
   type ProfilePage,
-} from '@server/analytics/insights/people';
+} from '@server/analytics/figures/people';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';

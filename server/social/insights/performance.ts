@@ -1,10 +1,10 @@
 // The performance dashboard: volume and engagement per platform, media type and post kind, the engagement rate, and
 // the best time to post (day of the week × hour of the day in the workspace's zone): the analytics store's groups
-// (server/analytics/insights/performance.ts), which name no post or profile.
+// (server/analytics/figures/performance.ts), which name no post or profile.
 import { MEDIA_VALUES, POST_KIND_VALUES } from '@contract/social-posts';
 import { type PerformanceResponse } from '@contract/insights-responses';
 import { PLATFORM_VALUES } from '@contract/social-scope';
-import { storePerformance, type StorePerformanceRow } from '@server/analytics/insights/performance';
+import { storePerformance, type StorePerformanceRow } from '@server/analytics/figures/performance';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
 import { countedBase } from './counted';

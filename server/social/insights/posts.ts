@@ -1,5 +1,5 @@
 // The posts dashboard and the filtered-posts drill-down: matching posts one keyset page at a time, by engagement,
-// recency or overperformance. The analytics store gives each page and the total (server/analytics/insights/posts.ts);
+// recency or overperformance. The analytics store gives each page and the total (server/analytics/figures/posts.ts);
 // the posts are then looked up by id in PostgreSQL (store-source.ts), which orders a page by recency to the
 // microsecond (recencyPage).
 import { sql } from 'drizzle-orm';
@@ -7,7 +7,7 @@ import type { PostSort } from '@contract/insights';
 import type { PostsResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
-import { storePostPage, type PageRow } from '@server/analytics/insights/posts';
+import { storePostPage, type PageRow } from '@server/analytics/figures/posts';
 import type { AnalyticsService } from '@server/analytics/service';
 import { countedBase } from './counted';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
@@ -39,7 +39,7 @@ const RECENCY_KEY = sql`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24
 
 /**
  * A page by recency of the posts with these ids (the candidates the analytics store gives,
- * server/analytics/insights/posts.ts): ordered, cut after the cursor and keyed by the posts' own times, which the store
+ * server/analytics/figures/posts.ts): ordered, cut after the cursor and keyed by the posts' own times, which the store
  * keeps to the millisecond only. Looked up by id within the range (its months' partitions alone).
  */
 function recencyPage(ids: number[], range: { from: Date; to: Date }, limit: number, cursor: Cursor | null) {

@@ -1,5 +1,5 @@
 // Drill-down refinements: checked here (a value a refinement cannot hold is a 400 invalid_refine), matched by the
-// analytics store (server/analytics/insights/scope.ts), and described in words for the `counted` sentence. A
+// analytics store (server/analytics/figures/scope.ts), and described in words for the `counted` sentence. A
 // refinement's values are ORed; `exclude` keeps the posts that match none of them.
 import type { Bucket, Refine } from '@contract/insights';
 import { ApiError } from '@server/errors';

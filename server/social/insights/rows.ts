@@ -11,7 +11,7 @@ import {
   type PostRow,
 } from '../post-rows';
 import type { Corrections } from '../corrections';
-import type { PersonAggregate } from '@server/analytics/insights/people';
+import type { PersonAggregate } from '@server/analytics/figures/people';
 import type { Tx } from './transactions';
 
 export type { PersonAggregate };

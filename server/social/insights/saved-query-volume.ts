@@ -1,7 +1,7 @@
 // The saved queries' volume (POST /social/saved-queries/volume): every saved query of a workspace with its matching
 // posts per day over the last 7 whole days and today, days of the workspace's zone. Each query is resolved as the
 // dashboards resolve it (request.ts: its text and filters) and counted as the overview counts mentions, all of them in
-// one statement on the analytics store (server/analytics/insights/volume.ts), so the list costs one round trip.
+// one statement on the analytics store (server/analytics/figures/volume.ts), so the list costs one round trip.
 import { SAVED_QUERY_VOLUME_DAYS, type SavedQueryVolume } from '@contract/saved-queries';
 import { queryFiltersSchema } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
@@ -12,7 +12,7 @@ import { usableTimeZone } from '@contract/zoned-time';
 import { NO_CORRECTIONS } from '../corrections';
 import { resolveInsightScope, type InsightScope } from './request';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
-import { storeDayCounts } from '@server/analytics/insights/volume';
+import { storeDayCounts } from '@server/analytics/figures/volume';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { QueryNode } from '@server/query/index';
 import { fromStore } from './store-source';

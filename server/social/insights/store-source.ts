@@ -16,8 +16,8 @@
 // round.
 import { sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
-import { storeMatch } from '@server/analytics/insights/match';
-import type { StoreMatch } from '@server/analytics/insights/scope';
+import { storeMatch } from '@server/analytics/figures/match';
+import type { StoreMatch } from '@server/analytics/figures/scope';
 import type { AnalyticsService } from '@server/analytics/service';
 import {
   AnalyticsStoreStopped,
@@ -63,7 +63,7 @@ async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | n
  * figures compile a query for the store through `match`, that query (a dashboard's InsightScope is one; the saved
  * queries' volume names its queries as the operands of one OR; the query editor's count, which compiles its own,
  * none). The compiler needs nothing of it in advance: a query's words are split where it compiles
- * (server/analytics/query/words.ts).
+ * (server/analytics/matching/words.ts).
  */
 export interface StoreRead {
   timeZone: string;

@@ -2,7 +2,7 @@
 // one: refine.ts). The wall-clock arithmetic itself is shared with the SPA (contract/zoned-time.ts).
 import type { Bucket } from '@contract/insights';
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
-import { bucketLocal } from '@server/analytics/insights/time';
+import { bucketLocal } from '@server/analytics/figures/time';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -45,7 +45,7 @@ export const WORD_RULE =
   'Latin script or 2 in other scripts';
 
 /**
- * The rule for the analytics store (server/analytics/insights/conversation.ts, which binds each part as a parameter):
+ * The rule for the analytics store (server/analytics/figures/conversation.ts, which binds each part as a parameter):
  * the stop words as two parallel arrays, and the shape rule's regular expressions in re2's syntax (ClickHouse matches
  * UTF-8 text by code points): a word is left out when it holds `link`, or no `letter`; a word with a letter of a
  * script `beyondLatin` (U+0250 onwards) needs 2 characters, others 3. Since the store splits words itself (layout 11:

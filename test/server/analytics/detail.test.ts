@@ -1,4 +1,4 @@
-// The detail pages' figures from the store (server/analytics/insights/detail.ts): a profile's matching posts and
+// The detail pages' figures from the store (server/analytics/figures/detail.ts): a profile's matching posts and
 // their engagement per wall-clock day of the workspace's zone (readProfile), over days the clocks go back in, with a
 // query and a refinement; and which terms of a query a post matches (readPost). Each against an expectation computed
 // here from the corpus's own columns (a query's words split from the post's text on what is not a letter or a digit;

@@ -13,7 +13,7 @@ import type { Cursor } from '@server/social/discover/cursor';
 import { discoverPosts, type SearchResult } from '@server/social/discover/search';
 import type { InsightScope } from '@server/social/insights/request';
 import { savedQueryVolume } from '@server/social/insights/saved-query-volume';
-import { countQueryMatches } from '@server/social/query/count';
+import { countQueryMatches } from '@server/social/editor/count';
 import { parseQuery } from '@server/query/index';
 import { ReadRouter } from '@server/social/reads';
 import { insertSavedQuery } from '@test/support/insights.fixtures';

@@ -1,13 +1,13 @@
 // The CSV exports from the store: the ids of the posts (by engagement, recency and overperformance) and of the
 // profiles (by mentions, followers and engagement) exported, their order and the list's total read from the store in
-// one statement (server/analytics/insights/export.ts, storeProfilePage), the rows then from PostgreSQL by id. Checked
+// one statement (server/analytics/figures/export.ts, storeProfilePage), the rows then from PostgreSQL by id. Checked
 // against an expectation computed here from the corpus's own columns (a query's words split from the post's text on
 // what is not a letter or a digit; engagement = likes + comments + shares; overperformance as documented), not from
 // PostgreSQL's list statements.
-import { storeMatch } from '@server/analytics/insights/match';
+import { storeMatch } from '@server/analytics/figures/match';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostSort, ProfileSort } from '@contract/insights';
-import { storeExportPosts } from '@server/analytics/insights/export';
+import { storeExportPosts } from '@server/analytics/figures/export';
 import type { AnalyticsService } from '@server/analytics/service';
 import { exportPosts, exportProfiles } from '@server/social/insights/export';
 import type { InsightScope } from '@server/social/insights/request';

@@ -1,11 +1,11 @@
-// Compare's overlap from the store (server/analytics/insights/overlap.ts): the posts of the range matching two or more
+// Compare's overlap from the store (server/analytics/figures/overlap.ts): the posts of the range matching two or more
 // of the compared queries, and per pair the posts matching both, against an expectation computed here from the
 // corpus's own columns (the words of each post's text split on what is not a letter or a digit, its hashtags, its
 // platform, language and time), not from PostgreSQL's query compiler. Then the same through Compare (compare.ts),
 // which reads it from the store when the store can answer.
-import { storeMatch } from '@server/analytics/insights/match';
+import { storeMatch } from '@server/analytics/figures/match';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeOverlap } from '@server/analytics/insights/overlap';
+import { storeOverlap } from '@server/analytics/figures/overlap';
 import type { AnalyticsService } from '@server/analytics/service';
 import { compare } from '@server/social/insights/compare';
 import { insertCorpus } from '@test/support/insights.fixtures';

@@ -18,8 +18,8 @@ import {
   textStretch,
 } from '@server/analytics/layout';
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
-import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/query/scripts';
-import { textGrams } from '@server/analytics/query/words';
+import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/matching/scripts';
+import { textGrams } from '@server/analytics/matching/words';
 import { rebuildStore } from '@server/analytics/rebuild';
 import {
   type AnalyticsStore,

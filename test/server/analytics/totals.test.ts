@@ -1,4 +1,4 @@
-// The scraping page's corpus totals from the store (server/analytics/insights/totals.ts, through corpusTotals): the
+// The scraping page's corpus totals from the store (server/analytics/figures/totals.ts, through corpusTotals): the
 // posts per platform and UTC day over the last days, and per platform in all, against the posts themselves counted
 // here (not PostgreSQL's daily rollup, which they no longer read). Posts around midnight UTC, of today, of years ago
 // and of tomorrow. Without a store, a 503.

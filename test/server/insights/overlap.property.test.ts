@@ -5,7 +5,7 @@
 // posts matched by two or more, and each pair's.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeOverlap } from '@server/analytics/insights/overlap';
+import { storeOverlap } from '@server/analytics/figures/overlap';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { generatedCorpus, writeCorpus } from '@test/support/reference/corpus';
 import { overlapOf } from '@test/support/reference/lists';

@@ -6,11 +6,11 @@
 // differ in their last bits (added in another order).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeMatch } from '@server/analytics/insights/match';
-import { storeOverview } from '@server/analytics/insights/overview';
-import { storePeople } from '@server/analytics/insights/people';
-import { storePerformance } from '@server/analytics/insights/performance';
-import { timeKey } from '@server/analytics/insights/time';
+import { storeMatch } from '@server/analytics/figures/match';
+import { storeOverview } from '@server/analytics/figures/overview';
+import { storePeople } from '@server/analytics/figures/people';
+import { storePerformance } from '@server/analytics/figures/performance';
+import { timeKey } from '@server/analytics/figures/time';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';

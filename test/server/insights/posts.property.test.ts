@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostSort } from '@contract/insights';
-import { float8Text, storePostPage } from '@server/analytics/insights/posts';
+import { float8Text, storePostPage } from '@server/analytics/figures/posts';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { insertPosts } from '@server/social/corpus/changes';
 import type { Cursor } from '@server/social/insights/cursor';

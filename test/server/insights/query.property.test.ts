@@ -4,11 +4,11 @@
 // the same posts (by id) and the count the query editor shows, over the whole corpus and over scopes.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeMatch } from '@server/analytics/insights/match';
-import { storeDayCounts } from '@server/analytics/insights/volume';
+import { storeMatch } from '@server/analytics/figures/match';
+import { storeDayCounts } from '@server/analytics/figures/volume';
 import { STORE_DATABASE } from '@server/analytics/layout';
-import { countStoreMatches, storeCondition } from '@server/analytics/query/count';
-import type { StoreScope } from '@server/analytics/query/compile';
+import { countStoreMatches, storeCondition } from '@server/analytics/matching/count';
+import type { StoreScope } from '@server/analytics/matching/compile';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';

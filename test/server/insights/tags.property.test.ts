@@ -5,7 +5,7 @@
 // and posts, most first, ties in code-point order, cut at the limit.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeConversationTags } from '@server/analytics/insights/conversation';
+import { storeConversationTags } from '@server/analytics/figures/conversation';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { generatedCorpus, withDomains, writeCorpus } from '@test/support/reference/corpus';
 import { conversationTags } from '@test/support/reference/figures';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '@server/query/index';
-import { countQueryMatches } from '@server/social/query/count';
+import { countQueryMatches } from '@server/social/editor/count';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { ALL, except, insertCorpus, matching, storeMatching } from '@test/support/query-corpus.fixtures';
 

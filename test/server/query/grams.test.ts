@@ -1,12 +1,12 @@
 // Substring terms (Chinese, Japanese, Korean, Thai, emoji) through the analytics store's grams: every term cut from a
 // set of mixed-script texts, of 1 to 4 characters, matches exactly the posts whose text contains it (case aside),
 // checked against a brute force. The store's query side computes a term's grams in TypeScript
-// (server/analytics/query/words.ts, ported from PostgreSQL's post_text_query_grams, which migration 0034 dropped):
+// (server/analytics/matching/words.ts, ported from PostgreSQL's post_text_query_grams, which migration 0034 dropped):
 // for every cut term, they are among the grams of every text that contains it, so narrowing by them loses no match.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '@server/query/index';
 import { matchMode } from '@server/query/terms';
-import { queryGrams, textGrams } from '@server/analytics/query/words';
+import { queryGrams, textGrams } from '@server/analytics/matching/words';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { storeMatching } from '@test/support/query-corpus.fixtures';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateQueryResponseSchema } from '@contract/social-query';
-import { VALIDATE_PER_MINUTE } from '@server/social/query/routes';
+import { VALIDATE_PER_MINUTE } from '@server/social/editor/routes';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { insertCorpus } from '@test/support/query-corpus.fixtures';

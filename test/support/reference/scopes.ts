@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { Refine } from '@contract/insights';
 import { instantOfWallClock } from '@contract/zoned-time';
-import { storeMatch } from '@server/analytics/insights/match';
+import { storeMatch } from '@server/analytics/figures/match';
 import { NO_CORRECTIONS, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { bucketKey } from '../insights-brute-force';

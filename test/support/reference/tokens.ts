@@ -9,7 +9,7 @@
 // - Case does not count: words and substrings are compared lower-cased (String.prototype.toLowerCase).
 //
 // The store computes the same rule where it is fed (server/analytics/layout.ts, POST_WORDS: ClickHouse's lowerUTF8 and
-// re2's classes) and its query side in TypeScript (server/analytics/query/words.ts); server/query/README.md says what
+// re2's classes) and its query side in TypeScript (server/analytics/matching/words.ts); server/query/README.md says what
 // this changed from PostgreSQL's 'simple' parser.
 
 /** A word of a text and its position (1-based). */

@@ -1,4 +1,4 @@
-// A query's word tree (query/words.ts) evaluated over the token table: the posts that have its words, read as slices
+// A query's word tree (matching/words.ts) evaluated over the token table: the posts that have its words, read as slices
 // of `tok` (sorted by token then time), grouped per post with each word's positions, and kept when the tree matches
 // them. The positions are the posts' own (1, 2, 3 … by the store's rule: layout.ts, POST_WORDS), per post:
 // - a word (or a prefix: every word starting with it) gives its positions, width 0;

@@ -2,8 +2,8 @@
 // (countStoreMatches), which visits at most `cap` + 1 rows and gives the count up as unknown after `timeoutMs`.
 import type { Db } from '@server/db/database';
 import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';
-import type { StoreScope as CountScope } from '@server/analytics/query/compile';
-import { countStoreMatches, type StoreMatchCount } from '@server/analytics/query/count';
+import type { StoreScope as CountScope } from '@server/analytics/matching/compile';
+import { countStoreMatches, type StoreMatchCount } from '@server/analytics/matching/count';
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from '../insights/store-source';
 

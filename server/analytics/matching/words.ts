@@ -66,7 +66,7 @@ export function wordTree(node: ProximityLeaf | Extract<QueryNode, { type: 'near'
   return pairs.length === 1 ? pairs[0]! : { type: 'or', operands: pairs };
 }
 
-/** The gram characters (query/scripts.ts), and a run of any others: each run is one space in the grams' text. */
+/** The gram characters (matching/scripts.ts), and a run of any others: each run is one space in the grams' text. */
 const OTHER_RUN = new RegExp(
   `[^${SCRIPT_CLASSES.flat()
     .map(([lo, hi]) => `\\u{${lo.toString(16)}}-\\u{${hi.toString(16)}}`)
@@ -77,7 +77,7 @@ const OTHER_RUN = new RegExp(
 /**
  * The grams of `text`: each gram character of its lower-cased text and each pair of neighbouring characters, once
  * each run of other characters is made one space (a pair may hold one space; a space alone is no gram). As
- * PostgreSQL's post_text_grams (migration 0011) computed them and the store computes a post's (query/scripts.ts,
+ * PostgreSQL's post_text_grams (migration 0011) computed them and the store computes a post's (matching/scripts.ts,
  * postGramsSql), as a set.
  */
 export function textGrams(text: string): string[] {

@@ -1,4 +1,4 @@
-// Counting the posts a scope matches in the store (the query editor's count: server/social/query/count.ts): at most
+// Counting the posts a scope matches in the store (the query editor's count: server/social/editor/count.ts): at most
 // `cap` + 1 rows are visited, and more than `cap` is reported as `cap`, capped; past `timeoutMs` the count is
 // cancelled and unknown (null), as PostgreSQL's statement timeout leaves it.
 import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';

@@ -2,7 +2,7 @@
 // it. Every value travels as a bound {name:Type} parameter (StoreParams); the SQL text is fixed here. Text terms
 // become sets of post ids read from the token table (bounded by the range when one is given); fields are conditions
 // on the post's columns or on its author's profile. The query's words are split by the rule the store splits the
-// posts' by (query/words.ts): no statement asks PostgreSQL about them.
+// posts' by (matching/words.ts): no statement asks PostgreSQL about them.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import {
@@ -55,7 +55,7 @@ function rangeCondition(column: string, params: StoreParams, range?: StoreRange,
 /**
  * A substring term: the post's lower-cased text contains the lower-cased term. The posts are narrowed to those with
  * every gram of the term (queryGrams: a post containing the term has them all), and the text is read
- * only for those, from the texts of the posts of the term's scripts (query/scripts.ts); a term without grams reads
+ * only for those, from the texts of the posts of the term's scripts (matching/scripts.ts); a term without grams reads
  * every post's text in the range. A term that is its own one gram (one or two characters of the gram scripts) is
  * contained in exactly the posts with that gram: its slice, no text read.
  */
@@ -93,7 +93,7 @@ function substringSet(text: string, params: StoreParams, range?: StoreRange): st
  */
 const gramDecides = (lower: string, grams: readonly string[]) => grams.length === 1 && grams[0] === lower;
 
-/** The token of a gram (query/scripts.ts, postGramsSql), as the token table holds it. */
+/** The token of a gram (matching/scripts.ts, postGramsSql), as the token table holds it. */
 const gramToken = (gram: string, params: StoreParams) => `sipHash64('g', ${params.add(gram, 'String')})`;
 
 function wordCondition(
