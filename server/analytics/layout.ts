@@ -299,6 +299,47 @@ export async function makeDurable(store: AnalyticsStore, db = STORE_DATABASE) {
   for (const { name } of tables) await store.exec(`ALTER TABLE ${db}.${name} MODIFY SETTING ${DURABLE}`);
 }
 
+/**
+ * A forward step of the layout: the statements that take a store of layout `version - 1` to `version` where it stands
+ * (ALTER TABLE … ADD or MATERIALIZE a column or a projection, MODIFY a setting), so a new layout costs a start no
+ * rebuild. Each statement must be harmless when run again (IF NOT EXISTS, and MATERIALIZE repeats nothing): a step cut
+ * short is run again whole. ClickHouse materialises in the background; until it has, a part answers from its raw
+ * columns (a DEFAULT computed when read, a projection skipped), so the figures are the same meanwhile. tables() makes
+ * the newest layout at once: what a step adds goes there too, and the tests hold a migrated store's columns and
+ * projections equal to a made one's. A store older than the first step's version - 1 is rebuilt.
+ */
+export interface LayoutStep {
+  version: number;
+  statements(db: string): string[];
+}
+
+export const LAYOUT_STEPS: readonly LayoutStep[] = [];
+
+/**
+ * Brings the store in `db` from its layout up to `target` by LAYOUT_STEPS, recording each version reached; returns the
+ * versions it reached (none when it was current, has no layout, or a step between is missing: a rebuild's case).
+ */
+export async function migrateLayout(
+  store: AnalyticsStore,
+  db = STORE_DATABASE,
+  { steps = LAYOUT_STEPS, target = LAYOUT_VERSION }: { steps?: readonly LayoutStep[]; target?: number } = {},
+): Promise<number[]> {
+  checkName(db);
+  const version = await layoutVersion(store, db);
+  if (version === null || version >= target) return [];
+  const path: LayoutStep[] = [];
+  for (let next = version + 1; next <= target; next += 1) {
+    const step = steps.find((candidate) => candidate.version === next);
+    if (!step) return [];
+    path.push(step);
+  }
+  for (const step of path) {
+    for (const statement of step.statements(db)) await store.exec(statement);
+    await store.exec(`INSERT INTO ${db}.layout (version) VALUES (${Number(step.version)})`);
+  }
+  return path.map((step) => step.version);
+}
+
 /** Makes the tables of LAYOUT_VERSION in `db` when the store has no layout; reports the version it has otherwise. */
 export async function ensureLayout(store: AnalyticsStore, db = STORE_DATABASE): Promise<LayoutState> {
   checkName(db);

@@ -7,7 +7,7 @@
 // wait (figures-wait.ts); state() says which corpus version its answers reflect, and how far a rebuild is.
 import type { Supervisor } from '@server/db/supervisor';
 import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { checkServerVersion, layoutFault, makeDurable, missingTables } from './layout';
+import { checkServerVersion, layoutFault, makeDurable, migrateLayout, missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { standByForLock, type StoreLock } from './lock';
 import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
@@ -340,6 +340,11 @@ export class AnalyticsService {
       throw new AnalyticsStoreStopped(`The store's directory ${this.options.dataDir} is gone`);
     }
     await checkServerVersion(deps.store);
+    if (!this.rebuildFor) {
+      const reached = await migrateLayout(deps.store);
+      if (reached.length)
+        this.log(`${TAG} The store's layout was brought forward to ${reached.join(', ')} in place.`);
+    }
     let why = this.rebuildFor ?? (await layoutFault(deps.store));
     this.rebuildFor = null;
     if (why === null) {

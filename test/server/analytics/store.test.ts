@@ -10,9 +10,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ensureLayout,
+  LAYOUT_STEPS,
   LAYOUT_VERSION,
   layoutVersion,
   makeDurable,
+  migrateLayout,
   sampleHash,
   STORE_DATABASE,
   textStretch,
@@ -228,6 +230,60 @@ describe('analytics store', () => {
     await store.exec('CREATE TABLE old_store.layout (version UInt32) ENGINE = MergeTree ORDER BY tuple()');
     await store.exec(`INSERT INTO old_store.layout VALUES (${LAYOUT_VERSION - 1})`);
     expect(await ensureLayout(store, 'old_store')).toEqual({ state: 'older', version: LAYOUT_VERSION - 1 });
+  });
+
+  it('brings an older layout forward in place by its steps, its rows kept; a step missing between leaves it to a rebuild', async () => {
+    const db = 'stepped';
+    await ensureLayout(store, db);
+    await store.exec(
+      `INSERT INTO ${db}.profiles (id, platform, handle, followers, country, verified) VALUES (7, 'x', 'Ana', 10, 'PT', 0)`,
+    );
+    const next = LAYOUT_VERSION + 1;
+    const steps = [
+      {
+        version: next,
+        statements: (name: string) => [
+          `ALTER TABLE ${name}.profiles ADD COLUMN IF NOT EXISTS handle_length UInt32 DEFAULT lengthUTF8(handle)`,
+          `ALTER TABLE ${name}.profiles MATERIALIZE COLUMN handle_length`,
+          `ALTER TABLE ${name}.profiles ADD PROJECTION IF NOT EXISTS by_platform (SELECT platform, count() GROUP BY platform)`,
+          `ALTER TABLE ${name}.profiles MATERIALIZE PROJECTION by_platform SETTINGS mutations_sync = 1`,
+        ],
+      },
+    ];
+    // Two steps short of the target with only the last one known: nothing is done (the store is rebuilt).
+    expect(await migrateLayout(store, db, { steps, target: next + 1 })).toEqual([]);
+    expect(await layoutVersion(store, db)).toBe(LAYOUT_VERSION);
+
+    expect(await migrateLayout(store, db, { steps, target: next })).toEqual([next]);
+    expect(await layoutVersion(store, db)).toBe(next);
+    expect(await store.query(`SELECT id, handle, handle_length FROM ${db}.profiles`)).toEqual([
+      { id: '7', handle: 'Ana', handle_length: 3 },
+    ]);
+    const [projection] = await store.query<{ n: string }>(
+      `SELECT count() AS n FROM system.projection_parts WHERE database = {db:String} AND name = 'by_platform' AND active`,
+      { db },
+    );
+    expect(Number(projection!.n)).toBeGreaterThan(0);
+    // Current now: run again, nothing to do; and a step cut short is harmless to run again whole.
+    expect(await migrateLayout(store, db, { steps, target: next })).toEqual([]);
+    for (const statement of steps[0]!.statements(db)) await store.exec(statement);
+    expect(await store.query(`SELECT count() AS n FROM ${db}.profiles`)).toEqual([{ n: '1' }]);
+  });
+
+  it("the layout's own steps are already in a made store: running them again changes no column or projection", async () => {
+    const db = 'made_now';
+    await ensureLayout(store, db);
+    const shape = async () =>
+      store.query(
+        `SELECT table, name, type, default_kind, default_expression FROM system.columns WHERE database = {db:String}
+          UNION ALL SELECT table, name, 'projection', '', query FROM system.projections WHERE database = {db:String}
+          ORDER BY table, name`,
+        { db },
+      );
+    const made = await shape();
+    for (const step of LAYOUT_STEPS) for (const statement of step.statements(db)) await store.exec(statement);
+    expect(await shape()).toEqual(made);
+    expect(LAYOUT_STEPS.every((step) => step.version <= LAYOUT_VERSION)).toBe(true);
   });
 
   it("writes every table's parts to disk before an insert returns, existing stores too; its position table keeps the latest row", async () => {
