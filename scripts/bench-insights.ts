@@ -161,6 +161,11 @@ async function measure(
       WHERE c.relname IN ('posts', 'post_keys', 'profiles') AND c.relnamespace = 'public'::regnamespace
         AND l.isleaf`);
     const bytesPerPost = Number(disk.rows[0]!.bytes) / posts;
+    // The whole database: every table and index, the application's too (what a backup holds).
+    const whole = await db.execute<{ bytes: string }>(
+      sql`SELECT pg_database_size(current_database())::text AS bytes`,
+    );
+    const wholeBytes = Number(whole.rows[0]!.bytes);
     // The store's active parts (what a merged store holds).
     const [parts] = await service.store!.query<{ bytes: string }>(
       `SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = {db:String}`,
@@ -169,7 +174,9 @@ async function measure(
     const storeBytesPerPost = Number(parts?.bytes) / posts;
     console.log(
       `On disk: PostgreSQL ${(Number(disk.rows[0]!.bytes) / 2 ** 30).toFixed(2)} GiB, ${bytesPerPost.toFixed(0)} ` +
-        `bytes per post; the analytics store ${(Number(parts?.bytes) / 2 ** 30).toFixed(2)} GiB, ` +
+        `bytes per post for its posts, keys and profiles (the whole database ${(wholeBytes / 2 ** 30).toFixed(2)} ` +
+        `GiB, ${(wholeBytes / posts).toFixed(0)} bytes per post); ` +
+        `the analytics store ${(Number(parts?.bytes) / 2 ** 30).toFixed(2)} GiB, ` +
         `${storeBytesPerPost.toFixed(0)} bytes per post.`,
     );
     const to = new Date(Math.ceil(latest.getTime() / 3_600_000) * 3_600_000);

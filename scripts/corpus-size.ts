@@ -1,6 +1,6 @@
 // `npm run bench:size [-- --url postgres://…]`: what a corpus costs on disk, per post: each social table's heap, TOAST
-// and indexes, each index alone, with bytes per post, and how posts spread over authors (the skew a distribution by
-// author would inherit). The figures of docs/scaling-citus.md. It only reads, in one read-only transaction, and never starts
+// and indexes, the whole database, each index alone, with bytes per post, and how posts spread over authors (the skew
+// a distribution by author would inherit). The figures of docs/scaling-citus.md. It only reads, in one read-only transaction, and never starts
 // or stops a database: the URL from --url, else SIZE_DATABASE_URL, else DATABASE_URL, else the PostgreSQL already
 // running on BENCH_DATA_DIR (default /tmp/murmur-1m, the insights benches' 1M-post corpus).
 import { join, resolve } from 'node:path';
@@ -92,6 +92,12 @@ async function main() {
       ];
     });
     tableRows.push(['all of the above', '', '', '', '', mb(sum), perPost(sum, posts)]);
+    // The whole database: the corpus and everything else (the application's tables, the outbox, the catalog).
+    const whole = Number(
+      (await client.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes')).rows[0]!
+        .bytes,
+    );
+    tableRows.push(['the whole database', '', '', '', '', mb(whole), perPost(whole, posts)]);
 
     const indexes = await client.query<{ table: string; name: string; bytes: string; def: string }>(
       `SELECT t.relname AS table, i.relname AS name,
