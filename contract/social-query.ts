@@ -43,6 +43,33 @@ const queryErrorSchema = z.object({
 });
 export type QueryError = z.infer<typeof queryErrorSchema>;
 
+/**
+ * A warning about a query that parses but may not say what was meant (a lower-case `or` between words, AND and OR
+ * mixed without brackets, a very short wildcard, a query that can only exclude). It never refuses the query. `fix`,
+ * when given, is the one edit most likely meant: replace `length` characters at the 1-based `column` with `text`.
+ */
+export const QUERY_WARNING_CODES = [
+  'lowercase_operator',
+  'mixed_and_or',
+  'short_wildcard',
+  'only_negative',
+] as const;
+export const queryWarningSchema = z.object({
+  code: z.enum(QUERY_WARNING_CODES),
+  message: z.string(),
+  column: z.int().check(z.gte(1)),
+  length: z.int().check(z.gte(0)),
+  fix: z.optional(
+    z.object({
+      label: z.string(),
+      column: z.int().check(z.gte(1)),
+      length: z.int().check(z.gte(0)),
+      text: z.string(),
+    }),
+  ),
+});
+export type QueryWarning = z.infer<typeof queryWarningSchema>;
+
 const validQueryResponseSchema = z.object({
   valid: z.literal(true),
   /** The query as the server understood it: explicit AND, canonical field values, only needed parentheses. */
@@ -56,6 +83,8 @@ const validQueryResponseSchema = z.object({
    * (contract/figures.ts). The query's syntax is checked all the same.
    */
   matches_unavailable: z.optional(z.object({ error: z.string(), message: z.string() })),
+  /** Optional: what may not be meant, in the order of their columns (none when absent). */
+  warnings: z.optional(z.array(queryWarningSchema)),
 });
 
 const invalidQueryResponseSchema = z.object({

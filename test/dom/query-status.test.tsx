@@ -16,6 +16,7 @@ const checkWith = (unavailable?: { error: string; message: string }): QueryCheck
     ...(unavailable && { matches_unavailable: unavailable }),
   },
   errors: [],
+  warnings: [],
   pending: false,
   failure: null,
   preparing: false,
@@ -46,5 +47,39 @@ describe('the query status without a count', () => {
 
   it('says a time-out as one', () => {
     expect(statusOf(checkWith())).toContain('Counting took too long');
+  });
+});
+
+describe('the query status with warnings', () => {
+  it('says each warning under the count, and its fix button hands the fix to the page', () => {
+    const fix = { label: 'Write OR', column: 6, length: 2, text: 'OR' };
+    const check: QueryCheck = {
+      ...checkWith(),
+      result: { valid: true, normalized: 'nova AND or AND nebula', matches: 3, matches_capped: false },
+      warnings: [
+        {
+          code: 'lowercase_operator',
+          message:
+            '"or" at column 6 is searched as a word; write OR in capitals to combine the terms around it',
+          column: 6,
+          length: 2,
+          fix,
+        },
+      ],
+    };
+    const fixes: unknown[] = [];
+    const { getByRole } = render(
+      <QueryStatus
+        id="status"
+        check={check}
+        query="nova or nebula"
+        scopeLabel="in the whole corpus"
+        onFix={(given) => fixes.push(given)}
+      />,
+    );
+    const list = getByRole('list', { name: 'Warnings' });
+    expect(list.textContent).toContain('"or" at column 6 is searched as a word');
+    getByRole('button', { name: 'Write OR' }).click();
+    expect(fixes).toEqual([fix]);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenize } from '@server/query/lexer';
 import { scanQuery, type QueryToken } from '@/components/query-editor/query-tokens';
 import { highlightText, termPatterns } from '@/components/query-editor/match-terms';
-import { toDiagnostics } from '@/components/query-editor/diagnostics';
+import { applyQueryFix, toDiagnostics } from '@/components/query-editor/diagnostics';
 import { suggestionsFromPosts } from '@/components/query-editor/query-completion';
 import { parseSearch, stringifySearch } from '@/lib/search-params';
 import {
@@ -149,6 +149,18 @@ describe('diagnostics', () => {
       to: 1020,
     });
     expect(toDiagnostics([{ message: 'end', column: 9, length: 0 }], 4)[0]).toMatchObject({ from: 4, to: 4 });
+  });
+
+  it("makes warnings of the check's warnings, their fix an action that rewrites the text", () => {
+    const fix = { label: 'Write OR', column: 6, length: 2, text: 'OR' };
+    const [diagnostic] = toDiagnostics([], 14, [
+      { code: 'lowercase_operator', message: 'searched as a word', column: 6, length: 2, fix },
+    ]);
+    expect(diagnostic).toMatchObject({ from: 5, to: 7, severity: 'warning', message: 'searched as a word' });
+    expect(diagnostic!.actions!.map((action) => action.name)).toEqual(['Write OR']);
+    expect(applyQueryFix('nova or nebula', fix)).toBe('nova OR nebula');
+    // Clamped: a fix past the end appends.
+    expect(applyQueryFix('nova', { ...fix, column: 9, length: 3, text: '!' })).toBe('nova!');
   });
 });
 

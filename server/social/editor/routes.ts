@@ -9,6 +9,7 @@ import {
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
 import { parseQuery, printQuery } from '@server/query/index';
+import { queryWarnings } from '@server/query/warnings';
 import { FIGURES_PREPARING, FIGURES_UNAVAILABLE } from '@contract/figures';
 import { ApiError } from '@server/errors';
 import { countQueryMatches } from './count';
@@ -48,7 +49,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'A query that cannot be parsed is a normal answer (200, valid: false) with each error at a 1-based ' +
           'column; otherwise the canonical text of the query and how many posts match it (bounded in cost): in the ' +
-          'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent. ' +
+          'whole corpus, or within `filters` (platforms, languages, date range; 30 days unless given) when sent, ' +
+          'and `warnings` about what may not be meant (never a refusal), each with its one-click fix. ' +
           '503 busy with Retry-After when too many heavy requests are queued (server/social/admission.ts); 503 ' +
           'figures_preparing with Retry-After while the analytics store prepares the figures, figures_unavailable ' +
           'when it cannot count. ' +
@@ -71,6 +73,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
         ? resolveScope(parsed.ast, filters)
         : { query: parsed.ast, platforms: [], languages: [] };
       const normalized = printQuery(parsed.ast);
+      const warned = queryWarnings(request.body.query, parsed.ast);
+      const warnings = warned.length ? { warnings: warned } : {};
       let read;
       try {
         read = await admission.run(
@@ -88,11 +92,12 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
           matches: null,
           matches_capped: false,
           matches_unavailable: unavailable,
+          ...warnings,
         };
       }
       sayWhereRead(reads, reply, read);
       const count = read.value;
-      return { valid: true, normalized, matches: count.matches, matches_capped: count.capped };
+      return { valid: true, normalized, matches: count.matches, matches_capped: count.capped, ...warnings };
     },
   );
 };

@@ -1,5 +1,6 @@
 // The query editor itself (CodeMirror 6), loaded on demand by QueryEditor.tsx so that its code is a chunk of its own.
-// Controlled: `value` in, `onChange` out; the server's errors (from the page's query check) become inline diagnostics.
+// Controlled: `value` in, `onChange` out; the server's errors and warnings (from the page's query check) become inline
+// diagnostics, a warning's fix its action.
 //
 // It lives in a shadow root: CodeMirror's styles (style-mod) go into a <style> element in a document, which the CSP
 // (style-src without 'unsafe-inline') blocks, but into constructed stylesheets (adoptedStyleSheets, CSSOM) in a shadow
@@ -62,6 +63,7 @@ export default function CodeMirrorQueryEditor({
   value,
   onChange,
   errors,
+  warnings,
   id,
   ariaLabelledBy,
   ariaDescription,
@@ -150,8 +152,10 @@ export default function CodeMirrorQueryEditor({
   useEffect(() => {
     const editor = view.current;
     if (!editor || !errors) return;
-    editor.dispatch(setDiagnostics(editor.state, toDiagnostics(errors, editor.state.doc.length)));
-  }, [errors]);
+    editor.dispatch(
+      setDiagnostics(editor.state, toDiagnostics(errors, editor.state.doc.length, warnings ?? [])),
+    );
+  }, [errors, warnings]);
 
   useImperativeHandle(
     handle,

@@ -2,7 +2,7 @@
 // stand-in of the same size meanwhile. Discover and Saved queries both edit queries with it.
 import { lazy, Suspense, type Ref } from 'react';
 import type { QuerySuggestions } from './query-completion';
-import type { QueryError } from '@contract/social-query';
+import type { QueryError, QueryWarning } from '@contract/social-query';
 
 /** What a page may ask of the editor once it is loaded (before, the calls do nothing). */
 export interface QueryEditorHandle {
@@ -23,6 +23,8 @@ export interface QueryEditorProps {
   onChange: (value: string) => void;
   /** The server's errors for exactly `value`; undefined while the check of the current text is pending. */
   errors?: readonly QueryError[] | undefined;
+  /** The server's warnings for exactly `value` (underlined as warnings, their fix an action); undefined while pending. */
+  warnings?: readonly QueryWarning[] | undefined;
   /** The id of the editable element (for tests and in-page links). */
   id: string;
   /** The label's id: its text names the editor (copied, as the editor is in a shadow root), a click focuses it. */

@@ -3,7 +3,7 @@
 // terms marked. The saved-query form shows it; discover shows its full list instead. Posts are fetched only for a text
 // the check found valid, so a query with errors never reaches discover; while a newer text is checked, the previous
 // posts stay (marked busy).
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ComponentProps } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { discoverQuery, type SearchScope } from '@/api/social';
 import { apiProblem, isPreparing } from '@/api/errors';
@@ -25,6 +25,7 @@ export function QueryPreview({
   scopeLabel,
   check,
   onSuggestions,
+  onFix,
 }: {
   id: string;
   workspaceId: string;
@@ -36,6 +37,8 @@ export function QueryPreview({
   check: QueryCheck;
   /** The hashtags, mentions, authors and countries of the posts shown, for the editor's completion. */
   onSuggestions?: (suggestions: QuerySuggestions) => void;
+  /** Applies a warning's fix to the text (QueryStatus). */
+  onFix?: ComponentProps<typeof QueryStatus>['onFix'];
 }) {
   const { api } = useApp();
   const blank = query.trim() === '';
@@ -86,7 +89,7 @@ export function QueryPreview({
       aria-busy={(shown && (!searchable || posts.isFetching)) || undefined}
     >
       <h3 id={`${id}-title`}>Preview</h3>
-      <QueryStatus id={`${id}-status`} check={check} query={query} scopeLabel={scopeLabel} />
+      <QueryStatus id={`${id}-status`} check={check} query={query} scopeLabel={scopeLabel} onFix={onFix} />
       {body}
     </section>
   );

@@ -1,5 +1,7 @@
 // What the live check says about the query as typed: its errors as text (the editor underlines them too), or how
-// many posts it matches, or that the figures (the count) are still being prepared.
+// many posts it matches and any warnings with their one-click fixes, or that the figures (the count) are still being
+// prepared.
+import type { QueryWarning } from '@contract/social-query';
 import type { QueryCheck } from './use-query-check';
 import { apiProblem } from '@/api/errors';
 import { FIGURES_PREPARING } from '@contract/figures';
@@ -12,11 +14,14 @@ export function QueryStatus({
   check,
   query,
   scopeLabel,
+  onFix,
 }: {
   id: string;
   check: QueryCheck;
   query: string;
   scopeLabel: string;
+  /** Applies a warning's fix to the text (the page's draft); without it the warnings are said with no button. */
+  onFix?: (fix: NonNullable<QueryWarning['fix']>) => void;
 }) {
   const { result } = check;
   let content;
@@ -49,10 +54,30 @@ export function QueryStatus({
         : result.matches_capped
           ? `More than ${number.format(result.matches)} posts match`
           : `${number.format(result.matches)} ${result.matches === 1 ? 'post matches' : 'posts match'}`;
+    const warnings = check.warnings ?? [];
     content = (
-      <span>
-        <strong className="match-count">{count}</strong> <span className="muted">{scopeLabel}</span>
-      </span>
+      <>
+        <span>
+          <strong className="match-count">{count}</strong> <span className="muted">{scopeLabel}</span>
+        </span>
+        {warnings.length > 0 && (
+          <ul className="query-warnings" aria-label="Warnings">
+            {warnings.map((warning) => (
+              <li key={`${warning.code}:${warning.column}`}>
+                <span>{warning.message}</span>
+                {warning.fix && onFix && (
+                  <>
+                    {' '}
+                    <button type="button" className="link-button" onClick={() => onFix(warning.fix!)}>
+                      {warning.fix.label}
+                    </button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
     );
   }
   return (

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isPreparing } from '@/api/errors';
 import { queryCheckQuery, type SearchScope } from '@/api/social';
-import type { QueryError, ValidateQueryResponse } from '@contract/social-query';
+import type { QueryError, QueryWarning, ValidateQueryResponse } from '@contract/social-query';
 import { useApp } from '../use-app';
 import { useDebouncedValue } from '../use-debounced-value';
 
@@ -18,6 +18,8 @@ export interface QueryCheck {
   result: ValidateQueryResponse | undefined;
   /** The errors of exactly `query` ([] when it is valid or empty); undefined until its check is back. */
   errors: readonly QueryError[] | undefined;
+  /** The warnings of exactly `query` (what may not be meant; never a refusal); undefined until its check is back. */
+  warnings: readonly QueryWarning[] | undefined;
   /** The answer shown is not yet about the text as typed. */
   pending: boolean;
   failure: unknown;
@@ -28,6 +30,7 @@ export interface QueryCheck {
 }
 
 const NONE: readonly QueryError[] = [];
+const NO_WARNINGS: readonly QueryWarning[] = [];
 
 export function useQueryCheck(workspaceId: string, query: string, scope: SearchScope | null): QueryCheck {
   const { api } = useApp();
@@ -44,10 +47,19 @@ export function useQueryCheck(workspaceId: string, query: string, scope: SearchS
   const current = !blank && checkedQuery === query && check.isSuccess && !check.isPlaceholderData;
   const errors =
     query.trim() === '' ? NONE : current ? (check.data.valid ? NONE : check.data.errors) : undefined;
+  const warnings =
+    query.trim() === ''
+      ? NO_WARNINGS
+      : current
+        ? check.data.valid
+          ? (check.data.warnings ?? NO_WARNINGS)
+          : NO_WARNINGS
+        : undefined;
   return {
     checkedQuery,
     result: blank ? undefined : check.data,
     errors,
+    warnings,
     pending: !blank && (checkedQuery !== query || check.isFetching),
     failure: check.error,
     preparing: !blank && isPreparing(check.failureReason),

@@ -5,6 +5,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { workspaceQuery } from '@/api/queries';
 import { PageFrame } from '@/components/PageFrame';
+import { applyQueryFix } from '@/components/query-editor/diagnostics';
 import { QueryEditor } from '@/components/query-editor/QueryEditor';
 import { QueryHelp } from '@/components/query-editor/QueryHelp';
 import { QueryStatus } from '@/components/query-editor/QueryStatus';
@@ -102,10 +103,17 @@ export function DiscoverPage() {
             value={draft}
             onChange={setDraft}
             errors={check.errors}
+            warnings={check.warnings}
             suggestions={suggestions}
             onSubmit={() => apply({ query: draft })}
           />
-          <QueryStatus id="discover-query-status" check={check} query={draft} scopeLabel={scopeLabel} />
+          <QueryStatus
+            id="discover-query-status"
+            check={check}
+            query={draft}
+            scopeLabel={scopeLabel}
+            onFix={(fix) => setDraft(applyQueryFix(draft, fix))}
+          />
           <QueryHelp />
         </div>
         <DiscoverFilters state={applied} onChange={apply} />

@@ -27,6 +27,7 @@ import { FormError, TextField } from '@/components/Field';
 import { QueryEditor, type QueryEditorHandle } from '@/components/query-editor/QueryEditor';
 import { QueryHelp } from '@/components/query-editor/QueryHelp';
 import { QueryPreview } from '@/components/query-editor/QueryPreview';
+import { applyQueryFix } from '@/components/query-editor/diagnostics';
 import { NO_SUGGESTIONS, type QuerySuggestions } from '@/components/query-editor/query-completion';
 import { useQueryCheck } from '@/components/query-editor/use-query-check';
 import { useApp } from '@/components/use-app';
@@ -209,6 +210,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
             value={draft.query}
             onChange={(query) => setDraft((d) => ({ ...d, query }))}
             errors={queryErrors}
+            warnings={check.warnings}
             suggestions={suggestions}
             onSubmit={check.checkNow}
             handle={editor}
@@ -245,6 +247,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
           scopeLabel={scopeLabel}
           check={check}
           onSuggestions={setSuggestions}
+          onFix={(fix) => setDraft((d) => ({ ...d, query: applyQueryFix(d.query, fix) }))}
         />
         <div className="saved-query-filters">
           <PlatformLanguageChoices

@@ -41,7 +41,28 @@ describe('POST /social/query/validate', () => {
       normalized: 'coffee AND tea OR platform:instagram',
       matches: 4,
       matches_capped: false,
+      // AND and OR mixed without brackets: read as the tree says, and said, with the brackets as the fix.
+      warnings: [
+        {
+          code: 'mixed_and_or',
+          message:
+            'AND and OR are mixed without brackets at column 1: AND binds first, so this reads as ' +
+            '(coffee tea) OR Platform:Instagram',
+          column: 1,
+          length: 32,
+          fix: {
+            label: 'Add the brackets',
+            column: 1,
+            length: 32,
+            text: '(coffee tea) OR Platform:Instagram',
+          },
+        },
+      ],
     });
+    // A query that says what it means has none.
+    expect(
+      (await validate(viewer, { workspace_id: workspaceId, query: 'coffee tea' })).json(),
+    ).not.toHaveProperty('warnings');
   });
 
   it('answers the syntax while no store can count: matches null, and why', async () => {
