@@ -48,13 +48,13 @@ export type QueryError = z.infer<typeof queryErrorSchema>;
  * mixed without brackets, a very short wildcard, a query that can only exclude). It never refuses the query. `fix`,
  * when given, is the one edit most likely meant: replace `length` characters at the 1-based `column` with `text`.
  */
-export const QUERY_WARNING_CODES = [
+const QUERY_WARNING_CODES = [
   'lowercase_operator',
   'mixed_and_or',
   'short_wildcard',
   'only_negative',
 ] as const;
-export const queryWarningSchema = z.object({
+const queryWarningSchema = z.object({
   code: z.enum(QUERY_WARNING_CODES),
   message: z.string(),
   column: z.int().check(z.gte(1)),
