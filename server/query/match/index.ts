@@ -21,6 +21,8 @@ export interface QueryMatcher {
   match(post: MatchPost): string[];
   /** How many queries have no cover and are tested on every post. */
   readonly alwaysTested: number;
+  /** How many exact tests of a query on a post the matcher has made so far (what the index left of queries × posts). */
+  readonly tested: number;
 }
 
 /** Prefixes are found by their first two code units (a wildcard has at least two characters before `*`). */
@@ -91,46 +93,56 @@ export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatch
   const seen = new Int32Array(queries.length);
   const found = new Int32Array(substrings.patterns.length);
   let stamp = 0;
+  let candidates: number[] = [];
+  let tested = 0;
+  // Defined once, not per post: the per-post work allocates as little as it can.
+  const mark = (list: readonly number[] | undefined) => {
+    if (list === undefined) return;
+    for (let k = 0; k < list.length; k++) {
+      const query = list[k]!;
+      if (seen[query] !== stamp) {
+        seen[query] = stamp;
+        candidates.push(query);
+      }
+    }
+  };
+  const prefixed = (word: string, entries: ReadonlyArray<[string, number[]]> | undefined) => {
+    if (entries) for (const [prefix, list] of entries) if (word.startsWith(prefix)) mark(list);
+  };
+  const substringFound = (id: number) => {
+    if (found[id] === stamp) return;
+    found[id] = stamp;
+    mark(bySubstring[id]);
+  };
+  const [authors, platforms, langs, countries] = (['author', 'platform', 'lang', 'country'] as const).map(
+    (field) => fields.get(field)!.map,
+  ) as [Map<string, number[]>, Map<string, number[]>, Map<string, number[]>, Map<string, number[]>];
 
   return {
     alwaysTested: always.length,
+    get tested() {
+      return tested;
+    },
     match(post) {
       stamp += 1;
-      const scan: Scan = { view: viewOf(post), found, stamp };
-      const { view } = scan;
-      const candidates: number[] = [];
-      const mark = (list: readonly number[] | undefined) => {
-        if (list === undefined) return;
-        for (let k = 0; k < list.length; k++) {
-          const query = list[k]!;
-          if (seen[query] !== stamp) {
-            seen[query] = stamp;
-            candidates.push(query);
-          }
-        }
-      };
-      const prefixed = (word: string, entries: ReadonlyArray<[string, number[]]>) => {
-        for (const [prefix, list] of entries) if (word.startsWith(prefix)) mark(list);
-      };
+      candidates = [];
+      const view = viewOf(post);
       for (const word of view.positions.keys()) {
         mark(words.map.get(word));
         if (short.length > 0) prefixed(word, short);
-        const bucket = buckets.get(word.slice(0, BUCKET));
-        if (bucket) prefixed(word, bucket);
+        prefixed(word, buckets.get(word.slice(0, BUCKET)));
       }
       for (const tag of view.hashtags) mark(hashtags.map.get(tag));
       for (const mention of view.mentions) mark(mentions.map.get(mention));
-      mark(fields.get('author')!.map.get(view.handle));
-      mark(fields.get('platform')!.map.get(post.platform));
-      if (post.language !== null) mark(fields.get('lang')!.map.get(post.language));
-      if (post.country !== null) mark(fields.get('country')!.map.get(post.country));
-      automaton?.scan(view.lowered, (id) => {
-        if (found[id] === stamp) return;
-        found[id] = stamp;
-        mark(bySubstring[id]);
-      });
+      mark(authors.get(view.handle));
+      mark(platforms.get(post.platform));
+      if (post.language !== null) mark(langs.get(post.language));
+      if (post.country !== null) mark(countries.get(post.country));
+      automaton?.scan(view.lowered, substringFound);
       mark(always);
       candidates.sort((a, b) => a - b);
+      tested += candidates.length;
+      const scan: Scan = { view, found, stamp };
       const ids: string[] = [];
       for (const query of candidates) if (tests[query]!(scan)) ids.push(queries[query]!.id);
       return ids;
