@@ -58,7 +58,7 @@ describe('the matcher answers as the reference evaluator', () => {
     );
     // Not vacuous: the queries match posts.
     expect(matches).toBeGreaterThan(1000);
-  });
+  }, 30_000);
 
   const WORDS = [
     'ΟΔΟΣ',
@@ -138,7 +138,7 @@ describe('the matcher answers as the reference evaluator', () => {
       { seed: 5403, numRuns: 200 },
     );
     expect(matches).toBeGreaterThan(1000);
-  });
+  }, 30_000);
 });
 
 describe('Aho–Corasick', () => {
