@@ -124,6 +124,12 @@ export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatch
       return tested;
     },
     match(post) {
+      // Each post its own stamp; before the stamps would overflow (2³¹ posts: weeks of a firehose), start again.
+      if (stamp === 0x7fffffff) {
+        seen.fill(0);
+        found.fill(0);
+        stamp = 0;
+      }
       stamp += 1;
       candidates = [];
       const view = viewOf(post);
