@@ -7,9 +7,9 @@ import { workspaceIdSchema } from './workspaces';
 /** What a query may contain; the parser names the limit in its error message. */
 export const QUERY_LIMITS = {
   /** Characters as JavaScript counts them (UTF-16 code units). */
-  maxLength: 1000,
+  maxLength: 4096,
   /** Words, phrases, wildcards, hashtags, mentions and field filters together. */
-  maxTerms: 50,
+  maxTerms: 300,
   /** Parentheses inside parentheses. */
   maxDepth: 10,
   minNearDistance: 1,

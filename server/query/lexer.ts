@@ -1,5 +1,7 @@
 // Splits query text into tokens: parentheses, "phrases", the upper-case operators AND, OR, NOT and NEAR/n, and words
-// (everything else up to whitespace, a parenthesis or a quote). Columns are 1-based UTF-16 code-unit offsets.
+// (everything else up to whitespace, a parenthesis, a quote or a comment). A comment, <<< … >>>, is skipped as
+// whitespace (the saved text keeps it; the tree and the canonical text do not). Columns are 1-based UTF-16 code-unit
+// offsets.
 import { QUERY_LIMITS } from '@contract/social-query';
 import { QuerySyntaxError } from './errors';
 
@@ -24,6 +26,8 @@ export const operatorText = (token: OperatorToken) =>
   token.kind === 'near' ? `NEAR/${token.distance}` : token.kind.toUpperCase();
 
 const WHITESPACE = /\s/;
+export const COMMENT_OPEN = '<<<';
+export const COMMENT_CLOSE = '>>>';
 const WORD_END = /[\s()"]/;
 const NEAR = /^NEAR(?:\/|$)/;
 const NEAR_DISTANCE = /^NEAR\/(\d{1,2})$/;
@@ -86,6 +90,16 @@ export function tokenize(text: string): Token[] {
     const column = i + 1;
     if (WHITESPACE.test(char)) {
       i += 1;
+    } else if (text.startsWith(COMMENT_OPEN, i)) {
+      const close = text.indexOf(COMMENT_CLOSE, i + COMMENT_OPEN.length);
+      if (close < 0) {
+        throw new QuerySyntaxError(
+          `Missing ${COMMENT_CLOSE} for the comment that starts at column ${column}`,
+          column,
+          text.length - i,
+        );
+      }
+      i = close + COMMENT_CLOSE.length;
     } else if (char === '(' || char === ')') {
       tokens.push({ kind: char === '(' ? 'lparen' : 'rparen', column, length: 1 });
       i += 1;
@@ -102,7 +116,7 @@ export function tokenize(text: string): Token[] {
       i = end + 1;
     } else {
       let end = i + 1;
-      while (end < text.length && !WORD_END.test(text[end]!)) end += 1;
+      while (end < text.length && !WORD_END.test(text[end]!) && !text.startsWith(COMMENT_OPEN, end)) end += 1;
       const word = text.slice(i, end);
       tokens.push(operator(word, column) ?? { kind: 'word', text: word, column, length: word.length });
       i = end;

@@ -227,13 +227,13 @@ describe('saved queries (real server)', () => {
     await poll(() => previewTexts(page)).toEqual(['東京湾のフェリー 🚢 最高']);
     expect(await page.locator('.query-preview .post-text mark').allInnerTexts()).toEqual(['東京', '🚢']);
 
-    // 10,000 characters: shown, checked, underlined from column 1001, and refused.
+    // 10,000 characters: shown, checked, underlined from column 4097, and refused.
     await page.keyboard.press('Control+a');
     const long = 'ferry '.repeat(1667).slice(0, 10_000);
     await page.keyboard.insertText(long);
-    await poll(() => status(page).innerText()).toBe('The query is too long: 10000 characters, at most 1000');
+    await poll(() => status(page).innerText()).toBe('The query is too long: 10000 characters, at most 4096');
     const underlined = await page.locator('.cm-lintRange-error').allInnerTexts();
-    expect(underlined.join('')).toBe(long.slice(1000));
+    expect(underlined.join('')).toBe(long.slice(4096));
     expect(await page.locator('.cm-content').innerText()).toBe(long);
     await page.getByRole('button', { name: 'Save query' }).click();
     await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();

@@ -91,14 +91,14 @@ const corpus: SocialPost[] = [
   socialPostFixture(4, '東京タワーの夜景を船から 🚢 最高', { language: 'ja' }),
 ];
 
-/** The fake's parser: a ")" without "(" is an error at its column, past 1000 characters the query is too long. */
+/** The fake's parser: a ")" without "(" is an error at its column, past 4096 characters the query is too long. */
 function queryErrors(query: string) {
-  if (query.length > 1000) {
+  if (query.length > 4096) {
     return [
       {
-        message: `The query is too long: ${query.length} characters, at most 1000`,
-        column: 1001,
-        length: query.length - 1000,
+        message: `The query is too long: ${query.length} characters, at most 4096`,
+        column: 4097,
+        length: query.length - 4096,
       },
     ];
   }
@@ -462,10 +462,10 @@ describe('as an owner', () => {
     await user.paste('coffee '.repeat(1430).slice(0, 10_000));
     expect(queryEditor().value).toHaveLength(10_000);
     await waitFor(() =>
-      expect(previewStatus().textContent).toBe('The query is too long: 10000 characters, at most 1000'),
+      expect(previewStatus().textContent).toBe('The query is too long: 10000 characters, at most 4096'),
     );
     expect(editorErrors()).toEqual([
-      { message: 'The query is too long: 10000 characters, at most 1000', column: 1001, length: 9000 },
+      { message: 'The query is too long: 10000 characters, at most 4096', column: 4097, length: 5904 },
     ]);
     await user.click(screen.getByRole('button', { name: 'Save query' }));
     await screen.findByRole('alert');

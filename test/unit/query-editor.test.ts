@@ -67,6 +67,20 @@ describe('scanQuery', () => {
     expect(scanQuery(text)[1]).toEqual({ kind: 'word', from: 3, to: 7 });
   });
 
+  it('marks <<< comments >>> (to the end when unclosed), which also end a word', () => {
+    expect(kinds('coffee <<< our "brand" >>> OR tea<<<x>>>')).toEqual([
+      ['word', 'coffee'],
+      ['comment', '<<< our "brand" >>>'],
+      ['operator', 'OR'],
+      ['word', 'tea'],
+      ['comment', '<<<x>>>'],
+    ]);
+    expect(kinds('tea <<< unclosed (')).toEqual([
+      ['word', 'tea'],
+      ['comment', '<<< unclosed ('],
+    ]);
+  });
+
   it('handles a 10,000-character query', () => {
     const text = 'coffee 🔥 '.repeat(1000);
     expect(text.length).toBe(10_000);

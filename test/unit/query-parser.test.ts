@@ -120,13 +120,15 @@ describe('Unicode', () => {
   });
 });
 
-const long = 'a'.repeat(1001);
-const fiftyOne = Array.from({ length: 51 }, (_, i) => `w${i}`).join(' ');
+const long = 'a'.repeat(4097);
+const tooMany = Array.from({ length: 301 }, (_, i) => `w${i}`).join(' ');
+const lastTerm = tooMany.lastIndexOf('w300') + 1;
 const deep = `${'('.repeat(11)}a${')'.repeat(11)}`;
 
 describe('errors: exact message, column and length', () => {
   it.each<[string, string, number, number]>([
-    [long, 'The query is too long: 1001 characters, at most 1000', 1001, 1],
+    [long, 'The query is too long: 4097 characters, at most 4096', 4097, 1],
+    ['a <<< note', 'Missing >>> for the comment that starts at column 3', 3, 8],
     ['a\u0000b', 'Invalid character U+0000 at column 2', 2, 1],
     ['ab \u0007', 'Invalid character U+0007 at column 4', 4, 1],
     ['a \ud800b', 'Invalid character U+D800 at column 3', 3, 1],
@@ -179,7 +181,7 @@ describe('errors: exact message, column and length', () => {
       4,
       6,
     ],
-    [fiftyOne, 'Too many terms: at most 50, and term 51 is at column 191', 191, 3],
+    [tooMany, `Too many terms: at most 300, and term 301 is at column ${lastTerm}`, lastTerm, 4],
     [deep, 'Too many nested parentheses at column 11: at most 10 levels', 11, 1],
     ['a ( ) b', 'Empty parentheses at column 3', 3, 3],
     ['a (b OR (c)', 'Missing closing parenthesis for the "(" at column 3', 3, 1],
@@ -239,10 +241,23 @@ describe('errors: exact message, column and length', () => {
   });
 
   it('accepts the limits themselves', () => {
-    expect(parseQuery('a'.repeat(1000)).ok).toBe(true);
-    expect(parseQuery(fiftyOne.replace(/ w50$/, '')).ok).toBe(true);
+    expect(parseQuery('a'.repeat(4096)).ok).toBe(true);
+    expect(parseQuery(tooMany.replace(/ w300$/, '')).ok).toBe(true);
     expect(parseQuery(`${'('.repeat(10)}a${')'.repeat(10)}`).ok).toBe(true);
     expect(parseQuery('a NEAR/1 b').ok).toBe(true);
     expect(parseQuery('ab*').ok).toBe(true);
+  });
+});
+
+describe('comments and lines', () => {
+  it('skips <<< comments >>> and line breaks as whitespace: the tree is the same', () => {
+    const plain = parseQuery('coffee OR tea');
+    expect(parseQuery('coffee <<< our brand, "quoted" (and bracketed) >>> OR tea')).toEqual(plain);
+    expect(parseQuery('<<< a note first >>>\ncoffee\nOR\ttea\n<<< and last >>>')).toEqual(plain);
+    // A comment ends a word: coffee<<<x>>>tea is two terms.
+    expect(parseQuery('coffee<<<x>>>tea')).toEqual(parseQuery('coffee tea'));
+    // Inside a phrase, <<< is text.
+    expect(parseQuery('"a <<< b"')).toEqual(parseQuery('"a <<< b"'));
+    expect(parseQuery('"a <<< b"').ok).toBe(true);
   });
 });

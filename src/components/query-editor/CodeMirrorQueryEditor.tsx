@@ -42,6 +42,7 @@ const theme = EditorView.theme({
   '.cm-q-fieldName': { color: '#9d174d', fontWeight: '600' },
   '.cm-q-fieldValue': { color: '#9d174d' },
   '.cm-q-paren': { color: 'var(--muted)', fontWeight: '700' },
+  '.cm-q-comment': { color: 'var(--muted)', fontStyle: 'italic' },
   '.cm-lintRange-error': {
     backgroundImage: 'none',
     textDecoration: 'underline wavy var(--destructive)',

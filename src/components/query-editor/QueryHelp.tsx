@@ -1,4 +1,5 @@
 // The query language in brief (from server/query/README.md), as a disclosure beside the editor.
+import { QUERY_LIMITS } from '@contract/social-query';
 const SYNTAX: Array<[string, string]> = [
   ['coffee', 'the word, whole, any case (no stemming: run does not find running; write run*)'],
   ['coffee tea, coffee AND tea', 'both words (terms side by side are ANDed)'],
@@ -21,7 +22,8 @@ const NOTES = [
   'Precedence, tightest first: NOT, NEAR/n, AND, OR. So a b OR c is (a AND b) OR c.',
   'Chinese, Japanese, Korean and Thai words and emoji match as parts of the text: 東京 finds 東京タワー.',
   'Words run up to a space, a parenthesis or a quote; quote a link ("https://…").',
-  'At most 1000 characters, 50 terms and 10 levels of parentheses.',
+  'Comments go between <<< and >>>; a query may span several lines.',
+  `At most ${QUERY_LIMITS.maxLength} characters, ${QUERY_LIMITS.maxTerms} terms and ${QUERY_LIMITS.maxDepth} levels of parentheses.`,
 ];
 
 /** `modEnter`: what Ctrl+Enter does where the editor is (discover searches; the saved-query form updates its preview). */

@@ -22,6 +22,7 @@ const marks = new Map<QueryTokenKind, Decoration>(
       'fieldName',
       'fieldValue',
       'paren',
+      'comment',
       'word',
     ] as const
   ).map((kind) => [kind, Decoration.mark({ class: `cm-q-${kind}` })]),

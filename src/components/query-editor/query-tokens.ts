@@ -1,7 +1,8 @@
 // Splits query text into the spans the editor colours, by the rules of the server's lexer
 // (server/query/lexer.ts): a word runs up to whitespace, a parenthesis or a quote; AND, OR, NOT and NEAR/n are
-// operators only in upper case; a word that starts with ASCII letters and ":" is a field. It never throws: an
-// unclosed quote is a phrase to the end, and the server's diagnostics say what is wrong. Offsets are UTF-16 code units.
+// operators only in upper case; a word that starts with ASCII letters and ":" is a field; <<< … >>> is a comment. It
+// never throws: an unclosed quote is a phrase to the end, an unclosed comment a comment to the end, and the server's
+// diagnostics say what is wrong. Offsets are UTF-16 code units.
 
 export type QueryTokenKind =
   | 'operator'
@@ -13,6 +14,7 @@ export type QueryTokenKind =
   | 'fieldName'
   | 'fieldValue'
   | 'paren'
+  | 'comment'
   | 'word';
 
 export interface QueryToken {
@@ -51,6 +53,11 @@ export function scanQuery(text: string): QueryToken[] {
     const char = text[i]!;
     if (WHITESPACE.test(char)) {
       i += 1;
+    } else if (text.startsWith('<<<', i)) {
+      const close = text.indexOf('>>>', i + 3);
+      const end = close < 0 ? text.length : close + 3;
+      tokens.push({ kind: 'comment', from: i, to: end });
+      i = end;
     } else if (char === '(' || char === ')') {
       tokens.push({ kind: 'paren', from: i, to: i + 1 });
       i += 1;
@@ -61,7 +68,7 @@ export function scanQuery(text: string): QueryToken[] {
       i = end;
     } else {
       let end = i + 1;
-      while (end < text.length && !WORD_END.test(text[end]!)) end += 1;
+      while (end < text.length && !WORD_END.test(text[end]!) && !text.startsWith('<<<', end)) end += 1;
       tokens.push(...wordTokens(text.slice(i, end), i));
       i = end;
     }

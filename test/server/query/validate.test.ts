@@ -65,6 +65,29 @@ describe('POST /social/query/validate', () => {
     ).not.toHaveProperty('warnings');
   });
 
+  it('counts a long listening query: 300 terms over several lines with comments', async () => {
+    const brands = Array.from({ length: 240 }, (_, i) => `brand${i}`);
+    const misspellings = Array.from({ length: 40 }, (_, i) => `"cofee shop ${i}"`);
+    const exclusions = Array.from({ length: 19 }, (_, i) => `spam${i}`);
+    const query = [
+      '<<< the brand and its products >>>',
+      `(coffee OR ${brands.join(' OR ')}`,
+      `OR ${misspellings.join(' OR ')})`,
+      '<<< not the noise >>>',
+      `NOT (${exclusions.join(' OR ')})`,
+    ].join('\n');
+    expect(query.length).toBeLessThanOrEqual(4096);
+    const res = await validate(viewer, { workspace_id: workspaceId, query });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ valid: true, matches_capped: false });
+    // The same posts as coffee alone: no post of the corpus has the other terms.
+    const coffee = (await validate(viewer, { workspace_id: workspaceId, query: 'coffee' })).json();
+    expect(body.matches).toBe(coffee.matches);
+    expect(body.matches).toBeGreaterThan(0);
+    expect(body.normalized).not.toContain('<<<');
+  });
+
   it('answers the syntax while no store can count: matches null, and why', async () => {
     const service = server.app.deps.analytics;
     server.app.deps.analytics = undefined;
@@ -138,7 +161,7 @@ describe('POST /social/query/validate', () => {
       ],
       ['', { message: 'The query is empty', column: 1, length: 0 }],
       ["'; DROP TABLE posts; --", expect.objectContaining({ column: 1, length: 2 })],
-      ['x'.repeat(5000), expect.objectContaining({ column: 1001, length: 4000 })],
+      ['x'.repeat(5000), expect.objectContaining({ column: 4097, length: 904 })],
     ] as const) {
       const res = await validate(viewer, { workspace_id: workspaceId, query });
       expect(res.statusCode).toBe(200);
