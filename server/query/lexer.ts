@@ -26,8 +26,8 @@ export const operatorText = (token: OperatorToken) =>
   token.kind === 'near' ? `NEAR/${token.distance}` : token.kind.toUpperCase();
 
 const WHITESPACE = /\s/;
-export const COMMENT_OPEN = '<<<';
-export const COMMENT_CLOSE = '>>>';
+const COMMENT_OPEN = '<<<';
+const COMMENT_CLOSE = '>>>';
 const WORD_END = /[\s()"]/;
 const NEAR = /^NEAR(?:\/|$)/;
 const NEAR_DISTANCE = /^NEAR\/(\d{1,2})$/;
