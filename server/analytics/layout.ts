@@ -70,6 +70,8 @@ export const LOWERED_TEXT = 'lowerUTF8(text)';
  */
 const wordsOf = (lowered: string) => `extractAll(${lowered}, '[\\\\p{L}\\\\p{M}\\\\p{N}]+')`;
 export const POST_WORDS = wordsOf(LOWERED_TEXT);
+/** A post's words as written, in their own case: what a case-sensitive term (`{NASA}`) is looked for among. */
+export const CASED_WORDS = wordsOf('text');
 
 /**
  * A run of the text between spaces that is a link, an address or a host name: it holds `://`, or a `/`, `.` or `@`

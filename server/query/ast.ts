@@ -22,6 +22,12 @@ interface WildcardNode {
   prefix: string;
 }
 
+/** A word in exactly this case, whole (written `{NASA}`): one run of letters, marks and digits. */
+export interface CasedNode {
+  type: 'cased';
+  value: string;
+}
+
 /** A hashtag of the post, lower case, without '#'. */
 interface HashtagNode {
   type: 'hashtag';
@@ -73,5 +79,6 @@ export interface NearNode {
   right: ProximityOperand;
 }
 
-export type LeafNode = TermNode | PhraseNode | WildcardNode | HashtagNode | MentionNode | FieldNode;
+export type LeafNode =
+  TermNode | PhraseNode | WildcardNode | CasedNode | HashtagNode | MentionNode | FieldNode;
 export type QueryNode = LeafNode | NotNode | AndNode | OrNode | NearNode;

@@ -1,4 +1,5 @@
-// Splits query text into tokens: parentheses, "phrases", the upper-case operators AND, OR, NOT and NEAR/n, and words
+// Splits query text into tokens: parentheses, "phrases", {case-sensitive} terms, the upper-case operators AND, OR, NOT
+// and NEAR/n, and words
 // (everything else up to whitespace, a parenthesis, a quote or a comment). A comment, <<< … >>>, is skipped as
 // whitespace (the saved text keeps it; the tree and the canonical text do not). Columns are 1-based UTF-16 code-unit
 // offsets.
@@ -14,6 +15,8 @@ export type Token =
   | (TokenBase & { kind: 'word'; text: string })
   /** `text` is what is between the quotes, as typed. */
   | (TokenBase & { kind: 'phrase'; text: string })
+  /** A case-sensitive term: `text` is what is between the braces, as typed. */
+  | (TokenBase & { kind: 'cased'; text: string })
   | NearToken
   | (TokenBase & { kind: 'and' | 'or' | 'not' })
   | (TokenBase & { kind: 'lparen' | 'rparen' | 'eof' });
@@ -100,6 +103,17 @@ export function tokenize(text: string): Token[] {
         );
       }
       i = close + COMMENT_CLOSE.length;
+    } else if (char === '{') {
+      const end = text.indexOf('}', i + 1);
+      if (end < 0) {
+        throw new QuerySyntaxError(
+          `Missing } for the case-sensitive term that starts at column ${column}`,
+          column,
+          text.length - i,
+        );
+      }
+      tokens.push({ kind: 'cased', text: text.slice(i + 1, end), column, length: end - i + 1 });
+      i = end + 1;
     } else if (char === '(' || char === ')') {
       tokens.push({ kind: char === '(' ? 'lparen' : 'rparen', column, length: 1 });
       i += 1;

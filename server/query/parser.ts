@@ -4,15 +4,15 @@
 //   and     := near ( [AND] near )*        adjacent terms are ANDed
 //   near    := unary ( NEAR/n unary )?     one NEAR per pair: a NEAR/2 b NEAR/3 c is refused
 //   unary   := NOT unary | primary
-//   primary := word | "phrase" | ( or )
+//   primary := word | "phrase" | {word} | ( or )
 // so NOT binds tightest, then NEAR, then AND, then OR. Throws QuerySyntaxError.
 import { QUERY_LIMITS } from '@contract/social-query';
 import type { NearNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { operatorText, tokenize, type NearToken, type OperatorToken, type Token } from './lexer';
-import { leafText, matchMode, phraseNode, wordNode } from './terms';
+import { casedNode, leafText, matchMode, phraseNode, wordNode } from './terms';
 
-const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'lparen', 'not']);
+const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'lparen', 'not']);
 
 function isProximityLeaf(node: QueryNode): node is ProximityLeaf {
   return node.type === 'term' || node.type === 'phrase' || node.type === 'wildcard';
@@ -141,6 +141,10 @@ class Parser {
         this.next();
         this.countTerm(token);
         return phraseNode(token.text, token.column, token.length);
+      case 'cased':
+        this.next();
+        this.countTerm(token);
+        return casedNode(token.text, token.column, token.length);
       case 'lparen':
         return this.parseGroup(token);
       default:

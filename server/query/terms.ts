@@ -2,7 +2,14 @@
 // and whether it is matched through the full-text vector or as a substring of the post's text.
 import { PLATFORMS } from '@server/db/social-schema';
 import { QUERY_LIMITS } from '@contract/social-query';
-import { QUERY_FIELDS, type LeafNode, type PhraseNode, type ProximityLeaf, type QueryField } from './ast';
+import {
+  QUERY_FIELDS,
+  type CasedNode,
+  type LeafNode,
+  type PhraseNode,
+  type ProximityLeaf,
+  type QueryField,
+} from './ast';
 import { QuerySyntaxError } from './errors';
 
 /**
@@ -137,4 +144,18 @@ export function phraseNode(text: string, column: number, length: number): Phrase
   if (value === '') fail(`Empty phrase at column ${column}`, column, length);
   if (matchMode(value) === 'none') nothingToSearch('the phrase', column, length);
   return { type: 'phrase', value };
+}
+
+const ONE_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+
+/** A case-sensitive term's text as a leaf: one word of a spaced script (letters, marks and digits), as typed. */
+export function casedNode(text: string, column: number, length: number): CasedNode {
+  if (!ONE_WORD.test(text) || matchMode(text) !== 'words') {
+    fail(
+      `A case-sensitive term holds one word of letters and digits, as in {NASA}; not "{${text}}" at column ${column}`,
+      column,
+      length,
+    );
+  }
+  return { type: 'cased', value: text };
 }

@@ -9,8 +9,8 @@ import { tokenize, type Token } from './lexer';
 const SHORT_PREFIX = 3;
 const LOWER_OPERATORS = new Set(['or', 'and', 'not']);
 /** Tokens that can end an operand (what a lower-case `or` between two terms follows). */
-const ENDS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'rparen']);
-const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'lparen', 'not']);
+const ENDS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'rparen']);
+const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'lparen', 'not']);
 
 const end = (token: Token) => token.column + token.length;
 
@@ -55,7 +55,7 @@ function mixedAndOr(text: string, tokens: Token[], warnings: QueryWarning[], at 
       const close = mixedAndOr(text, tokens, warnings, i + 1);
       pieces.push({ kind: 'operand', from: token.column, to: end(tokens[close] ?? token) });
       i = close;
-    } else if (token.kind === 'word' || token.kind === 'phrase') {
+    } else if (token.kind === 'word' || token.kind === 'phrase' || token.kind === 'cased') {
       pieces.push({ kind: 'operand', from: token.column, to: end(token) });
     } else pieces.push({ kind: token.kind, from: token.column, to: end(token) });
   }

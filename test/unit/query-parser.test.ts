@@ -129,6 +129,19 @@ describe('errors: exact message, column and length', () => {
   it.each<[string, string, number, number]>([
     [long, 'The query is too long: 4097 characters, at most 4096', 4097, 1],
     ['a <<< note', 'Missing >>> for the comment that starts at column 3', 3, 8],
+    ['a {NASA', 'Missing } for the case-sensitive term that starts at column 3', 3, 5],
+    [
+      'a {NASA rocket}',
+      'A case-sensitive term holds one word of letters and digits, as in {NASA}; not "{NASA rocket}" at column 3',
+      3,
+      13,
+    ],
+    [
+      '{東京}',
+      'A case-sensitive term holds one word of letters and digits, as in {NASA}; not "{東京}" at column 1',
+      1,
+      4,
+    ],
     ['a\u0000b', 'Invalid character U+0000 at column 2', 2, 1],
     ['ab \u0007', 'Invalid character U+0007 at column 4', 4, 1],
     ['a \ud800b', 'Invalid character U+D800 at column 3', 3, 1],
@@ -259,5 +272,22 @@ describe('comments and lines', () => {
     // Inside a phrase, <<< is text.
     expect(parseQuery('"a <<< b"')).toEqual(parseQuery('"a <<< b"'));
     expect(parseQuery('"a <<< b"').ok).toBe(true);
+  });
+});
+
+describe('case-sensitive terms', () => {
+  it('parses {NASA} as the word in its case, printed back the same, a term among the others', () => {
+    expect(parseQuery('{NASA} launch')).toEqual({
+      ok: true,
+      ast: {
+        type: 'and',
+        operands: [
+          { type: 'cased', value: 'NASA' },
+          { type: 'term', value: 'launch' },
+        ],
+      },
+    });
+    const parsed = parseQuery('{US} OR {Été}');
+    expect(parsed.ok && printQuery(parsed.ast)).toBe('{US} OR {Été}');
   });
 });

@@ -6,6 +6,7 @@
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
 import {
+  CASED_WORDS,
   FIELD_TOKEN_MARKS,
   LOWERED_TEXT,
   QUARTER_MS,
@@ -96,6 +97,17 @@ const gramDecides = (lower: string, grams: readonly string[]) => grams.length ==
 /** The token of a gram (matching/scripts.ts, postGramsSql), as the token table holds it. */
 const gramToken = (gram: string, params: StoreParams) => `sipHash64('g', ${params.add(gram, 'String')})`;
 
+/**
+ * A case-sensitive word (`{NASA}`): the posts with the word lower-cased (its token's slice), whose own text, in its
+ * own case, has it among its words (the store's word rule over the text as written).
+ */
+function casedSet(word: string, params: StoreParams, range?: StoreRange): string {
+  const token = `sipHash64(${params.add(lowerText(word), 'String')})`;
+  const candidates = `SELECT post FROM ${db}.tok WHERE tok = ${token} AND ${rangeCondition('ts', params, range)}`;
+  return `SELECT id FROM ${db}.posts WHERE ${rangeCondition('ts', params, range, 'id')} AND id IN (${candidates})
+    AND has(${CASED_WORDS}, ${params.add(word, 'String')})`;
+}
+
 function wordCondition(
   node: Parameters<typeof wordTree>[0],
   params: StoreParams,
@@ -158,6 +170,8 @@ export function compileStoreQuery(
     }
     case 'near':
       return wordCondition(node, params, range);
+    case 'cased':
+      return `p.id IN (${casedSet(node.value, params, range)})`;
     case 'hashtag':
     case 'mention':
       return tokenSet(tagToken(node, params), params, range);
@@ -261,6 +275,15 @@ export function compileStoreCandidates(
       const posts = wordSet(tree, params, db, inRange);
       const rows = (columns: readonly string[]) => wordRows(tree, params, db, inRange, columns);
       return { tokens: cover.match, posts, ...(joinable(tree) && { rows }), repeats: cover.repeats, given };
+    }
+    case 'cased': {
+      const tokens = `tok = sipHash64(${params.add(lowerText(node.value), 'String')})`;
+      return {
+        tokens,
+        posts: `SELECT id AS post FROM (${casedSet(node.value, params, range)})`,
+        repeats: false,
+        given,
+      };
     }
     case 'hashtag':
     case 'mention':

@@ -60,6 +60,8 @@ export function coverOf(node: QueryNode): Cover | null {
     case 'phrase':
     case 'wildcard':
       return textCover(node);
+    case 'cased':
+      return runCover(node.value);
     case 'hashtag':
     case 'mention':
       return one({ kind: node.type, value: node.value }, 1);

@@ -5,7 +5,7 @@
 // once into closures; the matcher runs only those of the queries a post may match.
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '../ast';
 import { leafText, matchMode } from '../terms';
-import { lowerText, textWords, type PostView } from './post';
+import { casedWords, lowerText, textWords, type PostView } from './post';
 
 /** A post being matched: its split form, and which substring patterns its lower-cased text holds. */
 export interface Scan {
@@ -104,6 +104,10 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
     case 'phrase':
     case 'wildcard':
       return textTest(node, substrings);
+    case 'cased': {
+      const { value } = node;
+      return ({ view }) => casedWords(view).has(value);
+    }
     case 'hashtag': {
       const { value } = node;
       return ({ view }) => view.hashtags.has(value);

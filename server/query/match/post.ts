@@ -41,7 +41,13 @@ export interface PostView {
   handle: string;
   hashtags: ReadonlySet<string>;
   mentions: ReadonlySet<string>;
+  /** The words in their own case, read once a case-sensitive term asks (casedWords). */
+  cased?: ReadonlySet<string>;
 }
+
+/** The post's words as written (a case-sensitive term's test), split on first use. */
+export const casedWords = (view: PostView): ReadonlySet<string> =>
+  (view.cased ??= new Set(view.post.text.match(WORD) ?? []));
 
 const lowerSet = (values: readonly string[]) => new Set(values.map(lowerText));
 

@@ -43,6 +43,7 @@ const theme = EditorView.theme({
   '.cm-q-fieldValue': { color: '#9d174d' },
   '.cm-q-paren': { color: 'var(--muted)', fontWeight: '700' },
   '.cm-q-comment': { color: 'var(--muted)', fontStyle: 'italic' },
+  '.cm-q-cased': { color: '#0f5132', fontWeight: '600' },
   '.cm-lintRange-error': {
     backgroundImage: 'none',
     textDecoration: 'underline wavy var(--destructive)',

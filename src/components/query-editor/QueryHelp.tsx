@@ -4,6 +4,7 @@ const SYNTAX: Array<[string, string]> = [
   ['coffee', 'the word, whole, any case (no stemming: run does not find running; write run*)'],
   ['coffee tea, coffee AND tea', 'both words (terms side by side are ANDed)'],
   ['coffee OR tea', 'either'],
+  ['{NASA}', 'the word in exactly this case (not nasa or Nasa)'],
   ['NOT decaf', 'without it'],
   ['(coffee OR tea) NOT decaf', 'grouping'],
   ['"flat white"', 'the words in this order, next to each other'],

@@ -16,6 +16,7 @@ const marks = new Map<QueryTokenKind, Decoration>(
       'operator',
       'near',
       'phrase',
+      'cased',
       'wildcard',
       'hashtag',
       'mention',

@@ -1,6 +1,7 @@
 // Splits query text into the spans the editor colours, by the rules of the server's lexer
 // (server/query/lexer.ts): a word runs up to whitespace, a parenthesis or a quote; AND, OR, NOT and NEAR/n are
-// operators only in upper case; a word that starts with ASCII letters and ":" is a field; <<< … >>> is a comment. It
+// operators only in upper case; a word that starts with ASCII letters and ":" is a field; {…} a case-sensitive word;
+// <<< … >>> is a comment. It
 // never throws: an unclosed quote is a phrase to the end, an unclosed comment a comment to the end, and the server's
 // diagnostics say what is wrong. Offsets are UTF-16 code units.
 
@@ -8,6 +9,7 @@ export type QueryTokenKind =
   | 'operator'
   | 'near'
   | 'phrase'
+  | 'cased'
   | 'wildcard'
   | 'hashtag'
   | 'mention'
@@ -57,6 +59,11 @@ export function scanQuery(text: string): QueryToken[] {
       const close = text.indexOf('>>>', i + 3);
       const end = close < 0 ? text.length : close + 3;
       tokens.push({ kind: 'comment', from: i, to: end });
+      i = end;
+    } else if (char === '{') {
+      const close = text.indexOf('}', i + 1);
+      const end = close < 0 ? text.length : close + 1;
+      tokens.push({ kind: 'cased', from: i, to: end });
       i = end;
     } else if (char === '(' || char === ')') {
       tokens.push({ kind: 'paren', from: i, to: i + 1 });

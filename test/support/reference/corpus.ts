@@ -253,6 +253,18 @@ const phraseArb = fc.constantFrom(
   '"latte 🔥 oat"',
 );
 const wildcardArb = fc.constantFrom('barist*', 'lat*', 'co*', 'caf*', 'ÉT*', '東京*', 'v2*');
+/** Case-sensitive words: as the texts have them, in another case, and one no text has. */
+const casedArb = fc.constantFrom(
+  '{Coffee}',
+  '{coffee}',
+  '{COFFEE}',
+  '{Café}',
+  '{café}',
+  '{ÉTÉ}',
+  '{été}',
+  '{v2}',
+  '{X}',
+);
 const tagArb = fc.constantFrom(
   '#coffee',
   '#latteart',
@@ -292,6 +304,7 @@ const { query: queryTextArb } = fc.letrec<{ query: string }>((tie) => ({
     termArb,
     phraseArb,
     wildcardArb,
+    casedArb,
     tagArb,
     fieldArb,
     nearArb,

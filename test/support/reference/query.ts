@@ -89,6 +89,9 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
     case 'phrase':
     case 'wildcard':
       return textMatches(post, postTokens, node);
+    case 'cased':
+      // A word of the text as written, in its own case.
+      return Array.from(post.text.matchAll(/[\p{L}\p{M}\p{N}]+/gu), (m) => m[0]).includes(node.value);
     case 'hashtag':
       return post.hashtags.includes(node.value);
     case 'mention':
