@@ -22,6 +22,15 @@ interface WildcardNode {
   prefix: string;
 }
 
+/**
+ * Words that fit a mask (written `colo?r`, `organi?ation*`): each `?` one character, a final `*` any rest; at least
+ * two characters before the first `?`. Kept as typed.
+ */
+export interface MaskNode {
+  type: 'mask';
+  value: string;
+}
+
 /** A word in exactly this case, whole (written `{NASA}`): one run of letters, marks and digits. */
 export interface CasedNode {
   type: 'cased';
@@ -68,7 +77,7 @@ interface OrNode {
 }
 
 /** What NEAR/n can join: words, phrases and wildcards, or an OR of them. */
-export type ProximityLeaf = TermNode | PhraseNode | WildcardNode;
+export type ProximityLeaf = TermNode | PhraseNode | WildcardNode | MaskNode;
 export type ProximityOperand = ProximityLeaf | { type: 'or'; operands: ProximityLeaf[] };
 
 /** `left` and `right` at most `distance` word positions apart, in either order. */
@@ -80,5 +89,5 @@ export interface NearNode {
 }
 
 export type LeafNode =
-  TermNode | PhraseNode | WildcardNode | CasedNode | HashtagNode | MentionNode | FieldNode;
+  TermNode | PhraseNode | WildcardNode | MaskNode | CasedNode | HashtagNode | MentionNode | FieldNode;
 export type QueryNode = LeafNode | NotNode | AndNode | OrNode | NearNode;

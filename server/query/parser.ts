@@ -15,7 +15,7 @@ import { casedNode, leafText, matchMode, phraseNode, wordNode } from './terms';
 const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'lparen', 'not']);
 
 function isProximityLeaf(node: QueryNode): node is ProximityLeaf {
-  return node.type === 'term' || node.type === 'phrase' || node.type === 'wildcard';
+  return node.type === 'term' || node.type === 'phrase' || node.type === 'wildcard' || node.type === 'mask';
 }
 
 class Parser {

@@ -18,6 +18,8 @@ export function printQuery(node: QueryNode): string {
       return `"${node.value}"`;
     case 'wildcard':
       return `${node.prefix}*`;
+    case 'mask':
+      return node.value;
     case 'cased':
       return `{${node.value}}`;
     case 'hashtag':

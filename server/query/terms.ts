@@ -6,6 +6,7 @@ import {
   QUERY_FIELDS,
   type CasedNode,
   type LeafNode,
+  type MaskNode,
   type PhraseNode,
   type ProximityLeaf,
   type QueryField,
@@ -128,11 +129,50 @@ function wildcardNode(word: string, column: number): LeafNode {
   return { type: 'wildcard', prefix };
 }
 
+/** Letters, marks and digits: what a mask's characters other than `?` and a final `*` must be. */
+const WORD_CHARS = /^[\p{L}\p{M}\p{N}]+$/u;
+
+function maskNode(word: string, column: number): MaskNode {
+  const star = word.indexOf('*');
+  if (star >= 0 && star !== word.length - 1) {
+    return fail(`"*" can only end a word, at column ${column + star}`, column + star, 1);
+  }
+  const body = star >= 0 ? word.slice(0, -1) : word;
+  const first = body.indexOf('?');
+  const min = QUERY_LIMITS.minWildcardPrefix;
+  if ([...body.slice(0, first)].length < min) {
+    return fail(`A "?" needs at least ${min} characters before it, at column ${column}`, column, word.length);
+  }
+  const letters = body.replaceAll('?', '');
+  if (!WORD_CHARS.test(letters) || matchMode(letters) !== 'words') {
+    return fail(
+      `"?" works within one word of letters and digits, as in colo?r; not "${word}" at column ${column}`,
+      column,
+      word.length,
+    );
+  }
+  return { type: 'mask', value: word };
+}
+
+/**
+ * A mask as what it matches, lower-cased: the characters before its first `?` (every match starts with them: the
+ * lexicon's range) and a regular expression over a whole word that RE2 (the store) and JavaScript (with the u flag)
+ * read alike: `?` one code point, a final `*` any rest, the other characters themselves.
+ */
+export function maskPattern(mask: string): { prefix: string; regex: string } {
+  const lower = mask.toLowerCase();
+  const rest = lower.endsWith('*');
+  const body = rest ? lower.slice(0, -1) : lower;
+  const regex = [...body].map((char) => (char === '?' ? '.' : char)).join('');
+  return { prefix: body.slice(0, body.indexOf('?')), regex: `^${regex}${rest ? '.*' : ''}$` };
+}
+
 /** A word token (not an operator) as a leaf of the tree, or a QuerySyntaxError saying what is wrong with it. */
 export function wordNode(word: string, column: number): LeafNode {
   if (word.startsWith('#') || word.startsWith('@')) return tagNode(word, column);
   const field = FIELD.exec(word);
   if (field) return fieldNode(word, field[1]!, column);
+  if (word.includes('?')) return maskNode(word, column);
   if (word.includes('*')) return wildcardNode(word, column);
   if (matchMode(word) === 'none') nothingToSearch(`"${word}"`, column, word.length);
   return { type: 'term', value: word };

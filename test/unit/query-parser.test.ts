@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseQuery, printQuery, QuerySyntaxError, type QueryNode } from '@server/query/index';
+import { maskPattern } from '@server/query/terms';
 
 const term = (value: string) => ({ type: 'term' as const, value });
 const and = (...operands: QueryNode[]): QueryNode => ({ type: 'and', operands });
@@ -130,6 +131,14 @@ describe('errors: exact message, column and length', () => {
     [long, 'The query is too long: 4097 characters, at most 4096', 4097, 1],
     ['a <<< note', 'Missing >>> for the comment that starts at column 3', 3, 8],
     ['a {NASA', 'Missing } for the case-sensitive term that starts at column 3', 3, 5],
+    ['a c?lor', 'A "?" needs at least 2 characters before it, at column 3', 3, 5],
+    ['co?l*or', '"*" can only end a word, at column 5', 5, 1],
+    [
+      'co?-op',
+      '"?" works within one word of letters and digits, as in colo?r; not "co?-op" at column 1',
+      1,
+      6,
+    ],
     [
       'a {NASA rocket}',
       'A case-sensitive term holds one word of letters and digits, as in {NASA}; not "{NASA rocket}" at column 3',
@@ -289,5 +298,15 @@ describe('case-sensitive terms', () => {
     });
     const parsed = parseQuery('{US} OR {Été}');
     expect(parsed.ok && printQuery(parsed.ast)).toBe('{US} OR {Été}');
+  });
+});
+
+describe('masks', () => {
+  it('parses colo?r and organi?ation* as masks, printed back as typed, joinable by NEAR', () => {
+    expect(parseQuery('colo?r')).toEqual({ ok: true, ast: { type: 'mask', value: 'colo?r' } });
+    const parsed = parseQuery('organi?ation* NEAR/2 "oat milk"');
+    expect(parsed.ok && printQuery(parsed.ast)).toBe('organi?ation* NEAR/2 "oat milk"');
+    expect(maskPattern('Colo?r')).toEqual({ prefix: 'colo', regex: '^colo.r$' });
+    expect(maskPattern('organi?ation*')).toEqual({ prefix: 'organi', regex: '^organi.ation.*$' });
   });
 });

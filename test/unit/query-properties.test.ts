@@ -41,6 +41,9 @@ const phraseArb = fc
   .map((value): LeafNode => ({ type: 'phrase', value }));
 const hashtagArb = text('abz09_é東한', 1, 8).map((value): LeafNode => ({ type: 'hashtag', value }));
 const casedArb = text('aBzZ09éÉ', 1, 8).map((value): LeafNode => ({ type: 'cased', value }));
+const maskArb = fc
+  .tuple(text('abzé09', 2, 4), text('ab?', 1, 4), fc.boolean())
+  .map(([head, tail, rest]): LeafNode => ({ type: 'mask', value: `${head}?${tail}${rest ? '*' : ''}` }));
 const handle = text('abz09_.-é', 1, 8);
 const mentionArb = handle.map((value): LeafNode => ({ type: 'mention', value }));
 const fieldArb = fc.oneof(
@@ -49,7 +52,16 @@ const fieldArb = fc.oneof(
   text('abcdejkoz', 2, 3).map((value): LeafNode => ({ type: 'field', field: 'lang', value })),
   text('ABJKRSUZ', 2, 2).map((value): LeafNode => ({ type: 'field', field: 'country', value })),
 );
-const leafArb = fc.oneof(termArb, phraseArb, wildcardArb, casedArb, hashtagArb, mentionArb, fieldArb);
+const leafArb = fc.oneof(
+  termArb,
+  phraseArb,
+  wildcardArb,
+  maskArb,
+  casedArb,
+  hashtagArb,
+  mentionArb,
+  fieldArb,
+);
 
 const proximityLeafArb = fc
   .oneof(termArb, phraseArb, wildcardArb)

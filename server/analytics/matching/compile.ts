@@ -163,7 +163,8 @@ export function compileStoreQuery(
   switch (node.type) {
     case 'term':
     case 'phrase':
-    case 'wildcard': {
+    case 'wildcard':
+    case 'mask': {
       const text = leafText(node);
       if (matchMode(text) === 'substring') return `p.id IN (${substringSet(text, params, range)})`;
       return wordCondition(node, params, range);
@@ -253,6 +254,7 @@ export function compileStoreCandidates(
     case 'term':
     case 'phrase':
     case 'wildcard':
+    case 'mask':
     case 'near': {
       const text = node.type === 'near' ? null : leafText(node);
       if (text !== null && matchMode(text) === 'substring') {

@@ -25,15 +25,16 @@ interface Span {
  */
 export function tokenMatch(node: WordVal, params: StoreParams, db: string, sliced = false): string {
   const value = params.add(node.word, 'String');
-  if (node.prefix && sliced)
-    return `has((SELECT groupArray(tok) FROM ${db}.lexicon WHERE startsWith(word, ${value})), tok)`;
-  return node.prefix
-    ? `tok IN (SELECT tok FROM ${db}.lexicon WHERE startsWith(word, ${value}))`
-    : `tok = sipHash64(${value})`;
+  const words =
+    `startsWith(word, ${value})` +
+    (node.pattern === undefined ? '' : ` AND match(word, ${params.add(node.pattern, 'String')})`);
+  if (node.prefix && sliced) return `has((SELECT groupArray(tok) FROM ${db}.lexicon WHERE ${words}), tok)`;
+  return node.prefix ? `tok IN (SELECT tok FROM ${db}.lexicon WHERE ${words})` : `tok = sipHash64(${value})`;
 }
 
-/** A word's or prefix's key: each distinct one is read once. */
-const valKey = (node: WordVal) => `${node.prefix ? '*' : '='}${node.word}`;
+/** A word's, prefix's or mask's key: each distinct one is read once. */
+const valKey = (node: WordVal) =>
+  `${node.prefix ? '*' : '='}${node.word}${node.pattern ? `?${node.pattern}` : ''}`;
 
 class Evaluation {
   /** Each distinct word or prefix: its slot and how a token row is recognised as it. */

@@ -5,6 +5,7 @@
 // terms (CJK, Thai, emoji: server/query/terms.ts) are lower-cased and narrowed by their grams (queryGrams). Nothing
 // here asks PostgreSQL: the query and the store's posts are split by the one rule, in TypeScript and in the store.
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '@server/query/index';
+import { maskPattern } from '@server/query/terms';
 import { SCRIPT_CLASSES } from './scripts';
 
 /** Lower-casing as the store's lowerUTF8 does it (ICU's full mapping: the two agree, layout.ts LOWERED_TEXT). */
@@ -15,11 +16,15 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 /** The words of `text`, lower-cased, in order. */
 const textWords = (text: string): string[] => lowerText(text).match(WORD) ?? [];
 
-/** A word; with `prefix`, every word that starts with it (byte-wise, as the lexicon compares). */
+/**
+ * A word; with `prefix`, every word that starts with it (byte-wise, as the lexicon compares); with `pattern` too, only
+ * those of them that the regular expression matches whole (a mask: server/query/terms.ts, maskPattern).
+ */
 export interface WordVal {
   type: 'val';
   word: string;
   prefix: boolean;
+  pattern?: string;
 }
 
 /** Words in a row: the last one's positions whose predecessors stand right before it. */
@@ -45,6 +50,10 @@ export type WordTree =
 /** A term, phrase or wildcard by words; null when it has none (a phrase of punctuation alone): it matches nothing. */
 function leafSpan(leaf: ProximityLeaf): WordSpan | null {
   if (leaf.type === 'wildcard') return { type: 'val', word: lowerText(leaf.prefix), prefix: true };
+  if (leaf.type === 'mask') {
+    const { prefix, regex } = maskPattern(leaf.value);
+    return { type: 'val', word: prefix, prefix: true, pattern: regex };
+  }
   const vals = textWords(leaf.value).map((word): WordVal => ({ type: 'val', word, prefix: false }));
   if (vals.length === 0) return null;
   return vals.length === 1 ? vals[0]! : { type: 'phrase', words: vals };

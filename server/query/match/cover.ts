@@ -5,7 +5,7 @@
 // cover; OR, the union of its operands' (none when one has none); NOT, none. A query without a cover (`NOT x`) is
 // tested on every post. An empty cover is a query that matches nothing (a phrase of no words).
 import type { ProximityLeaf, ProximityOperand, QueryField, QueryNode } from '../ast';
-import { leafText, matchMode } from '../terms';
+import { leafText, maskPattern, matchMode } from '../terms';
 import { lowerText, textWords } from './post';
 
 export type CoverKey =
@@ -34,6 +34,10 @@ function runCover(text: string): Cover {
 
 /** A word, phrase or wildcard matched by words (as in a NEAR). */
 function wordsCover(leaf: ProximityLeaf): Cover {
+  if (leaf.type === 'mask') {
+    const { prefix } = maskPattern(leaf.value);
+    return one({ kind: 'prefix', value: prefix }, prefix.length < 4 ? 8 : 2);
+  }
   if (leaf.type !== 'wildcard') return runCover(leaf.value);
   const prefix = lowerText(leaf.prefix);
   return one({ kind: 'prefix', value: prefix }, prefix.length < 4 ? 8 : 2);
@@ -59,6 +63,7 @@ export function coverOf(node: QueryNode): Cover | null {
     case 'term':
     case 'phrase':
     case 'wildcard':
+    case 'mask':
       return textCover(node);
     case 'cased':
       return runCover(node.value);

@@ -4,7 +4,7 @@
 // substrings of the lower-cased text, hashtags, mentions and fields as the post's, NOT, AND, OR. The tree is compiled
 // once into closures; the matcher runs only those of the queries a post may match.
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '../ast';
-import { leafText, matchMode } from '../terms';
+import { leafText, maskPattern, matchMode } from '../terms';
 import { casedWords, lowerText, textWords, type PostView } from './post';
 
 /** A post being matched: its split form, and which substring patterns its lower-cased text holds. */
@@ -59,12 +59,12 @@ function runSpans(words: string[]): Spans {
 
 /** The spans of a word, phrase or wildcard matched by words (in a NEAR always, as the reference does). */
 function leafSpans(leaf: ProximityLeaf): Spans {
-  if (leaf.type !== 'wildcard') return runSpans(textWords(leaf.value));
-  const prefix = lowerText(leaf.prefix);
+  const fits = wordFit(leaf);
+  if (!fits) return runSpans(textWords(leafText(leaf)));
   return (view) => {
     const spans: Span[] = [];
     view.words.forEach((word, i) => {
-      if (word.startsWith(prefix)) spans.push({ first: i + 1, last: i + 1 });
+      if (fits(word)) spans.push({ first: i + 1, last: i + 1 });
     });
     return spans;
   };
@@ -92,9 +92,20 @@ function textTest(leaf: ProximityLeaf, substrings: SubstringPatterns): Test {
     const id = substrings.id(lowerText(text));
     return ({ found, stamp }) => found[id] === stamp;
   }
-  if (leaf.type !== 'wildcard') return hasRun(textWords(leaf.value));
-  const prefix = lowerText(leaf.prefix);
-  return ({ view }) => view.words.some((word) => word.startsWith(prefix));
+  const fits = wordFit(leaf);
+  if (!fits) return hasRun(textWords(leafText(leaf)));
+  return ({ view }) => view.words.some(fits);
+}
+
+/** Which one word a wildcard or a mask fits (lower-cased); null for a term or phrase (a run of exact words). */
+function wordFit(leaf: ProximityLeaf): ((word: string) => boolean) | null {
+  if (leaf.type === 'wildcard') {
+    const prefix = lowerText(leaf.prefix);
+    return (word) => word.startsWith(prefix);
+  }
+  if (leaf.type !== 'mask') return null;
+  const pattern = new RegExp(maskPattern(leaf.value).regex, 'u');
+  return (word) => pattern.test(word);
 }
 
 /** `node` as a test of a post; its substring terms are numbered in `substrings`. */
@@ -103,6 +114,7 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
     case 'term':
     case 'phrase':
     case 'wildcard':
+    case 'mask':
       return textTest(node, substrings);
     case 'cased': {
       const { value } = node;

@@ -5,6 +5,7 @@ const SYNTAX: Array<[string, string]> = [
   ['coffee tea, coffee AND tea', 'both words (terms side by side are ANDed)'],
   ['coffee OR tea', 'either'],
   ['{NASA}', 'the word in exactly this case (not nasa or Nasa)'],
+  ['organi?ation', 'one character for each ?: organisation and organization'],
   ['NOT decaf', 'without it'],
   ['(coffee OR tea) NOT decaf', 'grouping'],
   ['"flat white"', 'the words in this order, next to each other'],

@@ -44,7 +44,7 @@ function wordTokens(word: string, from: number): QueryToken[] {
   }
   if (word.startsWith('#')) return [{ kind: 'hashtag', from, to }];
   if (word.startsWith('@')) return [{ kind: 'mention', from, to }];
-  if (word.endsWith('*')) return [{ kind: 'wildcard', from, to }];
+  if (word.endsWith('*') || word.includes('?')) return [{ kind: 'wildcard', from, to }];
   return [{ kind: 'word', from, to }];
 }
 

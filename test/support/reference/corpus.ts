@@ -252,7 +252,11 @@ const phraseArb = fc.constantFrom(
   '"東京 ラーメン"',
   '"latte 🔥 oat"',
 );
-const wildcardArb = fc.constantFrom('barist*', 'lat*', 'co*', 'caf*', 'ÉT*', '東京*', 'v2*');
+const wildcardArb = fc.constantFrom(
+  ...['barist*', 'lat*', 'co*', 'caf*', 'ÉT*', '東京*', 'v2*'],
+  // Masks: ? one character, a final * any rest.
+  ...['co?fee', 'Co??ee', 'barist?', 'barist?*', 'caf?', 'ét?', 'la?te*', 'te?'],
+);
 /** Case-sensitive words: as the texts have them, in another case, and one no text has. */
 const casedArb = fc.constantFrom(
   '{Coffee}',

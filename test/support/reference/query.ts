@@ -56,6 +56,18 @@ function phraseSpans(post: Token[], phrase: string[]): Span[] {
 
 /** The spans of a word, phrase or wildcard matched by words (not as a substring). */
 function leafSpans(post: Token[], leaf: ProximityLeaf): Span[] {
+  if (leaf.type === 'mask') {
+    // Each ? one character, a final * any rest, the others themselves (lower-cased): written out plainly here.
+    const lowered = [...lower(leaf.value)];
+    const rest = lowered.at(-1) === '*';
+    const chars = rest ? lowered.slice(0, -1) : lowered;
+    const fits = (word: string) => {
+      const wordChars = [...word];
+      if (rest ? wordChars.length < chars.length : wordChars.length !== chars.length) return false;
+      return chars.every((char, i) => char === '?' || char === wordChars[i]);
+    };
+    return post.filter((t) => fits(t.word)).map((t) => ({ first: t.pos, last: t.pos }));
+  }
   if (leaf.type === 'wildcard') {
     const prefix = lower(leaf.prefix);
     return post.filter((t) => t.word.startsWith(prefix)).map((t) => ({ first: t.pos, last: t.pos }));
@@ -88,6 +100,7 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
     case 'term':
     case 'phrase':
     case 'wildcard':
+    case 'mask':
       return textMatches(post, postTokens, node);
     case 'cased':
       // A word of the text as written, in its own case.
