@@ -80,10 +80,12 @@ interface OrNode {
 export type ProximityLeaf = TermNode | PhraseNode | WildcardNode | MaskNode;
 export type ProximityOperand = ProximityLeaf | { type: 'or'; operands: ProximityLeaf[] };
 
-/** `left` and `right` at most `distance` word positions apart, in either order. */
+/** `left` and `right` at most `distance` word positions apart, in either order (`ordered`: right after left only). */
 export interface NearNode {
   type: 'near';
   distance: number;
+  /** NEAR/nf: `right` after `left`. Absent for NEAR/n. */
+  ordered?: true;
   left: ProximityOperand;
   right: ProximityOperand;
 }

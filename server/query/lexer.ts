@@ -21,19 +21,20 @@ export type Token =
   | (TokenBase & { kind: 'and' | 'or' | 'not' })
   | (TokenBase & { kind: 'lparen' | 'rparen' | 'eof' });
 
-export type NearToken = TokenBase & { kind: 'near'; distance: number };
+/** `ordered`: NEAR/nf, the right operand after the left one only. */
+export type NearToken = TokenBase & { kind: 'near'; distance: number; ordered: boolean };
 export type OperatorToken = NearToken | (TokenBase & { kind: 'and' | 'or' | 'not' });
 
 /** How an operator token is written, for messages. */
 export const operatorText = (token: OperatorToken) =>
-  token.kind === 'near' ? `NEAR/${token.distance}` : token.kind.toUpperCase();
+  token.kind === 'near' ? `NEAR/${token.distance}${token.ordered ? 'f' : ''}` : token.kind.toUpperCase();
 
 const WHITESPACE = /\s/;
 const COMMENT_OPEN = '<<<';
 const COMMENT_CLOSE = '>>>';
 const WORD_END = /[\s()"]/;
 const NEAR = /^NEAR(?:\/|$)/;
-const NEAR_DISTANCE = /^NEAR\/(\d{1,2})$/;
+const NEAR_DISTANCE = /^NEAR\/(\d{1,2})(f?)$/;
 
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -65,16 +66,17 @@ function operator(word: string, column: number): Token | null {
   if (word === 'OR') return { ...base, kind: 'or' };
   if (word === 'NOT') return { ...base, kind: 'not' };
   if (!NEAR.test(word)) return null;
-  const distance = Number(NEAR_DISTANCE.exec(word)?.[1] ?? Number.NaN);
+  const parts = NEAR_DISTANCE.exec(word);
+  const distance = Number(parts?.[1] ?? Number.NaN);
   const { minNearDistance: min, maxNearDistance: max } = QUERY_LIMITS;
   if (!(distance >= min && distance <= max)) {
     throw new QuerySyntaxError(
-      `NEAR needs a distance from ${min} to ${max}, as in NEAR/3, at column ${column}`,
+      `NEAR needs a distance from ${min} to ${max}, as in NEAR/3 (or NEAR/3f: in this order), at column ${column}`,
       column,
       word.length,
     );
   }
-  return { ...base, kind: 'near', distance };
+  return { ...base, kind: 'near', distance, ordered: parts?.[2] === 'f' };
 }
 
 export function tokenize(text: string): Token[] {

@@ -87,6 +87,7 @@ class Parser {
     const node: NearNode = {
       type: 'near',
       distance: operator.distance,
+      ...(operator.ordered && { ordered: true as const }),
       left: this.proximityOperand(left, operator),
       right: this.proximityOperand(right, operator),
     };

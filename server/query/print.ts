@@ -33,7 +33,7 @@ export function printQuery(node: QueryNode): string {
       return `NOT ${group(operand, operand.type === 'and' || operand.type === 'or' || operand.type === 'near')}`;
     }
     case 'near':
-      return `${printOperand(node.left)} NEAR/${node.distance} ${printOperand(node.right)}`;
+      return `${printOperand(node.left)} NEAR/${node.distance}${node.ordered ? 'f' : ''} ${printOperand(node.right)}`;
     case 'and':
       return node.operands
         .map((operand) => group(operand, operand.type === 'or' || operand.type === 'and'))

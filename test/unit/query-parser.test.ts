@@ -168,10 +168,30 @@ describe('errors: exact message, column and length', () => {
     ['AND a', 'Expected a term before "AND" at column 1', 1, 3],
     ['(OR a)', 'Expected a term before "OR" at column 2', 2, 2],
     ['NEAR/2 a', 'Expected a term before "NEAR/2" at column 1', 1, 6],
-    ['a NEAR/0 b', 'NEAR needs a distance from 1 to 20, as in NEAR/3, at column 3', 3, 6],
-    ['a NEAR/21 b', 'NEAR needs a distance from 1 to 20, as in NEAR/3, at column 3', 3, 7],
-    ['a NEAR b', 'NEAR needs a distance from 1 to 20, as in NEAR/3, at column 3', 3, 4],
-    ['a NEAR/x b', 'NEAR needs a distance from 1 to 20, as in NEAR/3, at column 3', 3, 6],
+    [
+      'a NEAR/0 b',
+      'NEAR needs a distance from 1 to 20, as in NEAR/3 (or NEAR/3f: in this order), at column 3',
+      3,
+      6,
+    ],
+    [
+      'a NEAR/21 b',
+      'NEAR needs a distance from 1 to 20, as in NEAR/3 (or NEAR/3f: in this order), at column 3',
+      3,
+      7,
+    ],
+    [
+      'a NEAR b',
+      'NEAR needs a distance from 1 to 20, as in NEAR/3 (or NEAR/3f: in this order), at column 3',
+      3,
+      4,
+    ],
+    [
+      'a NEAR/x b',
+      'NEAR needs a distance from 1 to 20, as in NEAR/3 (or NEAR/3f: in this order), at column 3',
+      3,
+      6,
+    ],
     ['a NEAR/2 b NEAR/3 c', 'NEAR/3 at column 12 follows another NEAR: join the pairs with AND', 12, 6],
     [
       '#tag NEAR/2 b',
@@ -308,5 +328,22 @@ describe('masks', () => {
     expect(parsed.ok && printQuery(parsed.ast)).toBe('organi?ation* NEAR/2 "oat milk"');
     expect(maskPattern('Colo?r')).toEqual({ prefix: 'colo', regex: '^colo.r$' });
     expect(maskPattern('organi?ation*')).toEqual({ prefix: 'organi', regex: '^organi.ation.*$' });
+  });
+});
+
+describe('ordered proximity', () => {
+  it('parses NEAR/3f as the right operand after the left one, printed back the same', () => {
+    expect(parseQuery('coffee NEAR/3f shop')).toEqual({
+      ok: true,
+      ast: {
+        type: 'near',
+        distance: 3,
+        ordered: true,
+        left: { type: 'term', value: 'coffee' },
+        right: { type: 'term', value: 'shop' },
+      },
+    });
+    const parsed = parseQuery('(latte OR mocha) NEAR/2f "oat milk"');
+    expect(parsed.ok && printQuery(parsed.ast)).toBe('(latte OR mocha) NEAR/2f "oat milk"');
   });
 });

@@ -78,8 +78,13 @@ const nearArb = fc
     distance: fc.integer({ min: 1, max: 20 }),
     left: proximityOperandArb,
     right: proximityOperandArb,
+    ordered: fc.boolean(),
   })
-  .map((near): QueryNode => ({ type: 'near', ...near }));
+  .map(({ ordered, ...near }): QueryNode => ({
+    type: 'near',
+    ...near,
+    ...(ordered && { ordered: true as const }),
+  }));
 
 /** Canonical trees, as the parser builds them: no `and` directly in an `and`, no `or` in an `or`. */
 const { node: nodeArb } = fc.letrec<{ node: QueryNode }>((tie) => ({

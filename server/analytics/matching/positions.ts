@@ -106,7 +106,8 @@ class Evaluation {
         const [left, right] = [this.span(node.left), this.span(node.right)];
         const [l, r] = [this.x(), this.x()];
         const within = (gap: string) => `(${gap}) BETWEEN 1 AND ${node.distance}`;
-        const near = `${within(`${r} - ${right.width} - ${l}`)} OR ${within(`${l} - ${left.width} - ${r}`)}`;
+        const after = within(`${r} - ${right.width} - ${l}`);
+        const near = node.ordered ? after : `${after} OR ${within(`${l} - ${left.width} - ${r}`)}`;
         return `arrayExists(${r} -> arrayExists(${l} -> ${near}, ${left.pos}), ${right.pos})`;
       }
       case 'or':

@@ -39,12 +39,12 @@ export type WordSpan = WordVal | WordPhrase;
 /**
  * What a text leaf or a NEAR matches by the posts' word positions:
  * - a span (WordSpan);
- * - `near`: `right` begins 1 to `distance` positions after `left` ends, or `left` after `right`;
+ * - `near`: `right` begins 1 to `distance` positions after `left` ends, or (unless `ordered`) `left` after `right`;
  * - `or`: any of its operands (a NEAR of an operand group: one NEAR for each pair of the groups' members).
  */
 export type WordTree =
   | WordSpan
-  | { type: 'near'; distance: number; left: WordSpan; right: WordSpan }
+  | { type: 'near'; distance: number; ordered: boolean; left: WordSpan; right: WordSpan }
   | { type: 'or'; operands: WordTree[] };
 
 /** A term, phrase or wildcard by words; null when it has none (a phrase of punctuation alone): it matches nothing. */
@@ -69,7 +69,13 @@ export function wordTree(node: ProximityLeaf | Extract<QueryNode, { type: 'near'
   if (node.type !== 'near') return leafSpan(node);
   const [lefts, rights] = [operandSpans(node.left), operandSpans(node.right)];
   const pairs: WordTree[] = lefts.flatMap((left) =>
-    rights.map((right) => ({ type: 'near' as const, distance: node.distance, left, right })),
+    rights.map((right) => ({
+      type: 'near' as const,
+      distance: node.distance,
+      ordered: node.ordered === true,
+      left,
+      right,
+    })),
   );
   if (pairs.length === 0) return null;
   return pairs.length === 1 ? pairs[0]! : { type: 'or', operands: pairs };

@@ -157,11 +157,12 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
     case 'near': {
       const [left, right, distance] = [operandSpans(node.left), operandSpans(node.right), node.distance];
       const within = (gap: number) => gap >= 1 && gap <= distance;
+      const ordered = node.ordered === true;
       return ({ view }) => {
         const rights = right(view);
         if (rights.length === 0) return false;
         return left(view).some((l) =>
-          rights.some((r) => within(r.first - l.last) || within(l.first - r.last)),
+          rights.some((r) => within(r.first - l.last) || (!ordered && within(l.first - r.last))),
         );
       };
     }

@@ -11,6 +11,7 @@ const SYNTAX: Array<[string, string]> = [
   ['"flat white"', 'the words in this order, next to each other'],
   ['barist*', 'a word starting with barist (2 characters or more before *)'],
   ['coffee NEAR/3 shop', 'at most 3 word positions apart, either order (NEAR/1 to NEAR/20)'],
+  ['coffee NEAR/3f shop', 'shop at most 3 positions after coffee, in this order'],
   ['#LatteArt', 'with the hashtag'],
   ['@starbucks', 'mentioning the account'],
   ['author:jane_doe', 'written by the account with this handle'],

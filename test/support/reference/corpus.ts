@@ -299,8 +299,8 @@ const proximityArb = fc.oneof(
   fc.tuple(wordTerm, fc.constantFrom('milk', 'lat*', '"oat milk"')).map(([a, b]) => `(${a} OR ${b})`),
 );
 const nearArb = fc
-  .tuple(proximityArb, fc.integer({ min: 1, max: 6 }), proximityArb)
-  .map(([a, n, b]) => `${a} NEAR/${n} ${b}`);
+  .tuple(proximityArb, fc.integer({ min: 1, max: 6 }), fc.constantFrom('', 'f'), proximityArb)
+  .map(([a, n, f, b]) => `${a} NEAR/${n}${f} ${b}`);
 
 const { query: queryTextArb } = fc.letrec<{ query: string }>((tie) => ({
   query: fc.oneof(

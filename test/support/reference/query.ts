@@ -80,11 +80,14 @@ const operandSpans = (post: Token[], operand: ProximityOperand): Span[] =>
     ? operand.operands.flatMap((leaf) => leafSpans(post, leaf))
     : leafSpans(post, operand);
 
-/** `a NEAR/n b`: b begins 1 to n positions after a ends, or a begins 1 to n positions after b ends. */
-function near(post: Token[], left: ProximityOperand, right: ProximityOperand, distance: number): boolean {
+/** `a NEAR/n b`: b begins 1 to n positions after a ends, or (not for NEAR/nf) a begins 1 to n positions after b ends. */
+function near(
+  post: Token[],
+  { left, right, distance, ordered }: Extract<QueryNode, { type: 'near' }>,
+): boolean {
   const [ls, rs] = [operandSpans(post, left), operandSpans(post, right)];
   const within = (gap: number) => gap >= 1 && gap <= distance;
-  return ls.some((l) => rs.some((r) => within(r.first - l.last) || within(l.first - r.last)));
+  return ls.some((l) => rs.some((r) => within(r.first - l.last) || (!ordered && within(l.first - r.last))));
 }
 
 /** A word, phrase or wildcard: whole words by position, or a case-insensitive substring for CJK, Thai and emoji. */
@@ -128,7 +131,7 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
     case 'or':
       return node.operands.some((operand) => matches(operand, post, postTokens));
     case 'near':
-      return near(postTokens, node.left, node.right, node.distance);
+      return near(postTokens, node);
   }
 }
 
