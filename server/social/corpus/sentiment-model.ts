@@ -25,7 +25,7 @@ const LABELS: readonly SentimentLabel[] = ['negative', 'neutral', 'positive'];
 const CLASS_COUNT = 3;
 /** How many words an explanation lists at most. */
 const EXPLAINED_WORDS = 5;
-/** Punctuation, <url> and <user>: not counted as words. */
+/** Punctuation, <url> and <user>: not counted as words, nor given as explanations. */
 const BREAK = /^[.!?<]/u;
 
 /** What the model file says about itself besides its weights (the trainer writes it; docs/sentiment.md shows it). */
@@ -127,14 +127,14 @@ export class SentimentModel {
   }
 }
 
-/** The tokens whose features pushed most toward the label (its logit above the classes' mean), strongest first. */
+/** The words whose features pushed most toward the label (its logit above the classes' mean), strongest first. */
 function explain(features: Features, byToken: Float64Array, best: number): string[] {
   const { tokens, negated } = features;
   const push: [number, number][] = [];
   for (let t = 0; t < tokens.length; t++) {
     const at = t * CLASS_COUNT;
     const lift = byToken[at + best]! - (byToken[at]! + byToken[at + 1]! + byToken[at + 2]!) / CLASS_COUNT;
-    if (lift > 0) push.push([lift, t]);
+    if (lift > 0 && !BREAK.test(tokens[t]!)) push.push([lift, t]);
   }
   push.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   const words: string[] = [];
