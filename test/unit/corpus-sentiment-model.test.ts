@@ -91,6 +91,17 @@ describe('sentiment model', () => {
     expect(negated).toEqual([false, true, false, false]);
   });
 
+  it('gives no opinion on a text without words or emoji', () => {
+    for (const text of ['', 'https://x.example/a', '@nova !!!'])
+      expect(scoreSentiment(text, 'de')).toEqual({
+        score: 0,
+        tokens: 0,
+        sentiment: 0,
+        label: 'neutral',
+        words: [],
+      });
+  });
+
   it('is deterministic', () => {
     const text = 'Great phone, terrible battery 😍 #fail';
     expect(scoreSentiment(text, 'en')).toEqual(scoreSentiment(text, 'en'));

@@ -82,6 +82,9 @@ export class SentimentModel {
   analyse(text: string, language: ModelLanguage): SentimentResult {
     const { config, scale } = this.header;
     const features = extractFeatures(text, language, config);
+    const words = features.tokens.filter((token) => !BREAK.test(token)).length;
+    // No word nor emoji (an empty text, only links, mentions or punctuation): no opinion, as with the word list.
+    if (words === 0) return { score: 0, tokens: 0, sentiment: 0, label: 'neutral', words: [] };
     const salt = this.salts.get(language)!;
     const slots = this.slots;
     const w = this.weights;
@@ -119,7 +122,7 @@ export class SentimentModel {
     const sentiment = Math.round((p[2]! - p[0]!) * 10_000) / 10_000;
     return {
       score: Math.round((z[2]! - z[0]!) * 10_000) / 10_000,
-      tokens: features.tokens.filter((token) => !BREAK.test(token)).length,
+      tokens: words,
       sentiment: Object.is(sentiment, -0) ? 0 : sentiment,
       label: LABELS[best]!,
       words: explain(features, byToken, best),
