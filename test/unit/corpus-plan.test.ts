@@ -6,7 +6,7 @@ import { planCorpus } from '@server/social/corpus/generate/plan';
 import type { GenPost } from '@server/social/corpus/generate/posts';
 import type { GenProfile } from '@server/social/corpus/generate/profiles';
 import { TOPICS } from '@server/social/corpus/generate/topics';
-import { analyseSentiment } from '@server/social/corpus/sentiment';
+import { scoreSentiment } from '@server/social/corpus/sentiment-model';
 import { extractHashtags } from '@server/social/corpus/text';
 
 const END = Date.UTC(2025, 5, 1);
@@ -121,7 +121,7 @@ describe('corpus generator', () => {
       expect(post.hashtags).toEqual(extractHashtags(post.text));
       for (const tag of [...post.hashtags, ...post.mentions]) expect(tag).toBe(tag.toLowerCase());
       for (const domain of post.domains) expect(domain).not.toMatch(/^www\./);
-      expect(post.sentiment).toBe(analyseSentiment(post.text, post.language).sentiment);
+      expect(post.sentiment).toBe(scoreSentiment(post.text, post.language).sentiment);
       expect(post.text).not.toMatch(/\p{Cs}/u);
     }
     const replies = posts.filter((p) => p.kind === 'reply');

@@ -2,7 +2,8 @@
 // language), time (rhythm or burst), kind and media (per platform), text, engagement (log-normal, scaled by followers
 // and media), and the fields the importer would derive (hashtags, mentions, domains, sentiment).
 import type { MEDIA_TYPES, POST_KINDS } from '@server/db/social-schema';
-import { analyseSentiment, type SentimentLabel } from '../sentiment';
+import type { SentimentLabel } from '../sentiment';
+import { scoreSentiment } from '../sentiment-model';
 import { extractDomains, extractHashtags, extractMentions } from '../text';
 import { Clock } from './clock';
 import { composeOriginal, composeQuote, composeReply, composeRepost, randomId } from './compose';
@@ -194,7 +195,7 @@ export class PostGenerator {
       if (composed.linked && media === 'text') media = 'link';
     }
     const { likes, comments, shares, views } = this.engagement(author, media, kind, boost);
-    const sentiment = analyseSentiment(text, lang);
+    const sentiment = scoreSentiment(text, lang);
     const post: GenPost = {
       platform: author.platform,
       externalId: postExternalId(this.seed, index),

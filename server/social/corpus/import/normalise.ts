@@ -1,6 +1,7 @@
 // From a validated row to what is stored: CSV strings coerced to the row's types, tags and domains normalised (or
 // derived from the text), the language reduced to its primary subtag (or inferred from the script), sentiment scored.
-import { analyseSentiment, type SentimentLabel } from '../sentiment';
+import type { SentimentLabel } from '../sentiment';
+import { scoreSentiment } from '../sentiment-model';
 import { extractDomains, extractHashtags, extractMentions, normaliseDomains, normaliseTags } from '../text';
 import { parseInstant, type ImportRowInput } from './schema';
 
@@ -91,7 +92,7 @@ const defined = <T>(value: T | null | undefined): T | undefined => (value === nu
 export function normaliseRow(input: ImportRowInput, line: number): ImportRow {
   const authorLanguage = input.author_language ? primary(input.author_language) : undefined;
   const language = postLanguage(input.text, input.language, authorLanguage);
-  const sentiment = analyseSentiment(input.text, language);
+  const sentiment = scoreSentiment(input.text, language);
   return {
     line,
     platform: input.platform,

@@ -1,0 +1,171 @@
+// The trained sentiment model: a multinomial logistic regression (negative / neutral / positive) over hashed features
+// (sentiment-features.ts), trained by scripts/sentiment-train.ts on public labelled tweets (docs/sentiment.md, the
+// model card). Its weights ship in sentiment-model.bin.gz, loaded once, on first use.
+//
+// scoreSentiment() is what the importer and the demo generator call: the model for the languages it was trained on
+// (en, ar, de, es, fr, it, pt, and Hindi in Latin script), the word list (sentiment.ts) for every other language.
+// Its result has the word list's shape: sentiment = P(positive) − P(negative), 4 decimals; label = the likeliest class;
+// score = the positive logit minus the negative one; words = the tokens that pushed most toward the label.
+import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { analyseSentiment, type SentimentLabel, type SentimentResult } from './sentiment';
+import {
+  extractFeatures,
+  languageSalt,
+  modelLanguage,
+  slotsOf,
+  type FeatureConfig,
+  type Features,
+  type ModelLanguage,
+} from './sentiment-features';
+
+export const MODEL_FILE = new URL('./sentiment-model.bin.gz', import.meta.url);
+const MAGIC = 'MSM1';
+const LABELS: readonly SentimentLabel[] = ['negative', 'neutral', 'positive'];
+const CLASS_COUNT = 3;
+/** How many words an explanation lists at most. */
+const EXPLAINED_WORDS = 5;
+/** Punctuation, <url> and <user>: not counted as words, nor given as explanations. */
+const BREAK = /^[.!?<]/u;
+
+/** What the model file says about itself besides its weights (the trainer writes it; docs/sentiment.md shows it). */
+export interface ModelHeader {
+  config: FeatureConfig;
+  languages: ModelLanguage[];
+  /** Weight = int16 value × scale. */
+  scale: number;
+  /** How it was trained and how it scored; informative only. */
+  training: Record<string, unknown>;
+}
+
+/** The file: gzip of "MSM1", the header's byte length (uint32 LE), the header (JSON), then int16 LE weights. */
+export function encodeModel(header: ModelHeader, weights: Int16Array): Buffer {
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(json.length);
+  const body = Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength);
+  return gzipSync(Buffer.concat([Buffer.from(MAGIC), length, json, body]), { level: 9 });
+}
+
+export class SentimentModel {
+  readonly header: ModelHeader;
+  private readonly weights: Int16Array;
+  private readonly salts = new Map<string, number>();
+  private readonly slots = new Int32Array(2);
+
+  constructor(header: ModelHeader, weights: Int16Array) {
+    if (weights.length !== (1 << header.config.bits) * CLASS_COUNT)
+      throw new Error('sentiment model: wrong weight count');
+    this.header = header;
+    this.weights = weights;
+    for (const language of header.languages) this.salts.set(language, languageSalt(language));
+  }
+
+  /** A model from its file's bytes (encodeModel()). */
+  static decode(file: Buffer): SentimentModel {
+    const raw = gunzipSync(file);
+    if (raw.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a sentiment model file');
+    const length = raw.readUInt32LE(4);
+    const header = JSON.parse(raw.toString('utf8', 8, 8 + length)) as ModelHeader;
+    const start = 8 + length;
+    // Copied into an aligned array (the header's length leaves the weights at any byte offset).
+    const weights = new Int16Array((raw.length - start) >> 1);
+    for (let i = 0; i < weights.length; i++) weights[i] = raw.readInt16LE(start + i * 2);
+    return new SentimentModel(header, weights);
+  }
+
+  covers(language: string): boolean {
+    return this.salts.has(language);
+  }
+
+  /** The class probabilities [negative, neutral, positive] and the explanation of a text in a covered language. */
+  analyse(text: string, language: ModelLanguage): SentimentResult {
+    const { config, scale } = this.header;
+    const features = extractFeatures(text, language, config);
+    const words = features.tokens.filter((token) => !BREAK.test(token)).length;
+    // No word nor emoji (an empty text, only links, mentions or punctuation): no opinion, as with the word list.
+    if (words === 0) return { score: 0, tokens: 0, sentiment: 0, label: 'neutral', words: [] };
+    const salt = this.salts.get(language)!;
+    const slots = this.slots;
+    const w = this.weights;
+    let z0 = 0;
+    let z1 = 0;
+    let z2 = 0;
+    // Per token, its features' contribution to each class (for the explanation).
+    const byToken = new Float64Array(features.tokens.length * CLASS_COUNT);
+    const { hash, value, token } = features;
+    for (let f = 0; f < hash.length; f++) {
+      const n = slotsOf(hash[f]!, salt, config, slots);
+      const v = value[f]! * scale;
+      const owner = token[f]! * CLASS_COUNT;
+      for (let s = 0; s < n; s++) {
+        const base = slots[s]! * CLASS_COUNT;
+        const x0 = w[base]! * v;
+        const x1 = w[base + 1]! * v;
+        const x2 = w[base + 2]! * v;
+        z0 += x0;
+        z1 += x1;
+        z2 += x2;
+        if (owner >= 0) {
+          byToken[owner]! += x0;
+          byToken[owner + 1]! += x1;
+          byToken[owner + 2]! += x2;
+        }
+      }
+    }
+    const z = [z0, z1, z2];
+    const top = Math.max(z[0]!, z[1]!, z[2]!);
+    const e = z.map((x) => Math.exp(x - top));
+    const sum = e[0]! + e[1]! + e[2]!;
+    const p = e.map((x) => x / sum);
+    const best = p[2]! > p[0]! && p[2]! > p[1]! ? 2 : p[0]! > p[1]! ? 0 : 1;
+    const sentiment = Math.round((p[2]! - p[0]!) * 10_000) / 10_000;
+    return {
+      score: Math.round((z[2]! - z[0]!) * 10_000) / 10_000,
+      tokens: words,
+      sentiment: Object.is(sentiment, -0) ? 0 : sentiment,
+      label: LABELS[best]!,
+      words: explain(features, byToken, best),
+    };
+  }
+}
+
+/** The words whose features pushed most toward the label (its logit above the classes' mean), strongest first. */
+function explain(features: Features, byToken: Float64Array, best: number): string[] {
+  const { tokens, negated } = features;
+  const push: [number, number][] = [];
+  for (let t = 0; t < tokens.length; t++) {
+    const at = t * CLASS_COUNT;
+    const lift = byToken[at + best]! - (byToken[at]! + byToken[at + 1]! + byToken[at + 2]!) / CLASS_COUNT;
+    if (lift > 0 && !BREAK.test(tokens[t]!)) push.push([lift, t]);
+  }
+  push.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const words: string[] = [];
+  for (const [, t] of push) {
+    const word = negated[t] ? `-${tokens[t]}` : tokens[t]!;
+    if (!words.includes(word)) words.push(word);
+    if (words.length === EXPLAINED_WORDS) break;
+  }
+  return words;
+}
+
+let shipped: SentimentModel | undefined;
+
+/** The shipped model, read on first use. */
+export function sentimentModel(): SentimentModel {
+  shipped ??= SentimentModel.decode(readFileSync(MODEL_FILE));
+  return shipped;
+}
+
+/**
+ * A post's sentiment: the trained model for the languages it covers (by language and script, see modelLanguage()),
+ * the word list otherwise. What the importer, the demo generator and `npm run sentiment` use.
+ */
+export function scoreSentiment(text: string, language?: string | null): SentimentResult {
+  const covered = modelLanguage(text, language);
+  if (covered) {
+    const model = sentimentModel();
+    if (model.covers(covered)) return model.analyse(text, covered);
+  }
+  return analyseSentiment(text, language);
+}
