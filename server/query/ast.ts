@@ -1,7 +1,15 @@
 // The query language's syntax tree. Trees from the parser are canonical: an `and` has no `and` operand, an `or` no
 // `or` operand, and leaf values are stored the way they are compared (see each type).
 
-export const QUERY_FIELDS = ['author', 'platform', 'lang', 'country'] as const;
+export const QUERY_FIELDS = [
+  'author',
+  'platform',
+  'lang',
+  'country',
+  'is',
+  'followers',
+  'engagement',
+] as const;
 export type QueryField = (typeof QUERY_FIELDS)[number];
 
 /** A word, matched through the full-text vector (or as a substring, see terms.ts). Kept as typed. */
@@ -51,7 +59,9 @@ interface MentionNode {
 
 /**
  * A filter: author (the author's handle, lower case, no '@'), platform (one of PLATFORMS), lang (the post's language,
- * lower case) or country (the author's country, upper case).
+ * lower case), country (the author's country, upper case), is (the post's kind: original, reply, repost or quote), or
+ * a range of whole numbers, both ends included, `*` for none: followers (the author's) and engagement (the post's
+ * likes + comments + shares), canonical `[1000 TO *]` (fieldRange reads it).
  */
 export interface FieldNode {
   type: 'field';

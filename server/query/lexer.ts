@@ -32,6 +32,8 @@ export const operatorText = (token: OperatorToken) =>
 const WHITESPACE = /\s/;
 const COMMENT_OPEN = '<<<';
 const COMMENT_CLOSE = '>>>';
+/** A field name, `:` and `[`: a range (terms.ts, fieldRange). */
+const RANGE_START = /^[A-Za-z]+:\[/;
 const WORD_END = /[\s()"]/;
 const NEAR = /^NEAR(?:\/|$)/;
 const NEAR_DISTANCE = /^NEAR\/(\d{1,2})(f?)$/;
@@ -129,6 +131,19 @@ export function tokenize(text: string): Token[] {
         );
       }
       tokens.push({ kind: 'phrase', text: text.slice(i + 1, end), column, length: end - i + 1 });
+      i = end + 1;
+    } else if (RANGE_START.test(text.slice(i, i + 24))) {
+      // A field's range, `followers:[1000 TO *]`: one word up to its `]`, spaces and all.
+      const end = text.indexOf(']', i);
+      if (end < 0) {
+        throw new QuerySyntaxError(
+          `Missing ] for the range that starts at column ${column}`,
+          column,
+          text.length - i,
+        );
+      }
+      const word = text.slice(i, end + 1);
+      tokens.push({ kind: 'word', text: word, column, length: word.length });
       i = end + 1;
     } else {
       let end = i + 1;

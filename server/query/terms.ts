@@ -61,10 +61,38 @@ function noWildcard(word: string, column: number) {
   }
 }
 
+/** The kinds of post `is:` names (PostgreSQL's post_kind). */
+const KINDS = ['original', 'reply', 'repost', 'quote'] as const;
+const RANGE = /^\[\s*(\d{1,12}|\*)\s+TO\s+(\d{1,12}|\*)\s*\]$/i;
+
+/** A range field's bounds (both included; null: none), from its canonical value `[1000 TO *]`. */
+export function fieldRange(value: string): { min: number | null; max: number | null } {
+  const [, min, max] = RANGE.exec(value)!;
+  return { min: min === '*' ? null : Number(min), max: max === '*' ? null : Number(max) };
+}
+
+function rangeValue(raw: string, invalid: (what: string, hint: string) => never): string {
+  const parts = RANGE.exec(raw);
+  if (!parts) return invalid('range', 'as in [1000 TO *]: whole numbers or *, both ends included');
+  const [min, max] = [parts[1]!, parts[2]!].map((bound) => (bound === '*' ? '*' : String(Number(bound))));
+  if (min !== '*' && max !== '*' && Number(min) > Number(max))
+    return invalid('range', 'its lower end is above its upper end');
+  return `[${min} TO ${max}]`;
+}
+
 function fieldValue(field: QueryField, raw: string, column: number): string {
   const invalid = (what: string, hint: string) =>
     fail(`Invalid ${what} "${raw}" at column ${column} (${hint})`, column, raw.length);
   switch (field) {
+    case 'is': {
+      const kind = raw.toLowerCase();
+      return (KINDS as readonly string[]).includes(kind)
+        ? kind
+        : invalid('kind', `one of ${KINDS.join(', ')}`);
+    }
+    case 'followers':
+    case 'engagement':
+      return rangeValue(raw, invalid);
     case 'author': {
       const handle = raw.startsWith('@') ? raw.slice(1) : raw;
       return HANDLE.test(handle)

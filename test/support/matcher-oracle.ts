@@ -36,6 +36,9 @@ export const matchPostOf = (post: RefPost): MatchPost => ({
   mentions: post.mentions,
   handle: post.handle,
   country: post.country,
+  kind: post.kind,
+  engagement: post.likes + post.comments + post.shares,
+  followers: post.followers,
 });
 
 /** Query texts as tracked queries, numbered q0, q1 … in order. */

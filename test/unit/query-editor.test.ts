@@ -95,7 +95,7 @@ describe('scanQuery', () => {
         else spans.push([token.from, token.to]);
         return spans;
       }, []);
-    const unit = fc.constantFrom(...Array.from('ab AND OR NOT NEAR/2 ()"{}#@:*東🔥 \t\n'));
+    const unit = fc.constantFrom(...Array.from('ab AND OR NOT NEAR/2 ()"{}[]#@:*東🔥 \t\n'));
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
         let server;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseQuery, printQuery, QuerySyntaxError, type QueryNode } from '@server/query/index';
-import { maskPattern } from '@server/query/terms';
+import { fieldRange, maskPattern } from '@server/query/terms';
 
 const term = (value: string) => ({ type: 'term' as const, value });
 const and = (...operands: QueryNode[]): QueryNode => ({ type: 'and', operands });
@@ -131,6 +131,20 @@ describe('errors: exact message, column and length', () => {
     [long, 'The query is too long: 4097 characters, at most 4096', 4097, 1],
     ['a <<< note', 'Missing >>> for the comment that starts at column 3', 3, 8],
     ['a {NASA', 'Missing } for the case-sensitive term that starts at column 3', 3, 5],
+    ['followers:[10 TO', 'Missing ] for the range that starts at column 1', 1, 16],
+    [
+      'followers:[10 TO 5]',
+      'Invalid range "[10 TO 5]" at column 11 (its lower end is above its upper end)',
+      11,
+      9,
+    ],
+    [
+      'engagement:[a TO b]',
+      'Invalid range "[a TO b]" at column 12 (as in [1000 TO *]: whole numbers or *, both ends included)',
+      12,
+      8,
+    ],
+    ['is:retweet', 'Invalid kind "retweet" at column 4 (one of original, reply, repost, quote)', 4, 7],
     ['a c?lor', 'A "?" needs at least 2 characters before it, at column 3', 3, 5],
     ['co?l*or', '"*" can only end a word, at column 5', 5, 1],
     [
@@ -228,8 +242,18 @@ describe('errors: exact message, column and length', () => {
     ['a ( ) b', 'Empty parentheses at column 3', 3, 3],
     ['a (b OR (c)', 'Missing closing parenthesis for the "(" at column 3', 3, 1],
     ['a (', 'Missing closing parenthesis for the "(" at column 3', 3, 1],
-    ['foo:bar', 'Unknown field "foo:" at column 1 (use author:, platform:, lang:, country:)', 1, 4],
-    ['a https://x.com', 'Unknown field "https:" at column 3 (use author:, platform:, lang:, country:)', 3, 6],
+    [
+      'foo:bar',
+      'Unknown field "foo:" at column 1 (use author:, platform:, lang:, country:, is:, followers:, engagement:)',
+      1,
+      4,
+    ],
+    [
+      'a https://x.com',
+      'Unknown field "https:" at column 3 (use author:, platform:, lang:, country:, is:, followers:, engagement:)',
+      3,
+      6,
+    ],
     ['author:', 'Expected a value after "author:" at column 1', 1, 7],
     ['a Lang:', 'Expected a value after "Lang:" at column 3', 3, 5],
     ['author:bo*', 'A wildcard works on words only, not on "author:bo*" at column 1', 1, 10],
@@ -345,5 +369,26 @@ describe('ordered proximity', () => {
     });
     const parsed = parseQuery('(latte OR mocha) NEAR/2f "oat milk"');
     expect(parsed.ok && printQuery(parsed.ast)).toBe('(latte OR mocha) NEAR/2f "oat milk"');
+  });
+});
+
+describe('kinds and ranges', () => {
+  it('parses is: and the ranges of followers: and engagement:, canonical when printed', () => {
+    const parsed = parseQuery('is:Reply followers:[0100  to *] engagement:[* TO 50]');
+    expect(parsed).toEqual({
+      ok: true,
+      ast: {
+        type: 'and',
+        operands: [
+          { type: 'field', field: 'is', value: 'reply' },
+          { type: 'field', field: 'followers', value: '[100 TO *]' },
+          { type: 'field', field: 'engagement', value: '[* TO 50]' },
+        ],
+      },
+    });
+    expect(parsed.ok && printQuery(parsed.ast)).toBe(
+      'is:reply AND followers:[100 TO *] AND engagement:[* TO 50]',
+    );
+    expect(fieldRange('[100 TO *]')).toEqual({ min: 100, max: null });
   });
 });

@@ -51,6 +51,20 @@ const fieldArb = fc.oneof(
   fc.constantFrom(...PLATFORMS).map((value): LeafNode => ({ type: 'field', field: 'platform', value })),
   text('abcdejkoz', 2, 3).map((value): LeafNode => ({ type: 'field', field: 'lang', value })),
   text('ABJKRSUZ', 2, 2).map((value): LeafNode => ({ type: 'field', field: 'country', value })),
+  fc
+    .constantFrom('original', 'reply', 'repost', 'quote')
+    .map((value): LeafNode => ({ type: 'field', field: 'is', value })),
+  fc
+    .tuple(
+      fc.constantFrom('followers', 'engagement'),
+      fc.option(fc.integer({ min: 0, max: 500 })),
+      fc.option(fc.integer({ min: 500, max: 9999 })),
+    )
+    .map(([field, min, max]): LeafNode => ({
+      type: 'field',
+      field: field as 'followers' | 'engagement',
+      value: `[${min ?? '*'} TO ${max ?? '*'}]`,
+    })),
 );
 const leafArb = fc.oneof(
   termArb,

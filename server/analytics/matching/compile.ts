@@ -4,7 +4,7 @@
 // on the post's columns or on its author's profile. The query's words are split by the rule the store splits the
 // posts' by (matching/words.ts): no statement asks PostgreSQL about them.
 import type { FieldNode, QueryNode } from '@server/query/index';
-import { leafText, matchMode } from '@server/query/terms';
+import { fieldRange, leafText, matchMode } from '@server/query/terms';
 import {
   CASED_WORDS,
   FIELD_TOKEN_MARKS,
@@ -132,6 +132,14 @@ function fieldToken(node: FieldNode, params: StoreParams): string | null {
   return `sipHash64('${FIELD_TOKEN_MARKS[node.field]}', ${params.add(node.value, 'String')})`;
 }
 
+/** `column` within a field's range (both ends included; an open end is no condition). */
+function boundsCondition(column: string, range: ReturnType<typeof fieldRange>, params: StoreParams): string {
+  const parts = [];
+  if (range.min !== null) parts.push(`${column} >= ${params.add(range.min, 'UInt64')}`);
+  if (range.max !== null) parts.push(`${column} <= ${params.add(range.max, 'UInt64')}`);
+  return parts.length ? `(${parts.join(' AND ')})` : 'true';
+}
+
 function fieldCondition(node: FieldNode, params: StoreParams): string {
   const value = (text: string) => params.add(text, 'String');
   switch (node.field) {
@@ -141,6 +149,12 @@ function fieldCondition(node: FieldNode, params: StoreParams): string {
       return `p.lang = ${value(node.value)}`;
     case 'country':
       return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE country = ${value(node.value)})`;
+    case 'is':
+      return `p.kind = ${value(node.value)}`;
+    case 'engagement':
+      return boundsCondition('p.engagement', fieldRange(node.value), params);
+    case 'followers':
+      return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE ${boundsCondition('followers', fieldRange(node.value), params)})`;
     case 'author': {
       // The handle lower-cased by the store (lhandle), the value here: the same lowering (words.ts, lowerText).
       return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE lhandle = ${value(lowerText(node.value))})`;

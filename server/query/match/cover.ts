@@ -19,7 +19,10 @@ export interface Cover {
 }
 
 /** Fields most posts share a value of (a platform, a language, a country) bring many candidates. */
-const FIELD_COST: Record<QueryField, number> = { author: 1, country: 30, lang: 50, platform: 50 };
+const FIELD_COST: Record<IndexedField, number> = { author: 1, country: 30, lang: 50, platform: 50 };
+/** The fields whose value a post has one of, which the index looks up; `is:` and the ranges are tested on the post. */
+const INDEXED = new Set<QueryField>(['author', 'country', 'lang', 'platform']);
+type IndexedField = 'author' | 'country' | 'lang' | 'platform';
 
 const one = (key: CoverKey, cost: number): Cover => ({ keys: [key], cost });
 const nothing: Cover = { keys: [], cost: 0 };
@@ -71,7 +74,11 @@ export function coverOf(node: QueryNode): Cover | null {
     case 'mention':
       return one({ kind: node.type, value: node.value }, 1);
     case 'field':
-      return one({ kind: 'field', field: node.field, value: node.value }, FIELD_COST[node.field]);
+      if (!INDEXED.has(node.field)) return null;
+      return one(
+        { kind: 'field', field: node.field, value: node.value },
+        FIELD_COST[node.field as IndexedField],
+      );
     case 'near': {
       const [left, right] = [operandCover(node.left), operandCover(node.right)];
       return left.cost <= right.cost ? left : right;

@@ -4,7 +4,13 @@
 // substrings of the lower-cased text, hashtags, mentions and fields as the post's, NOT, AND, OR. The tree is compiled
 // once into closures; the matcher runs only those of the queries a post may match.
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '../ast';
-import { leafText, maskPattern, matchMode } from '../terms';
+import { fieldRange, leafText, maskPattern, matchMode } from '../terms';
+
+/** Whether a number lies within a field's range (both ends included, null: open). */
+const inRange =
+  ({ min, max }: ReturnType<typeof fieldRange>) =>
+  (n: number) =>
+    (min === null || n >= min) && (max === null || n <= max);
 import { casedWords, lowerText, textWords, type PostView } from './post';
 
 /** A post being matched: its split form, and which substring patterns its lower-cased text holds. */
@@ -139,6 +145,16 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
           return ({ view }) => view.post.language === value;
         case 'country':
           return ({ view }) => view.post.country === value;
+        case 'is':
+          return ({ view }) => view.post.kind === value;
+        case 'engagement': {
+          const within = inRange(fieldRange(value));
+          return ({ view }) => within(view.post.engagement);
+        }
+        case 'followers': {
+          const within = inRange(fieldRange(value));
+          return ({ view }) => within(view.post.followers);
+        }
       }
       return never;
     }

@@ -21,6 +21,12 @@ export interface MatchPost {
   handle: string;
   /** The author's country, an upper-case two-letter code; null when unknown. */
   country: string | null;
+  /** original, reply, repost or quote (`is:`). */
+  kind: string;
+  /** Likes + comments + shares (`engagement:[a TO b]`). */
+  engagement: number;
+  /** The author's followers (`followers:[a TO b]`). */
+  followers: number;
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;

@@ -18,6 +18,8 @@ const SYNTAX: Array<[string, string]> = [
   ['platform:x', 'from x, instagram, tiktok, youtube, facebook or reddit (also site:)'],
   ['lang:ko', 'in the language (the post’s detected language)'],
   ['country:KR', 'by an author from the country (two-letter code)'],
+  ['is:reply', 'replies (also is:original, is:repost, is:quote)'],
+  ['followers:[1000 TO *]', 'by authors with 1,000 followers or more; engagement:[10 TO 500] likewise'],
 ];
 
 const NOTES = [

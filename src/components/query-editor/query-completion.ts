@@ -20,6 +20,9 @@ const FIELDS: Completion[] = [
   { label: 'platform:', type: 'property', detail: PLATFORM_VALUES.join(', ') },
   { label: 'lang:', type: 'property', detail: 'the post’s language' },
   { label: 'country:', type: 'property', detail: 'the author’s country' },
+  { label: 'is:', type: 'property', detail: 'original, reply, repost, quote' },
+  { label: 'followers:', type: 'property', detail: 'the author’s, as [1000 TO *]' },
+  { label: 'engagement:', type: 'property', detail: 'likes + comments + shares, as [10 TO *]' },
 ];
 
 const OPERATORS: Completion[] = [
@@ -27,6 +30,7 @@ const OPERATORS: Completion[] = [
   { label: 'OR', type: 'keyword', detail: 'either' },
   { label: 'NOT', type: 'keyword', detail: 'without' },
   { label: 'NEAR/3', type: 'keyword', detail: 'within 3 words, either order (1–20)' },
+  { label: 'NEAR/3f', type: 'keyword', detail: 'the next term within 3 words after' },
 ];
 
 const values = (items: readonly string[], type: string, prefix = ''): Completion[] =>
@@ -43,6 +47,8 @@ function fieldValues(field: string, suggestions: QuerySuggestions): Completion[]
       return values(suggestions.countries, 'enum');
     case 'author':
       return values(suggestions.authors, 'variable');
+    case 'is':
+      return values(['original', 'reply', 'repost', 'quote'], 'enum');
     default:
       return [];
   }

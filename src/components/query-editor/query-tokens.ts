@@ -60,6 +60,12 @@ export function scanQuery(text: string): QueryToken[] {
       const end = close < 0 ? text.length : close + 3;
       tokens.push({ kind: 'comment', from: i, to: end });
       i = end;
+    } else if (/^[A-Za-z]+:\[/.test(text.slice(i, i + 24))) {
+      // A field's range, `followers:[1000 TO *]`: one field up to its `]` (to the end when unclosed).
+      const close = text.indexOf(']', i);
+      const end = close < 0 ? text.length : close + 1;
+      tokens.push(...wordTokens(text.slice(i, end), i));
+      i = end;
     } else if (char === '{') {
       const close = text.indexOf('}', i + 1);
       const end = close < 0 ? text.length : close + 1;

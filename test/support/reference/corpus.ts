@@ -290,6 +290,13 @@ const fieldArb = fc.constantFrom(
   'lang:en',
   'country:US',
   'country:kr',
+  'is:reply',
+  'is:Original',
+  'is:quote',
+  'followers:[100 TO *]',
+  'followers:[0 TO 15]',
+  'engagement:[3 TO 8]',
+  'engagement:[* TO 2]',
 );
 /** A NEAR's operand: words, phrases and wildcards, or an OR of them (never a substring term). */
 const proximityArb = fc.oneof(

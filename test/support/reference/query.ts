@@ -122,6 +122,15 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
           return post.language === node.value;
         case 'country':
           return post.country === node.value;
+        case 'is':
+          return post.kind === node.value;
+        case 'engagement':
+        case 'followers': {
+          // [min TO max], both ends included, * open: read here from the canonical text on its own.
+          const [min, max] = node.value.slice(1, -1).split(' TO ');
+          const n = node.field === 'followers' ? post.followers : post.likes + post.comments + post.shares;
+          return (min === '*' || n >= Number(min)) && (max === '*' || n <= Number(max));
+        }
       }
       return false;
     case 'not':
