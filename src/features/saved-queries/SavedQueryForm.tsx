@@ -200,8 +200,9 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
             Query
           </label>
           <p className="field-hint">
-            Words, "exact phrases", wildcards (barist*), AND, OR, NOT, parentheses, a NEAR/3 b, #hashtag,
-            @mention, author:, platform:, lang:, country:.
+            Words, "exact phrases", wildcards (barist*, organi?ation), {'{NASA}'} (exact case), AND, OR, NOT,
+            parentheses, a NEAR/3 b (NEAR/3f: in order), #hashtag, @mention, author:, platform:, lang:,
+            country:, is:, followers:[1000 TO *], engagement:[10 TO *]; &lt;&lt;&lt; comments &gt;&gt;&gt;.
           </p>
           <QueryEditor
             id={QUERY_ID}
