@@ -355,6 +355,8 @@ export class AnalyticsService {
       if (reconciled.state === 'current') return void (this.position = reconciled.position);
       why = reconciled.why;
     }
+    // Stopped meanwhile (a SIGTERM while the store opened): no rebuild starts, nor is one announced.
+    if (this.stopped) throw new AnalyticsStoreStopped('The analytics service was stopped');
     this.phase = 'rebuilding';
     // A reader's figures from before the rebuild are of another store.
     this.generation += 2;

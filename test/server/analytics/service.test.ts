@@ -173,10 +173,19 @@ describe('the analytics service', () => {
 
   it('stopped while its store opens: stop() returns once the process it was opening has closed', async () => {
     const dataDir = join(root, 'stopped-early');
-    const service = AnalyticsService.start({ db: server.db, pool: server.pool, dataDir, log: () => {} });
+    const lines: string[] = [];
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir,
+      log: (line) => lines.push(line),
+    });
     await service.stop();
     expect(service.state().phase).toBe('stopped');
     expect(processesNaming(dataDir)).toEqual([]);
+    // Stopped before its store was made: no rebuild was started or announced (a SIGTERM's output stays quiet).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lines.filter((line) => line.includes('Rebuilding'))).toEqual([]);
   });
 
   it('is not started with ANALYTICS_STORE=off, and the outbox is no longer written', async () => {
