@@ -6,11 +6,12 @@
 // rebuilt beside and swapped in (on a fresh directory when its directory was removed). Until it is ready the figures
 // wait (figures-wait.ts); state() says which corpus version its answers reflect, and how far a rebuild is.
 import type { Supervisor } from '@server/db/supervisor';
-import { applyRound, reconcile, type ApplierDeps } from './applier';
-import { checkServerVersion, layoutFault, makeDurable, migrateLayout, missingTables } from './layout';
+import { applyRound, type ApplierDeps } from './applier';
+import { storeCurrency } from './current';
+import { missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { standByForLock, type StoreLock } from './lock';
-import { claimConsumer, ConsumerTakenOver, hasBatchesAfter } from './outbox';
+import { ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
 import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
@@ -339,22 +340,10 @@ export class AnalyticsService {
       await deps.store.close();
       throw new AnalyticsStoreStopped(`The store's directory ${this.options.dataDir} is gone`);
     }
-    await checkServerVersion(deps.store);
-    if (!this.rebuildFor) {
-      const reached = await migrateLayout(deps.store);
-      if (reached.length)
-        this.log(`${TAG} The store's layout was brought forward to ${reached.join(', ')} in place.`);
-    }
-    let why = this.rebuildFor ?? (await layoutFault(deps.store));
+    const currency = await storeCurrency(deps, this.rebuildFor, this.log);
     this.rebuildFor = null;
-    if (why === null) {
-      await makeDurable(deps.store);
-      // This process owns the consumer from here on: a position recorded by the one before it is refused.
-      await claimConsumer(deps.db, deps.owner!);
-      const reconciled = await reconcile(deps);
-      if (reconciled.state === 'current') return void (this.position = reconciled.position);
-      why = reconciled.why;
-    }
+    if ('position' in currency) return void (this.position = currency.position);
+    const { why } = currency;
     // Stopped meanwhile (a SIGTERM while the store opened): no rebuild starts, nor is one announced.
     if (this.stopped) throw new AnalyticsStoreStopped('The analytics service was stopped');
     this.phase = 'rebuilding';
