@@ -16,9 +16,9 @@ import {
   TOKEN_POST_COLUMNS,
 } from '../layout';
 import type { StoreParams } from '../params';
-import { joinable, tokenMatch, wordRows, wordSet } from './positions';
+import { joinable, prefixesMatch, tokenMatch, wordRows, wordSet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
-import { lowerText, queryGrams, wordTree, type WordTree } from './words';
+import { lowerText, queryGrams, wordTree, type WordTree, type WordVal } from './words';
 
 /**
  * A half-open time range, as a scope has it: from ≤ posted_at < to. `sampleBelow`: only the posts whose sample hash
@@ -126,6 +126,43 @@ const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
 const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>
   `sipHash64('${node.type === 'hashtag' ? '#' : '@'}', ${params.add(node.value, 'String')})`;
 
+/**
+ * The operand's posts are exactly those with a row of its own tokens (a word, a prefix or mask, a hashtag or mention):
+ * what its slice is, to be read together with the other such operands of an OR (sliceUnion). Null for another node.
+ */
+function sliceOf(node: QueryNode, params: StoreParams): { token: string } | { val: WordVal & { prefix: true } } | null {
+  if (node.type === 'hashtag' || node.type === 'mention') return { token: tagToken(node, params) };
+  if (node.type !== 'term' && node.type !== 'phrase' && node.type !== 'wildcard' && node.type !== 'mask') return null;
+  if (matchMode(leafText(node)) === 'substring') return null;
+  const tree = wordTree(node);
+  if (tree?.type !== 'val') return null;
+  return tree.prefix ? { val: { ...tree, prefix: true } } : { token: `sipHash64(${params.add(tree.word, 'String')})` };
+}
+
+/**
+ * The OR's operands whose posts are their slices (sliceOf), as one token condition that selects the slices of all of
+ * them: one constant set of the exact tokens and every prefix's and mask's tokens (one read of the lexicon). A
+ * 300-term listening query reads its names' slices in one statement rather than one subquery a name. Null when
+ * fewer than two operands are slices; else the condition and the operands it stands for.
+ */
+function sliceUnion(
+  operands: readonly QueryNode[],
+  params: StoreParams,
+): { tokens: string; nodes: Set<QueryNode> } | null {
+  const tokens: string[] = [];
+  const vals: WordVal[] = [];
+  const nodes = new Set<QueryNode>();
+  for (const operand of operands) {
+    const slice = sliceOf(operand, params);
+    if (slice === null) continue;
+    nodes.add(operand);
+    if ('token' in slice) tokens.push(slice.token);
+    else vals.push(slice.val);
+  }
+  if (nodes.size < 2) return null;
+  return { tokens: vals.length ? prefixesMatch(vals, params, db, tokens) : `tok IN (${tokens.join(', ')})`, nodes };
+}
+
 /** The token of a platform or language, as the token table holds it (FIELD_TOKEN_MARKS); null for another field. */
 function fieldToken(node: FieldNode, params: StoreParams): string | null {
   if (node.field !== 'platform' && node.field !== 'lang') return null;
@@ -195,10 +232,23 @@ export function compileStoreQuery(
     case 'not':
       return `NOT (${compileStoreQuery(node.operand, params, range, given)})`;
     case 'and':
-    case 'or':
-      return `(${node.operands
-        .map((operand) => compileStoreQuery(operand, params, range, given))
-        .join(node.type === 'and' ? ' AND ' : ' OR ')})`;
+      return `(${node.operands.map((operand) => compileStoreQuery(operand, params, range, given)).join(' AND ')})`;
+    case 'or': {
+      // The operands that are slices, not given, read as one set; the others each as their own condition.
+      const union = sliceUnion(
+        node.operands.filter((operand) => !given?.has(operand)),
+        params,
+      );
+      const rest = node.operands
+        .filter((operand) => !union?.nodes.has(operand))
+        .map((operand) => compileStoreQuery(operand, params, range, given));
+      const sliced = union
+        ? [`p.id IN (SELECT post FROM ${db}.tok WHERE ${union.tokens} AND ${rangeCondition('ts', params, range)})`]
+        : [];
+      // An operand every post read matches: so does the OR.
+      if (rest.includes('true')) return 'true';
+      return `(${[...sliced, ...rest].join(' OR ')})`;
+    }
   }
 }
 
@@ -326,7 +376,11 @@ export function compileStoreCandidates(
     }
     case 'or': {
       const sets: StoreCandidates[] = [];
-      for (const operand of node.operands) {
+      // The operands that are slices: one set, exactly their posts (each may be named once a token).
+      const union = sliceUnion(node.operands, params);
+      if (union) sets.push({ tokens: union.tokens, posts: null, repeats: true, given: union.nodes });
+      const others = node.operands.filter((operand) => !union?.nodes.has(operand));
+      for (const operand of others) {
         const set = compileStoreCandidates(operand, params, range);
         // A wide operand's slice would make the union most of the range, each post read from it and deduplicated:
         // the range's posts are read instead.
@@ -337,15 +391,36 @@ export function compileStoreCandidates(
       const posts = sets.every((set) => set.posts === null)
         ? null
         : sets.map((set) => `SELECT post FROM (${candidateIds(set, params, range)})`).join(' UNION ALL ');
-      const every = node.operands.every((operand, i) => sets[i]!.given.has(operand));
+      const every = node.operands.every((operand) => sets.some((set) => set.given.has(operand)));
       return {
         tokens: `(${sets.map((set) => set.tokens).join(' OR ')})`,
         posts,
+        // The slices of a set that is exactly its posts are read without a filter by post: a broad OR with a phrase
+        // filters only the phrase's slices by the phrase's posts, not every slice by the union of every set's.
+        ...(posts !== null && { rows: (columns: readonly string[]) => unionRows(sets, columns, params, range) }),
         repeats: true,
         given: every ? new Set([node]) : new Set(),
       };
     }
   }
+}
+
+/**
+ * The rows of an OR's candidate sets (StoreCandidates.rows), each post once, read in one pass over their slices: a
+ * set that is exactly its slices' posts as it is, another's slices only for its posts. One pass, not a union of one
+ * read a set: a statement's other conditions are pushed down into every branch of a union, each building its sets
+ * again (20 phrases and an exclusion: 5 s against 0.3 at 1M).
+ */
+function unionRows(
+  sets: readonly StoreCandidates[],
+  columns: readonly string[],
+  params: StoreParams,
+  range?: StoreRange,
+): string {
+  const read = ['post', ...columns].join(', ');
+  const slices = sets.map((set) => (set.posts === null ? set.tokens : `(${set.tokens} AND post IN (${set.posts}))`));
+  return `SELECT ${read} FROM ${db}.tok WHERE (${slices.join(' OR ')}) AND ${rangeCondition('ts', params, range)}
+    LIMIT 1 BY post`;
 }
 
 /** The candidates' ids within `range` (column `post`; a post may be named more than once). */

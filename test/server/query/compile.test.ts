@@ -4,6 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '@server/query/index';
+import { StoreParams } from '@server/analytics/params';
+import { compileStoreCandidates, compileStoreQuery } from '@server/analytics/matching/compile';
 import { countQueryMatches } from '@server/social/editor/count';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { ALL, except, insertCorpus, matching, storeMatching } from '@test/support/query-corpus.fixtures';
@@ -71,6 +73,11 @@ describe('each construct matches exactly the expected posts', () => {
     ['covid-19', ['vax']],
     ['(coffee OR tea) platform:x NOT #coffee', ['better', 'shop']],
     ['coffee tea OR 東京', ['better', 'love', 'tokyo']],
+    // An OR's words, prefixes, masks, hashtags and mentions are read as one slice set (compile.ts, sliceUnion).
+    ['coffee OR tea OR barist* OR #東京 OR @starbucks', ['better', 'decaf', 'fire', 'flat', 'love', 'shop', 'tokyo', 'vax']],
+    ['cof?ee OR tea OR 東京 OR "flat white"', ['better', 'decaf', 'fire', 'flat', 'love', 'shop', 'tokyo']],
+    ['coffee NOT (decaf OR tea OR #東京 OR sho*)', ['flat']],
+    ['(coffee OR tea) NEAR/2 (tea OR shop)', ['love', 'shop']],
   ])('%s', async (query, expected) => {
     expect(matching(query)).toEqual(expected);
     expect(await storeMatching(server, query)).toEqual(expected);
@@ -136,6 +143,22 @@ const INJECTIONS: Array<[string, string[] | 'error']> = [
   ['1:2 NEAR/1 a&b:*', []],
   ["(it' OR \\x) NEAR/20 'x'", []],
 ];
+
+describe('the slices of a long OR', () => {
+  it('are read in one set: the exact tokens as one list, every prefix and mask from one read of the lexicon', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
+    const query = `(${[...words, 'pre*', 'ma?k', '#tag', '@who'].join(' OR ')}) NOT (alpha OR beta OR gam*)`;
+    const node = parseQuery(query);
+    if (!node.ok) throw new Error(query);
+    const tree = node.ast;
+    const params = new StoreParams();
+    const condition = compileStoreQuery(tree, params);
+    expect(condition.match(/FROM murmur\.tok/g)).toHaveLength(2);
+    expect(condition.match(/FROM murmur\.lexicon/g)).toHaveLength(2);
+    const candidates = compileStoreCandidates(tree, params)!;
+    expect(candidates.posts).toBeNull();
+  });
+});
 
 describe('SQL injection through every field', () => {
   it.each(INJECTIONS)('%j', async (query, expected) => {
