@@ -54,7 +54,7 @@ function Reasons({ explanation, id }: { explanation: Explanation; id?: string })
   return (
     <span className="sentiment-why" id={id} title={WHY_TITLE}>
       {' '}
-      why:{' '}
+      — why:{' '}
       {explanation.signals.map((signal, i) => (
         <span key={signal.text} className="sentiment-signal">
           <em>{signal.text}</em> {signed(signal.weight)}

@@ -46,7 +46,7 @@ describe('a post’s sentiment', () => {
     await userEvent.keyboard('{Enter}');
     expect(why.getAttribute('aria-expanded')).toBe('true');
     const reasons = document.getElementById(why.getAttribute('aria-controls')!)!;
-    expect(reasons.textContent).toBe(' why: useless −1.2, 😡 −0.9, down −0.6, thanks +0.3');
+    expect(reasons.textContent).toBe(' — why: useless −1.2, 😡 −0.9, down −0.6, thanks +0.3');
     await userEvent.keyboard('{Enter}');
     expect(container.textContent).not.toContain('why:');
   });
@@ -55,7 +55,7 @@ describe('a post’s sentiment', () => {
     const { container } = show(NEGATIVE, true);
     expect(screen.queryByRole('button', { name: 'Why?' })).toBeNull();
     expect(container.textContent).toContain(
-      'negative · 82 % sure why: useless −1.2, 😡 −0.9, down −0.6, thanks +0.3',
+      'negative · 82 % sure — why: useless −1.2, 😡 −0.9, down −0.6, thanks +0.3',
     );
   });
 
