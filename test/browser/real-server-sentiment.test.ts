@@ -1,8 +1,8 @@
 // Correcting sentiment end to end against the REAL server: Ana Owner corrects a post's sentiment from its card on the
 // posts dashboard (the card first says how sure the model is and, behind "Why?", the words that pushed it); the card
-// says it was corrected by the team, who and when, without the model's reasons; the overview's sentiment split (as the API answers it)
-// moves by exactly that post; Cleo Viewer sees the correction but no way to change it; Ana undoes it and the
-// estimate is back, and so is the split.
+// says it was corrected by the team, who and when, without the model's reasons; the overview's sentiment split (as
+// the API answers it) moves by exactly that post; Cleo Viewer sees the correction but no way to change it; Ana undoes
+// it and the estimate is back, and so is the split.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { OverviewResponse } from '@contract/insights-responses';
