@@ -37,6 +37,19 @@ const sentimentCorrectionSchema = z.object({
 });
 export type SentimentCorrection = z.infer<typeof sentimentCorrectionSchema>;
 
+/**
+ * Why the post has its estimated label (docs/sentiment.md#explanations), computed when the post is read: absent for a
+ * corrected post (the team's label is not the model's) and from servers before issue 53's explanations.
+ */
+const sentimentExplanationSchema = z.object({
+  /** False: too little text to tell (no word nor emoji, or under 3 of them and called neutral); show "not rated". */
+  rated: z.boolean(),
+  /** The model's probability of sentiment_label, 0–1; null where the word list scores the language. */
+  confidence: z.nullable(z.number()),
+  /** At most 5 words or emoji, strongest first; weight signed as the label reads (toward negative is negative). */
+  signals: z.array(z.object({ text: z.string(), weight: z.number() })),
+});
+
 export const socialPostSchema = z.object({
   id: z.number(),
   platform,
@@ -69,6 +82,7 @@ export const socialPostSchema = z.object({
    * sentiment its score (1, 0 or -1), in every figure of that workspace; the estimate is kept here.
    */
   sentiment_correction: z.optional(z.nullable(sentimentCorrectionSchema)),
+  sentiment_explanation: z.optional(sentimentExplanationSchema),
   author: socialAuthorSchema,
 });
 export type SocialPost = z.infer<typeof socialPostSchema>;

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { SocialAuthor, SocialPost } from '@contract/social-posts';
 import { withCorrection, type Corrections } from './corrections';
+import { explainSentiment } from './corpus/sentiment-explain';
 
 /** An author's columns, over `profiles a`. */
 export const AUTHOR_COLUMNS = sql`a.id AS author_id, a.platform AS author_platform, a.handle, a.display_name,
@@ -66,9 +67,16 @@ export function toAuthor(row: AuthorRow): SocialAuthor {
   };
 }
 
-/** The post as the workspace sees it: with its sentiment correction there, if any (../corrections.ts). */
-export function toPost(row: PostRow, corrections: Corrections): SocialPost {
-  return withCorrection(toEstimatedPost(row), corrections);
+/**
+ * The post as the workspace sees it: with its sentiment correction there, if any (../corrections.ts), else, when
+ * `explained`, why the estimate is what it is (corpus/sentiment-explain.ts: one pass of the linear model, some tens
+ * of µs; left out of exports, which list thousands of posts and have no column for it).
+ */
+export function toPost(row: PostRow, corrections: Corrections, explained = true): SocialPost {
+  const post = withCorrection(toEstimatedPost(row), corrections);
+  if (!explained || post.sentiment_correction) return post;
+  const { rated, confidence, signals } = explainSentiment(row.text, row.language, row.sentiment_label);
+  return { ...post, sentiment_explanation: { rated, confidence, signals } };
 }
 
 /** The post as stored, with the lexicon's sentiment estimate. */

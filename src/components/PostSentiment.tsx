@@ -1,6 +1,8 @@
-// A post's sentiment on its card: the estimate, or the workspace's correction with who made it and when; owners and
-// managers can correct it (positive, neutral, negative) or undo the correction. A correction counts in every figure
-// of the workspace, so every dashboard, list and search of it is read again afterwards.
+// A post's sentiment on its card and its page: the estimate with how sure the model is and why (the words that pushed
+// it, behind a "Why?" button on cards, listed on the post's page; docs/sentiment.md#explanations), "not rated" for a
+// text too short to tell, or the workspace's correction with who made it and when instead of the model's reasons.
+// Owners and managers can correct it (positive, neutral, negative) or undo the correction. A correction counts in
+// every figure of the workspace, so every dashboard, list and search of it is read again afterwards.
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SENTIMENT_VALUES, type SocialPost } from '@contract/social-posts';
@@ -9,38 +11,39 @@ import { workspaceQuery } from '@/api/queries';
 import { correctSentiment, refreshAfterCorrection } from '@/api/sentiment';
 import { formatDate } from '@/lib/date-time';
 import { showToast } from '@/lib/toast';
+import { SentimentEstimate } from './SentimentEstimate';
 import { useApp } from './use-app';
 
 type Label = SocialPost['sentiment_label'];
 
-const ESTIMATE_TITLE = 'Estimated from a word list; it can miss sarcasm and context';
 const capital = (label: Label) => label[0]!.toUpperCase() + label.slice(1);
 
 export function PostSentiment({
   post,
   timeZone,
   workspaceId,
+  full = false,
 }: {
   post: SocialPost;
   timeZone: string;
   /** The workspace the post is shown in; without it the estimate is shown and cannot be corrected. */
   workspaceId?: string;
+  /** The post's page: the reasons listed, not behind a button. */
+  full?: boolean;
 }) {
   const correction = post.sentiment_correction ?? null;
   return (
     <>
       {correction ? (
         <span className="post-sentiment corrected">
-          Sentiment: {post.sentiment_label}{' '}
+          Sentiment: {post.sentiment_label} <strong>· Corrected by your team</strong>{' '}
           <span className="muted">
-            (corrected by {correction.corrected_by ?? 'a former member'} on{' '}
-            {formatDate(correction.corrected_at, timeZone)}; estimate: {correction.estimated_label})
+            ({correction.corrected_by ?? 'a former member'} on {formatDate(correction.corrected_at, timeZone)}
+            ; estimate: {correction.estimated_label})
           </span>
         </span>
       ) : (
-        <span className="post-sentiment" title={ESTIMATE_TITLE}>
-          Sentiment (estimate): {post.sentiment_label}
-        </span>
+        <SentimentEstimate post={post} full={full} />
       )}
       {workspaceId ? <CorrectSentiment post={post} workspaceId={workspaceId} /> : null}
     </>

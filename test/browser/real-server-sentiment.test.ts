@@ -1,7 +1,8 @@
 // Correcting sentiment end to end against the REAL server: Ana Owner corrects a post's sentiment from its card on the
-// posts dashboard; the card says who corrected it and when; the overview's sentiment split (as the API answers it)
-// moves by exactly that post; Cleo Viewer sees the correction but no way to change it; Ana undoes it and the
-// estimate is back, and so is the split.
+// posts dashboard (the card first says how sure the model is and, behind "Why?", the words that pushed it); the card
+// says it was corrected by the team, who and when, without the model's reasons; the overview's sentiment split (as
+// the API answers it) moves by exactly that post; Cleo Viewer sees the correction but no way to change it; Ana undoes
+// it and the estimate is back, and so is the split.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { OverviewResponse } from '@contract/insights-responses';
@@ -81,12 +82,17 @@ describe('Correcting sentiment (real server)', () => {
     await waitForHeading(ana, 'Posts');
     const card = ana.locator('article.post-card').filter({ hasText: 'wonderful' });
     await expect.poll(() => card.getByText('Sentiment (estimate): positive').count()).toBe(1);
+    // How sure, and why: the words that pushed it, behind a button.
+    expect(await card.getByText(/positive · \d+ % sure/).count()).toBe(1);
+    await card.getByRole('button', { name: 'Why?' }).click();
+    await card.getByText(/— why: .*(wonderful|love|great) \+\d\.\d/).waitFor();
 
     await card.getByRole('button', { name: 'Correct sentiment' }).click();
     const choices = card.getByRole('group', { name: 'Sentiment of the post by @barista' });
     expect(await choices.getByRole('button', { name: 'Positive' }).getAttribute('aria-pressed')).toBe('true');
     await choices.getByRole('button', { name: 'Negative' }).click();
-    await card.getByText(/corrected by Ana Owner on .*; estimate: positive/).waitFor();
+    await card.getByText(/Corrected by your team \(Ana Owner on .*; estimate: positive\)/).waitFor();
+    expect(await card.getByRole('button', { name: 'Why?' }).count()).toBe(0);
     expect(await card.getByText('Sentiment: negative').count()).toBe(1);
     // Focus went back to the control that opened the choices.
     expect(
@@ -108,7 +114,7 @@ describe('Correcting sentiment (real server)', () => {
     await postsPage(cleo);
     await waitForHeading(cleo, 'Posts');
     const seen = cleo.locator('article.post-card').filter({ hasText: 'wonderful' });
-    await seen.getByText(/corrected by Ana Owner on/).waitFor();
+    await seen.getByText(/Corrected by your team \(Ana Owner on/).waitFor();
     expect(await seen.getByRole('button', { name: 'Correct sentiment' }).count()).toBe(0);
 
     // Undo: the estimate again, and the split as it was.

@@ -36,7 +36,7 @@ export interface FeatureConfig {
 export interface Features {
   hash: number[];
   value: number[];
-  /** For each feature, the word token it came from (-1: none), for explanations. */
+  /** For each feature, the word token it came from (-1: none; LEXICON_FEATURE: the word list's), for explanations. */
   token: number[];
   tokens: string[];
   /** Per token: inside a negation's scope. */
@@ -59,6 +59,8 @@ const EXTRA_NEGATORS: Partial<Record<ModelLanguage, Set<string>>> = {
   hi: new Set(['nahi', 'nahin', 'nhi', 'nai', 'mat', 'na', 'nahe']),
 };
 const MAX_WORD_FOR_CHARS = 24;
+/** Features.token of the word-list scorer's features. */
+export const LEXICON_FEATURE = -2;
 
 /** The model's languages: those with training data. Hindi only when written mostly in Latin
  * script (the training data is romanised); Devanagari Hindi is left to the word list. */
@@ -78,7 +80,7 @@ export function modelLanguage(text: string, language?: string | null): ModelLang
 }
 
 /** The word list used for negators and the word-list features: romanised Hindi is scored with English's. */
-const lexiconLanguage = (language: ModelLanguage) => (language === 'hi' ? 'en' : language);
+export const lexiconLanguage = (language: ModelLanguage) => (language === 'hi' ? 'en' : language);
 
 function hashString(text: string, seed: number): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
@@ -217,17 +219,17 @@ export function extractFeatures(text: string, language: ModelLanguage, config: F
   }
   const scale = hashes.length > 0 ? 1 / Math.sqrt(hashes.length) : 0;
   const value = new Array<number>(hashes.length).fill(scale);
-  const add = (name: string, v: number) => {
+  const add = (name: string, v: number, owner = -1) => {
     hashes.push(hashString(name, SEED_OTHER));
     value.push(v);
-    owners.push(-1);
+    owners.push(owner);
   };
   add('<bias>', 1);
   if (config.lexicon) {
     const { sentiment, label } = analyseSentiment(text, lexLanguage);
-    if (sentiment > 0) add('<lex+>', sentiment);
-    if (sentiment < 0) add('<lex->', -sentiment);
-    add(`<lex:${label}>`, 1);
+    if (sentiment > 0) add('<lex+>', sentiment, LEXICON_FEATURE);
+    if (sentiment < 0) add('<lex->', -sentiment, LEXICON_FEATURE);
+    add(`<lex:${label}>`, 1, LEXICON_FEATURE);
   }
   return { hash: hashes, value, token: owners, tokens, negated: marks };
 }

@@ -12,6 +12,7 @@ import { analyseSentiment, type SentimentLabel, type SentimentResult } from './s
 import {
   extractFeatures,
   languageSalt,
+  LEXICON_FEATURE,
   modelLanguage,
   slotsOf,
   type FeatureConfig,
@@ -21,12 +22,13 @@ import {
 
 export const MODEL_FILE = new URL('./sentiment-model.bin.gz', import.meta.url);
 const MAGIC = 'MSM1';
-const LABELS: readonly SentimentLabel[] = ['negative', 'neutral', 'positive'];
+export const LABELS: readonly SentimentLabel[] = ['negative', 'neutral', 'positive'];
 const CLASS_COUNT = 3;
 /** How many words an explanation lists at most. */
 const EXPLAINED_WORDS = 5;
 /** Punctuation, <url> and <user>: not counted as words, nor given as explanations. */
-const BREAK = /^[.!?<]/u;
+export const BREAK = /^[.!?<]/u;
+const LEXICON_OWNER = LEXICON_FEATURE * CLASS_COUNT;
 
 /** What the model file says about itself besides its weights (the trainer writes it; docs/sentiment.md shows it). */
 export interface ModelHeader {
@@ -80,19 +82,39 @@ export class SentimentModel {
 
   /** The class probabilities [negative, neutral, positive] and the explanation of a text in a covered language. */
   analyse(text: string, language: ModelLanguage): SentimentResult {
+    const trace = this.trace(text, language);
+    // No word nor emoji (an empty text, only links, mentions or punctuation): no opinion, as with the word list.
+    if (!trace) return { score: 0, tokens: 0, sentiment: 0, label: 'neutral', words: [] };
+    const { p, z } = trace;
+    const best = likeliest(p);
+    const sentiment = Math.round((p[2]! - p[0]!) * 10_000) / 10_000;
+    return {
+      score: Math.round((z[2]! - z[0]!) * 10_000) / 10_000,
+      tokens: trace.words,
+      sentiment: Object.is(sentiment, -0) ? 0 : sentiment,
+      label: LABELS[best]!,
+      words: explain(trace.features, trace.byToken, best),
+    };
+  }
+
+  /**
+   * How the model reached its answer on a text in a covered language: the logits, the class probabilities and what
+   * each token's features (and the word list's) added to each logit; undefined for a text without a word or emoji.
+   */
+  trace(text: string, language: ModelLanguage): ModelTrace | undefined {
     const { config, scale } = this.header;
     const features = extractFeatures(text, language, config);
     const words = features.tokens.filter((token) => !BREAK.test(token)).length;
-    // No word nor emoji (an empty text, only links, mentions or punctuation): no opinion, as with the word list.
-    if (words === 0) return { score: 0, tokens: 0, sentiment: 0, label: 'neutral', words: [] };
+    if (words === 0) return undefined;
     const salt = this.salts.get(language)!;
     const slots = this.slots;
     const w = this.weights;
     let z0 = 0;
     let z1 = 0;
     let z2 = 0;
-    // Per token, its features' contribution to each class (for the explanation).
+    // Per token, its features' contribution to each class (for the explanation); the word list's apart.
     const byToken = new Float64Array(features.tokens.length * CLASS_COUNT);
+    const lexicon = [0, 0, 0];
     const { hash, value, token } = features;
     for (let f = 0; f < hash.length; f++) {
       const n = slotsOf(hash[f]!, salt, config, slots);
@@ -110,25 +132,38 @@ export class SentimentModel {
           byToken[owner]! += x0;
           byToken[owner + 1]! += x1;
           byToken[owner + 2]! += x2;
+        } else if (owner === LEXICON_OWNER) {
+          lexicon[0]! += x0;
+          lexicon[1]! += x1;
+          lexicon[2]! += x2;
         }
       }
     }
     const z = [z0, z1, z2];
-    const top = Math.max(z[0]!, z[1]!, z[2]!);
+    const top = Math.max(z0, z1, z2);
     const e = z.map((x) => Math.exp(x - top));
     const sum = e[0]! + e[1]! + e[2]!;
-    const p = e.map((x) => x / sum);
-    const best = p[2]! > p[0]! && p[2]! > p[1]! ? 2 : p[0]! > p[1]! ? 0 : 1;
-    const sentiment = Math.round((p[2]! - p[0]!) * 10_000) / 10_000;
-    return {
-      score: Math.round((z[2]! - z[0]!) * 10_000) / 10_000,
-      tokens: words,
-      sentiment: Object.is(sentiment, -0) ? 0 : sentiment,
-      label: LABELS[best]!,
-      words: explain(features, byToken, best),
-    };
+    return { features, words, byToken, lexicon, z, p: e.map((x) => x / sum) };
   }
 }
+
+/** What SentimentModel.trace() gives; classes in LABELS order. */
+export interface ModelTrace {
+  features: Features;
+  /** Words and emoji: tokens other than punctuation, links and mentions. */
+  words: number;
+  /** Per token t, what its features added to each class's logit, at t × 3 + class. */
+  byToken: Float64Array;
+  /** What the word list's features added to each class's logit. */
+  lexicon: number[];
+  z: number[];
+  /** The class probabilities (the softmax of z). */
+  p: number[];
+}
+
+/** The likeliest class (ties: negative before neutral, neutral before positive). */
+export const likeliest = (p: readonly number[]) =>
+  p[2]! > p[0]! && p[2]! > p[1]! ? 2 : p[0]! > p[1]! ? 0 : 1;
 
 /** The words whose features pushed most toward the label (its logit above the classes' mean), strongest first. */
 function explain(features: Features, byToken: Float64Array, best: number): string[] {

@@ -150,11 +150,14 @@ export function label(sentiment: number): SentimentLabel {
   return 'neutral';
 }
 
-/** Scores a text in a language (BCP 47 primary subtag); languages without a list use the English one. */
-export function analyseSentiment(text: string, language?: string | null): SentimentResult {
+/**
+ * Scores a text in a language (BCP 47 primary subtag); languages without a list use the English one. `values`, when
+ * given, receives each matched word's value (negation applied), in the order of the result's `words`.
+ */
+export function analyseSentiment(text: string, language?: string | null, values?: number[]): SentimentResult {
   const lexicon = (language ? lexiconFor(language) : undefined) ?? lexiconFor(FALLBACK_LANGUAGE)!;
   const tokens = tokenize(text, lexicon);
-  const values: number[] = [];
+  const scored: number[] = [];
   const keys: string[] = [];
   const positions: number[] = [];
   const flipped: boolean[] = [];
@@ -179,7 +182,7 @@ export function analyseSentiment(text: string, language?: string | null): Sentim
       const last = positions.length - 1;
       const near = last >= 0 && positions[last]! >= sentenceStart && i - positions[last]! <= POST_WINDOW;
       if (near && !flipped[last]) {
-        values[last] = -values[last]!;
+        scored[last] = -scored[last]!;
         flipped[last] = true;
         keys[last] = `-${keys[last]}`;
       }
@@ -190,7 +193,7 @@ export function analyseSentiment(text: string, language?: string | null): Sentim
     if (found) {
       const [value, consumed, key] = found;
       const negated = i <= preNegationUntil;
-      values.push(negated ? -value : value);
+      scored.push(negated ? -value : value);
       keys.push(negated ? `-${key}` : key);
       positions.push(i + consumed - 1);
       flipped.push(negated);
@@ -199,7 +202,8 @@ export function analyseSentiment(text: string, language?: string | null): Sentim
       i += consumed;
     } else i += 1;
   }
-  const score = values.reduce((sum, v) => sum + v, 0);
+  const score = scored.reduce((sum, v) => sum + v, 0);
+  values?.push(...scored);
   const sentiment = Math.round(Math.tanh(score / (2 * Math.sqrt(Math.max(1, words)))) * 10_000) / 10_000;
   return { score, tokens: words, sentiment, label: label(sentiment), words: keys };
 }

@@ -230,7 +230,7 @@ export async function exportPosts(
     );
     return rows.flatMap((row) => {
       const post = posts.get(row.id);
-      return post ? [toPost(post, context.corrections, row.score)] : [];
+      return post ? [toPost(post, context.corrections, row.score, false)] : [];
     });
   };
   const named = await fromStore(

@@ -16,13 +16,17 @@ import type { Tx } from './transactions';
 
 export type { PersonAggregate };
 
-/** A post as the dashboards list it: with its overperformance (sort `overperformance` only, else null). */
+/**
+ * A post as the dashboards list it: with its overperformance (sort `overperformance` only, else null) and, unless
+ * `explained` is false (exports), its sentiment's explanation.
+ */
 export function toPost(
   row: PostRow,
   corrections: Corrections,
   overperformance: number | null = null,
+  explained = true,
 ): InsightPost {
-  return { ...toSocialPost(row, corrections), overperformance };
+  return { ...toSocialPost(row, corrections, explained), overperformance };
 }
 
 /**

@@ -86,7 +86,7 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
           <HighlightedText text={post.text} patterns={patterns} />
         </p>
         <p className="post-facts small">
-          <PostSentiment post={post} timeZone={timeZone} workspaceId={workspaceId} />
+          <PostSentiment post={post} timeZone={timeZone} workspaceId={workspaceId} full />
           {post.url ? (
             <a href={post.url} target="_blank" rel="noreferrer noopener">
               Open on {platformName(post.platform)}
@@ -109,11 +109,17 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
               value={post.sentiment_label}
               note={`counted in this workspace; estimate: ${correction.estimated_label} (${formatDecimal(correction.estimated_sentiment)})`}
             />
+          ) : post.sentiment_explanation?.rated === false ? (
+            <Fact
+              label="Sentiment"
+              value="not rated"
+              note={`too little text to tell; counted as ${post.sentiment_label} in the figures`}
+            />
           ) : (
             <Fact
               label="Sentiment (estimate)"
               value={`${post.sentiment_label} (${formatDecimal(post.sentiment)})`}
-              note="from a word list; it can miss sarcasm and context"
+              note="from the sentiment model (a word list for the languages it lacks); it can miss sarcasm and context"
             />
           )}
           <Fact label="Kind" value={post.kind} />

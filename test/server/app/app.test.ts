@@ -60,6 +60,16 @@ describe('server basics', () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ openapi: expect.stringMatching(/^3\./) });
+    // A post's optional explanation of its sentiment (contract/social-posts.ts) is in every answer carrying posts.
+    const post =
+      res.json().paths['/social/posts/detail'].post.responses['200'].content['application/json'].schema
+        .properties.post;
+    expect(post.required).not.toContain('sentiment_explanation');
+    expect(Object.keys(post.properties.sentiment_explanation.properties).sort()).toEqual([
+      'confidence',
+      'rated',
+      'signals',
+    ]);
   });
 
   it('rejects a forged access token', async () => {

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { workspaces } from '@server/db/schema';
 import { discoverResponseSchema, type DiscoverResponse, type DiscoverSort } from '@contract/discover';
 import type { QueryFilters } from '@contract/social-scope';
+import { explainSentiment } from '@server/social/corpus/sentiment-explain';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 import {
@@ -71,6 +72,11 @@ function inFilters(post: PostSpec, filters: QueryFilters) {
 }
 
 const id = (post: PostSpec) => postIds.get(post.key)!;
+/** The explanation the API gives a post stored neutral (as these are). */
+function explanation(text: string, language: string | null) {
+  const { rated, confidence, signals } = explainSentiment(text, language, 'neutral');
+  return { rated, confidence, signals };
+}
 const byDesc = (a: bigint | number, b: bigint | number) => (a < b ? 1 : a > b ? -1 : 0);
 const ORDER: Record<DiscoverSort, (a: PostSpec, b: PostSpec) => number> = {
   recency: (a, b) => byDesc(a.micros, b.micros) || byDesc(id(a), id(b)),
@@ -163,6 +169,8 @@ describe('POST /social/discover', () => {
       sentiment: 0,
       sentiment_label: 'neutral',
       sentiment_correction: null,
+      // Why the stored label (corpus/sentiment-explain.ts, tested in test/unit): computed as the post is read.
+      sentiment_explanation: explanation(expected.text, expected.language),
       author: {
         id: authorIds.get(author.key),
         platform: author.platform,

@@ -16,6 +16,7 @@ import {
 } from '@contract/sentiment-corrections';
 import type { AnalyticsService } from '@server/analytics/service';
 import { importCorpus } from '@server/social/corpus/import/run';
+import { explainSentiment } from '@server/social/corpus/sentiment-explain';
 import { overview } from '@server/social/insights/overview';
 import { performance } from '@server/social/insights/performance';
 import { resolveInsightScope } from '@server/social/insights/request';
@@ -323,6 +324,8 @@ describe('through the routes', () => {
         corrected_by: team.owner.email,
       });
       expect(Date.parse(shown.sentiment_correction!.corrected_at)).toBeGreaterThan(Date.now() - 60_000);
+      // The correction, not the model's reasons: no explanation of the estimate.
+      expect(shown.sentiment_explanation).toBeUndefined();
       // Refined to negative posts, the list has it.
       const negatives = await post(team.workspaceId, 'posts', {
         sort: 'recency',
@@ -337,10 +340,17 @@ describe('through the routes', () => {
         payload: { workspace_id: team.workspaceId, post_id: target.id },
       });
       expect(detail.json().post.sentiment_correction.corrected_by).toBe(team.owner.email);
+      expect(detail.json().post.sentiment_explanation).toBeUndefined();
       const elsewhere = await post(other, 'posts', { sort: 'recency', limit: 100 });
       const there = elsewhere.json<PostsResponse>().posts.find((p) => p.id === target.id)!;
       expect(there.sentiment_label).toBe('positive');
       expect(there.sentiment_correction).toBeNull();
+      // Elsewhere the estimate is explained: positive, the words that pushed it there.
+      const { label, ...explained } = explainSentiment(there.text, there.language, 'positive');
+      expect(label).toBe('positive');
+      expect(there.sentiment_explanation).toEqual(explained);
+      expect(explained.rated).toBe(true);
+      expect(explained.signals.length).toBeGreaterThan(0);
     } finally {
       await undo(team.workspaceId);
     }
