@@ -14,6 +14,9 @@ export const QUERY_LIMITS = {
   maxDepth: 10,
   minNearDistance: 1,
   maxNearDistance: 20,
+  /** A phrase's slop, `"flat white"~3`: extra positions its words may spread over. */
+  minPhraseSlop: 1,
+  maxPhraseSlop: 20,
   /** Characters before the `*` of a trailing wildcard. */
   minWildcardPrefix: 2,
 } as const;

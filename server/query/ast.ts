@@ -18,10 +18,14 @@ interface TermNode {
   value: string;
 }
 
-/** Words in this order, next to each other. Whitespace collapsed to single spaces, trimmed. */
+/**
+ * Words in this order, next to each other. Whitespace collapsed to single spaces, trimmed. With `slop` (written
+ * `"flat white"~3`): its words in any order, within a run of as many positions as it has words plus `slop`.
+ */
 export interface PhraseNode {
   type: 'phrase';
   value: string;
+  slop?: number;
 }
 
 /** Words starting with `prefix` (written `prefix*`). */

@@ -13,8 +13,8 @@ interface TokenBase {
 
 export type Token =
   | (TokenBase & { kind: 'word'; text: string })
-  /** `text` is what is between the quotes, as typed. */
-  | (TokenBase & { kind: 'phrase'; text: string })
+  /** `text` is what is between the quotes, as typed; `slop`: the n of a following `~n`. */
+  | (TokenBase & { kind: 'phrase'; text: string; slop?: number })
   /** A case-sensitive term: `text` is what is between the braces, as typed. */
   | (TokenBase & { kind: 'cased'; text: string })
   | NearToken
@@ -36,6 +36,24 @@ const COMMENT_CLOSE = '>>>';
 const RANGE_START = /^[A-Za-z]+:\[/;
 const WORD_END = /[\s()"]/;
 const NEAR = /^NEAR(?:\/|$)/;
+/** A phrase's slop right after its closing quote: `~` and up to two digits (more digits are read to be refused). */
+const SLOP = /^~(\d*)/;
+
+/** The `~n` right after a phrase's closing quote at `at`, or null; refused outside the limits. */
+function phraseSlop(text: string, at: number, column: number): { n: number; length: number } | null {
+  const slop = SLOP.exec(text.slice(at, at + 8));
+  if (!slop) return null;
+  const n = Number(slop[1]);
+  const { minPhraseSlop: min, maxPhraseSlop: max } = QUERY_LIMITS;
+  if (slop[1] === '' || !Number.isInteger(n) || n < min || n > max) {
+    throw new QuerySyntaxError(
+      `~ after the phrase at column ${column} needs a number of extra words from ${min} to ${max}, as in "flat white"~3`,
+      column,
+      at - column + 1 + slop[0].length,
+    );
+  }
+  return { n, length: slop[0].length };
+}
 const NEAR_DISTANCE = /^NEAR\/(\d{1,2})(f?)$/;
 
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -130,8 +148,16 @@ export function tokenize(text: string): Token[] {
           text.length - i,
         );
       }
-      tokens.push({ kind: 'phrase', text: text.slice(i + 1, end), column, length: end - i + 1 });
-      i = end + 1;
+      const slop = phraseSlop(text, end + 1, column);
+      const length = end - i + 1 + (slop?.length ?? 0);
+      tokens.push({
+        kind: 'phrase',
+        text: text.slice(i + 1, end),
+        column,
+        length,
+        ...(slop && { slop: slop.n }),
+      });
+      i += length;
     } else if (RANGE_START.test(text.slice(i, i + 24))) {
       // A field's range, `followers:[1000 TO *]`: one word up to its `]`, spaces and all.
       const end = text.indexOf(']', i);

@@ -103,6 +103,12 @@ class Parser {
         `${name} at column ${operator.column} can only join words, phrases, wildcards or (… OR …) groups of them`,
       );
     }
+    const loose = leaves.find((leaf) => leaf.type === 'phrase' && leaf.slop !== undefined);
+    if (loose) {
+      throw fail(
+        `${name} at column ${operator.column} cannot join a phrase with ~n: write the words apart, as a NEAR of them`,
+      );
+    }
     const unspaced = leaves.find((leaf) => matchMode(leafText(leaf)) === 'substring');
     if (unspaced) {
       throw fail(
@@ -141,7 +147,7 @@ class Parser {
       case 'phrase':
         this.next();
         this.countTerm(token);
-        return phraseNode(token.text, token.column, token.length);
+        return phraseNode(token.text, token.column, token.length, token.slop);
       case 'cased':
         this.next();
         this.countTerm(token);

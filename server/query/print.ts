@@ -15,7 +15,7 @@ export function printQuery(node: QueryNode): string {
     case 'term':
       return node.value;
     case 'phrase':
-      return `"${node.value}"`;
+      return `"${node.value}"${node.slop ? `~${node.slop}` : ''}`;
     case 'wildcard':
       return `${node.prefix}*`;
     case 'mask':

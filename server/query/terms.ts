@@ -206,12 +206,20 @@ export function wordNode(word: string, column: number): LeafNode {
   return { type: 'term', value: word };
 }
 
-/** A phrase token's text as a leaf: whitespace collapsed. */
-export function phraseNode(text: string, column: number, length: number): PhraseNode {
+/** A phrase token's text as a leaf: whitespace collapsed; a slop (`~n`) only for two words or more of spaced scripts. */
+export function phraseNode(text: string, column: number, length: number, slop?: number): PhraseNode {
   const value = text.trim().split(/\s+/).join(' ');
   if (value === '') fail(`Empty phrase at column ${column}`, column, length);
   if (matchMode(value) === 'none') nothingToSearch('the phrase', column, length);
-  return { type: 'phrase', value };
+  if (slop === undefined) return { type: 'phrase', value };
+  if (matchMode(value) !== 'words' || (value.match(/[\p{L}\p{M}\p{N}]+/gu)?.length ?? 0) < 2) {
+    fail(
+      `~${slop} at column ${column} needs a phrase of two words or more, of scripts written with spaces`,
+      column,
+      length,
+    );
+  }
+  return { type: 'phrase', value, slop };
 }
 
 const ONE_WORD = /^[\p{L}\p{M}\p{N}]+$/u;

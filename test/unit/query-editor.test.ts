@@ -56,6 +56,13 @@ describe('scanQuery', () => {
     ]);
   });
 
+  it("keeps a phrase's slop with it", () => {
+    expect(kinds('"flat white"~3 tea')).toEqual([
+      ['phrase', '"flat white"~3'],
+      ['word', 'tea'],
+    ]);
+  });
+
   it('counts CJK and emoji in UTF-16 code units, as the server does', () => {
     const text = '東京 🔥🔥 "서울에서 커피" #커피';
     expect(kinds(text)).toEqual([
@@ -123,6 +130,7 @@ describe('highlighting matched terms in post text', () => {
     expect(marked('coffee', 'Coffee, coffeehouse and COFFEE!')).toEqual(['Coffee', 'COFFEE']);
     expect(marked('"flat white"', 'A Flat  White please, flat')).toEqual(['Flat  White']);
     expect(marked('barist*', 'Baristas and the barista')).toEqual(['Baristas', 'barista']);
+    expect(marked('"flat white"~2', 'White oat flat, a flat')).toEqual(['White', 'flat', 'flat']);
     expect(marked('#LatteArt @starbucks', 'so #latteart with @Starbucks and @starbucks_fan')).toEqual([
       '#latteart',
       '@Starbucks',

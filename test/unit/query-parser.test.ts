@@ -372,6 +372,59 @@ describe('ordered proximity', () => {
   });
 });
 
+describe('phrase slop', () => {
+  it('parses "flat white"~3 as the phrase with its slop, printed back the same', () => {
+    expect(parseQuery('"flat  white"~3 coffee')).toEqual({
+      ok: true,
+      ast: {
+        type: 'and',
+        operands: [
+          { type: 'phrase', value: 'flat white', slop: 3 },
+          { type: 'term', value: 'coffee' },
+        ],
+      },
+    });
+    const parsed = parseQuery('("flat white"~20 OR latte) NOT decaf');
+    expect(parsed.ok && printQuery(parsed.ast)).toBe('("flat white"~20 OR latte) AND NOT decaf');
+  });
+
+  it.each([
+    [
+      '"flat white"~',
+      '~ after the phrase at column 1 needs a number of extra words from 1 to 20, as in "flat white"~3',
+      1,
+      13,
+    ],
+    [
+      '"flat white"~0',
+      '~ after the phrase at column 1 needs a number of extra words from 1 to 20, as in "flat white"~3',
+      1,
+      14,
+    ],
+    [
+      'a "flat white"~21',
+      '~ after the phrase at column 3 needs a number of extra words from 1 to 20, as in "flat white"~3',
+      3,
+      15,
+    ],
+    ['"flat"~2', '~2 at column 1 needs a phrase of two words or more, of scripts written with spaces', 1, 8],
+    [
+      '"東京 タワー"~2',
+      '~2 at column 1 needs a phrase of two words or more, of scripts written with spaces',
+      1,
+      10,
+    ],
+    [
+      '"flat white"~2 NEAR/3 coffee',
+      'NEAR/3 at column 16 cannot join a phrase with ~n: write the words apart, as a NEAR of them',
+      16,
+      6,
+    ],
+  ])('refuses %s', (query, message, column, length) => {
+    expect(parseQuery(query)).toEqual({ ok: false, errors: [{ message, column, length }] });
+  });
+});
+
 describe('kinds and ranges', () => {
   it('parses is: and the ranges of followers: and engagement:, canonical when printed', () => {
     const parsed = parseQuery('is:Reply followers:[0100  to *] engagement:[* TO 50]');

@@ -39,6 +39,18 @@ const phraseArb = fc
   .map((words) => words.join(' '))
   .filter((value) => matchMode(value) !== 'none')
   .map((value): LeafNode => ({ type: 'phrase', value }));
+// A phrase with slop: two words or more of spaced scripts.
+const loosePhraseArb = fc
+  .tuple(
+    fc.array(text(WORD_CHARS, 1, 6).filter(isPlainWord), { minLength: 2, maxLength: 4 }),
+    fc.integer({ min: 1, max: 20 }),
+  )
+  .filter(
+    ([words]) =>
+      matchMode(words.join(' ')) === 'words' &&
+      (words.join(' ').match(/[\p{L}\p{M}\p{N}]+/gu)?.length ?? 0) >= 2,
+  )
+  .map(([words, slop]): LeafNode => ({ type: 'phrase', value: words.join(' '), slop }));
 const hashtagArb = text('abz09_é東한', 1, 8).map((value): LeafNode => ({ type: 'hashtag', value }));
 const casedArb = text('aBzZ09éÉ', 1, 8).map((value): LeafNode => ({ type: 'cased', value }));
 const maskArb = fc
@@ -69,6 +81,7 @@ const fieldArb = fc.oneof(
 const leafArb = fc.oneof(
   termArb,
   phraseArb,
+  loosePhraseArb,
   wildcardArb,
   maskArb,
   casedArb,

@@ -130,13 +130,19 @@ const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: Sto
  * The operand's posts are exactly those with a row of its own tokens (a word, a prefix or mask, a hashtag or mention):
  * what its slice is, to be read together with the other such operands of an OR (sliceUnion). Null for another node.
  */
-function sliceOf(node: QueryNode, params: StoreParams): { token: string } | { val: WordVal & { prefix: true } } | null {
+function sliceOf(
+  node: QueryNode,
+  params: StoreParams,
+): { token: string } | { val: WordVal & { prefix: true } } | null {
   if (node.type === 'hashtag' || node.type === 'mention') return { token: tagToken(node, params) };
-  if (node.type !== 'term' && node.type !== 'phrase' && node.type !== 'wildcard' && node.type !== 'mask') return null;
+  if (node.type !== 'term' && node.type !== 'phrase' && node.type !== 'wildcard' && node.type !== 'mask')
+    return null;
   if (matchMode(leafText(node)) === 'substring') return null;
   const tree = wordTree(node);
   if (tree?.type !== 'val') return null;
-  return tree.prefix ? { val: { ...tree, prefix: true } } : { token: `sipHash64(${params.add(tree.word, 'String')})` };
+  return tree.prefix
+    ? { val: { ...tree, prefix: true } }
+    : { token: `sipHash64(${params.add(tree.word, 'String')})` };
 }
 
 /**
@@ -160,7 +166,10 @@ function sliceUnion(
     else vals.push(slice.val);
   }
   if (nodes.size < 2) return null;
-  return { tokens: vals.length ? prefixesMatch(vals, params, db, tokens) : `tok IN (${tokens.join(', ')})`, nodes };
+  return {
+    tokens: vals.length ? prefixesMatch(vals, params, db, tokens) : `tok IN (${tokens.join(', ')})`,
+    nodes,
+  };
 }
 
 /** The token of a platform or language, as the token table holds it (FIELD_TOKEN_MARKS); null for another field. */
@@ -243,7 +252,9 @@ export function compileStoreQuery(
         .filter((operand) => !union?.nodes.has(operand))
         .map((operand) => compileStoreQuery(operand, params, range, given));
       const sliced = union
-        ? [`p.id IN (SELECT post FROM ${db}.tok WHERE ${union.tokens} AND ${rangeCondition('ts', params, range)})`]
+        ? [
+            `p.id IN (SELECT post FROM ${db}.tok WHERE ${union.tokens} AND ${rangeCondition('ts', params, range)})`,
+          ]
         : [];
       // An operand every post read matches: so does the OR.
       if (rest.includes('true')) return 'true';
@@ -287,6 +298,7 @@ function covering(tree: WordTree, params: StoreParams): { match: string; repeats
     case 'val':
       return { match: tokenMatch(tree, params, db, true), repeats: tree.prefix };
     case 'phrase':
+    case 'loose':
       return covering(tree.words[0]!, params);
     case 'near': {
       const left = covering(tree.left, params);
@@ -397,7 +409,9 @@ export function compileStoreCandidates(
         posts,
         // The slices of a set that is exactly its posts are read without a filter by post: a broad OR with a phrase
         // filters only the phrase's slices by the phrase's posts, not every slice by the union of every set's.
-        ...(posts !== null && { rows: (columns: readonly string[]) => unionRows(sets, columns, params, range) }),
+        ...(posts !== null && {
+          rows: (columns: readonly string[]) => unionRows(sets, columns, params, range),
+        }),
         repeats: true,
         given: every ? new Set([node]) : new Set(),
       };
@@ -418,7 +432,9 @@ function unionRows(
   range?: StoreRange,
 ): string {
   const read = ['post', ...columns].join(', ');
-  const slices = sets.map((set) => (set.posts === null ? set.tokens : `(${set.tokens} AND post IN (${set.posts}))`));
+  const slices = sets.map((set) =>
+    set.posts === null ? set.tokens : `(${set.tokens} AND post IN (${set.posts}))`,
+  );
   return `SELECT ${read} FROM ${db}.tok WHERE (${slices.join(' OR ')}) AND ${rangeCondition('ts', params, range)}
     LIMIT 1 BY post`;
 }

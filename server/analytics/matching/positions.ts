@@ -132,6 +132,21 @@ class Evaluation {
       }
       case 'or':
         return `(${node.operands.map((operand) => this.matches(operand)).join(' OR ')})`;
+      case 'loose': {
+        // From a position of one of its words, the next `size` positions hold each word as many times as it has it.
+        const need = new Map<string, { pos: string; n: number }>();
+        for (const word of node.words) {
+          const key = valKey(word);
+          need.set(key, { pos: this.val(word), n: (need.get(key)?.n ?? 0) + 1 });
+        }
+        const [s, p] = [this.x(), this.x()];
+        const holds = [...need.values()].map(
+          ({ pos, n }) => `arrayCount(${p} -> ${p} >= ${s} AND ${p} < ${s} + ${node.size}, ${pos}) >= ${n}`,
+        );
+        const starts = [...need.values()].map(({ pos }) => pos);
+        const from = starts.length === 1 ? starts[0]! : `arrayConcat(${starts.join(', ')})`;
+        return `arrayExists(${s} -> ${holds.join(' AND ')}, ${from})`;
+      }
     }
   }
 }
@@ -142,6 +157,7 @@ function required(node: WordTree): Set<string> {
     case 'val':
       return new Set([valKey(node)]);
     case 'phrase':
+    case 'loose':
       return new Set(node.words.map(valKey));
     case 'near':
       return new Set([...required(node.left), ...required(node.right)]);
@@ -158,6 +174,7 @@ function vals(node: WordTree): WordVal[] {
     case 'val':
       return [node];
     case 'phrase':
+    case 'loose':
       return node.words;
     case 'near':
       return [...vals(node.left), ...vals(node.right)];

@@ -40,10 +40,12 @@ export type WordSpan = WordVal | WordPhrase;
  * What a text leaf or a NEAR matches by the posts' word positions:
  * - a span (WordSpan);
  * - `near`: `right` begins 1 to `distance` positions after `left` ends, or (unless `ordered`) `left` after `right`;
- * - `or`: any of its operands (a NEAR of an operand group: one NEAR for each pair of the groups' members).
+ * - `or`: any of its operands (a NEAR of an operand group: one NEAR for each pair of the groups' members);
+ * - `loose`: a phrase with slop, each of its words as many times as it has it within a run of `size` positions.
  */
 export type WordTree =
   | WordSpan
+  | { type: 'loose'; words: WordVal[]; size: number }
   | { type: 'near'; distance: number; ordered: boolean; left: WordSpan; right: WordSpan }
   | { type: 'or'; operands: WordTree[] };
 
@@ -66,6 +68,10 @@ const operandSpans = (operand: ProximityOperand): WordSpan[] =>
 
 /** The word tree of a term, phrase, wildcard or NEAR matched by words; null when it can match nothing. */
 export function wordTree(node: ProximityLeaf | Extract<QueryNode, { type: 'near' }>): WordTree | null {
+  if (node.type === 'phrase' && node.slop !== undefined) {
+    const words = textWords(node.value).map((word): WordVal => ({ type: 'val', word, prefix: false }));
+    return { type: 'loose', words, size: words.length + node.slop };
+  }
   if (node.type !== 'near') return leafSpan(node);
   const [lefts, rights] = [operandSpans(node.left), operandSpans(node.right)];
   const pairs: WordTree[] = lefts.flatMap((left) =>

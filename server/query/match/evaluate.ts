@@ -91,6 +91,30 @@ function hasRun(words: string[]): Test {
     (view.positions.get(head) ?? []).some((first) => rest.every((word, k) => view.words[first + k] === word));
 }
 
+/**
+ * A phrase with slop: from a position of one of its words, the next `words + slop` positions hold each of its words as
+ * many times as it has it.
+ */
+function hasLoose(words: string[], slop: number): Test {
+  const need = new Map<string, number>();
+  for (const word of words) need.set(word, (need.get(word) ?? 0) + 1);
+  const size = words.length + slop;
+  const wanted = [...need];
+  return ({ view }) => {
+    if (wanted.some(([word]) => !view.positions.has(word))) return false;
+    return wanted.some(([head]) =>
+      view.positions
+        .get(head)!
+        .some((start) =>
+          wanted.every(
+            ([word, n]) =>
+              view.positions.get(word)!.filter((p) => p >= start && p < start + size).length >= n,
+          ),
+        ),
+    );
+  };
+}
+
 /** A word, phrase or wildcard: by words, or as a substring of the lower-cased text (CJK, Thai, emoji). */
 function textTest(leaf: ProximityLeaf, substrings: SubstringPatterns): Test {
   const text = leafText(leaf);
@@ -98,6 +122,7 @@ function textTest(leaf: ProximityLeaf, substrings: SubstringPatterns): Test {
     const id = substrings.id(lowerText(text));
     return ({ found, stamp }) => found[id] === stamp;
   }
+  if (leaf.type === 'phrase' && leaf.slop !== undefined) return hasLoose(textWords(text), leaf.slop);
   const fits = wordFit(leaf);
   if (!fits) return hasRun(textWords(leafText(leaf)));
   return ({ view }) => view.words.some(fits);

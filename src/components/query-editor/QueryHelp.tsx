@@ -12,6 +12,7 @@ const SYNTAX: Array<[string, string]> = [
   ['barist*', 'a word starting with barist (2 characters or more before *)'],
   ['coffee NEAR/3 shop', 'at most 3 word positions apart, either order (NEAR/1 to NEAR/20)'],
   ['coffee NEAR/3f shop', 'shop at most 3 positions after coffee, in this order'],
+  ['"flat white"~2', 'both words in any order within 4 positions (2 + 2; ~1 to ~20)'],
   ['#LatteArt', 'with the hashtag'],
   ['@starbucks', 'mentioning the account'],
   ['author:jane_doe', 'written by the account with this handle'],

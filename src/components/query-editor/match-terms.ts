@@ -53,11 +53,15 @@ export function termPatterns(query: string): string[] {
 
 function termPattern(kind: string, text: string): string | null {
   if (kind === 'phrase') {
+    const loose = /"~\d+$/.test(text);
     const words = text
+      .replace(/~\d+$/, '')
       .replace(/^"|"$/g, '')
       .split(/[^\p{L}\p{N}_]+/u)
       .filter(Boolean);
     if (!words.length) return null;
+    // With slop the words may stand apart, in any order: each is marked where it stands.
+    if (loose) return bounded(`(?:${words.map(escape).join('|')})`, words.join(' '));
     return bounded(words.map(escape).join('[^\\p{L}\\p{N}_]+'), words.join(' '));
   }
   if (kind === 'wildcard') {

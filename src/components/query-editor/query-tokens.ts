@@ -76,7 +76,9 @@ export function scanQuery(text: string): QueryToken[] {
       i += 1;
     } else if (char === '"') {
       const close = text.indexOf('"', i + 1);
-      const end = close < 0 ? text.length : close + 1;
+      // A phrase's slop, `"flat white"~3`, is part of it.
+      const slop = close < 0 ? '' : (/^~\d*/.exec(text.slice(close + 1))?.[0] ?? '');
+      const end = close < 0 ? text.length : close + 1 + slop.length;
       tokens.push({ kind: 'phrase', from: i, to: end });
       i = end;
     } else {

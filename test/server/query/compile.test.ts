@@ -74,10 +74,19 @@ describe('each construct matches exactly the expected posts', () => {
     ['(coffee OR tea) platform:x NOT #coffee', ['better', 'shop']],
     ['coffee tea OR 東京', ['better', 'love', 'tokyo']],
     // An OR's words, prefixes, masks, hashtags and mentions are read as one slice set (compile.ts, sliceUnion).
-    ['coffee OR tea OR barist* OR #東京 OR @starbucks', ['better', 'decaf', 'fire', 'flat', 'love', 'shop', 'tokyo', 'vax']],
+    [
+      'coffee OR tea OR barist* OR #東京 OR @starbucks',
+      ['better', 'decaf', 'fire', 'flat', 'love', 'shop', 'tokyo', 'vax'],
+    ],
     ['cof?ee OR tea OR 東京 OR "flat white"', ['better', 'decaf', 'fire', 'flat', 'love', 'shop', 'tokyo']],
     ['coffee NOT (decaf OR tea OR #東京 OR sho*)', ['flat']],
     ['(coffee OR tea) NEAR/2 (tea OR shop)', ['love', 'shop']],
+    ['"white flat"~1', ['flat']],
+    ['"house coffee"~1', []],
+    ['"house coffee"~3', ['shop']],
+    // A repeated word needs as many occurrences: love's "coffee … #Coffee" are 6 positions apart.
+    ['"coffee coffee"~5', ['love']],
+    ['"coffee coffee"~4', []],
   ])('%s', async (query, expected) => {
     expect(matching(query)).toEqual(expected);
     expect(await storeMatching(server, query)).toEqual(expected);

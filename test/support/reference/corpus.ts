@@ -251,6 +251,12 @@ const phraseArb = fc.constantFrom(
   '"barista shop"',
   '"東京 ラーメン"',
   '"latte 🔥 oat"',
+  // Phrase slop: the words in any order within a run of their count + n positions.
+  '"milk oat"~1',
+  '"tea coffee"~2',
+  '"coffee coffee"~3',
+  '"oat latte milk"~2',
+  '"shop barista"~4',
 );
 const wildcardArb = fc.constantFrom(
   ...['barist*', 'lat*', 'co*', 'caf*', 'ÉT*', '東京*', 'v2*'],

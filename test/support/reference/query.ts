@@ -90,10 +90,26 @@ function near(
   return ls.some((l) => rs.some((r) => within(r.first - l.last) || (!ordered && within(l.first - r.last))));
 }
 
+/**
+ * `"w1 … wk"~n`: some run of k + n positions of the post holds every word of the phrase, as many times as the phrase
+ * has it, in any order.
+ */
+function looseMatches(post: Token[], phrase: string[], slop: number): boolean {
+  const size = phrase.length + slop;
+  return post.some((start) => {
+    const run = post.filter((t) => t.pos >= start.pos && t.pos < start.pos + size).map((t) => t.word);
+    return phrase.every(
+      (word) => run.filter((w) => w === word).length >= phrase.filter((w) => w === word).length,
+    );
+  });
+}
+
 /** A word, phrase or wildcard: whole words by position, or a case-insensitive substring for CJK, Thai and emoji. */
 function textMatches(post: RefPost, postTokens: Token[], leaf: ProximityLeaf): boolean {
   const text = leafText(leaf);
   if (matchMode(text) === 'substring') return lower(post.text).includes(lower(text));
+  if (leaf.type === 'phrase' && leaf.slop !== undefined)
+    return looseMatches(postTokens, words(leaf.value), leaf.slop);
   return leafSpans(postTokens, leaf).length > 0;
 }
 
