@@ -249,6 +249,8 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
       const ws = new WebSocket(url);
       socket = ws;
       ws.binaryType = 'arraybuffer';
+      // A connection that does not open within idleMs is given up as well.
+      quiet();
       ws.addEventListener('open', () => {
         stats.connected = true;
         stats.connections += 1;
