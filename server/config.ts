@@ -208,8 +208,9 @@ const serverConfigSchema = z.object({
   /** The Bluesky AppView that answers app.bsky.feed.searchPosts without sign-in. */
   SCRAPING_BLUESKY_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://public.api.bsky.app'),
   /**
-   * Bluesky's firehose (server/scraping/streams/jetstream.ts): with `true`, `npm run worker` streams every post from
-   * JETSTREAM_URL and keeps those a tracked query matches (one process per database streams; the others stand by).
+   * Bluesky's firehose (server/scraping/streams/jetstream.ts): with `true`, the processes that run collection (the
+   * server with SCRAPING_WORKER=in-process, `npm run worker`) stream every post from JETSTREAM_URL and keep those a
+   * tracked query matches (one process per database streams; the others stand by).
    * Off by default: nothing reaches the internet unless asked.
    */
   SCRAPING_BLUESKY_STREAM: bool(false),
