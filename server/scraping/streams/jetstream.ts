@@ -161,7 +161,12 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
   const flush = () => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (pending.events === 0 && pending.cursorUs === 0) return flushing;
+    // Events that said no position (unreadable ones) go with the next that does, or keep the committed one; a cursor
+    // of 0 would ask Jetstream for everything it keeps.
+    if (pending.cursorUs === 0) {
+      if (committedUs === undefined || pending.events === 0) return flushing;
+      pending.cursorUs = committedUs;
+    }
     const batch = pending;
     pending = emptyBatch();
     flushing = flushing.then(async () => {

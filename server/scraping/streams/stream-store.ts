@@ -56,6 +56,8 @@ async function keepStoredHandles(client: pg.PoolClient, rows: ImportRow[]) {
 }
 
 export async function commitBatch(pool: pg.Pool, name: string, batch: StreamBatch): Promise<BatchResult> {
+  if (!(batch.cursorUs > 0))
+    throw new Error(`A batch of ${name} without a position (cursor ${batch.cursorUs}).`);
   return inTransaction(pool, async (client) => {
     const refused = [...batch.refused];
     await keepStoredHandles(client, batch.rows);

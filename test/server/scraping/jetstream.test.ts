@@ -202,6 +202,20 @@ describe('the Bluesky stream', () => {
     expect(consumer!.status().refused).toBe(4);
   });
 
+  it('keeps unreadable events without a position until one with a position comes: never a cursor of 0', async () => {
+    await start([{ timeUs: T0, text: 'not json at all' }]);
+    await waitFor(
+      'the unreadable event to be read',
+      async () => (standIn!.sent === 1 ? true : undefined),
+      10_000,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await cursorRow()).toBeUndefined();
+    standIn!.push(postEvent(T0 + 1, ALICE, '3kpos', 'cloudnest with a position'));
+    await caughtUp(T0 + 1);
+    expect(await cursorRow()).toMatchObject({ events: '2', imported: '1', refused: '1' });
+  });
+
   it('opens a dropped connection again from the cursor minus the overlap: nothing lost, nothing doubled', async () => {
     const log: string[] = [];
     const events = Array.from({ length: 60 }, (_, i) =>
