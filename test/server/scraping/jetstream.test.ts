@@ -224,15 +224,18 @@ describe('the Bluesky stream', () => {
         i % 2 ? ALICE : BOB,
         `3kdrop${String(i).padStart(3, '0')}`,
         `cloudnest ${i}`,
+        // One post the importer refuses, inside the first reconnection's overlap: refused once.
+        i === 15 ? { createdAt: 'yesterday' } : {},
       ),
     );
     // The first connection drops after 20 events, the second after 25 more (at least; it starts in the overlap).
     await start(events, [20, 25], log);
     await caughtUp(events.at(-1)!.timeUs);
     const posts = await blueskyPosts();
-    expect(posts).toHaveLength(60);
-    expect(new Set(posts.map((post) => post.external_id)).size).toBe(60);
-    expect(await cursorRow()).toMatchObject({ events: '60', imported: '60', refused: '0' });
+    expect(posts).toHaveLength(59);
+    expect(new Set(posts.map((post) => post.external_id)).size).toBe(59);
+    expect(await cursorRow()).toMatchObject({ events: '60', imported: '59', refused: '1' });
+    expect(consumer!.status().refused).toBe(1);
     const cursors = standIn!.connections.map((query) => query.get('cursor'));
     expect(cursors.length).toBeGreaterThanOrEqual(3);
     expect(cursors[0]).toBeNull();
