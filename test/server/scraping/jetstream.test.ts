@@ -80,7 +80,12 @@ const caughtUp = (lastUs: number) =>
     30_000,
   );
 
-const start = async (events: ScriptedEvent[], drops?: number[], log: string[] = []) => {
+const start = async (
+  events: ScriptedEvent[],
+  drops?: number[],
+  log: string[] = [],
+  more: Partial<Parameters<typeof startJetstream>[0]> = {},
+) => {
   standIn = await startJetstreamStandIn({ events, drops, intervalMs: 2 });
   consumer = await startJetstream({
     pool: database.pool,
@@ -94,6 +99,7 @@ const start = async (events: ScriptedEvent[], drops?: number[], log: string[] = 
     overlapMs: 1_000,
     backoff: { baseMs: 20, maxMs: 200 },
     log: (line) => log.push(line),
+    ...more,
   });
 };
 
@@ -248,5 +254,26 @@ describe('the Bluesky stream', () => {
       standIn!.connections.every((query) => query.get('wantedCollections') === 'app.bsky.feed.post'),
     ).toBe(true);
     expect(log.filter((line) => line.includes('connecting again in')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('waits longer after each connection that brings nothing (doubling, jittered, capped), and again from the start after one that does', async () => {
+    const log: string[] = [];
+    // Three connections dropped before any event, then one that brings the post and drops, then one that stays.
+    await start([postEvent(T0 + 1, ALICE, '3kback', 'cloudnest after the drops')], [0, 0, 0, 1], log, {
+      backoff: { baseMs: 40, maxMs: 100 },
+      random: () => 0.5,
+    });
+    await caughtUp(T0 + 1);
+    await waitFor(
+      'the fifth connection',
+      async () => (standIn!.connections.length === 5 ? true : undefined),
+      10_000,
+    );
+    const waits = log
+      .map((line) => /connecting again in (\d+) ms/.exec(line)?.[1])
+      .filter((wait) => wait !== undefined)
+      .map(Number);
+    // Each wait is three quarters of its ceiling (random 0.5): 40, 80, then 100 (the cap); 40 again after the post.
+    expect(waits).toEqual([30, 60, 75, 30]);
   });
 });
