@@ -58,7 +58,12 @@ async function insertRefusals(client: pg.PoolClient, runId: string, refused: rea
  * Upserts a page's rows in the open transaction. A row PostgreSQL refuses (an index row too large, say) is found by
  * retrying row by row behind savepoints and refused with the database's reason; the other rows land.
  */
-export async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string[], refused: Refusal[]) {
+export async function upsertPage(
+  client: pg.PoolClient,
+  rows: ImportRow[],
+  refs: string[],
+  refused: Refusal[],
+) {
   if (rows.length === 0) return { inserted: 0, updated: 0 };
   await client.query('SAVEPOINT page');
   try {

@@ -96,8 +96,8 @@ it(
     const atKill = await counts();
     expect(Number(atKill!.events)).toBeLessThan(EVENTS);
     const sentAtKill = standIn.sent;
-  // Events were read past the last commit (a batch in flight), and are read again.
-  expect(sentAtKill).toBeGreaterThan(Number(atKill!.events));
+    // Events were read past the last commit (a batch in flight), and are read again.
+    expect(sentAtKill).toBeGreaterThan(Number(atKill!.events));
 
     await runConsumer();
     const last = String(events.at(-1)!.timeUs);
