@@ -17,6 +17,12 @@ export const optionalBool = z.pipe(
   z.optional(z.enum(['true', 'false', '1', '0', ''])),
   z.transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1')),
 );
+/** true/false (or 1/0); unset or empty: `fallback`. */
+export const bool = (fallback: boolean) =>
+  z.pipe(
+    optionalBool,
+    z.transform((v) => v ?? fallback),
+  );
 /** Unset and empty mean the same, as `KEY=` in an env file. */
 export const optionalText = z.pipe(
   z.optional(z.string()),

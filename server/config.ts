@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
 import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '@contract/dev-oidc';
 import {
+  bool,
   int,
   optionalBool,
   optionalText,
@@ -206,6 +207,18 @@ const serverConfigSchema = z.object({
   SCRAPING_ALLOW_PRIVATE_HOSTS: optionalBool,
   /** The Bluesky AppView that answers app.bsky.feed.searchPosts without sign-in. */
   SCRAPING_BLUESKY_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://public.api.bsky.app'),
+  /**
+   * Bluesky's firehose (server/scraping/streams/jetstream.ts): with `true`, the processes that run collection (the
+   * server with SCRAPING_WORKER=in-process, `npm run worker`) stream every post from JETSTREAM_URL and keep those a
+   * tracked query matches (one process per database streams; the others stand by).
+   * Off by default: nothing reaches the internet unless asked.
+   */
+  SCRAPING_BLUESKY_STREAM: bool(false),
+  /** The Jetstream instance's subscribe endpoint (ws:// or wss://). */
+  JETSTREAM_URL: z._default(
+    z.url({ protocol: /^wss?$/, error: 'Must be a ws:// or wss:// URL' }),
+    'wss://jetstream2.us-east.bsky.network/subscribe',
+  ),
   /** Reddit's OAuth API and the origin of its token endpoint (/api/v1/access_token). */
   SCRAPING_REDDIT_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://oauth.reddit.com'),
   SCRAPING_REDDIT_AUTH_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.reddit.com'),

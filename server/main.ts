@@ -14,6 +14,7 @@ import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
 import { startCollector, type Collector } from './scraping/collector';
+import { savedQueriesOnBluesky, startBlueskyStream } from './scraping/streams/bluesky-stream';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
@@ -110,6 +111,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   let stopping = false;
   let queue: PgBoss | undefined;
   let collector: Collector | undefined;
+  let stream: { stop(): Promise<void> } | undefined;
   let analytics: AnalyticsService | null = null;
   // A shutdown asked for (Ctrl-C, SIGTERM) stops what uses the database, then the database (an embedded PostgreSQL is
   // this process's child, in a process group of its own: the signal reaches it only from here), and says nothing more
@@ -131,6 +133,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
         .then(step)
         .catch(() => {});
     await settle(() => app.close());
+    await settle(() => stream?.stop());
     await settle(() => collector?.stop());
     await settle(() => queue?.stop({ graceful: true, timeout: 10_000 }));
     await settle(() => analytics?.stop());
@@ -170,6 +173,14 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       secretsKey,
     });
     deps.collector = collector;
+    // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
+    if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      stream = startBlueskyStream({
+        pool: database.pool,
+        url: config.JETSTREAM_URL,
+        queries: () => savedQueriesOnBluesky(database.pool),
+      });
+    }
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
     const builtin = app.builtinPayments;
     const boss = queue;
@@ -196,6 +207,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     // Stopped while starting (Ctrl-C during the demo corpus's seeding): what failed is what stop() closed under it;
     // stop() finishes and exits 0, and nothing more is said.
     if (stopping) return;
+    await stream?.stop().catch(() => {});
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: false }).catch(() => {});
     await analytics?.stop().catch(() => {});

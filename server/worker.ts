@@ -7,12 +7,15 @@
 // (EMBEDDED_PG_RESTARTS, EMBEDDED_PG_RESTART_DELAY_MS) and carries on: the queue's errors meanwhile are not logged, a
 // run cut short resumes from its last committed page (its heartbeat lapses, the queue retries it). When every try
 // failed it exits 1 with one line, so that what supervises it starts it again.
+// With SCRAPING_BLUESKY_STREAM=true it also streams Bluesky's firehose from JETSTREAM_URL (server/scraping/streams),
+// keeping the posts the saved queries match: one worker per database streams, the others stand by.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { connect, runningEmbeddedUrl } from './db/database';
 import { watchConnection } from './db/connection-watch';
 import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
+import { savedQueriesOnBluesky, startBlueskyStream } from './scraping/streams/bluesky-stream';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
@@ -66,12 +69,21 @@ export async function startWorker() {
     log,
   });
   nudge = collector.nudge;
+  const stream = config.SCRAPING_BLUESKY_STREAM
+    ? startBlueskyStream({
+        pool: database.pool,
+        url: config.JETSTREAM_URL,
+        queries: () => savedQueriesOnBluesky(database.pool),
+        log,
+      })
+    : undefined;
   console.log(`Collection worker running on ${database.describe} (${config.SCRAPING_CONCURRENCY} at once).`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: stopping the worker (runs under way resume at the next start)…`);
+    await stream?.stop();
     await collector.stop();
     await queue.stop({ graceful: true, timeout: 10_000 });
     await supervisor.stop();

@@ -170,3 +170,23 @@ export const scrapeRefusals = pgTable(
   },
   (t) => [index('scrape_refusals_run_idx').on(t.runId, t.id)],
 );
+
+/**
+ * Where each stream consumer resumes (server/scraping/streams: Bluesky's Jetstream): the position of the last event
+ * it committed (Jetstream's `time_us`, microseconds since the epoch), written in the same transaction as the posts
+ * those events brought, with the events seen, the posts imported and the events refused so far (and the last
+ * refusal's reason).
+ */
+export const streamCursors = pgTable('stream_cursors', {
+  /** The stream's name, as the consumer is configured (`bluesky-jetstream`). */
+  name: text('name').primaryKey(),
+  cursorUs: bigint('cursor_us', { mode: 'number' }).notNull(),
+  events: bigint('events', { mode: 'number' }).notNull().default(0),
+  /** Posts that matched a tracked query and were written (new or changed). */
+  imported: bigint('imported', { mode: 'number' }).notNull().default(0),
+  /** Posts the source said were deleted, taken out of the corpus. */
+  removed: bigint('removed', { mode: 'number' }).notNull().default(0),
+  refused: bigint('refused', { mode: 'number' }).notNull().default(0),
+  lastRefusal: text('last_refusal'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

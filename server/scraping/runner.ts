@@ -58,7 +58,12 @@ async function insertRefusals(client: pg.PoolClient, runId: string, refused: rea
  * Upserts a page's rows in the open transaction. A row PostgreSQL refuses (an index row too large, say) is found by
  * retrying row by row behind savepoints and refused with the database's reason; the other rows land.
  */
-async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string[], refused: Refusal[]) {
+export async function upsertPage(
+  client: pg.PoolClient,
+  rows: ImportRow[],
+  refs: string[],
+  refused: Refusal[],
+) {
   if (rows.length === 0) return { inserted: 0, updated: 0 };
   await client.query('SAVEPOINT page');
   try {
@@ -88,7 +93,7 @@ async function upsertPage(client: pg.PoolClient, rows: ImportRow[], refs: string
 }
 
 /** Takes the posts the source says are gone out of the corpus (with their keys and the store's copy). */
-async function removeGone(client: pg.PoolClient, gone: { platform: string; external_id: string }[]) {
+export async function removeGone(client: pg.PoolClient, gone: { platform: string; external_id: string }[]) {
   // The posts are found through their keys (post_keys' primary key), then by id in their months alone: posts has no
   // index on (platform, external_id) and would be read whole, every month of it.
   const { rows } = await client.query<{ n: string }>(

@@ -47,7 +47,8 @@ function facets(record: Record<string, unknown>) {
   return { hashtags, domains };
 }
 
-function mapPost(value: unknown): CollectedItem {
+/** A post view (the AppView's, or one made from a Jetstream commit: server/scraping/streams) as a corpus row. */
+export function mapPost(value: unknown): CollectedItem {
   const post = objectOf(value);
   const raw = rawOf(value);
   const ref = stringOf(post?.uri) ?? '(no uri)';

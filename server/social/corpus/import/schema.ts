@@ -130,7 +130,7 @@ function show(value: unknown): string {
 }
 
 /** A readable reason for one problem: "likes: expected a whole number ≥ 0, got string \"12\"". */
-function describeIssue(issue: $ZodIssue): string {
+export function describeIssue(issue: $ZodIssue): string {
   const path = issue.path.join('.');
   const at = path ? `${path}: ` : '';
   const input = (issue as { input?: unknown }).input;

@@ -1,0 +1,91 @@
+// The Bluesky stream as a worker runs it (server/worker.ts, SCRAPING_BLUESKY_STREAM=true): one consumer per database
+// however many workers run. Each worker asks for a session advisory lock on a connection of its own; the one that
+// holds it streams (jetstream.ts), the others ask again every `standbyMs` and take over when its connection ends (its
+// process stopped or killed: PostgreSQL lets the lock go with the session).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { startJetstream, type JetstreamConsumer, type StreamQuery } from './jetstream';
+
+export interface BlueskyStreamOptions {
+  pool: pg.Pool;
+  /** JETSTREAM_URL. */
+  url: string;
+  /** The tracked queries the stream collects for. */
+  queries(): Promise<StreamQuery[]>;
+  standbyMs?: number;
+  log?: (line: string) => void;
+}
+
+const NAME = 'bluesky-jetstream';
+
+/**
+ * The saved queries that can match a Bluesky post (no platform filter, or one that lists bluesky): what the stream
+ * collects for until saved queries are tracked one by one with their sources (issue 54, item 1).
+ */
+export async function savedQueriesOnBluesky(pool: pg.Pool): Promise<StreamQuery[]> {
+  const { rows } = await pool.query<StreamQuery>(
+    `SELECT id::text AS id, query AS text FROM saved_queries
+     WHERE jsonb_typeof(filters->'platforms') IS DISTINCT FROM 'array'
+       OR jsonb_array_length(filters->'platforms') = 0 OR filters->'platforms' ? 'bluesky'
+     ORDER BY created_at, id`,
+  );
+  return rows;
+}
+
+export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Promise<void> } {
+  const { pool, standbyMs = 30_000, log = console.log } = options;
+  const stopping = new AbortController();
+  let consumer: JetstreamConsumer | undefined;
+  let said = false;
+
+  /** Streams while this process holds the lock; resolves when it stops or the lock's connection ends. */
+  const holdAndStream = async () => {
+    const client = await pool.connect();
+    let lost: (error: Error) => void = () => {};
+    const ended = new Promise<Error>((done) => (lost = done));
+    const onError = (error: Error) => lost(error);
+    client.on('error', onError);
+    let broken: Error | undefined;
+    try {
+      const { rows } = await client.query<{ held: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1)) AS held',
+        [`murmur:stream:${NAME}`],
+      );
+      if (!rows[0]?.held) {
+        if (!said) log('Bluesky stream: another process streams; this one stands by.');
+        said = true;
+        return;
+      }
+      said = false;
+      consumer = await startJetstream({ pool, url: options.url, queries: options.queries, name: NAME, log });
+      const stopped = new Promise<void>((done) => stopping.signal.addEventListener('abort', () => done()));
+      const why = await Promise.race([ended, stopped]);
+      if (why instanceof Error) {
+        broken = why;
+        log(`Bluesky stream: the lock's connection ended (${why.message}); stopping, then asking again.`);
+      }
+      await consumer.stop();
+      consumer = undefined;
+      if (!broken) await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`murmur:stream:${NAME}`]);
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? false);
+    }
+  };
+
+  const running = (async () => {
+    while (!stopping.signal.aborted) {
+      await holdAndStream().catch((error: unknown) => {
+        log(`Bluesky stream: ${(error as Error).message}; trying again.`);
+      });
+      await sleep(standbyMs, undefined, { signal: stopping.signal }).catch(() => {});
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,313 @@
+// Bluesky's firehose through Jetstream (JETSTREAM_URL, wss://…/subscribe?wantedCollections=app.bsky.feed.post): every
+// post of the network passes one matcher (server/query/match) over the tracked queries the injected provider gives
+// (asked again every `refreshMs`), and only posts that match one are imported, through the collection runner's import
+// path. Events are committed in batches (`flushEvents` events or `flushMs`), each with the stream's cursor (the last
+// event's `time_us`) in stream_cursors, in one transaction (stream-store.ts): a kill -9 loses only the batch in
+// flight, read again at the next start.
+//
+// A (re)connection resumes from the committed cursor minus `overlapMs` (Jetstream's advice when switching instances,
+// whose clocks differ); the overlap's posts already committed are skipped by their key (remembered for the overlap),
+// and a post read twice anyway (after a restart) is stored once: the corpus is keyed by its AT URI. A dropped or
+// silent (`idleMs`) connection is opened again after an exponential backoff with jitter. An unreadable event is
+// refused with its reason — logged (never the URL's credentials), counted — and the stream goes on.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { parseQuery } from '@server/query/index';
+import {
+  compileMatcher,
+  type MatchPost,
+  type QueryMatcher,
+  type TrackedQuery,
+} from '@server/query/match/index';
+import type { ImportRow } from '@server/social/corpus/import/normalise';
+import { prepareItems } from '../prepare';
+import { POST_COLLECTION, readEvent, type StreamEvent } from './jetstream-event';
+import { commitBatch, readCursor, type StreamBatch } from './stream-store';
+
+export interface StreamQuery {
+  id: string;
+  /** The query in the query language (server/query/README.md). */
+  text: string;
+}
+
+export interface JetstreamOptions {
+  pool: pg.Pool;
+  /** The subscribe endpoint, ws:// or wss:// (…/subscribe). */
+  url: string;
+  /** The tracked queries every post is matched against. */
+  queries(): Promise<StreamQuery[]>;
+  /** The row of stream_cursors; `bluesky-jetstream` by default. */
+  name?: string;
+  overlapMs?: number;
+  flushEvents?: number;
+  flushMs?: number;
+  refreshMs?: number;
+  /** Backoff after a drop: `baseMs` × 2^attempt up to `maxMs`, each wait between half and all of it. */
+  backoff?: { baseMs: number; maxMs: number };
+  /** A connection silent this long is taken for dead. */
+  idleMs?: number;
+  /** Events read but not yet committed past which the connection is dropped and read again (a slow database). */
+  maxPending?: number;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+interface JetstreamStatus {
+  connected: boolean;
+  /** Connections opened. */
+  connections: number;
+  /** The committed cursor (µs). */
+  cursorUs: number | undefined;
+  events: number;
+  matched: number;
+  refused: number;
+  queries: number;
+}
+
+export interface JetstreamConsumer {
+  status(): JetstreamStatus;
+  /** Commits what was read, then closes. */
+  stop(): Promise<void>;
+}
+
+/** The stream's address without its credentials or query (for the log). */
+const shown = (url: string) => {
+  const parsed = URL.parse(url);
+  return parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : '(an unreadable URL)';
+};
+
+/** What the matcher reads of a row as the importer stores it. */
+const matchPostOf = (row: ImportRow): MatchPost => ({
+  text: row.text,
+  platform: row.platform,
+  language: row.language,
+  hashtags: row.hashtags,
+  mentions: row.mentions,
+  handle: row.author.handle,
+  country: row.author.country ?? null,
+  kind: row.kind ?? 'original',
+  engagement: (row.likes ?? 0) + (row.comments ?? 0) + (row.shares ?? 0),
+  followers: row.author.followers ?? 0,
+});
+
+const emptyBatch = (): StreamBatch => ({ rows: [], refs: [], gone: [], refused: [], events: 0, cursorUs: 0 });
+
+export async function startJetstream(options: JetstreamOptions): Promise<JetstreamConsumer> {
+  const {
+    pool,
+    name = 'bluesky-jetstream',
+    overlapMs = 5_000,
+    flushEvents = 500,
+    flushMs = 1_000,
+    refreshMs = 60_000,
+    backoff = { baseMs: 1_000, maxMs: 60_000 },
+    idleMs = 60_000,
+    maxPending = 20_000,
+    random = Math.random,
+    log = console.log,
+  } = options;
+  const where = shown(options.url);
+  const stats = { connected: false, connections: 0, events: 0, matched: 0, refused: 0, queries: 0 };
+  let committedUs = await readCursor(pool, name);
+  /** Post keys committed lately (stored or deleted), with their batch's time: the overlap's are not read again. */
+  const recent = new Map<string, { at: number; deleted: boolean }>();
+  let matcher: QueryMatcher = compileMatcher([]);
+  let pending = emptyBatch();
+  let flushing: Promise<void> = Promise.resolve();
+  let flushTimer: NodeJS.Timeout | undefined;
+  let socket: WebSocket | undefined;
+  /** Set when what was read since the last commit cannot be committed: dropped, and read again from the cursor. */
+  let discarding = false;
+  let stopped = false;
+  const stopping = new AbortController();
+
+  /** Refusals logged at most once a second, with how many were not. */
+  let lastRefusalLog = 0;
+  let unlogged = 0;
+  const logRefusal = (ref: string, reason: string) => {
+    const now = Date.now();
+    if (now - lastRefusalLog < 1_000) {
+      unlogged += 1;
+      return;
+    }
+    lastRefusalLog = now;
+    const more = unlogged > 0 ? ` (and ${unlogged} more refused since the last said)` : '';
+    unlogged = 0;
+    log(`Bluesky stream: refused an event (${ref}): ${reason.slice(0, 500)}${more}`);
+  };
+
+  const refresh = async () => {
+    try {
+      const given = await options.queries();
+      const tracked: TrackedQuery[] = [];
+      for (const query of given) {
+        const parsed = parseQuery(query.text);
+        if (parsed.ok) tracked.push({ id: query.id, ast: parsed.ast });
+        else
+          log(`Bluesky stream: query ${query.id} is not valid and is left out: ${parsed.errors[0]!.message}`);
+      }
+      matcher = compileMatcher(tracked);
+      stats.queries = tracked.length;
+    } catch (error) {
+      log(
+        `Bluesky stream: the tracked queries could not be read (${(error as Error).message}); the last kept.`,
+      );
+    }
+  };
+  await refresh();
+  const refreshTimer = setInterval(() => void refresh(), refreshMs);
+  refreshTimer.unref();
+
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    // Events that said no position (unreadable ones) go with the next that does, or keep the committed one; a cursor
+    // of 0 would ask Jetstream for everything it keeps.
+    if (pending.cursorUs === 0) {
+      if (committedUs === undefined || pending.events === 0) return flushing;
+      pending.cursorUs = committedUs;
+    }
+    const batch = pending;
+    pending = emptyBatch();
+    flushing = flushing.then(async () => {
+      if (discarding) return;
+      try {
+        const result = await commitBatch(pool, name, batch);
+        committedUs = Math.max(committedUs ?? 0, batch.cursorUs);
+        for (const ref of batch.refs) recent.set(ref, { at: batch.cursorUs, deleted: false });
+        for (const key of batch.gone) recent.set(key, { at: batch.cursorUs, deleted: true });
+        const oldest = committedUs - 2 * overlapMs * 1_000;
+        for (const [key, { at }] of recent) if (at < oldest) recent.delete(key);
+        // The database's refusals (the stream's own were said when read).
+        for (const refusal of result.refused.slice(batch.refused.length)) {
+          stats.refused += 1;
+          logRefusal(refusal.ref, refusal.reason);
+        }
+      } catch (error) {
+        log(
+          `Bluesky stream: a batch could not be committed (${(error as Error).message}); reading it again.`,
+        );
+        discarding = true;
+        socket?.close();
+      }
+    });
+    return flushing;
+  };
+
+  const handle = (event: StreamEvent) => {
+    if (event.timeUs !== undefined) pending.cursorUs = Math.max(pending.cursorUs, event.timeUs);
+    const replayed = event.timeUs !== undefined && committedUs !== undefined && event.timeUs <= committedUs;
+    if (event.type === 'refused') {
+      if (!replayed) {
+        stats.refused += 1;
+        pending.refused.push({ ref: event.ref, reason: event.reason, raw: event.raw });
+        logRefusal(event.ref, event.reason);
+      }
+    } else if (event.type === 'delete') {
+      if (!(replayed && recent.get(event.key)?.deleted)) pending.gone.push(event.key);
+    } else if (event.type === 'post' && !(replayed && recent.has(event.key))) {
+      const { rows, refused } = prepareItems([event.item]);
+      // A post of the overlap refused when first read was counted then.
+      for (const refusal of replayed ? [] : refused) {
+        stats.refused += 1;
+        pending.refused.push(refusal);
+        logRefusal(refusal.ref, refusal.reason);
+      }
+      const row = rows[0];
+      if (row && matcher.match(matchPostOf(row)).length > 0) {
+        stats.matched += 1;
+        pending.rows.push(row);
+        pending.refs.push(event.key);
+      }
+    }
+    if (!replayed) {
+      stats.events += 1;
+      pending.events += 1;
+    }
+  };
+
+  const onMessage = (text: string) => {
+    if (discarding || stopped) return;
+    handle(readEvent(text));
+    if (pending.events >= flushEvents) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), flushMs);
+    if (pending.events >= maxPending) {
+      log(`Bluesky stream: ${pending.events} events wait for the database; reading them again later.`);
+      discarding = true;
+      socket?.close();
+    }
+  };
+
+  /** One connection, until it closes; whether it brought any message, and why it ended. */
+  const connectOnce = () =>
+    new Promise<{ received: boolean; why: string }>((done) => {
+      const url = new URL(options.url);
+      url.searchParams.set('wantedCollections', POST_COLLECTION);
+      if (committedUs !== undefined) {
+        url.searchParams.set('cursor', String(Math.max(0, committedUs - overlapMs * 1_000)));
+      }
+      let received = false;
+      let idle: NodeJS.Timeout | undefined;
+      const quiet = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => ws.close(), idleMs);
+      };
+      const ws = new WebSocket(url);
+      socket = ws;
+      ws.binaryType = 'arraybuffer';
+      // A connection that does not open within idleMs is given up as well.
+      quiet();
+      ws.addEventListener('open', () => {
+        stats.connected = true;
+        stats.connections += 1;
+        quiet();
+      });
+      ws.addEventListener('message', (message: MessageEvent) => {
+        received = true;
+        quiet();
+        const data: unknown = message.data;
+        onMessage(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer));
+      });
+      ws.addEventListener('close', (event: CloseEvent) => {
+        clearTimeout(idle);
+        stats.connected = false;
+        socket = undefined;
+        done({ received, why: event.reason || `code ${event.code}` });
+      });
+    });
+
+  const loop = async () => {
+    let attempt = 0;
+    while (!stopped) {
+      const { received, why } = await connectOnce();
+      // What was read is committed (or, after a failure, dropped) before the next connection asks from the cursor.
+      await flush();
+      if (discarding) pending = emptyBatch();
+      discarding = false;
+      if (stopped) return;
+      if (received) attempt = 0;
+      const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** attempt);
+      const wait = Math.round(ceiling / 2 + (random() * ceiling) / 2);
+      attempt = Math.min(attempt + 1, 30);
+      log(`Bluesky stream: ${where} closed (${why}); connecting again in ${wait} ms.`);
+      await sleep(wait, undefined, { signal: stopping.signal }).catch(() => {});
+    }
+  };
+  log(
+    `Bluesky stream: ${where}, ${stats.queries} tracked queries, ` +
+      (committedUs === undefined ? 'from now.' : `from ${new Date(committedUs / 1_000).toISOString()}.`),
+  );
+  const running = loop();
+
+  return {
+    status: () => ({ ...stats, cursorUs: committedUs }),
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      clearInterval(refreshTimer);
+      socket?.close();
+      await running;
+      await flush();
+    },
+  };
+}

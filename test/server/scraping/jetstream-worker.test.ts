@@ -1,0 +1,149 @@
+// The Bluesky stream as the worker runs it: `npm run worker` (server/worker.ts) with SCRAPING_BLUESKY_STREAM=true
+// streams from JETSTREAM_URL (here a local Jetstream) and keeps the posts the saved queries that can match a Bluesky post
+// match; and however many processes are started, one streams (an advisory lock) while the others stand by, taking over
+// when it stops.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { loadServerConfig } from '@server/config';
+import { connect, ensureDatabase } from '@server/db/database';
+import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
+import { postEvent, startJetstreamStandIn } from '@test/support/jetstream-stand-in';
+import { waitFor, workerProcesses } from '@test/support/worker-process';
+
+const T0 = Date.UTC(2026, 10, 22, 8, 0, 0) * 1_000;
+const DID = 'did:plc:worker4567abcdefghijklmn';
+
+let database: Awaited<ReturnType<typeof connect>>;
+let url: string;
+const workers = workerProcesses();
+
+beforeAll(async () => {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const adminUrl = inject('pgAdminUrl');
+  await ensureDatabase(adminUrl, name);
+  const target = new URL(adminUrl);
+  target.pathname = `/${name}`;
+  url = target.toString();
+  database = await connect(url);
+  const { rows } = await database.pool.query<{ id: string }>(
+    `INSERT INTO workspaces (name) VALUES ('Streaming') RETURNING id`,
+  );
+  const workspace = rows[0]!.id;
+  for (const [name, query, filters] of [
+    ['All networks', 'cloudnest', {}],
+    ['On X only', 'lunch', { platforms: ['x'] }],
+    ['On Bluesky', '"murmur analytics"', { platforms: ['bluesky', 'mastodon'] }],
+  ] as const) {
+    await database.pool.query(
+      'INSERT INTO saved_queries (workspace_id, name, query, filters) VALUES ($1, $2, $3, $4::jsonb)',
+      [workspace, name, query, JSON.stringify(filters)],
+    );
+  }
+});
+
+afterAll(async () => {
+  workers.killAll();
+  await database.close();
+});
+
+const posts = async () =>
+  (
+    await database.pool.query<{ text: string }>(
+      `SELECT text FROM posts WHERE platform = 'bluesky' ORDER BY text`,
+    )
+  ).rows.map((row) => row.text);
+
+const committed = (lastUs: number) =>
+  waitFor(
+    `the stream to commit up to ${lastUs}`,
+    async () => {
+      const { rows } = await database.pool.query<{ cursor_us: string }>(
+        'SELECT cursor_us::text FROM stream_cursors',
+      );
+      return rows[0]?.cursor_us === String(lastUs) ? true : undefined;
+    },
+    60_000,
+  );
+
+it(
+  'streams in npm run worker when SCRAPING_BLUESKY_STREAM is on, for the saved queries that reach Bluesky',
+  { timeout: 120_000 },
+  async () => {
+    const standIn = await startJetstreamStandIn({
+      events: [
+        postEvent(T0 + 1, DID, '3kw1', 'cloudnest is slow today'),
+        postEvent(T0 + 2, DID, '3kw2', 'lunch was good'),
+        postEvent(T0 + 3, DID, '3kw3', 'trying Murmur analytics for the launch'),
+      ],
+    });
+    try {
+      const env = { SCRAPING_BLUESKY_STREAM: 'true', JETSTREAM_URL: standIn.url };
+      workers.start(url, env);
+      await committed(T0 + 3);
+      expect(await posts()).toEqual(['cloudnest is slow today', 'trying Murmur analytics for the launch']);
+      // A second worker stands by: still one connection, and what comes next is imported once.
+      const second = workers.start(url, env);
+      let said = '';
+      second.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      await waitFor(
+        'the second worker to stand by',
+        async () =>
+          said.includes('Bluesky stream: another process streams; this one stands by.') ? true : undefined,
+        60_000,
+      );
+      standIn.push(postEvent(T0 + 4, DID, '3kw4', 'cloudnest again'));
+      await committed(T0 + 4);
+      expect(standIn.connections).toHaveLength(1);
+      expect(await posts()).toHaveLength(3);
+    } finally {
+      workers.killAll();
+      await standIn.close();
+    }
+  },
+);
+
+it('lets one process stream at a time; another takes over when it stops', { timeout: 60_000 }, async () => {
+  await database.pool.query('DELETE FROM stream_cursors');
+  const standIn = await startJetstreamStandIn({
+    events: [postEvent(T0 + 10, DID, '3kl1', 'cloudnest first')],
+  });
+  const options = {
+    pool: database.pool,
+    url: standIn.url,
+    queries: async () => [{ id: 'q', text: 'cloudnest' }],
+    standbyMs: 100,
+    log: () => {},
+  };
+  const said: string[] = [];
+  const first = startBlueskyStream(options);
+  let second: ReturnType<typeof startBlueskyStream> | undefined;
+  try {
+    await committed(T0 + 10);
+    second = startBlueskyStream({ ...options, log: (line) => said.push(line) });
+    await waitFor('the second to stand by', async () => (said.length > 0 ? true : undefined), 10_000);
+    expect(said).toEqual(['Bluesky stream: another process streams; this one stands by.']);
+    expect(standIn.connections).toHaveLength(1);
+    await first.stop();
+    standIn.push(postEvent(T0 + 11, DID, '3kl2', 'cloudnest second'));
+    await committed(T0 + 11);
+    expect(standIn.connections).toHaveLength(2);
+    expect(Number(standIn.connections[1]!.get('cursor'))).toBe(T0 + 10 - 5_000_000);
+    expect(await posts()).toContain('cloudnest second');
+  } finally {
+    await first.stop();
+    await second?.stop();
+    await standIn.close();
+  }
+});
+
+it('is off unless SCRAPING_BLUESKY_STREAM says true, and JETSTREAM_URL must be a WebSocket URL', () => {
+  const defaults = loadServerConfig({});
+  expect(defaults.SCRAPING_BLUESKY_STREAM).toBe(false);
+  expect(defaults.JETSTREAM_URL).toBe('wss://jetstream2.us-east.bsky.network/subscribe');
+  expect(loadServerConfig({ SCRAPING_BLUESKY_STREAM: 'true' }).SCRAPING_BLUESKY_STREAM).toBe(true);
+  expect(loadServerConfig({ SCRAPING_BLUESKY_STREAM: '' }).SCRAPING_BLUESKY_STREAM).toBe(false);
+  expect(() => loadServerConfig({ JETSTREAM_URL: 'https://jetstream.example/subscribe' })).toThrow(
+    'JETSTREAM_URL: Must be a ws:// or wss:// URL',
+  );
+  expect(() => loadServerConfig({ SCRAPING_BLUESKY_STREAM: 'yes' })).toThrow('SCRAPING_BLUESKY_STREAM');
+});
