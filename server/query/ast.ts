@@ -9,6 +9,8 @@ export const QUERY_FIELDS = [
   'is',
   'followers',
   'engagement',
+  'site',
+  'instance',
 ] as const;
 export type QueryField = (typeof QUERY_FIELDS)[number];
 
@@ -65,7 +67,9 @@ interface MentionNode {
  * A filter: author (the author's handle, lower case, no '@'), platform (one of PLATFORMS), lang (the post's language,
  * lower case), country (the author's country, upper case), is (the post's kind: original, reply, repost or quote), or
  * a range of whole numbers, both ends included, `*` for none: followers (the author's) and engagement (the post's
- * likes + comments + shares), canonical `[1000 TO *]` (fieldRange reads it).
+ * likes + comments + shares), canonical `[1000 TO *]` (fieldRange reads it); site (a domain the post links to, its
+ * registrable domain: `news.bbc.co.uk` → `bbc.co.uk`, as the posts' domains are stored), instance (the fediverse
+ * server of the author's handle, `user@instance`, lower case).
  */
 export interface FieldNode {
   type: 'field';

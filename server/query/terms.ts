@@ -2,6 +2,7 @@
 // and whether it is matched through the full-text vector or as a substring of the post's text.
 import { PLATFORMS } from '@server/db/social-schema';
 import { QUERY_LIMITS } from '@contract/social-query';
+import { normaliseDomains } from '@contract/domains';
 import {
   QUERY_FIELDS,
   type CasedNode,
@@ -40,9 +41,11 @@ const HANDLE = /^[\p{L}\p{N}\p{M}_.-]+$/u;
 const FIELD = /^([A-Za-z]+):/;
 const LANGUAGE = /^[A-Za-z]{2,3}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
-/** `site:` is the name some tools use for the platform. */
-const FIELD_ALIASES: Record<string, QueryField> = { site: 'platform' };
-const FIELD_LIST = QUERY_FIELDS.map((field) => `${field}:`).join(', ');
+/** `source:` is the platform; `url:` a linked site. (`site:` with a platform's name is the platform: fieldNode.) */
+const FIELD_ALIASES: Record<string, QueryField> = { source: 'platform', url: 'site' };
+const FIELD_LIST = [...QUERY_FIELDS, 'source', 'url'].map((field) => `${field}:`).join(', ');
+/** A host name: letters, digits and hyphens in labels, at least two labels. */
+const HOST = /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u;
 
 const fail = (message: string, column: number, length: number): never => {
   throw new QuerySyntaxError(message, column, length);
@@ -111,15 +114,24 @@ function fieldValue(field: QueryField, raw: string, column: number): string {
       return COUNTRY.test(raw)
         ? raw.toUpperCase()
         : invalid('country', 'a two-letter code such as US, KR or JP');
+    case 'site':
+      // A host or an address, as its registrable domain (how the posts' linked domains are stored).
+      return normaliseDomains([raw])[0] ?? invalid('site', 'a domain such as bbc.co.uk, or an address');
+    case 'instance': {
+      const host = raw.toLowerCase();
+      return HOST.test(host) ? host : invalid('instance', 'a server name such as mastodon.social');
+    }
   }
 }
 
 function fieldNode(word: string, name: string, column: number): LeafNode {
   const key = name.toLowerCase();
-  const field = FIELD_ALIASES[key] ?? QUERY_FIELDS.find((known) => known === key);
+  const raw = word.slice(name.length + 1);
+  // `site:x`, `site:reddit`: a platform's name, as `site:` meant before it was a linked site.
+  const platformSite = key === 'site' && (PLATFORMS as readonly string[]).includes(raw.toLowerCase());
+  const field = platformSite ? 'platform' : (FIELD_ALIASES[key] ?? QUERY_FIELDS.find((known) => known === key));
   if (!field)
     return fail(`Unknown field "${name}:" at column ${column} (use ${FIELD_LIST})`, column, name.length + 1);
-  const raw = word.slice(name.length + 1);
   const valueColumn = column + name.length + 1;
   if (raw === '') return fail(`Expected a value after "${name}:" at column ${column}`, column, word.length);
   noWildcard(word, column);

@@ -39,6 +39,7 @@ export const matchPostOf = (post: RefPost): MatchPost => ({
   kind: post.kind,
   engagement: post.likes + post.comments + post.shares,
   followers: post.followers,
+  domains: post.domains,
 });
 
 /** Query texts as tracked queries, numbered q0, q1 … in order. */

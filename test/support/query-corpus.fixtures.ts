@@ -9,6 +9,7 @@ import { parseQuery } from '@server/query/index';
 import { matching as referenceMatching, type RefPost } from './reference/query';
 import type { TestServer } from './server-harness';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { normaliseDomains } from '@contract/domains';
 
 type Platform = (typeof profiles.$inferInsert)['platform'];
 
@@ -18,6 +19,7 @@ const AUTHORS: Array<{ key: string; platform: Platform; handle: string; country:
   { key: 'carla', platform: 'tiktok', handle: 'carla_es', country: 'ES' },
   { key: 'hana', platform: 'youtube', handle: 'hana', country: 'JP' },
   { key: 'anon', platform: 'reddit', handle: 'anon', country: null },
+  { key: 'lena', platform: 'mastodon', handle: 'lena@mastodon.social', country: 'DE' },
 ];
 
 interface PostSpec {
@@ -26,6 +28,8 @@ interface PostSpec {
   text: string;
   hashtags?: string[];
   mentions?: string[];
+  /** Links as a source gives them (stored as registrable domains). */
+  links?: string[];
 }
 
 const POSTS: Record<string, PostSpec> = {
@@ -55,6 +59,7 @@ const POSTS: Record<string, PostSpec> = {
     text: "'; DROP TABLE posts; -- a') OR 1=1 -- 100% under_score back\\slash",
   },
   better: { author: 'alice', language: 'en', text: 'Tea is much better than coffee' },
+  toot: { author: 'lena', language: 'de', text: 'Neue Notizen', links: ['https://Docs.Murmur.app/notes'] },
 };
 
 export const ALL = Object.keys(POSTS).sort();
@@ -84,6 +89,7 @@ export async function insertCorpus(server: TestServer) {
       postedAt: new Date('2026-01-01T00:00:00Z'),
       hashtags: post.hashtags ?? [],
       mentions: post.mentions ?? [],
+      domains: normaliseDomains(post.links ?? []),
     })),
   );
 }
@@ -105,7 +111,7 @@ const REFERENCE: RefPost[] = Object.values(POSTS).map((post, id) => {
     views: null,
     hashtags: post.hashtags ?? [],
     mentions: post.mentions ?? [],
-    domains: [],
+    domains: normaliseDomains(post.links ?? []),
     sentiment: 0,
     label: 'neutral',
     authorId: AUTHORS.indexOf(author),

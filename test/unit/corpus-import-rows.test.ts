@@ -5,12 +5,8 @@ import { arrayLiteral, copyLine } from '@server/social/corpus/copy';
 import { coerceCsvRecord, normaliseRow } from '@server/social/corpus/import/normalise';
 import { FileFormatError, readCsv, readNdjson, type SourceRecord } from '@server/social/corpus/import/read';
 import { parseInstant, validateRow } from '@server/social/corpus/import/schema';
-import {
-  extractDomains,
-  extractHashtags,
-  extractMentions,
-  registrableDomain,
-} from '@server/social/corpus/text';
+import { registrableDomain } from '@contract/domains';
+import { extractDomains, extractHashtags, extractMentions } from '@server/social/corpus/text';
 
 const row = {
   platform: 'x',

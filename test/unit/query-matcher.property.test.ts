@@ -9,7 +9,8 @@ import { parseQuery } from '@server/query/index';
 import { AhoCorasick } from '@server/query/match/aho-corasick';
 import { compileMatcher } from '@server/query/match/index';
 import { extractHashtags, extractMentions } from '@server/social/corpus/text';
-import { generatedCorpus, queryArb } from '@test/support/reference/corpus';
+import { generatedCorpus, queryArb, withDomains } from '@test/support/reference/corpus';
+import { normaliseDomains } from '@contract/domains';
 import type { RefPost } from '@test/support/reference/query';
 import { matchPostOf, refPost, referenceIds, tracked } from '@test/support/matcher-oracle';
 
@@ -27,8 +28,17 @@ const AUTHORS = [
 const withTags = (fields: Partial<RefPost> & { text: string }): RefPost =>
   refPost({ ...fields, hashtags: extractHashtags(fields.text), mentions: extractMentions(fields.text) });
 
-const CORPUS: RefPost[] = generatedCorpus(5401, 150).map((post, id) =>
-  withTags({ id, text: post.text, language: post.language, ...AUTHORS[post.author]! }),
+/** A fediverse author (`instance:`), for every seventh post. */
+const FEDIVERSE = { handle: 'Lena@Mastodon.social', platform: 'mastodon', country: 'DE' };
+
+const CORPUS: RefPost[] = withDomains(generatedCorpus(5401, 150), 5402).map((post, id) =>
+  withTags({
+    id,
+    text: post.text,
+    language: post.language,
+    domains: normaliseDomains(post.domains ?? []),
+    ...(id % 7 === 0 ? FEDIVERSE : AUTHORS[post.author]!),
+  }),
 );
 
 /** Every post: the matcher's answer is the reference's. */

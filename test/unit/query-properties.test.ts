@@ -67,6 +67,12 @@ const fieldArb = fc.oneof(
     .constantFrom('original', 'reply', 'repost', 'quote')
     .map((value): LeafNode => ({ type: 'field', field: 'is', value })),
   fc
+    .constantFrom('bbc.co.uk', 'example.com', 'murmur.app')
+    .map((value): LeafNode => ({ type: 'field', field: 'site', value })),
+  fc
+    .constantFrom('mastodon.social', 'fosstodon.org', 'sub.example-host.net')
+    .map((value): LeafNode => ({ type: 'field', field: 'instance', value })),
+  fc
     .tuple(
       fc.constantFrom('followers', 'engagement'),
       fc.option(fc.integer({ min: 0, max: 500 })),

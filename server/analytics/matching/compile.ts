@@ -12,6 +12,7 @@ import {
   QUARTER_MS,
   sampleHash,
   STORE_DATABASE,
+  TAG_MARKS,
   textStretch,
   TOKEN_POST_COLUMNS,
 } from '../layout';
@@ -205,6 +206,11 @@ function fieldCondition(node: FieldNode, params: StoreParams): string {
       // The handle lower-cased by the store (lhandle), the value here: the same lowering (words.ts, lowerText).
       return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE lhandle = ${value(lowerText(node.value))})`;
     }
+    case 'site':
+      // In the tags (TAG_MARKS), which the token rows carry too.
+      return `has(p.tags, ${value(`${TAG_MARKS.domains}${node.value}`)})`;
+    case 'instance':
+      return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE endsWith(lhandle, ${value(`@${node.value}`)}))`;
   }
 }
 

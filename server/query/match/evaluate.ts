@@ -180,6 +180,12 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
           const within = inRange(fieldRange(value));
           return ({ view }) => within(view.post.followers);
         }
+        case 'site':
+          return ({ view }) => view.post.domains.includes(value);
+        case 'instance': {
+          const end = `@${value}`;
+          return ({ view }) => view.handle.endsWith(end);
+        }
       }
       return never;
     }

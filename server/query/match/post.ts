@@ -27,6 +27,8 @@ export interface MatchPost {
   engagement: number;
   /** The author's followers (`followers:[a TO b]`). */
   followers: number;
+  /** The registrable domains the post links to, lower case (`site:`), as the importer stores them. */
+  domains: readonly string[];
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;

@@ -88,6 +88,7 @@ const matchPostOf = (row: ImportRow): MatchPost => ({
   kind: row.kind ?? 'original',
   engagement: (row.likes ?? 0) + (row.comments ?? 0) + (row.shares ?? 0),
   followers: row.author.followers ?? 0,
+  domains: row.domains,
 });
 
 const emptyBatch = (): StreamBatch => ({ rows: [], refs: [], gone: [], refused: [], events: 0, cursorUs: 0 });

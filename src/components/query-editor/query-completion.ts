@@ -23,6 +23,9 @@ const FIELDS: Completion[] = [
   { label: 'is:', type: 'property', detail: 'original, reply, repost, quote' },
   { label: 'followers:', type: 'property', detail: 'the author’s, as [1000 TO *]' },
   { label: 'engagement:', type: 'property', detail: 'likes + comments + shares, as [10 TO *]' },
+  { label: 'site:', type: 'property', detail: 'a site the post links to, as bbc.co.uk (also url:)' },
+  { label: 'instance:', type: 'property', detail: 'the author’s fediverse server, as mastodon.social' },
+  { label: 'source:', type: 'property', detail: 'the platform: ' + PLATFORM_VALUES.join(', ') },
 ];
 
 const OPERATORS: Completion[] = [

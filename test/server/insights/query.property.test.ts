@@ -12,7 +12,7 @@ import type { StoreScope } from '@server/analytics/matching/compile';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
-import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { generatedCorpus, queryArb, withDomains, writeCorpus } from '@test/support/reference/corpus';
 import { dayCounts, type RefScope } from '@test/support/reference/figures';
 import { matching, parsed, type RefPost } from '@test/support/reference/query';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -25,7 +25,7 @@ let posts: RefPost[];
 
 beforeAll(async () => {
   server = await createTestServer({}, { store: false });
-  posts = await writeCorpus(server, generatedCorpus(52, 400));
+  posts = await writeCorpus(server, withDomains(generatedCorpus(52, 400), 53));
   running = await runningService(server, 'query-property');
   store = running.service.store!;
 }, 120_000);

@@ -42,7 +42,7 @@ describe('each construct matches exactly the expected posts', () => {
     ['platform:instagram', ['fire', 'seoul']],
     ['site:TikTok', ['cafe', 'vax']],
     ['lang:es', ['cafe', 'vax']],
-    ['NOT lang:en', ['cafe', 'decaf', 'seoul', 'tokyo', 'vax']],
+    ['NOT lang:en', ['cafe', 'decaf', 'seoul', 'tokyo', 'toot', 'vax']],
     ['country:kr', ['fire', 'seoul']],
     ['NOT country:US', except('better', 'flat', 'love', 'shop')],
     ['coffee NEAR/4 house', ['shop']],
@@ -87,6 +87,16 @@ describe('each construct matches exactly the expected posts', () => {
     // A repeated word needs as many occurrences: love's "coffee … #Coffee" are 6 positions apart.
     ['"coffee coffee"~5', ['love']],
     ['"coffee coffee"~4', []],
+    // Linked sites by registrable domain (`url:` the same), sources, fediverse servers.
+    ['site:murmur.app', ['toot']],
+    ['site:news.murmur.app', ['toot']],
+    ['url:https://www.murmur.app/x', ['toot']],
+    ['site:bbc.co.uk', []],
+    ['site:mastodon', ['toot']],
+    ['source:mastodon', ['toot']],
+    ['instance:Mastodon.Social', ['toot']],
+    ['instance:social.example', []],
+    ['NOT instance:mastodon.social lang:de', []],
   ])('%s', async (query, expected) => {
     expect(matching(query)).toEqual(expected);
     expect(await storeMatching(server, query)).toEqual(expected);

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { parseQuery } from '@server/query/index';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
-import { extractHashtags, extractMentions, normaliseDomains } from '@server/social/corpus/text';
+import { normaliseDomains } from '@contract/domains';
+import { extractHashtags, extractMentions } from '@server/social/corpus/text';
 import type { TestServer } from '../server-harness';
 import type { RefPost } from './query';
 
@@ -303,6 +304,11 @@ const fieldArb = fc.constantFrom(
   'followers:[0 TO 15]',
   'engagement:[3 TO 8]',
   'engagement:[* TO 2]',
+  'site:bbc.co.uk',
+  'url:https://blog.example.com/x',
+  'site:youtube.com',
+  'source:reddit',
+  'instance:mastodon.social',
 );
 /** A NEAR's operand: words, phrases and wildcards, or an OR of them (never a substring term). */
 const proximityArb = fc.oneof(

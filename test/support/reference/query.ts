@@ -132,6 +132,11 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
       switch (node.field) {
         case 'author':
           return lower(post.handle) === node.value;
+        case 'site':
+          return post.domains.includes(node.value);
+        case 'instance':
+          // The fediverse server: the part of the handle after its last '@'.
+          return lower(post.handle).includes('@') && lower(post.handle).split('@').at(-1) === node.value;
         case 'platform':
           return post.platform === node.value;
         case 'lang':

@@ -2,7 +2,8 @@
 // derived from the text), the language reduced to its primary subtag (or inferred from the script), sentiment scored.
 import type { SentimentLabel } from '../sentiment';
 import { scoreSentiment } from '../sentiment-model';
-import { extractDomains, extractHashtags, extractMentions, normaliseDomains, normaliseTags } from '../text';
+import { normaliseDomains } from '@contract/domains';
+import { extractDomains, extractHashtags, extractMentions, normaliseTags } from '../text';
 import { parseInstant, type ImportRowInput } from './schema';
 
 const NUMBER_FIELDS = new Set([
