@@ -1,0 +1,142 @@
+// Saved queries' tracking in the database: reading it with its coverage, writing it (in the caller's transaction),
+// and what collection calls — the tracked queries of a source, and coverage recorded as posts arrive or a gap opens.
+// The stream consumers (Bluesky's Jetstream, Mastodon's streaming API) and the polling job share these.
+import { and, asc, eq, gte, notInArray, sql } from 'drizzle-orm';
+import { savedQueries } from '@server/db/social-schema';
+import { savedQueryTracking, trackingCoverage, trackingCoverageDays } from '@server/db/tracking-schema';
+import { toUnixSeconds, type Executor } from '@server/workspaces/access';
+import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
+import { describeSource } from './sources';
+
+/** Days of posts per day the coverage panel shows. */
+const PER_DAY_DAYS = 14;
+
+const unix = (date: Date | null) => (date ? toUnixSeconds(date) : null);
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+export interface TrackedQuery {
+  savedQueryId: string;
+  workspaceId: string;
+  /** The saved query's current text: an edit re-derives what is collected at the next poll or event. */
+  text: string;
+}
+
+/** The saved queries tracked on `source` now (tracking on, the source chosen), oldest first. */
+export async function trackedQueriesFor(db: Executor, source: string): Promise<TrackedQuery[]> {
+  return db
+    .select({
+      savedQueryId: savedQueries.id,
+      workspaceId: savedQueries.workspaceId,
+      text: savedQueries.query,
+    })
+    .from(savedQueryTracking)
+    .innerJoin(savedQueries, eq(savedQueries.id, savedQueryTracking.savedQueryId))
+    .where(and(eq(savedQueryTracking.enabled, true), sql`${source} = ANY (${savedQueryTracking.sources})`))
+    .orderBy(asc(savedQueries.createdAt), asc(savedQueries.id));
+}
+
+/** A saved query's tracking and coverage, as the API answers it (off, with no sources, when never set). */
+export async function readTracking(
+  db: Executor,
+  savedQueryId: string,
+  now = new Date(),
+): Promise<TrackingResponse> {
+  const [tracking] = await db
+    .select()
+    .from(savedQueryTracking)
+    .where(eq(savedQueryTracking.savedQueryId, savedQueryId));
+  const sources = tracking?.sources ?? [];
+  const rows = await db
+    .select()
+    .from(trackingCoverage)
+    .where(eq(trackingCoverage.savedQueryId, savedQueryId));
+  const since = new Date(now.getTime() - PER_DAY_DAYS * 86_400_000);
+  const days = await db
+    .select()
+    .from(trackingCoverageDays)
+    .where(
+      and(eq(trackingCoverageDays.savedQueryId, savedQueryId), gte(trackingCoverageDays.day, utcDay(since))),
+    )
+    .orderBy(asc(trackingCoverageDays.day));
+  const today = utcDay(now);
+  const coverage: Coverage[] = sources.flatMap((source) => {
+    const row = rows.find((r) => r.source === source);
+    const described = describeSource(source);
+    if (!row || !described) return [];
+    const perDay = days.filter((d) => d.source === source).map((d) => ({ day: d.day, posts: d.posts }));
+    return [
+      {
+        source,
+        label: described.label,
+        mode: described.mode,
+        tracking_since: toUnixSeconds(row.trackingSince),
+        backfilled_to: unix(row.backfilledTo),
+        last_post_at: unix(row.lastPostAt),
+        last_poll_at: unix(row.lastPollAt),
+        posts_today: perDay.find((d) => d.day === today)?.posts ?? 0,
+        per_day: perDay,
+        gap:
+          row.gapReason && row.gapSince
+            ? {
+                reason: row.gapReason as (typeof GAP_REASONS)[number],
+                message: row.gapMessage ?? '',
+                since: toUnixSeconds(row.gapSince),
+                until: unix(row.gapUntil),
+              }
+            : null,
+      },
+    ];
+  });
+  return {
+    saved_query_id: savedQueryId,
+    enabled: tracking?.enabled ?? false,
+    sources,
+    tracking_since: unix(tracking?.trackingSince ?? null),
+    coverage,
+  };
+}
+
+/**
+ * Sets a saved query's tracking in the caller's transaction: turning it on starts "tracking since" now (it stays
+ * while on); a source added starts its coverage now, a source removed drops its coverage.
+ */
+export async function writeTracking(
+  tx: Executor,
+  savedQueryId: string,
+  body: { enabled: boolean; sources: string[] },
+  userId: string,
+): Promise<void> {
+  const [previous] = await tx
+    .select()
+    .from(savedQueryTracking)
+    .where(eq(savedQueryTracking.savedQueryId, savedQueryId))
+    .for('update');
+  const trackingSince = body.enabled && !previous?.enabled ? sql`now()` : (previous?.trackingSince ?? null);
+  await tx
+    .insert(savedQueryTracking)
+    .values({ savedQueryId, enabled: body.enabled, sources: body.sources, trackingSince, updatedBy: userId })
+    .onConflictDoUpdate({
+      target: savedQueryTracking.savedQueryId,
+      set: {
+        enabled: body.enabled,
+        sources: body.sources,
+        trackingSince,
+        updatedBy: userId,
+        updatedAt: sql`now()`,
+      },
+    });
+  await tx
+    .delete(trackingCoverage)
+    .where(
+      and(
+        eq(trackingCoverage.savedQueryId, savedQueryId),
+        body.sources.length > 0 ? notInArray(trackingCoverage.source, body.sources) : sql`true`,
+      ),
+    );
+  if (body.sources.length > 0) {
+    await tx
+      .insert(trackingCoverage)
+      .values(body.sources.map((source) => ({ savedQueryId, source })))
+      .onConflictDoNothing();
+  }
+}
