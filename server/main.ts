@@ -13,7 +13,8 @@ import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
-import { startCollector, type Collector } from './scraping/collector';
+import { httpOptionsOf, sourceUrlsOf, startCollector, type Collector } from './scraping/collector';
+import { trackingPollJob } from './tracking/poll';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
@@ -175,6 +176,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     const boss = queue;
     await schedulePeriodic(queue, [
       housekeepingJob(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS }),
+      // Tracked saved queries on the polled sources (Hacker News, Reddit): server/tracking/poll.ts.
+      trackingPollJob({
+        pool: database.pool,
+        http: httpOptionsOf(config),
+        urls: sourceUrlsOf(config),
+        secretsKey,
+      }),
       billingJob(app.billing, {
         extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
       }),

@@ -1,8 +1,6 @@
-// Saved queries' tracking in the database: reading it with its coverage, writing it (in the caller's transaction),
-// and what collection calls — the tracked queries of a source, and coverage recorded as posts arrive or a gap opens.
-// The stream consumers (Bluesky's Jetstream, Mastodon's streaming API) and the polling job share these.
+// Saved queries' tracking in the database, for the API: reading it with its coverage per source, and writing it in the
+// caller's transaction. What collection calls (the tracked queries of a source, coverage recorded) is in coverage.ts.
 import { and, asc, eq, gte, notInArray, sql } from 'drizzle-orm';
-import { savedQueries } from '@server/db/social-schema';
 import { savedQueryTracking, trackingCoverage, trackingCoverageDays } from '@server/db/tracking-schema';
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
@@ -13,27 +11,6 @@ const PER_DAY_DAYS = 14;
 
 const unix = (date: Date | null) => (date ? toUnixSeconds(date) : null);
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
-
-export interface TrackedQuery {
-  savedQueryId: string;
-  workspaceId: string;
-  /** The saved query's current text: an edit re-derives what is collected at the next poll or event. */
-  text: string;
-}
-
-/** The saved queries tracked on `source` now (tracking on, the source chosen), oldest first. */
-export async function trackedQueriesFor(db: Executor, source: string): Promise<TrackedQuery[]> {
-  return db
-    .select({
-      savedQueryId: savedQueries.id,
-      workspaceId: savedQueries.workspaceId,
-      text: savedQueries.query,
-    })
-    .from(savedQueryTracking)
-    .innerJoin(savedQueries, eq(savedQueries.id, savedQueryTracking.savedQueryId))
-    .where(and(eq(savedQueryTracking.enabled, true), sql`${source} = ANY (${savedQueryTracking.sources})`))
-    .orderBy(asc(savedQueries.createdAt), asc(savedQueries.id));
-}
 
 /** A saved query's tracking and coverage, as the API answers it (off, with no sources, when never set). */
 export async function readTracking(

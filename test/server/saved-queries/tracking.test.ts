@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
+import type pg from 'pg';
+import { trackedQueriesFor } from '@server/tracking/coverage';
 import type { TrackingResponse, TrackingSourcesResponse } from '@contract/tracking';
 
 let server: TestServer;
@@ -161,8 +163,7 @@ describe('tracking', () => {
     expect(edit.statusCode, edit.body).toBe(200);
     const res = await as(server, team.viewer, { method: 'GET', url: trackingUrl(team, id) });
     expect(res.json<TrackingResponse>()).toMatchObject({ enabled: true, sources: ['hackernews', 'bluesky'] });
-    const { trackedQueriesFor } = await import('@server/tracking/store');
-    const tracked = await trackedQueriesFor(server.db, 'hackernews');
+    const tracked = await trackedQueriesFor(server.pool as unknown as pg.Pool, 'hackernews');
     expect(tracked.find((q) => q.savedQueryId === id)).toEqual({
       savedQueryId: id,
       workspaceId: team.workspaceId,
