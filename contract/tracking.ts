@@ -86,3 +86,4 @@ export const putTrackingBodySchema = z
       path: ['sources'],
     }),
   );
+export type PutTrackingBody = z.infer<typeof putTrackingBodySchema>;
