@@ -182,3 +182,19 @@ describe('tracking', () => {
     expect(rows).toHaveLength(0);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents the tracking routes with their bodies and answers', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = res.json<{
+      paths: Record<string, Record<string, { responses: object; requestBody?: object }>>;
+    }>().paths;
+    const tracking = paths['/api/workspaces/{id}/saved-queries/{queryId}/tracking']!;
+    expect(Object.keys(tracking).sort()).toEqual(['get', 'put']);
+    expect(tracking.put!.requestBody).toBeDefined();
+    expect(Object.keys(tracking.put!.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '403', '404']),
+    );
+    expect(paths['/api/workspaces/{id}/tracking-sources']?.get).toBeDefined();
+  });
+});
