@@ -20,7 +20,7 @@ import {
   RateLimitedError,
   type HttpOptions,
 } from '@server/scraping/connectors/http';
-import type { ConnectorContext, SourceUrls } from '@server/scraping/connectors/types';
+import type { ConnectorContext, Page, SourceUrls } from '@server/scraping/connectors/types';
 import { loadCredential } from '@server/scraping/credentials';
 import { prepareItems } from '@server/scraping/prepare';
 import { inTransaction } from '@server/scraping/run-rows';
@@ -185,33 +185,80 @@ async function commitPage(
 
 interface PageResult {
   rows: ImportRow[];
-  cursor: unknown;
-  done: boolean;
+  /** The search's state once this page is committed. */
+  cursor: SearchState;
   reachedBack?: Date;
 }
 
+/**
+ * Where a search stands: `head` polls what is newer than the newest seen; `back` goes on back in time (a backfill)
+ * until the source has nothing older (`backfilled`). Each is the connector's own cursor, so a pass cut short resumes.
+ */
+interface SearchState {
+  head?: unknown;
+  back?: unknown;
+  backfilled?: boolean;
+}
+
+type Pass = 'first' | 'head' | 'back';
+
+/** The search's state after `page` of `pass`. */
+function nextState(
+  pass: Pass,
+  state: SearchState,
+  page: Page,
+  finish: (cursor: unknown) => unknown,
+): SearchState {
+  if (pass === 'head') return { ...state, head: page.cursor };
+  if (pass === 'back')
+    return page.done ? { head: state.head, backfilled: true } : { ...state, back: page.cursor };
+  // The first pass, newest first: what it reached is the head's start, and the backfill goes on from where it stopped.
+  return page.done
+    ? { head: page.cursor, backfilled: true }
+    : { head: finish(page.cursor), back: page.cursor };
+}
+
+/** Up to `pages` pages of one pass of a search, each committed; the search's state after them. */
+async function runPass(
+  round: Round,
+  query: Tracked,
+  searches: string[],
+  search: string,
+  pass: Pass,
+  start: SearchState,
+) {
+  const params = paramsOf(round.source, search, round.context);
+  const connector = connectorFor(params);
+  let state = start;
+  let cursor = pass === 'head' ? state.head : pass === 'back' ? state.back : undefined;
+  for (let n = 0; n < (round.deps.pagesPerSearch ?? 3); n++) {
+    const page = await connector.fetchPage(params as never, cursor, round.context);
+    const { rows } = prepareItems(page.items);
+    const times = rows.map((row) => Date.parse(row.postedAt));
+    state = nextState(pass, state, page, (c) => connector.finish(c));
+    await commitPage(round, query, searches, search, {
+      rows,
+      cursor: state,
+      ...(times.length > 0 && { reachedBack: new Date(Math.min(...times)) }),
+    });
+    cursor = page.cursor;
+    if (page.done) break;
+  }
+  return state;
+}
+
+/** Each search of the query: what is new since the last round first, then the backfill's next pages. */
 async function pollQuery(round: Round, query: Tracked, searches: string[]) {
-  const { deps, source, context } = round;
-  const pages = deps.pagesPerSearch ?? 3;
   for (const search of searches) {
-    const state = await coverageState(deps.pool, query.savedQueryId, source);
-    if (!state) return;
-    let cursor = state.cursors[search];
-    for (let n = 0; n < pages; n++) {
-      const params = paramsOf(source, search, context);
-      const page = await connectorFor(params).fetchPage(params as never, cursor, context);
-      const { rows } = prepareItems(page.items);
-      const times = rows.map((row) => Date.parse(row.postedAt));
-      const result: PageResult = {
-        rows,
-        cursor: page.cursor,
-        done: page.done,
-        ...(times.length > 0 && { reachedBack: new Date(Math.min(...times)) }),
-      };
-      await commitPage(round, query, searches, search, result);
-      cursor = page.cursor;
-      if (page.done) break;
+    const coverage = await coverageState(round.deps.pool, query.savedQueryId, round.source);
+    if (!coverage) return;
+    const stored = coverage.cursors[search] as SearchState | undefined;
+    if (!stored) {
+      await runPass(round, query, searches, search, 'first', {});
+      continue;
     }
+    const state = await runPass(round, query, searches, search, 'head', stored);
+    if (!state.backfilled) await runPass(round, query, searches, search, 'back', state);
   }
 }
 

@@ -113,6 +113,37 @@ describe('Hacker News', () => {
     expect(after.last_post_at).toBe(1_767_300_000);
   });
 
+  it('polls what is new before the backfill goes on, page by page, until the source has nothing older', async () => {
+    const hits = hackerNewsHits(250, { topic: 'coffee', idFrom: 43_000_000 });
+    const replay = hackerNewsReplay(hits);
+    h.serve({ '/search_by_date': replay.route });
+    const team = await createTeam(h.server);
+    const id = await track(team, 'coffee', ['hackernews']);
+    const onePage = { ...deps, pagesPerSearch: 1 };
+    const times = hits.map((hit) => hit.created_at_i);
+
+    await pollTrackedQueries(onePage);
+    let c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([100, times[0], times[99]]);
+
+    // A new post while the backfill is under way: the next round takes it first, then the backfill's next page.
+    const fresh = hackerNewsHits(1, { topic: 'coffee', idFrom: 44_000_000, newest: times[0]! + 600 })[0]!;
+    replay.hits.unshift(fresh);
+    await pollTrackedQueries(onePage);
+    c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([200, fresh.created_at_i, times[198]]);
+
+    await pollTrackedQueries(onePage);
+    await pollTrackedQueries(onePage);
+    c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([251, fresh.created_at_i, times[249]]);
+    expect(await h.postCount('hackernews')).toEqual({ n: 251, distinct: 251 });
+    // Backfilled: the last round asked only for what is newer.
+    const last = h.replay.requests.at(-1)!;
+    expect(decodeURIComponent(last)).toContain(`created_at_i>=${fresh.created_at_i}`);
+    expect(decodeURIComponent(last)).not.toContain('created_at_i<=');
+  });
+
   it('a rate limit is the gap, with its reason and until when; the round after it ends collects', async () => {
     let limited = true;
     const replay = hackerNewsReplay(hackerNewsHits(6), {
