@@ -29,6 +29,7 @@ export const GAP_REASONS = [
   'unreachable',
   'plan_limit',
   'no_search_words',
+  'not_collected',
 ] as const;
 
 const gapSchema = z.object({

@@ -43,6 +43,12 @@ const FIXED: Record<string, Omit<TrackingSource, 'key'>> = {
   },
 };
 
+/**
+ * The sources this build collects for tracked queries (poll.ts). A tracked source outside it shows the gap
+ * not_collected rather than an empty coverage that looks quiet; a stream consumer, once wired, adds its key here.
+ */
+export const COLLECTED_SOURCES: ReadonlySet<string> = new Set(['hackernews', 'reddit']);
+
 /** The source a key names, or undefined when the key is no source's. */
 export function describeSource(key: string): TrackingSource | undefined {
   const fixed = FIXED[key];

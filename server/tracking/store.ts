@@ -4,7 +4,7 @@ import { and, asc, eq, gte, notInArray, sql } from 'drizzle-orm';
 import { savedQueryTracking, trackingCoverage, trackingCoverageDays } from '@server/db/tracking-schema';
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
-import { describeSource } from './sources';
+import { COLLECTED_SOURCES, describeSource } from './sources';
 
 /** Days of posts per day the coverage panel shows. */
 const PER_DAY_DAYS = 14;
@@ -60,7 +60,14 @@ export async function readTracking(
                 since: toUnixSeconds(row.gapSince),
                 until: unix(row.gapUntil),
               }
-            : null,
+            : COLLECTED_SOURCES.has(source)
+              ? null
+              : {
+                  reason: 'not_collected' as const,
+                  message: `This installation does not collect from ${described.label} for tracked queries yet.`,
+                  since: toUnixSeconds(row.trackingSince),
+                  until: null,
+                },
       },
     ];
   });

@@ -28,6 +28,7 @@ const GAP_TITLES: Record<NonNullable<Coverage['gap']>['reason'], string> = {
   unreachable: 'Source unreachable',
   plan_limit: 'Plan limit reached',
   no_search_words: 'Nothing to search for',
+  not_collected: 'Not collected yet',
 };
 
 function TrackControl(props: TrackingViewProps) {
