@@ -9,6 +9,7 @@ export default defineConfig({
     './server/db/billing-schema.ts',
     './server/db/analytics-schema.ts',
     './server/db/alerts-schema.ts',
+    './server/db/tracking-schema.ts',
   ],
   out: './server/db/migrations',
 });

@@ -13,8 +13,10 @@ import { createHmac } from 'node:crypto';
 import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
-import { startCollector, type Collector } from './scraping/collector';
-import { savedQueriesOnBluesky, startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { httpOptionsOf, sourceUrlsOf, startCollector, type Collector } from './scraping/collector';
+import { startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { trackingPollJob } from './tracking/poll';
+import { streamTracking } from './tracking/coverage';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
@@ -175,10 +177,12 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      const tracking = streamTracking('bluesky');
       stream = startBlueskyStream({
         pool: database.pool,
         url: config.JETSTREAM_URL,
-        queries: () => savedQueriesOnBluesky(database.pool),
+        queries: () => tracking.queries(database.pool),
+        record: tracking.record,
       });
     }
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
@@ -186,6 +190,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     const boss = queue;
     await schedulePeriodic(queue, [
       housekeepingJob(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS }),
+      // Tracked saved queries on the polled sources (Hacker News, Reddit): server/tracking/poll.ts.
+      trackingPollJob({
+        pool: database.pool,
+        http: httpOptionsOf(config),
+        urls: sourceUrlsOf(config),
+        secretsKey,
+      }),
       billingJob(app.billing, {
         extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
       }),

@@ -6,6 +6,7 @@ import { userRoutes } from './users/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
+import { trackingRoutes } from './tracking/routes';
 import { alertRoutes } from './alerts/routes';
 import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
@@ -29,6 +30,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(workspaceRoutes);
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
+      await api.register(trackingRoutes);
       await api.register(alertRoutes);
       await api.register(notificationRoutes);
       await api.register(digestRoutes);

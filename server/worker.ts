@@ -15,7 +15,8 @@ import { connect, runningEmbeddedUrl } from './db/database';
 import { watchConnection } from './db/connection-watch';
 import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
-import { savedQueriesOnBluesky, startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { streamTracking } from './tracking/coverage';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
@@ -69,11 +70,13 @@ export async function startWorker() {
     log,
   });
   nudge = collector.nudge;
+  const tracking = streamTracking('bluesky');
   const stream = config.SCRAPING_BLUESKY_STREAM
     ? startBlueskyStream({
         pool: database.pool,
         url: config.JETSTREAM_URL,
-        queries: () => savedQueriesOnBluesky(database.pool),
+        queries: () => tracking.queries(database.pool),
+        record: tracking.record,
         log,
       })
     : undefined;

@@ -5,32 +5,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { startJetstream, type JetstreamConsumer, type StreamQuery } from './jetstream';
+import type { StreamRecord } from './stream-store';
 
 export interface BlueskyStreamOptions {
   pool: pg.Pool;
   /** JETSTREAM_URL. */
   url: string;
-  /** The tracked queries the stream collects for. */
+  /** The tracked queries the stream collects for, and what they keep of each batch (server/tracking/coverage.ts). */
   queries(): Promise<StreamQuery[]>;
+  record?: StreamRecord;
   standbyMs?: number;
   log?: (line: string) => void;
 }
 
 const NAME = 'bluesky-jetstream';
-
-/**
- * The saved queries that can match a Bluesky post (no platform filter, or one that lists bluesky): what the stream
- * collects for until saved queries are tracked one by one with their sources (issue 54, item 1).
- */
-export async function savedQueriesOnBluesky(pool: pg.Pool): Promise<StreamQuery[]> {
-  const { rows } = await pool.query<StreamQuery>(
-    `SELECT id::text AS id, query AS text FROM saved_queries
-     WHERE jsonb_typeof(filters->'platforms') IS DISTINCT FROM 'array'
-       OR jsonb_array_length(filters->'platforms') = 0 OR filters->'platforms' ? 'bluesky'
-     ORDER BY created_at, id`,
-  );
-  return rows;
-}
 
 export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Promise<void> } {
   const { pool, standbyMs = 30_000, log = console.log } = options;
@@ -57,7 +45,14 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
         return;
       }
       said = false;
-      consumer = await startJetstream({ pool, url: options.url, queries: options.queries, name: NAME, log });
+      consumer = await startJetstream({
+        pool,
+        url: options.url,
+        queries: options.queries,
+        ...(options.record && { record: options.record }),
+        name: NAME,
+        log,
+      });
       const stopped = new Promise<void>((done) => stopping.signal.addEventListener('abort', () => done()));
       const why = await Promise.race([ended, stopped]);
       if (why instanceof Error) {

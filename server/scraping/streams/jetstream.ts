@@ -13,16 +13,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { parseQuery } from '@server/query/index';
-import {
-  compileMatcher,
-  type MatchPost,
-  type QueryMatcher,
-  type TrackedQuery,
-} from '@server/query/match/index';
-import type { ImportRow } from '@server/social/corpus/import/normalise';
+import { compileMatcher, type QueryMatcher, type TrackedQuery } from '@server/query/match/index';
 import { prepareItems } from '../prepare';
 import { POST_COLLECTION, readEvent, type StreamEvent } from './jetstream-event';
-import { commitBatch, readCursor, type StreamBatch } from './stream-store';
+import { commitBatch, readCursor, type StreamBatch, type StreamRecord } from './stream-store';
+import { matchPostOf } from '@server/social/corpus/import/match-post';
 
 export interface StreamQuery {
   id: string;
@@ -36,6 +31,8 @@ export interface JetstreamOptions {
   url: string;
   /** The tracked queries every post is matched against. */
   queries(): Promise<StreamQuery[]>;
+  /** Keeps, in each batch's transaction, which tracked queries its posts matched (their coverage). */
+  record?: StreamRecord;
   /** The row of stream_cursors; `bluesky-jetstream` by default. */
   name?: string;
   overlapMs?: number;
@@ -76,22 +73,15 @@ const shown = (url: string) => {
   return parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : '(an unreadable URL)';
 };
 
-/** What the matcher reads of a row as the importer stores it. */
-const matchPostOf = (row: ImportRow): MatchPost => ({
-  text: row.text,
-  platform: row.platform,
-  language: row.language,
-  hashtags: row.hashtags,
-  mentions: row.mentions,
-  handle: row.author.handle,
-  country: row.author.country ?? null,
-  kind: row.kind ?? 'original',
-  engagement: (row.likes ?? 0) + (row.comments ?? 0) + (row.shares ?? 0),
-  followers: row.author.followers ?? 0,
-  domains: row.domains,
+const emptyBatch = (): StreamBatch => ({
+  rows: [],
+  refs: [],
+  gone: [],
+  refused: [],
+  events: 0,
+  cursorUs: 0,
+  hits: [],
 });
-
-const emptyBatch = (): StreamBatch => ({ rows: [], refs: [], gone: [], refused: [], events: 0, cursorUs: 0 });
 
 export async function startJetstream(options: JetstreamOptions): Promise<JetstreamConsumer> {
   const {
@@ -173,7 +163,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
     flushing = flushing.then(async () => {
       if (discarding) return;
       try {
-        const result = await commitBatch(pool, name, batch);
+        const result = await commitBatch(pool, name, batch, options.record);
         committedUs = Math.max(committedUs ?? 0, batch.cursorUs);
         for (const ref of batch.refs) recent.set(ref, { at: batch.cursorUs, deleted: false });
         for (const key of batch.gone) recent.set(key, { at: batch.cursorUs, deleted: true });
@@ -215,10 +205,12 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
         logRefusal(refusal.ref, refusal.reason);
       }
       const row = rows[0];
-      if (row && matcher.match(matchPostOf(row)).length > 0) {
+      const queries = row ? matcher.match(matchPostOf(row)) : [];
+      if (row && queries.length > 0) {
         stats.matched += 1;
         pending.rows.push(row);
         pending.refs.push(event.key);
+        pending.hits.push({ queries, postedAt: row.postedAt });
       }
     }
     if (!replayed) {

@@ -21,7 +21,17 @@ export interface StreamBatch {
   events: number;
   /** The last event's `time_us`. */
   cursorUs: number;
+  /** For each stored post, the tracked queries it matched and when it was posted (ISO 8601). */
+  hits: StreamHit[];
 }
+
+interface StreamHit {
+  queries: string[];
+  postedAt: string;
+}
+
+/** What the tracked queries keep of a batch (their coverage: server/tracking), in the batch's transaction. */
+export type StreamRecord = (client: pg.PoolClient, hits: readonly StreamHit[]) => Promise<void>;
 
 export interface BatchResult {
   inserted: number;
@@ -55,7 +65,12 @@ async function keepStoredHandles(client: pg.PoolClient, rows: ImportRow[]) {
   for (const row of unknown) row.author.handle = handles.get(row.author.externalId) ?? row.author.handle;
 }
 
-export async function commitBatch(pool: pg.Pool, name: string, batch: StreamBatch): Promise<BatchResult> {
+export async function commitBatch(
+  pool: pg.Pool,
+  name: string,
+  batch: StreamBatch,
+  record?: StreamRecord,
+): Promise<BatchResult> {
   if (!(batch.cursorUs > 0))
     throw new Error(`A batch of ${name} without a position (cursor ${batch.cursorUs}).`);
   return inTransaction(pool, async (client) => {
@@ -69,6 +84,7 @@ export async function commitBatch(pool: pg.Pool, name: string, batch: StreamBatc
             batch.gone.map((id) => ({ platform: 'bluesky', external_id: id })),
           )
         : 0;
+    await record?.(client, batch.hits);
     // The cursor never goes back: a batch of the replay overlap alone ends before the committed position.
     await client.query(
       `INSERT INTO stream_cursors (name, cursor_us, events, imported, removed, refused, last_refusal)

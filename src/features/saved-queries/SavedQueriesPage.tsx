@@ -1,6 +1,7 @@
 // Saved queries: the workspace's queries with their author, last edit and last 7 days' mentions, one click from
 // their dashboards; owners and managers create, edit, duplicate and delete them (viewers see the controls disabled
-// with the reason), within the plan's limit, shown before it bites. The form opens with ?edit=new or ?edit=<id>.
+// with the reason), within the plan's limit, shown before it bites. The form opens with ?edit=new or ?edit=<id>. Each
+// query's tracking (coverage for every member, the Track control for owners and managers) opens above the list.
 import { useState } from 'react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
 import { SavedQueryForm } from './SavedQueryForm';
 import { SavedQueryList } from './SavedQueryList';
+import { TrackingPanel } from './TrackingPanel';
 import {
   canEditSavedQueries,
   copyName,
@@ -45,6 +47,7 @@ export function SavedQueriesPage() {
   // Not suspended on: the list shows at once and the counts follow; a failure (e.g. the rate limit) costs only them.
   const volume = useQuery(savedQueryVolumeQuery(api, workspaceId));
   const [deleting, setDeleting] = useState<SavedQuery | null>(null);
+  const [trackingId, setTrackingId] = useState<string | null>(null);
 
   const editor = canEditSavedQueries(workspace.privilege);
   const level = usageLevel(usage);
@@ -90,6 +93,7 @@ export function SavedQueriesPage() {
 
   const editing = edit && edit !== 'new' ? (queries.find((q) => q.id === edit) ?? null) : null;
   const formOpen = editor && (edit === 'new' ? !full : editing !== null);
+  const tracked = trackingId ? (queries.find((q) => q.id === trackingId) ?? null) : null;
 
   return (
     <PageFrame
@@ -134,6 +138,16 @@ export function SavedQueriesPage() {
       {formOpen ? (
         <SavedQueryForm key={edit} workspaceId={workspaceId} editing={editing} onClose={closeForm} />
       ) : null}
+      {tracked ? (
+        <TrackingPanel
+          key={tracked.id}
+          workspaceId={workspaceId}
+          query={tracked}
+          canEdit={editor}
+          timeZone={workspace.time_zone}
+          onClose={() => setTrackingId(null)}
+        />
+      ) : null}
       {queries.length === 0 ? (
         formOpen ? null : (
           <EmptyState
@@ -162,6 +176,7 @@ export function SavedQueriesPage() {
           duplicateDisabledBy={createDisabledBy}
           duplicating={duplicate.isPending ? duplicate.variables.id : null}
           onEdit={(query) => openForm(query.id)}
+          onTracking={(query) => setTrackingId(query.id)}
           onDuplicate={(query) => duplicate.mutate(query)}
           onDelete={(query) => {
             remove.reset();

@@ -1,5 +1,6 @@
 // The saved queries as a table: name (a link to its dashboards), query text, author, last edit, the last 7 days'
-// mentions with a sparkline, and Edit, Duplicate and Delete where the privilege and the plan's limit allow.
+// mentions with a sparkline, Tracking (its coverage, and the Track control for owners and managers) for every member,
+// and Edit, Duplicate and Delete where the privilege and the plan's limit allow.
 import { Link } from '@tanstack/react-router';
 import type { SavedQuery, SavedQueryVolume } from '@contract/saved-queries';
 import type { MemberResponse } from '@contract/workspaces';
@@ -27,6 +28,8 @@ export interface SavedQueryListProps {
   onEdit: (query: SavedQuery) => void;
   onDuplicate: (query: SavedQuery) => void;
   onDelete: (query: SavedQuery) => void;
+  /** Opens the query's tracking (its coverage; the Track control for owners and managers). */
+  onTracking: (query: SavedQuery) => void;
   duplicating: string | null;
 }
 
@@ -110,6 +113,14 @@ export function SavedQueryList(props: SavedQueryListProps) {
                 <Mentions query={query} volume={volume} />
               </td>
               <td className="actions">
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Tracking of ${query.name}`}
+                  onClick={() => props.onTracking(query)}
+                >
+                  Tracking
+                </button>
                 <button
                   type="button"
                   className="button small"

@@ -1,6 +1,6 @@
 // The Bluesky stream as the worker runs it: `npm run worker` (server/worker.ts) with SCRAPING_BLUESKY_STREAM=true
-// streams from JETSTREAM_URL (here a local Jetstream) and keeps the posts the saved queries that can match a Bluesky post
-// match; and however many processes are started, one streams (an advisory lock) while the others stand by, taking over
+// streams from JETSTREAM_URL (here a local Jetstream) and keeps the posts the saved queries tracked on Bluesky match,
+// counting them in each query's coverage (server/tracking); and however many processes are started, one streams (an advisory lock) while the others stand by, taking over
 // when it stops.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -29,17 +29,39 @@ beforeAll(async () => {
     `INSERT INTO workspaces (name) VALUES ('Streaming') RETURNING id`,
   );
   const workspace = rows[0]!.id;
-  for (const [name, query, filters] of [
-    ['All networks', 'cloudnest', {}],
-    ['On X only', 'lunch', { platforms: ['x'] }],
-    ['On Bluesky', '"murmur analytics"', { platforms: ['bluesky', 'mastodon'] }],
+  for (const [name, query, sources] of [
+    ['Cloudnest', 'cloudnest', ['bluesky', 'hackernews']],
+    ['Lunch, on Hacker News', 'lunch', ['hackernews']],
+    ['Murmur', '"murmur analytics"', ['bluesky']],
+    ['Untracked', 'slow', null],
   ] as const) {
-    await database.pool.query(
-      'INSERT INTO saved_queries (workspace_id, name, query, filters) VALUES ($1, $2, $3, $4::jsonb)',
-      [workspace, name, query, JSON.stringify(filters)],
+    const { rows: saved } = await database.pool.query<{ id: string }>(
+      `INSERT INTO saved_queries (workspace_id, name, query, filters) VALUES ($1, $2, $3, '{}'::jsonb) RETURNING id`,
+      [workspace, name, query],
     );
+    if (!sources) continue;
+    await database.pool.query(
+      `INSERT INTO saved_query_tracking (saved_query_id, enabled, sources, tracking_since) VALUES ($1, true, $2, now())`,
+      [saved[0]!.id, sources],
+    );
+    for (const source of sources)
+      await database.pool.query('INSERT INTO tracking_coverage (saved_query_id, source) VALUES ($1, $2)', [
+        saved[0]!.id,
+        source,
+      ]);
   }
 });
+
+/** Posts counted per tracked query on Bluesky (their coverage's days), by the query's name. */
+const counted = async () =>
+  Object.fromEntries(
+    (
+      await database.pool.query<{ name: string; posts: number }>(
+        `SELECT q.name, sum(d.posts)::int AS posts FROM tracking_coverage_days d JOIN saved_queries q ON q.id = d.saved_query_id
+         WHERE d.source = 'bluesky' GROUP BY q.name`,
+      )
+    ).rows.map((row) => [row.name, row.posts]),
+  );
 
 afterAll(async () => {
   workers.killAll();
@@ -66,7 +88,7 @@ const committed = (lastUs: number) =>
   );
 
 it(
-  'streams in npm run worker when SCRAPING_BLUESKY_STREAM is on, for the saved queries that reach Bluesky',
+  'streams in npm run worker when SCRAPING_BLUESKY_STREAM is on, for the saved queries tracked on Bluesky',
   { timeout: 120_000 },
   async () => {
     const standIn = await startJetstreamStandIn({
@@ -81,6 +103,7 @@ it(
       workers.start(url, env);
       await committed(T0 + 3);
       expect(await posts()).toEqual(['cloudnest is slow today', 'trying Murmur analytics for the launch']);
+      expect(await counted()).toEqual({ Cloudnest: 1, Murmur: 1 });
       // A second worker stands by: still one connection, and what comes next is imported once.
       const second = workers.start(url, env);
       let said = '';
@@ -95,6 +118,7 @@ it(
       await committed(T0 + 4);
       expect(standIn.connections).toHaveLength(1);
       expect(await posts()).toHaveLength(3);
+      expect(await counted()).toEqual({ Cloudnest: 2, Murmur: 1 });
     } finally {
       workers.killAll();
       await standIn.close();

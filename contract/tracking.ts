@@ -1,0 +1,90 @@
+// Tracking a saved query (issue 54): the sources a workspace may track a query on (names and how far back each
+// reaches, never credentials), a saved query's tracking (on or off, its sources) and its coverage per source.
+import * as z from 'zod/mini';
+
+/** A source's key: bluesky, hackernews, reddit, youtube, x, feeds, or mastodon:<the instance's origin>. */
+const sourceKeySchema = z.string().check(z.minLength(1), z.maxLength(300));
+
+/** How a source collects: a stream (new posts as they are posted) or polling its search at a cadence. */
+const sourceModes = ['stream', 'poll'] as const;
+
+const trackingSourceSchema = z.object({
+  key: sourceKeySchema,
+  /** As shown: "Hacker News", "Mastodon (mastodon.social)". */
+  label: z.string(),
+  mode: z.enum(sourceModes),
+  /** How far back its search reaches, in words. */
+  reaches_back: z.string(),
+});
+export type TrackingSource = z.infer<typeof trackingSourceSchema>;
+
+export const trackingSourcesResponseSchema = z.object({ sources: z.array(trackingSourceSchema) });
+export type TrackingSourcesResponse = z.infer<typeof trackingSourcesResponseSchema>;
+
+/** Why a source's coverage has a gap. */
+export const GAP_REASONS = [
+  'rate_limited',
+  'quota_spent',
+  'credentials_missing',
+  'unreachable',
+  'plan_limit',
+  'no_search_words',
+  'not_collected',
+] as const;
+
+const gapSchema = z.object({
+  reason: z.enum(GAP_REASONS),
+  /** The sentence shown: "Rate limited until 14:05 UTC". */
+  message: z.string(),
+  /** Unix seconds. */
+  since: z.int(),
+  /** Unix seconds; null when the end is not known. */
+  until: z.nullable(z.int()),
+});
+
+const coverageSchema = z.object({
+  source: sourceKeySchema,
+  label: z.string(),
+  mode: z.enum(sourceModes),
+  /** Unix seconds. */
+  tracking_since: z.int(),
+  /** The oldest post time the backfill reached; null until the first search answered. */
+  backfilled_to: z.nullable(z.int()),
+  last_post_at: z.nullable(z.int()),
+  last_poll_at: z.nullable(z.int()),
+  /** Posts collected for the query today (UTC). */
+  posts_today: z.int(),
+  /** Posts collected per UTC day, the last 14 days that had any, oldest first. */
+  per_day: z.array(z.object({ day: z.string(), posts: z.int() })),
+  gap: z.nullable(gapSchema),
+});
+export type Coverage = z.infer<typeof coverageSchema>;
+
+export const trackingResponseSchema = z.object({
+  saved_query_id: z.string(),
+  enabled: z.boolean(),
+  sources: z.array(sourceKeySchema),
+  /** Unix seconds: when tracking was last turned on; null when it never was. */
+  tracking_since: z.nullable(z.int()),
+  coverage: z.array(coverageSchema),
+});
+export type TrackingResponse = z.infer<typeof trackingResponseSchema>;
+
+const MAX_TRACKED_SOURCES = 50;
+
+/** On with at least one source; off keeps the sources chosen for the next time. */
+export const putTrackingBodySchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    sources: z.array(sourceKeySchema).check(
+      z.maxLength(MAX_TRACKED_SOURCES, { error: `At most ${MAX_TRACKED_SOURCES} sources` }),
+      z.refine((list) => new Set(list).size === list.length, { error: 'Each source once' }),
+    ),
+  })
+  .check(
+    z.refine((body) => !body.enabled || body.sources.length > 0, {
+      error: 'Choose at least one source to track on',
+      path: ['sources'],
+    }),
+  );
+export type PutTrackingBody = z.infer<typeof putTrackingBodySchema>;

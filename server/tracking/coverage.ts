@@ -1,0 +1,146 @@
+// What collection calls: the saved queries tracked on a source now, and coverage of (query, source) recorded as posts
+// arrive (posts per UTC day, the last post, how far back the backfill reached) or as a gap opens (its reason, sentence
+// and span). On a pool or in an open transaction (a page's posts and its coverage commit together). The stream
+// consumers (Bluesky's Jetstream, Mastodon's streaming API) and the polling job (poll.ts) share these.
+import type pg from 'pg';
+import type { GAP_REASONS } from '@contract/tracking';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export interface TrackedQuery {
+  savedQueryId: string;
+  workspaceId: string;
+  /** The saved query's current text: an edit re-derives what is collected at the next poll or event. */
+  text: string;
+}
+
+/** The saved queries tracked on `source` now (tracking on, the source chosen), oldest first. */
+export async function trackedQueriesFor(db: Queryable, source: string): Promise<TrackedQuery[]> {
+  const { rows } = await db.query<TrackedQuery>(
+    `SELECT q.id AS "savedQueryId", q.workspace_id AS "workspaceId", q.query AS text
+     FROM saved_query_tracking t JOIN saved_queries q ON q.id = t.saved_query_id
+     WHERE t.enabled AND $1 = ANY (t.sources)
+     ORDER BY q.created_at, q.id`,
+    [source],
+  );
+  return rows;
+}
+
+type GapReason = (typeof GAP_REASONS)[number];
+
+export interface Gap {
+  reason: GapReason;
+  /** The sentence shown: "Rate limited until 14:05 UTC". */
+  message: string;
+  /** When the gap is expected to end; null when unknown. */
+  until: Date | null;
+}
+
+export interface Collected {
+  /** When each post newly collected for the query was posted: one entry a post, counted on today's UTC day. */
+  postedAt: readonly Date[];
+  /** The oldest post time the search reached (a backfill's progress), matching or not. */
+  reachedBack?: Date;
+}
+
+/**
+ * Records what arrived for (query, source): today's count, the last post, how far back the backfill reached; and
+ * closes any gap (the source answered). A no-op when the source is no longer tracked for the query.
+ */
+export async function recordCoverage(
+  db: Queryable,
+  savedQueryId: string,
+  source: string,
+  collected: Collected,
+  now = new Date(),
+): Promise<void> {
+  const times = collected.postedAt.map((t) => t.getTime());
+  const newest = times.length > 0 ? new Date(Math.max(...times)) : null;
+  const back = [...times, ...(collected.reachedBack ? [collected.reachedBack.getTime()] : [])];
+  const oldest = back.length > 0 ? new Date(Math.min(...back)) : null;
+  const { rowCount } = await db.query(
+    `UPDATE tracking_coverage SET last_poll_at = $3,
+       last_post_at = CASE WHEN $4::timestamptz IS NULL THEN last_post_at
+         ELSE greatest(last_post_at, $4::timestamptz) END,
+       backfilled_to = CASE WHEN $5::timestamptz IS NULL THEN backfilled_to
+         ELSE least(backfilled_to, $5::timestamptz) END,
+       gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+     WHERE saved_query_id = $1 AND source = $2`,
+    [savedQueryId, source, now, newest, oldest],
+  );
+  if (!rowCount || times.length === 0) return;
+  await db.query(
+    `INSERT INTO tracking_coverage_days (saved_query_id, source, day, posts) VALUES ($1, $2, ($3::timestamptz AT TIME
+       ZONE 'UTC')::date, $4)
+     ON CONFLICT (saved_query_id, source, day) DO UPDATE SET posts = tracking_coverage_days.posts + excluded.posts`,
+    [savedQueryId, source, now, times.length],
+  );
+}
+
+/** Opens (or updates) the gap of (query, source): its reason, sentence and end; its start stays the first time. */
+export async function recordGap(
+  db: Queryable,
+  savedQueryId: string,
+  source: string,
+  gap: Gap,
+  now = new Date(),
+): Promise<void> {
+  await db.query(
+    `UPDATE tracking_coverage SET last_poll_at = $3, gap_reason = $4, gap_message = $5, gap_until = $6,
+       gap_since = CASE WHEN gap_reason IS NULL THEN $3 ELSE gap_since END
+     WHERE saved_query_id = $1 AND source = $2`,
+    [savedQueryId, source, now, gap.reason, gap.message, gap.until],
+  );
+}
+
+export interface CoverageState {
+  lastPostAt: Date | null;
+  backfilledTo: Date | null;
+  gapUntil: Date | null;
+  /** Polling sources: the connector's cursor of each search, by its text. */
+  cursors: Record<string, unknown>;
+}
+
+/** Where (query, source) stands, locked for the caller's transaction; undefined when it is not tracked. */
+export async function coverageState(
+  db: Queryable,
+  savedQueryId: string,
+  source: string,
+): Promise<CoverageState | undefined> {
+  const { rows } = await db.query<CoverageState>(
+    `SELECT last_post_at AS "lastPostAt", backfilled_to AS "backfilledTo", gap_until AS "gapUntil", cursors
+     FROM tracking_coverage WHERE saved_query_id = $1 AND source = $2 FOR UPDATE`,
+    [savedQueryId, source],
+  );
+  return rows[0];
+}
+
+/** Keeps the cursors of the searches the query compiles to now (an edit drops the others). */
+export async function saveCursors(
+  db: Queryable,
+  savedQueryId: string,
+  source: string,
+  cursors: Record<string, unknown>,
+): Promise<void> {
+  await db.query(
+    'UPDATE tracking_coverage SET cursors = $3::jsonb WHERE saved_query_id = $1 AND source = $2',
+    [savedQueryId, source, JSON.stringify(cursors)],
+  );
+}
+
+/**
+ * A stream's side of tracking (server/scraping/streams): the queries tracked on `source`, as the consumer takes them,
+ * and, in each batch's transaction, the posts each query matched added to its coverage.
+ */
+export function streamTracking(source: string) {
+  return {
+    queries: async (pool: pg.Pool) =>
+      (await trackedQueriesFor(pool, source)).map((query) => ({ id: query.savedQueryId, text: query.text })),
+    record: async (client: pg.PoolClient, hits: ReadonlyArray<{ queries: string[]; postedAt: string }>) => {
+      const byQuery = new Map<string, Date[]>();
+      for (const hit of hits)
+        for (const id of hit.queries) byQuery.set(id, [...(byQuery.get(id) ?? []), new Date(hit.postedAt)]);
+      for (const [id, postedAt] of byQuery) await recordCoverage(client, id, source, { postedAt });
+    },
+  };
+}

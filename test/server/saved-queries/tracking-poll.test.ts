@@ -1,0 +1,228 @@
+// Collection by polling for tracked saved queries, against the local stand-ins of Hacker News search and Reddit's API
+// (no internet): only the posts the exact query accepts are stored, once, and counted for every tracked query they
+// match; a second round counts nothing twice; a rate limit, missing credentials and a query with no words to search
+// for are each the query's gap with its reason and span.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
+import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
+import { redditPosts, redditReplay } from '@test/support/reddit-replay';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
+import { pollTrackedQueries, type PollDeps } from '@server/tracking/poll';
+import type { TrackingResponse } from '@contract/tracking';
+
+let h: ScrapingHarness;
+let deps: PollDeps;
+beforeAll(async () => {
+  h = await startScrapingHarness();
+  deps = { pool: h.pool, http: h.deps.http, urls: h.deps.urls, secretsKey: h.deps.secretsKey };
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.reset('hackernews');
+  await h.reset('reddit');
+  // Earlier tests' tracking off: each test polls its own queries.
+  await h.pool.query('UPDATE saved_query_tracking SET enabled = false');
+});
+
+async function track(team: Team, query: string, sources: string[]) {
+  const created = await as(h.server, team.owner, {
+    method: 'POST',
+    url: `/api/workspaces/${team.workspaceId}/saved-queries`,
+    payload: { name: `Q ${Math.random()}`, query },
+  });
+  const id = created.json<{ id: string }>().id;
+  const put = await as(h.server, team.manager, {
+    method: 'PUT',
+    url: `/api/workspaces/${team.workspaceId}/saved-queries/${id}/tracking`,
+    payload: { enabled: true, sources },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  return id;
+}
+
+async function coverage(team: Team, id: string, source: string) {
+  const res = await as(h.server, team.viewer, {
+    method: 'GET',
+    url: `/api/workspaces/${team.workspaceId}/saved-queries/${id}/tracking`,
+  });
+  return res.json<TrackingResponse>().coverage.find((c) => c.source === source)!;
+}
+
+const stored = async (platform: string) =>
+  (
+    await h.pool.query<{ external_id: string; text: string }>(
+      'SELECT external_id, text FROM posts WHERE platform = $1 ORDER BY external_id',
+      [platform],
+    )
+  ).rows;
+
+describe('Hacker News', () => {
+  it('stores only what the exact query accepts, once, counted for each tracked query it matches', async () => {
+    // Stories say "a coffee roaster I built"; comments "I roast my own coffee". The stand-in ignores the words.
+    const hits = [
+      ...hackerNewsHits(30, { topic: 'coffee' }),
+      ...hackerNewsHits(12, { topic: 'tea', idFrom: 41_000_000, newest: 1_767_225_000 }),
+    ];
+    const replay = hackerNewsReplay(hits);
+    h.serve({ '/search_by_date': replay.route });
+    const [a, b] = [await createTeam(h.server), await createTeam(h.server)];
+    const roasters = await track(a, 'coffee AND roaster', ['hackernews']);
+    const anyRoaster = await track(b, 'roaster AND NOT tea', ['hackernews']);
+
+    await pollTrackedQueries(deps);
+
+    const coffeeStories = hits.filter((hit) => hit._tags.includes('story') && hit.title?.includes('coffee'));
+    expect((await stored('hackernews')).map((p) => p.external_id)).toEqual(
+      coffeeStories.map((hit) => hit.objectID).sort(),
+    );
+    expect(await h.postCount('hackernews')).toEqual({
+      n: coffeeStories.length,
+      distinct: coffeeStories.length,
+    });
+    for (const [team, id] of [
+      [a, roasters],
+      [b, anyRoaster],
+    ] as const) {
+      const c = await coverage(team, id, 'hackernews');
+      expect(c.posts_today).toBe(coffeeStories.length);
+      expect(c.last_post_at).toBe(Math.max(...coffeeStories.map((hit) => hit.created_at_i)));
+      expect(c.gap).toBeNull();
+    }
+    // The query's own searches reached back to the oldest item fetched, matching or not.
+    expect((await coverage(a, roasters, 'hackernews')).backfilled_to).toBe(
+      Math.min(...hits.map((x) => x.created_at_i)),
+    );
+    // Searched by the cover's words, loosely: "roaster" (the longest), the exact query applied here.
+    expect(h.replay.requests.some((r) => r.includes('query=roaster'))).toBe(true);
+
+    // A second round: the stand-in answers the newest second again; nothing is counted or stored twice.
+    await pollTrackedQueries(deps);
+    expect((await coverage(a, roasters, 'hackernews')).posts_today).toBe(coffeeStories.length);
+    expect(await h.postCount('hackernews')).toEqual({
+      n: coffeeStories.length,
+      distinct: coffeeStories.length,
+    });
+
+    // A newer matching story arrives: collected and counted.
+    replay.hits.unshift({
+      ...hackerNewsHits(1, { topic: 'coffee', idFrom: 42_000_000, newest: 1_767_300_000 })[0]!,
+    });
+    await pollTrackedQueries(deps);
+    const after = await coverage(a, roasters, 'hackernews');
+    expect(after.posts_today).toBe(coffeeStories.length + 1);
+    expect(after.last_post_at).toBe(1_767_300_000);
+  });
+
+  it('polls what is new before the backfill goes on, page by page, until the source has nothing older', async () => {
+    const hits = hackerNewsHits(250, { topic: 'coffee', idFrom: 43_000_000 });
+    const replay = hackerNewsReplay(hits);
+    h.serve({ '/search_by_date': replay.route });
+    const team = await createTeam(h.server);
+    const id = await track(team, 'coffee', ['hackernews']);
+    const onePage = { ...deps, pagesPerSearch: 1 };
+    const times = hits.map((hit) => hit.created_at_i);
+
+    await pollTrackedQueries(onePage);
+    let c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([100, times[0], times[99]]);
+
+    // A new post while the backfill is under way: the next round takes it first, then the backfill's next page.
+    const fresh = hackerNewsHits(1, { topic: 'coffee', idFrom: 44_000_000, newest: times[0]! + 600 })[0]!;
+    replay.hits.unshift(fresh);
+    await pollTrackedQueries(onePage);
+    c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([200, fresh.created_at_i, times[198]]);
+
+    await pollTrackedQueries(onePage);
+    await pollTrackedQueries(onePage);
+    c = await coverage(team, id, 'hackernews');
+    expect([c.posts_today, c.last_post_at, c.backfilled_to]).toEqual([251, fresh.created_at_i, times[249]]);
+    expect(await h.postCount('hackernews')).toEqual({ n: 251, distinct: 251 });
+    // Backfilled: the last round asked only for what is newer.
+    const last = h.replay.requests.at(-1)!;
+    expect(decodeURIComponent(last)).toContain(`created_at_i>=${fresh.created_at_i}`);
+    expect(decodeURIComponent(last)).not.toContain('created_at_i<=');
+  });
+
+  it('a rate limit is the gap, with its reason and until when; the round after it ends collects', async () => {
+    let limited = true;
+    const replay = hackerNewsReplay(hackerNewsHits(6), {
+      before: () =>
+        limited
+          ? { status: 429, headers: { 'retry-after': '900' }, body: '{"message":"Too many requests"}' }
+          : undefined,
+    });
+    h.serve({ '/search_by_date': replay.route });
+    const team = await createTeam(h.server);
+    const id = await track(team, 'coffee', ['hackernews']);
+    const before = Math.floor(Date.now() / 1000);
+    await pollTrackedQueries(deps);
+    const c = await coverage(team, id, 'hackernews');
+    expect(c.gap).toMatchObject({
+      reason: 'rate_limited',
+      message: expect.stringMatching(/^Hacker News rate limited until \d\d:\d\d UTC\.$/),
+    });
+    expect(c.gap!.since).toBeGreaterThanOrEqual(before);
+    expect(c.gap!.until! - c.gap!.since).toBeGreaterThanOrEqual(899);
+    expect(c.posts_today).toBe(0);
+
+    // While the limit lasts the source is not asked.
+    const asked = h.replay.requests.length;
+    await pollTrackedQueries(deps);
+    expect(h.replay.requests.length).toBe(asked);
+
+    // Past it, the next round collects and the gap closes.
+    limited = false;
+    await h.pool.query(
+      `UPDATE tracking_coverage SET gap_until = now() - interval '1 second' WHERE saved_query_id = $1`,
+      [id],
+    );
+    await pollTrackedQueries(deps);
+    const after = await coverage(team, id, 'hackernews');
+    expect(after.gap).toBeNull();
+    expect(after.posts_today).toBe(6);
+  });
+
+  it('a query with no words to search for says so', async () => {
+    h.serve({ '/search_by_date': hackerNewsReplay(hackerNewsHits(3)).route });
+    const team = await createTeam(h.server);
+    const id = await track(team, 'lang:en', ['hackernews']);
+    await pollTrackedQueries(deps);
+    expect((await coverage(team, id, 'hackernews')).gap).toMatchObject({
+      reason: 'no_search_words',
+      until: null,
+    });
+    expect(h.replay.requests).toEqual([]);
+  });
+});
+
+describe('Reddit', () => {
+  it('searches with the stored credentials, and says when there are none', async () => {
+    const source = redditReplay(redditPosts(8), []);
+    h.serve(source.refresh());
+    const credentialId = await h.createCredential({
+      kind: 'reddit',
+      name: 'Reddit app',
+      secret: { ...source.credentials, username: 'murmur_bot' },
+    });
+    const team = await createTeam(h.server);
+    const id = await track(team, 'roast AND NOT decaf', ['reddit']);
+    await pollTrackedQueries(deps);
+    // Every other post has "Light roast" in its text.
+    expect(await stored('reddit')).toHaveLength(4);
+    expect((await coverage(team, id, 'reddit')).posts_today).toBe(4);
+    expect(h.replay.requests.some((r) => r.startsWith('/search?') && r.includes('q=roast'))).toBe(true);
+
+    // Staff delete the credentials: the next round records the gap, in words.
+    await h.server.app.inject({
+      method: 'DELETE',
+      url: `/api/scraping/credentials/${credentialId}`,
+      headers: h.auth,
+    });
+    await pollTrackedQueries(deps);
+    expect((await coverage(team, id, 'reddit')).gap).toMatchObject({
+      reason: 'credentials_missing',
+      message: 'No Reddit credentials are set up: staff add them in the internal area.',
+    });
+  });
+});

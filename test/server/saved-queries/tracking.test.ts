@@ -1,0 +1,228 @@
+// Tracking a saved query: who may read and change it, what the body must be, the sources a workspace may choose
+// (never a credential), and that editing the query keeps tracking on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
+import type pg from 'pg';
+import { trackedQueriesFor } from '@server/tracking/coverage';
+import type { TrackingResponse, TrackingSourcesResponse } from '@contract/tracking';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer();
+});
+afterAll(() => server.close());
+
+const base = (team: Team) => `/api/workspaces/${team.workspaceId}/saved-queries`;
+
+async function savedQuery(team: Team, query = 'coffee OR espresso') {
+  const res = await as(server, team.owner, {
+    method: 'POST',
+    url: base(team),
+    payload: { name: `Tracked ${Math.random()}`, query },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string }>().id;
+}
+
+const trackingUrl = (team: Team, id: string) => `${base(team)}/${id}/tracking`;
+const on = { enabled: true, sources: ['hackernews', 'bluesky'] };
+
+describe('roles', () => {
+  const callers = ['owner', 'manager', 'viewer', 'outsider', 'signed out'] as const;
+  // prettier-ignore
+  const expected: Record<string, number[]> = {
+    //                                   owner manager viewer outsider signed-out
+    'GET tracking':                     [200,  200,    200,   404,     401],
+    'PUT tracking':                     [200,  200,    403,   404,     401],
+    'GET tracking-sources':             [200,  200,    200,   404,     401],
+  };
+  describe.each(Object.entries(expected))('%s', (endpoint, statuses) => {
+    it.each(callers.map((caller, i) => [caller, statuses[i]!] as const))(
+      'as %s → %i',
+      async (caller, status) => {
+        const team = await createTeam(server);
+        const id = await savedQuery(team);
+        const person = caller === 'signed out' ? null : team[caller];
+        const res = await as(
+          server,
+          person,
+          endpoint === 'GET tracking'
+            ? { method: 'GET', url: trackingUrl(team, id) }
+            : endpoint === 'PUT tracking'
+              ? { method: 'PUT', url: trackingUrl(team, id), payload: on }
+              : { method: 'GET', url: `/api/workspaces/${team.workspaceId}/tracking-sources` },
+        );
+        expect(res.statusCode, res.body).toBe(status);
+        if (status === 403) expect(res.json().error).toBe('forbidden');
+      },
+    );
+  });
+
+  it('a viewer’s refused change leaves tracking as it was', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    await as(server, team.viewer, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    const res = await as(server, team.owner, { method: 'GET', url: trackingUrl(team, id) });
+    expect(res.json<TrackingResponse>()).toMatchObject({ enabled: false, sources: [], coverage: [] });
+  });
+
+  it('answers 404 for a saved query of another workspace', async () => {
+    const [team, other] = [await createTeam(server), await createTeam(server)];
+    const id = await savedQuery(other);
+    const res = await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('saved_query_not_found');
+  });
+});
+
+describe('validation', () => {
+  it.each([
+    ['on without sources', { enabled: true, sources: [] }, 'invalid_request'],
+    ['a source twice', { enabled: true, sources: ['hackernews', 'hackernews'] }, 'invalid_request'],
+    ['an unknown field', { enabled: true, sources: ['hackernews'], extra: 1 }, 'invalid_request'],
+    ['no enabled', { sources: ['hackernews'] }, 'invalid_request'],
+    ['a source not set up', { enabled: true, sources: ['hackernews', 'myspace'] }, 'unknown_source'],
+    ['credentials nobody stored', { enabled: true, sources: ['youtube'] }, 'unknown_source'],
+  ])('refuses %s with 400', async (_name, payload, code) => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    const res = await as(server, team.manager, { method: 'PUT', url: trackingUrl(team, id), payload });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe(code);
+    if (code === 'unknown_source') expect(res.json().message).toMatch(/not a source set up/);
+    const after = await as(server, team.owner, { method: 'GET', url: trackingUrl(team, id) });
+    expect(after.json<TrackingResponse>().enabled).toBe(false);
+  });
+});
+
+describe('sources', () => {
+  it('lists what the installation set up, credentials never', async () => {
+    const team = await createTeam(server);
+    await server.pool.query(
+      `INSERT INTO source_credentials (kind, name, secret, key_id) VALUES ('reddit', 'Staff-only reddit app', $1, 'k')`,
+      [Buffer.from('sealed-secret-bytes')],
+    );
+    await server.pool.query(
+      `INSERT INTO scrape_jobs (name, source, params) VALUES ('tag', 'mastodon_hashtag',
+         '{"source":"mastodon_hashtag","instance":"https://mastodon.example","hashtag":"coffee","max_pages":1}')`,
+    );
+    const res = await as(server, team.viewer, {
+      method: 'GET',
+      url: `/api/workspaces/${team.workspaceId}/tracking-sources`,
+    });
+    const { sources } = res.json<TrackingSourcesResponse>();
+    expect(sources.map((s) => s.key)).toEqual(
+      expect.arrayContaining(['bluesky', 'hackernews', 'reddit', 'mastodon:https://mastodon.example']),
+    );
+    expect(sources.map((s) => s.key)).not.toContain('youtube');
+    expect(sources.find((s) => s.key === 'mastodon:https://mastodon.example')?.label).toBe(
+      'Mastodon (mastodon.example)',
+    );
+    for (const source of sources) expect(source.reaches_back.length).toBeGreaterThan(10);
+    expect(res.body).not.toMatch(/Staff-only|sealed|credential_id|secret/);
+  });
+});
+
+describe('tracking', () => {
+  it('turns on with its sources, each with a coverage record, and off keeping them', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    const put = await as(server, team.manager, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    const body = put.json<TrackingResponse>();
+    expect(body).toMatchObject({ saved_query_id: id, enabled: true, sources: ['hackernews', 'bluesky'] });
+    expect(body.tracking_since).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(body.coverage.map((c) => [c.source, c.label, c.posts_today, c.gap?.reason ?? null])).toEqual([
+      ['hackernews', 'Hacker News', 0, null],
+      // Nothing collects Bluesky in this build yet: said, not left to look quiet.
+      ['bluesky', 'Bluesky', 0, 'not_collected'],
+    ]);
+    expect(body.coverage[1]!.gap).toMatchObject({
+      message: expect.stringMatching(/does not collect from Bluesky/),
+    });
+    const narrowed = await as(server, team.owner, {
+      method: 'PUT',
+      url: trackingUrl(team, id),
+      payload: { enabled: true, sources: ['bluesky'] },
+    });
+    expect(narrowed.json<TrackingResponse>().coverage.map((c) => c.source)).toEqual(['bluesky']);
+    expect(narrowed.json<TrackingResponse>().tracking_since).toBe(body.tracking_since);
+    const off = await as(server, team.owner, {
+      method: 'PUT',
+      url: trackingUrl(team, id),
+      payload: { enabled: false, sources: ['bluesky'] },
+    });
+    expect(off.json<TrackingResponse>()).toMatchObject({ enabled: false, sources: ['bluesky'] });
+  });
+
+  it('says a streamed source is collected while its stream commits, and silent since its last commit', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    const bluesky = async () =>
+      (await as(server, team.viewer, { method: 'GET', url: trackingUrl(team, id) }))
+        .json<TrackingResponse>()
+        .coverage.find((c) => c.source === 'bluesky')!.gap;
+    try {
+      await server.pool.query(
+        `INSERT INTO stream_cursors (name, cursor_us, updated_at) VALUES ('bluesky-jetstream', 1, now())`,
+      );
+      expect(await bluesky()).toBeNull();
+      await server.pool.query(
+        `UPDATE stream_cursors SET updated_at = now() + interval '1 minute' - interval '1 hour'`,
+      );
+      const gap = await bluesky();
+      expect(gap).toMatchObject({ reason: 'unreachable', until: null });
+      expect(gap!.message).toMatch(/^The Bluesky stream has been silent since \d\d:\d\d UTC\.$/);
+    } finally {
+      await server.pool.query('DELETE FROM stream_cursors');
+    }
+  });
+
+  it('stays on when the saved query’s text is edited, and follows the new text', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team, 'coffee');
+    await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    const edit = await as(server, team.manager, {
+      method: 'PATCH',
+      url: `${base(team)}/${id}`,
+      payload: { query: 'espresso AND NOT decaf', name: 'Renamed' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const res = await as(server, team.viewer, { method: 'GET', url: trackingUrl(team, id) });
+    expect(res.json<TrackingResponse>()).toMatchObject({ enabled: true, sources: ['hackernews', 'bluesky'] });
+    const tracked = await trackedQueriesFor(server.pool as unknown as pg.Pool, 'hackernews');
+    expect(tracked.find((q) => q.savedQueryId === id)).toEqual({
+      savedQueryId: id,
+      workspaceId: team.workspaceId,
+      text: 'espresso AND NOT decaf',
+    });
+  });
+
+  it('goes with its saved query', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    await as(server, team.owner, { method: 'DELETE', url: `${base(team)}/${id}` });
+    const { rows } = await server.pool.query('SELECT 1 FROM tracking_coverage WHERE saved_query_id = $1', [
+      id,
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents the tracking routes with their bodies and answers', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = res.json<{
+      paths: Record<string, Record<string, { responses: object; requestBody?: object }>>;
+    }>().paths;
+    const tracking = paths['/api/workspaces/{id}/saved-queries/{queryId}/tracking']!;
+    expect(Object.keys(tracking).sort()).toEqual(['get', 'put']);
+    expect(tracking.put!.requestBody).toBeDefined();
+    expect(Object.keys(tracking.put!.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '403', '404']),
+    );
+    expect(paths['/api/workspaces/{id}/tracking-sources']?.get).toBeDefined();
+  });
+});
