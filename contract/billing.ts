@@ -10,6 +10,8 @@ const LIMIT_KEYS = [
   'history_days',
   'dashboard_requests_per_month',
   'exports_per_month',
+  'tracked_queries',
+  'posts_collected_per_month',
 ] as const;
 export type LimitKey = (typeof LIMIT_KEYS)[number];
 
@@ -31,6 +33,10 @@ export const planLimitsSchema = z.object({
   history_days: limitValue,
   dashboard_requests_per_month: limitValue,
   exports_per_month: limitValue,
+  /** Saved queries tracked at once (server/tracking). */
+  tracked_queries: limitValue,
+  /** Posts collected for the workspace's tracked queries in a calendar month (UTC), counted per query. */
+  posts_collected_per_month: limitValue,
 });
 export type PlanLimits = z.infer<typeof planLimitsSchema>;
 
@@ -179,4 +185,6 @@ export const LIMIT_ERROR_CODES: Record<LimitKey, string> = {
   history_days: 'history_limit',
   dashboard_requests_per_month: 'dashboard_volume_limit',
   exports_per_month: 'export_volume_limit',
+  tracked_queries: 'tracked_query_limit',
+  posts_collected_per_month: 'collection_limit',
 };

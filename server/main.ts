@@ -177,7 +177,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      const tracking = streamTracking('bluesky');
+      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
       stream = startBlueskyStream({
         pool: database.pool,
         url: config.JETSTREAM_URL,
@@ -193,6 +193,8 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       // Tracked saved queries on the polled sources (Hacker News, Reddit): server/tracking/poll.ts.
       trackingPollJob({
         pool: database.pool,
+        db: database.db,
+        catalogue: app.billing.catalogue,
         http: httpOptionsOf(config),
         urls: sourceUrlsOf(config),
         secretsKey,

@@ -17,6 +17,7 @@ import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
 import { startBlueskyStream } from './scraping/streams/bluesky-stream';
 import { streamTracking } from './tracking/coverage';
+import { loadCatalogue } from './billing/plans';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
@@ -70,7 +71,7 @@ export async function startWorker() {
     log,
   });
   nudge = collector.nudge;
-  const tracking = streamTracking('bluesky');
+  const tracking = streamTracking('bluesky', database.db, loadCatalogue(config.BILLING_PLANS_FILE));
   const stream = config.SCRAPING_BLUESKY_STREAM
     ? startBlueskyStream({
         pool: database.pool,

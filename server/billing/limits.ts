@@ -17,11 +17,13 @@ const LIMIT_WORDS: Record<LimitKey, (n: number) => string> = {
   history_days: (n) => `${n} days of history`,
   dashboard_requests_per_month: (n) => `${n.toLocaleString('en-US')} dashboard requests a month`,
   exports_per_month: (n) => `${n.toLocaleString('en-US')} exports a month`,
+  tracked_queries: (n) => `${n} tracked ${n === 1 ? 'query' : 'queries'}`,
+  posts_collected_per_month: (n) => `${n.toLocaleString('en-US')} posts collected a month`,
 };
 
 /** The refusal of a limit reached: its code names the limit (saved_query_limit, member_limit, …). */
 export function limitReached(key: LimitKey, limit: number, planName: string): ApiError {
-  const monthly = key === 'dashboard_requests_per_month' || key === 'exports_per_month';
+  const monthly = key.endsWith('_per_month');
   return new ApiError(
     409,
     LIMIT_ERROR_CODES[key],
@@ -66,6 +68,41 @@ async function countSaved(db: Executor, workspaceId: string): Promise<number> {
     .from(savedQueries)
     .where(eq(savedQueries.workspaceId, workspaceId));
   return row?.n ?? 0;
+}
+
+/** Saved queries of the workspace whose tracking is on. */
+async function countTracked(db: Executor, workspaceId: string): Promise<number> {
+  const rows = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from saved_query_tracking t join saved_queries q on q.id = t.saved_query_id
+        where q.workspace_id = ${workspaceId} and t.enabled`,
+  );
+  return rows.rows[0]?.n ?? 0;
+}
+
+/** Posts collected for the workspace's tracked queries this calendar month (UTC days), counted per query. */
+export async function collectedThisMonth(db: Executor, workspaceId: string): Promise<number> {
+  const rows = await db.execute<{ n: number }>(
+    sql`select coalesce(sum(d.posts), 0)::int as n from tracking_coverage_days d
+        join saved_queries q on q.id = d.saved_query_id
+        where q.workspace_id = ${workspaceId} and d.day >= date_trunc('month', now() at time zone 'UTC')::date`,
+  );
+  return rows.rows[0]?.n ?? 0;
+}
+
+/**
+ * Before a saved query's tracking is turned on (the workspace row locked by the caller's transaction): refused with
+ * tracked_query_limit when the plan's tracked queries are all on. Turning on one that is on already passes.
+ */
+export async function assertTrackingFree(
+  tx: Executor,
+  catalogue: Catalogue,
+  workspace: { id: string; plan: string },
+  alreadyOn: boolean,
+): Promise<void> {
+  const { limits, planName } = limitsOf(catalogue, workspace.plan);
+  if (alreadyOn || limits.tracked_queries === null) return;
+  if ((await countTracked(tx, workspace.id)) >= limits.tracked_queries)
+    throw limitReached('tracked_queries', limits.tracked_queries, planName);
 }
 
 export type MonthlyMetric = 'dashboard_requests_per_month' | 'exports_per_month';
@@ -140,7 +177,12 @@ export async function usageOf(
     .from(usageCounters)
     .where(and(eq(usageCounters.workspaceId, workspace.id), eq(usageCounters.month, month)));
   const monthly = (metric: MonthlyMetric) => counters.find((c) => c.metric === metric)?.count ?? 0;
-  const [saved, members] = await Promise.all([countSaved(db, workspace.id), countMembers(db, workspace.id)]);
+  const [saved, members, tracked, collected] = await Promise.all([
+    countSaved(db, workspace.id),
+    countMembers(db, workspace.id),
+    countTracked(db, workspace.id),
+    collectedThisMonth(db, workspace.id),
+  ]);
   return {
     month,
     items: [
@@ -152,6 +194,8 @@ export async function usageOf(
         limit: limits.dashboard_requests_per_month,
       },
       { key: 'exports_per_month', used: monthly('exports_per_month'), limit: limits.exports_per_month },
+      { key: 'tracked_queries', used: tracked, limit: limits.tracked_queries },
+      { key: 'posts_collected_per_month', used: collected, limit: limits.posts_collected_per_month },
       { key: 'history_days', used: limits.history_days ?? 0, limit: limits.history_days },
     ],
   };
@@ -167,7 +211,9 @@ export function downgradeBlockers(usage: UsageItem[], target: PlanLimits, target
       reasons.push(
         item.key === 'saved_queries'
           ? `${item.used} saved queries, ${targetName} allows ${limit}: delete ${item.used - limit} first.`
-          : `${item.used} members, ${targetName} allows ${limit}: remove ${item.used - limit} first.`,
+          : item.key === 'tracked_queries'
+            ? `${item.used} tracked queries, ${targetName} allows ${limit}: stop tracking ${item.used - limit} first.`
+            : `${item.used} members, ${targetName} allows ${limit}: remove ${item.used - limit} first.`,
       );
     }
   }

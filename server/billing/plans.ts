@@ -13,6 +13,8 @@ const limits = z.object({
   history_days: z.int().check(z.gte(1), z.lte(3650)),
   dashboard_requests_per_month: limit,
   exports_per_month: limit,
+  tracked_queries: limit,
+  posts_collected_per_month: limit,
 });
 const price = z.int().check(z.gte(1), z.lte(100_000_000));
 const catalogueSchema = z.object({

@@ -3,7 +3,12 @@
 // and span). On a pool or in an open transaction (a page's posts and its coverage commit together). The stream
 // consumers (Bluesky's Jetstream, Mastodon's streaming API) and the polling job (poll.ts) share these.
 import type pg from 'pg';
+import { inArray } from 'drizzle-orm';
 import type { GAP_REASONS } from '@contract/tracking';
+import { workspaces } from '@server/db/schema';
+import { collectedThisMonth, limitsOf } from '@server/billing/limits';
+import type { Catalogue } from '@server/billing/plans';
+import type { Executor } from '@server/workspaces/access';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -132,10 +137,13 @@ export async function saveCursors(
  * A stream's side of tracking (server/scraping/streams): the queries tracked on `source`, as the consumer takes them,
  * and, in each batch's transaction, the posts each query matched added to its coverage.
  */
-export function streamTracking(source: string) {
+export function streamTracking(source: string, db: Executor, catalogue: Catalogue) {
   return {
     queries: async (pool: pg.Pool) =>
-      (await trackedQueriesFor(pool, source)).map((query) => ({ id: query.savedQueryId, text: query.text })),
+      (await collectableQueries(db, pool, catalogue, source)).map((query) => ({
+        id: query.savedQueryId,
+        text: query.text,
+      })),
     record: async (client: pg.PoolClient, hits: ReadonlyArray<{ queries: string[]; postedAt: string }>) => {
       const byQuery = new Map<string, Date[]>();
       for (const hit of hits)
@@ -143,4 +151,61 @@ export function streamTracking(source: string) {
       for (const [id, postedAt] of byQuery) await recordCoverage(client, id, source, { postedAt });
     },
   };
+}
+
+/** The first instant of next month (UTC): when a month's collection limit lifts. */
+const nextMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+
+/**
+ * The queries tracked on `source` whose workspace may still collect this month (the plan's posts_collected_per_month,
+ * server/billing/limits.ts). The others pause with the gap plan_limit, said with its sentence; nothing collected is
+ * lost. A query allowed again (a larger plan) has that gap closed. Checked at each round or query refresh, so a
+ * workspace may pass its limit by what one round collects.
+ */
+export async function collectableQueries(
+  db: Executor,
+  pool: Queryable,
+  catalogue: Catalogue,
+  source: string,
+  now = new Date(),
+): Promise<TrackedQuery[]> {
+  const tracked = await trackedQueriesFor(pool, source);
+  const ids = [...new Set(tracked.map((query) => query.workspaceId))];
+  if (ids.length === 0) return [];
+  const plans = await db
+    .select({ id: workspaces.id, plan: workspaces.plan })
+    .from(workspaces)
+    .where(inArray(workspaces.id, ids));
+  const refused = new Map<string, Gap>();
+  for (const { id, plan } of plans) {
+    const { limits, planName } = limitsOf(catalogue, plan);
+    const limit = limits.posts_collected_per_month;
+    if (limit === null || (await collectedThisMonth(db, id)) < limit) continue;
+    const resumes = nextMonth(now).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      timeZone: 'UTC',
+    });
+    refused.set(id, {
+      reason: 'plan_limit',
+      message:
+        `Collection paused: this workspace has collected its ${planName} plan's ${limit.toLocaleString('en-US')} ` +
+        `posts this month. Nothing collected is lost; collection resumes on ${resumes}, or with a larger plan.`,
+      // Not a wait the poll honours (gap_until): a larger plan lifts it at the next round.
+      until: null,
+    });
+  }
+  const allowed: TrackedQuery[] = [];
+  for (const query of tracked) {
+    const gap = refused.get(query.workspaceId);
+    if (gap) await recordGap(pool, query.savedQueryId, source, gap, now);
+    else allowed.push(query);
+  }
+  if (allowed.length > 0)
+    await pool.query(
+      `UPDATE tracking_coverage SET gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+       WHERE source = $1 AND gap_reason = 'plan_limit' AND saved_query_id = ANY($2::uuid[])`,
+      [source, allowed.map((query) => query.savedQueryId)],
+    );
+  return allowed;
 }

@@ -30,13 +30,15 @@ import {
   recordCoverage,
   recordGap,
   saveCursors,
-  trackedQueriesFor,
+  collectableQueries,
   type Gap,
   type TrackedQuery,
 } from './coverage';
 import { searchesFor } from './searches';
 import { describeSource } from './sources';
 import { matchPostOf } from '@server/social/corpus/import/match-post';
+import type { Catalogue } from '@server/billing/plans';
+import type { Executor } from '@server/workspaces/access';
 
 /** The sources collected by polling their search, so far. */
 const POLLED = ['hackernews', 'reddit'] as const;
@@ -44,6 +46,9 @@ type PolledSource = (typeof POLLED)[number];
 
 export interface PollDeps {
   pool: pg.Pool;
+  /** The same database through Drizzle, and the plans: a workspace past its month's collection pauses. */
+  db: Executor;
+  catalogue: Catalogue;
   http: HttpOptions;
   urls: SourceUrls;
   /** Opens Reddit's stored credentials; absent, Reddit's coverage says the credentials cannot be read. */
@@ -253,7 +258,8 @@ async function pollQuery(round: Round, query: Tracked, searches: string[]) {
 async function pollSource(deps: PollDeps, source: PolledSource) {
   const label = describeSource(source)?.label ?? source;
   const now = () => deps.now?.() ?? new Date();
-  const tracked: Tracked[] = (await trackedQueriesFor(deps.pool, source)).flatMap((query) => {
+  const collectable = await collectableQueries(deps.db, deps.pool, deps.catalogue, source, now());
+  const tracked: Tracked[] = collectable.flatMap((query) => {
     const parsed = parseQuery(query.text);
     return parsed.ok ? [{ ...query, ast: parsed.ast }] : [];
   });

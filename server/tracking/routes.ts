@@ -2,7 +2,12 @@
 // sources the installation has set up; owners and managers turn tracking on or off and choose its sources (403 for
 // the other roles, checked here). Registered under /api by server/routes.ts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
+import { assertTrackingFree } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { ApiError } from '@server/errors';
 import { findSavedQuery } from '@server/saved-queries/store';
@@ -34,7 +39,7 @@ const unknownSources = (keys: string[]) =>
   );
 
 export const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.deps;
+  const { db, config } = app.deps;
 
   app.addHook('onRequest', app.requireUser);
 
@@ -89,17 +94,23 @@ export const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Turn tracking of a saved query on or off and choose its sources (owners and managers)',
         description:
           'Sources are keys from GET /workspaces/:id/tracking-sources (400 unknown_source otherwise); on needs one ' +
-          'at least. Editing the query later keeps tracking on: what is collected follows the query text.',
+          'at least. Editing the query later keeps tracking on: what is collected follows the query text. Turning ' +
+          "one more on beyond the plan's tracked queries is 409 tracked_query_limit.",
         params: savedQueryParamsSchema,
         body: putTrackingBodySchema,
-        response: { 200: trackingResponseSchema, ...errorResponses(400, 403, 404) },
+        response: { 200: trackingResponseSchema, ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) => {
-      const { workspace } = workspaceAccessOf(request);
       const { body } = request;
       return db.transaction(async (tx) => {
+        // The workspace row stays locked until commit: concurrent turn-ons count one after another.
+        const { workspace } = await lockWorkspaceAccess(tx, config, request);
         const query = await findSavedQuery(tx, workspace.id, request.params.queryId);
+        if (body.enabled) {
+          const current = await readTracking(tx, query.id);
+          await assertTrackingFree(tx, app.billing.catalogue, workspace, current.enabled);
+        }
         const known = new Set((await availableSources(tx)).map((source) => source.key));
         const unknown = body.sources.filter((key) => !known.has(key));
         if (unknown.length > 0) throw unknownSources(unknown);

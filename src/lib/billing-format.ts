@@ -28,6 +28,8 @@ export const LIMIT_LABELS: Record<UsageItem['key'], string> = {
   dashboard_requests_per_month: 'Dashboard requests this month',
   exports_per_month: 'Exports this month',
   history_days: 'History',
+  tracked_queries: 'Tracked queries',
+  posts_collected_per_month: 'Posts collected this month',
 };
 
 /** The share of a limit from which the pages warn (as the saved queries page does). */
@@ -63,6 +65,10 @@ export function limitText(key: UsageItem['key'], limit: number | null): string {
       return `${n} dashboard requests a month`;
     case 'exports_per_month':
       return `${n} exports a month`;
+    case 'tracked_queries':
+      return `${n} tracked ${limit === 1 ? 'query' : 'queries'}`;
+    case 'posts_collected_per_month':
+      return `${n} posts collected a month`;
   }
 }
 

@@ -197,6 +197,10 @@ function limitRefusal(key: UsageItem['key']): string {
       return 'dashboards do not load again until next month.';
     case 'exports_per_month':
       return 'exports are refused until next month.';
+    case 'tracked_queries':
+      return 'no more saved queries can be tracked.';
+    case 'posts_collected_per_month':
+      return 'collection for tracked queries pauses until next month; nothing collected is lost.';
     case 'history_days':
       return '';
   }
@@ -314,6 +318,8 @@ function PlanCard({
             'history_days',
             'dashboard_requests_per_month',
             'exports_per_month',
+            'tracked_queries',
+            'posts_collected_per_month',
           ] as const
         ).map((key) => (
           <li key={key}>{limitText(key, candidate.limits[key])}</li>

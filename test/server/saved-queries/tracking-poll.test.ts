@@ -14,7 +14,14 @@ let h: ScrapingHarness;
 let deps: PollDeps;
 beforeAll(async () => {
   h = await startScrapingHarness();
-  deps = { pool: h.pool, http: h.deps.http, urls: h.deps.urls, secretsKey: h.deps.secretsKey };
+  deps = {
+    pool: h.pool,
+    db: h.server.db,
+    catalogue: h.server.app.billing.catalogue,
+    http: h.deps.http,
+    urls: h.deps.urls,
+    secretsKey: h.deps.secretsKey,
+  };
 });
 afterAll(() => h.close());
 beforeEach(async () => {
@@ -193,6 +200,41 @@ describe('Hacker News', () => {
       until: null,
     });
     expect(h.replay.requests).toEqual([]);
+  });
+
+  it('pauses a workspace past its month of collection with the sentence, keeps what it has, and resumes', async () => {
+    h.serve({ '/search_by_date': hackerNewsReplay(hackerNewsHits(6, { topic: 'coffee' })).route });
+    const [full, other] = [await createTeam(h.server), await createTeam(h.server)];
+    const paused = await track(full, 'coffee', ['hackernews']);
+    const going = await track(other, 'roaster', ['hackernews']);
+    // The trial's 50,000 posts a month, collected already (counted per query, per UTC day).
+    await h.pool.query(
+      `INSERT INTO tracking_coverage_days (saved_query_id, source, day, posts)
+       VALUES ($1, 'hackernews', (now() AT TIME ZONE 'UTC')::date, 50000)`,
+      [paused],
+    );
+    await pollTrackedQueries(deps);
+    const gap = (await coverage(full, paused, 'hackernews')).gap;
+    expect(gap).toMatchObject({ reason: 'plan_limit', until: null });
+    expect(gap!.message).toMatch(
+      /^Collection paused: this workspace has collected its Trial plan's 50,000 posts this month\. Nothing collected is lost; collection resumes on 1 \w+, or with a larger plan\.$/,
+    );
+    expect((await coverage(full, paused, 'hackernews')).posts_today).toBe(50_000);
+    // The other workspace collects as before.
+    expect((await coverage(other, going, 'hackernews')).posts_today).toBeGreaterThan(0);
+    const usage = await as(h.server, full.owner, {
+      method: 'GET',
+      url: `/api/workspaces/${full.workspaceId}/plan`,
+    });
+    expect(usage.json<{ usage: Array<{ key: string; used: number; limit: number }> }>().usage).toEqual(
+      expect.arrayContaining([{ key: 'posts_collected_per_month', used: 50_000, limit: 50_000 }]),
+    );
+    // Room again (a larger plan, or a new month): the next round collects and the gap closes.
+    await h.pool.query('DELETE FROM tracking_coverage_days WHERE saved_query_id = $1', [paused]);
+    await pollTrackedQueries(deps);
+    const after = await coverage(full, paused, 'hackernews');
+    expect(after.gap).toBeNull();
+    expect(after.posts_today).toBeGreaterThan(0);
   });
 });
 

@@ -155,6 +155,44 @@ describe('tracking', () => {
     expect(off.json<TrackingResponse>()).toMatchObject({ enabled: false, sources: ['bluesky'] });
   });
 
+  it('refuses one tracked query more than the plan allows, and lets one that is on change its sources', async () => {
+    const team = await createTeam(server);
+    const ids = [];
+    for (let i = 0; i < 6; i += 1) ids.push(await savedQuery(team, `word${i}`));
+    for (const id of ids.slice(0, 5)) {
+      const res = await as(server, team.manager, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const sixth = await as(server, team.manager, {
+      method: 'PUT',
+      url: trackingUrl(team, ids[5]!),
+      payload: on,
+    });
+    expect(sixth.statusCode).toBe(409);
+    expect(sixth.json()).toMatchObject({
+      error: 'tracked_query_limit',
+      message:
+        "This workspace has reached its Trial plan's limit of 5 tracked queries. An owner can upgrade the plan in " +
+        'Settings › Plan.',
+    });
+    const again = await as(server, team.owner, {
+      method: 'PUT',
+      url: trackingUrl(team, ids[0]!),
+      payload: { enabled: true, sources: ['hackernews'] },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    // Off and on again elsewhere: the count follows.
+    await as(server, team.owner, {
+      method: 'PUT',
+      url: trackingUrl(team, ids[1]!),
+      payload: { ...on, enabled: false },
+    });
+    expect(
+      (await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, ids[5]!), payload: on }))
+        .statusCode,
+    ).toBe(200);
+  });
+
   it('says a streamed source is collected while its stream commits, and silent since its last commit', async () => {
     const team = await createTeam(server);
     const id = await savedQuery(team);
