@@ -181,5 +181,7 @@ export const conversationResponseSchema = z.object({
     previous: z.object({ posts: z.int(), sampled: z.int(), estimated: z.boolean() }),
     cap: z.int(),
   }),
+  /** As the overview's: only while the corpus is rescanned to a new sentiment model (the words' sentiment). */
+  sentiment_rescan: z.optional(sentimentRescanSchema),
 });
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;

@@ -59,10 +59,12 @@ export function createAnalytics(
     }),
     lane: new Lane(DASHBOARD_LANE),
     notes: {
-      // While the corpus is rescanned to a new sentiment model, the overview says which model(s) counted its
-      // sentiment and how far the rescan is (corpus/rescan-status.ts), on a shared view too.
+      // While the corpus is rescanned to a new sentiment model, the overview and the conversation (its words'
+      // sentiment) say which model(s) counted it and how far the rescan is (corpus/rescan-status.ts), shared too.
       [`/${dashboardPath('overview')}`]: rescanNote,
+      [`/${dashboardPath('conversation')}`]: rescanNote,
       '/shared/overview': rescanNote,
+      '/shared/conversation': rescanNote,
     },
   };
 }

@@ -1,6 +1,7 @@
 // The sentiment rescan's progress (issue 53, item 5): GET /api/scraping/sentiment-rescan for staff only (403 to a
-// member), its posts, percent and posts per model; and the overview's answer carrying `sentiment_rescan` (which
-// models counted its sentiment) while the rescan runs, through the answer cache, and no longer once it has ended.
+// member), its posts, percent and posts per model; and the overview's and the conversation's answers carrying
+// `sentiment_rescan` (which models counted their sentiment) while the rescan runs, through the answer cache, and no
+// longer once it has ended.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { rescanLine, rescanNote, type SentimentRescanStatus } from '@contract/sentiment-rescan';
@@ -28,10 +29,11 @@ afterAll(() => server?.close());
 const status = async (person: Person) =>
   as(server, person, { method: 'GET', url: '/api/scraping/sentiment-rescan' });
 
-async function overview(): Promise<OverviewResponse> {
+/** The overview's answer (or another dashboard's, for its `sentiment_rescan`). */
+async function overview(dashboard = 'overview'): Promise<OverviewResponse> {
   const res = await as(server, member, {
     method: 'POST',
-    url: '/social/insights/overview',
+    url: `/social/insights/${dashboard}`,
     payload: {
       workspace_id: workspaceId,
       query: '',
@@ -88,11 +90,18 @@ describe('the sentiment rescan’s progress', () => {
       `Counted by two models until the rescan ends: ${running.sentiment_rescan!.percent} % rescanned`,
     );
 
+    // The conversation's words' sentiment says it too.
+    expect((await overview('conversation')).sentiment_rescan).toMatchObject({
+      model: version,
+      rescanned: 50,
+    });
+
     await runRescan(server.pool);
     const ended = (await status(staff)).json<SentimentRescanStatus>();
     expect(ended.rescan).toMatchObject({ rescanned: old, total: old, percent: 100 });
     expect(ended.rescan!.finished_at).not.toBeNull();
     // The cached answer of a moment ago is not served: the rescan's note is part of its key.
     expect((await overview()).sentiment_rescan).toBeUndefined();
+    expect((await overview('conversation')).sentiment_rescan).toBeUndefined();
   });
 });
