@@ -31,8 +31,13 @@ export interface RescanOptions {
    * periodic job looks once per process, as writers of this process score with its version.
    */
   recheckFinished?: boolean;
-  /** After each committed batch (the tests' point to kill a process). */
+  /** After each committed batch. */
   afterBatch?: (progress: RescanProgress) => Promise<void> | void;
+  /**
+   * Called inside each batch's transaction once its posts, batch-log row and cursor are written, before its commit:
+   * the crash test's point to kill the process (test/support/sentiment-rescan-child.ts).
+   */
+  beforeCommit?: (progress: RescanProgress) => Promise<void>;
 }
 
 export interface RescanProgress {
@@ -104,6 +109,7 @@ export async function rescanBatch(
     score = scoreSentiment,
     batchSize = RESCAN_BATCH,
     recheckFinished = true,
+    beforeCommit,
   }: RescanOptions = {},
 ): Promise<RescanProgress> {
   await client.query('BEGIN');
@@ -212,6 +218,7 @@ export async function rescanBatch(
         RETURNING ${RESCAN_COLUMNS}`,
       [version, lastId, posts.rows.length],
     ));
+    await beforeCommit?.(progressOf(rows[0]!));
     await client.query('COMMIT');
     return progressOf(rows[0]!);
   } catch (error) {

@@ -1,9 +1,9 @@
 // The corpus follows the model (issue 53, item 5; server/social/corpus/rescan.ts): posts of another scorer version
 // are rescored to the current one in id-ordered batches, each committed with the cursor and a line of the batch log;
 // a corrected post gets its new estimate while its workspace's correction stays what its figures count; a rescan
-// killed (kill -9) mid-run in a process of its own resumes from its cursor and ends with every post rescored exactly
-// once (the batch log's ranges follow each other without gap or overlap and add up to the posts of other versions);
-// and the changed posts reach the analytics store's outbox.
+// killed (kill -9) in a process of its own, inside a batch's transaction and again between batches, resumes from its
+// cursor and ends with every post rescored exactly once (the batch log's ranges follow each other without gap or
+// overlap and add up to the posts of other versions); and the changed posts reach the analytics store's outbox.
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -86,6 +86,29 @@ async function expectLoggedOnce(version: string, expected: number[]) {
   expect(cursor).toBe(expected.at(-1));
 }
 
+/** The rescan in a process of its own (test/support/sentiment-rescan-child.ts); `next(prefix)` waits for a line. */
+function runChild(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, server.databaseUrl, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async next(prefix: string) {
+      for (;;) {
+        const { value, done } = await lines.next();
+        if (done) throw new Error(`the rescan's process ended before "@@ ${prefix}"`);
+        if (String(value).startsWith(`@@ ${prefix}`)) return;
+      }
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
 describe('the sentiment rescan', () => {
   it('rescores posts of another version to the current one, keeping a corrected post’s correction', async () => {
     const version = sentimentModelVersion();
@@ -153,26 +176,24 @@ describe('the sentiment rescan', () => {
     const version = sentimentModelVersion();
     await server.pool.query('DELETE FROM sentiment_rescans WHERE model = $1', [version]);
     const old = await ageSome('unknown', 2);
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, server.databaseUrl, '5'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((done) => child.once('exit', done));
-    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    let batches = 0;
-    for (;;) {
-      const { value, done } = await lines.next();
-      if (done) throw new Error('the rescan ended before it was killed');
-      if (String(value).startsWith('@@ batch ')) batches += 1;
-      // Killed at once on its third batch's line: the fourth batch's transaction is open or about to be.
-      if (batches === 3) break;
-    }
-    child.kill('SIGKILL');
-    await exited;
+    const current = async () => (await versions()).find(([model]) => model === version)?.[1] ?? 0;
+
+    // Killed inside its 4th batch's transaction, its posts, log row and cursor written but not committed: none of it
+    // is kept, the 3 batches before it are.
+    const held = runChild(['5', '4']);
+    await held.next('held ');
+    await held.kill();
+    expect(await rescanProgress(server.pool, version)).toMatchObject({ done: 15, finishedAt: null });
+    expect(await current()).toBe(400 - old.length + 15);
+
+    // Started again and killed right after a batch committed (the next one's transaction open or about to be).
+    const between = runChild(['5']);
+    for (let i = 0; i < 3; i++) await between.next('batch ');
+    await between.kill();
     const cut = await rescanProgress(server.pool, version);
-    expect(cut!.done).toBeGreaterThanOrEqual(15);
+    expect(cut!.done).toBeGreaterThanOrEqual(30);
     expect(cut!.done).toBeLessThan(old.length);
-    expect(cut!.finishedAt).toBeNull();
+    expect(await current()).toBe(400 - old.length + cut!.done);
 
     const progress = await runRescan(server.pool, { batchSize: 5 });
     expect(progress).toMatchObject({ total: old.length, done: old.length, pass: 1 });
