@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { PLATFORM_VALUES } from './social-scope';
 import { BUCKET_VALUES, POST_SORTS, PROFILE_SORTS } from './insights';
 import { MEDIA_VALUES, POST_KIND_VALUES, socialAuthorSchema, socialPostSchema } from './social-posts';
+import { sentimentRescanSchema } from './sentiment-rescan';
 
 const platform = z.enum(PLATFORM_VALUES);
 /** ISO 8601 instants in UTC: `from` inclusive, `to` exclusive. */
@@ -86,6 +87,11 @@ export const overviewResponseSchema = z.object({
     negative: z.int(),
     average: z.nullable(z.number()),
   }),
+  /**
+   * Only while the corpus is rescanned to a new sentiment model: which model(s) counted the posts (corpus-wide, per
+   * version) and how far the rescan is. Absent once every post is scored by the server's model.
+   */
+  sentiment_rescan: z.optional(sentimentRescanSchema),
   platforms: z.array(z.object({ platform, mentions: z.int(), share: z.number() })),
   top_posts: z.array(insightPostSchema),
   top_people: z.array(insightPersonSchema),
@@ -175,5 +181,7 @@ export const conversationResponseSchema = z.object({
     previous: z.object({ posts: z.int(), sampled: z.int(), estimated: z.boolean() }),
     cap: z.int(),
   }),
+  /** As the overview's: only while the corpus is rescanned to a new sentiment model (the words' sentiment). */
+  sentiment_rescan: z.optional(sentimentRescanSchema),
 });
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;

@@ -21,6 +21,7 @@ import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
 import { schedulePeriodic, startQueue } from './scheduler';
+import { sentimentRescanJob } from './social/corpus/rescan';
 import type { PgBoss } from 'pg-boss';
 import { startAnalytics } from './analytics/start';
 import type { AnalyticsService } from './analytics/service';
@@ -199,6 +200,8 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
         urls: sourceUrlsOf(config),
         secretsKey,
       }),
+      // Posts scored by another version of the sentiment model rescored in the background (issue 53, item 5).
+      sentimentRescanJob(database.pool),
       billingJob(app.billing, {
         extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
       }),

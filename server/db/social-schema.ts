@@ -94,6 +94,11 @@ export function postColumns() {
     /** Lexicon score normalised to [-1, 1]; an estimate, computed on import. */
     sentiment: real('sentiment').notNull().default(0),
     sentimentLabel: sentimentLabel('sentiment_label').notNull().default('neutral'),
+    /**
+     * The version of the scorer that gave the sentiment (sentimentModelVersion(); migration 0037): 'unknown' for
+     * posts stored before it, and for any writer that leaves it out, so the background rescan scores them again.
+     */
+    sentimentModel: text('sentiment_model').notNull().default('unknown'),
     /** Likes + comments + shares: the engagement every dashboard counts. */
     engagement: integer('engagement')
       .notNull()
@@ -190,6 +195,42 @@ export const sentimentCorrections = pgTable(
     correctedAt: timestamp('corrected_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.postId] })],
+);
+
+/**
+ * The rescan of the corpus to one sentiment model version (server/social/corpus/rescan.ts, migration 0037): posts are
+ * rescored in id order in batches, each batch committing its posts, `cursor` (every post up to it is done) and a row
+ * of sentiment_rescan_batches together, so a rescan killed at any point resumes where its last batch committed.
+ */
+export const sentimentRescans = pgTable('sentiment_rescans', {
+  model: text('model').primaryKey(),
+  /** A pass runs over the ids once; another follows while posts of another version are left below the cursor. */
+  pass: integer('pass').notNull().default(1),
+  cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+  /** Posts of another version when the rescan began (raised when a pass finds more). */
+  total: bigint('total', { mode: 'number' }).notNull().default(0),
+  /** Posts rescored so far. */
+  done: bigint('done', { mode: 'number' }).notNull().default(0),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+/** Each committed batch of a rescan: ids after_id < id <= last_id, how many were rescored and how many changed. */
+export const sentimentRescanBatches = pgTable(
+  'sentiment_rescan_batches',
+  {
+    model: text('model')
+      .notNull()
+      .references(() => sentimentRescans.model, { onDelete: 'cascade' }),
+    pass: integer('pass').notNull(),
+    afterId: bigint('after_id', { mode: 'number' }).notNull(),
+    lastId: bigint('last_id', { mode: 'number' }).notNull(),
+    rescored: integer('rescored').notNull(),
+    changed: integer('changed').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.model, t.pass, t.afterId] })],
 );
 
 /**

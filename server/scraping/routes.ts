@@ -37,6 +37,7 @@ import {
   toJob,
 } from './store';
 import { checkJobCredential, credentialRoutes } from './credential-routes';
+import { rescanRoutes } from './rescan-routes';
 import {
   clientWentAway,
   refuseDeclaredTooLarge,
@@ -64,6 +65,7 @@ export const scrapingRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!user?.isStaff) throw staffOnly();
   });
   await app.register(credentialRoutes);
+  await app.register(rescanRoutes);
   // Uploads stream to disk as they arrive: the body is the file, never buffered whole.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 

@@ -54,9 +54,9 @@ const errors = {
 
 export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db: lightDb } = app.deps;
-  const { reads, admission, cache } = app.analytics;
+  const { reads, admission, cache, notes } = app.analytics;
   const { catalogue } = app.billing;
-  const answers = dashboardAnswers({ cache, admission, reads, cursors: cursorSeal(app.keys.cursors) });
+  const answers = dashboardAnswers({ cache, admission, reads, cursors: cursorSeal(app.keys.cursors), notes });
   const computations = dashboardComputations(app);
   const serializers = Object.fromEntries(
     (Object.keys(INSIGHT_DASHBOARDS) as Dashboard[]).map((name) => [

@@ -21,6 +21,7 @@ import {
   credentialTestSchema,
   type CreateCredentialBody,
 } from '@contract/source-credentials';
+import { sentimentRescanStatusSchema } from '@contract/sentiment-rescan';
 
 export interface JobInput {
   name: string;
@@ -69,6 +70,18 @@ export const corpusTotalsQuery = (api: Api) =>
     // Not on a timer: read again when a run finishes (features/scraping/CorpusTotals.tsx).
     retry: retryFigures,
     retryDelay,
+  });
+
+/** The sentiment rescan's progress: every few seconds while it runs, not again once it has finished. */
+export const sentimentRescanQuery = (api: Api) =>
+  queryOptions({
+    queryKey: ['scraping', 'sentiment-rescan'] as const,
+    queryFn: ({ signal }) =>
+      api.send('scraping/sentiment-rescan', sentimentRescanStatusSchema, { method: 'GET', signal }),
+    refetchInterval: (query) => {
+      const rescan = query.state.data?.rescan;
+      return rescan && !rescan.finished_at ? LIVE_MS : false;
+    },
   });
 
 /** Source credentials: read when the screen opens and after a change (not on a timer). */

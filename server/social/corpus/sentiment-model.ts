@@ -6,6 +6,7 @@
 // (en, ar, de, es, fr, it, pt, and Hindi in Latin script), the word list (sentiment.ts) for every other language.
 // Its result has the word list's shape: sentiment = P(positive) − P(negative), 4 decimals; label = the likeliest class;
 // score = the positive logit minus the negative one; words = the tokens that pushed most toward the label.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { analyseSentiment, type SentimentLabel, type SentimentResult } from './sentiment';
@@ -190,6 +191,18 @@ let shipped: SentimentModel | undefined;
 export function sentimentModel(): SentimentModel {
   shipped ??= SentimentModel.decode(readFileSync(MODEL_FILE));
   return shipped;
+}
+
+let version: string | undefined;
+
+/**
+ * The version of the scorer scoreSentiment() is: `model-` and the first 12 hex digits of the SHA-256 of the shipped
+ * weights file, so a retrained model (any change of its weights or header) is a new version. Each post records the
+ * version that scored it (posts.sentiment_model); a new one rescans the corpus (rescan.ts).
+ */
+export function sentimentModelVersion(): string {
+  version ??= `model-${createHash('sha256').update(readFileSync(MODEL_FILE)).digest('hex').slice(0, 12)}`;
+  return version;
 }
 
 /**

@@ -40,6 +40,12 @@ interface DashboardAnswerDeps {
   admission: Admission;
   reads: ReadRouter;
   cursors: CursorSeal;
+  /**
+   * Per dashboard address, what its answer says beside its figures that is read per request rather than computed with
+   * them (the overview's sentiment rescan: ../analytics.ts): merged into the answer and part of its cache key, so a
+   * cached answer never outlives its note.
+   */
+  notes?: Readonly<Record<string, () => Promise<Record<string, unknown> | null>>>;
 }
 
 /**
@@ -59,7 +65,7 @@ function decorate<T extends AnswerDecoration>(
   return decorated;
 }
 
-export function dashboardAnswers({ cache, admission, reads, cursors }: DashboardAnswerDeps) {
+export function dashboardAnswers({ cache, admission, reads, cursors, notes }: DashboardAnswerDeps) {
   return {
     /** A paged list's body with its sealed cursor opened (400 invalid_cursor for one not handed out here). */
     openCursor<B extends { workspace_id: string; cursor?: string }>(body: B, workspaceId: string): B {
@@ -77,14 +83,15 @@ export function dashboardAnswers({ cache, admission, reads, cursors }: Dashboard
       ask: DashboardAsk<T>,
     ): Promise<FastifyReply> {
       const { workspaceId, context } = ask;
+      const note = (await notes?.[ask.endpoint]?.()) ?? null;
       const read = await cache.answer(
-        answerKey(workspaceId, ask.endpoint, context, ask.extra),
+        answerKey(workspaceId, ask.endpoint, context, note ? { ...ask.extra, note } : ask.extra),
         async (version) => {
           const computed = await admission.run(
             () => reads.read((db) => ask.compute(db), version),
             clientGone(reply.raw),
           );
-          const answer = decorate(computed.value, context, computed.asOf, (cursor) =>
+          const answer = decorate({ ...computed.value, ...note } as T, context, computed.asOf, (cursor) =>
             cursors.seal(cursor, workspaceId),
           );
           return { ...computed, value: Buffer.from(ask.serialize(answer)) };

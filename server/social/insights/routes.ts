@@ -112,7 +112,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   // the corpus on the analytics pool or a read replica (server/social/reads.ts), in an admission slot, unless the
   // answer cache has the answer (server/social/analytics.ts).
   const { db: lightDb, config } = app.deps;
-  const { reads, admission, cache, lane } = app.analytics;
+  const { reads, admission, cache, lane, notes } = app.analytics;
   const cursors = cursorSeal(app.keys.cursors);
   const { catalogue } = app.billing;
 
@@ -146,7 +146,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     ...perAccountLimit('insights', config.SOCIAL_RATE_LIMIT_PER_MINUTE).rateLimit,
   });
 
-  const answers = dashboardAnswers({ cache, admission, reads, cursors });
+  const answers = dashboardAnswers({ cache, admission, reads, cursors, notes });
 
   /**
    * One dashboard of the contract's map: a POST whose workspace the route-access hook checks (before anything of the

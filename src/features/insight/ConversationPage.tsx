@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import type { ConversationResponse } from '@contract/insights-responses';
+import { rescanNote } from '@contract/sentiment-rescan';
 import { ChartCard } from './ChartCard';
 import { COLORS } from './charts/colors';
 import { horizontalBarHeight, horizontalBarOptions } from './charts/bar-labels';
@@ -153,6 +154,7 @@ export function Conversation({ data }: { data: ConversationResponse }) {
             {sample.estimated
               ? `Counted in a sample of ${formatWhole(sample.sampled)} of about ${formatWhole(sample.posts)} posts.`
               : `Counted in all ${formatWhole(sample.posts)} posts.`}
+            {data.sentiment_rescan && ` ${rescanNote(data.sentiment_rescan)}.`}
           </p>
         }
       />

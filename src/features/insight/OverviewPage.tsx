@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import type { OverviewResponse } from '@contract/insights-responses';
+import { rescanNote } from '@contract/sentiment-rescan';
 import { platformName } from '@/lib/platforms';
 import { PostCard } from '@/components/PostCard';
 import { termPatterns } from '@/components/query-editor/match-terms';
@@ -206,6 +207,12 @@ export function Overview({ data }: { data: OverviewResponse }) {
           <p className="small muted">
             Sentiment is estimated from a word list (average {formatDecimal(data.sentiment.average)}, from −1
             to 1); it can miss sarcasm and context.
+            {data.sentiment_rescan && (
+              <>
+                {' '}
+                <span className="sentiment-rescan-note">{rescanNote(data.sentiment_rescan)}.</span>
+              </>
+            )}
           </p>
         }
       />

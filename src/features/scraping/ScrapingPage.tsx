@@ -12,6 +12,7 @@ import { useApp } from '@/components/use-app';
 import { jobAction, scrapeJobsQuery, uploadCorpusFile } from '@/api/scraping';
 import type { ScrapeJob } from '@contract/scraping';
 import { CorpusTotals, useRefreshWhenRunsFinish } from './CorpusTotals';
+import { SentimentRescan } from './SentimentRescan';
 import { CredentialsPanel } from './CredentialsPanel';
 import { JobDetail } from './JobDetail';
 import { isOpenRun, progressText, SOURCE_NAMES, statusText, when } from './scraping-format';
@@ -101,6 +102,7 @@ export function ScrapingPage() {
           {selected && <JobDetail key={selected} jobId={selected} onClose={closeDetail} />}
           <CredentialsPanel />
           <CorpusTotals />
+          <SentimentRescan />
         </PageFrame>
       </main>
     </>

@@ -218,6 +218,7 @@ describe('with a consumer', () => {
       domains: [],
       sentiment: 0,
       sentimentLabel: 'neutral',
+      sentimentModel: 'test',
     });
     const client = await server.pool.connect();
     try {

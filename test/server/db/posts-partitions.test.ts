@@ -197,6 +197,7 @@ const row = (externalId: string, postedAt: string, likes: number): ImportRow => 
   domains: [],
   sentiment: 0,
   sentimentLabel: 'neutral',
+  sentimentModel: 'test',
 });
 
 describe('the external key', () => {

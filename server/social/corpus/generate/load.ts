@@ -47,7 +47,7 @@ const PROFILE_COLUMNS =
   'platform, external_id, handle, display_name, followers, following, verified, bio, country, language, avatar_url';
 const POST_COLUMNS =
   'platform, external_id, author_id, text, language, posted_at, kind, media, likes, comments, shares, views, url, ' +
-  'hashtags, mentions, domains, sentiment, sentiment_label';
+  'hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model';
 
 function profileLine(p: GenProfile): string {
   return copyLine([
@@ -85,6 +85,7 @@ function postLine(p: GenPost, authorId: number): string {
     arrayLiteral(p.domains),
     p.sentiment,
     p.sentimentLabel,
+    p.sentimentModel,
   ]);
 }
 

@@ -3,7 +3,7 @@
 // and media), and the fields the importer would derive (hashtags, mentions, domains, sentiment).
 import type { MEDIA_TYPES, POST_KINDS } from '@server/db/social-schema';
 import type { SentimentLabel } from '../sentiment';
-import { scoreSentiment } from '../sentiment-model';
+import { scoreSentiment, sentimentModelVersion } from '../sentiment-model';
 import { extractDomains, extractHashtags, extractMentions } from '../text';
 import { Clock } from './clock';
 import { composeOriginal, composeQuote, composeReply, composeRepost, randomId } from './compose';
@@ -33,6 +33,8 @@ export interface GenPost {
   domains: string[];
   sentiment: number;
   sentimentLabel: SentimentLabel;
+  /** The scorer's version (sentimentModelVersion()). */
+  sentimentModel: string;
 }
 
 interface Earlier {
@@ -215,6 +217,7 @@ export class PostGenerator {
       domains: extractDomains(text),
       sentiment: sentiment.sentiment,
       sentimentLabel: sentiment.label,
+      sentimentModel: sentimentModelVersion(),
     };
     if (kind === 'original') {
       const entry = { handle: author.handle, text, topic, time, media };

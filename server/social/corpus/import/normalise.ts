@@ -1,7 +1,7 @@
 // From a validated row to what is stored: CSV strings coerced to the row's types, tags and domains normalised (or
 // derived from the text), the language reduced to its primary subtag (or inferred from the script), sentiment scored.
 import type { SentimentLabel } from '../sentiment';
-import { scoreSentiment } from '../sentiment-model';
+import { scoreSentiment, sentimentModelVersion } from '../sentiment-model';
 import { normaliseDomains } from '@contract/domains';
 import { extractDomains, extractHashtags, extractMentions, normaliseTags } from '../text';
 import { parseInstant, type ImportRowInput } from './schema';
@@ -74,6 +74,8 @@ export interface ImportRow {
   domains: string[];
   sentiment: number;
   sentimentLabel: SentimentLabel;
+  /** The scorer's version (sentimentModelVersion()). */
+  sentimentModel: string;
 }
 
 const primary = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase();
@@ -125,5 +127,6 @@ export function normaliseRow(input: ImportRowInput, line: number): ImportRow {
     domains: input.domains ? normaliseDomains(input.domains) : extractDomains(input.text),
     sentiment: sentiment.sentiment,
     sentimentLabel: sentiment.label,
+    sentimentModel: sentimentModelVersion(),
   };
 }
