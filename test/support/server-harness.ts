@@ -53,18 +53,20 @@ async function startStore(database: { db: AppDeps['db']; pool: import('pg').Pool
   };
 }
 
+/** A new, empty database in the tests' embedded PostgreSQL (migrated when first connected to). */
+export async function freshDatabaseUrl(): Promise<string> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const adminUrl = inject('pgAdminUrl');
+  await ensureDatabase(adminUrl, name);
+  const fresh = new URL(adminUrl);
+  fresh.pathname = `/${name}`;
+  return fresh.toString();
+}
+
 export async function createTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
   // A server on another's database stands for another process of the deployment: the store is the first one's.
   const { databaseUrl, signingKey, secretsKey, store = !databaseUrl, ...appOptions } = options;
-  let url = databaseUrl;
-  if (!url) {
-    const name = `test_${randomBytes(6).toString('hex')}`;
-    const adminUrl = inject('pgAdminUrl');
-    await ensureDatabase(adminUrl, name);
-    const fresh = new URL(adminUrl);
-    fresh.pathname = `/${name}`;
-    url = fresh.toString();
-  }
+  const url = databaseUrl ?? (await freshDatabaseUrl());
   const database = await connect(url);
   // Test files make hundreds of social calls per account within a minute; the per-account limit has its own test.
   // Their corpora sit on fixed dates (October–November and March 2026), which the trial's 90 days of history would clip

@@ -3,13 +3,13 @@
 // committed, and is read again from the committed cursor minus the overlap. The consumer runs in a process of its own
 // (test/support/jetstream-child.ts) against a local Jetstream (test/support/jetstream-stand-in.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '@server/db/database';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '@server/db/database';
 import { postEvent, startJetstreamStandIn, type JetstreamStandIn } from '@test/support/jetstream-stand-in';
 import { waitFor } from '@test/support/worker-process';
+import { freshDatabaseUrl } from '@test/support/server-harness';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CHILD = join(ROOT, 'test/support/jetstream-child.ts');
@@ -34,12 +34,7 @@ const events = Array.from({ length: EVENTS }, (_, i) =>
 const expected = events.filter((_, i) => i % 3 === 0).length;
 
 beforeAll(async () => {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const target = new URL(adminUrl);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  url = await freshDatabaseUrl();
   database = await connect(url);
   standIn = await startJetstreamStandIn({ events, intervalMs: 10 });
 });

@@ -2,13 +2,13 @@
 // streams from JETSTREAM_URL (here a local Jetstream) and keeps the posts the saved queries tracked on Bluesky match,
 // counting them in each query's coverage (server/tracking); and however many processes are started, one streams (an advisory lock) while the others stand by, taking over
 // when it stops.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadServerConfig } from '@server/config';
-import { connect, ensureDatabase } from '@server/db/database';
+import { connect } from '@server/db/database';
 import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
 import { postEvent, startJetstreamStandIn } from '@test/support/jetstream-stand-in';
 import { waitFor, workerProcesses } from '@test/support/worker-process';
+import { freshDatabaseUrl } from '@test/support/server-harness';
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0) * 1_000;
 const DID = 'did:plc:worker4567abcdefghijklmn';
@@ -18,12 +18,7 @@ let url: string;
 const workers = workerProcesses();
 
 beforeAll(async () => {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const target = new URL(adminUrl);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  url = await freshDatabaseUrl();
   database = await connect(url);
   const { rows } = await database.pool.query<{ id: string }>(
     `INSERT INTO workspaces (name) VALUES ('Streaming') RETURNING id`,

@@ -2,9 +2,8 @@
 // on a fresh database: only posts that match a tracked query land, with the Bluesky connector's keys; a deleted post
 // leaves; a malformed event is refused with its reason and the stream goes on; a dropped connection is opened again
 // from the cursor minus the overlap, and ends with every post once.
-import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '@server/db/database';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@server/db/database';
 import { startJetstream, type JetstreamConsumer } from '@server/scraping/streams/jetstream';
 import {
   deleteEvent,
@@ -14,6 +13,7 @@ import {
   type ScriptedEvent,
 } from '@test/support/jetstream-stand-in';
 import { waitFor } from '@test/support/worker-process';
+import { freshDatabaseUrl } from '@test/support/server-harness';
 
 let database: Awaited<ReturnType<typeof connect>>;
 let standIn: JetstreamStandIn | undefined;
@@ -26,12 +26,7 @@ const BOB = 'did:plc:bob234567abcdefghijklmnop';
 const uri = (did: string, rkey: string) => `at://${did}/app.bsky.feed.post/${rkey}`;
 
 beforeAll(async () => {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const target = new URL(adminUrl);
-  target.pathname = `/${name}`;
-  database = await connect(target.toString());
+  database = await connect(await freshDatabaseUrl());
 });
 
 afterEach(async () => {

@@ -4,8 +4,8 @@
 // server/worker.ts) with the sources' URLs pointed at local stand-ins of their APIs, on a fresh database, with the
 // credentials sealed under the SECRETS_KEY the workers are given.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '@server/db/database';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '@server/db/database';
 import { keyIdOf, seal } from '@server/scraping/credentials';
 import { sourceUrlsAt, startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import { waitFor, workerProcesses } from '@test/support/worker-process';
@@ -13,6 +13,7 @@ import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-repl
 import { redditComments, redditPosts, redditReplay } from '@test/support/reddit-replay';
 import { youtubeReplay, youtubeVideos } from '@test/support/youtube-replay';
 import { xPosts, xReplay } from '@test/support/x-replay';
+import { freshDatabaseUrl } from '@test/support/server-harness';
 
 const key = randomBytes(32);
 const DELAY_MS = 400;
@@ -48,12 +49,7 @@ beforeAll(async () => {
     ...xSource.routes,
     '/search_by_date': hnSource.route,
   });
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const target = new URL(adminUrl);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  url = await freshDatabaseUrl();
   database = await connect(url);
 });
 

@@ -1,12 +1,12 @@
 // The worker killed (SIGKILL) in the middle of a job: another worker, started after, resumes the run from the cursor
 // the last committed page wrote. Nothing is lost (every status lands) and nothing is duplicated (each once, counted
 // once). The workers are real processes (`npm run worker`'s server/worker.ts) on a fresh database.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase } from '@server/db/database';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '@server/db/database';
 import { startReplayServer, type ReplayServer } from '@test/support/replay-server';
 import { waitFor, workerProcesses } from '@test/support/worker-process';
 import { mastodonStatuses } from '@test/support/mastodon-statuses';
+import { freshDatabaseUrl } from '@test/support/server-harness';
 
 const PAGES = 6;
 const PER_PAGE = 2;
@@ -38,12 +38,7 @@ beforeAll(async () => {
       };
     },
   });
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const adminUrl = inject('pgAdminUrl');
-  await ensureDatabase(adminUrl, name);
-  const target = new URL(adminUrl);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  url = await freshDatabaseUrl();
   database = await connect(url);
 });
 
