@@ -4,6 +4,7 @@
 // consumers (Bluesky's Jetstream, Mastodon's streaming API) and the polling job (poll.ts) share these.
 import type pg from 'pg';
 import type { GAP_REASONS } from '@contract/tracking';
+import { TRACKING_CHANGED } from '@server/saved-queries/store';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -134,6 +135,7 @@ export async function saveCursors(
  */
 export function streamTracking(source: string) {
   return {
+    changes: TRACKING_CHANGED,
     queries: async (pool: pg.Pool) =>
       (await trackedQueriesFor(pool, source)).map((query) => ({ id: query.savedQueryId, text: query.text })),
     record: async (client: pg.PoolClient, hits: ReadonlyArray<{ queries: string[]; postedAt: string }>) => {
