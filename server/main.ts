@@ -184,6 +184,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
         url: config.JETSTREAM_URL,
         queries: () => tracking.queries(database.pool),
         record: tracking.record,
+        changes: tracking.changes,
       });
     }
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.

@@ -78,6 +78,7 @@ export async function startWorker() {
         url: config.JETSTREAM_URL,
         queries: () => tracking.queries(database.pool),
         record: tracking.record,
+        changes: tracking.changes,
         log,
       })
     : undefined;

@@ -24,6 +24,7 @@ import { errorResponseSchema } from '@contract/errors';
 import { invalidQueryErrorSchema } from '@contract/social-query';
 import { workspaceParamsSchema } from '@contract/workspaces';
 import {
+  announceTrackingChange,
   countSavedQueries,
   findSavedQuery,
   guardName,
@@ -166,6 +167,8 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
           .returning(),
       );
       if (!updated) throw savedQueryNotFound();
+      // A tracked query collects what its new text matches from now on.
+      if (query !== undefined) await announceTrackingChange(db, updated.id);
       return toSavedQueryResponse(updated);
     },
   );

@@ -1,5 +1,5 @@
 // Saved queries in the database: rows to responses, the plan limit and the per-workspace unique name.
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
@@ -86,4 +86,16 @@ export async function findSavedQuery(db: Executor, workspaceId: string, queryId:
     .where(and(eq(savedQueries.workspaceId, workspaceId), eq(savedQueries.id, queryId)));
   if (!row) throw savedQueryNotFound();
   return row;
+}
+
+/**
+ * The NOTIFY channel on which a change to what a saved query collects (its tracking turned on or off, its sources, its
+ * text) is announced: the streams that collect for tracked queries (server/scraping/streams/bluesky-stream.ts) read
+ * their queries again at once.
+ */
+export const TRACKING_CHANGED = 'murmur_tracking_changed';
+
+/** Announces a change to what a saved query collects; in a transaction, PostgreSQL sends it when it commits. */
+export async function announceTrackingChange(db: Executor, savedQueryId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${TRACKING_CHANGED}, ${savedQueryId})`);
 }

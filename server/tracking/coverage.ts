@@ -8,6 +8,7 @@ import type { GAP_REASONS } from '@contract/tracking';
 import { workspaces } from '@server/db/schema';
 import { collectedThisMonth, limitsOf } from '@server/billing/limits';
 import type { Catalogue } from '@server/billing/plans';
+import { TRACKING_CHANGED } from '@server/saved-queries/store';
 import type { Executor } from '@server/workspaces/access';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -139,6 +140,7 @@ export async function saveCursors(
  */
 export function streamTracking(source: string, db: Executor, catalogue: Catalogue) {
   return {
+    changes: TRACKING_CHANGED,
     queries: async (pool: pg.Pool) =>
       (await collectableQueries(db, pool, catalogue, source)).map((query) => ({
         id: query.savedQueryId,

@@ -6,6 +6,7 @@ import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
 import { streamCursors } from '@server/db/scraping-schema';
 import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, STREAMS } from './sources';
+import { announceTrackingChange } from '@server/saved-queries/store';
 
 /** Days of posts per day the coverage panel shows. */
 const PER_DAY_DAYS = 14;
@@ -156,4 +157,5 @@ export async function writeTracking(
       .values(body.sources.map((source) => ({ savedQueryId, source })))
       .onConflictDoNothing();
   }
+  await announceTrackingChange(tx, savedQueryId);
 }

@@ -51,7 +51,7 @@ export async function signInToDemo(
   browser: Browser,
   origin: string,
   contexts: TestPage[],
-  account: 'Ana Owner' | 'Cleo Viewer',
+  account: 'Ana Owner' | 'Ben Manager' | 'Cleo Viewer',
 ): Promise<Page> {
   const current = await newTestPage(browser, origin);
   contexts.push(current);

@@ -20,6 +20,8 @@ import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 import { loadSecretsKey } from '@server/scraping/credentials';
+import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
+import { streamTracking } from '@server/tracking/coverage';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
@@ -60,7 +62,10 @@ export interface RealServerOptions {
    * (server/alerts/job.ts); evaluateAlerts() sends the evaluation job at once rather than waiting for the minute.
    */
   alerts?: boolean;
-  /** More configuration (the sources' URLs pointed at a replay server). */
+  /**
+   * More configuration (the sources' URLs pointed at a replay server). With SCRAPING_BLUESKY_STREAM=true (and
+   * SCRAPING_WORKER in-process, the default) the server streams Bluesky from JETSTREAM_URL as `npm start` does.
+   */
   env?: Record<string, string>;
   /**
    * The SPA built with these settings into this folder (under the repository) instead of dist-e2e-real/ built for this
@@ -137,9 +142,11 @@ export async function startRealServer(port: number, options: RealServerOptions =
     const running: { analytics?: AnalyticsService } = {};
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
+    let stream: ReturnType<typeof startBlueskyStream> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
+      await stream?.stop().catch(() => undefined);
       await running.analytics?.stop().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
       await queue?.stop({ graceful: false }).catch(() => undefined);
@@ -193,6 +200,18 @@ export async function startRealServer(port: number, options: RealServerOptions =
         log: () => undefined,
       });
       app.deps.collector = collector;
+    }
+    // Bluesky's firehose where collection runs, as server/main.ts starts it.
+    if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
+      stream = startBlueskyStream({
+        pool: database.pool,
+        url: config.JETSTREAM_URL,
+        queries: () => tracking.queries(database.pool),
+        record: tracking.record,
+        changes: tracking.changes,
+        log: () => undefined,
+      });
     }
     return { app, db: database.db };
   };

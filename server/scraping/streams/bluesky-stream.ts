@@ -1,7 +1,9 @@
 // The Bluesky stream as a worker runs it (server/worker.ts, SCRAPING_BLUESKY_STREAM=true): one consumer per database
 // however many workers run. Each worker asks for a session advisory lock on a connection of its own; the one that
 // holds it streams (jetstream.ts), the others ask again every `standbyMs` and take over when its connection ends (its
-// process stopped or killed: PostgreSQL lets the lock go with the session).
+// process stopped or killed: PostgreSQL lets the lock go with the session). On that connection it also LISTENs on
+// `changes`, where a change to the tracked queries is announced: the stream reads them again at once, so a query
+// tracked a moment ago collects from then on rather than from the next periodic read.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { startJetstream, type JetstreamConsumer, type StreamQuery } from './jetstream';
@@ -14,6 +16,8 @@ export interface BlueskyStreamOptions {
   /** The tracked queries the stream collects for, and what they keep of each batch (server/tracking/coverage.ts). */
   queries(): Promise<StreamQuery[]>;
   record?: StreamRecord;
+  /** The NOTIFY channel on which a change to the tracked queries is announced (server/tracking/store.ts). */
+  changes?: string;
   standbyMs?: number;
   log?: (line: string) => void;
 }
@@ -33,6 +37,10 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
     const ended = new Promise<Error>((done) => (lost = done));
     const onError = (error: Error) => lost(error);
     client.on('error', onError);
+    const onNotice = (notice: pg.Notification) => {
+      if (notice.channel === options.changes) void consumer?.refresh();
+    };
+    client.on('notification', onNotice);
     let broken: Error | undefined;
     try {
       const { rows } = await client.query<{ held: boolean }>(
@@ -45,6 +53,8 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
         return;
       }
       said = false;
+      // Before the queries' first read: a change committed after it is announced.
+      if (options.changes) await client.query(`LISTEN ${client.escapeIdentifier(options.changes)}`);
       consumer = await startJetstream({
         pool,
         url: options.url,
@@ -61,9 +71,13 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
       }
       await consumer.stop();
       consumer = undefined;
-      if (!broken) await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`murmur:stream:${NAME}`]);
+      if (!broken) {
+        await client.query('UNLISTEN *');
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`murmur:stream:${NAME}`]);
+      }
     } finally {
       client.off('error', onError);
+      client.off('notification', onNotice);
       client.release(broken ?? false);
     }
   };

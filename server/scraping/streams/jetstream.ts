@@ -1,9 +1,9 @@
 // Bluesky's firehose through Jetstream (JETSTREAM_URL, wss://…/subscribe?wantedCollections=app.bsky.feed.post): every
 // post of the network passes one matcher (server/query/match) over the tracked queries the injected provider gives
-// (asked again every `refreshMs`), and only posts that match one are imported, through the collection runner's import
-// path. Events are committed in batches (`flushEvents` events or `flushMs`), each with the stream's cursor (the last
-// event's `time_us`) in stream_cursors, in one transaction (stream-store.ts): a kill -9 loses only the batch in
-// flight, read again at the next start.
+// (asked again every `refreshMs`, and at once by refresh() when a change to them is announced), and only posts that
+// match one are imported, through the collection runner's import path. Events are committed in batches (`flushEvents`
+// events or `flushMs`), each with the stream's cursor (the last event's `time_us`) in stream_cursors, in one
+// transaction (stream-store.ts): a kill -9 loses only the batch in flight, read again at the next start.
 //
 // A (re)connection resumes from the committed cursor minus `overlapMs` (Jetstream's advice when switching instances,
 // whose clocks differ); the overlap's posts already committed are skipped by their key (remembered for the overlap),
@@ -63,6 +63,11 @@ interface JetstreamStatus {
 
 export interface JetstreamConsumer {
   status(): JetstreamStatus;
+  /**
+   * Reads the tracked queries again now (a change to them was announced), after any read under way; calls while one
+   * waits share it.
+   */
+  refresh(): Promise<void>;
   /** Commits what was read, then closes. */
   stop(): Promise<void>;
 }
@@ -145,8 +150,15 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
       );
     }
   };
-  await refresh();
-  const refreshTimer = setInterval(() => void refresh(), refreshMs);
+  let reading = refresh();
+  let waiting: Promise<void> | undefined;
+  const refreshAgain = () =>
+    (waiting ??= reading.then(() => {
+      waiting = undefined;
+      return (reading = refresh());
+    }));
+  await reading;
+  const refreshTimer = setInterval(() => void refreshAgain(), refreshMs);
   refreshTimer.unref();
 
   const flush = () => {
@@ -294,6 +306,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
 
   return {
     status: () => ({ ...stats, cursorUs: committedUs }),
+    refresh: refreshAgain,
     async stop() {
       stopped = true;
       stopping.abort();
