@@ -205,8 +205,9 @@ export function Overview({ data }: { data: OverviewResponse }) {
         }}
         footer={
           <p className="small muted">
-            Sentiment is estimated from a word list (average {formatDecimal(data.sentiment.average)}, from −1
-            to 1); it can miss sarcasm and context.
+            Sentiment is estimated by a trained model (a word list for the languages it lacks; average{' '}
+            {formatDecimal(data.sentiment.average)}, from −1 to 1); it can miss sarcasm and context, and your
+            team's corrections count instead.
             {data.sentiment_rescan && (
               <>
                 {' '}
