@@ -4,6 +4,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   SENTIMENT_CORRECTIONS_LIMIT,
+  sentimentAgreementParamsSchema,
+  sentimentAgreementResponseSchema,
   sentimentCorrectionParamsSchema,
   sentimentCorrectionResponseSchema,
   setSentimentBodySchema,
@@ -11,11 +13,16 @@ import {
 import type { Executor } from '@server/workspaces/access';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
-import { lockWorkspaceAccess, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
 import { personName } from '@server/users/person-name';
-import type { SentimentLabel } from './corrections';
+import { correctionAgreement, type SentimentLabel } from './corrections';
 
 const tags = ['social'];
+const members: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
 const editors: WorkspaceRequirement = {
   from: 'params',
   minimum: 'manager',
@@ -47,6 +54,26 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
     signedIn.addHook('onRequest', app.requireUser);
+
+    signedIn.get(
+      '/workspaces/:id/sentiment-agreement',
+      {
+        config: { workspace: members },
+        schema: {
+          tags,
+          security: bearer,
+          summary: "How often sentiment agrees with the workspace's corrections (members)",
+          description:
+            'Over the posts corrected in the workspace (that still exist): how many the model labels as corrected ' +
+            '(model_agreeing), and how many the workspace would count with the corrected label had that post not ' +
+            'been corrected itself (adapted_agreeing: the latest correction of another post with the same text, ' +
+            'else the model\'s label). Settings shows the first as "Agreement with your team\'s corrections".',
+          params: sentimentAgreementParamsSchema,
+          response: { 200: sentimentAgreementResponseSchema, ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => correctionAgreement(db, workspaceAccessOf(request).workspace.id),
+    );
 
     signedIn.put(
       path,

@@ -12,7 +12,7 @@
 // digest. A workspace keeps at most SENTIMENT_CORRECTIONS_LIMIT of them, and INHERITED_LIMIT near-duplicates.
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
+import { CORRECTED_SCORE, type SentimentAgreementResponse } from '@contract/sentiment-corrections';
 import type { SentimentCorrection, SocialPost } from '@contract/social-posts';
 import type { Db } from '@server/db/database';
 import { personName } from '@server/users/person-name';
@@ -143,4 +143,24 @@ export function countedCorrections(corrections: Corrections): string {
     `; sentiment as corrected in this workspace for ${which} ` +
     '(each counted with its corrected label, and 1, 0 or -1 in averages), the estimate for the rest'
   );
+}
+
+/**
+ * How often the scoring agrees with the workspace's corrections (the posts corrected that still exist): the model's
+ * label, and the label the workspace counts the post with once its own correction is set aside (the latest
+ * correction of another post with the same text key, else the model's), so a post corrected alone counts the model.
+ */
+export async function correctionAgreement(db: Db, workspaceId: string): Promise<SentimentAgreementResponse> {
+  const { rows } = await db.execute<SentimentAgreementResponse>(
+    sql`WITH own AS (
+        SELECT post_id, label, text_key, corrected_at FROM sentiment_corrections WHERE workspace_id = ${workspaceId})
+      SELECT count(*)::int AS corrected,
+        count(*) FILTER (WHERE p.sentiment_label = o.label)::int AS model_agreeing,
+        count(*) FILTER (WHERE coalesce(peer.label, p.sentiment_label) = o.label)::int AS adapted_agreeing
+      FROM own o JOIN post_keys k ON k.id = o.post_id JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at
+      LEFT JOIN LATERAL (
+        SELECT x.label FROM own x WHERE x.text_key = o.text_key AND x.post_id <> o.post_id
+        ORDER BY x.corrected_at DESC, x.post_id DESC LIMIT 1) peer ON true`,
+  );
+  return rows[0]!;
 }

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewResponse, PostsResponse } from '@contract/insights-responses';
-import type { SentimentCorrectionResponse } from '@contract/sentiment-corrections';
+import type {
+  SentimentAgreementResponse,
+  SentimentCorrectionResponse,
+} from '@contract/sentiment-corrections';
 import type { SocialPost } from '@contract/social-posts';
 import { importCorpus } from '@server/social/corpus/import/run';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -227,4 +230,34 @@ describe('near-duplicates of a corrected post', () => {
     expect((await split(team.workspaceId)).counted).not.toContain('corrected');
     expect(await split(other)).toMatchObject(expected(names, {}));
   }, 120_000);
+
+  it('agreement: the model with the corrections, and each corrected post with others of its text applied', async () => {
+    const agreement = async (person = team.viewer, workspace = team.workspaceId) => {
+      const res = await as(server, person, {
+        method: 'GET',
+        url: `/api/workspaces/${workspace}/sentiment-agreement`,
+      });
+      return { status: res.statusCode, body: res.json<SentimentAgreementResponse>() };
+    };
+    expect((await agreement()).body).toEqual({ corrected: 0, model_agreeing: 0, adapted_agreeing: 0 });
+    const label = labelOtherThan('original', 'copy');
+    await correct(team.workspaceId, ids.original, label);
+    // Corrected alone: the model disagrees, and nothing else of its text was corrected.
+    expect((await agreement()).body).toEqual({ corrected: 1, model_agreeing: 0, adapted_agreeing: 0 });
+    await correct(team.workspaceId, ids.copy, label);
+    // Each of the two, its own correction set aside, inherits the other's.
+    expect((await agreement()).body).toEqual({ corrected: 2, model_agreeing: 0, adapted_agreeing: 2 });
+    await correct(team.workspaceId, ids.unrelated, estimates.unrelated);
+    expect((await agreement()).body).toEqual({ corrected: 3, model_agreeing: 1, adapted_agreeing: 3 });
+    // Another workspace has none; a non-member is told there is no such workspace.
+    expect((await agreement(team.owner, other)).body).toEqual({
+      corrected: 0,
+      model_agreeing: 0,
+      adapted_agreeing: 0,
+    });
+    expect((await agreement(team.outsider)).status).toBe(404);
+    for (const name of ['original', 'copy', 'unrelated'] as const)
+      await correct(team.workspaceId, ids[name], null);
+    expect((await agreement()).body).toEqual({ corrected: 0, model_agreeing: 0, adapted_agreeing: 0 });
+  });
 });
