@@ -14,7 +14,7 @@ export function SentimentAgreement({ workspaceId }: { workspaceId: string }) {
   const { api } = useApp();
   const agreement = useQuery(sentimentAgreementQuery(api, workspaceId));
   return (
-    <section className="settings-section" aria-labelledby="sentiment-agreement-title">
+    <section className="settings-section separate" aria-labelledby="sentiment-agreement-title">
       <h2 id="sentiment-agreement-title">Sentiment</h2>
       {agreement.isPending ? (
         <p className="muted">Loading the agreement with your team's corrections…</p>
