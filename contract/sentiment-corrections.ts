@@ -28,3 +28,21 @@ export const sentimentCorrectionResponseSchema = z.object({
   corrected_at: z.nullable(z.string()),
 });
 export type SentimentCorrectionResponse = z.infer<typeof sentimentCorrectionResponseSchema>;
+
+export const sentimentAgreementParamsSchema = z.object({ id: workspaceIdSchema });
+
+/**
+ * How often the scoring agrees with the workspace's corrections, over the posts someone corrected (that still exist):
+ * the model's label as is, and the label the workspace counts a post with when its own correction is set aside (the
+ * latest correction of another post with the same text, else the model's): how far what the team corrected carries to
+ * the posts it did not.
+ */
+export const sentimentAgreementResponseSchema = z.object({
+  /** The posts corrected in the workspace. */
+  corrected: z.number(),
+  /** Of those, the posts whose model label is the correction's. */
+  model_agreeing: z.number(),
+  /** Of those, the posts whose label without their own correction (others of the same text applied) agrees. */
+  adapted_agreeing: z.number(),
+});
+export type SentimentAgreementResponse = z.infer<typeof sentimentAgreementResponseSchema>;

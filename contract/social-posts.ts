@@ -34,6 +34,11 @@ const sentimentCorrectionSchema = z.object({
   corrected_by: z.nullable(z.string()),
   /** ISO 8601, UTC. */
   corrected_at: z.string(),
+  /**
+   * The corrected post whose correction this post inherits, having the same text (a repost or a copy: other links,
+   * mentions, case, punctuation or spacing); null or absent when this post itself was corrected.
+   */
+  inherited_from: z.optional(z.nullable(z.number())),
 });
 export type SentimentCorrection = z.infer<typeof sentimentCorrectionSchema>;
 

@@ -121,9 +121,16 @@ export const posts = pgTable(
   {
     id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     ...postColumns(),
+    /**
+     * The near-duplicate key (migration 0039): the MD5 of the text lower-cased without links, mentions, punctuation
+     * and whitespace (the SQL function post_text_key), null when nothing is left. Posts with the same key inherit a
+     * workspace's correction of any of them (server/social/corrections.ts).
+     */
+    textKey: uuid('text_key').generatedAlwaysAs(sql`post_text_key(text)`),
   },
   (t) => [
     primaryKey({ name: 'posts_pkey', columns: [t.id, t.postedAt] }),
+    index('posts_text_key_idx').on(t.textKey),
     /** A profile's posts, which its deletion (corpus_delete_profiles) looks up. */
     index('posts_author_posted_idx').on(t.authorId, t.postedAt),
   ],
@@ -193,8 +200,13 @@ export const sentimentCorrections = pgTable(
     label: sentimentLabel('label').notNull(),
     correctedBy: uuid('corrected_by').references(() => users.id, { onDelete: 'set null' }),
     correctedAt: timestamp('corrected_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The corrected post's near-duplicate key when corrected (posts.text_key, migration 0039). */
+    textKey: uuid('text_key'),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.postId] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.postId] }),
+    index('sentiment_corrections_text_key_idx').on(t.workspaceId, t.textKey),
+  ],
 );
 
 /**

@@ -4,6 +4,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   SENTIMENT_CORRECTIONS_LIMIT,
+  sentimentAgreementParamsSchema,
+  sentimentAgreementResponseSchema,
   sentimentCorrectionParamsSchema,
   sentimentCorrectionResponseSchema,
   setSentimentBodySchema,
@@ -11,25 +13,33 @@ import {
 import type { Executor } from '@server/workspaces/access';
 import { ApiError } from '@server/errors';
 import { bearer, errorResponses } from '@server/openapi';
-import { lockWorkspaceAccess, type WorkspaceRequirement } from '@server/workspaces/route-access';
+import {
+  lockWorkspaceAccess,
+  workspaceAccessOf,
+  type WorkspaceRequirement,
+} from '@server/workspaces/route-access';
 import { personName } from '@server/users/person-name';
-import type { SentimentLabel } from './corrections';
+import { correctionAgreement, type SentimentLabel } from './corrections';
 
 const tags = ['social'];
+const members: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
 const editors: WorkspaceRequirement = {
   from: 'params',
   minimum: 'manager',
   denied: () => new ApiError(403, 'forbidden', "Only owners and managers can correct a post's sentiment."),
 };
 
-/** The post's own (estimated) label, or a 404 when there is no such post. */
-async function estimatedLabel(tx: Executor, postId: number): Promise<SentimentLabel> {
-  const { rows } = await tx.execute<{ label: SentimentLabel }>(
-    sql`SELECT p.sentiment_label AS label FROM post_keys k
+/** The post's own (estimated) label and its near-duplicate key, or a 404 when there is no such post. */
+async function estimated(
+  tx: Executor,
+  postId: number,
+): Promise<{ label: SentimentLabel; textKey: string | null }> {
+  const { rows } = await tx.execute<{ label: SentimentLabel; key: string | null }>(
+    sql`SELECT p.sentiment_label AS label, p.text_key::text AS key FROM post_keys k
       JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at WHERE k.id = ${postId} LIMIT 1`,
   );
   if (!rows[0]) throw new ApiError(404, 'post_not_found', 'There is no such post.');
-  return rows[0].label;
+  return { label: rows[0].label, textKey: rows[0].key };
 }
 
 export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -45,6 +55,26 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
   const signedInRoutes: FastifyPluginAsyncZod = async (signedIn) => {
     signedIn.addHook('onRequest', app.requireUser);
 
+    signedIn.get(
+      '/workspaces/:id/sentiment-agreement',
+      {
+        config: { workspace: members },
+        schema: {
+          tags,
+          security: bearer,
+          summary: "How often sentiment agrees with the workspace's corrections (members)",
+          description:
+            'Over the posts corrected in the workspace (that still exist): how many the model labels as corrected ' +
+            '(model_agreeing), and how many the workspace would count with the corrected label had that post not ' +
+            'been corrected itself (adapted_agreeing: the latest correction of another post with the same text, ' +
+            'else the model\'s label). Settings shows the first as "Agreement with your team\'s corrections".',
+          params: sentimentAgreementParamsSchema,
+          response: { 200: sentimentAgreementResponseSchema, ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => correctionAgreement(db, workspaceAccessOf(request).workspace.id),
+    );
+
     signedIn.put(
       path,
       {
@@ -55,8 +85,11 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
           description:
             'The label (positive, neutral or negative) holds in this workspace only: every figure of it counts the ' +
             'post with that label, and with 1, 0 or -1 in averages, instead of the estimate; the post shows who ' +
-            'corrected it and when. Setting it again replaces the correction. 404 post_not_found for a post that ' +
-            `does not exist; 409 correction_limit past ${SENTIMENT_CORRECTIONS_LIMIT} corrections in a workspace.`,
+            'corrected it and when. It holds too for the posts with the same text (reposts and copies with other ' +
+            'links, mentions, case, punctuation or spacing), past and future, unless they are corrected themselves ' +
+            '(their sentiment_correction has inherited_from). Setting it again replaces the correction. ' +
+            '404 post_not_found for a post that does not exist; 409 correction_limit past ' +
+            `${SENTIMENT_CORRECTIONS_LIMIT} corrections in a workspace.`,
           body: setSentimentBodySchema,
         },
       },
@@ -67,7 +100,7 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
           // The workspace row stays locked until commit: concurrent corrections count one after another.
           const access = await lockWorkspaceAccess(tx, config, request);
           const workspaceId = access.workspace.id;
-          const estimated = await estimatedLabel(tx, postId);
+          const post = await estimated(tx, postId);
           const { rows: counted } = await tx.execute<{ n: number; has: boolean }>(
             sql`SELECT count(*)::int AS n, bool_or(post_id = ${postId}) AS has
               FROM sentiment_corrections WHERE workspace_id = ${workspaceId}`,
@@ -81,10 +114,11 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           const { rows } = await tx.execute<{ by: string | null; at: string }>(
             sql`WITH c AS (
-                INSERT INTO sentiment_corrections (workspace_id, post_id, label, corrected_by, corrected_at)
-                VALUES (${workspaceId}, ${postId}, ${label}, ${request.userId}, now())
+                INSERT INTO sentiment_corrections (workspace_id, post_id, label, corrected_by, corrected_at, text_key)
+                VALUES (${workspaceId}, ${postId}, ${label}, ${request.userId}, now(), ${post.textKey}::uuid)
                 ON CONFLICT (workspace_id, post_id) DO UPDATE
-                  SET label = excluded.label, corrected_by = excluded.corrected_by, corrected_at = excluded.corrected_at
+                  SET label = excluded.label, corrected_by = excluded.corrected_by,
+                    corrected_at = excluded.corrected_at, text_key = excluded.text_key
                 RETURNING corrected_by, corrected_at)
               SELECT ${personName} AS by,
                 to_char(c.corrected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
@@ -93,7 +127,7 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
           return {
             post_id: postId,
             label,
-            estimated_label: estimated,
+            estimated_label: post.label,
             corrected_by: rows[0]!.by,
             corrected_at: rows[0]!.at,
           };
@@ -109,7 +143,8 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
           ...schema,
           summary: "Undo a correction of a post's sentiment (owners and managers)",
           description:
-            'The workspace counts the post with its estimate again. Undoing a post that has no correction changes ' +
+            'The workspace counts the post with its estimate again, and its near-duplicates too (unless another ' +
+            'correction of the same text holds for them). Undoing a post that has no correction changes ' +
             'nothing. 404 post_not_found for a post that does not exist.',
         },
       },
@@ -117,15 +152,15 @@ export const sentimentCorrectionRoutes: FastifyPluginAsyncZod = async (app) => {
         const { postId } = request.params;
         return db.transaction(async (tx) => {
           const access = await lockWorkspaceAccess(tx, config, request);
-          const estimated = await estimatedLabel(tx, postId);
+          const { label: estimatedLabel } = await estimated(tx, postId);
           await tx.execute(
             sql`DELETE FROM sentiment_corrections
               WHERE workspace_id = ${access.workspace.id} AND post_id = ${postId}`,
           );
           return {
             post_id: postId,
-            label: estimated,
-            estimated_label: estimated,
+            label: estimatedLabel,
+            estimated_label: estimatedLabel,
             corrected_by: null,
             corrected_at: null,
           };

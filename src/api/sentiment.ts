@@ -1,7 +1,11 @@
-// Correcting a post's sentiment in a workspace (internal API; contract/sentiment-corrections.ts), and what a
-// correction makes stale: every figure and post list of that workspace.
-import type { QueryClient } from '@tanstack/react-query';
-import { sentimentCorrectionResponseSchema } from '@contract/sentiment-corrections';
+// Correcting a post's sentiment in a workspace (internal API; contract/sentiment-corrections.ts), what a correction
+// makes stale (every figure and post list of that workspace, and how the scoring agrees with the corrections), and
+// that agreement's query.
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import {
+  sentimentAgreementResponseSchema,
+  sentimentCorrectionResponseSchema,
+} from '@contract/sentiment-corrections';
 import type { SocialPost } from '@contract/social-posts';
 import type { Api } from './api';
 
@@ -18,11 +22,27 @@ export const correctSentiment = (api: Api, workspaceId: string, postId: number, 
     label === null ? { method: 'DELETE' } : { method: 'PUT', body: { label } },
   );
 
-/** The workspace's dashboards, post and profile pages and discover's searches: they count or show sentiment. */
-const COUNTING = new Set(['insights', 'posts', 'profiles', 'discover']);
+/**
+ * The workspace's dashboards, post and profile pages and discover's searches, which count or show sentiment, and the
+ * agreement with the corrections Settings shows.
+ */
+const COUNTING = new Set(['insights', 'posts', 'profiles', 'discover', 'sentiment-agreement']);
 
 export const refreshAfterCorrection = (queryClient: QueryClient, workspaceId: string) =>
   queryClient.invalidateQueries({
     predicate: ({ queryKey }) =>
       queryKey[0] === 'workspaces' && queryKey[1] === workspaceId && COUNTING.has(String(queryKey[2])),
+  });
+
+/** How often the model agrees with the workspace's corrections (Settings; any member). */
+export const sentimentAgreementQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'sentiment-agreement'] as const,
+    queryFn: ({ signal }) =>
+      api.send(
+        `workspaces/${encodeURIComponent(workspaceId)}/sentiment-agreement`,
+        sentimentAgreementResponseSchema,
+        { method: 'GET', signal },
+      ),
+    staleTime: 30_000,
   });

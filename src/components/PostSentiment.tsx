@@ -1,8 +1,10 @@
 // A post's sentiment on its card and its page: the estimate with how sure the model is and why (the words that pushed
 // it, behind a "Why?" button on cards, listed on the post's page; docs/sentiment.md#explanations), "not rated" for a
-// text too short to tell, or the workspace's correction with who made it and when instead of the model's reasons.
-// Owners and managers can correct it (positive, neutral, negative) or undo the correction. A correction counts in
-// every figure of the workspace, so every dashboard, list and search of it is read again afterwards.
+// text too short to tell, or the workspace's correction with who made it and when instead of the model's reasons (a
+// post with the same text as a corrected one inherits its correction and says so). Owners and managers can correct it
+// (positive, neutral, negative) or undo their correction of it (an inherited one is undone on the corrected post). A
+// correction counts in every figure of the workspace, so every dashboard, list and search of it is read again
+// afterwards.
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SENTIMENT_VALUES, type SocialPost } from '@contract/social-posts';
@@ -36,7 +38,11 @@ export function PostSentiment({
     <>
       {correction ? (
         <span className="post-sentiment corrected">
-          Sentiment: {post.sentiment_label} <strong>· Corrected by your team</strong>{' '}
+          Sentiment: {post.sentiment_label}{' '}
+          <strong>
+            · Corrected by your team
+            {correction.inherited_from != null ? ' (same text as a corrected post)' : ''}
+          </strong>{' '}
           <span className="muted">
             ({correction.corrected_by ?? 'a former member'} on {formatDate(correction.corrected_at, timeZone)}
             ; estimate: {correction.estimated_label})
@@ -58,7 +64,8 @@ function CorrectSentiment({ post, workspaceId }: { post: SocialPost; workspaceId
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const groupId = useId();
-  const corrected = Boolean(post.sentiment_correction);
+  // Corrected itself, not only through a post with the same text: only then is there a correction here to undo.
+  const corrected = Boolean(post.sentiment_correction) && post.sentiment_correction?.inherited_from == null;
   const save = useMutation({
     mutationFn: (label: Label | null) => correctSentiment(api, workspaceId, post.id, label),
     onSuccess: async (answer) => {

@@ -1,5 +1,6 @@
 // Settings › Members and General through the real app against a stateful fake backend: what each privilege may do,
-// the confirm steps, the invite link shown once, the join code, leaving, and renaming the workspace.
+// the confirm steps, the invite link shown once, the join code, leaving, renaming the workspace, and the agreement of
+// sentiment with the team's corrections.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -32,9 +33,14 @@ const member = (user_id: string, first: string, last: string, privilege: Privile
   joined_at: 1_767_225_600, // 2026-01-01
 });
 
+/** What GET workspaces/w1/sentiment-agreement answers. */
+const AGREEMENT = { corrected: 120, model_agreeing: 101, adapted_agreeing: 108 };
+let agreement = AGREEMENT;
+
 let running: Array<{ app: MurmurApp; server: FakeHttp }> = [];
 afterEach(async () => {
   cleanup();
+  agreement = AGREEMENT;
   for (const { app, server } of running) {
     app.session.actor.stop();
     await server.close();
@@ -110,6 +116,7 @@ async function visit(
       state.members = state.members.filter((m) => m.user_id !== memberPath[1]);
       return { status: 204 };
     }
+    if (key === 'GET workspaces/w1/sentiment-agreement') return { status: 200, body: agreement };
     if (key === 'GET workspaces/w1/invites') return { status: 200, body: state.invites };
     if (key === 'POST workspaces/w1/invites') {
       const invite = {
@@ -342,5 +349,25 @@ describe('general settings', () => {
     expect(await screen.findByText('Only owners and managers can change these settings.')).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.getByText('English')).toBeTruthy();
+  });
+  it("shows how sentiment agrees with the team's corrections, to any member", async () => {
+    const { calls } = await visit('/workspace/w1/settings/general', 'viewer');
+    const section = await screen.findByRole('region', { name: 'Sentiment' });
+    // 101 of 120: 84.2 %; 108 of 120 with the same-text corrections applied: 90 %.
+    expect(
+      await within(section).findByText("Agreement with your team's corrections: 84 % of 120"),
+    ).toBeTruthy();
+    expect(section.textContent).toContain('(each corrected post judged without its own): 90 %.');
+    expect(calls('GET', 'workspaces/w1/sentiment-agreement')).toHaveLength(1);
+  });
+
+  it('says when nothing has been corrected yet', async () => {
+    agreement = { corrected: 0, model_agreeing: 0, adapted_agreeing: 0 };
+    await visit('/workspace/w1/settings/general', 'owner');
+    const section = await screen.findByRole('region', { name: 'Sentiment' });
+    expect(
+      await within(section).findByText(/Agreement with your team's corrections: none yet\./),
+    ).toBeTruthy();
+    expect(section.textContent).not.toContain('%');
   });
 });

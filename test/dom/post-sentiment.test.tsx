@@ -77,10 +77,30 @@ describe('a post’s sentiment', () => {
         corrected_at: '2026-11-20T10:00:00.000Z',
       },
     });
-    expect(container.textContent).toContain('Sentiment: positive · Corrected by your team');
+    expect(container.textContent).toContain('Sentiment: positive · Corrected by your team (Ana Owner');
+    expect(container.textContent).not.toContain('same text');
     expect(container.textContent).toContain('Ana Owner on');
     expect(container.textContent).not.toMatch(/sure|why/);
     expect(screen.queryByRole('button', { name: 'Why?' })).toBeNull();
+  });
+
+  it('a post with the same text as a corrected one says it inherits the correction', () => {
+    const { container } = show({
+      ...NEGATIVE,
+      sentiment: 1,
+      sentiment_label: 'positive',
+      sentiment_correction: {
+        estimated_label: 'negative',
+        estimated_sentiment: -0.85,
+        corrected_by: 'Ana Owner',
+        corrected_at: '2026-11-20T10:00:00.000Z',
+        inherited_from: 42,
+      },
+    });
+    expect(container.textContent).toContain(
+      'Sentiment: positive · Corrected by your team (same text as a corrected post) (Ana Owner on',
+    );
+    expect(container.textContent).not.toMatch(/sure|why/);
   });
 
   it('from the word list: no probability, still the words', async () => {

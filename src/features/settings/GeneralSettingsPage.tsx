@@ -1,5 +1,6 @@
 // The workspace's name, content language and time zone: owners and managers edit them, viewers read them. The time
-// zone is the one every dashboard, export and range counts days and hours in.
+// zone is the one every dashboard, export and range counts days and hours in. Below them, how sentiment agrees with
+// the team's corrections (SentimentAgreement.tsx).
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import * as z from 'zod/mini';
@@ -21,6 +22,7 @@ import { languageLabel, languageOptions } from '@/lib/languages';
 import { timeZoneOption } from '@/lib/time-zones';
 import { showToast } from '@/lib/toast';
 import { canManageMembers } from './member-rules';
+import { SentimentAgreement } from './SentimentAgreement';
 import { useWorkspace } from './use-workspace';
 
 const languageOf = (workspace: WorkspaceResponse): WorkspaceLanguage | '' => {
@@ -31,12 +33,16 @@ const languageOf = (workspace: WorkspaceResponse): WorkspaceLanguage | '' => {
 export function GeneralSettingsPage() {
   const { workspace } = useWorkspace();
   return (
-    <PageFrame title="General" description="The workspace's name, content language and time zone.">
+    <PageFrame
+      title="General"
+      description="The workspace's name, content language and time zone, and how sentiment agrees with your team."
+    >
       {canManageMembers(workspace.privilege) ? (
         <GeneralForm key={workspace.id} workspace={workspace} />
       ) : (
         <ReadOnlyGeneral workspace={workspace} />
       )}
+      <SentimentAgreement workspaceId={workspace.id} />
     </PageFrame>
   );
 }

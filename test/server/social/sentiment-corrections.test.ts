@@ -47,8 +47,11 @@ beforeAll(async () => {
     platform: string;
     external_id: string;
   }>(
-    `SELECT id::text, sentiment, hashtags[1] AS hashtag, platform::text, external_id FROM posts
-      WHERE posted_at >= $1 AND posted_at < $2 AND sentiment_label = 'positive' AND cardinality(hashtags) > 0
+    `SELECT id::text, sentiment, hashtags[1] AS hashtag, platform::text, external_id
+      FROM posts p WHERE posted_at >= $1 AND posted_at < $2 AND sentiment_label = 'positive'
+        AND cardinality(hashtags) > 0
+        -- A post with no near-duplicate (sentiment-near-duplicates.test.ts has those): the correction is its alone.
+        AND text_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM posts q WHERE q.text_key = p.text_key AND q.id <> p.id)
       ORDER BY id LIMIT 1`,
     [RANGE.from, RANGE.to],
   );

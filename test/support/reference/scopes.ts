@@ -33,7 +33,7 @@ function asCorrections(byLabel: ReadonlyMap<number, Label>): Corrections {
     byId: new Map(
       [...byLabel].map(([id, label]) => [
         id,
-        { label, correctedBy: null, correctedAt: '2026-11-20T00:00:00.000Z' },
+        { label, inheritedFrom: null, correctedBy: null, correctedAt: '2026-11-20T00:00:00.000Z' },
       ]),
     ),
     ids,
