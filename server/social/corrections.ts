@@ -58,6 +58,12 @@ export const NO_CORRECTIONS: Corrections = {
  * with that key (posts_text_key_idx), at most INHERITED_LIMIT of them.
  */
 export async function loadCorrections(db: Db, workspaceId: string, postIds?: number[]): Promise<Corrections> {
+  // A workspace without corrections (most) reads nothing of the posts: its answers, cached ones above all, never wait
+  // on the corpus tables for them.
+  const any = await db.execute<{ any: boolean }>(
+    sql`SELECT EXISTS (SELECT 1 FROM sentiment_corrections WHERE workspace_id = ${workspaceId}) AS any`,
+  );
+  if (!any.rows[0]?.any) return NO_CORRECTIONS;
   const only = postIds ? sql.param(postIds) : null;
   const onlyOwn = only ? sql`WHERE post_id = ANY(${only}::bigint[])` : sql``;
   const onlyInherited = only

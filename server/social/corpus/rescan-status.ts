@@ -6,6 +6,8 @@ import type { SentimentRescan, SentimentRescanStatus } from '@contract/sentiment
 import { rescanProgress } from './rescan';
 import { sentimentModelVersion } from './sentiment-model';
 
+/** How long an answer waits for the rescan's state before it takes the last known one. */
+const RUNNING_WAIT_MS = 250;
 /** How old the posts-per-version counts may be. */
 const MODELS_MAX_AGE_MS = 5_000;
 
@@ -17,6 +19,8 @@ export interface RescanStatusReader {
 }
 
 export function rescanStatusReader(pool: pg.Pool, version = sentimentModelVersion()): RescanStatusReader {
+  let last: SentimentRescan | null = null;
+  let reading: Promise<SentimentRescan | null> | undefined;
   let models: { at: number; value: Promise<Record<string, number>> } | undefined;
   const postsByModel = () => {
     if (!models || Date.now() - models.at > MODELS_MAX_AGE_MS) {
@@ -65,8 +69,28 @@ export function rescanStatusReader(pool: pg.Pool, version = sentimentModelVersio
       return { model: version, rescan: await read() };
     },
     async running() {
-      const progress = await rescanProgress(pool, version);
-      return progress && !progress.finishedAt ? read() : null;
+      // What an answer (a cached one too) carries: one read at a time (a corpus locked, the pool taken by
+      // computations waiting on it, must not gather more), and no answer waits for it more than RUNNING_WAIT_MS,
+      // taking the last known state then.
+      reading ??= (async () => {
+        try {
+          const progress = await rescanProgress(pool, version);
+          last = progress && !progress.finishedAt ? await read() : null;
+          return last;
+        } finally {
+          reading = undefined;
+        }
+      })();
+      reading.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<SentimentRescan | null>(
+        (done) => (timer = setTimeout(() => done(last), RUNNING_WAIT_MS)),
+      );
+      try {
+        return await Promise.race([reading, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }
