@@ -123,5 +123,13 @@ export interface ListNode {
 }
 
 export type LeafNode =
-  TermNode | PhraseNode | WildcardNode | MaskNode | CasedNode | HashtagNode | MentionNode | FieldNode | ListNode;
+  | TermNode
+  | PhraseNode
+  | WildcardNode
+  | MaskNode
+  | CasedNode
+  | HashtagNode
+  | MentionNode
+  | FieldNode
+  | ListNode;
 export type QueryNode = LeafNode | NotNode | AndNode | OrNode | NearNode;

@@ -5,7 +5,7 @@ import type { QueryError } from '@contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { parse } from './parser';
-import type { QueryLists } from './lists';
+import { expandLists, type QueryLists } from './lists';
 
 export type * from './ast';
 export { QuerySyntaxError } from './errors';
@@ -27,4 +27,10 @@ export function parseQuery(text: string, lists?: QueryLists): ParseResult {
     if (error instanceof QuerySyntaxError) return { ok: false, errors: [error.toJSON()] };
     throw error;
   }
+}
+
+/** The query as it is evaluated: parsed against the workspace's `lists`, its references replaced by their items. */
+export function parseWithLists(text: string, lists: QueryLists): ParseResult {
+  const parsed = parseQuery(text, lists);
+  return parsed.ok ? { ok: true, ast: expandLists(parsed.ast, lists) } : parsed;
 }
