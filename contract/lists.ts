@@ -4,8 +4,8 @@ import * as z from 'zod/mini';
 import { storableText } from './text';
 import { workspaceIdSchema } from './workspaces';
 
-const LIST_KINDS = ['authors', 'sites', 'words'] as const;
-const MAX_LIST_ITEMS = 1000;
+export const LIST_KINDS = ['authors', 'sites', 'words'] as const;
+export const MAX_LIST_ITEMS = 1000;
 const MAX_ITEM_LENGTH = 200;
 
 /** Lower-case letters, digits, _ and -, 1 to 40 characters: how a query names the list. */
