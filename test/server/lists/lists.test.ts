@@ -221,6 +221,34 @@ describe('queries that read a list', () => {
     ]);
   });
 
+  it('discover searches with the current items and says the query as written', async () => {
+    const team = await createTeam(server);
+    await createList(team, { name: 'drinks', kind: 'words', items: ['tea'] });
+    const discover = async (query: string) => {
+      const res = await as(server, team.viewer, {
+        method: 'POST',
+        url: '/social/discover',
+        payload: {
+          workspace_id: team.workspaceId,
+          query,
+          filters: { from: '2025-12-01T00:00:00Z', to: '2026-02-01T00:00:00Z' },
+          limit: 100,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<{ posts: Array<{ id: string }>; counted: string }>();
+      return { ids: body.posts.map((post) => post.id).sort(), counted: body.counted };
+    };
+    const tea = await discover('list(drinks)');
+    expect(tea.ids).toEqual((await discover('tea')).ids);
+    expect(tea.ids.length).toBeGreaterThan(0);
+    expect(tea.counted).toContain('"list(drinks)"');
+    await putItems(team, 'drinks', ['ramen', 'vaccines']);
+    const edited = await discover('list(drinks)');
+    expect(edited.ids).toEqual((await discover('ramen OR vaccines')).ids);
+    expect(edited.ids).not.toEqual(tea.ids);
+  });
+
   it('a tracked query collects with its lists as they are at the next poll or event', async () => {
     const team = await createTeam(server);
     await createList(team, { name: 'drinks', kind: 'words', items: ['tea', 'flat white'] });
