@@ -10,6 +10,7 @@ export default defineConfig({
     './server/db/analytics-schema.ts',
     './server/db/alerts-schema.ts',
     './server/db/tracking-schema.ts',
+    './server/db/lists-schema.ts',
   ],
   out: './server/db/migrations',
 });

@@ -45,6 +45,8 @@ export const savedQueryResponseSchema = z.object({
   query: z.string(),
   /** The canonical text (printQuery): explicit AND, canonical field values, only needed parentheses. */
   normalized: z.string(),
+  /** The names of the workspace's lists the query reads (`author:list(competitors)`), in order of first use. */
+  lists: z.array(z.string()),
   filters: queryFiltersSchema,
   /** Null once the author's account is deleted. */
   created_by: z.nullable(z.string()),

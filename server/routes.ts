@@ -7,6 +7,7 @@ import { workspaceRoutes } from './workspaces/routes';
 import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { trackingRoutes } from './tracking/routes';
+import { listRoutes } from './lists/routes';
 import { alertRoutes } from './alerts/routes';
 import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
@@ -31,6 +32,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(inviteRoutes);
       await api.register(savedQueryRoutes);
       await api.register(trackingRoutes);
+      await api.register(listRoutes);
       await api.register(alertRoutes);
       await api.register(notificationRoutes);
       await api.register(digestRoutes);

@@ -46,6 +46,7 @@ import { Route as AuthedWorkspaceWorkspaceIdInsightPostsRouteImport } from './ro
 import { Route as AuthedWorkspaceWorkspaceIdSettingsIndexRouteImport } from './routes/_authed/workspace/$workspaceId/settings/index'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport } from './routes/_authed/workspace/$workspaceId/settings/billing'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/_authed/workspace/$workspaceId/settings/general'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsListsRouteImport } from './routes/_authed/workspace/$workspaceId/settings/lists'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/_authed/workspace/$workspaceId/settings/member'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsPlanRouteImport } from './routes/_authed/workspace/$workspaceId/settings/plan'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsShareLinksRouteImport } from './routes/_authed/workspace/$workspaceId/settings/share-links'
@@ -263,6 +264,12 @@ const AuthedWorkspaceWorkspaceIdSettingsGeneralRoute =
     path: '/general',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
+const AuthedWorkspaceWorkspaceIdSettingsListsRoute =
+  AuthedWorkspaceWorkspaceIdSettingsListsRouteImport.update({
+    id: '/lists',
+    path: '/lists',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
+  } as any)
 const AuthedWorkspaceWorkspaceIdSettingsMemberRoute =
   AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport.update({
     id: '/member',
@@ -329,6 +336,7 @@ export interface FileRoutesByFullPath {
   '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
@@ -368,6 +376,7 @@ export interface FileRoutesByTo {
   '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
@@ -413,6 +422,7 @@ export interface FileRoutesById {
   '/_authed/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/_authed/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
   '/_authed/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  '/_authed/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/_authed/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   '/_authed/workspace/$workspaceId/settings/plan': typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   '/_authed/workspace/$workspaceId/settings/share-links': typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
@@ -458,6 +468,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/insight/posts'
     | '/workspace/$workspaceId/settings/billing'
     | '/workspace/$workspaceId/settings/general'
+    | '/workspace/$workspaceId/settings/lists'
     | '/workspace/$workspaceId/settings/member'
     | '/workspace/$workspaceId/settings/plan'
     | '/workspace/$workspaceId/settings/share-links'
@@ -497,6 +508,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/insight/posts'
     | '/workspace/$workspaceId/settings/billing'
     | '/workspace/$workspaceId/settings/general'
+    | '/workspace/$workspaceId/settings/lists'
     | '/workspace/$workspaceId/settings/member'
     | '/workspace/$workspaceId/settings/plan'
     | '/workspace/$workspaceId/settings/share-links'
@@ -541,6 +553,7 @@ export interface FileRouteTypes {
     | '/_authed/workspace/$workspaceId/insight/posts'
     | '/_authed/workspace/$workspaceId/settings/billing'
     | '/_authed/workspace/$workspaceId/settings/general'
+    | '/_authed/workspace/$workspaceId/settings/lists'
     | '/_authed/workspace/$workspaceId/settings/member'
     | '/_authed/workspace/$workspaceId/settings/plan'
     | '/_authed/workspace/$workspaceId/settings/share-links'
@@ -823,6 +836,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
+    '/_authed/workspace/$workspaceId/settings/lists': {
+      id: '/_authed/workspace/$workspaceId/settings/lists'
+      path: '/lists'
+      fullPath: '/workspace/$workspaceId/settings/lists'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsListsRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
+    }
     '/_authed/workspace/$workspaceId/settings/member': {
       id: '/_authed/workspace/$workspaceId/settings/member'
       path: '/member'
@@ -909,6 +929,7 @@ const AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren =
 interface AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren {
   AuthedWorkspaceWorkspaceIdSettingsBillingRoute: typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
   AuthedWorkspaceWorkspaceIdSettingsGeneralRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
+  AuthedWorkspaceWorkspaceIdSettingsListsRoute: typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   AuthedWorkspaceWorkspaceIdSettingsMemberRoute: typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
   AuthedWorkspaceWorkspaceIdSettingsPlanRoute: typeof AuthedWorkspaceWorkspaceIdSettingsPlanRoute
   AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute: typeof AuthedWorkspaceWorkspaceIdSettingsShareLinksRoute
@@ -921,6 +942,8 @@ const AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren: AuthedWorkspaceWorks
       AuthedWorkspaceWorkspaceIdSettingsBillingRoute,
     AuthedWorkspaceWorkspaceIdSettingsGeneralRoute:
       AuthedWorkspaceWorkspaceIdSettingsGeneralRoute,
+    AuthedWorkspaceWorkspaceIdSettingsListsRoute:
+      AuthedWorkspaceWorkspaceIdSettingsListsRoute,
     AuthedWorkspaceWorkspaceIdSettingsMemberRoute:
       AuthedWorkspaceWorkspaceIdSettingsMemberRoute,
     AuthedWorkspaceWorkspaceIdSettingsPlanRoute:

@@ -108,6 +108,28 @@ export interface NearNode {
   right: ProximityOperand;
 }
 
+/** What a workspace's list holds: handles (`author:list(x)`), sites (`site:list(x)`) or words and phrases (`list(x)`). */
+export type ListKind = 'authors' | 'sites' | 'words';
+
+/**
+ * A reference to one of the workspace's lists (written `list(name)`, `author:list(name)`, `site:list(name)`), kept in
+ * the tree and the canonical text as written; expandLists (lists.ts) replaces it by the OR of the list's items before
+ * the query is evaluated. Name: lower case.
+ */
+export interface ListNode {
+  type: 'list';
+  kind: ListKind;
+  name: string;
+}
+
 export type LeafNode =
-  TermNode | PhraseNode | WildcardNode | MaskNode | CasedNode | HashtagNode | MentionNode | FieldNode;
+  | TermNode
+  | PhraseNode
+  | WildcardNode
+  | MaskNode
+  | CasedNode
+  | HashtagNode
+  | MentionNode
+  | FieldNode
+  | ListNode;
 export type QueryNode = LeafNode | NotNode | AndNode | OrNode | NearNode;

@@ -5,21 +5,32 @@ import type { QueryError } from '@contract/social-query';
 import type { QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { parse } from './parser';
+import { expandLists, type QueryLists } from './lists';
 
 export type * from './ast';
 export { QuerySyntaxError } from './errors';
 export { parse } from './parser';
 export { printQuery } from './print';
 export { QUERY_FROM } from './compile';
+export { expandLists, listNames, type QueryLists } from './lists';
 
 export type ParseResult = { ok: true; ast: QueryNode } | { ok: false; errors: QueryError[] };
 
-/** Never throws for bad input: a query that cannot be parsed comes back with its errors. */
-export function parseQuery(text: string): ParseResult {
+/**
+ * Never throws for bad input: a query that cannot be parsed comes back with its errors. With the workspace's `lists`,
+ * its list references are checked (parser.ts); the tree keeps them (expandLists before evaluating it).
+ */
+export function parseQuery(text: string, lists?: QueryLists): ParseResult {
   try {
-    return { ok: true, ast: parse(text) };
+    return { ok: true, ast: parse(text, lists) };
   } catch (error) {
     if (error instanceof QuerySyntaxError) return { ok: false, errors: [error.toJSON()] };
     throw error;
   }
+}
+
+/** The query as it is evaluated: parsed against the workspace's `lists`, its references replaced by their items. */
+export function parseWithLists(text: string, lists: QueryLists): ParseResult {
+  const parsed = parseQuery(text, lists);
+  return parsed.ok ? { ok: true, ast: expandLists(parsed.ast, lists) } : parsed;
 }

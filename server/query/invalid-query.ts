@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryError } from '@contract/social-query';
 import { ApiError } from '@server/errors';
-import { parseQuery, type QueryNode } from './index';
+import { parseQuery, type QueryLists, type QueryNode } from './index';
 
 class InvalidQueryError extends ApiError {
   constructor(readonly errors: QueryError[]) {
@@ -12,9 +12,12 @@ class InvalidQueryError extends ApiError {
   }
 }
 
-/** The parsed query, or an InvalidQueryError to throw (blank text too: the parser calls it empty). */
-export function parseOrThrow(text: string): QueryNode {
-  const parsed = parseQuery(text);
+/**
+ * The parsed query, or an InvalidQueryError to throw (blank text too: the parser calls it empty). With the
+ * workspace's `lists`, its list references are checked (the tree keeps them: expandLists before evaluating).
+ */
+export function parseOrThrow(text: string, lists?: QueryLists): QueryNode {
+  const parsed = parseQuery(text, lists);
   if (!parsed.ok) throw new InvalidQueryError(parsed.errors);
   return parsed.ast;
 }

@@ -17,6 +17,8 @@ export type Token =
   | (TokenBase & { kind: 'phrase'; text: string; slop?: number })
   /** A case-sensitive term: `text` is what is between the braces, as typed. */
   | (TokenBase & { kind: 'cased'; text: string })
+  /** A list reference, `author:list(name)`: `field` as written before `list(` (null: none), `name` as typed. */
+  | (TokenBase & { kind: 'list'; field: string | null; name: string })
   | NearToken
   | (TokenBase & { kind: 'and' | 'or' | 'not' })
   | (TokenBase & { kind: 'lparen' | 'rparen' | 'eof' });
@@ -35,6 +37,8 @@ const COMMENT_CLOSE = '>>>';
 /** A field name, `:` and `[`: a range (terms.ts, fieldRange). */
 const RANGE_START = /^[A-Za-z]+:\[/;
 const WORD_END = /[\s()"]/;
+/** A list reference's start: an optional field, `list(`. */
+const LIST_START = /^(?:([A-Za-z]+):)?list\(/i;
 const NEAR = /^NEAR(?:\/|$)/;
 /** A phrase's slop right after its closing quote: `~` and up to two digits (more digits are read to be refused). */
 const SLOP = /^~(\d*)/;
@@ -170,6 +174,19 @@ export function tokenize(text: string): Token[] {
       }
       const word = text.slice(i, end + 1);
       tokens.push({ kind: 'word', text: word, column, length: word.length });
+      i = end + 1;
+    } else if (LIST_START.test(text.slice(i, i + 24))) {
+      const start = LIST_START.exec(text.slice(i, i + 24))!;
+      const end = text.indexOf(')', i);
+      if (end < 0) {
+        throw new QuerySyntaxError(
+          `Missing ) for the list that starts at column ${column}`,
+          column,
+          text.length - i,
+        );
+      }
+      const name = text.slice(i + start[0].length, end);
+      tokens.push({ kind: 'list', field: start[1] ?? null, name, column, length: end - i + 1 });
       i = end + 1;
     } else {
       let end = i + 1;

@@ -4,15 +4,19 @@
 //   and     := near ( [AND] near )*        adjacent terms are ANDed
 //   near    := unary ( NEAR/n unary )?     one NEAR per pair: a NEAR/2 b NEAR/3 c is refused
 //   unary   := NOT unary | primary
-//   primary := word | "phrase" | {word} | ( or )
+//   primary := word | "phrase" | {word} | list | ( or )
 // so NOT binds tightest, then NEAR, then AND, then OR. Throws QuerySyntaxError.
 import { QUERY_LIMITS } from '@contract/social-query';
-import type { NearNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
+import type { ListKind, ListNode, NearNode, ProximityLeaf, ProximityOperand, QueryNode } from './ast';
 import { QuerySyntaxError } from './errors';
 import { operatorText, tokenize, type NearToken, type OperatorToken, type Token } from './lexer';
 import { casedNode, leafText, matchMode, phraseNode, wordNode } from './terms';
+import { LIST_NAME, listProblem, type QueryLists } from './lists';
 
-const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'lparen', 'not']);
+/** The kind of list a field before `list(…)` reads (`url:` is `site:`). */
+const LIST_KIND_OF: Record<string, ListKind> = { author: 'authors', site: 'sites', url: 'sites' };
+
+const STARTS_OPERAND = new Set<Token['kind']>(['word', 'phrase', 'cased', 'list', 'lparen', 'not']);
 
 function isProximityLeaf(node: QueryNode): node is ProximityLeaf {
   return node.type === 'term' || node.type === 'phrase' || node.type === 'wildcard' || node.type === 'mask';
@@ -23,7 +27,11 @@ class Parser {
   private depth = 0;
   private terms = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    /** The workspace's lists: references are checked against them and count their items as terms. */
+    private readonly lists?: QueryLists,
+  ) {}
 
   parse(): QueryNode {
     if (this.peek().kind === 'eof') throw new QuerySyntaxError('The query is empty', 1, 0);
@@ -125,8 +133,8 @@ class Parser {
     return { type: 'not', operand: this.parseUnary(operator) };
   }
 
-  private countTerm(token: Token) {
-    this.terms += 1;
+  private countTerm(token: Token, terms = 1) {
+    this.terms += terms;
     const max = QUERY_LIMITS.maxTerms;
     if (this.terms > max) {
       throw new QuerySyntaxError(
@@ -152,6 +160,9 @@ class Parser {
         this.next();
         this.countTerm(token);
         return casedNode(token.text, token.column, token.length);
+      case 'list':
+        this.next();
+        return this.listNode(token);
       case 'lparen':
         return this.parseGroup(token);
       default:
@@ -166,6 +177,27 @@ class Parser {
       throw new QuerySyntaxError(text, token.column, token.length);
     }
     throw this.unexpected(token);
+  }
+
+  private listNode(token: Extract<Token, { kind: 'list' }>): ListNode {
+    const { column, length } = token;
+    const fail = (message: string) => new QuerySyntaxError(message, column, length);
+    const kind = token.field === null ? 'words' : LIST_KIND_OF[token.field.toLowerCase()];
+    if (!kind) throw fail(`Only author: and site: read a list, not "${token.field}:" at column ${column}`);
+    if (!LIST_NAME.test(token.name)) {
+      throw fail(
+        `Invalid list name "${token.name}" at column ${column} (lower-case letters, digits, _ and -, 1 to 40)`,
+      );
+    }
+    const node: ListNode = { type: 'list', kind, name: token.name };
+    if (!this.lists) {
+      this.countTerm(token);
+      return node;
+    }
+    const problem = listProblem(node, this.lists);
+    if (problem) throw fail(`${problem}, at column ${column}`);
+    this.countTerm(token, this.lists.get(node.name)!.items.length);
+    return node;
   }
 
   private parseGroup(open: Token): QueryNode {
@@ -198,7 +230,10 @@ class Parser {
   }
 }
 
-/** The tree of a query, or a QuerySyntaxError for the first problem found. */
-export function parse(text: string): QueryNode {
-  return new Parser(tokenize(text)).parse();
+/**
+ * The tree of a query, or a QuerySyntaxError for the first problem found. With the workspace's `lists`, each list
+ * reference must name one of them of its kind, and counts its items as terms (expandLists reads them later).
+ */
+export function parse(text: string, lists?: QueryLists): QueryNode {
+  return new Parser(tokenize(text), lists).parse();
 }

@@ -2,6 +2,7 @@
 // the precedence (NOT > NEAR > AND > OR) needs. Parsing the text gives the same tree back, and since every printed
 // parenthesis stands for one the original query needed, the text stays within the nesting limit.
 import type { ProximityOperand, QueryNode } from './ast';
+import { listText } from './lists';
 
 function printOperand(node: ProximityOperand): string {
   return node.type === 'or' ? `(${node.operands.map(printQuery).join(' OR ')})` : printQuery(node);
@@ -28,6 +29,8 @@ export function printQuery(node: QueryNode): string {
       return `@${node.value}`;
     case 'field':
       return `${node.field}:${node.value}`;
+    case 'list':
+      return listText(node);
     case 'not': {
       const { operand } = node;
       return `NOT ${group(operand, operand.type === 'and' || operand.type === 'or' || operand.type === 'near')}`;

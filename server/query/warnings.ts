@@ -55,7 +55,12 @@ function mixedAndOr(text: string, tokens: Token[], warnings: QueryWarning[], at 
       const close = mixedAndOr(text, tokens, warnings, i + 1);
       pieces.push({ kind: 'operand', from: token.column, to: end(tokens[close] ?? token) });
       i = close;
-    } else if (token.kind === 'word' || token.kind === 'phrase' || token.kind === 'cased') {
+    } else if (
+      token.kind === 'word' ||
+      token.kind === 'phrase' ||
+      token.kind === 'cased' ||
+      token.kind === 'list'
+    ) {
       pieces.push({ kind: 'operand', from: token.column, to: end(token) });
     } else pieces.push({ kind: token.kind, from: token.column, to: end(token) });
   }

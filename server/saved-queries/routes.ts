@@ -13,6 +13,7 @@ import {
 import { limitReached, limitsOf } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
+import { listsFor } from '@server/lists/store';
 import {
   createSavedQueryBodySchema,
   savedQueryListResponseSchema,
@@ -113,7 +114,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await db.transaction(async (tx) => {
         // The workspace row stays locked until commit: concurrent creates count one after another.
         const access = await lockWorkspaceAccess(tx, config, request);
-        parseOrThrow(query);
+        parseOrThrow(query, await listsFor(tx, access.workspace.id, query));
         const { limits, planName } = limitsOf(app.billing.catalogue, access.workspace.plan);
         if (
           limits.saved_queries !== null &&
@@ -150,7 +151,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { queryId } = request.params;
       const access = workspaceAccessOf(request);
       const { name, query, filters } = request.body;
-      if (query !== undefined) parseOrThrow(query);
+      if (query !== undefined) parseOrThrow(query, await listsFor(db, access.workspace.id, query));
       if (name === undefined && query === undefined && filters === undefined) {
         return toSavedQueryResponse(await findSavedQuery(db, access.workspace.id, queryId));
       }

@@ -4,7 +4,7 @@ import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
 import { toUnixSeconds } from '@server/workspaces/access';
-import { printQuery } from '@server/query/index';
+import { listNames, printQuery } from '@server/query/index';
 import { parseOrThrow } from '@server/query/invalid-query';
 import type { SavedQuery, SavedQueryFilters } from '@contract/saved-queries';
 
@@ -26,8 +26,11 @@ const nameTaken = (name: string) =>
 export function toSavedQueryResponse(row: Row): SavedQuery {
   // Stored text always parsed when it was saved; should the language ever tighten, the text is shown as it is.
   let normalized = row.query;
+  let lists: string[] = [];
   try {
-    normalized = printQuery(parseOrThrow(row.query));
+    const tree = parseOrThrow(row.query);
+    normalized = printQuery(tree);
+    lists = listNames(tree);
   } catch {
     // Keep the stored text.
   }
@@ -37,6 +40,7 @@ export function toSavedQueryResponse(row: Row): SavedQuery {
     name: row.name,
     query: row.query,
     normalized,
+    lists,
     filters: row.filters as SavedQueryFilters,
     created_by: row.createdBy,
     created_at: toUnixSeconds(row.createdAt),

@@ -8,6 +8,7 @@ import type { GAP_REASONS } from '@contract/tracking';
 import { workspaces } from '@server/db/schema';
 import { collectedThisMonth, limitsOf } from '@server/billing/limits';
 import type { Catalogue } from '@server/billing/plans';
+import type { ListKind, QueryLists } from '@server/query/index';
 import { TRACKING_CHANGED } from '@server/saved-queries/store';
 import type { Executor } from '@server/workspaces/access';
 
@@ -18,18 +19,25 @@ export interface TrackedQuery {
   workspaceId: string;
   /** The saved query's current text: an edit re-derives what is collected at the next poll or event. */
   text: string;
+  /** The workspace's lists the text may read (none read when it names none), current as the text is. */
+  lists: QueryLists;
 }
 
 /** The saved queries tracked on `source` now (tracking on, the source chosen), oldest first. */
 export async function trackedQueriesFor(db: Queryable, source: string): Promise<TrackedQuery[]> {
-  const { rows } = await db.query<TrackedQuery>(
-    `SELECT q.id AS "savedQueryId", q.workspace_id AS "workspaceId", q.query AS text
+  const { rows } = await db.query<Omit<TrackedQuery, 'lists'> & { lists: [string, ListKind, string[]][] }>(
+    `SELECT q.id AS "savedQueryId", q.workspace_id AS "workspaceId", q.query AS text,
+       (SELECT coalesce(json_agg(json_build_array(l.name, l.kind, l.items)), '[]'::json)
+        FROM query_lists l WHERE l.workspace_id = q.workspace_id AND q.query ~* 'list\\(') AS lists
      FROM saved_query_tracking t JOIN saved_queries q ON q.id = t.saved_query_id
      WHERE t.enabled AND $1 = ANY (t.sources)
      ORDER BY q.created_at, q.id`,
     [source],
   );
-  return rows;
+  return rows.map((row) => ({
+    ...row,
+    lists: new Map(row.lists.map(([name, kind, items]) => [name, { kind, items }])),
+  }));
 }
 
 type GapReason = (typeof GAP_REASONS)[number];
@@ -145,6 +153,7 @@ export function streamTracking(source: string, db: Executor, catalogue: Catalogu
       (await collectableQueries(db, pool, catalogue, source)).map((query) => ({
         id: query.savedQueryId,
         text: query.text,
+        lists: query.lists,
       })),
     record: async (client: pg.PoolClient, hits: ReadonlyArray<{ queries: string[]; postedAt: string }>) => {
       const byQuery = new Map<string, Date[]>();

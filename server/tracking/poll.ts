@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { SourceParams } from '@contract/scraping';
 import { compileMatcher } from '@server/query/match';
 import type { QueryNode } from '@server/query/ast';
-import { parseQuery } from '@server/query/index';
+import { parseWithLists } from '@server/query/index';
 import type { ImportRow } from '@server/social/corpus/import/normalise';
 import { upsertRows } from '@server/social/corpus/import/write';
 import { connectorFor } from '@server/scraping/connectors';
@@ -260,7 +260,7 @@ async function pollSource(deps: PollDeps, source: PolledSource) {
   const now = () => deps.now?.() ?? new Date();
   const collectable = await collectableQueries(deps.db, deps.pool, deps.catalogue, source, now());
   const tracked: Tracked[] = collectable.flatMap((query) => {
-    const parsed = parseQuery(query.text);
+    const parsed = parseWithLists(query.text, query.lists);
     return parsed.ok ? [{ ...query, ast: parsed.ast }] : [];
   });
   if (tracked.length === 0) return;

@@ -49,6 +49,7 @@ export function savedQueryFixture(
     name: `Query ${id.slice(-4)}`,
     query: 'coffee',
     normalized: 'coffee',
+    lists: [],
     filters: {},
     created_by: null,
     created_at: 1_767_225_600,

@@ -45,6 +45,21 @@ describe('scanQuery', () => {
     ]);
   });
 
+  it('reads a list reference whole, after a field or not, as the lexer does', () => {
+    expect(kinds('author:list(competitors) OR list(misspellings) list (a) site:list(pre')).toEqual([
+      ['fieldName', 'author:'],
+      ['fieldValue', 'list(competitors)'],
+      ['operator', 'OR'],
+      ['fieldValue', 'list(misspellings)'],
+      ['word', 'list'],
+      ['paren', '('],
+      ['word', 'a'],
+      ['paren', ')'],
+      ['fieldName', 'site:'],
+      ['fieldValue', 'list(pre'],
+    ]);
+  });
+
   it('keeps lower-case operators as words, a bare field name alone, and an unclosed phrase to the end', () => {
     expect(kinds('rock and roll NEAR platform: "open')).toEqual([
       ['word', 'rock'],

@@ -84,8 +84,12 @@ const fieldArb = fc.oneof(
       value: `[${min ?? '*'} TO ${max ?? '*'}]`,
     })),
 );
+const listArb = fc
+  .tuple(fc.constantFrom('authors', 'sites', 'words'), text('abz09_-', 1, 40))
+  .map(([kind, name]): LeafNode => ({ type: 'list', kind, name }));
 const leafArb = fc.oneof(
   termArb,
+  listArb,
   phraseArb,
   loosePhraseArb,
   wildcardArb,
@@ -195,6 +199,7 @@ const PIECES = [
     '&',
     '--',
   ],
+  ...['list(press)', 'author:list(rivals)', 'site:list(', 'lang:list(a)', 'list(Bad name)', 'list()'],
   ...['#tag', '#', '#a-b', '#x*', '@user', '@', 'author:', 'author:bob', 'platform:x', 'platform:myspace'],
   ...[
     'lang:en',

@@ -5,6 +5,7 @@
 // posts' by (matching/words.ts): no statement asks PostgreSQL about them.
 import type { FieldNode, QueryNode } from '@server/query/index';
 import { fieldRange, leafText, matchMode } from '@server/query/terms';
+import { unexpandedList } from '@server/query/lists';
 import {
   CASED_WORDS,
   FIELD_TOKEN_MARKS,
@@ -244,6 +245,8 @@ export function compileStoreQuery(
       return tokenSet(tagToken(node, params), params, range);
     case 'field':
       return fieldCondition(node, params);
+    case 'list':
+      throw unexpandedList(node);
     case 'not':
       return `NOT (${compileStoreQuery(node.operand, params, range, given)})`;
     case 'and':
@@ -378,6 +381,8 @@ export function compileStoreCandidates(
         ? null
         : { tokens: `tok = ${token}`, posts: null, repeats: false, given, wide: true };
     }
+    case 'list':
+      throw unexpandedList(node);
     case 'not':
       return null;
     case 'and': {

@@ -6,6 +6,7 @@
 // tested on every post. An empty cover is a query that matches nothing (a phrase of no words).
 import type { ProximityLeaf, ProximityOperand, QueryField, QueryNode } from '../ast';
 import { leafText, maskPattern, matchMode } from '../terms';
+import { unexpandedList } from '../lists';
 import { lowerText, textWords } from './post';
 
 export type CoverKey =
@@ -83,6 +84,8 @@ export function coverOf(node: QueryNode): Cover | null {
       const [left, right] = [operandCover(node.left), operandCover(node.right)];
       return left.cost <= right.cost ? left : right;
     }
+    case 'list':
+      throw unexpandedList(node);
     case 'not':
       return null;
     case 'and': {

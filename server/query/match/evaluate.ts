@@ -5,6 +5,7 @@
 // once into closures; the matcher runs only those of the queries a post may match.
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '../ast';
 import { fieldRange, leafText, maskPattern, matchMode } from '../terms';
+import { unexpandedList } from '../lists';
 
 /** Whether a number lies within a field's range (both ends included, null: open). */
 const inRange =
@@ -189,6 +190,8 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
       }
       return never;
     }
+    case 'list':
+      throw unexpandedList(node);
     case 'not': {
       const operand = compileTest(node.operand, substrings);
       return (scan) => !operand(scan);

@@ -12,7 +12,7 @@
 // refused with its reason — logged (never the URL's credentials), counted — and the stream goes on.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { parseQuery } from '@server/query/index';
+import { parseWithLists, type QueryLists } from '@server/query/index';
 import { compileMatcher, type QueryMatcher, type TrackedQuery } from '@server/query/match/index';
 import { prepareItems } from '../prepare';
 import { POST_COLLECTION, readEvent, type StreamEvent } from './jetstream-event';
@@ -23,6 +23,8 @@ export interface StreamQuery {
   id: string;
   /** The query in the query language (server/query/README.md). */
   text: string;
+  /** The lists of its workspace it may read (server/query/lists.ts). */
+  lists?: QueryLists;
 }
 
 export interface JetstreamOptions {
@@ -137,7 +139,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
       const given = await options.queries();
       const tracked: TrackedQuery[] = [];
       for (const query of given) {
-        const parsed = parseQuery(query.text);
+        const parsed = parseWithLists(query.text, query.lists ?? new Map());
         if (parsed.ok) tracked.push({ id: query.id, ast: parsed.ast });
         else
           log(`Bluesky stream: query ${query.id} is not valid and is left out: ${parsed.errors[0]!.message}`);

@@ -11,7 +11,8 @@ import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf } from '@server/workspaces/route-access';
 import { loadCorrections } from '../corrections';
 import { resolveScope } from '../scope';
-import { printQuery } from '@server/query/index';
+import { expandLists, printQuery } from '@server/query/index';
+import { listsFor } from '@server/lists/store';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import { cursorSeal } from '../cursor-seal';
 import { namedRange } from '../cursor-range';
@@ -74,8 +75,10 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply): Promise<DiscoverResponse> => {
       const { query, filters, sort, limit } = request.body;
       const { workspace } = workspaceAccessOf(request);
-      const ast = parseOrThrow(query);
-      const normalized = printQuery(ast);
+      const lists = await listsFor(lightDb, workspace.id, query);
+      const tree = parseOrThrow(query, lists);
+      const ast = expandLists(tree, lists);
+      const normalized = printQuery(tree);
       const fingerprint = searchFingerprint(normalized, filters, sort);
       const named = namedRange(filters);
       const cursor = request.body.cursor

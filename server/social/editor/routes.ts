@@ -8,7 +8,8 @@ import {
 } from '@contract/social-query';
 import { errorResponseSchema } from '@contract/errors';
 import { bearer, errorResponses } from '@server/openapi';
-import { parseQuery, printQuery } from '@server/query/index';
+import { expandLists, parseQuery, printQuery } from '@server/query/index';
+import { listsFor } from '@server/lists/store';
 import { queryWarnings } from '@server/query/warnings';
 import { FIGURES_PREPARING, FIGURES_UNAVAILABLE } from '@contract/figures';
 import { ApiError } from '@server/errors';
@@ -64,14 +65,15 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply): Promise<ValidateQueryResponse> => {
-      const parsed = parseQuery(request.body.query);
+      // The workspace's lists as they are now: a reference to none, or to one of another kind, is an error here.
+      const lists = await listsFor(app.deps.db, request.body.workspace_id, request.body.query);
+      const parsed = parseQuery(request.body.query, lists);
       if (!parsed.ok) return { valid: false, errors: parsed.errors };
       const { filters } = request.body;
+      const ast = expandLists(parsed.ast, lists);
       // With filters, the count is discover's: the same scope (range, platforms, languages) as its list; without,
       // the whole corpus.
-      const scope = filters
-        ? resolveScope(parsed.ast, filters)
-        : { query: parsed.ast, platforms: [], languages: [] };
+      const scope = filters ? resolveScope(ast, filters) : { query: ast, platforms: [], languages: [] };
       const normalized = printQuery(parsed.ast);
       const warned = queryWarnings(request.body.query, parsed.ast);
       const warnings = warned.length ? { warnings: warned } : {};

@@ -1,6 +1,6 @@
 // The dashboards' answer cache: a team opening the same dashboard gets the first answer again
 // instead of a computation each. An answer is kept under its workspace, its endpoint, everything of the resolved
-// request that can change it (the normalized query, the saved query's name, platforms, languages, the absolute range,
+// request that can change it (the normalized query and the query as evaluated, with its lists' items, the saved query's name, platforms, languages, the absolute range,
 // the refinements, the workspace's time zone, its sentiment corrections, the page's sort, size and cursor) and the
 // corpus version
 // (corpus_state, raised by a trigger in the transaction of every write to posts or profiles: migration 0013). A
@@ -21,6 +21,7 @@ import { ClientGoneError } from '../admission';
 import type { Read } from '../reads';
 import { PreparedAnswer } from './answer-bytes';
 import type { InsightScope } from './request';
+import { printQuery } from '@server/query/index';
 
 export interface AnswerCacheOptions {
   /** The most bytes kept (each answer's JSON and its compressed forms); 0 keeps nothing (every request computes). */
@@ -60,6 +61,8 @@ export function answerKey(
     endpoint,
     context.timeZone,
     context.normalized,
+    // The query as evaluated: its lists' items as they are now (an edited list is another answer).
+    scope.query && printQuery(scope.query),
     context.savedQueryName,
     sorted(scope.platforms),
     sorted(scope.languages),

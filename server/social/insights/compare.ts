@@ -10,7 +10,7 @@ import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
 import type { AnalyticsService } from '@server/analytics/service';
 import { pairsOf, storeOverlap } from '@server/analytics/figures/overlap';
-import type { QueryNode } from '@server/query/index';
+import { printQuery, type QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
@@ -75,7 +75,7 @@ export async function resolveCompare(
 /**
  * What identifies a Compare answer beyond the first query's resolved request (answer-cache.ts, answerKey: the range,
  * the zone and the plan's clip, which every query shares): each query as resolved, in order — its id, canonical text,
- * name, platforms and languages.
+ * text as evaluated (its lists' items), name, platforms and languages.
  */
 export function compareKey(
   ids: readonly string[],
@@ -86,6 +86,7 @@ export function compareKey(
     compared: contexts.map(({ scope, normalized, savedQueryName }, i) => [
       ids[i],
       normalized,
+      scope.query && printQuery(scope.query),
       savedQueryName,
       sorted(scope.platforms),
       sorted(scope.languages),

@@ -6,7 +6,8 @@ import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
 import { savedQueries } from '@server/db/social-schema';
 import { ApiError } from '@server/errors';
-import { printQuery } from '@server/query/index';
+import { expandLists, printQuery } from '@server/query/index';
+import { listsFor } from '@server/lists/store';
 import { parseOrThrow } from '@server/query/invalid-query';
 import { resolveScope, type Scope } from '../scope';
 import { namedRange, type NamedRange } from '../cursor-range';
@@ -91,8 +92,10 @@ export async function resolveInsightScope(
     const parsed = queryFiltersSchema.safeParse(saved.filters);
     savedFilters = parsed.success ? parsed.data : {};
   }
-  // Empty or blank: every post.
-  const ast = text.trim() === '' ? null : parseOrThrow(text);
+  // Empty or blank: every post. The workspace's lists as they are now (an edited list changes the answer).
+  const lists = await listsFor(db, body.workspace_id, text);
+  const tree = text.trim() === '' ? null : parseOrThrow(text, lists);
+  const ast = tree && expandLists(tree, lists);
   const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
   const filters = { ...savedFilters, ...overrides };
   const scope = resolveScope(ast, filters, now);
@@ -103,7 +106,7 @@ export async function resolveInsightScope(
   return {
     scope,
     namedRange: namedRange(filters),
-    normalized: ast ? printQuery(ast) : null,
+    normalized: tree ? printQuery(tree) : null,
     savedQueryName,
     refines,
     timeZone,

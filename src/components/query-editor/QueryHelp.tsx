@@ -23,6 +23,9 @@ const SYNTAX: Array<[string, string]> = [
   ['country:KR', 'by an author from the country (two-letter code)'],
   ['is:reply', 'replies (also is:original, is:repost, is:quote)'],
   ['followers:[1000 TO *]', 'by authors with 1,000 followers or more; engagement:[10 TO 500] likewise'],
+  ['list(misspellings)', 'any word or phrase of the workspace’s list misspellings (Settings › Lists)'],
+  ['author:list(competitors)', 'written by any author of the list competitors'],
+  ['site:list(press)', 'linking to any site of the list press'],
 ];
 
 const NOTES = [
@@ -31,6 +34,7 @@ const NOTES = [
   'Chinese, Japanese, Korean and Thai words and emoji match as parts of the text: 東京 finds 東京タワー.',
   'Words run up to a space, a parenthesis or a quote; quote a link ("https://…").',
   'Comments go between <<< and >>>; a query may span several lines.',
+  'A query reads its lists as they are when it runs: editing a list changes every query that reads it. Each item counts as a term.',
   `At most ${QUERY_LIMITS.maxLength} characters, ${QUERY_LIMITS.maxTerms} terms and ${QUERY_LIMITS.maxDepth} levels of parentheses.`,
 ];
 

@@ -1,7 +1,7 @@
 // Splits query text into the spans the editor colours, by the rules of the server's lexer
 // (server/query/lexer.ts): a word runs up to whitespace, a parenthesis or a quote; AND, OR, NOT and NEAR/n are
 // operators only in upper case; a word that starts with ASCII letters and ":" is a field; {…} a case-sensitive word;
-// <<< … >>> is a comment. It
+// <<< … >>> is a comment; `list(name)`, after a field or not, a list reference (coloured as a field's value). It
 // never throws: an unclosed quote is a phrase to the end, an unclosed comment a comment to the end, and the server's
 // diagnostics say what is wrong. Offsets are UTF-16 code units.
 
@@ -31,6 +31,8 @@ const WHITESPACE = /\s/;
 const WORD_END = /[\s()"]/;
 const FIELD = /^[A-Za-z]+:/;
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
+/** A list reference's start, as the lexer reads it: an optional field, `list(`. */
+const LIST_START = /^(?:[A-Za-z]+:)?list\(/i;
 
 function wordTokens(word: string, from: number): QueryToken[] {
   const to = from + word.length;
@@ -59,6 +61,14 @@ export function scanQuery(text: string): QueryToken[] {
       const close = text.indexOf('>>>', i + 3);
       const end = close < 0 ? text.length : close + 3;
       tokens.push({ kind: 'comment', from: i, to: end });
+      i = end;
+    } else if (LIST_START.test(text.slice(i, i + 24))) {
+      // A list reference, `author:list(competitors)`: its field (if any) and `list(name)` as the field's value.
+      const close = text.indexOf(')', i);
+      const end = close < 0 ? text.length : close + 1;
+      const field = FIELD.exec(text.slice(i, end));
+      if (field) tokens.push({ kind: 'fieldName', from: i, to: i + field[0].length });
+      tokens.push({ kind: 'fieldValue', from: i + (field?.[0].length ?? 0), to: end });
       i = end;
     } else if (/^[A-Za-z]+:\[/.test(text.slice(i, i + 24))) {
       // A field's range, `followers:[1000 TO *]`: one field up to its `]` (to the end when unclosed).

@@ -9,7 +9,7 @@
 // form whose text is typed over several lines would otherwise be saved by a slip). Save is the button, or Enter in the
 // name field. Tab leaves the editor (it does not indent).
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useBlocker } from '@tanstack/react-router';
+import { Link, useBlocker } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import type { SavedQuery, SavedQueryFilters } from '@contract/saved-queries';
 import type { QueryError } from '@contract/social-query';
@@ -202,7 +202,8 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
           <p className="field-hint">
             Words, "exact phrases", wildcards (barist*, organi?ation), {'{NASA}'} (exact case), AND, OR, NOT,
             parentheses, a NEAR/3 b (NEAR/3f: in order), #hashtag, @mention, author:, platform:, lang:,
-            country:, is:, followers:[1000 TO *], engagement:[10 TO *]; &lt;&lt;&lt; comments &gt;&gt;&gt;.
+            country:, is:, followers:[1000 TO *], engagement:[10 TO *], the workspace's lists (list(name),
+            author:list(name), site:list(name)); &lt;&lt;&lt; comments &gt;&gt;&gt;.
           </p>
           <QueryEditor
             id={QUERY_ID}
@@ -216,6 +217,7 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
             onSubmit={check.checkNow}
             handle={editor}
           />
+          <ListsRead workspaceId={workspaceId} query={draft.query} />
           {shownRefusal ? (
             <div id={`${QUERY_ID}-errors`} className="query-refusal" role="alert">
               <p className="field-error">
@@ -287,5 +289,23 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
         </ConfirmDialog>
       ) : null}
     </section>
+  );
+}
+
+/** A list reference as the language reads it (server/query/lexer.ts): an optional field, `list(name)`. */
+const LIST_REFERENCE = /(?:^|[\s(])(?:[A-Za-z]+:)?list\(([a-z0-9_-]{1,40})\)/gi;
+
+/** Which of the workspace's lists the typed query reads, as it is typed. */
+function ListsRead({ workspaceId, query }: { workspaceId: string; query: string }) {
+  const names = [...new Set(Array.from(query.matchAll(LIST_REFERENCE), (match) => match[1]!))];
+  if (!names.length) return null;
+  return (
+    <p className="field-hint query-lists-read">
+      Reads {names.length === 1 ? 'the list' : 'the lists'}{' '}
+      <Link to="/workspace/$workspaceId/settings/lists" params={{ workspaceId }}>
+        {names.join(', ')}
+      </Link>{' '}
+      as they are when it runs: editing a list changes this query.
+    </p>
   );
 }

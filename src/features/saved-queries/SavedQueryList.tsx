@@ -97,6 +97,14 @@ export function SavedQueryList(props: SavedQueryListProps) {
                 <code className="query-text" title={query.query} tabIndex={0}>
                   {query.query || <span className="muted">(every post)</span>}
                 </code>
+                {query.lists.length ? (
+                  <p className="small muted query-lists-read">
+                    Reads {query.lists.length === 1 ? 'the list' : 'the lists'}{' '}
+                    <Link to="/workspace/$workspaceId/settings/lists" params={{ workspaceId }}>
+                      {query.lists.join(', ')}
+                    </Link>
+                  </p>
+                ) : null}
               </td>
               <td className={query.created_by === null ? 'author muted' : 'author'}>
                 {authorName(query, members)}

@@ -234,6 +234,8 @@ describe('tracking', () => {
       savedQueryId: id,
       workspaceId: team.workspaceId,
       text: 'espresso AND NOT decaf',
+      // It names no list: none read.
+      lists: new Map(),
     });
   });
 

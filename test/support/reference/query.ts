@@ -4,6 +4,7 @@
 import type { ProximityLeaf, ProximityOperand, QueryNode } from '@server/query/index';
 import { parseQuery } from '@server/query/index';
 import { leafText, matchMode } from '@server/query/terms';
+import { unexpandedList } from '@server/query/lists';
 import { lower, tokens, words, type Token } from './tokens';
 
 /** A post as the reference sees it: the record's columns and its author's. */
@@ -154,6 +155,8 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
         }
       }
       return false;
+    case 'list':
+      throw unexpandedList(node);
     case 'not':
       return !matches(node.operand, post, postTokens);
     case 'and':
