@@ -67,6 +67,17 @@ export const trackingResponseSchema = z.object({
   /** Unix seconds: when tracking was last turned on; null when it never was. */
   tracking_since: z.nullable(z.int()),
   coverage: z.array(coverageSchema),
+  /**
+   * The plan's two tracking limits against the workspace's use (null limit: none), shown before they bite. Optional:
+   * the panel works without it.
+   */
+  limits: z.optional(
+    z.object({
+      plan: z.string(),
+      tracked_queries: z.object({ used: z.int(), limit: z.nullable(z.int()) }),
+      posts_collected_per_month: z.object({ used: z.int(), limit: z.nullable(z.int()) }),
+    }),
+  ),
 });
 export type TrackingResponse = z.infer<typeof trackingResponseSchema>;
 

@@ -89,6 +89,24 @@ export async function collectedThisMonth(db: Executor, workspaceId: string): Pro
   return rows.rows[0]?.n ?? 0;
 }
 
+/** The plan's tracking limits against the workspace's use, as a saved query's tracking shows them. */
+export async function trackingUsage(
+  db: Executor,
+  catalogue: Catalogue,
+  workspace: { id: string; plan: string },
+) {
+  const { limits, planName } = limitsOf(catalogue, workspace.plan);
+  const [tracked, collected] = await Promise.all([
+    countTracked(db, workspace.id),
+    collectedThisMonth(db, workspace.id),
+  ]);
+  return {
+    plan: planName,
+    tracked_queries: { used: tracked, limit: limits.tracked_queries },
+    posts_collected_per_month: { used: collected, limit: limits.posts_collected_per_month },
+  };
+}
+
 /**
  * Before a saved query's tracking is turned on (the workspace row locked by the caller's transaction): refused with
  * tracked_query_limit when the plan's tracked queries are all on. Turning on one that is on already passes.

@@ -7,7 +7,7 @@ import {
   workspaceAccessOf,
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
-import { assertTrackingFree } from '@server/billing/limits';
+import { assertTrackingFree, trackingUsage } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { ApiError } from '@server/errors';
 import { findSavedQuery } from '@server/saved-queries/store';
@@ -80,7 +80,10 @@ export const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { workspace } = workspaceAccessOf(request);
       const query = await findSavedQuery(db, workspace.id, request.params.queryId);
-      return readTracking(db, query.id);
+      return {
+        ...(await readTracking(db, query.id)),
+        limits: await trackingUsage(db, app.billing.catalogue, workspace),
+      };
     },
   );
 
@@ -115,7 +118,10 @@ export const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
         const unknown = body.sources.filter((key) => !known.has(key));
         if (unknown.length > 0) throw unknownSources(unknown);
         await writeTracking(tx, query.id, body, request.userId);
-        return readTracking(tx, query.id);
+        return {
+          ...(await readTracking(tx, query.id)),
+          limits: await trackingUsage(tx, app.billing.catalogue, workspace),
+        };
       });
     },
   );

@@ -117,6 +117,29 @@ describe('the Track control', () => {
   });
 });
 
+describe('the plan’s tracking limits', () => {
+  it('are said before they bite, and when they do', () => {
+    view({
+      tracking: {
+        ...tracking,
+        limits: {
+          plan: 'Starter',
+          tracked_queries: { used: 3, limit: 3 },
+          posts_collected_per_month: { used: 16_500, limit: 20_000 },
+        },
+      },
+    });
+    const list = screen.getByRole('list', { name: "The Starter plan's tracking limits" });
+    expect(list.textContent).toContain('Tracked queries in this workspace: 3 of 3 — no more can be tracked');
+    expect(list.textContent).toContain('Posts collected this month: 16,500 of 20,000 — close to the limit');
+  });
+
+  it('are left out when the answer has none (the panel works without them)', () => {
+    view();
+    expect(screen.queryByRole('list', { name: /tracking limits/ })).toBeNull();
+  });
+});
+
 describe('the coverage panel', () => {
   it('says per source since when, how far back, posts today, the last post and the gap', () => {
     view({ canEdit: false });

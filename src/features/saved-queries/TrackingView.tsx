@@ -107,6 +107,30 @@ function GapLine({ gap, zone }: { gap: NonNullable<Coverage['gap']>; zone: strin
   );
 }
 
+/** The plan's tracking limits against the workspace's use, said before they bite (a warning from 80 %). */
+function TrackingLimits({ limits }: { limits: NonNullable<TrackingResponse['limits']> }) {
+  const line = (label: string, { used, limit }: { used: number; limit: number | null }, full: string) => {
+    const near = limit !== null && used >= Math.ceil(limit * 0.8);
+    return (
+      <li className={near ? 'usage-warning' : undefined}>
+        {label}: {number.format(used)}
+        {limit === null ? ' (no limit)' : ` of ${number.format(limit)}`}
+        {limit !== null && used >= limit ? ` — ${full}` : near ? ' — close to the limit' : ''}
+      </li>
+    );
+  };
+  return (
+    <ul className="tracking-limits small" aria-label={`The ${limits.plan} plan's tracking limits`}>
+      {line('Tracked queries in this workspace', limits.tracked_queries, 'no more can be tracked')}
+      {line(
+        'Posts collected this month',
+        limits.posts_collected_per_month,
+        'collection is paused until next month; nothing collected is lost',
+      )}
+    </ul>
+  );
+}
+
 function CoverageCard({ coverage, zone }: { coverage: Coverage; zone: string }) {
   return (
     <section className="tracking-coverage-card" aria-label={`Coverage on ${coverage.label}`}>
@@ -146,6 +170,7 @@ export function TrackingView(props: TrackingViewProps) {
           Only owners and managers can change what a saved query tracks.
         </p>
       )}
+      {tracking.limits ? <TrackingLimits limits={tracking.limits} /> : null}
       <h3>Coverage</h3>
       {tracking.coverage.length === 0 ? (
         <p className="muted">No source is tracked for this query yet.</p>

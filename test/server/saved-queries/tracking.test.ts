@@ -132,6 +132,11 @@ describe('tracking', () => {
     const body = put.json<TrackingResponse>();
     expect(body).toMatchObject({ saved_query_id: id, enabled: true, sources: ['hackernews', 'bluesky'] });
     expect(body.tracking_since).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(body.limits).toEqual({
+      plan: 'Trial',
+      tracked_queries: { used: 1, limit: 5 },
+      posts_collected_per_month: { used: 0, limit: 50_000 },
+    });
     expect(body.coverage.map((c) => [c.source, c.label, c.posts_today, c.gap?.reason ?? null])).toEqual([
       ['hackernews', 'Hacker News', 0, null],
       // Nothing collects Bluesky in this build yet: said, not left to look quiet.
