@@ -23,6 +23,7 @@ import {
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
+import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
 
 type Bucket = OverviewResponse['over_time'][number];
 const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -39,8 +40,12 @@ export function OverviewPage() {
   );
 }
 
+/** A bucket's length (a week's is 7 days), to tell which buckets a collection gap spans. */
+const BUCKET_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+
 export function Overview({ data }: { data: OverviewResponse }) {
-  const { drill } = useInsightView();
+  const { drill, workspaceId, scope } = useInsightView();
+  const gaps = useCollectionGaps(workspaceId, scope.savedQueryId);
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
   const openBucket = (row: Bucket, sentiment?: (typeof SENTIMENTS)[number]) =>
@@ -51,6 +56,12 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const patterns = useMemo(() => termPatterns(data.query ?? ''), [data.query]);
   const links = useDetailLinks('overview');
 
+  const gapKey = JSON.stringify(gaps);
+  const gapped = useMemo(
+    () => data.over_time.map((row) => inGap(gaps, Date.parse(row.start), BUCKET_MS[data.bucket])),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data, gapKey],
+  );
   const overTime = useMemo(
     (): ChartConfiguration => ({
       type: 'line',
@@ -67,12 +78,27 @@ export function Overview({ data }: { data: OverviewResponse }) {
             pointRadius: data.over_time.map((row) => (row.spike ? 6 : 2)),
             pointBackgroundColor: data.over_time.map((row) => (row.spike ? COLORS.spike : COLORS.primary)),
           },
+          // The buckets a collection gap spans, grey behind the line (CollectionGaps.tsx).
+          ...(gapped.some(Boolean)
+            ? [
+                {
+                  type: 'bar' as const,
+                  label: 'Collection gap',
+                  data: gapped.map((gap) =>
+                    gap ? Math.max(1, ...data.over_time.map((row) => row.mentions)) : 0,
+                  ),
+                  backgroundColor: 'rgba(107, 114, 128, 0.18)',
+                  barPercentage: 1,
+                  categoryPercentage: 1,
+                },
+              ]
+            : []),
         ],
       },
       options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [data],
+    [data, gapped],
   );
   const sentimentOverTime = useMemo(
     (): ChartConfiguration => ({
@@ -170,10 +196,15 @@ export function Overview({ data }: { data: OverviewResponse }) {
           enabled: (row) => row.mentions > 0,
         }}
         footer={
-          <p className="small muted">
-            {spikes.length ? `Spikes (red): ${spikes.map(label).join(', ')}. ` : 'No spikes in this range. '}
-            {data.spikes.rule}
-          </p>
+          <>
+            <p className="small muted">
+              {spikes.length
+                ? `Spikes (red): ${spikes.map(label).join(', ')}. `
+                : 'No spikes in this range. '}
+              {data.spikes.rule}
+            </p>
+            <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
+          </>
         }
       />
       <ChartCard
