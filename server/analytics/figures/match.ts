@@ -1,7 +1,8 @@
 // The query language's condition for the dashboards on the store: a query's tree compiles over whatever range a
 // statement reads, its words split by the rule the store splits the posts' by (matching/words.ts). Nothing is asked of
 // PostgreSQL first, so the one compiler serves every query.
-import { compileStoreCandidates, compileStoreQuery } from '../matching/compile';
+import { compileStoreCandidates } from '../matching/candidates';
+import { compileStoreQuery } from '../matching/compile';
 import type { StoreMatch } from './scope';
 
 const MATCH: StoreMatch = Object.assign(

@@ -9,7 +9,8 @@ import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
 import { FIELD_TOKEN_MARKS, STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
-import { candidateIds, candidateRows, type StoreCandidates, type StoreRange } from '../matching/compile';
+import { candidateIds, candidateRows, type StoreCandidates } from '../matching/candidates';
+import type { StoreRange } from '../matching/compile';
 import { bucketLocal, dayOfWeekSql, hourOfDaySql, localBucketSql, POST_SECONDS } from './time';
 
 /**
