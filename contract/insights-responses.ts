@@ -11,7 +11,7 @@ const platform = z.enum(PLATFORM_VALUES);
 /** ISO 8601 instants in UTC: `from` inclusive, `to` exclusive. */
 const rangeSchema = z.object({ from: z.string(), to: z.string() });
 
-const base = {
+export const answerBase = {
   /** The workspace's IANA time zone: buckets, days and hours are counted in it. */
   time_zone: z.string(),
   range: rangeSchema,
@@ -32,7 +32,7 @@ const base = {
 };
 
 /** A post of a list or of the top posts: with sort `overperformance`, its engagement ÷ its author's average. */
-const insightPostSchema = z.object({
+export const insightPostSchema = z.object({
   ...socialPostSchema.shape,
   /** With sort `overperformance` only (see server/social/insights/README.md); null otherwise. */
   overperformance: z.nullable(z.number()),
@@ -50,7 +50,7 @@ export type InsightPerson = z.infer<typeof insightPersonSchema>;
 const change = z.object({ value: z.number(), previous: z.number(), change_pct: z.nullable(z.number()) });
 
 export const overviewResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   previous_range: rangeSchema,
   bucket: z.enum(BUCKET_VALUES),
   totals: z.object({
@@ -99,7 +99,7 @@ export const overviewResponseSchema = z.object({
 export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
 export const postsResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   sort: z.enum(POST_SORTS),
   /** Posts matching the scope and refinements (all pages). */
   total: z.int(),
@@ -109,7 +109,7 @@ export const postsResponseSchema = z.object({
 export type PostsResponse = z.infer<typeof postsResponseSchema>;
 
 export const profilesResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   sort: z.enum(PROFILE_SORTS),
   /** Distinct authors of the matching posts (all pages). */
   total: z.int(),
@@ -119,7 +119,7 @@ export const profilesResponseSchema = z.object({
 export type ProfilesResponse = z.infer<typeof profilesResponseSchema>;
 
 export const peopleResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   unique_authors: z.int(),
   average_mentions_per_author: z.nullable(z.number()),
   by_mentions: z.array(insightPersonSchema),
@@ -142,7 +142,7 @@ const metrics = {
 };
 
 export const performanceResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   totals: z.object({ ...metrics, average_sentiment: z.nullable(z.number()) }),
   by_platform: z.array(z.object({ platform, ...metrics })),
   by_media: z.array(z.object({ media: z.enum(MEDIA_VALUES), ...metrics })),
@@ -162,7 +162,7 @@ export type PerformanceResponse = z.infer<typeof performanceResponseSchema>;
 const counted = z.object({ value: z.string(), posts: z.int() });
 
 export const conversationResponseSchema = z.object({
-  ...base,
+  ...answerBase,
   previous_range: rangeSchema,
   hashtags: z.array(counted),
   mentions: z.array(counted),

@@ -213,7 +213,7 @@ function countedFrom(
 const RULES_DATABASE = 'murmur_rules';
 const listDigests = new WeakMap<readonly string[], string>();
 /** A digest of the stop words (the same lists always give the same one), which names their rows in the store. */
-function stopDigest(rule: StoreWordsRule): string {
+function stopDigest(rule: Pick<StoreWordsRule, 'stopLanguages' | 'stopWords'>): string {
   const known = listDigests.get(rule.stopWords);
   if (known && listDigests.get(rule.stopLanguages) === known) return known;
   const digest = createHash('sha256')
@@ -234,7 +234,10 @@ const heldStopWords = new WeakMap<AnalyticsStore, Map<string, Promise<void>>>();
  * asked once per store process (`heldStopWords`); a words statement that fails forgets it (forgetStopWords), so a
  * store whose files were replaced is asked again.
  */
-function stopWords(store: AnalyticsStore, rule: StoreWordsRule): { digest: string; ready: Promise<void> } {
+export function stopWords(
+  store: AnalyticsStore,
+  rule: Pick<StoreWordsRule, 'stopLanguages' | 'stopWords'>,
+): { digest: string; ready: Promise<void> } {
   const digest = stopDigest(rule);
   const known = heldStopWords.get(store) ?? new Map<string, Promise<void>>();
   heldStopWords.set(store, known);
@@ -247,11 +250,16 @@ function stopWords(store: AnalyticsStore, rule: StoreWordsRule): { digest: strin
   return { digest, ready };
 }
 
-const forgetStopWords = (store: AnalyticsStore, digest: string) => heldStopWords.get(store)?.delete(digest);
+const forgetStopWords = (store: AnalyticsStore, digest: string) =>
+  heldStopWords.get(store)?.delete(digest);
 
-const STOP_TABLE = `${RULES_DATABASE}.stop_words`;
+export const STOP_TABLE = `${RULES_DATABASE}.stop_words`;
 
-async function writeStopWords(store: AnalyticsStore, rule: StoreWordsRule, digest: string): Promise<void> {
+async function writeStopWords(
+  store: AnalyticsStore,
+  rule: Pick<StoreWordsRule, 'stopLanguages' | 'stopWords'>,
+  digest: string,
+): Promise<void> {
   const d = `'${digest}'`;
   const held = await store
     .query<{ n: string }>(`SELECT count() AS n FROM ${STOP_TABLE} WHERE digest = ${d}`)

@@ -149,7 +149,8 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
   );
 }
 
-async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
+/** The ids of the scope's top posts: most engagement, then the higher id. */
+export async function topPostsOf(store: AnalyticsStore, scope: StoreScope, top: number) {
   const { context } = scope;
   const params = new StoreParams();
   const { from: posts, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['engagement']);

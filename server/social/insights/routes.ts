@@ -40,6 +40,7 @@ import {
   COMPARE_MIN,
 } from '@contract/insights-compare';
 import { compare, compareKey, resolveCompare } from './compare';
+import { driversRoute } from './drivers-route';
 
 const tags = ['social', 'insights'];
 const COMMON =
@@ -125,7 +126,6 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     body: Parameters<typeof resolveInsightScope>[2],
     metric: MonthlyMetric,
   ): Promise<InsightScope> {
-    // On the light pool: a look-up and a counter, never to wait behind the analytics.
     const context = await resolveInsightScope(lightDb, workspace, body);
     const { limits, planName } = limitsOf(catalogue, workspace.plan);
     const clipped = clipToHistory(context, historyStart(limits), limits.history_days, planName);
@@ -171,7 +171,6 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         config: { workspace: anyMember },
         schema: { tags, security: bearer, summary, description: COMMON, body, response: responses(response) },
-        // Past the door: a few at once (server/social/lane.ts), so a flood of cached answers leaves users/me room.
         onRequest: inLane(lane),
       },
       async (request, reply) => {
@@ -231,7 +230,6 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
           release();
           throw error;
         }
-        // Bytes, not objects: the stream holds about one page (a chunk) before it waits for the socket to drain.
         const stream = Readable.from(loggedFailures(request, file.chunks), { objectMode: false });
         stream.once('close', release);
         return reply
@@ -342,6 +340,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  driversRoute(app, { planScope, answers, lane, workspace: anyMember });
 
   csvExport(
     '/insights/export/posts',

@@ -26,6 +26,7 @@ const ENDPOINTS = [
   'conversation',
   'filtered-posts',
   'filtered-profiles',
+  'drivers',
 ];
 /** The CSV exports of the drill-down lists (their files: insights-export.test.ts). */
 const EXPORTS = ['export/posts', 'export/profiles'];
@@ -89,6 +90,7 @@ describe('an empty scope', () => {
       conversation: { hashtags: [], terms: [], emerging: [] },
       'filtered-posts': { total: 0, posts: [] },
       'filtered-profiles': { total: 0, profiles: [] },
+      drivers: { posts: { window: 0, baseline: 0, expected: 0, excess: 0 }, drivers: [], top_posts: [] },
     };
     expect(body).toMatchObject(expected[url]!);
   });
@@ -250,6 +252,11 @@ describe('bad input is a 400 with a clear message', () => {
   it('lists the parser errors with their columns', async () => {
     const res = await call(team.viewer, 'posts', { query: 'coffee AND (' });
     expect(res.json()).toMatchObject({ error: 'invalid_query', errors: [{ column: expect.any(Number) }] });
+  });
+
+  it("caps the drivers' limit", async () => {
+    const res = await call(team.viewer, 'drivers', { limit: 31 });
+    expect(res.statusCode).toBe(400);
   });
 
   it('caps the page size', async () => {

@@ -1,0 +1,95 @@
+// "Why this spike" in plain TypeScript over the reference's posts: for a window and its baseline's windows (`count`
+// windows of its length, every `step` before it), each value of each dimension with its posts in the window and in
+// the baseline, the over-represented ones with at least `minPosts` posts in the window, ranked by Dunning's G²
+// (highest first, then most posts, then the dimension's order, then the value in code-point order). Words are the
+// conversation's (server/social/insights/words.ts's rule): the post's words once each, its language's stop words left
+// out (every language's for an unknown one), a word kept when it has a letter and 3 characters (2 beyond Latin). The
+// corpora's texts hold no links, so no link is taken out here.
+import { DRIVER_KINDS, type DriverKind } from '@contract/insights-drivers';
+import { STOP_WORDS } from '@server/social/insights/words';
+import { scoped, type RefScope } from './figures';
+import type { RefPost } from './query';
+import { tokens } from './tokens';
+
+const KINDS = DRIVER_KINDS;
+type Kind = DriverKind;
+
+const ALL_STOP = new Set(Object.values(STOP_WORDS).flat());
+const stopOf = (language: string | null) =>
+  language === null ? ALL_STOP : new Set(STOP_WORDS[language] ?? []);
+
+function kept(word: string): boolean {
+  const points = [...word].map((c) => c.codePointAt(0)!);
+  if (!/[A-Za-z]/.test(word) && !points.some((p) => p > 0x7f)) return false;
+  return points.length >= (points.some((p) => p > 0x24f) ? 2 : 3);
+}
+
+/** Each value of a post, once, as `kind` and value. */
+function valuesOf(post: RefPost, scope: RefScope): Array<[Kind, string]> {
+  const stop = stopOf(post.language);
+  const words = new Set(tokens(post.text).map((t) => t.word));
+  const label = scope.corrections.get(post.id) ?? post.label;
+  return [
+    ...[...words].filter((w) => !stop.has(w) && kept(w)).map((w) => ['term', w] as [Kind, string]),
+    ...[...new Set(post.hashtags)].map((v) => ['hashtag', v] as [Kind, string]),
+    ...[...new Set(post.mentions)].map((v) => ['mention', v] as [Kind, string]),
+    ...[...new Set(post.domains)].map((v) => ['domain', v] as [Kind, string]),
+    ['author', String(post.authorId)],
+    ['platform', post.platform],
+    ...(post.language === null ? [] : [['language', post.language] as [Kind, string]]),
+    ['sentiment', label],
+  ];
+}
+
+const g2 = (a: number, b: number, nw: number, nb: number) => {
+  const n = nw + nb;
+  const term = (o: number, e: number) => (o === 0 ? 0 : o * Math.log(o / e));
+  return (
+    2 *
+    (term(a, (nw * (a + b)) / n) +
+      term(nw - a, (nw * (n - a - b)) / n) +
+      term(b, (nb * (a + b)) / n) +
+      term(nb - b, (nb * (n - a - b)) / n))
+  );
+};
+
+const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export function driverFigures(
+  posts: RefPost[],
+  scope: RefScope,
+  windows: { step: number; count: number },
+  minPosts: number,
+  limit: number,
+) {
+  const inWindow = scoped(posts, scope);
+  const inBaseline = Array.from({ length: windows.count }, (_, i) =>
+    scoped(posts, scope, scope.from - (i + 1) * windows.step, scope.to - (i + 1) * windows.step),
+  ).flat();
+  const counts = new Map<string, { kind: Kind; value: string; a: number; b: number }>();
+  const count = (list: RefPost[], side: 'a' | 'b') => {
+    for (const post of list)
+      for (const [kind, value] of valuesOf(post, scope)) {
+        const key = `${kind}\u0000${value}`;
+        const row = counts.get(key) ?? { kind, value, a: 0, b: 0 };
+        row[side] += 1;
+        counts.set(key, row);
+      }
+  };
+  count(inWindow, 'a');
+  count(inBaseline, 'b');
+  const nw = inWindow.length;
+  const nb = inBaseline.length;
+  const drivers = [...counts.values()]
+    .filter((r) => r.a >= minPosts && (nb === 0 || r.a / nw > r.b / nb))
+    .map((r) => ({ ...r, g2: g2(r.a, r.b, nw, nb) }))
+    .sort(
+      (x, y) =>
+        y.g2 - x.g2 ||
+        y.a - x.a ||
+        KINDS.indexOf(x.kind) - KINDS.indexOf(y.kind) ||
+        byCodePoint(x.value, y.value),
+    )
+    .slice(0, limit);
+  return { nw, nb, drivers };
+}
