@@ -4,7 +4,7 @@
 // baseline, its lift and its share of the window's excess, ranked by the log-likelihood statistic G². Shared by the
 // SPA and the server; server/social/insights/drivers.ts states the rule.
 import * as z from 'zod/mini';
-import { insightsBodySchema } from './insights';
+import { insightsBodySchema, type Refine } from './insights';
 import { answerBase, insightPostSchema } from './insights-responses';
 
 /** The dimensions a driver is a value of; each is a drill-down refinement of the same name (contract/insights.ts). */
@@ -83,3 +83,44 @@ export const driversResponseSchema = z.object({
   top_posts: z.array(insightPostSchema),
 });
 export type DriversResponse = z.infer<typeof driversResponseSchema>;
+
+/** A driver as the drill-down refinement that lists its posts (over the same window). */
+export function driverRefine(driver: Pick<Driver, 'kind' | 'value'>): Refine {
+  switch (driver.kind) {
+    case 'author':
+      return { field: 'author', values: [Number(driver.value)] };
+    case 'sentiment':
+      return { field: 'sentiment', values: [driver.value as 'positive' | 'neutral' | 'negative'] };
+    case 'platform':
+      return { field: 'platform', values: [driver.value as never] };
+    default:
+      return { field: driver.kind, values: [driver.value] } as Refine;
+  }
+}
+
+const whole = (n: number) => Math.round(n).toLocaleString('en-US');
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/**
+ * The drivers in one sentence, as an alert and the app say them: "+1,240 posts against 310 expected: 71 % of them with
+ * outage, 38 % from 3 accounts led by @techdaily_news." The first driver that is not an author, and the authors among
+ * the first drivers (at most 3) with the share of the window's posts they wrote.
+ */
+export function driversSentence(answer: Pick<DriversResponse, 'posts' | 'drivers'>): string {
+  const { window, expected, excess } = answer.posts;
+  if (excess <= 0 || !answer.drivers.length)
+    return `${whole(window)} posts against ${whole(expected)} expected: no value stands out.`;
+  const parts: string[] = [];
+  const value = answer.drivers.find((d) => d.kind !== 'author');
+  if (value) parts.push(`${percent(value.share)} of them with ${value.label}`);
+  const authors = answer.drivers.filter((d) => d.kind === 'author').slice(0, 3);
+  if (authors.length) {
+    const share = percent(authors.reduce((sum, d) => sum + d.posts, 0) / window);
+    parts.push(
+      authors.length === 1
+        ? `${share} from ${authors[0]!.label}`
+        : `${share} from ${authors.length} accounts led by ${authors[0]!.label}`,
+    );
+  }
+  return `+${whole(excess)} posts against ${whole(expected)} expected: ${parts.join(', ')}.`;
+}

@@ -9,6 +9,7 @@ import { retryDelay, retryFigures } from './errors';
 import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
 import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { compareResponseSchema, type CompareBody } from '@contract/insights-compare';
+import { driversResponseSchema } from '@contract/insights-drivers';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
@@ -46,6 +47,17 @@ export const compareQuery = (api: Api, body: CompareBody) =>
     queryKey: ['workspaces', body.workspace_id, 'insights', 'compare', body] as const,
     queryFn: ({ signal }) =>
       api.sendSocial('insights/compare', compareResponseSchema, { method: 'POST', body, signal }),
+    staleTime: STALE_MS,
+    retry: retryFigures,
+    retryDelay,
+  });
+
+/** Why this spike (POST /social/insights/drivers): the body's filters name the window. */
+export const driversQuery = (api: Api, body: InsightsBody & { limit?: number }) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'insights', 'drivers', body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('insights/drivers', driversResponseSchema, { method: 'POST', body, signal }),
     staleTime: STALE_MS,
     retry: retryFigures,
     retryDelay,

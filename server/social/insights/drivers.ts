@@ -5,8 +5,7 @@
 // platforms, languages, sentiment labels) is counted in the window and in the baseline by the analytics store
 // (server/analytics/figures/drivers.ts); the over-represented ones with at least DRIVER_MIN_POSTS posts in the window
 // are ranked here by G², exactly, and the first driver's posts looked up in PostgreSQL.
-import { DRIVER_KINDS, type Driver, type DriversResponse } from '@contract/insights-drivers';
-import type { Refine } from '@contract/insights';
+import { DRIVER_KINDS, driverRefine, type Driver, type DriversResponse } from '@contract/insights-drivers';
 import type { Db } from '@server/db/database';
 import { storeDrivers, type StoreDriverRow, type StoreWindows } from '@server/analytics/figures/drivers';
 import { topPostsOf } from '@server/analytics/figures/overview';
@@ -88,20 +87,6 @@ export function rankDrivers(rows: StoreDriverRow[], nw: number, nb: number, coun
         byCodePoint(x.value, y.value),
     )
     .slice(0, limit);
-}
-
-/** A driver as the drill-down refinement that lists its posts. */
-export function driverRefine(driver: Pick<Driver, 'kind' | 'value'>): Refine {
-  switch (driver.kind) {
-    case 'author':
-      return { field: 'author', values: [Number(driver.value)] };
-    case 'sentiment':
-      return { field: 'sentiment', values: [driver.value as 'positive' | 'neutral' | 'negative'] };
-    case 'platform':
-      return { field: 'platform', values: [driver.value as never] };
-    default:
-      return { field: driver.kind, values: [driver.value] } as Refine;
-  }
 }
 
 const LABELS: Partial<Record<Driver['kind'], (value: string) => string>> = {

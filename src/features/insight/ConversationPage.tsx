@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import type { ConversationResponse } from '@contract/insights-responses';
+import { SpikeDrivers } from './SpikeDrivers';
 import { rescanNote } from '@contract/sentiment-rescan';
 import { ChartCard } from './ChartCard';
 import { COLORS } from './charts/colors';
@@ -181,6 +182,18 @@ export function Conversation({ data }: { data: ConversationResponse }) {
         }}
         footer={<p className="small muted">Emerging: {data.emerging_rule}</p>}
       />
+      <section className="chart-card wide" aria-labelledby="range-drivers-title">
+        <h2 id="range-drivers-title">What drove this range</h2>
+        <p className="small muted">
+          Every word, hashtag, mention, author, link domain, platform, language and sentiment counted in this
+          range and in its baseline; what rose most, by exact counts.
+        </p>
+        <SpikeDrivers
+          prompt="Why this range"
+          dashboard="conversation"
+          windows={[{ from: data.range.from, to: data.range.to, name: 'against its baseline', refine: [] }]}
+        />
+      </section>
     </div>
   );
 }

@@ -39,6 +39,7 @@ export function ProfileLink({
 const BACK_LABELS: Record<BackTarget, string> = {
   discover: 'Back to discover',
   overview: 'Back to the overview',
+  conversation: 'Back to the conversation',
   posts: 'Back to posts',
   people: 'Back to people',
   'filtered-posts': 'Back to filtered posts',

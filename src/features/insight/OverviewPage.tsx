@@ -24,6 +24,7 @@ import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
+import { SpikeDrivers, type DriversWindow } from './SpikeDrivers';
 
 type Bucket = OverviewResponse['over_time'][number];
 const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -156,6 +157,19 @@ export function Overview({ data }: { data: OverviewResponse }) {
     [data],
   );
   const spikes = data.over_time.filter((row) => row.spike);
+  // Each spike's window: its bucket, up to the next bucket's start (the range's end for the last).
+  const spikeWindows = data.over_time.flatMap((row, i): DriversWindow[] =>
+    row.spike
+      ? [
+          {
+            from: row.start,
+            to: data.over_time[i + 1]?.start ?? data.range.to,
+            name: label(row),
+            refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
+          },
+        ]
+      : [],
+  );
 
   return (
     <div className="dashboard-grid">
@@ -203,6 +217,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
                 : 'No spikes in this range. '}
               {data.spikes.rule}
             </p>
+            <SpikeDrivers windows={spikeWindows} />
             <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
           </>
         }

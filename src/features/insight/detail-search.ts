@@ -8,6 +8,7 @@ import { postListSearchSchema } from './list-search';
 const BACK_TARGETS = [
   'discover',
   'overview',
+  'conversation',
   'posts',
   'people',
   'filtered-posts',

@@ -3,10 +3,9 @@
 // posts are the bucket's mentions; every driver's drill-down (filtered-posts with its refinement over the window) lists
 // exactly its posts; the first driver's top posts carry it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DriversResponse } from '@contract/insights-drivers';
+import { driverRefine, type DriversResponse } from '@contract/insights-drivers';
 import type { OverviewResponse, PostsResponse } from '@contract/insights-responses';
 import { generateCorpus } from '@server/social/corpus/generate/load';
-import { driverRefine } from '@server/social/insights/drivers';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 

@@ -1,0 +1,207 @@
+// "Why this spike": under the overview's mentions chart, a button per spike bucket opening what accounts for its posts
+// beyond its baseline (POST /social/insights/drivers, counted exactly: server/social/insights/drivers.ts); and on the
+// conversation dashboard, the same for the whole range. Each driver opens its posts of that window; the first
+// driver's top posts are listed.
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Refine } from '@contract/insights';
+import { driverRefine, driversSentence, type Driver, type DriversResponse } from '@contract/insights-drivers';
+import { driversQuery } from '@/api/insights';
+import { apiProblem } from '@/api/errors';
+import { useApp } from '@/components/use-app';
+import { PostCard } from '@/components/PostCard';
+import { Counted } from './ChartCard';
+import { useDetailLinks } from './DetailLinks';
+import { formatDecimal, formatShare, formatWhole } from './insight-format';
+import { useInsightView } from './insight-view';
+import { useReadOnly } from './read-only';
+
+/** The first driver's posts: its words are not the view's query's to mark. */
+const NO_PATTERNS: readonly string[] = [];
+
+const KIND_NAMES: Record<Driver['kind'], string> = {
+  term: 'Word',
+  hashtag: 'Hashtag',
+  mention: 'Mention',
+  author: 'Author',
+  domain: 'Link domain',
+  platform: 'Platform',
+  language: 'Language',
+  sentiment: 'Sentiment',
+};
+
+/** A window of the view: its instants, its name, and the refinement that lists its posts (none for the range). */
+export interface DriversWindow {
+  from: string;
+  to: string;
+  name: string;
+  refine: Refine[];
+}
+
+/** The spikes of a chart's buckets, each a button that opens its drivers below. */
+export function SpikeDrivers({
+  windows,
+  prompt = 'Why this spike',
+  dashboard = 'overview',
+}: {
+  windows: DriversWindow[];
+  prompt?: string;
+  /** Where a post's page goes back to. */
+  dashboard?: 'overview' | 'conversation';
+}) {
+  const readOnly = useReadOnly();
+  const [open, setOpen] = useState<string | null>(null);
+  if (readOnly || !windows.length) return null;
+  const chosen = windows.find((w) => w.from === open);
+  return (
+    <div className="spike-drivers">
+      <div className="spike-drivers-buttons" role="group" aria-label={prompt}>
+        {windows.map((w) => (
+          <button
+            key={w.from}
+            type="button"
+            className="button small"
+            aria-expanded={open === w.from}
+            onClick={() => setOpen(open === w.from ? null : w.from)}
+          >
+            {prompt}: {w.name}
+          </button>
+        ))}
+      </div>
+      {chosen && <DriversPanel window={chosen} title={`${prompt}: ${chosen.name}`} dashboard={dashboard} />}
+    </div>
+  );
+}
+
+/** The drivers of one window: a sentence, the ranked table (each a drill-down), the first driver's top posts. */
+function DriversPanel({
+  window,
+  title,
+  dashboard,
+}: {
+  window: DriversWindow;
+  title: string;
+  dashboard: 'overview' | 'conversation';
+}) {
+  const { api } = useApp();
+  const { body, drill, timeZone } = useInsightView();
+  const links = useDetailLinks(dashboard);
+  const request = useMemo(
+    () => ({ ...body, filters: { ...body.filters, from: window.from, to: window.to } }),
+    [body, window.from, window.to],
+  );
+  const result = useQuery(driversQuery(api, request));
+  const open = (driver: Driver) => drill([...window.refine, driverRefine(driver)]);
+  return (
+    <section className="drivers-panel" aria-label={title} aria-busy={result.isPending}>
+      <h3>{title}</h3>
+      {result.isPending ? (
+        <p role="status" className="muted">
+          Counting the posts of this window and of its baseline…
+        </p>
+      ) : result.isError ? (
+        <p role="alert" className="form-error">
+          {apiProblem(result.error).message}
+        </p>
+      ) : (
+        <DriversAnswer data={result.data} open={open} timeZone={timeZone} links={links} />
+      )}
+    </section>
+  );
+}
+
+function DriversAnswer({
+  data,
+  open,
+  timeZone,
+  links,
+}: {
+  data: DriversResponse;
+  open: (driver: Driver) => void;
+  timeZone: string;
+  links: ReturnType<typeof useDetailLinks>;
+}) {
+  const first = data.drivers[0];
+  return (
+    <>
+      <p className="drivers-sentence">{driversSentence(data)}</p>
+      <p className="small muted">
+        {formatWhole(data.posts.window)} posts in this window; {formatDecimal(data.posts.expected)} expected
+        from{' '}
+        {data.baseline.kind === 'same_hours'
+          ? `the same hours of the ${data.baseline.windows.length} days before`
+          : 'the range of equal length before'}{' '}
+        ({formatWhole(data.posts.baseline)} posts there).
+      </p>
+      {data.drivers.length ? (
+        <div className="table-wrap">
+          <table className="table data-table drivers-table">
+            <caption className="visually-hidden">Drivers, highest G² first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Driver</th>
+                <th scope="col">What</th>
+                <th scope="col" className="numeric">
+                  Posts
+                </th>
+                <th scope="col" className="numeric">
+                  Expected
+                </th>
+                <th scope="col" className="numeric">
+                  Lift
+                </th>
+                <th scope="col" className="numeric">
+                  Share of the excess
+                </th>
+                <th scope="col" className="numeric">
+                  G²
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.drivers.map((d) => (
+                <tr key={`${d.kind}:${d.value}`}>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => open(d)}
+                      aria-label={`Posts of this window with ${d.label}`}
+                    >
+                      {d.label}
+                    </button>
+                  </th>
+                  <td>{KIND_NAMES[d.kind]}</td>
+                  <td className="numeric">
+                    {formatWhole(d.posts)} <span className="muted">({formatShare(d.share)})</span>
+                  </td>
+                  <td className="numeric">{formatDecimal(d.expected)}</td>
+                  <td className="numeric">{d.lift === null ? 'new' : `×${formatDecimal(d.lift)}`}</td>
+                  <td className="numeric">{formatShare(d.excess_share)}</td>
+                  <td className="numeric">{formatDecimal(d.g2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">
+          No value is in at least 3 posts of this window and more common in it than in its baseline.
+        </p>
+      )}
+      {first && data.top_posts.length > 0 && (
+        <>
+          <h4>Posts with {first.label} that carried the most of it</h4>
+          <ol className="top-posts">
+            {data.top_posts.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} timeZone={timeZone} patterns={NO_PATTERNS} links={links} compact />
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <Counted sentence={data.counted} />
+    </>
+  );
+}
