@@ -164,7 +164,8 @@ type Target = { channel: 'webhook' } | { channel: 'email'; userId: string | null
 /** An alert's event, sent through sendMessage. */
 function sendAlert(deps: DeliveryDeps, row: DeliveryRow): Promise<Outcome> {
   const { delivery, event, rule } = row;
-  const link = `${deps.appUrl}${notificationPath(rule.workspaceId, rule.savedQueryId, rule.period, event.windowEnd)}`;
+  const why = rule.kind === 'spike' ? event.windowStart : null;
+  const link = `${deps.appUrl}${notificationPath(rule.workspaceId, rule.savedQueryId, rule.period, event.windowEnd, why)}`;
   const message: AlertMessage = {
     title: event.title,
     text: event.message,

@@ -35,6 +35,7 @@ import {
 } from '@server/social/insights/overview';
 import { loadCorrections, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
+import { spikeWhy, type SpikeWhy } from './spike-why';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -178,8 +179,8 @@ const number = (n: number) => n.toLocaleString('en-US');
 
 function wording(
   rule: RuleRow,
-  window: AlertWindow,
   judgement: Judgement,
+  why: SpikeWhy | null,
 ): { title: string; message: string } {
   const when = rule.period === 'hour' ? 'this hour' : 'today';
   const f = judgement.figures;
@@ -189,7 +190,8 @@ function wording(
       title: `Spike in ${what}`,
       message:
         `${number(f.mentions!)} mentions ${when}, above the spike threshold of ${f.threshold} (the mean ${f.mean} of ` +
-        `this ${rule.period} and the ${SPIKE_HISTORY[rule.period]} before it, plus two standard deviations).`,
+        `this ${rule.period} and the ${SPIKE_HISTORY[rule.period]} before it, plus two standard deviations).` +
+        (why ? ` Why: ${why.sentence}` : ''),
     };
   if (rule.kind === 'volume')
     return {
@@ -305,8 +307,26 @@ export async function evaluateAlerts({
       log(`Alerts: the overview of ${savedQueryId} did not end at the window ${window.start.toISOString()}.`);
       continue;
     }
-    for (const rule of group) {
-      if (await settle(db, rule, window, judge(rule.kind, rule.threshold, counts))) result.fired += 1;
+    const judged = group.map((rule) => ({ rule, judgement: judge(rule.kind, rule.threshold, counts) }));
+    // A spike that may fire: its drivers, read once for the group's rules (spike-why.ts).
+    const why = judged.some(({ rule, judgement }) => rule.kind === 'spike' && judgement.holds)
+      ? await spikeWhy(
+          db,
+          analytics,
+          {
+            workspaceId,
+            savedQueryId,
+            timeZone,
+            corrections: await correctionsOf(workspaceId),
+            from: window.start,
+            to: new Date(Math.min(now.getTime(), window.end.getTime())),
+            now,
+          },
+          log,
+        )
+      : null;
+    for (const { rule, judgement } of judged) {
+      if (await settle(db, rule, window, judgement, rule.kind === 'spike' ? why : null)) result.fired += 1;
     }
   }
   return result;
@@ -316,7 +336,13 @@ export async function evaluateAlerts({
  * The rule's episode moved on, and when it fires, its event, notifications and deliveries written: one transaction,
  * the rule's row locked (two evaluations of one rule take turns). Whether it fired.
  */
-async function settle(db: Db, rule: RuleRow, window: AlertWindow, judgement: Judgement): Promise<boolean> {
+async function settle(
+  db: Db,
+  rule: RuleRow,
+  window: AlertWindow,
+  judgement: Judgement,
+  why: SpikeWhy | null,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select({ episodeWindow: alertRules.episodeWindow, enabled: alertRules.enabled })
@@ -332,7 +358,7 @@ async function settle(db: Db, rule: RuleRow, window: AlertWindow, judgement: Jud
         .where(eq(alertRules.id, rule.id));
     }
     if (!next.fire) return false;
-    const { title, message } = wording(rule, window, judgement);
+    const { title, message } = wording(rule, judgement, why);
     const [event] = await tx
       .insert(alertEvents)
       .values({
@@ -340,7 +366,7 @@ async function settle(db: Db, rule: RuleRow, window: AlertWindow, judgement: Jud
         workspaceId: rule.workspaceId,
         windowStart: window.start,
         windowEnd: window.end,
-        figures: judgement.figures,
+        figures: why ? { ...judgement.figures, drivers: why.drivers } : judgement.figures,
         title,
         message,
       })

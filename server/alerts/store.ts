@@ -136,11 +136,14 @@ export function notificationPath(
   savedQueryId: string,
   period: AlertPeriod,
   windowEnd: Date,
+  /** A spike's window start: the overview opens "Why this spike" for it. */
+  why: Date | null = null,
 ): string {
   const search = new URLSearchParams({
     query: savedQueryId,
     range: period === 'hour' ? '24h' : '30d',
     end: windowEnd.toISOString(),
+    ...(why && { why: why.toISOString() }),
   });
   return `/workspace/${encodeURIComponent(workspaceId)}/insight/overview?${search.toString()}`;
 }

@@ -147,12 +147,20 @@ describe('an alert rule, from the form to the bell, the mailbox and the webhook'
     expect(mail!.to).toContain('ana@murmur.local');
     expect(mail!.subject).toBe(`Spike in "${QUERY_NAME}"`);
     expect(mail!.listUnsubscribe).toMatch(/\/unsubscribe#token=/);
+    // Why: the spike's drivers in one sentence (its posts against the same part of the 7 days before).
+    const why = / Why: (\+\d+ posts against \d+ expected: [^\n]*\.)/.exec(mail!.text)?.[1];
+    expect(why, mail!.text).toMatch(/% of them with /);
     const link = /Open the dashboard: (\S+)/.exec(mail!.text)![1]!;
+    expect(new URL(link).searchParams.get('why')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/);
     const page = contexts[0]!.page;
     await page.goto(link);
     await waitForHeading(page, 'Overview');
     expect(new URL(page.url()).searchParams.get('query')).toBe(savedQueryId);
     await page.getByText(/Spikes \(red\): /).waitFor();
+    // The link opens the hour's drivers, the same sentence as the e-mail's once no post has come since.
+    const panel = page.getByRole('region', { name: /^Why this spike: / });
+    await panel.locator('.drivers-sentence').waitFor();
+    expect(await panel.locator('.drivers-sentence').innerText()).toMatch(/^\+\d+ posts against \d+ expected: /);
 
     // The mailbox's page lists it.
     await page.goto(`${server.origin}/dev/mailbox`);

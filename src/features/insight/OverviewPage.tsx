@@ -1,6 +1,7 @@
 // Overview: the four figures against the previous period, mentions over time with spikes marked, sentiment split and
 // over time, platforms, top posts and top people. Every chart element drills down to filtered posts.
 import { useMemo } from 'react';
+import { useSearch } from '@tanstack/react-router';
 import type { ChartConfiguration } from 'chart.js';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { rescanNote } from '@contract/sentiment-rescan';
@@ -41,11 +42,19 @@ export function OverviewPage() {
   );
 }
 
+/** The `why` param as a bucket's start (ISO, as over_time gives it), or null. */
+function whyOf(search: Record<string, unknown>): string | null {
+  const { why } = search;
+  return typeof why === 'string' && !Number.isNaN(Date.parse(why)) ? new Date(why).toISOString() : null;
+}
+
 /** A bucket's length (a week's is 7 days), to tell which buckets a collection gap spans. */
 const BUCKET_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
 
 export function Overview({ data }: { data: OverviewResponse }) {
   const { drill, workspaceId, scope } = useInsightView();
+  // A spike alert's link names its window (?why=<bucket start>): its drivers open at once.
+  const why = whyOf(useSearch({ strict: false }));
   const gaps = useCollectionGaps(workspaceId, scope.savedQueryId);
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
@@ -159,7 +168,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const spikes = data.over_time.filter((row) => row.spike);
   // Each spike's window: its bucket, up to the next bucket's start (the range's end for the last).
   const spikeWindows = data.over_time.flatMap((row, i): DriversWindow[] =>
-    row.spike
+    row.spike || row.start === why
       ? [
           {
             from: row.start,
@@ -217,7 +226,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
                 : 'No spikes in this range. '}
               {data.spikes.rule}
             </p>
-            <SpikeDrivers windows={spikeWindows} />
+            <SpikeDrivers windows={spikeWindows} opened={why} />
             <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
           </>
         }

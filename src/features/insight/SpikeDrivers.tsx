@@ -43,14 +43,17 @@ export function SpikeDrivers({
   windows,
   prompt = 'Why this spike',
   dashboard = 'overview',
+  opened = null,
 }: {
   windows: DriversWindow[];
+  /** The window open at first (a spike alert's link), by its start. */
+  opened?: string | null;
   prompt?: string;
   /** Where a post's page goes back to. */
   dashboard?: 'overview' | 'conversation';
 }) {
   const readOnly = useReadOnly();
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(opened);
   if (readOnly || !windows.length) return null;
   const chosen = windows.find((w) => w.from === open);
   return (

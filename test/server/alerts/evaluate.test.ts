@@ -225,6 +225,13 @@ describe('evaluating rules on the corpus', () => {
     expect(event!.windowStart.toISOString()).toBe('2026-11-20T14:00:00.000Z');
     expect(event!.figures).toMatchObject({ mentions: 12 });
     expect(event!.title).toBe('Spike in "Saved launch"');
+    // Why: its drivers against the same 40 minutes of the 7 days before (none), in a sentence and in the figures.
+    expect(event!.message).toMatch(
+      / Why: \+12 posts against 0 expected: 100 % of them with day, 100 % from @alerts\.$/,
+    );
+    expect((event!.figures as { drivers: unknown[] }).drivers).toEqual(
+      expect.arrayContaining([{ kind: 'author', label: '@alerts', posts: 12, expected: 0, share: 1 }]),
+    );
 
     const told = await server.db
       .select({ userId: notifications.userId })
