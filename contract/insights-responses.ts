@@ -70,6 +70,9 @@ export const overviewResponseSchema = z.object({
       positive: z.int(),
       neutral: z.int(),
       negative: z.int(),
+      /** Posts with too little text to rate: not in positive, neutral nor negative (absent from older servers). */
+      not_rated: z.optional(z.int()),
+      /** Over the rated posts (positive + neutral + negative); null when none. */
       average_sentiment: z.nullable(z.number()),
       spike: z.boolean(),
     }),
@@ -81,10 +84,16 @@ export const overviewResponseSchema = z.object({
     threshold: z.number(),
     min_count: z.int(),
   }),
+  /**
+   * The split over the rated posts, and `not_rated` apart (docs/sentiment.md, "Not rated"): positive + neutral +
+   * negative + not_rated = the mentions. The average is over the rated posts; null when none.
+   */
   sentiment: z.object({
     positive: z.int(),
     neutral: z.int(),
     negative: z.int(),
+    /** Posts with too little text to rate: not in positive, neutral nor negative (absent from older servers). */
+    not_rated: z.optional(z.int()),
     average: z.nullable(z.number()),
   }),
   /**
