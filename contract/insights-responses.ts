@@ -152,7 +152,11 @@ const metrics = {
 
 export const performanceResponseSchema = z.object({
   ...base,
-  totals: z.object({ ...metrics, average_sentiment: z.nullable(z.number()) }),
+  totals: z.object({
+    ...metrics,
+    /** Over the rated posts (a post with too little text to rate is left out); null when none. */
+    average_sentiment: z.nullable(z.number()),
+  }),
   by_platform: z.array(z.object({ platform, ...metrics })),
   by_media: z.array(z.object({ media: z.enum(MEDIA_VALUES), ...metrics })),
   by_kind: z.array(z.object({ kind: z.enum(POST_KIND_VALUES), ...metrics })),
