@@ -25,15 +25,9 @@ import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
+import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
 
 type Bucket = OverviewResponse['over_time'][number];
-const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
-const SENTIMENT_LABELS = {
-  positive: 'Positive',
-  neutral: 'Neutral',
-  negative: 'Negative',
-  not_rated: 'Not rated',
-} as const;
 
 export function OverviewPage() {
   const result = useInsight('overview');
@@ -122,18 +116,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data],
   );
-  // The rated posts' split, and "not rated" apart (an older server's answer has no not_rated: none shown).
-  const notRated = data.sentiment.not_rated ?? 0;
-  const sentimentRows = [
-    ...SENTIMENTS.map((sentiment) => ({ sentiment, posts: data.sentiment[sentiment] })),
-    { sentiment: 'not_rated' as const, posts: notRated },
-  ].filter((row) => row.posts > 0);
-  const sentimentTotal = sentimentRows.reduce(
-    (sum, row) => sum + (row.sentiment === 'not_rated' ? 0 : row.posts),
-    0,
-  );
-  const shareOf = (row: (typeof sentimentRows)[number]) =>
-    row.sentiment === 'not_rated' || !sentimentTotal ? null : row.posts / sentimentTotal;
+  const { rows: sentimentRows, notRated, shareOf } = sentimentSplit(data.sentiment);
   const unratedOverTime = data.over_time.some((row) => (row.not_rated ?? 0) > 0);
   const split = useMemo(
     (): ChartConfiguration => ({
