@@ -47,15 +47,15 @@ export async function storePerformance(
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   const sentiment = storeSentiment(context.corrections, params);
   // The average sentiment is over the rated posts (the not-rated ones are counted apart: docs/sentiment.md).
-  const rated = ratedSql(storeLabel(context.corrections, params));
+  const isRated = ratedSql(storeLabel(context.corrections, params));
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
   // query_plan_join_swap_table = 'false': the profiles are the join's hash table, as written. Left to choose,
   // ClickHouse made a token slice's posts the hash table (a language's 2.9M posts over 90 days at 10M: 1.4 s against
   // 0.1).
   const rows = await store.query<Raw>(
     byQuarter(time)
-      ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment, rated)
-      : byKey(time, zone, posts, db, where, sentiment, rated),
+      ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment, isRated)
+      : byKey(time, zone, posts, db, where, sentiment, isRated),
     params.values,
   );
   return rows.map((row) => ({
@@ -93,7 +93,7 @@ function byHourOfWeek(
   db: string,
   where: string,
   sentiment: string,
-  rated: string,
+  isRated: string,
 ) {
   const how = perQuarter(
     'how_of',
@@ -107,7 +107,7 @@ function byHourOfWeek(
       sum(p.engagement) AS engagement,
       if(countIf(a.followers > 0) = 0, NULL,
         sumIf(p.engagement / a.followers, a.followers > 0) / countIf(a.followers > 0)) AS rate,
-      if(countIf(${rated}) = 0, NULL, sumIf(${sentiment}, ${rated}) / countIf(${rated})) AS sentiment
+      if(countIf(${isRated}) = 0, NULL, sumIf(${sentiment}, ${isRated}) / countIf(${isRated})) AS sentiment
     FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
     WHERE ${where}
     GROUP BY GROUPING SETS ((), (p.platform AS platform), (p.media AS media), (p.kind AS kind), (${how.of} AS how))
@@ -122,7 +122,7 @@ function byKey(
   db: string,
   where: string,
   sentiment: string,
-  rated: string,
+  isRated: string,
 ) {
   return `SELECT platform, media, kind, dow, hr, sum(n) AS posts, sum(l) AS likes, sum(c) AS comments,
       sum(sh) AS shares, sum(v) AS views, sum(e) AS engagement,
@@ -131,7 +131,7 @@ function byKey(
         ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, sn, rate_sum, rated
       FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
           sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
-          sum(p.engagement) AS e, sumIf(${sentiment}, ${rated}) AS s, countIf(${rated}) AS sn,
+          sum(p.engagement) AS e, sumIf(${sentiment}, ${isRated}) AS s, countIf(${isRated}) AS sn,
           sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
         FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
         WHERE ${where} GROUP BY platform, media, kind, k))

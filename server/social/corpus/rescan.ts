@@ -8,8 +8,9 @@
 // (its row replaced, the corpus version raised, the analytics store's outbox fed); one that keeps them only has its
 // version set. The posts stored before migration 0041 have no rating yet (sentiment_rated null): a rescan takes them
 // as it takes posts of another version, and records whether each is rated (sentimentRated()); a post that becomes
-// "not rated" (or stops being) is replaced through the change path, as the store counts it apart. Corrections (sentiment_corrections) are rows of their own that a rescan never reads nor writes: a
-// corrected post gets its new estimate, and its workspace's figures keep counting the correction.
+// "not rated" (or stops being) is replaced through the change path, as the store counts it apart. Corrections
+// (sentiment_corrections) are rows of their own that a rescan never reads nor writes: a corrected post gets its new
+// estimate, and its workspace's figures keep counting the correction.
 import type pg from 'pg';
 import type { PeriodicJob } from '@server/scheduler';
 import type { SentimentLabel } from './sentiment';
