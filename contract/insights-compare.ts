@@ -50,6 +50,8 @@ export const compareResponseSchema = z.object({
         positive: z.int(),
         neutral: z.int(),
         negative: z.int(),
+        /** As the overview's sentiment: the split over rated posts, not_rated apart (absent from older servers). */
+        not_rated: z.optional(z.int()),
         average: z.nullable(z.number()),
       }),
       platforms: z.array(z.object({ platform: z.enum(PLATFORM_VALUES), mentions: z.int() })),

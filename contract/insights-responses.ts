@@ -70,6 +70,9 @@ export const overviewResponseSchema = z.object({
       positive: z.int(),
       neutral: z.int(),
       negative: z.int(),
+      /** Posts with too little text to rate: not in positive, neutral nor negative (absent from older servers). */
+      not_rated: z.optional(z.int()),
+      /** Over the rated posts (positive + neutral + negative); null when none. */
       average_sentiment: z.nullable(z.number()),
       spike: z.boolean(),
     }),
@@ -81,10 +84,16 @@ export const overviewResponseSchema = z.object({
     threshold: z.number(),
     min_count: z.int(),
   }),
+  /**
+   * The split over the rated posts, and `not_rated` apart (docs/sentiment.md, "Not rated"): positive + neutral +
+   * negative + not_rated = the mentions. The average is over the rated posts; null when none.
+   */
   sentiment: z.object({
     positive: z.int(),
     neutral: z.int(),
     negative: z.int(),
+    /** Posts with too little text to rate: not in positive, neutral nor negative (absent from older servers). */
+    not_rated: z.optional(z.int()),
     average: z.nullable(z.number()),
   }),
   /**
@@ -143,7 +152,11 @@ const metrics = {
 
 export const performanceResponseSchema = z.object({
   ...answerBase,
-  totals: z.object({ ...metrics, average_sentiment: z.nullable(z.number()) }),
+  totals: z.object({
+    ...metrics,
+    /** Over the rated posts (a post with too little text to rate is left out); null when none. */
+    average_sentiment: z.nullable(z.number()),
+  }),
   by_platform: z.array(z.object({ platform, ...metrics })),
   by_media: z.array(z.object({ media: z.enum(MEDIA_VALUES), ...metrics })),
   by_kind: z.array(z.object({ kind: z.enum(POST_KIND_VALUES), ...metrics })),

@@ -56,9 +56,15 @@ export function rescanLine(rescan: SentimentRescan): string {
 
 const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five'];
 
-/** The sentiment panel's note while a rescan runs: "Counted by two models until the rescan ends: 43 % rescanned". */
+/**
+ * The sentiment panel's note while a rescan runs: "Counted by two models until the rescan ends: 43 % rescanned". A
+ * rescan while every post is of one model is rating the posts stored before ratings were recorded (migration 0041):
+ * until it ends, some of those too short to rate still count as rated (docs/sentiment.md, "Not rated").
+ */
 export function rescanNote(rescan: SentimentRescan): string {
   const models = Object.keys(rescan.models).length;
+  if (models === 1)
+    return `Some posts too short to rate may count as rated until the rescan ends: ${rescan.percent} % rescanned`;
   const word = NUMBER_WORDS[models] ?? String(models);
   return `Counted by ${word} model${models === 1 ? '' : 's'} until the rescan ends: ${rescan.percent} % rescanned`;
 }

@@ -4,7 +4,13 @@ import { postGramsSql, scriptsSql } from './matching/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 11;
+export const LAYOUT_VERSION = 12;
+/**
+ * A post's `label` when its text gave too little to rate (posts.sentiment_rated false, migration 0041): the scorer
+ * called it neutral, and the dashboards count it apart as "not rated" (docs/sentiment.md). Otherwise 1, 0 or -1
+ * (positive, neutral, negative). Since layout 12; a post whose rating PostgreSQL does not know yet (null) is 0.
+ */
+export const NOT_RATED_LABEL = 2;
 /** The database the dashboards read. */
 export const STORE_DATABASE = 'murmur';
 
@@ -315,7 +321,12 @@ export interface LayoutStep {
   statements(db: string): string[];
 }
 
-export const LAYOUT_STEPS: readonly LayoutStep[] = [];
+export const LAYOUT_STEPS: readonly LayoutStep[] = [
+  // 12: `label` may be NOT_RATED_LABEL. No column changes: a store of layout 11 holds 1, 0 or -1 only, which is what
+  // PostgreSQL's posts without a rating (null: every post stored before migration 0041) count as; the rescan that
+  // rates them replaces the not-rated ones through the feed.
+  { version: 12, statements: () => [] },
+];
 
 /**
  * Brings the store in `db` from its layout up to `target` by LAYOUT_STEPS, recording each version reached; returns the

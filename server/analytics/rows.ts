@@ -13,6 +13,7 @@ import type { AnalyticsStore } from './store';
 import {
   FIELD_TOKEN_MARKS,
   LOWERED_TEXT,
+  NOT_RATED_LABEL,
   POST_WORDS,
   SAMPLE_HASH,
   SAMPLED_COLUMNS,
@@ -35,7 +36,8 @@ const postRowsSql = (condition: string) =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
     sentiment, hashtags, mentions, domains,
-    CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END AS label,
+    CASE WHEN sentiment_rated IS FALSE THEN ${NOT_RATED_LABEL}
+      ELSE CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END END AS label,
     text
   FROM posts WHERE ${condition}`;
 

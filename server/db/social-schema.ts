@@ -99,6 +99,13 @@ export function postColumns() {
      * posts stored before it, and for any writer that leaves it out, so the background rescan scores them again.
      */
     sentimentModel: text('sentiment_model').notNull().default('unknown'),
+    /**
+     * Whether the text gave enough to rate (issue 53 item 4; sentimentRated() in sentiment-explain.ts): false for a
+     * post with no word nor emoji, or fewer than 3 and labelled neutral ("not rated", counted apart by the dashboards).
+     * Null for posts stored before migration 0041 and any writer that leaves it out: counted as rated until the
+     * background rescan sets it.
+     */
+    sentimentRated: boolean('sentiment_rated'),
     /** Likes + comments + shares: the engagement every dashboard counts. */
     engagement: integer('engagement')
       .notNull()

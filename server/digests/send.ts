@@ -283,7 +283,10 @@ function digestMessage(input: {
     figure('Engagement', answer.totals.engagement),
     figure('Potential reach', answer.totals.reach),
     `Sentiment: ${whole(answer.sentiment.positive)} positive, ${whole(answer.sentiment.neutral)} neutral, ` +
-      `${whole(answer.sentiment.negative)} negative`,
+      `${whole(answer.sentiment.negative)} negative` +
+      (answer.sentiment.not_rated
+        ? `, ${whole(answer.sentiment.not_rated)} not rated (too little text)`
+        : ''),
   ];
   const spikes = answer.over_time
     .filter((b) => b.spike)

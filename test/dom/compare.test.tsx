@@ -152,3 +152,48 @@ describe('share of voice over time', () => {
     ]);
   });
 });
+
+describe('the Compare tab\'s sentiment with "not rated" posts', () => {
+  it('gives them a column of their own and says what they are; none without them', async () => {
+    const answer = (body: Record<string, unknown>) => {
+      const base = compareFor(body);
+      return {
+        ...base,
+        queries: base.queries.map((q, i) => ({
+          ...q,
+          sentiment: { positive: 6, neutral: 2, negative: 2, not_rated: i === 0 ? 4 : 0, average: 0.2 },
+        })),
+      };
+    };
+    await visit(
+      `/workspace/w1/insight/compare?compare=${ids.join(',')}&range=7d`,
+      () => ({ status: 500, body: {} }),
+      {
+        savedQueries: saved,
+        social: (path, body) =>
+          path === '/social/insights/compare' ? { status: 200, body: answer(body) } : undefined,
+      },
+    );
+    const table = await screen.findByRole('table', { name: 'Sentiment' }, { timeout: 10_000 });
+    const headers = [...table.querySelectorAll('thead th')].map((cell) => cell.textContent);
+    expect(headers).toContain('Not rated');
+    const rows = [...table.querySelectorAll('tbody tr')].map((row) =>
+      [...row.querySelectorAll('td.numeric')].map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['6', '2', '2', '4'],
+      ['6', '2', '2', '0'],
+    ]);
+    const section = table.closest('section')!;
+    expect(section.textContent).toContain('Not rated: too little text to tell');
+  });
+
+  it('shows the three labels alone for an answer without not_rated', async () => {
+    await open(`/workspace/w1/insight/compare?compare=${ids.join(',')}&range=7d`);
+    const table = await screen.findByRole('table', { name: 'Sentiment' }, { timeout: 10_000 });
+    expect([...table.querySelectorAll('thead th')].map((cell) => cell.textContent)).not.toContain(
+      'Not rated',
+    );
+    expect(table.closest('section')!.textContent).not.toContain('too little text');
+  });
+});

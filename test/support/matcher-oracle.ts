@@ -20,6 +20,7 @@ export const refPost = (fields: Partial<RefPost> & { text: string }): RefPost =>
   domains: [],
   sentiment: 0,
   label: 'neutral',
+  rated: true,
   authorId: 1,
   handle: 'someone',
   followers: 0,

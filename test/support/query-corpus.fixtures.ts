@@ -114,6 +114,7 @@ const REFERENCE: RefPost[] = Object.values(POSTS).map((post, id) => {
     domains: normaliseDomains(post.links ?? []),
     sentiment: 0,
     label: 'neutral',
+    rated: true,
     authorId: AUTHORS.indexOf(author),
     handle: author.handle,
     followers: 0,

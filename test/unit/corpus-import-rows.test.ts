@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { arrayLiteral, copyLine } from '@server/social/corpus/copy';
 import { coerceCsvRecord, normaliseRow } from '@server/social/corpus/import/normalise';
+import { explainSentiment, sentimentRated } from '@server/social/corpus/sentiment-explain';
+import { scoreSentiment } from '@server/social/corpus/sentiment-model';
 import { FileFormatError, readCsv, readNdjson, type SourceRecord } from '@server/social/corpus/import/read';
 import { parseInstant, validateRow } from '@server/social/corpus/import/schema';
 import { registrableDomain } from '@contract/domains';
@@ -112,6 +114,26 @@ describe('import row validation', () => {
     const korean = validateRow({ ...row, text: '새 폰 정말 최고예요!' });
     if (!korean.ok) throw new Error(korean.reasons.join());
     expect(normaliseRow(korean.row, 1)).toMatchObject({ language: 'ko', sentimentLabel: 'positive' });
+  });
+
+  it("records whether the sentiment is rated, by the scorer's count and label (sentimentRated)", () => {
+    for (const text of [
+      '',
+      '@nova',
+      'ok',
+      'Terrible!',
+      'The new phone arrived today and the screen is bright',
+    ]) {
+      const result = validateRow({ ...row, text: text || ' ' });
+      if (!result.ok) continue;
+      const stored = normaliseRow(result.row, 1);
+      const { tokens, label } = scoreSentiment(stored.text, stored.language);
+      expect(stored.sentimentRated, text).toBe(sentimentRated(tokens, label));
+      expect(stored.sentimentRated, text).toBe(explainSentiment(stored.text, stored.language).rated);
+    }
+    const empty = validateRow({ ...row, text: '@nova' });
+    if (!empty.ok) throw new Error(empty.reasons.join());
+    expect(normaliseRow(empty.row, 1).sentimentRated).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   EXPLAINED_SIGNALS,
   explainSentiment,
   RATED_MIN_WORDS,
+  sentimentRated,
 } from '@server/social/corpus/sentiment-explain';
 import { scoreSentiment } from '@server/social/corpus/sentiment-model';
 
@@ -85,5 +86,43 @@ describe('sentiment explanation', () => {
     expect(explained.signals[0]!.text).toBe('最高');
     expect(explained.signals[0]!.weight).toBeGreaterThan(0);
     expect(explainSentiment('最悪', 'ja').signals[0]!.weight).toBeLessThan(0);
+  });
+
+  it('rates by the rule: some word or emoji, and a label or at least RATED_MIN_WORDS of them', () => {
+    for (const label of ['negative', 'neutral', 'positive'] as const)
+      expect(sentimentRated(0, label)).toBe(false);
+    for (let words = 1; words < RATED_MIN_WORDS; words++) {
+      expect(sentimentRated(words, 'neutral'), `${words}`).toBe(false);
+      expect(sentimentRated(words, 'negative'), `${words}`).toBe(true);
+      expect(sentimentRated(words, 'positive'), `${words}`).toBe(true);
+    }
+    expect(sentimentRated(RATED_MIN_WORDS, 'neutral')).toBe(true);
+  });
+
+  it("records what the card says: the scorer's count and label give the explanation's rating", () => {
+    // What the importer, the generator and the rescan store (posts.sentiment_rated) from scoreSentiment(), for texts
+    // of the model's languages and the word list's, short and long, whatever labels the model gives them.
+    const texts: Array<[string, string | null]> = [
+      ['', 'en'],
+      ['ok', 'en'],
+      ['ok then', 'en'],
+      ['Terrible!', 'en'],
+      ['@nova https://x.example/a', null],
+      ['😡', null],
+      [NEGATIVE, 'en'],
+      [POSITIVE, 'en'],
+      ['Das ist gut', 'de'],
+      ['最悪', 'ja'],
+      ['今日は', 'ja'],
+      ['新しいスマホ最高でした！', 'ja'],
+    ];
+    let unrated = 0;
+    for (const [text, language] of texts) {
+      const { tokens, label } = scoreSentiment(text, language);
+      const rated = sentimentRated(tokens, label);
+      expect(rated, text).toBe(explainSentiment(text, language).rated);
+      if (!rated) unrated += 1;
+    }
+    expect(unrated).toBeGreaterThan(0);
   });
 });

@@ -35,5 +35,9 @@ describe('the sentiment rescan’s sentences', () => {
     expect(rescanNote(rescan({ models: { a: 1, b: 2, c: 3 } }))).toBe(
       'Counted by three models until the rescan ends: 43 % rescanned',
     );
+    // One model: the rescan rates the posts stored before ratings were recorded.
+    expect(rescanNote(rescan({ models: { 'model-abc': 1_000_000 } }))).toBe(
+      'Some posts too short to rate may count as rated until the rescan ends: 43 % rescanned',
+    );
   });
 });

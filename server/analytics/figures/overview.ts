@@ -10,6 +10,7 @@ import type { AnalyticsStore } from '../store';
 import type { PersonAggregate } from './people';
 import {
   previousRange,
+  ratedSql,
   storeFrom,
   storeLabel,
   storeSentiment,
@@ -37,6 +38,9 @@ export interface StoreBucketRow {
   positive: number;
   neutral: number;
   negative: number;
+  /** Too little text to rate (NOT_RATED_LABEL): not in positive, neutral nor negative. */
+  not_rated: number;
+  /** The sentiment scores of the rated posts (positive + neutral + negative) added up. */
   sentiment_sum: number;
 }
 
@@ -116,6 +120,7 @@ type GroupRow = {
   pos: string;
   neu: string;
   neg: string;
+  nr: string;
   s: number;
 };
 
@@ -139,10 +144,11 @@ async function groupsOf(store: AnalyticsStore, scope: StoreScope, bucket: Bucket
   const label = storeLabel(context.corrections, params);
   return store.query<GroupRow>(
     `SELECT ${localBucketSql(bucket, time.seconds, zone)} AS local, platform, sum(n) AS n, sum(e) AS e,
-      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(s) AS s
+      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(nr) AS nr, sum(s) AS s
     FROM (SELECT any(${time.key}) AS k, any(p.platform) AS platform, count() AS n, sum(p.engagement) AS e,
         countIf(${label} = 1) AS pos, countIf(${label} = 0) AS neu, countIf(${label} = -1) AS neg,
-        sum(${storeSentiment(context.corrections, params)}) AS s
+        countIf(NOT ${ratedSql(label)}) AS nr,
+        sumIf(${storeSentiment(context.corrections, params)}, ${ratedSql(label)}) AS s
       FROM ${posts} WHERE ${where} GROUP BY ${keyWithPlatform(time.key)})
     GROUP BY local, platform`,
     params.values,
@@ -175,6 +181,7 @@ function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
       positive: 0,
       neutral: 0,
       negative: 0,
+      not_rated: 0,
       sentiment_sum: 0,
     };
     row.mentions += Number(g.n);
@@ -182,6 +189,7 @@ function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
     row.positive += Number(g.pos);
     row.neutral += Number(g.neu);
     row.negative += Number(g.neg);
+    row.not_rated += Number(g.nr);
     row.sentiment_sum += g.s;
     byLocal.set(g.local, row);
     byPlatform.set(g.platform, (byPlatform.get(g.platform) ?? 0) + Number(g.n));
@@ -195,6 +203,7 @@ function timelineOf(groups: GroupRow[], bucket: Bucket, scope: StoreScope) {
         positive: 0,
         neutral: 0,
         negative: 0,
+        not_rated: 0,
         sentiment_sum: 0,
       },
   );

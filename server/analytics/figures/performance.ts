@@ -4,7 +4,7 @@
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeFrom, storeSentiment, zonePlaceholder, type StoreScope } from './scope';
+import { ratedSql, storeFrom, storeLabel, storeSentiment, zonePlaceholder, type StoreScope } from './scope';
 import { byQuarter, dayOfWeekSql, hourOfDaySql, perQuarter, timeKey, type TimeKey } from './time';
 
 /** One group; gp, gm, gk, gd are 1 where the platform, media, kind or day × hour is rolled up (SQL's GROUPING()). */
@@ -42,18 +42,20 @@ export async function storePerformance(
   const zone = zonePlaceholder(context, params);
   const { from: posts, where } = storeFrom(scope, params, zone, [
     ...['platform', 'media', 'kind', 'q', 'ts', 'likes', 'comments', 'shares', 'views'],
-    ...['engagement', 'sentiment', 'author_id'],
+    ...['engagement', 'sentiment', 'label', 'author_id'],
   ]);
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   const sentiment = storeSentiment(context.corrections, params);
+  // The average sentiment is over the rated posts (the not-rated ones are counted apart: docs/sentiment.md).
+  const isRated = ratedSql(storeLabel(context.corrections, params));
   // group_by_use_nulls: a rolled-up column reads NULL, as PostgreSQL's grouping sets give it (no value is NULL).
   // query_plan_join_swap_table = 'false': the profiles are the join's hash table, as written. Left to choose,
   // ClickHouse made a token slice's posts the hash table (a language's 2.9M posts over 90 days at 10M: 1.4 s against
   // 0.1).
   const rows = await store.query<Raw>(
     byQuarter(time)
-      ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment)
-      : byKey(time, zone, posts, db, where, sentiment),
+      ? byHourOfWeek(params, zone, context.scope, posts, db, where, sentiment, isRated)
+      : byKey(time, zone, posts, db, where, sentiment, isRated),
     params.values,
   );
   return rows.map((row) => ({
@@ -91,6 +93,7 @@ function byHourOfWeek(
   db: string,
   where: string,
   sentiment: string,
+  isRated: string,
 ) {
   const how = perQuarter(
     'how_of',
@@ -104,7 +107,7 @@ function byHourOfWeek(
       sum(p.engagement) AS engagement,
       if(countIf(a.followers > 0) = 0, NULL,
         sumIf(p.engagement / a.followers, a.followers > 0) / countIf(a.followers > 0)) AS rate,
-      if(count() = 0, NULL, sum(${sentiment}) / count()) AS sentiment
+      if(countIf(${isRated}) = 0, NULL, sumIf(${sentiment}, ${isRated}) / countIf(${isRated})) AS sentiment
     FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
     WHERE ${where}
     GROUP BY GROUPING SETS ((), (p.platform AS platform), (p.media AS media), (p.kind AS kind), (${how.of} AS how))
@@ -112,15 +115,23 @@ function byHourOfWeek(
 }
 
 /** The statement for any TimeKey: the posts grouped by (platform, media, kind, key) first, the keys then mapped. */
-function byKey(time: TimeKey, zone: string, posts: string, db: string, where: string, sentiment: string) {
+function byKey(
+  time: TimeKey,
+  zone: string,
+  posts: string,
+  db: string,
+  where: string,
+  sentiment: string,
+  isRated: string,
+) {
   return `SELECT platform, media, kind, dow, hr, sum(n) AS posts, sum(l) AS likes, sum(c) AS comments,
       sum(sh) AS shares, sum(v) AS views, sum(e) AS engagement,
-      if(sum(rated) = 0, NULL, sum(rate_sum) / sum(rated)) AS rate, if(sum(n) = 0, NULL, sum(s) / sum(n)) AS sentiment
+      if(sum(rated) = 0, NULL, sum(rate_sum) / sum(rated)) AS rate, if(sum(sn) = 0, NULL, sum(s) / sum(sn)) AS sentiment
     FROM (SELECT platform, media, kind, ${dayOfWeekSql(time.seconds, zone)} AS dow,
-        ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, rate_sum, rated
+        ${hourOfDaySql(time.seconds, zone)} AS hr, n, l, c, sh, v, e, s, sn, rate_sum, rated
       FROM (SELECT p.platform AS platform, p.media AS media, p.kind AS kind, ${time.key} AS k, count() AS n,
           sum(p.likes) AS l, sum(p.comments) AS c, sum(p.shares) AS sh, sum(ifNull(p.views, 0)) AS v,
-          sum(p.engagement) AS e, sum(${sentiment}) AS s,
+          sum(p.engagement) AS e, sumIf(${sentiment}, ${isRated}) AS s, countIf(${isRated}) AS sn,
           sumIf(p.engagement / a.followers, a.followers > 0) AS rate_sum, countIf(a.followers > 0) AS rated
         FROM ${posts} INNER JOIN ${db}.profiles a ON a.id = p.author_id
         WHERE ${where} GROUP BY platform, media, kind, k))

@@ -7,7 +7,7 @@ import type { QueryNode } from '@server/query/index';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
-import { FIELD_TOKEN_MARKS, STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
+import { FIELD_TOKEN_MARKS, NOT_RATED_LABEL, STORE_DATABASE, TAG_MARKS, TOKEN_POST_COLUMNS } from '../layout';
 import type { StoreParams } from '../params';
 import { candidateIds, candidateRows, type StoreCandidates } from '../matching/candidates';
 import type { StoreRange } from '../matching/compile';
@@ -75,14 +75,24 @@ function dateCondition(bucket: Bucket, value: string, timeZone: string, zone: st
 }
 
 /**
- * A post's sentiment label (1, 0, -1) as the workspace counts it, over `posts p`: its corrections' labels
- * (server/social/corrections.ts) given as bound arrays of ids and labels, or the store's own column when it has none.
+ * A post's sentiment label (1, 0, -1, or NOT_RATED_LABEL: neutral but "not rated") as the workspace counts it, over
+ * `posts p`: its corrections' labels (server/social/corrections.ts) given as bound arrays of ids and labels, or the
+ * store's own column when it has none. A corrected post is rated. Compare with 1 and -1, or use ratedSql().
  */
 export function storeLabel(corrections: Corrections, params: StoreParams): string {
   if (!corrections.byId.size) return 'p.label';
   const [ids, labels] = correctionArrays(corrections, (label) => LABELS[label]);
   return `transform(p.id, ${params.add(ids, 'Array(UInt64)')}, ${params.add(labels, 'Array(Int8)')}, p.label)`;
 }
+
+/** Whether a label (storeLabel's expression) is rated: what the sentiment split's shares and averages count. */
+export const ratedSql = (label: string) => `(${label}) != ${NOT_RATED_LABEL}`;
+
+/**
+ * A label (storeLabel's expression) with "not rated" read as the neutral label it is stored with: as the sentiment
+ * refinement (and so a sentiment driver's drill-down) reads it.
+ */
+export const refinedLabel = (label: string) => `if((${label}) = ${NOT_RATED_LABEL}, 0, ${label})`;
 
 /** A post's sentiment score (Float64) as the workspace counts it, over `posts p`: 1, 0 or -1 where corrected. */
 export function storeSentiment(corrections: Corrections, params: StoreParams): string {
@@ -153,10 +163,11 @@ function matchCondition(
       );
     }
     case 'sentiment':
+      // By the post's label: `neutral` takes the not-rated posts too (their label is neutral; docs/sentiment.md).
       return `has(${params.add(
         refine.values.map((v) => LABELS[v]),
         'Array(Int8)',
-      )}, ${storeLabel(corrections, params)})`;
+      )}, ${refinedLabel(storeLabel(corrections, params))})`;
     case 'language':
       return `has(${strings(refine.values)}, p.lang)`;
     case 'media':

@@ -6,17 +6,27 @@
 // A process killed at any point (kill -9) leaves the last committed batch; the next run resumes after its cursor, so
 // no post is rescored twice nor left out. A post whose label or score changed goes through corpus_changes_apply()
 // (its row replaced, the corpus version raised, the analytics store's outbox fed); one that keeps them only has its
-// version set. Corrections (sentiment_corrections) are rows of their own that a rescan never reads nor writes: a
-// corrected post gets its new estimate, and its workspace's figures keep counting the correction.
+// version set. The posts stored before migration 0041 have no rating yet (sentiment_rated null): a rescan takes them
+// as it takes posts of another version, and records whether each is rated (sentimentRated()); a post that becomes
+// "not rated" (or stops being) is replaced through the change path, as the store counts it apart. Corrections
+// (sentiment_corrections) are rows of their own that a rescan never reads nor writes: a corrected post gets its new
+// estimate, and its workspace's figures keep counting the correction.
 import type pg from 'pg';
 import type { PeriodicJob } from '@server/scheduler';
 import type { SentimentLabel } from './sentiment';
+import { sentimentRated } from './sentiment-explain';
 import { scoreSentiment, sentimentModelVersion } from './sentiment-model';
 
 /** Posts a batch rescores: one transaction, a few hundred milliseconds of scoring. */
 const RESCAN_BATCH = 2_000;
 
-type Scorer = (text: string, language: string | null) => { sentiment: number; label: SentimentLabel };
+type Scorer = (
+  text: string,
+  language: string | null,
+) => { sentiment: number; label: SentimentLabel; /** Words and emoji counted. */ tokens: number };
+
+/** The posts a rescan to `$n` takes: of another version, or without a rating (stored before migration 0041). */
+const pending = (n: number, p = '') => `(${p}sentiment_model <> $${n} OR ${p}sentiment_rated IS NULL)`;
 
 export interface RescanOptions {
   /** The version the corpus is brought to; the shipped model's by default. */
@@ -91,7 +101,7 @@ export async function rescanProgress(
 const countOthers = async (client: pg.ClientBase, version: string) =>
   Number(
     (
-      await client.query<{ n: string }>('SELECT count(*)::text AS n FROM posts WHERE sentiment_model <> $1', [
+      await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM posts WHERE ${pending(1)}`, [
         version,
       ])
     ).rows[0]!.n,
@@ -155,10 +165,11 @@ export async function rescanBatch(
       language: string | null;
       sentiment: number;
       sentiment_label: SentimentLabel;
+      sentiment_rated: boolean | null;
     }>(
       // Ordered by the bigint (p.id), not the text it is read as.
-      `SELECT p.id::text AS id, p.text, p.language, p.sentiment, p.sentiment_label FROM posts p
-        WHERE p.id > $1 AND p.sentiment_model <> $2 ORDER BY p.id LIMIT $3`,
+      `SELECT p.id::text AS id, p.text, p.language, p.sentiment, p.sentiment_label, p.sentiment_rated FROM posts p
+        WHERE p.id > $1 AND ${pending(2, 'p.')} ORDER BY p.id LIMIT $3`,
       [rescan.cursor, version, batchSize],
     );
     if (posts.rows.length === 0) {
@@ -175,20 +186,27 @@ export async function rescanBatch(
       await client.query('COMMIT');
       return progressOf(rows[0]!);
     }
-    const changed: { id: string; sentiment: number; label: SentimentLabel }[] = [];
-    const kept: string[] = [];
+    const changed: { id: string; sentiment: number; label: SentimentLabel; rated: boolean }[] = [];
+    const kept: { id: string; rated: boolean }[] = [];
     for (const post of posts.rows) {
-      const { sentiment, label } = score(post.text, post.language);
+      const { sentiment, label, tokens } = score(post.text, post.language);
+      const rated = sentimentRated(tokens, label);
       // posts.sentiment is a real, read back in its shortest form: a score of 4 decimals reads back as it was given.
-      if (label !== post.sentiment_label || sentiment !== post.sentiment)
-        changed.push({ id: post.id, sentiment, label });
-      else kept.push(post.id);
+      // A null rating counts as rated (as the store has it): only becoming "not rated", or ceasing to be, is a change.
+      if (
+        label !== post.sentiment_label ||
+        sentiment !== post.sentiment ||
+        rated !== (post.sentiment_rated ?? true)
+      )
+        changed.push({ id: post.id, sentiment, label, rated });
+      else kept.push({ id: post.id, rated });
     }
     if (kept.length > 0)
-      await client.query('UPDATE posts SET sentiment_model = $1 WHERE id = ANY($2::bigint[])', [
-        version,
-        kept,
-      ]);
+      await client.query(
+        `UPDATE posts p SET sentiment_model = $1, sentiment_rated = k.rated
+        FROM unnest($2::bigint[], $3::boolean[]) AS k(id, rated) WHERE p.id = k.id`,
+        [version, kept.map((k) => k.id), kept.map((k) => k.rated)],
+      );
     if (changed.length > 0) {
       await client.query(
         `INSERT INTO corpus_removed SELECT id, platform, external_id, author_id, language, posted_at, kind, media,
@@ -198,12 +216,20 @@ export async function rescanBatch(
       );
       await client.query(
         `INSERT INTO corpus_added (id, platform, external_id, author_id, text, language, posted_at, kind, media, likes,
-          comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model)
+          comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model,
+          sentiment_rated)
         SELECT p.id, p.platform, p.external_id, p.author_id, p.text, p.language, p.posted_at, p.kind, p.media,
-          p.likes, p.comments, p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, s.sentiment, s.label, $4
-        FROM unnest($1::bigint[], $2::real[], $3::sentiment_label[]) AS s(id, sentiment, label)
+          p.likes, p.comments, p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, s.sentiment, s.label, $4,
+          s.rated
+        FROM unnest($1::bigint[], $2::real[], $3::sentiment_label[], $5::boolean[]) AS s(id, sentiment, label, rated)
         JOIN corpus_removed o ON o.id = s.id JOIN posts p ON p.id = o.id AND p.posted_at = o.posted_at`,
-        [changed.map((c) => c.id), changed.map((c) => c.sentiment), changed.map((c) => c.label), version],
+        [
+          changed.map((c) => c.id),
+          changed.map((c) => c.sentiment),
+          changed.map((c) => c.label),
+          version,
+          changed.map((c) => c.rated),
+        ],
       );
       await client.query('SELECT corpus_changes_apply()');
     }

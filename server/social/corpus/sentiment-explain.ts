@@ -71,8 +71,14 @@ export function explainSentiment(
   return byWordList(text, language, label);
 }
 
-const rated = (words: number, label: SentimentLabel) =>
+/**
+ * Whether a text with `words` words and emoji (the scorer's count: SentimentResult.tokens) labelled `label` is rated:
+ * the rule above. What the importer, the generator and the rescan record (posts.sentiment_rated, migration 0041) from
+ * scoreSentiment()'s result, and what the explanation says, so the card and the dashboards agree.
+ */
+export const sentimentRated = (words: number, label: SentimentLabel): boolean =>
   words > 0 && (words >= RATED_MIN_WORDS || label !== 'neutral');
+const rated = sentimentRated;
 
 function byModel(
   model: SentimentModel,

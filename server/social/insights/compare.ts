@@ -12,6 +12,7 @@ import type { AnalyticsService } from '@server/analytics/service';
 import { pairsOf, storeOverlap } from '@server/analytics/figures/overlap';
 import { printQuery, type QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
+import { SENTIMENT_COUNTED } from './counted';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
@@ -173,7 +174,7 @@ export async function compare(
       `${days % 1 === 0 ? `${days} days` : 'same length of time'} just before. Share of voice = a query's mentions ` +
       `÷ the sum of every compared query's mentions (a post matching several queries counts in each). Overlap = ` +
       `the posts of the range matching two or more of the queries, and per pair the posts matching both. Buckets ` +
-      `are ${first.bucket}s of ${timeZone} wall-clock time.`,
+      `are ${first.bucket}s of ${timeZone} wall-clock time. ${SENTIMENT_COUNTED}`,
     queries: overviews.map((o, i) => ({
       saved_query_id: ids[i]!,
       name: contexts[i]!.savedQueryName ?? '',

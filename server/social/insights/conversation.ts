@@ -121,7 +121,7 @@ function conversationAnswer(
           `(${SAMPLE_RULE}, with L = ${sampling.pilotLevel} and cap ${sampling.cap}); the post counts of a sampled ` +
           'period are estimates. '
         : 'Words were counted in every post. ') +
-      "A word's sentiment is the average sentiment estimate of the (counted) posts that contain it.",
+      "A word's sentiment is the average sentiment estimate of the (counted) posts that contain it, rated or not.",
     ...lists,
     words_sample: { current, previous: before, cap: sampling.cap },
     emerging_rule: EMERGING_RULE,

@@ -19,3 +19,11 @@ export function countedBase(context: InsightScope, from = context.scope.from, to
     `repost or quote)${countedCorrections(context.corrections)}`
   );
 }
+
+/**
+ * How the sentiment split and its averages count (issue 53 item 4; docs/sentiment.md, "Not rated"): said by every
+ * answer that carries the split.
+ */
+export const SENTIMENT_COUNTED =
+  'Sentiment: positive, neutral and negative and the average sentiment count rated posts only; a post with too ' +
+  'little text to rate is counted apart as not rated.';

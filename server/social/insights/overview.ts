@@ -4,7 +4,7 @@
 // in PostgreSQL (store-source.ts).
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
-import { countedBase } from './counted';
+import { countedBase, SENTIMENT_COUNTED } from './counted';
 import type { InsightScope } from './request';
 import type { PostRow } from '../post-rows';
 import { peopleFor, postsByIds, toPost } from './rows';
@@ -13,6 +13,7 @@ import { instantOfWallClock } from '@contract/zoned-time';
 import {
   storeOverview,
   storeOverviewBuckets,
+  type StoreBucketRow,
   type StoreOverviewRows,
 } from '@server/analytics/figures/overview';
 import type { AnalyticsService } from '@server/analytics/service';
@@ -115,6 +116,9 @@ type OverviewRows = StoreOverviewRows & {
   people: OverviewResponse['top_people'];
 };
 
+/** A bucket's rated posts: what its sentiment average is over (the not-rated posts are counted apart). */
+const rated = (b: StoreBucketRow) => b.positive + b.neutral + b.negative;
+
 /** The answer from the rows. */
 function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResponse {
   const { scope, timeZone } = context;
@@ -133,6 +137,7 @@ function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResp
   const spikes = spikeStats(buckets.map((b) => b.mentions));
   const total = Number(now.mentions);
   const sentimentSum = buckets.reduce((sum, b) => sum + b.sentiment_sum, 0);
+  const ratedTotal = buckets.reduce((sum, b) => sum + rated(b), 0);
   const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
   return {
     time_zone: timeZone,
@@ -144,7 +149,7 @@ function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResp
       `${countedBase(context)}. Mentions are matching posts; unique authors are counted once each; engagement = ` +
       `likes + comments + shares; potential reach = the followers of each distinct author, counted once. The ` +
       `previous period is the ${days % 1 === 0 ? `${days} days` : 'same length of time'} just before, with the ` +
-      `same query, filters and refinements. Buckets are ${bucket}s of ${timeZone} wall-clock time.`,
+      `same query, filters and refinements. Buckets are ${bucket}s of ${timeZone} wall-clock time. ${SENTIMENT_COUNTED}`,
     totals: {
       mentions: metric('mentions'),
       unique_authors: metric('authors'),
@@ -160,7 +165,8 @@ function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResp
       positive: b.positive,
       neutral: b.neutral,
       negative: b.negative,
-      average_sentiment: b.mentions ? b.sentiment_sum / b.mentions : null,
+      not_rated: b.not_rated,
+      average_sentiment: rated(b) ? b.sentiment_sum / rated(b) : null,
       spike: spikes.isSpike(b.mentions),
     })),
     spikes: {
@@ -174,7 +180,8 @@ function overviewAnswer(context: InsightScope, rows: OverviewRows): OverviewResp
       positive: buckets.reduce((sum, b) => sum + b.positive, 0),
       neutral: buckets.reduce((sum, b) => sum + b.neutral, 0),
       negative: buckets.reduce((sum, b) => sum + b.negative, 0),
-      average: total ? sentimentSum / total : null,
+      not_rated: buckets.reduce((sum, b) => sum + b.not_rated, 0),
+      average: ratedTotal ? sentimentSum / ratedTotal : null,
     },
     platforms: platforms.map((p) => ({
       platform: p.platform,

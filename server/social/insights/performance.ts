@@ -84,7 +84,8 @@ function performanceAnswer(context: InsightScope, groups: GroupRow[]): Performan
     query: context.normalized,
     counted:
       `${countedBase(context)}. Engagement = likes + comments + shares; views are summed over the posts whose ` +
-      `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}. Days (Monday = 1) and ` +
+      `platform reports them; average engagement is per post; ${ENGAGEMENT_RATE_RULE}; the average sentiment is ` +
+      `over the rated posts (a post with too little text to rate is left out of it). Days (Monday = 1) and ` +
       `hours are ${timeZone} wall-clock time.`,
     totals: { ...metrics(total), average_sentiment: total?.sentiment ?? null },
     by_platform: PLATFORM_VALUES.map((platform) => ({

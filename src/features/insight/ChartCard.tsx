@@ -117,7 +117,10 @@ export function ChartCard<R>({
       summary={chart!.summary}
       height={chart!.height}
       onPick={
-        drill ? ({ index, datasetIndex }) => rows[index] && drill.open(rows[index], datasetIndex) : undefined
+        drill
+          ? ({ index, datasetIndex }) =>
+              rows[index] && drill.enabled?.(rows[index]) !== false && drill.open(rows[index], datasetIndex)
+          : undefined
       }
       onUnavailable={() => setDrawable(false)}
       // The printed page is laid out as soon as `beforeprint` returns: the table must be in the page by then.

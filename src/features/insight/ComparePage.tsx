@@ -28,7 +28,7 @@ import {
   totalOf,
 } from './compare-charts';
 import { DashboardFrame, InsightBody } from './DashboardFrame';
-import { formatChange, formatShare, formatWhole } from './insight-format';
+import { formatChange, formatShare, formatWhole, NOT_RATED_NOTE } from './insight-format';
 import { useInsightView } from './insight-view';
 import { useReadOnly } from './read-only';
 import { CompareShareContext } from './share-target';
@@ -129,6 +129,8 @@ export function Compare({ data }: { data: CompareResponse }) {
   const shares = useMemo(() => shareOfVoiceChart(data, true), [data]);
   const totals = useMemo(() => mentionsChart(data), [data]);
   const sentiment = useMemo(() => sentimentChart(data), [data]);
+  // Any query with "not rated" posts (absent from an older server's answer): their column and what they mean.
+  const unrated = data.queries.some((q) => (q.sentiment.not_rated ?? 0) > 0);
   const platformRows = useMemo(() => platformRowsOf(data), [data]);
   const platforms = useMemo(() => platformsChart(data, platformRows), [data, platformRows]);
   const pairRows = data.overlap.pairs.map((pair) => ({
@@ -251,13 +253,29 @@ export function Compare({ data }: { data: CompareResponse }) {
             numeric: true,
             show: (q: QueryFigures) => formatWhole(q.sentiment[s]),
           })),
+          ...(unrated
+            ? [
+                {
+                  label: 'Not rated',
+                  value: (q: QueryFigures) => q.sentiment.not_rated ?? 0,
+                  numeric: true,
+                  show: (q: QueryFigures) => formatWhole(q.sentiment.not_rated ?? 0),
+                },
+              ]
+            : []),
         ]}
         chart={{
           config: sentiment,
           summary: data.queries
-            .map((q) => `${q.name}: ${q.sentiment.negative} negative of ${formatWhole(q.mentions.value)}`)
+            .map(
+              (q) =>
+                `${q.name}: ${q.sentiment.negative} negative of ` +
+                formatWhole(unrated ? q.mentions.value - (q.sentiment.not_rated ?? 0) : q.mentions.value) +
+                (unrated ? ' rated' : ''),
+            )
             .join(', '),
         }}
+        footer={unrated ? <p className="small muted">{NOT_RATED_NOTE}</p> : undefined}
         drill={{
           open: (q: QueryFigures, index?: number) =>
             drill(

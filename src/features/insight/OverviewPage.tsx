@@ -20,16 +20,16 @@ import {
   formatDecimal,
   formatShare,
   formatWhole,
+  NOT_RATED_NOTE,
 } from './insight-format';
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
 import { SpikeDrivers, type DriversWindow } from './SpikeDrivers';
+import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
 
 type Bucket = OverviewResponse['over_time'][number];
-const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
-const SENTIMENT_LABELS = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' } as const;
 
 export function OverviewPage() {
   const result = useInsight('overview');
@@ -126,11 +126,8 @@ export function Overview({ data }: { data: OverviewResponse }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data],
   );
-  const sentimentRows = SENTIMENTS.map((sentiment) => ({
-    sentiment,
-    posts: data.sentiment[sentiment],
-  })).filter((row) => row.posts > 0);
-  const sentimentTotal = sentimentRows.reduce((sum, row) => sum + row.posts, 0);
+  const { rows: sentimentRows, notRated, shareOf } = sentimentSplit(data.sentiment);
+  const unratedOverTime = data.over_time.some((row) => (row.not_rated ?? 0) > 0);
   const split = useMemo(
     (): ChartConfiguration => ({
       type: 'doughnut',
@@ -244,10 +241,10 @@ export function Overview({ data }: { data: OverviewResponse }) {
           },
           { label: 'Posts', value: (row) => row.posts, numeric: true, show: (row) => formatWhole(row.posts) },
           {
-            label: 'Share',
-            value: (row) => (sentimentTotal ? row.posts / sentimentTotal : null),
+            label: notRated ? 'Share of rated' : 'Share',
+            value: shareOf,
             numeric: true,
-            show: (row) => formatShare(sentimentTotal ? row.posts / sentimentTotal : null),
+            show: (row) => formatShare(shareOf(row)),
           },
         ]}
         chart={{
@@ -255,14 +252,18 @@ export function Overview({ data }: { data: OverviewResponse }) {
           summary: sentimentRows.map((row) => `${SENTIMENT_LABELS[row.sentiment]} ${row.posts}`).join(', '),
         }}
         drill={{
-          open: (row) => drill([{ field: 'sentiment', values: [row.sentiment] }]),
+          open: (row) => {
+            if (row.sentiment !== 'not_rated') drill([{ field: 'sentiment', values: [row.sentiment] }]);
+          },
           label: (row) => `${SENTIMENT_LABELS[row.sentiment]} posts`,
+          // No refinement selects the not-rated posts (`neutral` takes them with the rated neutral ones).
+          enabled: (row) => row.sentiment !== 'not_rated',
         }}
         footer={
           <p className="small muted">
             Sentiment is estimated by a trained model (a word list for the languages it lacks; average{' '}
             {formatDecimal(data.sentiment.average)}, from −1 to 1); it can miss sarcasm and context, and your
-            team's corrections count instead.
+            team's corrections count instead.{notRated > 0 && ` ${NOT_RATED_NOTE}`}
             {data.sentiment_rescan && (
               <>
                 {' '}
@@ -309,6 +310,15 @@ export function Overview({ data }: { data: OverviewResponse }) {
             value: (row: Bucket) => row[sentiment],
             numeric: true,
           })),
+          ...(unratedOverTime
+            ? [
+                {
+                  label: SENTIMENT_LABELS.not_rated,
+                  value: (row: Bucket) => row.not_rated ?? 0,
+                  numeric: true,
+                },
+              ]
+            : []),
           {
             label: 'Average',
             value: (row) => row.average_sentiment,
@@ -318,7 +328,9 @@ export function Overview({ data }: { data: OverviewResponse }) {
         ]}
         chart={{
           config: sentimentOverTime,
-          summary: `Positive, neutral and negative posts per ${data.bucket}.`,
+          summary:
+            `Positive, neutral and negative posts per ${data.bucket}` +
+            (unratedOverTime ? ' (rated posts; the table also gives the not-rated ones).' : '.'),
         }}
         drill={{
           open: (row, datasetIndex) =>

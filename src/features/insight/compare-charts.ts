@@ -86,7 +86,7 @@ export function mentionsChart(data: CompareResponse): ChartConfiguration {
   };
 }
 
-/** Each query's positive, neutral and negative posts as shares of its posts (0 each when it has none). */
+/** Each query's positive, neutral and negative posts as shares of its rated posts (0 each when it has none). */
 export function sentimentChart(data: CompareResponse): ChartConfiguration {
   return {
     type: 'bar',

@@ -32,3 +32,8 @@ export const DAY_NAMES = [
   'Saturday',
   'Sunday',
 ] as const;
+
+/** What "not rated" means, said where a sentiment split shows it (docs/sentiment.md, "Not rated"). */
+export const NOT_RATED_NOTE =
+  'Not rated: too little text to tell (no word nor emoji, or fewer than 3 that read neutral); counted apart, not ' +
+  'as neutral, and left out of the shares and the average.';

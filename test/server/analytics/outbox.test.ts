@@ -219,6 +219,7 @@ describe('with a consumer', () => {
       sentiment: 0,
       sentimentLabel: 'neutral',
       sentimentModel: 'test',
+      sentimentRated: true,
     });
     const client = await server.pool.connect();
     try {

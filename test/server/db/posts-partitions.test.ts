@@ -198,6 +198,7 @@ const row = (externalId: string, postedAt: string, likes: number): ImportRow => 
   sentiment: 0,
   sentimentLabel: 'neutral',
   sentimentModel: 'test',
+  sentimentRated: true,
 });
 
 describe('the external key', () => {

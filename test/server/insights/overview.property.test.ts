@@ -2,7 +2,7 @@
 // evaluator (test/support/reference/figures.ts), field by field: on a generated corpus written through the change path
 // and fed to a running store, for generated scopes (four zones, ranges of hours across New York's and Chatham's DST
 // changes, days, weeks and odd bounds; a query of every operator or none; platforms and languages; every refinement,
-// with and without exclude; the workspace's sentiment corrections or none). Sums of sentiment and engagement rates may
+// with and without exclude; the workspace's sentiment corrections or none), "not rated" posts among them. Sums of sentiment and engagement rates may
 // differ in their last bits (added in another order).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ describe("the store's overview, people and performance equal the reference's, fi
   it("the overview's figures on generated scopes", async () => {
     const corrections = correctionsOf(posts);
     let nonEmpty = 0;
+    let unrated = 0;
     const refined = new Set<string>();
     await fc.assert(
       fc.asyncProperty(caseArb(posts), async (c) => {
@@ -65,6 +66,7 @@ describe("the store's overview, people and performance equal the reference's, fi
           nonEmpty += 1;
           for (const r of c.refine) refined.add(r.field);
         }
+        if (expected.buckets.some((b) => b.not_rated > 0)) unrated += 1;
         const withoutSums = (buckets: typeof expected.buckets) =>
           buckets.map(({ sentiment_sum: _, ...b }) => b);
         expect({
@@ -82,6 +84,8 @@ describe("the store's overview, people and performance equal the reference's, fi
     );
     // Not vacuous: most scopes hold posts, and every refinement was compared on a scope that kept some.
     expect(nonEmpty).toBeGreaterThan(40);
+    // …and "not rated" posts (the corpus's every third neutral one) were counted apart on many of them.
+    expect(unrated).toBeGreaterThan(20);
     expect([...refined].sort()).toEqual(REFINE_FIELDS);
   }, 120_000);
 

@@ -124,14 +124,17 @@ const contextOf = (workspace: string, c: Case) =>
 
 /**
  * The every-post scope's split and sum of sentiment counted row by row from PostgreSQL's posts, with the workspace's
- * corrections (1, 0, -1). Summed as float8: a sum of real is a real, too coarse for six decimals.
+ * corrections (1, 0, -1): the rated posts' (a corrected one is rated; one without a rating counts as rated), the
+ * not-rated apart. Summed as float8: a sum of real is a real, too coarse for six decimals.
  */
 async function countedSplit(workspace: string) {
   const { rows } = await server.pool.query<{ sum: number } & ReturnType<typeof split>>(
-    `SELECT count(*) FILTER (WHERE l = 'positive')::int AS positive,
-        count(*) FILTER (WHERE l = 'neutral')::int AS neutral,
-        count(*) FILTER (WHERE l = 'negative')::int AS negative, count(*)::int AS mentions, sum(s) AS sum
+    `SELECT count(*) FILTER (WHERE l = 'positive' AND r)::int AS positive,
+        count(*) FILTER (WHERE l = 'neutral' AND r)::int AS neutral,
+        count(*) FILTER (WHERE l = 'negative' AND r)::int AS negative,
+        count(*) FILTER (WHERE NOT r)::int AS not_rated, count(*)::int AS mentions, sum(s) FILTER (WHERE r) AS sum
       FROM (SELECT coalesce(c.label, p.sentiment_label) AS l,
+          c.label IS NOT NULL OR p.sentiment_rated IS NOT FALSE AS r,
           (CASE c.label WHEN 'positive' THEN 1 WHEN 'neutral' THEN 0 WHEN 'negative' THEN -1
             ELSE p.sentiment END)::float8 AS s
         FROM posts p LEFT JOIN sentiment_corrections c ON c.post_id = p.id AND c.workspace_id = $3
@@ -171,10 +174,13 @@ const split = (o: OverviewResponse) => ({
   positive: o.sentiment.positive,
   neutral: o.sentiment.neutral,
   negative: o.sentiment.negative,
+  not_rated: o.sentiment.not_rated,
   mentions: o.totals.mentions.value,
 });
-/** The sum of the range's sentiment scores: the average times the posts. */
-const sentimentSum = (o: OverviewResponse) => (o.sentiment.average ?? 0) * o.totals.mentions.value;
+/** The rated posts: what the averages are over ("not rated" posts are counted apart). */
+const ratedOf = (o: OverviewResponse) => o.sentiment.positive + o.sentiment.neutral + o.sentiment.negative;
+/** The sum of the range's rated posts' sentiment scores: the average times the rated posts. */
+const sentimentSum = (o: OverviewResponse) => (o.sentiment.average ?? 0) * ratedOf(o);
 
 describe('who may correct', () => {
   it('owners and managers may; viewers are refused; a missing post is a 404; bad input a 400', async () => {
@@ -287,13 +293,14 @@ describe('a correction in every figure of its workspace, and of no other', () =>
   it('counts in performance’s averages', async () => {
     const c = CASES[0]!;
     const before = await performances(team.workspaceId, c);
+    // The average is over the rated posts; the target is rated (positive), and stays so corrected.
+    const rated = ratedOf(await overviews(team.workspaceId, c));
     await correct(team.workspaceId, 'neutral');
     try {
       const after = await performances(team.workspaceId, c);
-      const posts = before.totals.posts;
-      expect(after.totals.posts).toBe(posts);
-      expect(after.totals.average_sentiment! * posts).toBeCloseTo(
-        before.totals.average_sentiment! * posts - target.sentiment,
+      expect(after.totals.posts).toBe(before.totals.posts);
+      expect(after.totals.average_sentiment! * rated).toBeCloseTo(
+        before.totals.average_sentiment! * rated - target.sentiment,
         6,
       );
     } finally {

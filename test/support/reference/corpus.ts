@@ -181,6 +181,8 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
       mentions: extractMentions(p.text),
       domains: normaliseDomains(p.domains ?? []),
       sentimentLabel: labelOf(p.sentiment),
+      // Every third neutral post "not rated" (the corpus says so, as the importer records the scorer's rule).
+      sentimentRated: labelOf(p.sentiment) !== 'neutral' || i % 3 !== 1,
     };
   });
   const ids = await insertPosts(server.db, rows);
@@ -203,6 +205,7 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
       domains: row.domains,
       sentiment: row.sentiment,
       label: row.sentimentLabel,
+      rated: row.sentimentRated,
       authorId: row.authorId,
       handle: author.handle,
       followers: author.followers,

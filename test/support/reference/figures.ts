@@ -27,6 +27,8 @@ export interface RefScope {
 
 /** The post's label and score as the workspace counts them: its correction's where it has one. */
 const labelOf = (post: RefPost, scope: RefScope): Label => scope.corrections.get(post.id) ?? post.label;
+/** Whether the post is rated as the workspace counts it: a corrected post is. */
+const ratedOf = (post: RefPost, scope: RefScope): boolean => scope.corrections.has(post.id) || post.rated;
 const sentimentOf = (post: RefPost, scope: RefScope): number => {
   const corrected = scope.corrections.get(post.id);
   // The record keeps the estimate as a 4-byte float (posts.sentiment real, the store's Float32).
@@ -131,7 +133,16 @@ export function overviewFigures(posts: RefPost[], scope: RefScope, bucket: Bucke
   const buckets = new Map(
     bucketKeys(scope.from, scope.to, scope.zone, bucket).map((local) => [
       local,
-      { local, mentions: 0, engagement: 0, positive: 0, neutral: 0, negative: 0, sentiment_sum: 0 },
+      {
+        local,
+        mentions: 0,
+        engagement: 0,
+        positive: 0,
+        neutral: 0,
+        negative: 0,
+        not_rated: 0,
+        sentiment_sum: 0,
+      },
     ]),
   );
   const platforms = new Map<string, number>();
@@ -139,8 +150,12 @@ export function overviewFigures(posts: RefPost[], scope: RefScope, bucket: Bucke
     const b = buckets.get(bucketKey(post.at, scope.zone, bucket))!;
     b.mentions += 1;
     b.engagement += engagementOf(post);
-    b[labelOf(post, scope)] += 1;
-    b.sentiment_sum += sentimentOf(post, scope);
+    // A post too short to rate counts apart, and not in the sentiment sum (the average is over rated posts).
+    if (!ratedOf(post, scope)) b.not_rated += 1;
+    else {
+      b[labelOf(post, scope)] += 1;
+      b.sentiment_sum += sentimentOf(post, scope);
+    }
     platforms.set(post.platform, (platforms.get(post.platform) ?? 0) + 1);
   }
   return {
@@ -247,6 +262,7 @@ export function performanceGroups(posts: RefPost[], scope: RefScope): Performanc
     list.reduce((sum, post) => sum + value(post), 0);
   return [...groups.values()].map(({ key, posts: list }) => {
     const rated = list.filter((post) => post.followers > 0);
+    const scored = list.filter((post) => ratedOf(post, scope));
     return {
       platform: key.platform ?? null,
       media: key.media ?? null,
@@ -264,7 +280,7 @@ export function performanceGroups(posts: RefPost[], scope: RefScope): Performanc
       views: sumOf(list, (p) => p.views ?? 0),
       engagement: sumOf(list, engagementOf),
       rate: rated.length ? sumOf(rated, (p) => engagementOf(p) / p.followers) / rated.length : null,
-      sentiment: sumOf(list, (p) => sentimentOf(p, scope)) / list.length,
+      sentiment: scored.length ? sumOf(scored, (p) => sentimentOf(p, scope)) / scored.length : null,
     };
   });
 }

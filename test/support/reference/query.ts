@@ -28,6 +28,8 @@ export interface RefPost {
   domains: string[];
   sentiment: number;
   label: 'positive' | 'neutral' | 'negative';
+  /** False: too little text to rate (posts.sentiment_rated); its label is neutral. Counted apart by the figures. */
+  rated: boolean;
   authorId: number;
   handle: string;
   followers: number;

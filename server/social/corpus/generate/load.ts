@@ -47,7 +47,7 @@ const PROFILE_COLUMNS =
   'platform, external_id, handle, display_name, followers, following, verified, bio, country, language, avatar_url';
 const POST_COLUMNS =
   'platform, external_id, author_id, text, language, posted_at, kind, media, likes, comments, shares, views, url, ' +
-  'hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model';
+  'hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model, sentiment_rated';
 
 function profileLine(p: GenProfile): string {
   return copyLine([
@@ -86,6 +86,7 @@ function postLine(p: GenPost, authorId: number): string {
     p.sentiment,
     p.sentimentLabel,
     p.sentimentModel,
+    p.sentimentRated ? 't' : 'f',
   ]);
 }
 

@@ -3,6 +3,7 @@
 // and media), and the fields the importer would derive (hashtags, mentions, domains, sentiment).
 import type { MEDIA_TYPES, POST_KINDS } from '@server/db/social-schema';
 import type { SentimentLabel } from '../sentiment';
+import { sentimentRated } from '../sentiment-explain';
 import { scoreSentiment, sentimentModelVersion } from '../sentiment-model';
 import { extractDomains, extractHashtags, extractMentions } from '../text';
 import { Clock } from './clock';
@@ -35,6 +36,8 @@ export interface GenPost {
   sentimentLabel: SentimentLabel;
   /** The scorer's version (sentimentModelVersion()). */
   sentimentModel: string;
+  /** Whether the text gave enough to rate (sentimentRated()): false is "not rated". */
+  sentimentRated: boolean;
 }
 
 interface Earlier {
@@ -218,6 +221,7 @@ export class PostGenerator {
       sentiment: sentiment.sentiment,
       sentimentLabel: sentiment.label,
       sentimentModel: sentimentModelVersion(),
+      sentimentRated: sentimentRated(sentiment.tokens, sentiment.label),
     };
     if (kind === 'original') {
       const entry = { handle: author.handle, text, topic, time, media };

@@ -2,6 +2,7 @@
 // derived from the text), the language reduced to its primary subtag (or inferred from the script), sentiment scored.
 import type { SentimentLabel } from '../sentiment';
 import { scoreSentiment, sentimentModelVersion } from '../sentiment-model';
+import { sentimentRated } from '../sentiment-explain';
 import { normaliseDomains } from '@contract/domains';
 import { extractDomains, extractHashtags, extractMentions, normaliseTags } from '../text';
 import { parseInstant, type ImportRowInput } from './schema';
@@ -76,6 +77,8 @@ export interface ImportRow {
   sentimentLabel: SentimentLabel;
   /** The scorer's version (sentimentModelVersion()). */
   sentimentModel: string;
+  /** Whether the text gave enough to rate (sentimentRated()): false is "not rated". */
+  sentimentRated: boolean;
 }
 
 const primary = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase();
@@ -128,5 +131,6 @@ export function normaliseRow(input: ImportRowInput, line: number): ImportRow {
     sentiment: sentiment.sentiment,
     sentimentLabel: sentiment.label,
     sentimentModel: sentimentModelVersion(),
+    sentimentRated: sentimentRated(sentiment.tokens, sentiment.label),
   };
 }

@@ -57,7 +57,7 @@ FROM updated`;
 const POST_RECORD = `r(platform platform, external_id text, author_external_id text, text text, language text,
   posted_at timestamptz, kind post_kind, media media_type, likes int, comments int, shares int, views bigint,
   url text, hashtags text[], mentions text[], domains text[], sentiment real, sentiment_label sentiment_label,
-  sentiment_model text)`;
+  sentiment_model text, sentiment_rated boolean)`;
 
 // A batch's posts become the change path's two tables: the stored rows that would change (found by their external
 // key) as corpus_removed, and every new or changed row as corpus_added (a changed post keeps its id). A field a row
@@ -72,14 +72,15 @@ m AS (
     r.posted_at, coalesce(r.kind, p.kind, 'original') AS kind, coalesce(r.media, p.media, 'text') AS media,
     coalesce(r.likes, p.likes, 0) AS likes, coalesce(r.comments, p.comments, 0) AS comments,
     coalesce(r.shares, p.shares, 0) AS shares, coalesce(r.views, p.views) AS views, coalesce(r.url, p.url) AS url,
-    r.hashtags, r.mentions, r.domains, r.sentiment, r.sentiment_label, r.sentiment_model, p.id IS NOT NULL AS stored,
+    r.hashtags, r.mentions, r.domains, r.sentiment, r.sentiment_label, r.sentiment_model, r.sentiment_rated,
+    p.id IS NOT NULL AS stored,
     k.posted_at AS stored_at,
     p.id IS NOT NULL AND (p.author_id, p.text, p.language, p.posted_at, p.kind, p.media, p.likes, p.comments,
-      p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label, p.sentiment_model)
-      IS DISTINCT FROM (r.author_id, r.text, coalesce(r.language, p.language), r.posted_at, coalesce(r.kind, p.kind),
+      p.shares, p.views, p.url, p.hashtags, p.mentions, p.domains, p.sentiment, p.sentiment_label, p.sentiment_model,
+      p.sentiment_rated) IS DISTINCT FROM (r.author_id, r.text, coalesce(r.language, p.language), r.posted_at, coalesce(r.kind, p.kind),
         coalesce(r.media, p.media), coalesce(r.likes, p.likes), coalesce(r.comments, p.comments),
         coalesce(r.shares, p.shares), coalesce(r.views, p.views), coalesce(r.url, p.url), r.hashtags, r.mentions,
-        r.domains, r.sentiment, r.sentiment_label, r.sentiment_model) AS changed
+        r.domains, r.sentiment, r.sentiment_label, r.sentiment_model, r.sentiment_rated) AS changed
   FROM r LEFT JOIN post_keys k ON k.platform = r.platform AND k.external_id = r.external_id
   LEFT JOIN posts p ON p.id = k.id AND p.posted_at = k.posted_at),
 removed AS (
@@ -89,9 +90,11 @@ removed AS (
   FROM m JOIN posts p ON p.id = m.id AND p.posted_at = m.stored_at
   WHERE m.changed)
 INSERT INTO corpus_added (id, platform, external_id, author_id, text, language, posted_at, kind, media, likes,
-  comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model)
+  comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model,
+  sentiment_rated)
 SELECT coalesce(id, nextval('posts_id_seq')), platform, external_id, author_id, text, language, posted_at, kind,
-  media, likes, comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model
+  media, likes, comments, shares, views, url, hashtags, mentions, domains, sentiment, sentiment_label, sentiment_model,
+  sentiment_rated
 FROM m WHERE NOT stored OR changed`;
 
 function profileRecord(row: ImportRow) {
@@ -132,6 +135,7 @@ function postRecord(row: ImportRow) {
     sentiment: row.sentiment,
     sentiment_label: row.sentimentLabel,
     sentiment_model: row.sentimentModel,
+    sentiment_rated: row.sentimentRated,
   };
 }
 
