@@ -30,6 +30,7 @@ import {
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
 import type { Executor } from '@server/workspaces/access';
+import { isUniqueViolation } from '@server/invites/secrets';
 import { applyTagRules, newestPostId } from './apply';
 import {
   categoriesOf,
@@ -45,6 +46,16 @@ const tags = ['tags'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
 const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: tagsDenied };
 const badRequest = z.union([invalidQueryErrorSchema, errorResponseSchema]);
+
+/** A rename's statement, a name another category (or tag of the category) has answered 409 name_taken. */
+async function uniqueName<T>(name: string, where: string, rename: () => Promise<T>): Promise<T> {
+  try {
+    return await rename();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(name, where);
+    throw error;
+  }
+}
 
 export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
@@ -130,27 +141,45 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { name } = request.body;
-      await db.transaction(async (tx) => {
-        const access = await lockWorkspaceAccess(tx, config, request);
-        const where = and(
-          eq(tagCategories.workspaceId, access.workspace.id),
-          eq(tagCategories.id, request.params.categoryId),
-        );
-        const [current] = await tx.select().from(tagCategories).where(where);
-        if (!current) throw categoryNotFound();
-        const [clash] = await tx
-          .select({ id: tagCategories.id })
-          .from(tagCategories)
+      const { workspace } = workspaceAccessOf(request);
+      const renamed = await uniqueName(name, 'This workspace', () =>
+        db
+          .update(tagCategories)
+          .set({ name })
           .where(
-            and(
-              eq(tagCategories.workspaceId, access.workspace.id),
-              sql`lower(${tagCategories.name}) = lower(${name})`,
-              sql`${tagCategories.id} <> ${current.id}`,
-            ),
-          );
-        if (clash) throw nameTaken(name, 'This workspace');
-        await tx.update(tagCategories).set({ name }).where(where);
-      });
+            and(eq(tagCategories.workspaceId, workspace.id), eq(tagCategories.id, request.params.categoryId)),
+          )
+          .returning({ id: tagCategories.id }),
+      );
+      if (!renamed.length) throw categoryNotFound();
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/workspaces/:id/tags/:tagId',
+    {
+      config: { workspace: editors },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Rename a tag (owners and managers); names are unique in a category (409 name_taken)',
+        params: tagParamsSchema,
+        body: tagNameBodySchema,
+        response: { 204: z.null(), ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.body;
+      const { workspace } = workspaceAccessOf(request);
+      const renamed = await uniqueName(name, 'Its category', () =>
+        db
+          .update(tagsTable)
+          .set({ name })
+          .where(and(eq(tagsTable.workspaceId, workspace.id), eq(tagsTable.id, request.params.tagId)))
+          .returning({ id: tagsTable.id }),
+      );
+      if (!renamed.length) throw tagNotFound();
       return reply.status(204).send(null);
     },
   );

@@ -179,6 +179,13 @@ describe('categories and tags', () => {
     });
     expect(sameTag.statusCode).toBe(409);
     const tea = await tag(team, topic.id, 'Tea');
+    const renameTag = (name: string, person: Person = team.manager) =>
+      as(server, person, { method: 'PATCH', url: `${base(team)}/tags/${tea.id}`, payload: { name } });
+    expect((await renameTag('coffee')).statusCode).toBe(409);
+    expect((await renameTag('Green tea', team.viewer)).statusCode).toBe(403);
+    expect((await renameTag('Green tea')).statusCode).toBe(204);
+    const topics = (await caughtUp(team)).categories.find((c) => c.id === topic.id)!;
+    expect(topics.tags.map((t) => t.name)).toEqual(['Coffee', 'Green tea']);
     const invalid = await as(server, team.manager, {
       method: 'POST',
       url: `${base(team)}/tags/${tea.id}/rules`,
