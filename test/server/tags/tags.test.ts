@@ -215,6 +215,22 @@ describe('categories and tags', () => {
     expect(await tagged(team, drinks.id)).toEqual(['better', 'cafe', 'fire', 'love']);
     const body = await caughtUp(team);
     expect(body.categories[0]!.tags[0]!.posts).toBe(4);
+    // A list a rule reads cannot be deleted until the rule stops reading it.
+    const refused = await as(server, team.owner, { method: 'DELETE', url: `${base(team)}/lists/drinks` });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'The list drinks is read by the rules of the tag Topic › Drinks: change those queries first.',
+    );
+    const ruleId = body.categories[0]!.tags[0]!.rules[0]!.id;
+    const changed = await as(server, team.manager, {
+      method: 'PUT',
+      url: `${base(team)}/tag-rules/${ruleId}`,
+      payload: { query: 'tea' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const deleted = await as(server, team.owner, { method: 'DELETE', url: `${base(team)}/lists/drinks` });
+    expect(deleted.statusCode).toBe(204);
+    expect(await tagged(team, drinks.id)).toEqual(['better', 'fire', 'love']);
     // Another workspace's tags are its own.
     const other = await createTeam(server);
     expect((await caughtUp(other)).categories).toEqual([]);
