@@ -1,7 +1,7 @@
 // Tagging a post by hand from its card (issue 55, item 3), for owners and managers (viewers do not see it; the server
 // checks it too): a "Tags" button opens the workspace's categories, one group each, with a checkbox a tag, checked when
 // the post carries it (by hand or by a rule). Checking sets the tag by hand; unchecking removes it by hand, and the
-// removal sticks: no rule sets it again on this post.
+// removal sticks: no rule sets it again on this post. On the post's page every member also reads the tags it carries.
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SocialPost } from '@contract/social-posts';
@@ -96,4 +96,15 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
         ))}
     </span>
   );
+}
+
+/** The tags a post carries, for every member (the post's page): "Topic › Coffee (by hand)", or that it has none. */
+export function PostTagList({ postId, workspaceId }: { postId: number; workspaceId: string }) {
+  const { api } = useApp();
+  const carried = useQuery(postTagsQuery(api, workspaceId, postId));
+  if (!carried.data) return null;
+  const tags = carried.data.tags.map(
+    (tag) => `${tag.category} › ${tag.name}${tag.set_by === 'manual' ? ' (by hand)' : ''}`,
+  );
+  return <span className="post-tag-list">Tags: {tags.length ? tags.join(', ') : 'none'}</span>;
 }

@@ -13,7 +13,7 @@ import userEvent from '@testing-library/user-event';
 import type { Privilege } from '@contract/workspaces';
 import type { TagCategoryResponse } from '@contract/tags';
 import type { Api } from '@/api/api';
-import { PostTags } from '@/components/PostTags';
+import { PostTagList, PostTags } from '@/components/PostTags';
 import type { RouterContext } from '@/router-context';
 import { socialPostFixture } from '@test/support/contract.fixtures';
 
@@ -31,7 +31,7 @@ const categories: TagCategoryResponse[] = [
   { id: 'c2', name: 'Empty', tags: [] },
 ];
 
-function show(privilege: Privilege) {
+function show(privilege: Privilege, list = false) {
   const post = socialPostFixture(7, 'Flat white is the best coffee');
   const carried = new Set(['t1']);
   const sent: Array<{ path: string; body: unknown }> = [];
@@ -65,7 +65,7 @@ function show(privilege: Privilege) {
   const root = createRootRouteWithContext<RouterContext>()({
     component: () => (
       <footer>
-        <PostTags post={post} workspaceId="w1" />
+        {list ? <PostTagList postId={post.id} workspaceId="w1" /> : <PostTags post={post} workspaceId="w1" />}
       </footer>
     ),
   });
@@ -117,5 +117,10 @@ describe('tags on a post card', () => {
     await screen.findByRole('contentinfo');
     expect(screen.queryByRole('button', { name: 'Tags' })).toBeNull();
     expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+
+  it('every member reads the tags a post carries on its page', async () => {
+    show('viewer', true);
+    expect((await screen.findByText(/^Tags:/)).textContent).toBe('Tags: Topic › Coffee (by hand)');
   });
 });
