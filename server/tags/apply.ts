@@ -3,15 +3,16 @@
 // or changed rule starts at 0, so it tags every past post; writers of the corpus take turns (the corpus lock, held to
 // their commit: server/social/corpus/changes.ts), so posts committed later have higher ids and a rule applied up to the
 // newest post then tags every new post above its cursor as it arrives: one path for past and new posts. The periodic
-// job carries every rule on each minute, and a rule's route starts its own at once. A batch's rule row is locked (SKIP
-// LOCKED): two processes never apply one rule's batch twice, and a route changing the rule waits for the batch.
+// job carries every rule on each minute, and a rule's route starts its own at once. Rules at one cursor (every rule
+// caught up) share a pass over the posts and one matcher (server/query/match). A batch's rule rows are locked (SKIP
+// LOCKED): two processes never apply one rule's batch twice, and a route changing a rule waits for the batch.
 // Rule rows say what the rule set; manual rows (a person's) win over them when read (store.ts).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import { tagRules } from '@server/db/tags-schema';
 import { listsFor } from '@server/lists/store';
 import { parseWithLists } from '@server/query/index';
-import { compileMatcher, type MatchPost } from '@server/query/match';
+import { compileMatcher, type MatchPost, type TrackedQuery } from '@server/query/match';
 import type { PeriodicJob } from '@server/scheduler';
 
 const BATCH = 5_000;
@@ -51,34 +52,70 @@ export async function newestPostId(db: Db): Promise<number> {
   return Number(rows[0]?.id ?? 0);
 }
 
+interface Round {
+  newest: number;
+  ruleIds?: readonly string[] | undefined;
+  /** Rules left alone in this call: their query does not parse, or another process holds them. */
+  skipped: Set<string>;
+  batchSize: number;
+}
+
 /**
- * One batch of one rule, in one transaction: the posts above its cursor, the rule rows of those it matches, and the
- * cursor moved past them. Returns false when there is nothing to do (caught up, taken by another process, deleted, or
- * a query that no longer parses against the workspace's lists: it waits, untouched, for its lists or its text).
+ * One batch in one transaction, for every rule at the highest cursor behind the newest post (rules caught up move
+ * together, so one pass over the new posts serves them all, before rules still tagging past posts): the posts above
+ * that cursor, matched by one matcher over the rules' queries, the rule rows of their matches, and the rules' cursor
+ * moved past them. False when no rule is behind. A rule whose query no longer parses against its workspace's lists
+ * waits, untouched, for its lists or its text; rules another process holds are left to it.
  */
-async function applyBatch(db: Db, ruleId: string, batchSize: number): Promise<boolean> {
+async function applyRound(db: Db, round: Round): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [rule] = await tx
-      .select()
+    const behind = and(
+      sql`${tagRules.cursor} < ${round.newest}`,
+      round.ruleIds ? inArray(tagRules.id, [...round.ruleIds]) : undefined,
+      round.skipped.size ? notInArray(tagRules.id, [...round.skipped]) : undefined,
+    );
+    const [top] = await tx
+      .select({ cursor: tagRules.cursor })
       .from(tagRules)
-      .where(eq(tagRules.id, ruleId))
-      .for('update', { skipLocked: true });
-    if (!rule) return false;
-    const parsed = parseWithLists(rule.query, await listsFor(tx, rule.workspaceId, rule.query));
-    if (!parsed.ok) return false;
+      .where(behind)
+      .orderBy(desc(tagRules.cursor))
+      .limit(1);
+    if (!top) return false;
+    const atTop = and(behind, eq(tagRules.cursor, top.cursor));
+    const rules = await tx.select().from(tagRules).where(atTop).for('update', { skipLocked: true });
+    if (rules.length === 0) {
+      for (const held of await tx.select({ id: tagRules.id }).from(tagRules).where(atTop))
+        round.skipped.add(held.id);
+      return true;
+    }
+    const queries: TrackedQuery[] = [];
+    for (const rule of rules) {
+      const parsed = parseWithLists(rule.query, await listsFor(tx, rule.workspaceId, rule.query));
+      if (parsed.ok) queries.push({ id: rule.id, ast: parsed.ast });
+      else round.skipped.add(rule.id);
+    }
+    if (queries.length === 0) return true;
     const { rows } = await tx.execute<PostRow>(
       sql`SELECT p.id::text AS id, p.text, p.platform::text AS platform, p.language, p.hashtags, p.mentions,
         a.handle, a.country, p.kind::text AS kind, p.engagement, a.followers, p.domains
       FROM posts p JOIN profiles a ON a.id = p.author_id
-      WHERE p.id > ${rule.cursor} ORDER BY p.id LIMIT ${batchSize}`,
+      WHERE p.id > ${top.cursor} ORDER BY p.id LIMIT ${round.batchSize}`,
     );
-    if (rows.length === 0) return false;
-    const matcher = compileMatcher([{ id: rule.id, ast: parsed.ast }]);
-    const matched = rows.filter((row) => matcher.match(matchPostOf(row)).length > 0).map((row) => row.id);
-    if (matched.length > 0) {
+    if (rows.length === 0) {
+      for (const query of queries) round.skipped.add(query.id);
+      return true;
+    }
+    const matcher = compileMatcher(queries);
+    const matches = new Map<string, string[]>();
+    for (const row of rows) {
+      for (const id of matcher.match(matchPostOf(row))) matches.set(id, [...(matches.get(id) ?? []), row.id]);
+    }
+    for (const rule of rules) {
+      const posts = matches.get(rule.id);
+      if (!posts) continue;
       await tx.execute(
         sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
-          SELECT ${rule.workspaceId}, unnest(${`{${matched.join(',')}}`}::bigint[]), ${rule.tagId}::uuid, 'rule',
+          SELECT ${rule.workspaceId}, unnest(${`{${posts.join(',')}}`}::bigint[]), ${rule.tagId}::uuid, 'rule',
             ${rule.id}::uuid
           ON CONFLICT DO NOTHING`,
       );
@@ -86,7 +123,12 @@ async function applyBatch(db: Db, ruleId: string, batchSize: number): Promise<bo
     await tx
       .update(tagRules)
       .set({ cursor: Number(rows[rows.length - 1]!.id) })
-      .where(and(eq(tagRules.id, rule.id)));
+      .where(
+        inArray(
+          tagRules.id,
+          queries.map((query) => query.id),
+        ),
+      );
     return true;
   });
 }
@@ -103,21 +145,16 @@ export interface ApplyOptions {
 export async function applyTagRules(db: Db, options: ApplyOptions = {}): Promise<number> {
   const { batchSize = BATCH, budgetMs } = options;
   const started = Date.now();
-  const newest = await newestPostId(db);
-  const behind = await db
-    .select({ id: tagRules.id })
-    .from(tagRules)
-    .where(sql`${tagRules.cursor} < ${newest}`)
-    .orderBy(tagRules.cursor);
-  const ids = options.ruleIds
-    ? behind.map((row) => row.id).filter((id) => options.ruleIds!.includes(id))
-    : behind.map((row) => row.id);
+  const round: Round = {
+    newest: await newestPostId(db),
+    ruleIds: options.ruleIds,
+    skipped: new Set(),
+    batchSize,
+  };
   let batches = 0;
-  for (const id of ids) {
-    while (await applyBatch(db, id, batchSize)) {
-      batches += 1;
-      if (budgetMs !== undefined && Date.now() - started > budgetMs) return batches;
-    }
+  while (await applyRound(db, round)) {
+    batches += 1;
+    if (budgetMs !== undefined && Date.now() - started > budgetMs) break;
   }
   return batches;
 }

@@ -242,6 +242,10 @@ describe('categories and tags', () => {
     const matcha = await tag(team, topic.id, 'Matcha');
     await rule(team, matcha.id, 'matcha');
     expect(await tagged(team, matcha.id)).toEqual([]);
+    const other = await createTeam(server);
+    const drinks = await tag(other, (await category(other, 'Drinks')).id, 'Green');
+    await rule(other, drinks.id, 'matcha OR "green tea"');
+    await caughtUp(other);
     const ids = await postIds();
     const { rows } = await server.db.execute<{ author_id: string }>(
       sql`SELECT author_id::text FROM posts WHERE id = ${ids.get('love')!}`,
@@ -256,11 +260,15 @@ describe('categories and tags', () => {
         postedAt: new Date('2026-01-02T00:00:00Z'),
       },
     ]);
-    await caughtUp(team);
+    // Every rule is caught up at the same cursor: one batch over the new post serves them all.
+    expect(await applyTagRules(server.db)).toBe(1);
+    expect(await applyTagRules(server.db)).toBe(0);
     const res = await as(server, team.viewer, { method: 'GET', url: `${base(team)}/posts/${id}/tags` });
     expect(res.json<PostTagsResponse>().tags).toEqual([
       { tag_id: matcha.id, name: 'Matcha', category_id: topic.id, category: 'Topic', set_by: 'rule' },
     ]);
+    const theirs = await as(server, other.viewer, { method: 'GET', url: `${base(other)}/posts/${id}/tags` });
+    expect(theirs.json<PostTagsResponse>().tags.map((t) => t.name)).toEqual(['Green']);
   });
 
   it('lets a manual removal stick against the rule, and a manual tag outlive it', async () => {
