@@ -11,6 +11,7 @@ export default defineConfig({
     './server/db/alerts-schema.ts',
     './server/db/tracking-schema.ts',
     './server/db/lists-schema.ts',
+    './server/db/tags-schema.ts',
   ],
   out: './server/db/migrations',
 });

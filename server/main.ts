@@ -27,6 +27,7 @@ import { startAnalytics } from './analytics/start';
 import type { AnalyticsService } from './analytics/service';
 import { startMail } from './mail/start';
 import { alertJobs, evaluateAfterBatches } from './alerts/job';
+import { tagRulesJob } from './tags/apply';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -203,6 +204,8 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
       }),
       // Posts scored by another version of the sentiment model rescored in the background (issue 53, item 5).
       sentimentRescanJob(database.pool),
+      // Tag rules carried on over the posts stored since (issue 55, item 3): server/tags/apply.ts.
+      tagRulesJob(database.db),
       billingJob(app.billing, {
         extra: builtin ? async () => (await builtin.expireDue(), await builtin.deliverDue()) : undefined,
       }),

@@ -8,6 +8,8 @@ import { inviteRoutes } from './invites/routes';
 import { savedQueryRoutes } from './saved-queries/routes';
 import { trackingRoutes } from './tracking/routes';
 import { listRoutes } from './lists/routes';
+import { postTagRoutes } from './tags/post-routes';
+import { tagRoutes } from './tags/routes';
 import { alertRoutes } from './alerts/routes';
 import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
@@ -33,6 +35,8 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(savedQueryRoutes);
       await api.register(trackingRoutes);
       await api.register(listRoutes);
+      await api.register(tagRoutes);
+      await api.register(postTagRoutes);
       await api.register(alertRoutes);
       await api.register(notificationRoutes);
       await api.register(digestRoutes);

@@ -45,6 +45,7 @@ import { Route as AuthedWorkspaceWorkspaceIdInsightPerformanceRouteImport } from
 import { Route as AuthedWorkspaceWorkspaceIdInsightPostsRouteImport } from './routes/_authed/workspace/$workspaceId/insight/posts'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsIndexRouteImport } from './routes/_authed/workspace/$workspaceId/settings/index'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport } from './routes/_authed/workspace/$workspaceId/settings/billing'
+import { Route as AuthedWorkspaceWorkspaceIdSettingsCategoriesRouteImport } from './routes/_authed/workspace/$workspaceId/settings/categories'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport } from './routes/_authed/workspace/$workspaceId/settings/general'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsListsRouteImport } from './routes/_authed/workspace/$workspaceId/settings/lists'
 import { Route as AuthedWorkspaceWorkspaceIdSettingsMemberRouteImport } from './routes/_authed/workspace/$workspaceId/settings/member'
@@ -258,6 +259,12 @@ const AuthedWorkspaceWorkspaceIdSettingsBillingRoute =
     path: '/billing',
     getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
   } as any)
+const AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute =
+  AuthedWorkspaceWorkspaceIdSettingsCategoriesRouteImport.update({
+    id: '/categories',
+    path: '/categories',
+    getParentRoute: () => AuthedWorkspaceWorkspaceIdSettingsRouteRoute,
+  } as any)
 const AuthedWorkspaceWorkspaceIdSettingsGeneralRoute =
   AuthedWorkspaceWorkspaceIdSettingsGeneralRouteImport.update({
     id: '/general',
@@ -335,6 +342,7 @@ export interface FileRoutesByFullPath {
   '/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
   '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/workspace/$workspaceId/settings/categories': typeof AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
@@ -375,6 +383,7 @@ export interface FileRoutesByTo {
   '/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
   '/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/workspace/$workspaceId/settings/categories': typeof AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute
   '/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
@@ -421,6 +430,7 @@ export interface FileRoutesById {
   '/_authed/workspace/$workspaceId/insight/performance': typeof AuthedWorkspaceWorkspaceIdInsightPerformanceRoute
   '/_authed/workspace/$workspaceId/insight/posts': typeof AuthedWorkspaceWorkspaceIdInsightPostsRoute
   '/_authed/workspace/$workspaceId/settings/billing': typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  '/_authed/workspace/$workspaceId/settings/categories': typeof AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute
   '/_authed/workspace/$workspaceId/settings/general': typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   '/_authed/workspace/$workspaceId/settings/lists': typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   '/_authed/workspace/$workspaceId/settings/member': typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
@@ -467,6 +477,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/insight/performance'
     | '/workspace/$workspaceId/insight/posts'
     | '/workspace/$workspaceId/settings/billing'
+    | '/workspace/$workspaceId/settings/categories'
     | '/workspace/$workspaceId/settings/general'
     | '/workspace/$workspaceId/settings/lists'
     | '/workspace/$workspaceId/settings/member'
@@ -507,6 +518,7 @@ export interface FileRouteTypes {
     | '/workspace/$workspaceId/insight/performance'
     | '/workspace/$workspaceId/insight/posts'
     | '/workspace/$workspaceId/settings/billing'
+    | '/workspace/$workspaceId/settings/categories'
     | '/workspace/$workspaceId/settings/general'
     | '/workspace/$workspaceId/settings/lists'
     | '/workspace/$workspaceId/settings/member'
@@ -552,6 +564,7 @@ export interface FileRouteTypes {
     | '/_authed/workspace/$workspaceId/insight/performance'
     | '/_authed/workspace/$workspaceId/insight/posts'
     | '/_authed/workspace/$workspaceId/settings/billing'
+    | '/_authed/workspace/$workspaceId/settings/categories'
     | '/_authed/workspace/$workspaceId/settings/general'
     | '/_authed/workspace/$workspaceId/settings/lists'
     | '/_authed/workspace/$workspaceId/settings/member'
@@ -829,6 +842,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsBillingRouteImport
       parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
     }
+    '/_authed/workspace/$workspaceId/settings/categories': {
+      id: '/_authed/workspace/$workspaceId/settings/categories'
+      path: '/categories'
+      fullPath: '/workspace/$workspaceId/settings/categories'
+      preLoaderRoute: typeof AuthedWorkspaceWorkspaceIdSettingsCategoriesRouteImport
+      parentRoute: typeof AuthedWorkspaceWorkspaceIdSettingsRouteRoute
+    }
     '/_authed/workspace/$workspaceId/settings/general': {
       id: '/_authed/workspace/$workspaceId/settings/general'
       path: '/general'
@@ -928,6 +948,7 @@ const AuthedWorkspaceWorkspaceIdInsightRouteRouteWithChildren =
 
 interface AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren {
   AuthedWorkspaceWorkspaceIdSettingsBillingRoute: typeof AuthedWorkspaceWorkspaceIdSettingsBillingRoute
+  AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute: typeof AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute
   AuthedWorkspaceWorkspaceIdSettingsGeneralRoute: typeof AuthedWorkspaceWorkspaceIdSettingsGeneralRoute
   AuthedWorkspaceWorkspaceIdSettingsListsRoute: typeof AuthedWorkspaceWorkspaceIdSettingsListsRoute
   AuthedWorkspaceWorkspaceIdSettingsMemberRoute: typeof AuthedWorkspaceWorkspaceIdSettingsMemberRoute
@@ -940,6 +961,8 @@ const AuthedWorkspaceWorkspaceIdSettingsRouteRouteChildren: AuthedWorkspaceWorks
   {
     AuthedWorkspaceWorkspaceIdSettingsBillingRoute:
       AuthedWorkspaceWorkspaceIdSettingsBillingRoute,
+    AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute:
+      AuthedWorkspaceWorkspaceIdSettingsCategoriesRoute,
     AuthedWorkspaceWorkspaceIdSettingsGeneralRoute:
       AuthedWorkspaceWorkspaceIdSettingsGeneralRoute,
     AuthedWorkspaceWorkspaceIdSettingsListsRoute:

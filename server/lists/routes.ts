@@ -1,7 +1,7 @@
 // A workspace's named lists (issue 55): every member reads them, owners and managers write them. A query reads a
 // list by name (`author:list(competitors)`, `site:list(press)`, `list(misspellings)`) and its current items each
 // time it is evaluated, so editing a list changes every query that reads it. A list a saved query reads cannot be
-// deleted (409 list_in_use). Registered under /api by server/routes.ts.
+// deleted (409 list_in_use), nor one a tag's rule reads. Registered under /api by server/routes.ts.
 import { and, eq, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -21,7 +21,15 @@ import {
   updateListBodySchema,
 } from '@contract/lists';
 import { workspaceParamsSchema } from '@contract/workspaces';
-import { checkedItems, listNotFound, listRows, listsDenied, listUsers, toListResponse } from './store';
+import {
+  checkedItems,
+  listNotFound,
+  listRows,
+  listsDenied,
+  listUsers,
+  tagsReadingList,
+  toListResponse,
+} from './store';
 
 const tags = ['lists'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
@@ -131,7 +139,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security: bearer,
         summary:
-          'Delete a list no saved query reads (owners and managers; 409 list_in_use names those that do)',
+          'Delete a list no saved query nor tag rule reads (owners and managers; 409 list_in_use names those that do)',
         params: listParamsSchema,
         response: { 204: z.null(), ...errorResponses(400, 403, 404, 409) },
       },
@@ -140,13 +148,17 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name } = request.params;
       await db.transaction(async (tx) => {
         const access = await lockWorkspaceAccess(tx, config, request);
-        const readers = (await listUsers(tx, access.workspace.id)).get(name) ?? [];
+        const readers = [
+          ...((await listUsers(tx, access.workspace.id)).get(name) ?? []).map((reader) => `"${reader}"`),
+          ...(await tagsReadingList(tx, access.workspace.id, name)).map(
+            (tag) => `the rules of the tag ${tag}`,
+          ),
+        ];
         if (readers.length) {
           throw new ApiError(
             409,
             'list_in_use',
-            `The list ${name} is read by ${readers.map((reader) => `"${reader}"`).join(', ')}: change those ` +
-              'queries first.',
+            `The list ${name} is read by ${readers.join(', ')}: change those queries first.`,
           );
         }
         const [deleted] = await tx

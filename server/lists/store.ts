@@ -1,9 +1,11 @@
 // A workspace's lists in the database: the lists a query of the workspace reads (loadQueryLists, read at every place
-// a saved or typed query is evaluated for the workspace), rows to responses, and each item checked against its kind.
-import { asc, eq } from 'drizzle-orm';
+// a saved or typed query is evaluated for the workspace), rows to responses, each item checked against its kind, and
+// who reads a list (saved queries, tags' rules).
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { QueryListResponse } from '@contract/lists';
 import { queryLists } from '@server/db/lists-schema';
 import { savedQueries } from '@server/db/social-schema';
+import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
 import { toUnixSeconds } from '@server/workspaces/access';
@@ -80,4 +82,19 @@ export function toListResponse(row: Row, users: Map<string, string[]>): QueryLis
     used_by: users.get(row.name) ?? [],
     updated_at: toUnixSeconds(row.updatedAt),
   };
+}
+
+/** The tags ("Category › Tag") whose rules read the list `name`: a list a rule reads cannot be deleted. */
+export async function tagsReadingList(db: Executor, workspaceId: string, name: string): Promise<string[]> {
+  const rows = await db
+    .select({ query: tagRules.query, tag: tags.name, category: tagCategories.name })
+    .from(tagRules)
+    .innerJoin(tags, eq(tags.id, tagRules.tagId))
+    .innerJoin(tagCategories, eq(tagCategories.id, tags.categoryId))
+    .where(and(eq(tagRules.workspaceId, workspaceId), sql`${tagRules.query} ~* 'list\\('`));
+  const readers = rows.filter((row) => {
+    const parsed = parseQuery(row.query);
+    return parsed.ok && listNames(parsed.ast).includes(name);
+  });
+  return [...new Set(readers.map((row) => `${row.category} › ${row.tag}`))].sort();
 }

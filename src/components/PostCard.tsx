@@ -2,7 +2,7 @@
 // the text with the query's terms marked, kind, media, engagement, and sentiment stated as an estimate or as the
 // workspace's correction. With `links`, the author's name opens their profile's page and the card its post's page (a
 // click anywhere but on a link or a button, or the "Post details" link from the keyboard), and owners and managers
-// can correct the post's sentiment.
+// can correct the post's sentiment and set its tags by hand.
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SocialPost } from '@contract/social-posts';
@@ -10,6 +10,7 @@ import { formatCompactNumber } from '@/lib/compact-number';
 import { formatDateTime } from '@/lib/date-time';
 import { platformName } from '@/lib/platforms';
 import { PostSentiment } from './PostSentiment';
+import { PostTags } from './PostTags';
 import { HighlightedText } from './query-editor/HighlightedText';
 
 /** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */
@@ -92,6 +93,7 @@ export function PostCard({
         </span>
         {post.views !== null ? <span>{formatCompactNumber(post.views)} views</span> : null}
         <PostSentiment post={post} timeZone={timeZone} workspaceId={links?.workspaceId} />
+        {links ? <PostTags post={post} workspaceId={links.workspaceId} /> : null}
         {postLink ? (
           <Link {...postLink} aria-label={`Post details (@${author.handle})`}>
             Post details

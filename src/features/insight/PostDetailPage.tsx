@@ -9,6 +9,7 @@ import { apiProblem } from '@/api/errors';
 import type { PostDetailResponse } from '@contract/social-detail';
 import { EmptyState } from '@/components/PageFrame';
 import { PostSentiment } from '@/components/PostSentiment';
+import { PostTagList, PostTags } from '@/components/PostTags';
 import { HighlightedText } from '@/components/query-editor/HighlightedText';
 import { termPatterns } from '@/components/query-editor/match-terms';
 import { useApp } from '@/components/use-app';
@@ -93,6 +94,10 @@ function PostDetailBody({ data }: { data: PostDetailResponse }) {
             </a>
           ) : null}
         </p>
+        <div className="post-facts small">
+          <PostTagList postId={post.id} workspaceId={workspaceId} />
+          <PostTags post={post} workspaceId={workspaceId} />
+        </div>
       </article>
 
       <section className="detail-card" aria-labelledby="post-metrics">

@@ -267,8 +267,8 @@ function ListEditor({
           onConfirm={() => remove.mutate()}
           onCancel={() => setDeleting(false)}
         >
-          Queries can no longer read it. A list a saved query reads cannot be deleted: change those queries
-          first.
+          Queries can no longer read it. A list a saved query or a tag's rule reads cannot be deleted: change
+          those queries first.
         </ConfirmDialog>
       ) : null}
     </section>

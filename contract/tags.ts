@@ -1,0 +1,75 @@
+// A workspace's categories and tags (internal API, issue 55 item 3): a category is a set of tags; a tag is set on posts
+// by hand (one or many at once) or by a rule, a query in Murmur's language applied to past posts and to new ones as they
+// arrive. Manual tags win over rules; removing a rule removes only what it set. Members read; owners and managers write.
+import * as z from 'zod/mini';
+import { storableText } from './text';
+import { workspaceIdSchema } from './workspaces';
+
+const MAX_TAG_NAME = 60;
+/** Posts tagged or untagged in one request. */
+const MAX_TAGGED_POSTS = 1000;
+
+const nameSchema = storableText().check(
+  z.trim(),
+  z.minLength(1, { error: 'Enter a name' }),
+  z.maxLength(MAX_TAG_NAME, { error: `Use at most ${MAX_TAG_NAME} characters` }),
+);
+const postIdSchema = z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
+
+export const tagNameBodySchema = z.strictObject({ name: nameSchema });
+/** A rule's query as typed (checked like a saved query's, against the workspace's lists: 400 invalid_query). */
+export const tagRuleBodySchema = z.strictObject({ query: storableText() });
+export const tagPostsBodySchema = z.strictObject({
+  post_ids: z.array(postIdSchema).check(z.minLength(1), z.maxLength(MAX_TAGGED_POSTS)),
+  /** true sets the tag on the posts, false removes it (a removal that rules cannot undo). */
+  tagged: z.boolean(),
+});
+
+export const categoryParamsSchema = z.object({ id: workspaceIdSchema, categoryId: z.uuid() });
+export const tagParamsSchema = z.object({ id: workspaceIdSchema, tagId: z.uuid() });
+export const ruleParamsSchema = z.object({ id: workspaceIdSchema, ruleId: z.uuid() });
+export const postTagsParamsSchema = z.object({
+  id: workspaceIdSchema,
+  postId: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)),
+});
+
+export const tagRuleResponseSchema = z.object({
+  id: z.string(),
+  tag_id: z.string(),
+  query: z.string(),
+  /** Whether the rule has been applied to every post stored so far (past posts are tagged in the background). */
+  caught_up: z.boolean(),
+});
+
+export const tagResponseSchema = z.object({
+  id: z.string(),
+  category_id: z.string(),
+  name: z.string(),
+  rules: z.array(tagRuleResponseSchema),
+  /** Posts carrying the tag in the workspace now. */
+  posts: z.int(),
+});
+export type TagResponse = z.infer<typeof tagResponseSchema>;
+
+export const categoryResponseSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  tags: z.array(tagResponseSchema),
+});
+export type TagCategoryResponse = z.infer<typeof categoryResponseSchema>;
+
+export const categoriesResponseSchema = z.object({ categories: z.array(categoryResponseSchema) });
+export type TagCategoriesResponse = z.infer<typeof categoriesResponseSchema>;
+
+const postTagSchema = z.object({
+  tag_id: z.string(),
+  name: z.string(),
+  category_id: z.string(),
+  category: z.string(),
+  /** manual when a person set it; rule when only rules did. */
+  set_by: z.enum(['manual', 'rule']),
+});
+export const postTagsResponseSchema = z.object({ post_id: z.int(), tags: z.array(postTagSchema) });
+export type PostTagsResponse = z.infer<typeof postTagsResponseSchema>;
+
+export const tagPostsResponseSchema = z.object({ changed: z.int() });

@@ -1,0 +1,112 @@
+// A workspace's categories and tags (issue 55, item 3; server/tags): a category ("Topic", "Complaint type") is a set of
+// tags; a tag is set on posts by a person (manual) or by a rule, a query in Murmur's language applied to past posts and
+// to new ones as they arrive. A post carries a tag in a workspace when a person set it, or when a rule set it and no
+// person removed it: a manual row (rule_id null) decides alone, its `removed` recording a removal that rules cannot
+// undo; rule rows are each rule's own, so removing a rule removes only what it set.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users, workspaces } from './schema';
+
+export const tagCategories = pgTable(
+  'tag_categories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    /** Names are unique in a workspace regardless of case (409 name_taken). */
+    uniqueIndex('tag_categories_workspace_name_idx').on(t.workspaceId, sql`lower(${t.name})`),
+  ],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The category's workspace, kept beside it: every read and write of a tag is scoped by workspace. */
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => tagCategories.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    /** Names are unique in a category regardless of case. */
+    uniqueIndex('tags_category_name_idx').on(t.categoryId, sql`lower(${t.name})`),
+    index('tags_workspace_idx').on(t.workspaceId),
+  ],
+);
+
+/**
+ * A tag's rule: a query (saved as typed, checked against the workspace's lists) whose matches carry the tag. `cursor`
+ * is the last post id the rule has been applied to (server/tags/apply.ts): posts are taken in id order, and writers
+ * of the corpus take turns, so every post above it is one the rule has yet to see, past or new.
+ */
+export const tagRules = pgTable(
+  'tag_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    tagId: uuid('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    query: text('query').notNull(),
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tag_rules_tag_idx').on(t.tagId), index('tag_rules_workspace_idx').on(t.workspaceId)],
+);
+
+export const postTags = pgTable(
+  'post_tags',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' }).notNull(),
+    tagId: uuid('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    /** manual (a person; rule_id null) or rule (rule_id set). */
+    setBy: text('set_by').notNull(),
+    ruleId: uuid('rule_id').references(() => tagRules.id, { onDelete: 'cascade' }),
+    /** A manual removal: the post does not carry the tag whatever rules say. Manual rows only. */
+    removed: boolean('removed').notNull().default(false),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('post_tags_manual_idx')
+      .on(t.tagId, t.postId)
+      .where(sql`${t.ruleId} IS NULL`),
+    uniqueIndex('post_tags_rule_idx')
+      .on(t.ruleId, t.postId)
+      .where(sql`${t.ruleId} IS NOT NULL`),
+    index('post_tags_workspace_post_idx').on(t.workspaceId, t.postId),
+    check(
+      'post_tags_set_by_check',
+      sql`(${t.setBy} = 'manual' AND ${t.ruleId} IS NULL) OR (${t.setBy} = 'rule' AND ${t.ruleId} IS NOT NULL AND NOT ${t.removed})`,
+    ),
+  ],
+);

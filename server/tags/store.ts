@@ -1,0 +1,145 @@
+// A workspace's categories and tags in the database: what the settings read (categories, their tags and rules, each
+// tag's posts), the tags a post carries, and a person setting or removing a tag on posts. A post carries a tag when its
+// manual row (rule_id null) says so, or, without one, when a rule set it: the manual row decides alone, so a removal
+// by hand sticks whatever rules match, and a rule's rows are only its own (migration 0042).
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { PostTagsResponse, TagCategoryResponse } from '@contract/tags';
+import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
+import { ApiError } from '@server/errors';
+import type { Executor } from '@server/workspaces/access';
+
+/** Below the writing routes' minimum (managers; see server/workspaces/route-access.ts). */
+export const tagsDenied = () =>
+  new ApiError(403, 'forbidden', 'Only owners and managers can change categories and tags.');
+export const categoryNotFound = () =>
+  new ApiError(404, 'category_not_found', 'There is no such category in this workspace.');
+export const tagNotFound = () =>
+  new ApiError(404, 'tag_not_found', 'There is no such tag in this workspace.');
+export const ruleNotFound = () =>
+  new ApiError(404, 'rule_not_found', 'There is no such rule in this workspace.');
+export const nameTaken = (name: string, where: string) =>
+  new ApiError(409, 'name_taken', `${where} already has one named ${name}.`);
+
+/**
+ * The rows of post_tags (alias `pt`) by which a post carries their tag: a manual row not removed, or a rule's row of a
+ * post without a manual row for the tag.
+ */
+const CARRIED = sql`NOT pt.removed AND (pt.rule_id IS NULL OR NOT EXISTS (SELECT 1 FROM post_tags m
+  WHERE m.tag_id = pt.tag_id AND m.post_id = pt.post_id AND m.rule_id IS NULL))`;
+
+export async function categoriesOf(
+  db: Executor,
+  workspaceId: string,
+  newestPost: number,
+): Promise<TagCategoryResponse[]> {
+  const [categories, tagRows, rules, counts] = await Promise.all([
+    db
+      .select()
+      .from(tagCategories)
+      .where(eq(tagCategories.workspaceId, workspaceId))
+      .orderBy(asc(sql`lower(${tagCategories.name})`)),
+    db
+      .select()
+      .from(tags)
+      .where(eq(tags.workspaceId, workspaceId))
+      .orderBy(asc(sql`lower(${tags.name})`)),
+    db.select().from(tagRules).where(eq(tagRules.workspaceId, workspaceId)).orderBy(asc(tagRules.createdAt)),
+    db.execute<{ tag_id: string; posts: string }>(
+      sql`SELECT pt.tag_id::text AS tag_id, count(DISTINCT pt.post_id)::text AS posts FROM post_tags pt
+        WHERE pt.workspace_id = ${workspaceId} AND ${CARRIED} GROUP BY pt.tag_id`,
+    ),
+  ]);
+  const postsOf = new Map(counts.rows.map((row) => [row.tag_id, Number(row.posts)]));
+  return categories.map((category) => ({
+    id: category.id,
+    name: category.name,
+    tags: tagRows
+      .filter((tag) => tag.categoryId === category.id)
+      .map((tag) => ({
+        id: tag.id,
+        category_id: category.id,
+        name: tag.name,
+        posts: postsOf.get(tag.id) ?? 0,
+        rules: rules
+          .filter((rule) => rule.tagId === tag.id)
+          .map((rule) => ({
+            id: rule.id,
+            tag_id: tag.id,
+            query: rule.query,
+            caught_up: rule.cursor >= newestPost,
+          })),
+      })),
+  }));
+}
+
+/** The tags `postId` carries in the workspace, by category then name. */
+export async function tagsOfPost(
+  db: Executor,
+  workspaceId: string,
+  postId: number,
+): Promise<PostTagsResponse['tags']> {
+  const { rows } = await db.execute<{
+    tag_id: string;
+    name: string;
+    category_id: string;
+    category: string;
+    manual: boolean;
+  }>(
+    sql`SELECT t.id::text AS tag_id, t.name, c.id::text AS category_id, c.name AS category,
+        bool_or(pt.rule_id IS NULL) AS manual
+      FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
+      WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ${postId} AND ${CARRIED}
+      GROUP BY t.id, t.name, c.id, c.name ORDER BY lower(c.name), lower(t.name)`,
+  );
+  return rows.map((row) => ({
+    tag_id: row.tag_id,
+    name: row.name,
+    category_id: row.category_id,
+    category: row.category,
+    set_by: row.manual ? 'manual' : 'rule',
+  }));
+}
+
+/** The workspace's tag `tagId` locked for the write, or a 404. */
+export async function lockTag(tx: Executor, workspaceId: string, tagId: string) {
+  const [tag] = await tx
+    .select()
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, tagId)))
+    .for('update');
+  if (!tag) throw tagNotFound();
+  return tag;
+}
+
+/** The posts among `postIds` that exist (a tag is only set on stored posts: 404 post_not_found names the first). */
+async function checkPosts(tx: Executor, postIds: readonly number[]): Promise<void> {
+  const { rows } = await tx.execute<{ id: string }>(
+    sql`SELECT DISTINCT id::text AS id FROM post_keys WHERE id = ANY(${`{${postIds.join(',')}}`}::bigint[])`,
+  );
+  const found = new Set(rows.map((row) => Number(row.id)));
+  const missing = postIds.find((id) => !found.has(id));
+  if (missing !== undefined) throw new ApiError(404, 'post_not_found', `There is no post ${missing}.`);
+}
+
+/**
+ * A person sets (tagged) or removes the tag on posts, in the caller's transaction: each post's manual row written,
+ * a removal kept as a row (removed) so that no rule sets the tag again. Returns the posts whose manual row changed.
+ */
+export async function setManualTag(
+  tx: Executor,
+  input: { workspaceId: string; tagId: string; postIds: readonly number[]; tagged: boolean; userId: string },
+): Promise<number> {
+  const postIds = [...new Set(input.postIds)];
+  await checkPosts(tx, postIds);
+  const removed = !input.tagged;
+  const { rows } = await tx.execute<{ post_id: string }>(
+    sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, removed, user_id)
+      SELECT ${input.workspaceId}, unnest(${`{${postIds.join(',')}}`}::bigint[]), ${input.tagId}::uuid, 'manual',
+        ${removed}, ${input.userId}::uuid
+      ON CONFLICT (tag_id, post_id) WHERE rule_id IS NULL DO UPDATE
+        SET removed = excluded.removed, user_id = excluded.user_id, set_at = now()
+        WHERE post_tags.removed IS DISTINCT FROM excluded.removed
+      RETURNING post_id::text`,
+  );
+  return rows.length;
+}

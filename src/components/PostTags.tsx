@@ -1,0 +1,110 @@
+// Tagging a post by hand from its card (issue 55, item 3), for owners and managers (viewers do not see it; the server
+// checks it too): a "Tags" button opens the workspace's categories, one group each, with a checkbox a tag, checked when
+// the post carries it (by hand or by a rule). Checking sets the tag by hand; unchecking removes it by hand, and the
+// removal sticks: no rule sets it again on this post. On the post's page every member also reads the tags it carries.
+import { useId, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SocialPost } from '@contract/social-posts';
+import { apiProblem } from '@/api/errors';
+import { workspaceQuery } from '@/api/queries';
+import { postTagsQuery, setPostsTag, tagCategoriesQuery } from '@/api/tags';
+import { showToast } from '@/lib/toast';
+import { useApp } from './use-app';
+
+export function PostTags({ post, workspaceId }: { post: SocialPost; workspaceId: string }) {
+  const { api } = useApp();
+  const workspace = useQuery(workspaceQuery(api, workspaceId)).data;
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  if (workspace?.privilege !== 'owner' && workspace?.privilege !== 'manager') return null;
+  return (
+    <span className="post-tags">
+      <button
+        ref={toggle}
+        type="button"
+        className="link-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Tags
+      </button>
+      {open ? <TagChoices id={panelId} post={post} workspaceId={workspaceId} /> : null}
+    </span>
+  );
+}
+
+function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; workspaceId: string }) {
+  const { api } = useApp();
+  const queryClient = useQueryClient();
+  const categories = useQuery(tagCategoriesQuery(api, workspaceId));
+  const carried = useQuery(postTagsQuery(api, workspaceId, post.id));
+  const set = useMutation({
+    mutationFn: ({ tagId, tagged }: { tagId: string; tagged: boolean; name: string }) =>
+      setPostsTag(api, workspaceId, tagId, [post.id], tagged),
+    onSuccess: async (_answer, { tagged, name }) => {
+      showToast('success', tagged ? `Tagged ${name}` : `Tag ${name} removed from this post`);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: postTagsQuery(api, workspaceId, post.id).queryKey }),
+        queryClient.invalidateQueries({ queryKey: tagCategoriesQuery(api, workspaceId).queryKey }),
+      ]);
+    },
+    onError: (error) => showToast('error', apiProblem(error).message),
+  });
+  const label = `Tags of the post by @${post.author.handle}`;
+  if (categories.isError || carried.isError)
+    return (
+      <span id={id} role="alert">
+        {apiProblem(categories.error ?? carried.error).message}
+      </span>
+    );
+  if (!categories.data || !carried.data)
+    return (
+      <span id={id} className="muted">
+        Loading tags…
+      </span>
+    );
+  const has = new Set(carried.data.tags.map((tag) => tag.tag_id));
+  if (!categories.data.categories.some((category) => category.tags.length))
+    return (
+      <span id={id} className="muted">
+        No tags yet: owners and managers create them in Settings › Categories.
+      </span>
+    );
+  return (
+    <span id={id} role="group" aria-label={label} className="post-tag-choices">
+      {categories.data.categories
+        .filter((category) => category.tags.length)
+        .map((category) => (
+          <fieldset key={category.id}>
+            <legend>{category.name}</legend>
+            {category.tags.map((tag) => (
+              <label key={tag.id}>
+                <input
+                  type="checkbox"
+                  checked={has.has(tag.id)}
+                  disabled={set.isPending}
+                  onChange={(event) =>
+                    set.mutate({ tagId: tag.id, tagged: event.target.checked, name: tag.name })
+                  }
+                />{' '}
+                {tag.name}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+    </span>
+  );
+}
+
+/** The tags a post carries, for every member (the post's page): "Topic › Coffee (by hand)", or that it has none. */
+export function PostTagList({ postId, workspaceId }: { postId: number; workspaceId: string }) {
+  const { api } = useApp();
+  const carried = useQuery(postTagsQuery(api, workspaceId, postId));
+  if (!carried.data) return null;
+  const tags = carried.data.tags.map(
+    (tag) => `${tag.category} › ${tag.name}${tag.set_by === 'manual' ? ' (by hand)' : ''}`,
+  );
+  return <span className="post-tag-list">Tags: {tags.length ? tags.join(', ') : 'none'}</span>;
+}
