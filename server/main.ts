@@ -14,9 +14,8 @@ import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
 import { httpOptionsOf, sourceUrlsOf, startCollector, type Collector } from './scraping/collector';
-import { startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { startTrackedBlueskyStream } from './tracking/streams';
 import { trackingPollJob } from './tracking/poll';
-import { streamTracking } from './tracking/coverage';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
@@ -178,14 +177,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
-      stream = startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
-      });
+      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL);
     }
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
     const builtin = app.builtinPayments;

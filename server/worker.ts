@@ -15,8 +15,7 @@ import { connect, runningEmbeddedUrl } from './db/database';
 import { watchConnection } from './db/connection-watch';
 import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
-import { startBlueskyStream } from './scraping/streams/bluesky-stream';
-import { streamTracking } from './tracking/coverage';
+import { startTrackedBlueskyStream } from './tracking/streams';
 import { loadCatalogue } from './billing/plans';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
@@ -71,16 +70,9 @@ export async function startWorker() {
     log,
   });
   nudge = collector.nudge;
-  const tracking = streamTracking('bluesky', database.db, loadCatalogue(config.BILLING_PLANS_FILE));
+  const catalogue = loadCatalogue(config.BILLING_PLANS_FILE);
   const stream = config.SCRAPING_BLUESKY_STREAM
-    ? startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
-        log,
-      })
+    ? startTrackedBlueskyStream(database, catalogue, config.JETSTREAM_URL, { log })
     : undefined;
   console.log(`Collection worker running on ${database.describe} (${config.SCRAPING_CONCURRENCY} at once).`);
   let stopping = false;

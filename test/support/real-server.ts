@@ -20,8 +20,7 @@ import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 import { loadSecretsKey } from '@server/scraping/credentials';
-import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
-import { streamTracking } from '@server/tracking/coverage';
+import { startTrackedBlueskyStream } from '@server/tracking/streams';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
@@ -142,7 +141,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
     const running: { analytics?: AnalyticsService } = {};
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
-    let stream: ReturnType<typeof startBlueskyStream> | undefined;
+    let stream: ReturnType<typeof startTrackedBlueskyStream> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
@@ -203,13 +202,7 @@ export async function startRealServer(port: number, options: RealServerOptions =
     }
     // Bluesky's firehose where collection runs, as server/main.ts starts it.
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
-      stream = startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
+      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL, {
         log: () => undefined,
       });
     }
