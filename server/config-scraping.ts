@@ -42,6 +42,13 @@ export const scrapingSettings = {
     z.url({ protocol: /^wss?$/, error: 'Must be a ws:// or wss:// URL' }),
     'wss://jetstream2.us-east.bsky.network/subscribe',
   ),
+  /**
+   * Mastodon's streaming API (server/scraping/streams/mastodon-stream.ts): with `true`, the processes that run
+   * collection stream the public timeline (server-sent events) of every instance a query is tracked on, and keep the
+   * statuses a tracked query matches (one process per database streams). A drop is a gap in the queries' coverage:
+   * such a stream cannot resume. Off by default: nothing reaches the internet unless asked.
+   */
+  SCRAPING_MASTODON_STREAM: bool(false),
   /** Reddit's OAuth API and the origin of its token endpoint (/api/v1/access_token). */
   SCRAPING_REDDIT_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://oauth.reddit.com'),
   SCRAPING_REDDIT_AUTH_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.reddit.com'),

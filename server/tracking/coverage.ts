@@ -107,6 +107,18 @@ export async function recordGap(
   );
 }
 
+/**
+ * Closes the open gaps of `reason` on `source` for every query (the stream is back): nothing else ends a stream's
+ * drop when no post comes.
+ */
+export async function closeGaps(db: Queryable, source: string, reason: GapReason): Promise<void> {
+  await db.query(
+    `UPDATE tracking_coverage SET gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+     WHERE source = $1 AND gap_reason = $2`,
+    [source, reason],
+  );
+}
+
 export interface CoverageState {
   lastPostAt: Date | null;
   backfilledTo: Date | null;

@@ -5,7 +5,7 @@ import { savedQueryTracking, trackingCoverage, trackingCoverageDays } from '@ser
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
 import { streamCursors } from '@server/db/scraping-schema';
-import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, STREAMS } from './sources';
+import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, streamOf } from './sources';
 import { announceTrackingChange } from '@server/saved-queries/store';
 
 /** Days of posts per day the coverage panel shows. */
@@ -32,7 +32,7 @@ function uncollected(
   now: Date,
 ): Coverage['gap'] {
   if (COLLECTED_SOURCES.has(source)) return null;
-  const stream = STREAMS[source];
+  const stream = streamOf(source);
   const heard = stream ? streamed.get(stream) : undefined;
   if (heard && now.getTime() - heard.getTime() < SILENT_AFTER_MS) return null;
   if (heard) {

@@ -4,8 +4,15 @@
 // change to them heard at once.
 import type { Catalogue } from '@server/billing/plans';
 import type { Database } from '@server/db/database';
-import { startBlueskyStream, type BlueskyStreamOptions } from '@server/scraping/streams/bluesky-stream';
-import { streamTracking } from './coverage';
+import { TRACKING_CHANGED } from '@server/saved-queries/store';
+import {
+  startBlueskyStream,
+  startLockedStream,
+  type BlueskyStreamOptions,
+} from '@server/scraping/streams/bluesky-stream';
+import { startMastodonStreams, type MastodonStreamsOptions } from '@server/scraping/streams/mastodon-stream';
+import { closeGaps, recordGap, streamTracking, trackedQueriesFor } from './coverage';
+import { describeSource, MASTODON } from './sources';
 
 type Streaming = Pick<Database, 'db' | 'pool'>;
 
@@ -24,5 +31,65 @@ export function startTrackedBlueskyStream(
     record: tracking.record,
     changes: tracking.changes,
     ...options,
+  });
+}
+
+/** The Mastodon instances queries are tracked on now (their origins), from the tracking that is on. */
+async function trackedInstances(database: Streaming): Promise<string[]> {
+  const { rows } = await database.pool.query<{ source: string }>(
+    `SELECT DISTINCT s AS source FROM saved_query_tracking t, unnest(t.sources) s
+     WHERE t.enabled AND s LIKE 'mastodon:%' ORDER BY 1`,
+  );
+  return rows.map((row) => row.source.slice(MASTODON.length));
+}
+
+/**
+ * Mastodon's streaming API (SCRAPING_MASTODON_STREAM) for the queries tracked on each instance: one process per
+ * database streams (an advisory lock), one stream per instance. A drop is a gap in each of the instance's queries'
+ * coverage (reason unreachable, from the drop), closed when the stream is open again: a Mastodon stream cannot resume,
+ * so that span is what was not collected.
+ */
+export function startTrackedMastodonStreams(
+  database: Streaming,
+  catalogue: Catalogue,
+  options: Omit<MastodonStreamsOptions, 'pool' | 'instances' | 'forInstance'> & { standbyMs?: number } = {},
+): { stop(): Promise<void> } {
+  const { standbyMs, log, ...rest } = options;
+  const forInstance: MastodonStreamsOptions['forInstance'] = (instance) => {
+    const source = `${MASTODON}${instance}`;
+    const label = describeSource(source)?.label ?? source;
+    const tracking = streamTracking(source, database.db, catalogue);
+    return {
+      queries: () => tracking.queries(database.pool),
+      record: tracking.record,
+      onDrop: async (at) => {
+        const gap = {
+          reason: 'unreachable' as const,
+          message:
+            `The ${label} stream dropped at ${at.toISOString().slice(11, 16)} UTC; what it posts until the stream ` +
+            'is back is not collected (a Mastodon stream cannot resume).',
+          until: null,
+        };
+        for (const query of await trackedQueriesFor(database.pool, source))
+          await recordGap(database.pool, query.savedQueryId, source, gap, at);
+      },
+      onOpen: () => closeGaps(database.pool, source, 'unreachable'),
+    };
+  };
+  return startLockedStream({
+    pool: database.pool,
+    lock: 'murmur:stream:mastodon',
+    label: 'Mastodon streams',
+    changes: TRACKING_CHANGED,
+    ...(standbyMs !== undefined && { standbyMs }),
+    ...(log && { log }),
+    start: async (said) =>
+      startMastodonStreams({
+        ...rest,
+        log: said,
+        pool: database.pool,
+        instances: () => trackedInstances(database),
+        forInstance,
+      }),
   });
 }
