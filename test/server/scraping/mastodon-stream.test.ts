@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadCatalogue } from '@server/billing/plans';
 import { connect } from '@server/db/database';
+import { readTracking } from '@server/tracking/store';
 import { startTrackedMastodonStreams } from '@server/tracking/streams';
 import {
   startMastodonStreamingStandIn,
@@ -153,6 +154,18 @@ it('records a drop as a gap, reconnects with a growing backoff, and closes the g
   standIn.refuseWith(undefined);
   await expect.poll(() => standIn.connections, { timeout: 10_000 }).toBe(before + 1);
   await expect.poll(async () => (await coverage()).gap_reason, { timeout: 5_000 }).toBeNull();
+  // The drop is kept once closed: its span is what was not collected.
+  const tracking = await readTracking(database.db, ids.get('Cloudnest')!);
+  const kept = tracking.coverage.find((c) => c.source === source)!.closed_gaps!;
+  expect(kept).toEqual([
+    {
+      reason: 'unreachable',
+      message: gap.gap_message,
+      since: Math.floor(gap.gap_since!.getTime() / 1000),
+      ended: expect.any(Number),
+    },
+  ]);
+  expect(kept[0]!.ended - kept[0]!.since).toBeGreaterThanOrEqual(1);
   standIn.push('update', streamedStatus('107', 'cloudnest after the drop'));
   await expect.poll(stored, { timeout: 5_000 }).toContain('cloudnest after the drop');
 });
