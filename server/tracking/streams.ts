@@ -43,6 +43,29 @@ async function trackedInstances(database: Streaming): Promise<string[]> {
   return rows.map((row) => row.source.slice(MASTODON.length));
 }
 
+const hhmm = (at: Date) => at.toISOString().slice(11, 16);
+
+/**
+ * A Mastodon stream that no process ran for a while (stopped, or killed): a gap that has already ended, kept for each
+ * query tracked on the instance (from when it was tracked, if later).
+ */
+async function keepDowntime(database: Streaming, source: string, label: string, since: Date, until: Date) {
+  await database.pool.query(
+    `INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
+     SELECT c.saved_query_id, c.source, 'unreachable', $3, greatest(c.tracking_since, $4), $5
+     FROM tracking_coverage c JOIN saved_query_tracking t ON t.saved_query_id = c.saved_query_id AND t.enabled
+     WHERE c.source = $1 AND c.saved_query_id = ANY($2::uuid[]) AND greatest(c.tracking_since, $4) < $5`,
+    [
+      source,
+      (await trackedQueriesFor(database.pool, source)).map((query) => query.savedQueryId),
+      `The ${label} stream was not running from ${hhmm(since)} to ${hhmm(until)} UTC; what it posted then is not ` +
+        'collected (a Mastodon stream cannot resume).',
+      since,
+      until,
+    ],
+  );
+}
+
 /**
  * Mastodon's streaming API (SCRAPING_MASTODON_STREAM) for the queries tracked on each instance: one process per
  * database streams (an advisory lock), one stream per instance. A drop is a gap in each of the instance's queries'
@@ -66,14 +89,17 @@ export function startTrackedMastodonStreams(
         const gap = {
           reason: 'unreachable' as const,
           message:
-            `The ${label} stream dropped at ${at.toISOString().slice(11, 16)} UTC; what it posts until the stream ` +
+            `The ${label} stream dropped at ${hhmm(at)} UTC; what it posts until the stream ` +
             'is back is not collected (a Mastodon stream cannot resume).',
           until: null,
         };
         for (const query of await trackedQueriesFor(database.pool, source))
           await recordGap(database.pool, query.savedQueryId, source, gap, at);
       },
-      onOpen: () => closeGaps(database.pool, source, 'unreachable'),
+      onOpen: async (at, unheardSince) => {
+        if (unheardSince) await keepDowntime(database, source, label, unheardSince, at);
+        await closeGaps(database.pool, source, 'unreachable', at);
+      },
     };
   };
   return startLockedStream({

@@ -20,7 +20,7 @@ import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 import { loadSecretsKey } from '@server/scraping/credentials';
-import { startTrackedBlueskyStream } from '@server/tracking/streams';
+import { startTrackedBlueskyStream, startTrackedMastodonStreams } from '@server/tracking/streams';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
@@ -142,10 +142,12 @@ export async function startRealServer(port: number, options: RealServerOptions =
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
     let stream: ReturnType<typeof startTrackedBlueskyStream> | undefined;
+    let mastodon: ReturnType<typeof startTrackedMastodonStreams> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
       await stream?.stop().catch(() => undefined);
+      await mastodon?.stop().catch(() => undefined);
       await running.analytics?.stop().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
       await queue?.stop({ graceful: false }).catch(() => undefined);
@@ -200,9 +202,15 @@ export async function startRealServer(port: number, options: RealServerOptions =
       });
       app.deps.collector = collector;
     }
-    // Bluesky's firehose where collection runs, as server/main.ts starts it.
+    // Bluesky's firehose and Mastodon's streams where collection runs, as server/main.ts starts them.
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
       stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL, {
+        log: () => undefined,
+      });
+    }
+    if (config.SCRAPING_MASTODON_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      mastodon = startTrackedMastodonStreams(database, app.billing.catalogue, {
+        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
         log: () => undefined,
       });
     }

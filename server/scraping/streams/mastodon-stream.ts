@@ -34,8 +34,13 @@ interface MastodonStreamOptions {
   record?: StreamRecord;
   /** The stream dropped at `at`: what the instance posts until it is open again is not collected. */
   onDrop?(at: Date, why: string): Promise<void>;
-  /** The stream is open (again): the gap ends. */
-  onOpen?(at: Date): Promise<void>;
+  /**
+   * The stream is open (again): the gap ends. At the first opening, `unheardSince` is when the stream last committed
+   * before this process started when that was over `downAfterMs` ago (no process streamed it meanwhile).
+   */
+  onOpen?(at: Date, unheardSince?: Date): Promise<void>;
+  /** How long unheard before a start counts as a gap (a heartbeat commits at most every `heardEveryMs`). */
+  downAfterMs?: number;
   /** Loopback and private addresses reachable (local development, the tests' stand-ins). */
   allowPrivateHosts?: boolean;
   flushEvents?: number;
@@ -111,6 +116,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     backoff = { baseMs: 1_000, maxMs: 60_000 },
     idleMs = 60_000,
     heardEveryMs = 60_000,
+    downAfterMs = 2 * 60_000,
     random = Math.random,
     log = console.log,
   } = options;
@@ -124,6 +130,8 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   let lastCommit = 0;
   let stopped = false;
   let closeConnection: (() => void) | undefined;
+  /** When the stream last committed before this start, while it has not opened yet. */
+  let unheardSince: Date | undefined;
   const stopping = new AbortController();
 
   const refresh = async () => {
@@ -231,7 +239,13 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
         opened = true;
         stats.connected = true;
         stats.connections += 1;
-        void options.onOpen?.(new Date()).catch(() => {});
+        const at = new Date();
+        const down =
+          unheardSince && at.getTime() - unheardSince.getTime() > downAfterMs ? unheardSince : undefined;
+        unheardSince = undefined;
+        void options.onOpen?.(at, down).catch((error: unknown) => {
+          log(`Mastodon stream (${host}): its gap could not be closed (${(error as Error).message}).`);
+        });
         const read = sseReader(onEvent, onHeartbeat);
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => read(chunk));
@@ -261,7 +275,11 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   };
 
   let refreshTimer: NodeJS.Timeout | undefined;
-  const running = refresh().then(() => {
+  const lastHeard = pool
+    .query<{ at: Date }>('SELECT updated_at AS at FROM stream_cursors WHERE name = $1', [name])
+    .then(({ rows }) => (unheardSince = rows[0]?.at))
+    .catch(() => undefined);
+  const running = Promise.all([refresh(), lastHeard]).then(() => {
     if (stopped) return;
     refreshTimer = setInterval(() => void refresh(), refreshMs);
     refreshTimer.unref();
