@@ -73,7 +73,7 @@ export function describeSource(key: string): TrackingSource | undefined {
     key,
     label: `Mastodon (${host})`,
     mode: 'stream',
-    reaches_back: `New public posts as ${host} streams them; earlier ones through its tag timelines, as far as the instance keeps them.`,
+    reaches_back: `New public posts as ${host} streams them, from when tracking starts; no earlier posts yet.`,
   };
 }
 
