@@ -259,7 +259,9 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     let attempt = 0;
     while (!stopped) {
       const { opened, why } = await connectOnce();
-      await flush();
+      // What was read is committed; an empty batch would mark the stream heard at the moment it dropped.
+      if (pending.events > 0) await flush();
+      else await flushing;
       if (stopped) return;
       if (opened) attempt = 0;
       // What the instance posts from now until the stream is open again is not collected: a gap.
