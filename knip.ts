@@ -12,14 +12,15 @@ const config: KnipConfig = {
   ignoreBinaries: ['groupadd', 'useradd', 'pdftotext', 'pdftoppm'],
   // The analytics-engine lab's scripts: a record of a measurement, run apart from the app (docs/analytics-lab/README.md).
   // The analytics store's process, the feed's process of the crash test, the sentiment rescan's process of its kill -9
-  // test, the ClickHouse HTTP front of the tests of ANALYTICS_URL and the Bluesky stream's process of its crash test:
-  // started by path, not imported.
+  // test, the ClickHouse HTTP front of the tests of ANALYTICS_URL and the Bluesky and Mastodon streams' processes of
+  // their crash tests: started by path, not imported.
   entry: [
     'server/analytics/child.ts',
     'test/support/analytics-applier-child.ts',
     'test/support/sentiment-rescan-child.ts',
     'test/support/clickhouse-http-server.ts',
     'test/support/jetstream-child.ts',
+    'test/support/mastodon-stream-child.ts',
   ],
 };
 

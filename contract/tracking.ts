@@ -42,6 +42,16 @@ const gapSchema = z.object({
   until: z.nullable(z.int()),
 });
 
+/** A gap that has ended: what was not collected, why, and from when to when. */
+const closedGapSchema = z.object({
+  reason: z.enum(GAP_REASONS),
+  message: z.string(),
+  /** Unix seconds. */
+  since: z.int(),
+  /** Unix seconds: when the source answered again. */
+  ended: z.int(),
+});
+
 const coverageSchema = z.object({
   source: sourceKeySchema,
   label: z.string(),
@@ -57,6 +67,8 @@ const coverageSchema = z.object({
   /** Posts collected per UTC day, the last 14 days that had any, oldest first. */
   per_day: z.array(z.object({ day: z.string(), posts: z.int() })),
   gap: z.nullable(gapSchema),
+  /** The gaps that ended in the last 14 days, the latest first (at most 10). Optional: the panel works without it. */
+  closed_gaps: z.optional(z.array(closedGapSchema)),
 });
 export type Coverage = z.infer<typeof coverageSchema>;
 

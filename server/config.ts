@@ -3,7 +3,6 @@ import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
 import { DEV_OIDC_CLIENT_IDS, DEV_OIDC_PATH } from '@contract/dev-oidc';
 import {
-  bool,
   int,
   optionalBool,
   optionalText,
@@ -15,6 +14,7 @@ import {
   readUrls,
   secretsKeyBytes,
 } from './config-fields';
+import { scrapingSettings } from './config-scraping';
 
 const serverConfigSchema = z.object({
   APP_ENV: z._default(z.enum(['local', 'dev', 'qa', 'prod']), 'local'),
@@ -181,53 +181,8 @@ const serverConfigSchema = z.object({
   CORPUS_RETENTION_DAYS: int(0, 0, 36_500),
   /** Posts of the synthetic demo corpus seeded when the posts table is empty at start; 0 turns it off. */
   CORPUS_DEMO_POSTS: int(30_000, 0, 10_000_000),
-  /**
-   * Collection jobs (docs/scraping.md). `in-process`: the web server runs the workers; `off`: it only queues
-   * runs, and `npm run worker` processes (any number, on the same database) run them.
-   */
-  SCRAPING_WORKER: z._default(z.enum(['in-process', 'off']), 'in-process'),
-  /** Runs one worker process executes at once. */
-  SCRAPING_CONCURRENCY: int(2, 1, 50),
-  /** Per request to a source, body included. */
-  SCRAPING_HTTP_TIMEOUT_SECONDS: int(15, 1, 300),
-  /** Attempts after the first when a source fails (timeouts, 5xx), with exponential backoff from the delay. */
-  SCRAPING_RETRY_LIMIT: int(5, 0, 50),
-  SCRAPING_RETRY_DELAY_SECONDS: int(10, 1, 3600),
-  /**
-   * How often a worker tells the queue it is alive during a run; a run silent for this long (its process died) is
-   * handed to another worker, which resumes it from its cursor.
-   */
-  SCRAPING_HEARTBEAT_SECONDS: int(30, 10, 600),
-  /** A 429's Retry-After up to this long is waited out in the worker; a longer one puts the run back on the queue. */
-  SCRAPING_MAX_INLINE_WAIT_SECONDS: int(60, 0, 3600),
-  /**
-   * Whether staff-entered URLs may reach loopback, private and link-local addresses. Unset: only with APP_ENV local
-   * (a source on the developer's machine); elsewhere collection reaches public hosts only (SSRF guard).
-   */
-  SCRAPING_ALLOW_PRIVATE_HOSTS: optionalBool,
-  /** The Bluesky AppView that answers app.bsky.feed.searchPosts without sign-in. */
-  SCRAPING_BLUESKY_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://public.api.bsky.app'),
-  /**
-   * Bluesky's firehose (server/scraping/streams/jetstream.ts): with `true`, the processes that run collection (the
-   * server with SCRAPING_WORKER=in-process, `npm run worker`) stream every post from JETSTREAM_URL and keep those a
-   * tracked query matches (one process per database streams; the others stand by).
-   * Off by default: nothing reaches the internet unless asked.
-   */
-  SCRAPING_BLUESKY_STREAM: bool(false),
-  /** The Jetstream instance's subscribe endpoint (ws:// or wss://). */
-  JETSTREAM_URL: z._default(
-    z.url({ protocol: /^wss?$/, error: 'Must be a ws:// or wss:// URL' }),
-    'wss://jetstream2.us-east.bsky.network/subscribe',
-  ),
-  /** Reddit's OAuth API and the origin of its token endpoint (/api/v1/access_token). */
-  SCRAPING_REDDIT_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://oauth.reddit.com'),
-  SCRAPING_REDDIT_AUTH_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.reddit.com'),
-  /** YouTube Data API v3. */
-  SCRAPING_YOUTUBE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://www.googleapis.com/youtube/v3'),
-  /** Hacker News search (Algolia). */
-  SCRAPING_HACKERNEWS_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://hn.algolia.com/api/v1'),
-  /** X API v2. */
-  SCRAPING_X_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.x.com/2'),
+  /** Collection: its workers, the sources' endpoints and the streams (server/config-scraping.ts). */
+  ...scrapingSettings,
   /**
    * The key that encrypts the source credentials staff store (server/scraping/credentials.ts): 32 random bytes in
    * base64 or base64url (`openssl rand -base64 32`). Unset: APP_ENV local generates one in DATA_DIR; elsewhere

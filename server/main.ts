@@ -14,9 +14,8 @@ import { loadSigningKey } from './auth/signing-key';
 import { seedDemoCorpus, seedDevData } from './seed';
 import { housekeepingJob } from './housekeeping';
 import { httpOptionsOf, sourceUrlsOf, startCollector, type Collector } from './scraping/collector';
-import { startBlueskyStream } from './scraping/streams/bluesky-stream';
+import { startTrackedBlueskyStream, startTrackedMastodonStreams } from './tracking/streams';
 import { trackingPollJob } from './tracking/poll';
-import { streamTracking } from './tracking/coverage';
 import { uploadDirOf } from './scraping/uploads';
 import { checkSecretsKey, loadSecretsKey } from './scraping/credentials';
 import { billingJob } from './billing/job';
@@ -116,6 +115,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
   let queue: PgBoss | undefined;
   let collector: Collector | undefined;
   let stream: { stop(): Promise<void> } | undefined;
+  let mastodon: { stop(): Promise<void> } | undefined;
   let analytics: AnalyticsService | null = null;
   // A shutdown asked for (Ctrl-C, SIGTERM) stops what uses the database, then the database (an embedded PostgreSQL is
   // this process's child, in a process group of its own: the signal reaches it only from here), and says nothing more
@@ -138,6 +138,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
         .catch(() => {});
     await settle(() => app.close());
     await settle(() => stream?.stop());
+    await settle(() => mastodon?.stop());
     await settle(() => collector?.stop());
     await settle(() => queue?.stop({ graceful: true, timeout: 10_000 }));
     await settle(() => analytics?.stop());
@@ -179,13 +180,12 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
-      stream = startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
+      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL);
+    }
+    // Mastodon's streaming API of the instances queries are tracked on, likewise (server/tracking/streams.ts).
+    if (config.SCRAPING_MASTODON_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      mastodon = startTrackedMastodonStreams(database, app.billing.catalogue, {
+        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
       });
     }
     // Trials ending, renewals, past-due plans running out; the built-in provider's expiries and webhook retries.
@@ -228,6 +228,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     // stop() finishes and exits 0, and nothing more is said.
     if (stopping) return;
     await stream?.stop().catch(() => {});
+    await mastodon?.stop().catch(() => {});
     await collector?.stop().catch(() => {});
     await queue?.stop({ graceful: false }).catch(() => {});
     await analytics?.stop().catch(() => {});

@@ -8,15 +8,15 @@
 // run cut short resumes from its last committed page (its heartbeat lapses, the queue retries it). When every try
 // failed it exits 1 with one line, so that what supervises it starts it again.
 // With SCRAPING_BLUESKY_STREAM=true it also streams Bluesky's firehose from JETSTREAM_URL (server/scraping/streams),
-// keeping the posts the saved queries match: one worker per database streams, the others stand by.
+// keeping the posts the saved queries match: one worker per database streams, the others stand by. With
+// SCRAPING_MASTODON_STREAM=true, likewise the streaming API of each Mastodon instance a query is tracked on.
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config';
 import { connect, runningEmbeddedUrl } from './db/database';
 import { watchConnection } from './db/connection-watch';
 import { supervise } from './db/supervisor';
 import { startCollector } from './scraping/collector';
-import { startBlueskyStream } from './scraping/streams/bluesky-stream';
-import { streamTracking } from './tracking/coverage';
+import { startTrackedBlueskyStream, startTrackedMastodonStreams } from './tracking/streams';
 import { loadCatalogue } from './billing/plans';
 import { startQueue } from './scheduler';
 import { uploadDirOf } from './scraping/uploads';
@@ -71,14 +71,13 @@ export async function startWorker() {
     log,
   });
   nudge = collector.nudge;
-  const tracking = streamTracking('bluesky', database.db, loadCatalogue(config.BILLING_PLANS_FILE));
+  const catalogue = loadCatalogue(config.BILLING_PLANS_FILE);
   const stream = config.SCRAPING_BLUESKY_STREAM
-    ? startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
+    ? startTrackedBlueskyStream(database, catalogue, config.JETSTREAM_URL, { log })
+    : undefined;
+  const mastodon = config.SCRAPING_MASTODON_STREAM
+    ? startTrackedMastodonStreams(database, catalogue, {
+        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
         log,
       })
     : undefined;
@@ -89,6 +88,7 @@ export async function startWorker() {
     stopping = true;
     console.log(`\n${signal}: stopping the worker (runs under way resume at the next start)…`);
     await stream?.stop();
+    await mastodon?.stop();
     await collector.stop();
     await queue.stop({ graceful: true, timeout: 10_000 });
     await supervisor.stop();

@@ -84,3 +84,29 @@ export const trackingCoverageDays = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * The gaps of a (query, source) that have closed (the source answered again, a stream reopened, a plan limit lifted):
+ * their reason, sentence and span, so that coverage says what was missed after it ended, not only while it lasts.
+ * The open gap is tracking_coverage's.
+ */
+export const trackingGaps = pgTable(
+  'tracking_gaps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    savedQueryId: uuid('saved_query_id').notNull(),
+    source: text('source').notNull(),
+    reason: text('reason').notNull(),
+    message: text('message').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('tracking_gaps_coverage_idx').on(t.savedQueryId, t.source, t.endedAt),
+    foreignKey({
+      columns: [t.savedQueryId, t.source],
+      foreignColumns: [trackingCoverage.savedQueryId, trackingCoverage.source],
+      name: 'tracking_gaps_coverage_fk',
+    }).onDelete('cascade'),
+  ],
+);

@@ -59,7 +59,7 @@ export interface Collected {
 
 /**
  * Records what arrived for (query, source): today's count, the last post, how far back the backfill reached; and
- * closes any gap (the source answered). A no-op when the source is no longer tracked for the query.
+ * closes any gap (the source answered), kept with its span. A no-op when the source is no longer tracked for the query.
  */
 export async function recordCoverage(
   db: Queryable,
@@ -72,6 +72,7 @@ export async function recordCoverage(
   const newest = times.length > 0 ? new Date(Math.max(...times)) : null;
   const back = [...times, ...(collected.reachedBack ? [collected.reachedBack.getTime()] : [])];
   const oldest = back.length > 0 ? new Date(Math.min(...back)) : null;
+  await closeOpenGaps(db, source, [savedQueryId], null, now);
   const { rowCount } = await db.query(
     `UPDATE tracking_coverage SET last_poll_at = $3,
        last_post_at = CASE WHEN $4::timestamptz IS NULL THEN last_post_at
@@ -105,6 +106,47 @@ export async function recordGap(
      WHERE saved_query_id = $1 AND source = $2`,
     [savedQueryId, source, now, gap.reason, gap.message, gap.until],
   );
+}
+
+/**
+ * Closes the open gaps on `source` — of the queries given (all when null), of `reason` (any when null) — and keeps each
+ * in tracking_gaps with its span (since → now), in one statement: coverage then says what was missed after it ended.
+ */
+async function closeOpenGaps(
+  db: Queryable,
+  source: string,
+  savedQueryIds: string[] | null,
+  reason: GapReason | null,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `WITH closed AS (
+       UPDATE tracking_coverage c SET gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+       FROM (SELECT saved_query_id, source, gap_reason, gap_message, gap_since FROM tracking_coverage
+             WHERE source = $1 AND gap_reason IS NOT NULL
+               AND ($2::uuid[] IS NULL OR saved_query_id = ANY($2::uuid[]))
+               AND ($3::text IS NULL OR gap_reason = $3)
+             FOR UPDATE) o
+       WHERE c.saved_query_id = o.saved_query_id AND c.source = o.source
+       RETURNING o.saved_query_id, o.source, o.gap_reason, o.gap_message, o.gap_since)
+     INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
+     SELECT saved_query_id, source, gap_reason, coalesce(gap_message, ''), gap_since, greatest(gap_since, $4)
+     FROM closed WHERE gap_since IS NOT NULL`,
+    [source, savedQueryIds, reason, now],
+  );
+}
+
+/**
+ * Closes the open gaps of `reason` on `source` for every query (the stream is back): nothing else ends a stream's
+ * drop when no post comes. Each is kept with its span.
+ */
+export async function closeGaps(
+  db: Queryable,
+  source: string,
+  reason: GapReason,
+  now = new Date(),
+): Promise<void> {
+  await closeOpenGaps(db, source, null, reason, now);
 }
 
 export interface CoverageState {
@@ -213,10 +255,12 @@ export async function collectableQueries(
     else allowed.push(query);
   }
   if (allowed.length > 0)
-    await pool.query(
-      `UPDATE tracking_coverage SET gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
-       WHERE source = $1 AND gap_reason = 'plan_limit' AND saved_query_id = ANY($2::uuid[])`,
-      [source, allowed.map((query) => query.savedQueryId)],
+    await closeOpenGaps(
+      pool,
+      source,
+      allowed.map((query) => query.savedQueryId),
+      'plan_limit',
+      now,
     );
   return allowed;
 }

@@ -5,8 +5,9 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@server/workspaces/access';
 import type { TrackingSource } from '@contract/tracking';
+import { mastodonStreamName } from '@server/scraping/streams/mastodon-stream';
 
-const MASTODON = 'mastodon:';
+export const MASTODON = 'mastodon:';
 
 /** How far back each source's search reaches, said on the source list and the coverage panel. */
 const FIXED: Record<string, Omit<TrackingSource, 'key'>> = {
@@ -44,7 +45,7 @@ const FIXED: Record<string, Omit<TrackingSource, 'key'>> = {
 };
 
 /**
- * The sources this build polls for tracked queries (poll.ts). A tracked source outside it and STREAMS shows the gap
+ * The sources this build polls for tracked queries (poll.ts). A tracked source outside it and streamOf shows the gap
  * not_collected rather than an empty coverage that looks quiet.
  */
 export const COLLECTED_SOURCES: ReadonlySet<string> = new Set(['hackernews', 'reddit']);
@@ -53,7 +54,12 @@ export const COLLECTED_SOURCES: ReadonlySet<string> = new Set(['hackernews', 're
  * The sources collected by a stream (server/scraping/streams), by the stream's name in stream_cursors: collected while
  * its consumer commits, a gap when it has not committed for SILENT_AFTER_MS (stopped, or the network unreachable).
  */
-export const STREAMS: Readonly<Record<string, string>> = { bluesky: 'bluesky-jetstream' };
+const STREAMS: Readonly<Record<string, string>> = { bluesky: 'bluesky-jetstream' };
+
+/** The stream that collects `source` (its row in stream_cursors), or undefined when none does. */
+export const streamOf = (source: string): string | undefined =>
+  STREAMS[source] ??
+  (source.startsWith(MASTODON) ? mastodonStreamName(source.slice(MASTODON.length)) : undefined);
 export const SILENT_AFTER_MS = 10 * 60_000;
 
 /** The source a key names, or undefined when the key is no source's. */
@@ -67,7 +73,7 @@ export function describeSource(key: string): TrackingSource | undefined {
     key,
     label: `Mastodon (${host})`,
     mode: 'stream',
-    reaches_back: `New public posts as ${host} streams them; earlier ones through its tag timelines, as far as the instance keeps them.`,
+    reaches_back: `New public posts as ${host} streams them, from when tracking starts; no earlier posts yet.`,
   };
 }
 

@@ -1,15 +1,22 @@
 // Saved queries' tracking in the database, for the API: reading it with its coverage per source, and writing it in the
 // caller's transaction. What collection calls (the tracked queries of a source, coverage recorded) is in coverage.ts.
-import { and, asc, eq, gte, notInArray, sql } from 'drizzle-orm';
-import { savedQueryTracking, trackingCoverage, trackingCoverageDays } from '@server/db/tracking-schema';
+import { and, asc, desc, eq, gte, notInArray, sql } from 'drizzle-orm';
+import {
+  savedQueryTracking,
+  trackingCoverage,
+  trackingCoverageDays,
+  trackingGaps,
+} from '@server/db/tracking-schema';
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
 import { streamCursors } from '@server/db/scraping-schema';
-import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, STREAMS } from './sources';
+import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, streamOf } from './sources';
 import { announceTrackingChange } from '@server/saved-queries/store';
 
-/** Days of posts per day the coverage panel shows. */
+/** Days of posts per day (and of closed gaps) the coverage panel shows. */
 const PER_DAY_DAYS = 14;
+/** Closed gaps shown a source, the latest first. */
+const CLOSED_GAPS = 10;
 
 const unix = (date: Date | null) => (date ? toUnixSeconds(date) : null);
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -32,7 +39,7 @@ function uncollected(
   now: Date,
 ): Coverage['gap'] {
   if (COLLECTED_SOURCES.has(source)) return null;
-  const stream = STREAMS[source];
+  const stream = streamOf(source);
   const heard = stream ? streamed.get(stream) : undefined;
   if (heard && now.getTime() - heard.getTime() < SILENT_AFTER_MS) return null;
   if (heard) {
@@ -75,6 +82,11 @@ export async function readTracking(
       and(eq(trackingCoverageDays.savedQueryId, savedQueryId), gte(trackingCoverageDays.day, utcDay(since))),
     )
     .orderBy(asc(trackingCoverageDays.day));
+  const closed = await db
+    .select()
+    .from(trackingGaps)
+    .where(and(eq(trackingGaps.savedQueryId, savedQueryId), gte(trackingGaps.endedAt, since)))
+    .orderBy(desc(trackingGaps.endedAt), desc(trackingGaps.since));
   const today = utcDay(now);
   const streamed = await streamsLastHeard(db);
   const coverage: Coverage[] = sources.flatMap((source) => {
@@ -102,6 +114,15 @@ export async function readTracking(
                 until: unix(row.gapUntil),
               }
             : uncollected(source, described.label, row.trackingSince, streamed, now),
+        closed_gaps: closed
+          .filter((gap) => gap.source === source)
+          .slice(0, CLOSED_GAPS)
+          .map((gap) => ({
+            reason: gap.reason as (typeof GAP_REASONS)[number],
+            message: gap.message,
+            since: toUnixSeconds(gap.since),
+            ended: toUnixSeconds(gap.endedAt),
+          })),
       },
     ];
   });

@@ -161,5 +161,51 @@ describe('the coverage panel', () => {
     expect(within(reddit).getByRole('status').textContent).toMatch(
       /Rate limited: Reddit rate limited until 14:05 UTC\. Since 26 Nov,? 13:45 UTC, until 26 Nov,? 14:05 UTC\./,
     );
+    // No gap has ended: no list of them.
+    expect(screen.queryByRole('list', { name: /Earlier gaps/ })).toBeNull();
+  });
+
+  it('lists the gaps that have ended with their reason and span', () => {
+    const hn = tracking.coverage[0]!;
+    view({
+      canEdit: false,
+      tracking: {
+        ...tracking,
+        coverage: [
+          {
+            ...hn,
+            closed_gaps: [
+              {
+                reason: 'unreachable',
+                message: 'The Hacker News search did not answer.',
+                since: at('11:10'),
+                ended: at('11:25'),
+              },
+              {
+                reason: 'rate_limited',
+                message: 'Hacker News rate limited until 09:30 UTC.',
+                since: at('09:00'),
+                ended: at('09:30'),
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const list = screen.getByRole('list', { name: 'Earlier gaps on Hacker News' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(
+        /^Source unreachable: The Hacker News search did not answer\. From 26 Nov,? 11:10 UTC to 26 Nov,? 11:25 UTC\.$/,
+      ),
+      expect.stringMatching(
+        /^Rate limited: Hacker News rate limited until 09:30 UTC\. From 26 Nov,? 09:00 UTC to 26 Nov,? 09:30 UTC\.$/,
+      ),
+    ]);
+    // An ended gap is not the open one.
+    expect(screen.getByText('No gap.')).toBeTruthy();
   });
 });

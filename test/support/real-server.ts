@@ -20,8 +20,7 @@ import { startMail, type MailService } from '@server/mail/start';
 import { uploadDirOf } from '@server/scraping/uploads';
 import { buildSpaFor, localSpaEnv } from './spa-build';
 import { loadSecretsKey } from '@server/scraping/credentials';
-import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
-import { streamTracking } from '@server/tracking/coverage';
+import { startTrackedBlueskyStream, startTrackedMastodonStreams } from '@server/tracking/streams';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_DIR = path.join(ROOT, 'dist-e2e-real');
@@ -142,11 +141,13 @@ export async function startRealServer(port: number, options: RealServerOptions =
     const running: { analytics?: AnalyticsService } = {};
     let collector: Awaited<ReturnType<typeof startCollector>> | undefined;
     let queue: Awaited<ReturnType<typeof startQueue>> | undefined;
-    let stream: ReturnType<typeof startBlueskyStream> | undefined;
+    let stream: ReturnType<typeof startTrackedBlueskyStream> | undefined;
+    let mastodon: ReturnType<typeof startTrackedMastodonStreams> | undefined;
     stopApp = async () => {
       stopApp = async () => undefined;
       await app.close().catch(() => undefined);
       await stream?.stop().catch(() => undefined);
+      await mastodon?.stop().catch(() => undefined);
       await running.analytics?.stop().catch(() => undefined);
       await collector?.stop().catch(() => undefined);
       await queue?.stop({ graceful: false }).catch(() => undefined);
@@ -201,15 +202,15 @@ export async function startRealServer(port: number, options: RealServerOptions =
       });
       app.deps.collector = collector;
     }
-    // Bluesky's firehose where collection runs, as server/main.ts starts it.
+    // Bluesky's firehose and Mastodon's streams where collection runs, as server/main.ts starts them.
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      const tracking = streamTracking('bluesky', database.db, app.billing.catalogue);
-      stream = startBlueskyStream({
-        pool: database.pool,
-        url: config.JETSTREAM_URL,
-        queries: () => tracking.queries(database.pool),
-        record: tracking.record,
-        changes: tracking.changes,
+      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL, {
+        log: () => undefined,
+      });
+    }
+    if (config.SCRAPING_MASTODON_STREAM && config.SCRAPING_WORKER === 'in-process') {
+      mastodon = startTrackedMastodonStreams(database, app.billing.catalogue, {
+        allowPrivateHosts: config.SCRAPING_ALLOW_PRIVATE_HOSTS,
         log: () => undefined,
       });
     }

@@ -54,7 +54,7 @@ function mediaOf(status: Record<string, unknown>): string {
 }
 
 /** A status as a corpus row; a reason when it lacks what every post needs. */
-function mapStatus(value: unknown, instance: URL): CollectedItem {
+export function mapStatus(value: unknown, instance: URL): CollectedItem {
   const status = objectOf(value);
   const raw = rawOf(value);
   const ref = stringOf(status?.uri) ?? stringOf(status?.id) ?? '(no id)';

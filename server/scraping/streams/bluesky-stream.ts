@@ -3,10 +3,11 @@
 // holds it streams (jetstream.ts), the others ask again every `standbyMs` and take over when its connection ends (its
 // process stopped or killed: PostgreSQL lets the lock go with the session). On that connection it also LISTENs on
 // `changes`, where a change to the tracked queries is announced: the stream reads them again at once, so a query
-// tracked a moment ago collects from then on rather than from the next periodic read.
+// tracked a moment ago collects from then on rather than from the next periodic read. The lock's part
+// (startLockedStream) serves Mastodon's streams as well (mastodon-stream.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { startJetstream, type JetstreamConsumer, type StreamQuery } from './jetstream';
+import { startJetstream, type StreamQuery } from './jetstream';
 import type { StreamRecord } from './stream-store';
 
 export interface BlueskyStreamOptions {
@@ -25,9 +26,48 @@ export interface BlueskyStreamOptions {
 const NAME = 'bluesky-jetstream';
 
 export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Promise<void> } {
-  const { pool, standbyMs = 30_000, log = console.log } = options;
+  return startLockedStream({
+    pool: options.pool,
+    lock: `murmur:stream:${NAME}`,
+    label: 'Bluesky stream',
+    ...(options.changes && { changes: options.changes }),
+    ...(options.standbyMs !== undefined && { standbyMs: options.standbyMs }),
+    ...(options.log && { log: options.log }),
+    start: (log) =>
+      startJetstream({
+        pool: options.pool,
+        url: options.url,
+        queries: options.queries,
+        ...(options.record && { record: options.record }),
+        name: NAME,
+        log,
+      }),
+  });
+}
+
+/** A running consumer as the lock holds it: it reads its queries again when told, and stops. */
+interface LockedConsumer {
+  refresh(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface LockedStreamOptions {
+  pool: pg.Pool;
+  /** The advisory lock's name: one process per database holds it. */
+  lock: string;
+  /** How the log names it: "Bluesky stream". */
+  label: string;
+  changes?: string;
+  standbyMs?: number;
+  log?: (line: string) => void;
+  start(log: (line: string) => void): Promise<LockedConsumer>;
+}
+
+/** Runs `start`'s consumer while this process holds `lock`; the others stand by and take over when it lets go. */
+export function startLockedStream(options: LockedStreamOptions): { stop(): Promise<void> } {
+  const { pool, label, standbyMs = 30_000, log = console.log } = options;
   const stopping = new AbortController();
-  let consumer: JetstreamConsumer | undefined;
+  let consumer: LockedConsumer | undefined;
   let said = false;
 
   /** Streams while this process holds the lock; resolves when it stops or the lock's connection ends. */
@@ -45,35 +85,28 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
     try {
       const { rows } = await client.query<{ held: boolean }>(
         'SELECT pg_try_advisory_lock(hashtext($1)) AS held',
-        [`murmur:stream:${NAME}`],
+        [options.lock],
       );
       if (!rows[0]?.held) {
-        if (!said) log('Bluesky stream: another process streams; this one stands by.');
+        if (!said) log(`${label}: another process streams; this one stands by.`);
         said = true;
         return;
       }
       said = false;
       // Before the queries' first read: a change committed after it is announced.
       if (options.changes) await client.query(`LISTEN ${client.escapeIdentifier(options.changes)}`);
-      consumer = await startJetstream({
-        pool,
-        url: options.url,
-        queries: options.queries,
-        ...(options.record && { record: options.record }),
-        name: NAME,
-        log,
-      });
+      consumer = await options.start(log);
       const stopped = new Promise<void>((done) => stopping.signal.addEventListener('abort', () => done()));
       const why = await Promise.race([ended, stopped]);
       if (why instanceof Error) {
         broken = why;
-        log(`Bluesky stream: the lock's connection ended (${why.message}); stopping, then asking again.`);
+        log(`${label}: the lock's connection ended (${why.message}); stopping, then asking again.`);
       }
       await consumer.stop();
       consumer = undefined;
       if (!broken) {
         await client.query('UNLISTEN *');
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`murmur:stream:${NAME}`]);
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [options.lock]);
       }
     } finally {
       client.off('error', onError);
@@ -85,7 +118,7 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
   const running = (async () => {
     while (!stopping.signal.aborted) {
       await holdAndStream().catch((error: unknown) => {
-        log(`Bluesky stream: ${(error as Error).message}; trying again.`);
+        log(`${label}: ${(error as Error).message}; trying again.`);
       });
       await sleep(standbyMs, undefined, { signal: stopping.signal }).catch(() => {});
     }

@@ -1,7 +1,7 @@
 // A saved query's tracking as shown (TrackingPanel.tsx fetches and saves): owners and managers get the "Track" control
 // — a switch for tracking and one checkbox a source, each labelled with how far back it reaches — and every member the
-// coverage panel, one card a source: tracking since, backfilled back to, posts today, the last post, and any gap with
-// its reason and span. Times in the workspace's zone.
+// coverage panel, one card a source: tracking since, backfilled back to, posts today, the last post, any gap with its
+// reason and span, and the gaps that have ended lately with theirs. Times in the workspace's zone.
 import { useId, useState } from 'react';
 import type { Coverage, PutTrackingBody, TrackingResponse, TrackingSource } from '@contract/tracking';
 import { FormError } from '@/components/Field';
@@ -107,6 +107,25 @@ function GapLine({ gap, zone }: { gap: NonNullable<Coverage['gap']>; zone: strin
   );
 }
 
+/** The gaps that have ended (the last 14 days): what was not collected, why, and from when to when. */
+function ClosedGaps({ coverage, zone }: { coverage: Coverage; zone: string }) {
+  const gaps = coverage.closed_gaps ?? [];
+  if (gaps.length === 0) return null;
+  return (
+    <>
+      <h5>Earlier gaps</h5>
+      <ul className="tracking-closed-gaps small" aria-label={`Earlier gaps on ${coverage.label}`}>
+        {gaps.map((gap) => (
+          <li key={`${gap.since}:${gap.ended}:${gap.reason}`}>
+            <strong>{GAP_TITLES[gap.reason]}</strong>: {gap.message} From{' '}
+            {formatShortDateTime(gap.since, zone)} to {formatShortDateTime(gap.ended, zone)}.
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The plan's tracking limits against the workspace's use, said before they bite (a warning from 80 %). */
 function TrackingLimits({ limits }: { limits: NonNullable<TrackingResponse['limits']> }) {
   const line = (label: string, { used, limit }: { used: number; limit: number | null }, full: string) => {
@@ -152,6 +171,7 @@ function CoverageCard({ coverage, zone }: { coverage: Coverage; zone: string }) 
         </dd>
       </dl>
       {coverage.gap ? <GapLine gap={coverage.gap} zone={zone} /> : <p className="muted small">No gap.</p>}
+      <ClosedGaps coverage={coverage} zone={zone} />
     </section>
   );
 }

@@ -188,6 +188,11 @@ describe('Hacker News', () => {
     const after = await coverage(team, id, 'hackernews');
     expect(after.gap).toBeNull();
     expect(after.posts_today).toBe(6);
+    // The gap that ended is kept, with its reason, sentence and span.
+    expect(after.closed_gaps).toEqual([
+      { reason: 'rate_limited', message: c.gap!.message, since: c.gap!.since, ended: expect.any(Number) },
+    ]);
+    expect(after.closed_gaps![0]!.ended).toBeGreaterThanOrEqual(c.gap!.since);
   });
 
   it('a query with no words to search for says so', async () => {
@@ -235,6 +240,9 @@ describe('Hacker News', () => {
     const after = await coverage(full, paused, 'hackernews');
     expect(after.gap).toBeNull();
     expect(after.posts_today).toBeGreaterThan(0);
+    expect(after.closed_gaps).toEqual([
+      { reason: 'plan_limit', message: gap!.message, since: gap!.since, ended: expect.any(Number) },
+    ]);
   });
 });
 

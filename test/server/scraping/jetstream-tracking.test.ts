@@ -3,8 +3,7 @@
 // text collects what the new text matches from then on. The API announces the change (NOTIFY), the stream reads its
 // queries again at once (server/scraping/streams/bluesky-stream.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
-import { streamTracking } from '@server/tracking/coverage';
+import { startTrackedBlueskyStream } from '@server/tracking/streams';
 import type { TrackingResponse } from '@contract/tracking';
 import { postEvent, startJetstreamStandIn, type JetstreamStandIn } from '@test/support/jetstream-stand-in';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -20,16 +19,8 @@ let team: Team;
 beforeAll(async () => {
   [server, standIn] = await Promise.all([createTestServer(), startJetstreamStandIn({ events: [] })]);
   team = await createTeam(server);
-  const tracking = streamTracking('bluesky', server.db, server.app.billing.catalogue);
   // The periodic read is the default minute: only the announcement can make the stream see a change in time.
-  stream = startBlueskyStream({
-    pool: server.pool,
-    url: standIn.url,
-    queries: () => tracking.queries(server.pool),
-    record: tracking.record,
-    changes: tracking.changes,
-    log: () => {},
-  });
+  stream = startTrackedBlueskyStream(server, server.app.billing.catalogue, standIn.url, { log: () => {} });
 });
 afterAll(async () => {
   await stream?.stop();

@@ -1,0 +1,121 @@
+// The streams of the tracked queries as every process that runs collection starts them (server/main.ts,
+// server/worker.ts, and the tests' servers): each stream consumer (server/scraping/streams) given the queries tracked on
+// its source whose plan may still collect, their coverage recorded in each batch's transaction (coverage.ts), and a
+// change to them heard at once.
+import type { Catalogue } from '@server/billing/plans';
+import type { Database } from '@server/db/database';
+import { TRACKING_CHANGED } from '@server/saved-queries/store';
+import {
+  startBlueskyStream,
+  startLockedStream,
+  type BlueskyStreamOptions,
+} from '@server/scraping/streams/bluesky-stream';
+import { startMastodonStreams, type MastodonStreamsOptions } from '@server/scraping/streams/mastodon-stream';
+import { closeGaps, recordGap, streamTracking, trackedQueriesFor } from './coverage';
+import { describeSource, MASTODON } from './sources';
+
+type Streaming = Pick<Database, 'db' | 'pool'>;
+
+/** Bluesky's Jetstream (JETSTREAM_URL) for the queries tracked on Bluesky: one process per database streams. */
+export function startTrackedBlueskyStream(
+  database: Streaming,
+  catalogue: Catalogue,
+  url: string,
+  options: Pick<BlueskyStreamOptions, 'standbyMs' | 'log'> = {},
+): { stop(): Promise<void> } {
+  const tracking = streamTracking('bluesky', database.db, catalogue);
+  return startBlueskyStream({
+    pool: database.pool,
+    url,
+    queries: () => tracking.queries(database.pool),
+    record: tracking.record,
+    changes: tracking.changes,
+    ...options,
+  });
+}
+
+/** The Mastodon instances queries are tracked on now (their origins), from the tracking that is on. */
+async function trackedInstances(database: Streaming): Promise<string[]> {
+  const { rows } = await database.pool.query<{ source: string }>(
+    `SELECT DISTINCT s AS source FROM saved_query_tracking t, unnest(t.sources) s
+     WHERE t.enabled AND s LIKE 'mastodon:%' ORDER BY 1`,
+  );
+  return rows.map((row) => row.source.slice(MASTODON.length));
+}
+
+const hhmm = (at: Date) => at.toISOString().slice(11, 16);
+
+/**
+ * A Mastodon stream that no process ran for a while (stopped, or killed): a gap that has already ended, kept for each
+ * query tracked on the instance (from when it was tracked, if later).
+ */
+async function keepDowntime(database: Streaming, source: string, label: string, since: Date, until: Date) {
+  await database.pool.query(
+    `INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
+     SELECT c.saved_query_id, c.source, 'unreachable', $3, greatest(c.tracking_since, $4), $5
+     FROM tracking_coverage c JOIN saved_query_tracking t ON t.saved_query_id = c.saved_query_id AND t.enabled
+     WHERE c.source = $1 AND c.saved_query_id = ANY($2::uuid[]) AND greatest(c.tracking_since, $4) < $5`,
+    [
+      source,
+      (await trackedQueriesFor(database.pool, source)).map((query) => query.savedQueryId),
+      `The ${label} stream was not running from ${hhmm(since)} to ${hhmm(until)} UTC; what it posted then is not ` +
+        'collected (a Mastodon stream cannot resume).',
+      since,
+      until,
+    ],
+  );
+}
+
+/**
+ * Mastodon's streaming API (SCRAPING_MASTODON_STREAM) for the queries tracked on each instance: one process per
+ * database streams (an advisory lock), one stream per instance. A drop is a gap in each of the instance's queries'
+ * coverage (reason unreachable, from the drop), closed when the stream is open again: a Mastodon stream cannot resume,
+ * so that span is what was not collected.
+ */
+export function startTrackedMastodonStreams(
+  database: Streaming,
+  catalogue: Catalogue,
+  options: Omit<MastodonStreamsOptions, 'pool' | 'instances' | 'forInstance'> & { standbyMs?: number } = {},
+): { stop(): Promise<void> } {
+  const { standbyMs, log, ...rest } = options;
+  const forInstance: MastodonStreamsOptions['forInstance'] = (instance) => {
+    const source = `${MASTODON}${instance}`;
+    const label = describeSource(source)?.label ?? source;
+    const tracking = streamTracking(source, database.db, catalogue);
+    return {
+      queries: () => tracking.queries(database.pool),
+      record: tracking.record,
+      onDrop: async (at) => {
+        const gap = {
+          reason: 'unreachable' as const,
+          message:
+            `The ${label} stream dropped at ${hhmm(at)} UTC; what it posts until the stream ` +
+            'is back is not collected (a Mastodon stream cannot resume).',
+          until: null,
+        };
+        for (const query of await trackedQueriesFor(database.pool, source))
+          await recordGap(database.pool, query.savedQueryId, source, gap, at);
+      },
+      onOpen: async (at, unheardSince) => {
+        if (unheardSince) await keepDowntime(database, source, label, unheardSince, at);
+        await closeGaps(database.pool, source, 'unreachable', at);
+      },
+    };
+  };
+  return startLockedStream({
+    pool: database.pool,
+    lock: 'murmur:stream:mastodon',
+    label: 'Mastodon streams',
+    changes: TRACKING_CHANGED,
+    ...(standbyMs !== undefined && { standbyMs }),
+    ...(log && { log }),
+    start: async (said) =>
+      startMastodonStreams({
+        ...rest,
+        log: said,
+        pool: database.pool,
+        instances: () => trackedInstances(database),
+        forInstance,
+      }),
+  });
+}
