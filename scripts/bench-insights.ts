@@ -22,21 +22,14 @@
 // filters to every call.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '@server/app';
-import { loadServerConfig } from '@server/config';
-import { connect } from '@server/db/database';
-import { memberships, users, workspaces } from '@server/db/schema';
-import { createAccessTokens } from '@server/auth/access-token';
-import { signInAs } from '@server/auth/sign-in';
+import { sql } from 'drizzle-orm';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { EN } from '@server/social/corpus/generate/vocab-en';
-import type { AnalyticsService } from '@server/analytics/service';
 import { loadLine } from './bench-cpu';
-import { countStoreReads, DEFAULT_POSTS, openCorpus, sizeLabel, startCorpusStore } from './bench-corpus';
+import { countStoreReads, DEFAULT_POSTS, sizeLabel } from './bench-corpus';
+import { openBenchApp } from './bench-app';
 
 /**
  * What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, CJK terms, field filters; and no query at
@@ -123,60 +116,16 @@ async function measure(
   { runs, ranges, endpoints, zone, queries, trace, refine, platforms, languages }: Options,
 ): Promise<SizeResult> {
   console.log(`Before: ${loadLine()}`);
-  const { url, server, dataDir } = await openCorpus(size);
-  const database = await connect(url);
-  const config = loadServerConfig({
-    APP_ENV: 'qa',
-    DEV_OIDC: 'false',
-    SOCIAL_RATE_LIMIT_PER_MINUTE: '100000',
-    // Every call computes: a repeated request would otherwise be answered from the dashboards' cache.
-    ANSWER_CACHE_MB: '0',
-    ANALYTICS_MAX_THREADS: process.env.ANALYTICS_MAX_THREADS,
-  });
-  let service: AnalyticsService | undefined;
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-  let cleanUp = async () => {};
+  const bench = await openBenchApp(size, zone, 'bench-insights');
+  const { app, service, bearer, posts, latest } = bench;
+  const { db } = bench.database;
   try {
-    // The store before the app, as `npm start` does after its seeding: a rebuild reads PostgreSQL's snapshot.
-    service = await startCorpusStore(dataDir, database, config);
     // The statements of the call being timed (--trace), by when they were sent.
     let traced: Traced[] | null = null;
     let callStarted = 0;
     const storeReads = countStoreReads(service, (text, startedAt, took) =>
       traced?.push({ at: startedAt - callStarted, ms: took, sql: firstWords(text) }),
     );
-    const accessTokens = createAccessTokens(randomBytes(32), config.ACCESS_TOKEN_TTL_SECONDS);
-    app = await buildApp({ db: database.db, config, accessTokens, analytics: service });
-    await app.ready();
-    const { db } = database;
-    const [user] = await db.insert(users).values({ email: 'bench-insights@example.com' }).returning();
-    const [workspace] = await db
-      .insert(workspaces)
-      .values({ name: 'Bench insights', timeZone: zone })
-      .returning();
-    cleanUp = async () => {
-      await db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
-      await db.delete(users).where(eq(users.id, user!.id));
-    };
-    await db
-      .insert(memberships)
-      .values({ workspaceId: workspace!.id, userId: user!.id, privilege: 'viewer' });
-    // Access tokens live at most 15 minutes (ACCESS_TOKEN_TTL_SECONDS) and a run on 10M posts takes longer: a new one
-    // every 5 minutes.
-    const signedIn = await signInAs(database.db, accessTokens, user!.id);
-    let token = signedIn.accessToken;
-    let signedAt = Date.now();
-    const bearer = async () => {
-      if (Date.now() - signedAt > 300_000)
-        [token, signedAt] = [await accessTokens.sign(user!.id, signedIn.signInId), Date.now()];
-      return `Bearer ${token}`;
-    };
-
-    const stats = await db.execute<{ posts: number; latest: number }>(
-      sql`SELECT count(*)::int AS posts, extract(epoch FROM max(posted_at))::float8 * 1000 AS latest FROM posts`,
-    );
-    const posts = stats.rows[0]!.posts;
-    const latest = new Date(stats.rows[0]!.latest);
     console.log(`Corpus: ${posts.toLocaleString('en-US')} posts, the latest at ${latest.toISOString()}.`);
     if (posts < size * 0.99)
       console.warn(
@@ -212,7 +161,7 @@ async function measure(
     const call = async (endpoint: Endpoint, query: string, days: number) => {
       const from = new Date(to.getTime() - days * 86_400_000).toISOString();
       const payload = {
-        workspace_id: workspace!.id,
+        workspace_id: bench.workspaceId,
         query,
         filters: {
           from,
@@ -227,7 +176,7 @@ async function measure(
       const busy = storeReads.busyMs;
       const started = (callStarted = performance.now());
       const url = endpoint === 'discover' ? '/social/discover' : `/social/insights/${endpoint}`;
-      const response = await app!.inject({ method: 'POST', url, headers, payload });
+      const response = await app.inject({ method: 'POST', url, headers, payload });
       return { response, ms: performance.now() - started, storeMs: storeReads.busyMs - busy };
     };
     console.log(
@@ -283,11 +232,7 @@ async function measure(
     }
     return { posts, bytesPerPost, storeBytesPerPost, p95 };
   } finally {
-    await cleanUp();
-    await app?.close();
-    await service?.stop();
-    await database.close();
-    await server?.stop();
+    await bench.close();
   }
 }
 

@@ -1,0 +1,115 @@
+// `npm run bench:explain [-- --posts 10000000 --runs 5 --queries "every post,OR of terms"]`: p50/p95 latency of "Why
+// this spike" (POST /social/insights/drivers) on a bench corpus (bench-corpus.ts: 1M posts unless --posts says
+// otherwise), through app.inject with the answer cache off: for hour windows (against the same hours of the 7 days
+// before), day windows (the same), and a 7-day window (against the 7 days before), ending at the corpus's newest hour.
+// Then the issue's target (a spike's drivers at 10M posts ≤ 1 s p95), met or not, with the load averages before and
+// after. Each window is asked anew each run (a different hour or day), so no statement is answered twice alike.
+import { parseArgs } from 'node:util';
+import { loadLine } from './bench-cpu';
+import { countStoreReads, DEFAULT_POSTS, sizeLabel } from './bench-corpus';
+import { openBenchApp } from './bench-app';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const QUERIES: Array<[string, string]> = [
+  ['every post', ''],
+  ['broad term', 'nova'],
+  ['OR of terms', 'cloudnest OR outage OR downdetector'],
+  ['field filter', 'platform:tiktok lang:es'],
+];
+const WINDOWS: Array<[string, number]> = [
+  ['an hour', HOUR],
+  ['a day', DAY],
+  ['7 days', 7 * DAY],
+];
+/** The target at 10M posts, p95 of a spike's (a bucket's: an hour or a day) drivers. */
+const TARGET_MS = 1_000;
+const TARGET_POSTS = 10_000_000;
+
+const percentile = (times: number[], p: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const ms = (n: number) => `${n.toFixed(0).padStart(5)} ms`;
+
+const { values } = parseArgs({
+  options: {
+    posts: { type: 'string', default: String(DEFAULT_POSTS) },
+    runs: { type: 'string', default: '5' },
+    queries: { type: 'string' },
+    zone: { type: 'string', default: 'UTC' },
+  },
+});
+const size = Number(values.posts);
+const runs = Number(values.runs);
+const queries = values.queries
+  ? QUERIES.filter(([label]) => values.queries!.split(',').includes(label))
+  : QUERIES;
+if (!Number.isInteger(size) || size <= 0 || !Number.isInteger(runs) || runs <= 0 || !queries.length) {
+  console.error('Usage: npm run bench:explain -- [--posts N] [--runs N] [--queries "every post,broad term"]');
+  process.exit(2);
+}
+
+console.log(`Before: ${loadLine()}`);
+const bench = await openBenchApp(size, values.zone, 'bench-explain');
+try {
+  const storeReads = countStoreReads(bench.service, () => {});
+  const end = Math.floor(bench.latest.getTime() / HOUR) * HOUR;
+  console.log(
+    `Corpus ${sizeLabel(size)}: ${bench.posts.toLocaleString('en-US')} posts, the newest at ` +
+      `${bench.latest.toISOString()}; ${runs} runs after a warm-up, each a window one hour (or day) before the last.\n`,
+  );
+  const spikeTimes: number[] = [];
+  for (const [label, query] of queries) {
+    for (const [name, length] of WINDOWS) {
+      const times: number[] = [];
+      const inStore: number[] = [];
+      let drivers = 0;
+      // Warm-up, then `runs` windows, each one step (an hour or a day) before the last.
+      for (let i = 0; i <= runs; i += 1) {
+        const step = length <= DAY ? length : DAY;
+        const to = end - i * step;
+        const payload = {
+          workspace_id: bench.workspaceId,
+          query,
+          filters: { from: new Date(to - length).toISOString(), to: new Date(to).toISOString() },
+        };
+        const busy = storeReads.busyMs;
+        const started = performance.now();
+        const response = await bench.app.inject({
+          method: 'POST',
+          url: '/social/insights/drivers',
+          headers: { authorization: await bench.bearer() },
+          payload,
+        });
+        const took = performance.now() - started;
+        if (response.statusCode !== 200) {
+          console.error(`${label} ${name}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+          break;
+        }
+        if (i === 0) continue;
+        times.push(took);
+        inStore.push(storeReads.busyMs - busy);
+        drivers += response.json<{ drivers: unknown[] }>().drivers.length;
+      }
+      if (!times.length) continue;
+      if (length <= DAY) spikeTimes.push(...times);
+      console.log(
+        `drivers ${label.padEnd(13)} ${name.padEnd(8)} p50 ${ms(percentile(times, 50))}  p95 ` +
+          `${ms(percentile(times, 95))}  in the store ${ms(percentile(inStore, 50))}  ` +
+          `(${(drivers / times.length).toFixed(1)} drivers a call)`,
+      );
+    }
+  }
+  if (spikeTimes.length) {
+    const p95 = percentile(spikeTimes, 95);
+    const at = bench.posts >= TARGET_POSTS * 0.99 ? '' : ` (measured at ${sizeLabel(bench.posts)}, not 10M)`;
+    console.log(
+      `\nTarget: a spike's drivers (an hour's or a day's) ≤ ${TARGET_MS} ms p95 at 10M posts: p95 ${ms(p95).trim()}` +
+        ` — ${p95 <= TARGET_MS ? 'met' : 'missed'}${at}.`,
+    );
+  }
+} finally {
+  await bench.close();
+  console.log(`After: ${loadLine()}`);
+}
