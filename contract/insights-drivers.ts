@@ -108,8 +108,13 @@ const percent = (share: number) => `${Math.round(share * 100)} %`;
  */
 export function driversSentence(answer: Pick<DriversResponse, 'posts' | 'drivers'>): string {
   const { window, expected, excess } = answer.posts;
-  if (excess <= 0 || !answer.drivers.length)
-    return `${whole(window)} posts against ${whole(expected)} expected: no value stands out.`;
+  if (excess <= 0)
+    return (
+      `${whole(window)} posts against ${whole(expected)} expected: no excess to explain` +
+      (answer.drivers.length ? '; these values still took a larger share of the posts.' : '.')
+    );
+  if (!answer.drivers.length)
+    return `+${whole(excess)} posts against ${whole(expected)} expected: no value stands out.`;
   const parts: string[] = [];
   const value = answer.drivers.find((d) => d.kind !== 'author');
   if (value) parts.push(`${percent(value.share)} of them with ${value.label}`);

@@ -39,10 +39,17 @@ describe('driversSentence', () => {
     );
   });
 
-  it('says when nothing stands out', () => {
+  it('says when there is no excess, or nothing stands out', () => {
     const posts = { window: 40, baseline: 350, expected: 50, excess: -10 };
     expect(driversSentence({ posts, drivers: [driver('term', 'coffee', 30, 40)] })).toBe(
-      '40 posts against 50 expected: no value stands out.',
+      '40 posts against 50 expected: no excess to explain; these values still took a larger share of the posts.',
+    );
+    expect(driversSentence({ posts, drivers: [] })).toBe(
+      '40 posts against 50 expected: no excess to explain.',
+    );
+    const excess = { window: 60, baseline: 350, expected: 50, excess: 10 };
+    expect(driversSentence({ posts: excess, drivers: [] })).toBe(
+      '+10 posts against 50 expected: no value stands out.',
     );
   });
 });

@@ -164,17 +164,18 @@ export function Overview({ data }: { data: OverviewResponse }) {
   );
   const spikes = data.over_time.filter((row) => row.spike);
   // Each spike's window: its bucket, up to the next bucket's start (the range's end for the last).
-  const spikeWindows = data.over_time.flatMap((row, i): DriversWindow[] =>
-    row.spike || row.start === why
-      ? [
-          {
-            from: row.start,
-            to: data.over_time[i + 1]?.start ?? data.range.to,
-            name: label(row),
-            refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
-          },
-        ]
-      : [],
+  const windowOf = (row: Bucket, i: number): DriversWindow => ({
+    from: row.start,
+    to: data.over_time[i + 1]?.start ?? data.range.to,
+    name: label(row),
+    refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
+  });
+  const spikeWindows = data.over_time.flatMap((row, i) =>
+    row.spike || row.start === why ? [windowOf(row, i)] : [],
+  );
+  // Any other bucket with posts, to explain on request.
+  const otherWindows = data.over_time.flatMap((row, i) =>
+    !row.spike && row.start !== why && row.mentions > 0 ? [windowOf(row, i)] : [],
   );
 
   return (
@@ -223,7 +224,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
                 : 'No spikes in this range. '}
               {data.spikes.rule}
             </p>
-            <SpikeDrivers windows={spikeWindows} opened={why} />
+            <SpikeDrivers windows={spikeWindows} others={otherWindows} opened={why} />
             <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
           </>
         }

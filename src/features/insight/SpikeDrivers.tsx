@@ -2,7 +2,7 @@
 // beyond its baseline (POST /social/insights/drivers, counted exactly: server/social/insights/drivers.ts); and on the
 // conversation dashboard, the same for the whole range. Each driver opens its posts of that window; the first
 // driver's top posts are listed.
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Refine } from '@contract/insights';
 import { driverRefine, driversSentence, type Driver, type DriversResponse } from '@contract/insights-drivers';
@@ -44,8 +44,11 @@ export function SpikeDrivers({
   prompt = 'Why this spike',
   dashboard = 'overview',
   opened = null,
+  others = [],
 }: {
   windows: DriversWindow[];
+  /** Any other window a reader may pick (every bucket of the chart with posts), asked as "Why this bucket". */
+  others?: DriversWindow[];
   /** The window open at first (a spike alert's link), by its start. */
   opened?: string | null;
   prompt?: string;
@@ -54,24 +57,55 @@ export function SpikeDrivers({
 }) {
   const readOnly = useReadOnly();
   const [open, setOpen] = useState<string | null>(opened);
-  if (readOnly || !windows.length) return null;
-  const chosen = windows.find((w) => w.from === open);
+  const [pick, setPick] = useState('');
+  const pickId = useId();
+  if (readOnly || (!windows.length && !others.length)) return null;
+  const spike = windows.find((w) => w.from === open);
+  const other = spike ? undefined : others.find((w) => w.from === open);
+  const chosen = spike ?? other;
+  const title = chosen && `${spike ? prompt : 'Why this bucket'}: ${chosen.name}`;
   return (
     <div className="spike-drivers">
-      <div className="spike-drivers-buttons" role="group" aria-label={prompt}>
-        {windows.map((w) => (
-          <button
-            key={w.from}
-            type="button"
-            className="button small"
-            aria-expanded={open === w.from}
-            onClick={() => setOpen(open === w.from ? null : w.from)}
-          >
-            {prompt}: {w.name}
+      {others.length > 0 && (
+        <form
+          className="spike-drivers-pick"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (pick) setOpen(pick);
+          }}
+        >
+          <label htmlFor={pickId}>Explain a bucket</label>
+          <select id={pickId} value={pick} onChange={(event) => setPick(event.target.value)}>
+            <option value="">Choose…</option>
+            {others.map((w) => (
+              <option key={w.from} value={w.from}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button small" disabled={!pick}>
+            Why this bucket
           </button>
-        ))}
-      </div>
-      {chosen && <DriversPanel window={chosen} title={`${prompt}: ${chosen.name}`} dashboard={dashboard} />}
+        </form>
+      )}
+      {windows.length > 0 && (
+        <div className="spike-drivers-buttons" role="group" aria-label={prompt}>
+          {windows.map((w) => (
+            <button
+              key={w.from}
+              type="button"
+              className="button small"
+              aria-expanded={open === w.from}
+              onClick={() => setOpen(open === w.from ? null : w.from)}
+            >
+              {prompt}: {w.name}
+            </button>
+          ))}
+        </div>
+      )}
+      {chosen && title && (
+        <DriversPanel key={chosen.from} window={chosen} title={title} dashboard={dashboard} />
+      )}
     </div>
   );
 }
