@@ -1,7 +1,8 @@
 // `npm run bench:explain [-- --posts 10000000 --runs 5 --queries "every post,OR of terms"]`: p50/p95 latency of "Why
 // this spike" (POST /social/insights/drivers) on a bench corpus (bench-corpus.ts: 1M posts unless --posts says
 // otherwise), through app.inject with the answer cache off: for hour windows (against the same hours of the 7 days
-// before), day windows (the same), and a 7-day window (against the 7 days before), ending at the corpus's newest hour.
+// before), day windows (the same), and 7- and 30-day windows (against the range before), ending at the corpus's newest
+// hour.
 // Then the issue's target (a spike's drivers at 10M posts ≤ 1 s p95), met or not, with the load averages before and
 // after. Each window is asked anew each run (a different hour or day), so no statement is answered twice alike.
 import { parseArgs } from 'node:util';
@@ -21,6 +22,8 @@ const WINDOWS: Array<[string, number]> = [
   ['an hour', HOUR],
   ['a day', DAY],
   ['7 days', 7 * DAY],
+  // The conversation's "Why this range" over its default range.
+  ['30 days', 30 * DAY],
 ];
 /** The target at 10M posts, p95 of a spike's (a bucket's: an hour or a day) drivers. */
 const TARGET_MS = 1_000;
