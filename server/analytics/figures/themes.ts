@@ -21,7 +21,7 @@ import {
   zonePlaceholder,
   type StoreScope,
 } from './scope';
-import { localBucketSql, POST_SECONDS } from './time';
+import { localBucketSql, timeKey } from './time';
 
 /** The rule the caller gives (server/social/insights/themes.ts): the conversation's words, how many, how frequent. */
 export interface StoreThemesRule extends Pick<
@@ -179,13 +179,16 @@ export async function storeThemeFigures(
   const { context } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const { from, where } = storeFrom(scope, params, zone, ['id', 'ts', 'toks', 'label', 'sentiment'], {
+  const { from, where } = storeFrom(scope, params, zone, ['id', 'q', 'ts', 'toks', 'label', 'sentiment'], {
     from: previousRange(context).from,
     to: context.scope.to,
   });
   const of = themesOf(themes, params);
   const start = params.add(context.scope.from.getTime(), 'Int64');
   const label = storeLabel(context.corrections, params);
+  // Grouped by quarter (or second: timeKey) first, then the groups mapped to wall-clock buckets, as the overview's
+  // buckets are: the zone's time is worked out once a quarter rather than once a post.
+  const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
   const rows = await store.query<{
     theme: string;
     cur: number;
@@ -198,14 +201,17 @@ export async function storeThemeFigures(
     s: number;
   }>(
     `WITH ${of.with}
-    SELECT theme, cur, local, count() AS n, countIf(lab = 1) AS pos, countIf(lab = 0) AS neu,
-      countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s
+    SELECT theme, cur, if(cur, ${localBucketSql(bucket, time.seconds, zone)}, '') AS local, sum(n) AS n,
+      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(nr) AS nr, sum(s) AS s
     FROM (
-      SELECT p.ts >= ${start} AS cur, if(cur, ${localBucketSql(bucket, POST_SECONDS, zone)}, '') AS local,
-        ${label} AS lab, ${ratedSql(label)} AS rated, ${storeSentiment(context.corrections, params)} AS s,
-        ${of.themes} AS themes
-      FROM ${from} WHERE ${where} AND ${of.any})
-    ARRAY JOIN themes AS theme
+      SELECT theme, cur, k, count() AS n, countIf(lab = 1) AS pos, countIf(lab = 0) AS neu,
+        countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s
+      FROM (
+        SELECT p.ts >= ${start} AS cur, ${time.key} AS k, ${label} AS lab, ${ratedSql(label)} AS rated,
+          ${storeSentiment(context.corrections, params)} AS s, ${of.themes} AS themes
+        FROM ${from} WHERE ${where} AND ${of.any})
+      ARRAY JOIN themes AS theme
+      GROUP BY theme, cur, k)
     GROUP BY theme, cur, local`,
     params.values,
   );
