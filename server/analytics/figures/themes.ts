@@ -7,6 +7,8 @@
 // - storeThemeFigures and storeThemeTopPosts: for groups of words (the themes), the posts with any of a group's words
 //   (the `term` refinement's rule: `hasAny(p.toks, …)`) in the range per bucket with their labels and sentiment, in the
 //   range before, and the range's top posts of each.
+// The last three join the posts' tokens out and keep the words' by a set (`tok IN`), then group by post: three times
+// faster than a lambda testing each post's array against every word (server/social/insights/README.md, "Themes").
 import type { Bucket } from '@contract/insights';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
@@ -127,9 +129,14 @@ export async function storeWordPairs(
     `WITH ${top} AS top, ${out} AS dropped
     SELECT pair.1 - 1 AS i, pair.2 - 1 AS j, count() AS n
     FROM (
-      SELECT arraySort(arrayFilter(x -> x > 0 AND NOT has(dropped, (toString(p.lang), x)),
-        arrayMap(t -> indexOf(top, t), p.toks))) AS m
-      FROM ${from} WHERE ${where} AND hasAny(p.toks, top))
+      SELECT arraySort(groupArray(x)) AS m
+      FROM (
+        SELECT p.id AS id, indexOf(top, tok) AS x, toString(p.lang) AS lang
+        FROM ${from} ARRAY JOIN p.toks AS tok
+        WHERE ${where} AND tok IN (SELECT arrayJoin(top)))
+      WHERE NOT has(dropped, (lang, x))
+      GROUP BY id
+      HAVING length(m) > 1)
     ARRAY JOIN arrayFlatten(arrayMap((a, k) -> arrayMap(b -> (a, b), arraySlice(m, k + 1)), m, arrayEnumerate(m)))
       AS pair
     GROUP BY i, j
@@ -153,15 +160,22 @@ export interface StoreThemeBucket {
   sentiment_sum: number;
 }
 
-/** The themes' words as bound arrays, and each post's themes (0-based) among them: posts with any of a theme's words. */
-function themesOf(themes: readonly (readonly string[])[], params: StoreParams) {
+/**
+ * The themes' words as bound arrays, and the posts with any of a theme's words: `rows(columns)` lists, over `from` and
+ * `where`, one row per post and word of a theme it holds (its tokens joined out, each tested against the themes' set:
+ * faster than testing each post's array against every word), `themes` is each post's themes (0-based) when its rows
+ * are grouped by post.
+ */
+function themesOf(themes: readonly (readonly string[])[], params: StoreParams, from: string, where: string) {
   const words = themes.flat();
   const owner = themes.flatMap((theme, t) => theme.map(() => t));
   const toks = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
   return {
     with: `${toks} AS tt, ${params.add(owner, 'Array(UInt32)')} AS owner`,
-    themes: 'arrayDistinct(arrayMap(t -> owner[indexOf(tt, t)], arrayFilter(t -> has(tt, t), p.toks)))',
-    any: 'hasAny(p.toks, tt)',
+    rows: (columns: string) =>
+      `SELECT p.id AS id, ${columns}, tok FROM ${from} ARRAY JOIN p.toks AS tok
+      WHERE ${where} AND tok IN (SELECT arrayJoin(tt))`,
+    themes: 'groupUniqArray(owner[indexOf(tt, tok)])',
   };
 }
 
@@ -183,7 +197,7 @@ export async function storeThemeFigures(
     from: previousRange(context).from,
     to: context.scope.to,
   });
-  const of = themesOf(themes, params);
+  const of = themesOf(themes, params, from, where);
   const start = params.add(context.scope.from.getTime(), 'Int64');
   const label = storeLabel(context.corrections, params);
   // Grouped by quarter (or second: timeKey) first, then the groups mapped to wall-clock buckets, as the overview's
@@ -207,9 +221,13 @@ export async function storeThemeFigures(
       SELECT theme, cur, k, count() AS n, countIf(lab = 1) AS pos, countIf(lab = 0) AS neu,
         countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s
       FROM (
-        SELECT p.ts >= ${start} AS cur, ${time.key} AS k, ${label} AS lab, ${ratedSql(label)} AS rated,
-          ${storeSentiment(context.corrections, params)} AS s, ${of.themes} AS themes
-        FROM ${from} WHERE ${where} AND ${of.any})
+        SELECT id, any(cur) AS cur, any(k) AS k, any(lab) AS lab, any(rated) AS rated, any(s) AS s,
+          ${of.themes} AS themes
+        FROM (${of.rows(
+          `p.ts >= ${start} AS cur, ${time.key} AS k, ${label} AS lab, ${ratedSql(label)} AS rated, ` +
+            `${storeSentiment(context.corrections, params)} AS s`,
+        )})
+        GROUP BY id)
       ARRAY JOIN themes AS theme
       GROUP BY theme, cur, k)
     GROUP BY theme, cur, local`,
@@ -242,12 +260,13 @@ export async function storeThemeTopPosts(
     'toks',
     'engagement',
   ]);
-  const of = themesOf(themes, params);
+  const of = themesOf(themes, params, from, where);
   const rows = await store.query<{ theme: string; id: string }>(
     `WITH ${of.with}
     SELECT theme, id FROM (
-      SELECT p.id AS id, p.engagement AS engagement, ${of.themes} AS themes
-      FROM ${from} WHERE ${where} AND ${of.any})
+      SELECT id, any(engagement) AS engagement, ${of.themes} AS themes
+      FROM (${of.rows('p.engagement AS engagement')})
+      GROUP BY id)
     ARRAY JOIN themes AS theme
     ORDER BY theme, engagement DESC, id DESC
     LIMIT ${Number(top)} BY theme`,
