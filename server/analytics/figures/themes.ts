@@ -121,7 +121,11 @@ export async function storeWordPairs(
 ): Promise<Array<{ i: number; j: number; posts: number }>> {
   if (words.length < 2) return [];
   const params = new StoreParams();
-  const { from, where } = storeFrom(scope, params, zonePlaceholder(scope.context, params), ['toks', 'lang']);
+  const { from, where } = storeFrom(scope, params, zonePlaceholder(scope.context, params), [
+    'id',
+    'toks',
+    'lang',
+  ]);
   const dropped = droppedOf(words, rule);
   const top = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
   const out = `arrayZip(${params.add(dropped.languages, 'Array(String)')}, ${params.add(dropped.positions, 'Array(UInt64)')})`;
