@@ -10,6 +10,7 @@ import type { InsightsBody, PostSort, ProfileSort } from '@contract/insights';
 import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { compareResponseSchema, type CompareBody } from '@contract/insights-compare';
 import { driversResponseSchema } from '@contract/insights-drivers';
+import { themesResponseSchema } from '@contract/insights-themes';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
@@ -58,6 +59,17 @@ export const driversQuery = (api: Api, body: InsightsBody & { limit?: number }) 
     queryKey: ['workspaces', body.workspace_id, 'insights', 'drivers', body] as const,
     queryFn: ({ signal }) =>
       api.sendSocial('insights/drivers', driversResponseSchema, { method: 'POST', body, signal }),
+    staleTime: STALE_MS,
+    retry: retryFigures,
+    retryDelay,
+  });
+
+/** Themes of a range (POST /social/insights/themes): the view's body and the number of themes. */
+export const themesQuery = (api: Api, body: InsightsBody & { limit?: number }) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'insights', 'themes', body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('insights/themes', themesResponseSchema, { method: 'POST', body, signal }),
     staleTime: STALE_MS,
     retry: retryFigures,
     retryDelay,

@@ -40,7 +40,7 @@ import {
   COMPARE_MIN,
 } from '@contract/insights-compare';
 import { compare, compareKey, resolveCompare } from './compare';
-import { driversRoute } from './drivers-route';
+import { explainRoutes } from './themes-route';
 
 const tags = ['social', 'insights'];
 const COMMON =
@@ -341,7 +341,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
-  driversRoute(app, { planScope, answers, lane, workspace: anyMember });
+  explainRoutes(app, { planScope, answers, lane, workspace: anyMember });
 
   csvExport(
     '/insights/export/posts',

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import type { ConversationResponse } from '@contract/insights-responses';
 import { SpikeDrivers } from './SpikeDrivers';
+import { RangeThemes } from './RangeThemes';
 import { rescanNote } from '@contract/sentiment-rescan';
 import { ChartCard } from './ChartCard';
 import { COLORS } from './charts/colors';
@@ -182,6 +183,7 @@ export function Conversation({ data }: { data: ConversationResponse }) {
         }}
         footer={<p className="small muted">Emerging: {data.emerging_rule}</p>}
       />
+      <RangeThemes />
       <section className="chart-card wide" aria-labelledby="range-drivers-title">
         <h2 id="range-drivers-title">What drove this range</h2>
         <p className="small muted">

@@ -27,6 +27,7 @@ const ENDPOINTS = [
   'filtered-posts',
   'filtered-profiles',
   'drivers',
+  'themes',
 ];
 /** The CSV exports of the drill-down lists (their files: insights-export.test.ts). */
 const EXPORTS = ['export/posts', 'export/profiles'];
@@ -91,6 +92,7 @@ describe('an empty scope', () => {
       'filtered-posts': { total: 0, posts: [] },
       'filtered-profiles': { total: 0, profiles: [] },
       drivers: { posts: { window: 0, baseline: 0, expected: 0, excess: 0 }, drivers: [], top_posts: [] },
+      themes: { posts: 0, words: 0, edges: 0, themes: [] },
     };
     expect(body).toMatchObject(expected[url]!);
   });
@@ -256,6 +258,11 @@ describe('bad input is a 400 with a clear message', () => {
 
   it("caps the drivers' limit", async () => {
     const res = await call(team.viewer, 'drivers', { limit: 31 });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it("caps the themes' limit", async () => {
+    const res = await call(team.viewer, 'themes', { limit: 21 });
     expect(res.statusCode).toBe(400);
   });
 

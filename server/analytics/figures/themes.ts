@@ -1,0 +1,280 @@
+// Themes of a range from the store (server/social/insights/themes.ts groups the words and makes the answer). Three
+// kinds of statement, each over every matching post (no sample):
+// - storeThemeWords: the range's most frequent words as the conversation counts them (`toks` joined to the lexicon,
+//   the stop words of the post's language left out, the kept-word shape), each with its posts, and the range's posts;
+// - storeWordPairs: for those words, the posts of the range holding each pair of them (a pair once per post; a word
+//   counted in a post as above: not one of its language's stop words), in one statement;
+// - storeThemeFigures and storeThemeTopPosts: for groups of words (the themes), the posts with any of a group's words
+//   (the `term` refinement's rule: `hasAny(p.toks, …)`) in the range per bucket with their labels and sentiment, in the
+//   range before, and the range's top posts of each.
+// The last three join the posts' tokens out and keep the words' by a set (`tok IN`), then group by post: three times
+// faster than a lambda testing each post's array against every word (server/social/insights/README.md, "Themes").
+import type { Bucket } from '@contract/insights';
+import { STORE_DATABASE } from '../layout';
+import { StoreParams } from '../params';
+import type { AnalyticsStore } from '../store';
+import { STOP_TABLE, stopWords, type StoreWordsRule } from './conversation';
+import {
+  previousRange,
+  ratedSql,
+  storeFrom,
+  storeLabel,
+  storeSentiment,
+  zonePlaceholder,
+  type StoreScope,
+} from './scope';
+import { localBucketSql, timeKey } from './time';
+
+/** The rule the caller gives (server/social/insights/themes.ts): the conversation's words, how many, how frequent. */
+export interface StoreThemesRule extends Pick<
+  StoreWordsRule,
+  'stopLanguages' | 'stopWords' | 'link' | 'letter' | 'beyondLatin'
+> {
+  /** The most frequent words kept (most posts first, then the word's bytes) … */
+  words: number;
+  /** … each in at least this many posts of the range. */
+  minPosts: number;
+}
+
+export interface StoreThemeWords {
+  /** Posts of the range. */
+  posts: number;
+  /** Most posts first, then the word's bytes. */
+  words: Array<{ value: string; posts: number }>;
+}
+
+/** The range's most frequent words, as the conversation counts them, and the range's posts. */
+export async function storeThemeWords(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  rule: StoreThemesRule,
+): Promise<StoreThemeWords> {
+  const { context, db = STORE_DATABASE } = scope;
+  const stopped = stopWords(store, rule);
+  await stopped.ready;
+  const stop = `(SELECT lang, word FROM ${STOP_TABLE} WHERE digest = '${stopped.digest}')`;
+  const params = new StoreParams();
+  const { from, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['toks', 'lang']);
+  const [link, letter, beyondLatin] = [rule.link, rule.letter, rule.beyondLatin].map((r) =>
+    params.add(r, 'String'),
+  );
+  const min = params.add(rule.minPosts, 'UInt64');
+  // The counter (token 0, before every post's tokens) is no lexeme's: it counts the posts.
+  const rows = await store.query<{ counter: number; word: string; n: string }>(
+    `SELECT counter, word, n FROM (
+      SELECT counter, word, sum(n) AS n FROM (
+        SELECT x.tok = 0 AS counter, l.word AS word, x.lang AS lang, any(x.n) AS n
+        FROM ${db}.lexicon l RIGHT JOIN (
+          SELECT tok, lang, count() AS n
+          FROM (SELECT p.toks AS toks, p.lang AS lang FROM ${from} WHERE ${where})
+          ARRAY JOIN arrayPushFront(toks, 0) AS tok
+          GROUP BY tok, lang) x ON x.tok = l.tok
+        WHERE x.tok = 0
+          OR NOT ((x.lang, l.word) IN ${stop} OR (x.lang = '' AND l.word IN (SELECT word FROM ${stop})))
+        GROUP BY counter, word, lang)
+      GROUP BY counter, word)
+    WHERE counter OR (n >= ${min} AND NOT match(word, ${link}) AND match(word, ${letter})
+      AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3))
+    ORDER BY counter DESC, n DESC, word
+    LIMIT ${Number(rule.words) + 1}`,
+    params.values,
+  );
+  const counter = rows.find((row) => Number(row.counter) === 1);
+  return {
+    posts: Number(counter?.n ?? 0),
+    words: rows
+      .filter((row) => Number(row.counter) !== 1)
+      .map((row) => ({ value: row.word, posts: Number(row.n) })),
+  };
+}
+
+/** For each word, the languages whose posts do not count it (its stop words there; every language's for ''). */
+function droppedOf(words: readonly string[], rule: Pick<StoreWordsRule, 'stopLanguages' | 'stopWords'>) {
+  const index = new Map(words.map((word, i) => [word, i + 1]));
+  const languages: string[] = [];
+  const positions: number[] = [];
+  const unknown = new Set<number>();
+  rule.stopWords.forEach((word, i) => {
+    const at = index.get(word);
+    if (at === undefined) return;
+    languages.push(rule.stopLanguages[i]!);
+    positions.push(at);
+    unknown.add(at);
+  });
+  for (const at of unknown) {
+    languages.push('');
+    positions.push(at);
+  }
+  return { languages, positions };
+}
+
+/**
+ * The posts of the range holding both words of each pair of `words` (i < j, 0-based indexes), each counted in a post
+ * as the conversation counts it; pairs without a post left out. One statement: each post's words among them, as
+ * sorted indexes, then every pair of those.
+ */
+export async function storeWordPairs(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  words: readonly string[],
+  rule: Pick<StoreWordsRule, 'stopLanguages' | 'stopWords'>,
+): Promise<Array<{ i: number; j: number; posts: number }>> {
+  if (words.length < 2) return [];
+  const params = new StoreParams();
+  const { from, where } = storeFrom(scope, params, zonePlaceholder(scope.context, params), [
+    'id',
+    'toks',
+    'lang',
+  ]);
+  const dropped = droppedOf(words, rule);
+  const top = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
+  const out = `arrayZip(${params.add(dropped.languages, 'Array(String)')}, ${params.add(dropped.positions, 'Array(UInt64)')})`;
+  const rows = await store.query<{ i: string; j: string; n: string }>(
+    `WITH ${top} AS top, ${out} AS dropped
+    SELECT pair.1 - 1 AS i, pair.2 - 1 AS j, count() AS n
+    FROM (
+      SELECT arraySort(groupArray(x)) AS m
+      FROM (
+        SELECT p.id AS id, indexOf(top, tok) AS x, toString(p.lang) AS lang
+        FROM ${from} ARRAY JOIN p.toks AS tok
+        WHERE ${where} AND tok IN (SELECT arrayJoin(top)))
+      WHERE NOT has(dropped, (lang, x))
+      GROUP BY id
+      HAVING length(m) > 1)
+    ARRAY JOIN arrayFlatten(arrayMap((a, k) -> arrayMap(b -> (a, b), arraySlice(m, k + 1)), m, arrayEnumerate(m)))
+      AS pair
+    GROUP BY i, j
+    ORDER BY i, j`,
+    params.values,
+  );
+  return rows.map((row) => ({ i: Number(row.i), j: Number(row.j), posts: Number(row.n) }));
+}
+
+/** One theme's posts in one bucket of the range (`cur`), or in the range before (`cur` false, `local` ''). */
+export interface StoreThemeBucket {
+  theme: number;
+  cur: boolean;
+  local: string;
+  posts: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  not_rated: number;
+  /** The sentiment scores of the rated posts added up. */
+  sentiment_sum: number;
+}
+
+/**
+ * The themes' words as bound arrays, and the posts with any of a theme's words: `rows(columns)` lists, over `from` and
+ * `where`, one row per post and word of a theme it holds (its tokens joined out, each tested against the themes' set:
+ * faster than testing each post's array against every word), `themes` is each post's themes (0-based) when its rows
+ * are grouped by post.
+ */
+function themesOf(themes: readonly (readonly string[])[], params: StoreParams, from: string, where: string) {
+  const words = themes.flat();
+  const owner = themes.flatMap((theme, t) => theme.map(() => t));
+  const toks = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
+  return {
+    with: `${toks} AS tt, ${params.add(owner, 'Array(UInt32)')} AS owner`,
+    rows: (columns: string) =>
+      `SELECT p.id AS id, ${columns}, tok FROM ${from} ARRAY JOIN p.toks AS tok
+      WHERE ${where} AND tok IN (SELECT arrayJoin(tt))`,
+    themes: 'groupUniqArray(owner[indexOf(tt, tok)])',
+  };
+}
+
+/**
+ * Per theme, its posts in each bucket of the range (labels and sentiment as the overview counts them) and in the range
+ * before: one statement over both ranges.
+ */
+export async function storeThemeFigures(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  themes: readonly (readonly string[])[],
+  bucket: Bucket,
+): Promise<StoreThemeBucket[]> {
+  if (!themes.length) return [];
+  const { context } = scope;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(context, params);
+  const { from, where } = storeFrom(scope, params, zone, ['id', 'q', 'ts', 'toks', 'label', 'sentiment'], {
+    from: previousRange(context).from,
+    to: context.scope.to,
+  });
+  const of = themesOf(themes, params, from, where);
+  const start = params.add(context.scope.from.getTime(), 'Int64');
+  const label = storeLabel(context.corrections, params);
+  // Grouped by quarter (or second: timeKey) first, then the groups mapped to wall-clock buckets, as the overview's
+  // buckets are: the zone's time is worked out once a quarter rather than once a post.
+  const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  const rows = await store.query<{
+    theme: string;
+    cur: number;
+    local: string;
+    n: string;
+    pos: string;
+    neu: string;
+    neg: string;
+    nr: string;
+    s: number;
+  }>(
+    `WITH ${of.with}
+    SELECT theme, cur, if(cur, ${localBucketSql(bucket, time.seconds, zone)}, '') AS local, sum(n) AS n,
+      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(nr) AS nr, sum(s) AS s
+    FROM (
+      SELECT theme, cur, k, count() AS n, countIf(lab = 1) AS pos, countIf(lab = 0) AS neu,
+        countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s
+      FROM (
+        SELECT id, any(cur) AS cur, any(k) AS k, any(lab) AS lab, any(rated) AS rated, any(s) AS s,
+          ${of.themes} AS themes
+        FROM (${of.rows(
+          `p.ts >= ${start} AS cur, ${time.key} AS k, ${label} AS lab, ${ratedSql(label)} AS rated, ` +
+            `${storeSentiment(context.corrections, params)} AS s`,
+        )})
+        GROUP BY id)
+      ARRAY JOIN themes AS theme
+      GROUP BY theme, cur, k)
+    GROUP BY theme, cur, local`,
+    params.values,
+  );
+  return rows.map((row) => ({
+    theme: Number(row.theme),
+    cur: Number(row.cur) === 1,
+    local: row.local,
+    posts: Number(row.n),
+    positive: Number(row.pos),
+    neutral: Number(row.neu),
+    negative: Number(row.neg),
+    not_rated: Number(row.nr),
+    sentiment_sum: row.s,
+  }));
+}
+
+/** Each theme's first `top` posts of the range: most engagement, then the higher id. */
+export async function storeThemeTopPosts(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  themes: readonly (readonly string[])[],
+  top: number,
+): Promise<Array<{ theme: number; id: number }>> {
+  if (!themes.length) return [];
+  const params = new StoreParams();
+  const { from, where } = storeFrom(scope, params, zonePlaceholder(scope.context, params), [
+    'id',
+    'toks',
+    'engagement',
+  ]);
+  const of = themesOf(themes, params, from, where);
+  const rows = await store.query<{ theme: string; id: string }>(
+    `WITH ${of.with}
+    SELECT theme, id FROM (
+      SELECT id, any(engagement) AS engagement, ${of.themes} AS themes
+      FROM (${of.rows('p.engagement AS engagement')})
+      GROUP BY id)
+    ARRAY JOIN themes AS theme
+    ORDER BY theme, engagement DESC, id DESC
+    LIMIT ${Number(top)} BY theme`,
+    params.values,
+  );
+  return rows.map((row) => ({ theme: Number(row.theme), id: Number(row.id) }));
+}
