@@ -207,13 +207,15 @@ describe('Dashboards (real server)', () => {
     const platforms = page
       .locator('section.chart-card')
       .filter({ has: page.getByRole('heading', { name: 'Platforms' }) });
-    const chart = platforms.locator('.chart-canvas[data-drawn]');
-    await chart.waitFor();
-    // Platforms, most mentions first: Reddit (3, ahead of X's 3 by name), X, Instagram. The top third of the plot
-    // is Reddit's bar, which reaches past the middle.
     // Scrolled to, as a reader would: the card is below the fold of a 1280×720 window, and what is far from the viewport
     // is neither laid out nor drawn until then (insight.css, ChartCanvas).
+    await platforms.getByRole('heading', { name: 'Platforms' }).waitFor();
+    await platforms.scrollIntoViewIfNeeded();
+    const chart = platforms.locator('.chart-canvas[data-drawn]');
+    await chart.waitFor();
     await chart.scrollIntoViewIfNeeded();
+    // Platforms, most mentions first: Reddit (3, ahead of X's 3 by name), X, Instagram. The top third of the plot
+    // is Reddit's bar, which reaches past the middle.
     const box = (await chart.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.6, box.y + (box.height - 30) / 6 + 4);
     await waitForHeading(page, 'Filtered posts');
