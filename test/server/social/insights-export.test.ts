@@ -89,6 +89,8 @@ beforeAll(async () => {
       sentimentLabel: 'negative' as const,
     })),
   );
+  // Every list below is read from the store: each test starts once it holds every batch written above.
+  await server.storeCaughtUp();
 });
 afterAll(() => server.close());
 
