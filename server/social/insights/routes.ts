@@ -40,7 +40,7 @@ import {
   COMPARE_MIN,
 } from '@contract/insights-compare';
 import { compare, compareKey, resolveCompare } from './compare';
-import { explainRoutes } from './themes-route';
+import { explainRoutes } from './explain-routes';
 
 const tags = ['social', 'insights'];
 const COMMON =
