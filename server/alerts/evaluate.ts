@@ -36,6 +36,7 @@ import {
 import { loadCorrections, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { spikeWhy, type SpikeWhy } from './spike-why';
+import { wording } from './wording';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -173,37 +174,6 @@ export interface EvaluationResult {
   fired: number;
   /** Saved queries whose overview could not be read (a query that no longer parses, a timeout): logged, skipped. */
   failed: number;
-}
-
-const number = (n: number) => n.toLocaleString('en-US');
-
-function wording(
-  rule: RuleRow,
-  judgement: Judgement,
-  why: SpikeWhy | null,
-): { title: string; message: string } {
-  const when = rule.period === 'hour' ? 'this hour' : 'today';
-  const f = judgement.figures;
-  const what = `"${rule.queryName}"`;
-  if (rule.kind === 'spike')
-    return {
-      title: `Spike in ${what}`,
-      message:
-        `${number(f.mentions!)} mentions ${when}, above the spike threshold of ${f.threshold} (the mean ${f.mean} of ` +
-        `this ${rule.period} and the ${SPIKE_HISTORY[rule.period]} before it, plus two standard deviations).` +
-        (why ? ` Why: ${why.sentence}` : ''),
-    };
-  if (rule.kind === 'volume')
-    return {
-      title: `${what} reached ${number(f.threshold!)} mentions`,
-      message: `${number(f.mentions!)} mentions ${when}, at least the threshold of ${number(f.threshold!)}.`,
-    };
-  return {
-    title: `Negative sentiment up in ${what}`,
-    message:
-      `${f.negative_share}% of ${number(f.mentions!)} mentions ${when} are negative, up ${f.points} points from ` +
-      `${f.previous_negative_share}% the ${rule.period} before (the rule's threshold: ${f.threshold} points).`,
-  };
 }
 
 /** The rules to judge: enabled, in workspaces whose plan has not expired. */
@@ -358,7 +328,7 @@ async function settle(
         .where(eq(alertRules.id, rule.id));
     }
     if (!next.fire) return false;
-    const { title, message } = wording(rule, judgement, why);
+    const { title, message } = wording(rule, judgement.figures, why);
     const [event] = await tx
       .insert(alertEvents)
       .values({

@@ -26,7 +26,7 @@ import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
-import { SpikeDrivers, type DriversWindow } from './SpikeDrivers';
+import { bucketWindows, SpikeDrivers, whyOf } from './SpikeDrivers';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
 
 type Bucket = OverviewResponse['over_time'][number];
@@ -40,12 +40,6 @@ export function OverviewPage() {
       </InsightBody>
     </DashboardFrame>
   );
-}
-
-/** The `why` param as a bucket's start (ISO, as over_time gives it), or null. */
-function whyOf(search: Record<string, unknown>): string | null {
-  const { why } = search;
-  return typeof why === 'string' && !Number.isNaN(Date.parse(why)) ? new Date(why).toISOString() : null;
 }
 
 /** A bucket's length (a week's is 7 days), to tell which buckets a collection gap spans. */
@@ -163,20 +157,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
     [data],
   );
   const spikes = data.over_time.filter((row) => row.spike);
-  // Each spike's window: its bucket, up to the next bucket's start (the range's end for the last).
-  const windowOf = (row: Bucket, i: number): DriversWindow => ({
-    from: row.start,
-    to: data.over_time[i + 1]?.start ?? data.range.to,
-    name: label(row),
-    refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
-  });
-  const spikeWindows = data.over_time.flatMap((row, i) =>
-    row.spike || row.start === why ? [windowOf(row, i)] : [],
-  );
-  // Any other bucket with posts, to explain on request.
-  const otherWindows = data.over_time.flatMap((row, i) =>
-    !row.spike && row.start !== why && row.mentions > 0 ? [windowOf(row, i)] : [],
-  );
+  const windows = bucketWindows(data, why, label);
 
   return (
     <div className="dashboard-grid">
@@ -224,7 +205,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
                 : 'No spikes in this range. '}
               {data.spikes.rule}
             </p>
-            <SpikeDrivers windows={spikeWindows} others={otherWindows} opened={why} />
+            <SpikeDrivers windows={windows.spikes} others={windows.others} opened={why} />
             <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
           </>
         }

@@ -5,6 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Refine } from '@contract/insights';
+import type { OverviewResponse } from '@contract/insights-responses';
 import { driverRefine, driversSentence, type Driver, type DriversResponse } from '@contract/insights-drivers';
 import { driversQuery } from '@/api/insights';
 import { apiProblem } from '@/api/errors';
@@ -36,6 +37,36 @@ export interface DriversWindow {
   to: string;
   name: string;
   refine: Refine[];
+}
+
+/** The `why` param (a spike alert's link) as a bucket's start (ISO, as over_time gives it), or null. */
+export function whyOf(search: Record<string, unknown>): string | null {
+  const { why } = search;
+  return typeof why === 'string' && !Number.isNaN(Date.parse(why)) ? new Date(why).toISOString() : null;
+}
+
+/**
+ * The overview's buckets as windows: each its bucket, up to the next bucket's start (the range's end for the last).
+ * `spikes`: the spikes and the bucket `why` names; `others`: any other bucket with posts, explained on request.
+ */
+export function bucketWindows(
+  data: Pick<OverviewResponse, 'over_time' | 'range' | 'bucket'>,
+  why: string | null,
+  name: (row: OverviewResponse['over_time'][number]) => string,
+) {
+  const spikes: DriversWindow[] = [];
+  const others: DriversWindow[] = [];
+  data.over_time.forEach((row, i) => {
+    const window: DriversWindow = {
+      from: row.start,
+      to: data.over_time[i + 1]?.start ?? data.range.to,
+      name: name(row),
+      refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
+    };
+    if (row.spike || row.start === why) spikes.push(window);
+    else if (row.mentions > 0) others.push(window);
+  });
+  return { spikes, others };
 }
 
 /** The spikes of a chart's buckets, each a button that opens its drivers below. */
