@@ -81,6 +81,11 @@ async function copyLines(client: pg.PoolClient, select: string, file: string): P
     copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`),
   );
   await pipeline(copy, createWriteStream(file, { mode: 0o600 }));
+  // The stream ends at PostgreSQL's CopyDone; its row count comes with the CommandComplete after it, which may arrive
+  // in a later read from the socket, once the stream has ended. A statement queued behind the COPY is answered only
+  // after the COPY's CommandComplete and ReadyForQuery: then rowCount is PostgreSQL's (read earlier, it was sometimes
+  // still 0, and a round or a rebuild skipped a batch it had copied: test/server/analytics/copy-lines.test.ts).
+  await client.query('SELECT 1');
   return copy.rowCount;
 }
 
