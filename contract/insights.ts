@@ -24,6 +24,7 @@ const REFINE_FIELDS = [
   'domain',
   'followers',
   'hour_of_week',
+  'tag',
 ] as const;
 
 const INSIGHT_LIMITS = {
@@ -148,6 +149,12 @@ const refineSchema = z.discriminatedUnion(
     }),
     refine({ field: z.literal('followers'), values: values(followerRange), exclude }),
     refine({ field: z.literal('hour_of_week'), values: values(hourOfWeek), exclude }),
+    // A tag of the workspace's categories (its id, from GET /workspaces/{id}/tag-categories): posts that carry it.
+    refine({
+      field: z.literal('tag'),
+      values: values(z.uuid({ error: 'A tag is its id (a UUID)' })),
+      exclude,
+    }),
   ],
   { error: `Unknown refine field: use one of ${REFINE_FIELDS.join(', ')}` },
 );

@@ -26,11 +26,13 @@ import {
   fillTexts,
   fillTokens,
   insertProfiles,
+  insertTags,
   loadPostFiles,
   POST_TOKENS,
   type PostFiles,
   PROFILE_ROW_COLUMNS,
   profileRowsSql,
+  tagRowsSql,
 } from './rows';
 import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
@@ -126,7 +128,7 @@ function roundOf(batches: OutboxBatch[]): OutboxBatch[] {
   for (const batch of batches) {
     if (round.length > 0 && (batch.reset || ids >= ROUND_IDS)) break;
     round.push(batch);
-    ids += batch.postIds.length + batch.profileIds.length;
+    ids += batch.postIds.length + batch.profileIds.length + batch.tagPostIds.length;
   }
   return round;
 }
@@ -137,6 +139,21 @@ async function currentProfiles(pool: pg.Pool, ids: number[]) {
   for (const chunk of chunks(ids, CHUNK_IDS)) {
     const condition = 'id = ANY ($1::bigint[])';
     rows.push(...(await pool.query<Record<string, unknown>>(profileRowsSql(condition), [chunk])).rows);
+  }
+  return rows;
+}
+
+/** The tags the posts `ids` carry now in PostgreSQL (tagRowsSql). */
+async function currentTags(pool: pg.Pool, ids: number[]) {
+  const rows: Array<{ tag: string; post: string }> = [];
+  for (const chunk of chunks(ids, CHUNK_IDS)) {
+    rows.push(
+      ...(
+        await pool.query<{ tag: string; post: string }>(tagRowsSql('pt.post_id = ANY ($1::bigint[])'), [
+          chunk,
+        ])
+      ).rows,
+    );
   }
   return rows;
 }
@@ -213,6 +230,25 @@ async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
   }
 }
 
+/**
+ * Puts the tags the posts `ids` carry now (`rows`) in place of what the store has of their tags: the held rows of those
+ * posts are deleted first (a mutation, so only when there are some).
+ */
+async function replaceTags(store: AnalyticsStore, ids: number[], rows: Array<{ tag: string; post: string }>) {
+  for (const chunk of chunks(ids, CHUNK_IDS)) {
+    const posts = idArray(chunk);
+    const [held] = await store.query<{ n: string }>(
+      `SELECT count() AS n FROM ${STORE_DATABASE}.post_tags WHERE post IN {posts:Array(UInt64)}`,
+      { posts },
+    );
+    if (Number(held?.n) > 0)
+      await store.exec(`DELETE FROM ${STORE_DATABASE}.post_tags WHERE post IN {posts:Array(UInt64)}`, {
+        posts,
+      });
+  }
+  await insertTags(store, STORE_DATABASE, rows);
+}
+
 /** A profile's row as text, the same whether read from PostgreSQL (profileRowsSql) or from the store. */
 const profileKey = (row: Record<string, unknown>) =>
   PROFILE_ROW_COLUMNS.map((column) => String(row[column])).join('\0');
@@ -263,12 +299,14 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   const reset = round[0]!.reset;
   const postIds = sortedUnion(round.map((batch) => batch.postIds));
   const profileIds = sortedUnion(round.map((batch) => batch.profileIds));
+  const tagPostIds = sortedUnion(round.map((batch) => batch.tagPostIds));
   // The posts' rows go through files (a round's can be tens of megabytes): PostgreSQL writes them, the store reads
   // them.
   const dir = await makeScratch('feed');
   try {
     const posts = await currentPostFiles(pool, postIds, dir);
     const profiles = await currentProfiles(pool, profileIds);
+    const tagRows = await currentTags(pool, tagPostIds);
     await flushCommitted(db);
     await deps.at?.('read');
 
@@ -277,6 +315,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
     await replaceProfiles(store, profileIds, profiles);
+    await replaceTags(store, tagPostIds, tagRows);
     await deps.at?.('applied');
 
     await recordPosition(store, position);

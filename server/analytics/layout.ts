@@ -4,7 +4,7 @@ import { postGramsSql, scriptsSql } from './matching/scripts';
 import type { AnalyticsStore } from './store';
 
 /** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 12;
+export const LAYOUT_VERSION = 13;
 /**
  * A post's `label` when its text gave too little to rate (posts.sentiment_rated false, migration 0041): the scorer
  * called it neutral, and the dashboards count it apart as "not rated" (docs/sentiment.md). Otherwise 1, 0 or -1
@@ -155,6 +155,15 @@ function checkName(database: string) {
  *   author: and country:; verified as listed).
  * - layout: the version these tables were made by.
  */
+/**
+ * post_tags: the workspaces' tags each post carries (server/tags/carried.ts), a row per (tag, post), ordered by tag: a
+ * refinement by tags reads their slices. Fed with the posts' rows (the outbox's tag_post_ids: applier.ts) and copied
+ * whole by a rebuild. A tag's id is unique across workspaces; a request names only its own workspace's.
+ */
+const postTagsTable = (db: string) =>
+  `CREATE TABLE IF NOT EXISTS ${db}.post_tags (tag UUID, post UInt64)
+    ENGINE = MergeTree ORDER BY (tag, post) SETTINGS ${DURABLE}`;
+
 function tables(db: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${db}.posts (
@@ -194,6 +203,7 @@ function tables(db: string): string[] {
       followers UInt64,
       country LowCardinality(String), verified Bool
     ) ENGINE = MergeTree ORDER BY id SETTINGS ${DURABLE}`,
+    postTagsTable(db),
     `CREATE TABLE IF NOT EXISTS ${db}.layout (version UInt32, made_at DateTime64(3) DEFAULT now64(3))
       ENGINE = MergeTree ORDER BY tuple() SETTINGS ${DURABLE}`,
   ];
@@ -326,6 +336,8 @@ export const LAYOUT_STEPS: readonly LayoutStep[] = [
   // PostgreSQL's posts without a rating (null: every post stored before migration 0041) count as; the rescan that
   // rates them replaces the not-rated ones through the feed.
   { version: 12, statements: () => [] },
+  // 13: the posts' tags (migration 0044 names every tagged post in the outbox, which fills the table).
+  { version: 13, statements: (db) => [postTagsTable(db)] },
 ];
 
 /**

@@ -21,6 +21,8 @@ export interface OutboxBatch {
   postIds: number[];
   /** Profiles the batch added, changed or removed, ascending. */
   profileIds: number[];
+  /** Posts whose tags (post_tags) changed, not their rows, ascending (migration 0044): the store reads their tags again. */
+  tagPostIds: number[];
   /** The batch emptied the corpus first (corpus_truncate): the store drops everything before applying it. */
   reset: boolean;
 }
@@ -110,6 +112,7 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
       corpusVersion: analyticsOutbox.corpusVersion,
       postIds: analyticsOutbox.postIds,
       profileIds: analyticsOutbox.profileIds,
+      tagPostIds: analyticsOutbox.tagPostIds,
       reset: analyticsOutbox.reset,
     })
     .from(analyticsOutbox)
@@ -120,6 +123,7 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
     ...row,
     postIds: row.postIds.map(Number),
     profileIds: row.profileIds.map(Number),
+    tagPostIds: row.tagPostIds.map(Number),
   }));
 }
 

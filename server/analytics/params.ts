@@ -31,7 +31,9 @@ class StoreParamError extends Error {
 }
 
 const INTEGER = /^U?Int(8|16|32|64)$/;
-const TYPE = /^(String|U?Int(8|16|32|64)|Float(32|64)|Array\((String|U?Int(8|16|32|64)|Float(32|64))\))$/;
+const TYPE =
+  /^(String|UUID|U?Int(8|16|32|64)|Float(32|64)|Array\((String|UUID|U?Int(8|16|32|64)|Float(32|64))\))$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):([A-Za-z0-9(), ]+)\}/g;
 /** A ClickHouse array of integers as text (the applier's ids, exact beyond 2^53). */
 const INTEGER_ARRAY_TEXT = /^\[(-?\d+(,-?\d+)*)?\]$/;
@@ -74,12 +76,18 @@ function literal(value: unknown, type: string): string {
       const hex = value.map((v) => literal(v, 'String').slice("unhex('".length, -"')".length));
       return `arrayMap(x -> unhex(x), splitByChar(',', '${hex.join(',')}'))`;
     }
+    if (element === 'UUID') return `[${value.map((v) => literal(v, 'UUID')).join(',')}]`;
     // One array literal of checked numbers.
     return `CAST([${value.map((v) => literal(v, element).replace(/^CAST\((.*) AS \w+\)$/, '$1')).join(',')}] AS ${type})`;
   }
   if (type === 'String') {
     if (typeof value !== 'string') throw new StoreParamError(`Not a value of String: ${typeof value}`);
     return `unhex('${Buffer.from(value, 'utf8').toString('hex')}')`;
+  }
+  if (type === 'UUID') {
+    if (typeof value !== 'string' || !UUID_TEXT.test(value))
+      throw new StoreParamError(`Not a value of UUID: ${String(value).slice(0, 40)}`);
+    return `toUUID(${literal(value, 'String')})`;
   }
   if (INTEGER.test(type)) return `CAST(${integerText(value, type)} AS ${type})`;
   if (typeof value !== 'number' || !Number.isFinite(value)) {

@@ -23,8 +23,10 @@ import {
   fillTexts,
   fillTokens,
   insertProfiles,
+  insertTags,
   loadPostFiles,
   profileRowsSql,
+  tagRowsSql,
 } from './rows';
 import { TAG } from './open';
 import { makeScratch } from './scratch';
@@ -249,6 +251,9 @@ export async function rebuildStore(
     options.onProgress?.(0, total, 'posts');
     const profiles = await streamInto(client, 'rebuild_profiles', profileRowsSql(), batch, (batchRows) =>
       insertProfiles(store, NEXT_DATABASE, batchRows),
+    );
+    await streamInto(client, 'rebuild_tags', tagRowsSql('true'), batch, (batchRows) =>
+      insertTags(store, NEXT_DATABASE, batchRows as Array<{ tag: string; post: string }>),
     );
     let done = 0;
     const posts = await loadPosts(client, store, NEXT_DATABASE, batch, (loaded) => {

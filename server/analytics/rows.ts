@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { CARRIED_WHERE } from '@server/tags/carried';
 import type { AnalyticsStore } from './store';
 import {
   FIELD_TOKEN_MARKS,
@@ -125,6 +126,24 @@ export async function insertProfiles(store: AnalyticsStore, db: string, rows: ob
   await store.exec(
     `INSERT INTO ${db}.profiles (${Object.keys(rows[0]!).join(', ')}) FORMAT JSONEachRow\n` +
       `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`,
+  );
+}
+
+/** The tags the posts that match `condition` (over `post_tags pt`) carry, each (tag, post) once. */
+export const tagRowsSql = (condition: string) =>
+  `SELECT DISTINCT pt.tag_id::text AS tag, pt.post_id::text AS post FROM post_tags pt
+  WHERE (${condition}) AND ${CARRIED_WHERE}`;
+
+/** Loads rows of tagRowsSql into `db.post_tags`. */
+export async function insertTags(
+  store: AnalyticsStore,
+  db: string,
+  rows: ReadonlyArray<{ tag: string; post: string }>,
+) {
+  if (!rows.length) return;
+  await store.exec(
+    `INSERT INTO ${db}.post_tags (tag, post) FORMAT JSONEachRow\n` +
+      `${rows.map((row) => JSON.stringify({ tag: row.tag, post: row.post })).join('\n')}\n`,
   );
 }
 

@@ -15,6 +15,11 @@ export const analyticsOutbox = pgTable('analytics_outbox', {
   corpusVersion: bigint('corpus_version', { mode: 'number' }).notNull(),
   postIds: bigint('post_ids', { mode: 'number' }).array().notNull(),
   profileIds: bigint('profile_ids', { mode: 'number' }).array().notNull(),
+  /** Posts whose tags changed (post_tags written), not their rows: the store reads only their tags again. */
+  tagPostIds: bigint('tag_post_ids', { mode: 'number' })
+    .array()
+    .notNull()
+    .default(sql`'{}'::bigint[]`),
   reset: boolean('reset').notNull().default(false),
   writtenAt: timestamp('written_at', { withTimezone: true }).notNull().defaultNow(),
 });

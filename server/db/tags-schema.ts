@@ -104,6 +104,8 @@ export const postTags = pgTable(
       .on(t.ruleId, t.postId)
       .where(sql`${t.ruleId} IS NOT NULL`),
     index('post_tags_workspace_post_idx').on(t.workspaceId, t.postId),
+    /** The analytics store's feed reads the tags a round's posts carry, whatever their workspace (migration 0044). */
+    index('post_tags_post_idx').on(t.postId),
     check(
       'post_tags_set_by_check',
       sql`(${t.setBy} = 'manual' AND ${t.ruleId} IS NULL) OR (${t.setBy} = 'rule' AND ${t.ruleId} IS NOT NULL AND NOT ${t.removed})`,

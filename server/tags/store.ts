@@ -7,6 +7,7 @@ import type { PostTagsResponse, TagCategoryResponse } from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
+import { CARRIED_WHERE } from './carried';
 
 /** Below the writing routes' minimum (managers; see server/workspaces/route-access.ts). */
 export const tagsDenied = () =>
@@ -20,12 +21,8 @@ export const ruleNotFound = () =>
 export const nameTaken = (name: string, where: string) =>
   new ApiError(409, 'name_taken', `${where} already has one named ${name}.`);
 
-/**
- * The rows of post_tags (alias `pt`) by which a post carries their tag: a manual row not removed, or a rule's row of a
- * post without a manual row for the tag.
- */
-const CARRIED = sql`NOT pt.removed AND (pt.rule_id IS NULL OR NOT EXISTS (SELECT 1 FROM post_tags m
-  WHERE m.tag_id = pt.tag_id AND m.post_id = pt.post_id AND m.rule_id IS NULL))`;
+/** The rows of post_tags (alias `pt`) by which a post carries their tag (carried.ts). */
+const CARRIED = sql.raw(CARRIED_WHERE);
 
 export async function categoriesOf(
   db: Executor,

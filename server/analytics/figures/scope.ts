@@ -183,6 +183,9 @@ function matchCondition(
       });
       return authorsWhere(db, ranges.join(' OR '));
     }
+    case 'tag':
+      // The posts that carry one of the tags (the store's post_tags, fed with the posts: layout.ts).
+      return `p.id IN (SELECT post FROM ${db}.post_tags WHERE tag IN ${params.add(refine.values, 'Array(UUID)')})`;
     case 'hour_of_week':
       return any(
         refine.values.map(

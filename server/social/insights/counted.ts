@@ -12,7 +12,9 @@ export function countedBase(context: InsightScope, from = context.scope.from, to
     normalized === null
       ? 'All posts'
       : `Posts matching ${savedQueryName ? `the saved query "${savedQueryName}" (${normalized})` : JSON.stringify(normalized)}`;
-  const refined = context.refines.length ? `, refined to ${describeRefines(context.refines, timeZone)}` : '';
+  const refined = context.refines.length
+    ? `, refined to ${describeRefines(context.refines, timeZone, context.tagNames)}`
+    : '';
   return (
     `${what} posted from ${formatLocal(from, timeZone)} (inclusive) to ${formatLocal(to, timeZone)} (exclusive), ` +
     `${timeZone}, ${platformsAndLanguages(scope)}${refined}; each post once, whatever its kind (original, reply, ` +

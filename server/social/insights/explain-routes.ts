@@ -8,6 +8,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { driversBodySchema, driversResponseSchema } from '@contract/insights-drivers';
 import { themesBodySchema, themesResponseSchema } from '@contract/insights-themes';
+import { categoryBreakdownBodySchema, categoryBreakdownResponseSchema } from '@contract/insights-categories';
 import { insightsBodySchema } from '@contract/insights';
 import { errorResponseSchema } from '@contract/errors';
 import { invalidQueryErrorSchema } from '@contract/social-query';
@@ -17,6 +18,7 @@ import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces
 import type { InsightScope } from './request';
 import type { dashboardAnswers } from './dashboard-answer';
 import { BASELINE_DAYS, DRIVER_MIN_POSTS, drivers } from './drivers';
+import { categoryBreakdown } from './categories';
 import { MIN_PAIR_POSTS } from './theme-graph';
 import { themes, THEME_WORDS } from './themes';
 import { READ_HEADERS_DOC } from '../reads';
@@ -45,7 +47,9 @@ function explainRoute<B extends z.ZodMiniType<z.output<typeof insightsBodySchema
     description: string;
     body: B;
     response: z.ZodMiniType<R>;
-    compute: (db: Db, context: InsightScope, limit: number) => Promise<R>;
+    compute: (db: Db, context: InsightScope, body: z.output<B>) => Promise<R>;
+    /** What of the body besides the scope the answer depends on (the answer cache's key): its limit by default. */
+    extra?: (body: z.output<B>) => Record<string, unknown>;
   },
 ) {
   const { url } = route;
@@ -78,8 +82,8 @@ function explainRoute<B extends z.ZodMiniType<z.output<typeof insightsBodySchema
         endpoint: url,
         workspaceId: workspace.id,
         context,
-        extra: { limit: body.limit },
-        compute: (db) => route.compute(db, context, body.limit),
+        extra: route.extra?.(body) ?? { limit: body.limit },
+        compute: (db) => route.compute(db, context, body),
         serialize,
       });
     },
@@ -101,7 +105,7 @@ export function explainRoutes(app: App, deps: ExplainRouteDeps) {
       "G²; and the first driver's top posts.",
     body: driversBodySchema,
     response: driversResponseSchema,
-    compute: (db, context, limit) => drivers(db, context, limit, app.deps.analytics),
+    compute: (db, context, { limit }) => drivers(db, context, limit, app.deps.analytics),
   });
   explainRoute(app, deps, {
     url: '/insights/themes',
@@ -115,6 +119,22 @@ export function explainRoutes(app: App, deps: ExplainRouteDeps) {
       'sentiment, top posts, and its posts in the range before with the ratio.',
     body: themesBodySchema,
     response: themesResponseSchema,
-    compute: (db, context, limit) => themes(db, context, limit, app.deps.analytics),
+    compute: (db, context, { limit }) => themes(db, context, limit, app.deps.analytics),
+  });
+  explainRoute(app, deps, {
+    url: '/insights/categories',
+    summary:
+      "A dashboard broken down by a category: the scope's posts per tag of the category, and the untagged",
+    description:
+      "Body: the overview's (workspace_id, saved_query_id or query, filters, refine), category_id (one of the " +
+      "workspace's categories: 404 category_not_found otherwise) and limit (tags listed, default and most 100). Each " +
+      'tag: the posts of the scope that carry it now (by a person, or by a rule and not removed by a person) and its ' +
+      "share of the scope's posts; a post is counted under each of its tags. Then the scope's posts, those with " +
+      'any of the tags and those with none. Each tag is a drill-down: the `tag` refinement with its id.',
+    body: categoryBreakdownBodySchema,
+    response: categoryBreakdownResponseSchema,
+    extra: ({ category_id, limit }) => ({ category_id, limit }),
+    compute: (db, context, body) =>
+      categoryBreakdown(db, context, body.workspace_id, body.category_id, body.limit, app.deps.analytics),
   });
 }

@@ -82,13 +82,20 @@ const NAMES: Record<Refine['field'], string> = {
   domain: 'linked domain',
   followers: 'author followers',
   hour_of_week: 'posted on',
+  tag: 'tagged',
 };
 
 /** "hashtag #a or #b; not platform x; posted on Mondays 09:00–09:59 (Europe/Paris wall-clock time)" */
-export function describeRefines(refines: Refine[], timeZone: string): string {
+export function describeRefines(
+  refines: Refine[],
+  timeZone: string,
+  tagNames: ReadonlyMap<string, string> = new Map(),
+): string {
   return refines
     .map((refine) => {
-      const values = (refine.values as Array<Refine['values'][number]>).map((v) => describeValue(refine, v));
+      const values = (refine.values as Array<Refine['values'][number]>).map((v) =>
+        refine.field === 'tag' ? `"${tagNames.get(String(v)) ?? String(v)}"` : describeValue(refine, v),
+      );
       const zone = refine.field === 'hour_of_week' ? ` (${timeZone} wall-clock time)` : '';
       return `${refine.exclude ? 'not ' : ''}${NAMES[refine.field]} ${values.join(' or ')}${zone}`;
     })

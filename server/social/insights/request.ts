@@ -1,10 +1,12 @@
 // One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
 // the workspace's time zone and its sentiment corrections. Every dashboard reads its request as an InsightScope.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { InsightsBody, Refine } from '@contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
 import { savedQueries } from '@server/db/social-schema';
+import { tagCategories, tags } from '@server/db/tags-schema';
+import { tagNotFound } from '@server/tags/store';
 import { ApiError } from '@server/errors';
 import { expandLists, printQuery } from '@server/query/index';
 import { listsFor } from '@server/lists/store';
@@ -26,6 +28,8 @@ export interface InsightScope {
   timeZone: string;
   /** The workspace's sentiment corrections (server/social/corrections.ts), counted in every figure. */
   corrections: Corrections;
+  /** The names of the tags the refinements name ("Complaint type › Outage"), by id: what the counted sentence says. */
+  tagNames?: ReadonlyMap<string, string>;
   /** Set when the range reached further back than the plan's history and its start was moved (clipToHistory). */
   historyClip?: HistoryClip | null;
 }
@@ -103,6 +107,7 @@ export async function resolveInsightScope(
   const refines = body.refine ?? [];
   checkRefines(refines, timeZone);
   const corrections = loaded ?? (await loadCorrections(db, body.workspace_id));
+  const tagNames = await refinedTags(db, body.workspace_id, refines);
   return {
     scope,
     namedRange: namedRange(filters),
@@ -111,5 +116,19 @@ export async function resolveInsightScope(
     refines,
     timeZone,
     corrections,
+    ...(tagNames.size && { tagNames }),
   };
+}
+
+/** The names of the tags the refinements name, each a tag of the workspace (404 tag_not_found otherwise). */
+async function refinedTags(db: Db, workspaceId: string, refines: Refine[]): Promise<Map<string, string>> {
+  const ids = [...new Set(refines.flatMap((refine) => (refine.field === 'tag' ? refine.values : [])))];
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: tags.id, name: tags.name, category: tagCategories.name })
+    .from(tags)
+    .innerJoin(tagCategories, eq(tagCategories.id, tags.categoryId))
+    .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)));
+  if (rows.length !== ids.length) throw tagNotFound();
+  return new Map(rows.map((row) => [row.id, `${row.category} › ${row.name}`]));
 }

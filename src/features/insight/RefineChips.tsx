@@ -23,6 +23,7 @@ const FIELD_LABELS: Record<Refine['field'], string> = {
   domain: 'Link domain',
   followers: 'Followers',
   hour_of_week: 'Posted',
+  tag: 'Tag',
 };
 
 /** A refinement's values in words ("#coffee or #tea", "3 Nov", "10K to 100K followers"). */

@@ -219,6 +219,7 @@ describe('analytics store', () => {
     expect(tables.map((t) => t.name)).toEqual([
       'layout',
       'lexicon',
+      'post_tags',
       'posts',
       'posts_sampled',
       'profiles',

@@ -76,6 +76,8 @@ function refineMatches(refine: Refine, post: RefPost, scope: RefScope): boolean 
         ({ min, max }) =>
           (min === undefined || post.followers >= min) && (max === undefined || post.followers < max),
       );
+    case 'tag':
+      return refine.values.some((v) => (post.tags ?? []).includes(v));
     case 'hour_of_week': {
       const w = wall(post.at, scope.zone);
       return refine.values.some(({ day, hour }) => w.weekday === day && w.h === hour);

@@ -34,6 +34,8 @@ export interface RefPost {
   handle: string;
   followers: number;
   country: string | null;
+  /** The ids of the workspace's tags the post carries (server/tags/carried.ts); none when absent. */
+  tags?: string[];
 }
 
 /** The query's tree, from the real parser; throws with the errors for a query that does not parse. */

@@ -1,0 +1,43 @@
+// A scope's posts counted per tag of a category (server/social/insights/categories.ts): the posts the scope selects
+// (storeFrom: the query's token slices or the range's posts, each post once) joined with the store's post_tags slices
+// of the category's tags, in one statement; and the scope's posts and those with any of the tags.
+import type { AnalyticsStore } from '../store';
+import { StoreParams } from '../params';
+import { STORE_DATABASE } from '../layout';
+import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
+
+export interface StoreCategoryCounts {
+  posts: number;
+  tagged: number;
+  /** Posts per tag id, for the tags some post of the scope carries. */
+  byTag: Map<string, number>;
+}
+
+export async function storeCategoryCounts(
+  store: AnalyticsStore,
+  scope: StoreScope,
+  tagIds: readonly string[],
+): Promise<StoreCategoryCounts> {
+  const db = scope.db ?? STORE_DATABASE;
+  const params = new StoreParams();
+  const zone = zonePlaceholder(scope.context, params);
+  const { from, where } = storeFrom(scope, params, zone, ['id']);
+  const tags = params.add(tagIds, 'Array(UUID)');
+  const rows = await store.query<{ tag: string; n: string }>(
+    `WITH scoped AS (SELECT p.id AS id FROM ${from} WHERE ${where}),
+      tagged AS (SELECT tag, post FROM ${db}.post_tags WHERE tag IN ${tags} AND post IN (SELECT id FROM scoped))
+    SELECT '' AS tag, count() AS n FROM scoped
+    UNION ALL SELECT '*' AS tag, uniqExact(post) AS n FROM tagged
+    UNION ALL SELECT toString(tag) AS tag, uniqExact(post) AS n FROM tagged GROUP BY tag`,
+    params.values,
+  );
+  const byTag = new Map<string, number>();
+  let posts = 0;
+  let tagged = 0;
+  for (const row of rows) {
+    if (row.tag === '') posts = Number(row.n);
+    else if (row.tag === '*') tagged = Number(row.n);
+    else byTag.set(row.tag, Number(row.n));
+  }
+  return { posts, tagged, byTag };
+}

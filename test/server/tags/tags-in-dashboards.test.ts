@@ -1,0 +1,206 @@
+// Tags in the dashboards (issue 55, item 3): the analytics store learns which tags each post carries through the
+// corpus's outbox (migration 0044) and a rebuild, so the `tag` refinement (with exclude) and a breakdown by a category
+// (POST /social/insights/categories) count exactly the posts PostgreSQL says carry them: manual over rules, a rule
+// removed taking only its own, each change seen at once; a workspace names only its own tags and categories.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { CategoryBreakdownResponse } from '@contract/insights-categories';
+import type { PostsResponse } from '@contract/insights-responses';
+import type { TagCategoryResponse, TagResponse } from '@contract/tags';
+import { openStore } from '@server/analytics/open';
+import { rebuildStore } from '@server/analytics/rebuild';
+import { STORE_DATABASE } from '@server/analytics/layout';
+import { applyTagRules } from '@server/tags/apply';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
+import { ALL, insertCorpus, matching } from '@test/support/query-corpus.fixtures';
+
+let server: TestServer;
+let team: Team;
+let other: Team;
+const FILTERS = { from: '2025-12-31T00:00:00Z', to: '2026-01-02T00:00:00Z' };
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await insertCorpus(server);
+  [team, other] = [await createTeam(server), await createTeam(server)];
+});
+afterAll(() => server.close());
+
+const base = (t: Team) => `/api/workspaces/${t.workspaceId}`;
+
+async function postIds(): Promise<Map<string, number>> {
+  const { rows } = await server.db.execute<{ external_id: string; id: string }>(
+    sql`SELECT external_id, id::text AS id FROM post_keys`,
+  );
+  return new Map(rows.map((row) => [row.external_id, Number(row.id)]));
+}
+
+async function created<T>(t: Team, url: string, payload: object): Promise<T> {
+  const res = await as(server, t.manager, { method: 'POST', url: `${base(t)}${url}`, payload });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<T>();
+}
+
+/** Every rule caught up, and the store holding every batch written since. */
+async function settled() {
+  for (let i = 0; i < 20; i += 1) await applyTagRules(server.db);
+  await server.storeCaughtUp();
+}
+
+const breakdown = (t: Team, categoryId: string, person: Person = t.viewer, refine: object[] = []) =>
+  as(server, person, {
+    method: 'POST',
+    url: '/social/insights/categories',
+    payload: { workspace_id: t.workspaceId, query: '', filters: FILTERS, refine, category_id: categoryId },
+  });
+
+/** The names of the posts the filtered-posts list gives for `refine`, sorted. */
+async function listed(t: Team, refine: object[]): Promise<string[]> {
+  const res = await as(server, t.viewer, {
+    method: 'POST',
+    url: '/social/insights/filtered-posts',
+    payload: { workspace_id: t.workspaceId, query: '', filters: FILTERS, refine, limit: 100 },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const ids = new Map([...(await postIds())].map(([name, id]) => [id, name]));
+  return res
+    .json<PostsResponse>()
+    .posts.map((post) => ids.get(Number(post.id))!)
+    .sort();
+}
+
+describe('tags in the dashboards', () => {
+  let topic: TagCategoryResponse;
+  let drinks: TagResponse;
+  let love: TagResponse;
+  let empty: TagResponse;
+  let ruleId: string;
+
+  beforeAll(async () => {
+    topic = await created(team, '/tag-categories', { name: 'Topic' });
+    drinks = await created(team, `/tag-categories/${topic.id}/tags`, { name: 'Drinks' });
+    love = await created(team, `/tag-categories/${topic.id}/tags`, { name: 'Love' });
+    empty = await created(team, `/tag-categories/${topic.id}/tags`, { name: 'Empty' });
+    ruleId = (await created<{ id: string }>(team, `/tags/${drinks.id}/rules`, { query: 'tea OR coffee' })).id;
+    const ids = await postIds();
+    const res = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base(team)}/tags/${love.id}/posts`,
+      payload: { post_ids: [ids.get('love')!, ids.get('better')!], tagged: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await settled();
+  });
+
+  it('breaks the scope down by a category: per tag, the tagged and the untagged', async () => {
+    const res = await breakdown(team, topic.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<CategoryBreakdownResponse>();
+    const drinking = matching('tea OR coffee');
+    const either = new Set([...drinking, 'love', 'better']);
+    expect(body.category).toEqual({ id: topic.id, name: 'Topic' });
+    expect(body.posts).toBe(ALL.length);
+    expect(body.tagged).toBe(either.size);
+    expect(body.untagged).toBe(ALL.length - either.size);
+    expect(body.tags).toEqual([
+      { id: drinks.id, name: 'Drinks', posts: drinking.length, share: drinking.length / ALL.length },
+      { id: love.id, name: 'Love', posts: 2, share: 2 / ALL.length },
+      { id: empty.id, name: 'Empty', posts: 0, share: 0 },
+    ]);
+    expect(body.counted).toContain('Broken down by the category "Topic"');
+  });
+
+  it('filters by tags, with exclude, and names them in the counted sentence', async () => {
+    const drinking = matching('tea OR coffee');
+    expect(await listed(team, [{ field: 'tag', values: [drinks.id] }])).toEqual(drinking);
+    expect(await listed(team, [{ field: 'tag', values: [drinks.id], exclude: true }])).toEqual(
+      ALL.filter((name) => !drinking.includes(name)),
+    );
+    expect(await listed(team, [{ field: 'tag', values: [love.id, empty.id] }])).toEqual(['better', 'love']);
+    const res = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/overview',
+      payload: {
+        workspace_id: team.workspaceId,
+        query: '',
+        filters: FILTERS,
+        refine: [{ field: 'tag', values: [love.id] }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ counted: string }>().counted).toContain('refined to tagged "Topic › Love"');
+  });
+
+  it('follows a removal by hand (over the rule) and a rule deleted, at once', async () => {
+    const ids = await postIds();
+    const [first] = matching('tea OR coffee');
+    const removed = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base(team)}/tags/${drinks.id}/posts`,
+      payload: { post_ids: [ids.get(first!)!], tagged: false },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    await settled();
+    expect(await listed(team, [{ field: 'tag', values: [drinks.id] }])).toEqual(
+      matching('tea OR coffee').filter((name) => name !== first),
+    );
+    const deleted = await as(server, team.manager, {
+      method: 'DELETE',
+      url: `${base(team)}/tag-rules/${ruleId}`,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await settled();
+    expect(await listed(team, [{ field: 'tag', values: [drinks.id] }])).toEqual([]);
+    const body = (await breakdown(team, topic.id)).json<CategoryBreakdownResponse>();
+    expect(body.tags.map((t) => [t.name, t.posts])).toEqual([
+      ['Love', 2],
+      ['Drinks', 0],
+      ['Empty', 0],
+    ]);
+  });
+
+  it("names only the workspace's own tags and categories", async () => {
+    const theirs = await created<TagCategoryResponse>(other, '/tag-categories', { name: 'Theirs' });
+    const res = await breakdown(team, theirs.id);
+    expect(res.statusCode).toBe(404);
+    expect(res.json<{ error: string }>().error).toBe('category_not_found');
+    const theirTag = await created<TagResponse>(other, `/tag-categories/${theirs.id}/tags`, { name: 'T' });
+    const refined = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/filtered-posts',
+      payload: {
+        workspace_id: team.workspaceId,
+        query: '',
+        filters: FILTERS,
+        refine: [{ field: 'tag', values: [theirTag.id] }],
+      },
+    });
+    expect(refined.statusCode).toBe(404);
+    expect(refined.json<{ error: string }>().error).toBe('tag_not_found');
+    const outsider = await breakdown(team, topic.id, other.owner);
+    expect(outsider.statusCode).toBe(404);
+  });
+
+  it('is copied whole by a rebuild', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'murmur-tags-rebuild-'));
+    const store = await openStore({ dataDir: dir }, () => {});
+    try {
+      await rebuildStore({ db: server.db, pool: server.pool }, store);
+      const held = await store.query<{ tag: string; post: string }>(
+        `SELECT toString(tag) AS tag, toString(post) AS post FROM ${STORE_DATABASE}.post_tags ORDER BY tag, post`,
+      );
+      const live = await server.analytics!.store!.query<{ tag: string; post: string }>(
+        `SELECT toString(tag) AS tag, toString(post) AS post FROM ${STORE_DATABASE}.post_tags ORDER BY tag, post`,
+      );
+      expect(held).toEqual(live);
+      expect(held.filter((row) => row.tag === love.id)).toHaveLength(2);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
