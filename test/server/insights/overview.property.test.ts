@@ -46,7 +46,7 @@ afterAll(async () => {
 
 const REFINE_FIELDS = [
   ...['author', 'date', 'followers', 'hashtag', 'hour_of_week', 'kind', 'language', 'media', 'mention'],
-  ...['platform', 'sentiment', 'term'],
+  ...['platform', 'sentiment', 'tag', 'term'],
 ];
 
 describe("the store's overview, people and performance equal the reference's, field by field", () => {

@@ -3,6 +3,7 @@
 // URLs, e-mails, hosts or hyphenated words), written through the change path as the importer writes them, and the
 // queries to ask of them (every operator of server/query/README.md, on the corpora's own words).
 import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
 import { parseQuery } from '@server/query/index';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { normaliseDomains } from '@contract/domains';
@@ -186,6 +187,7 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
     };
   });
   const ids = await insertPosts(server.db, rows);
+  const tagsOf = await writeTags(server, ids);
   return rows.map((row, i) => {
     const author = AUTHORS[posts[i]!.author]!;
     return {
@@ -210,8 +212,59 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
       handle: author.handle,
       followers: author.followers,
       country: author.country,
+      tags: tagsOf[i]!,
     };
   });
+}
+
+/** The reference workspace ('w', as scopesOf asks) and its tags: Drinks by hand, Coffee by a rule, Unused on none. */
+export const REF_TAGS = {
+  drinks: '00000000-0000-4000-8000-0000000000d1',
+  coffee: '00000000-0000-4000-8000-0000000000c1',
+  unused: '00000000-0000-4000-8000-0000000000e1',
+} as const;
+const REF_CATEGORY = '00000000-0000-4000-8000-0000000000ca';
+const REF_RULE = '00000000-0000-4000-8000-0000000000a1';
+
+/**
+ * Tags on the posts `ids` (the i-th post by its index), through post_tags as the API and the rules write it, and the
+ * tags each then carries by the plain rule (manual row decides, else any rule's): Drinks set by hand on every 4th;
+ * Coffee set by the rule on every 3rd, removed by hand on every 6th of those and set by hand on every 7th.
+ */
+async function writeTags(server: TestServer, ids: number[]): Promise<string[][]> {
+  await server.db.execute(
+    sql`INSERT INTO workspaces (id, name) VALUES ('w', 'Reference') ON CONFLICT DO NOTHING`,
+  );
+  await server.db.execute(sql`INSERT INTO tag_categories (id, workspace_id, name)
+    VALUES (${REF_CATEGORY}, 'w', 'Topic') ON CONFLICT DO NOTHING`);
+  for (const [name, id] of Object.entries(REF_TAGS)) {
+    await server.db.execute(sql`INSERT INTO tags (id, workspace_id, category_id, name)
+      VALUES (${id}, 'w', ${REF_CATEGORY}, ${name}) ON CONFLICT DO NOTHING`);
+  }
+  // The rule's cursor past every post: only the rows written here are its own.
+  await server.db.execute(sql`INSERT INTO tag_rules (id, workspace_id, tag_id, query, cursor)
+    VALUES (${REF_RULE}, 'w', ${REF_TAGS.coffee}, 'coffee', ${Number.MAX_SAFE_INTEGER}) ON CONFLICT DO NOTHING`);
+  const rows: Array<{ tag: string; post: number; rule: string | null; removed: boolean }> = [];
+  const carried = ids.map((post, i) => {
+    const tags: string[] = [];
+    if (i % 4 === 0) {
+      rows.push({ tag: REF_TAGS.drinks, post, rule: null, removed: false });
+      tags.push(REF_TAGS.drinks);
+    }
+    if (i % 3 === 0) rows.push({ tag: REF_TAGS.coffee, post, rule: REF_RULE, removed: false });
+    const manual = i % 7 === 0 ? false : i % 3 === 0 && i % 6 === 0 ? true : null;
+    if (manual !== null) rows.push({ tag: REF_TAGS.coffee, post, rule: null, removed: manual });
+    if (manual === false || (manual === null && i % 3 === 0)) tags.push(REF_TAGS.coffee);
+    return tags;
+  });
+  for (let at = 0; at < rows.length; at += 1000) {
+    const chunk = rows.slice(at, at + 1000);
+    await server.db
+      .execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id, removed)
+      SELECT 'w', r.post, r.tag::uuid, CASE WHEN r.rule IS NULL THEN 'manual' ELSE 'rule' END, r.rule::uuid, r.removed
+      FROM json_to_recordset(${JSON.stringify(chunk)}::json) AS r(tag text, post bigint, rule text, removed boolean)`);
+  }
+  return carried;
 }
 
 // Queries: every operator over the corpora's words, and words they do not hold.

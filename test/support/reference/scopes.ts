@@ -11,7 +11,7 @@ import { NO_CORRECTIONS, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { bucketKey } from '../insights-brute-force';
 import type { TestServer } from '../server-harness';
-import { queryArb } from './corpus';
+import { queryArb, REF_TAGS } from './corpus';
 import type { RefScope } from './figures';
 import { parsed, type RefPost } from './query';
 
@@ -81,6 +81,7 @@ const refineArb = (zone: string, posts: RefPost[]): fc.Arbitrary<Refine> => {
       values,
     })),
     some(['en', 'ko', 'ja']).map((values) => ({ field: 'language' as const, values })),
+    some(Object.values(REF_TAGS)).map((values) => ({ field: 'tag' as const, values })),
     some(['text', 'image', 'video', 'link'] as const).map((values) => ({ field: 'media' as const, values })),
     some(['original', 'reply', 'repost', 'quote'] as const).map((values) => ({
       field: 'kind' as const,
