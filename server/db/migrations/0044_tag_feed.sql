@@ -41,5 +41,16 @@ CREATE TRIGGER "post_tags_updated" AFTER UPDATE ON "post_tags" REFERENCING NEW T
   FOR EACH STATEMENT EXECUTE FUNCTION post_tags_changed();--> statement-breakpoint
 CREATE TRIGGER "post_tags_deleted" AFTER DELETE ON "post_tags" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION post_tags_changed();--> statement-breakpoint
+-- Emptying the corpus empties the tags of its posts too: the posts' ids start again at 1, and a new post must not
+-- carry an old one's tags (the store's are emptied by the reset batch).
+CREATE OR REPLACE FUNCTION "corpus_truncate"() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM corpus_changes_begin();
+  TRUNCATE posts, post_keys, profiles CONTINUE IDENTITY CASCADE;
+  TRUNCATE post_tags;
+  PERFORM corpus_sequences_restart();
+  PERFORM corpus_touch();
+  PERFORM analytics_outbox_append('{}', '{}', true);
+END $$;--> statement-breakpoint
 -- Tags set before this migration: named once, so that a store of a layout before 13 gets them.
 SELECT corpus_tags_changed(ARRAY(SELECT DISTINCT post_id FROM post_tags));

@@ -203,4 +203,15 @@ describe('tags in the dashboards', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('goes with the corpus when it is emptied (post ids start again at 1)', async () => {
+    await server.db.execute(sql`SELECT corpus_truncate()`);
+    await server.storeCaughtUp();
+    const { rows } = await server.db.execute<{ n: string }>(sql`SELECT count(*)::text AS n FROM post_tags`);
+    expect(rows[0]!.n).toBe('0');
+    const held = await server.analytics!.store!.query<{ n: string }>(
+      `SELECT count() AS n FROM ${STORE_DATABASE}.post_tags`,
+    );
+    expect(held).toEqual([{ n: '0' }]);
+  });
 });
