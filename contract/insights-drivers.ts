@@ -35,7 +35,7 @@ const driverSchema = z.object({
   kind: z.enum(DRIVER_KINDS),
   /**
    * The refinement's value: a word, a hashtag without '#', a handle without '@', a domain, a platform, a language
-   * code, a sentiment label; for an author, the profile's id as text.
+   * code, a sentiment label (or not_rated); for an author, the profile's id as text.
    */
   value: z.string(),
   /** How the app shows it: "outage", "#outage", "@techdaily_news", "x", "en", "negative". */

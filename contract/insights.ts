@@ -134,7 +134,12 @@ const refineSchema = z.discriminatedUnion(
       ),
       exclude,
     }),
-    refine({ field: z.literal('sentiment'), values: values(oneOf(SENTIMENT_VALUES, 'sentiment')), exclude }),
+    // A label of the rated posts, or not_rated: too little text to rate (the overview's split counts it apart).
+    refine({
+      field: z.literal('sentiment'),
+      values: values(oneOf([...SENTIMENT_VALUES, 'not_rated'] as const, 'sentiment')),
+      exclude,
+    }),
     refine({
       field: z.literal('language'),
       values: values(word(/^[a-z]{2,3}$/, 'A language is a 2–3 letter code such as en, ko, ja')),

@@ -4,16 +4,16 @@
 // ones only (a ÷ nw > b ÷ nb, or every value when the baseline is empty) with at least `minPosts` posts in the window,
 // ranked by G² (g2Sql), the first `keep` of each dimension: the caller ranks them again exactly (in TypeScript) and
 // keeps its limit. Two statements, side by side: the post's own values (hashtags, mentions and domains from `tags`,
-// author, platform, language, label ("not rated" as the neutral it is stored with, as the sentiment
-// refinement reads it): read from a query's token slices where it has them), and its words (`toks`, as
+// author, platform, language, label ("not rated" apart, as the sentiment refinement and the overview's split read
+// it): read from a query's token slices where it has them), and its words (`toks`, as
 // the conversation counts them: the lexicon's words, the stop words of the post's language left out, the kept-word
 // shape).
 import type { DriverKind } from '@contract/insights-drivers';
-import { STORE_DATABASE, TAG_MARKS } from '../layout';
+import { NOT_RATED_LABEL, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
 import { STOP_TABLE, stopWords, type StoreWordsRule } from './conversation';
-import { refinedLabel, storeFrom, storeLabel, zonePlaceholder, type StoreScope } from './scope';
+import { storeFrom, storeLabel, zonePlaceholder, type StoreScope } from './scope';
 
 /** The window [from, to) and its baseline: `count` windows of its length, starting `step`, 2 × `step`… before it. */
 export interface StoreWindows {
@@ -57,7 +57,12 @@ const KIND_OF_MARK: Record<string, DriverKind> = {
   l: 'language',
   s: 'sentiment',
 };
-const LABEL_OF = { '1': 'positive', '0': 'neutral', '-1': 'negative' } as Record<string, string>;
+const LABEL_OF = {
+  '1': 'positive',
+  '0': 'neutral',
+  '-1': 'negative',
+  [String(NOT_RATED_LABEL)]: 'not_rated',
+} as Record<string, string>;
 
 /**
  * Dunning's log-likelihood G² of a value's 2 × 2 table (with it / without it, window / baseline) as SQL over the
@@ -133,7 +138,7 @@ async function valuesOf(
   const label = storeLabel(scope.context.corrections, params);
   const counted = `SELECT k, countIf(cur) AS a, countIf(NOT cur) AS b
     FROM (SELECT ${cur} AS cur, arrayConcat([''], arrayMap(t -> toString(t), p.tags),
-        [concat('a', toString(p.author_id)), concat('p', toString(p.platform)), concat('s', toString(${refinedLabel(label)}))],
+        [concat('a', toString(p.author_id)), concat('p', toString(p.platform)), concat('s', toString(${label}))],
         if(p.lang = '', [], [concat('l', toString(p.lang))])) AS keys
       FROM ${from} WHERE ${where})
     ARRAY JOIN keys AS k GROUP BY k`;

@@ -88,12 +88,6 @@ export function storeLabel(corrections: Corrections, params: StoreParams): strin
 /** Whether a label (storeLabel's expression) is rated: what the sentiment split's shares and averages count. */
 export const ratedSql = (label: string) => `(${label}) != ${NOT_RATED_LABEL}`;
 
-/**
- * A label (storeLabel's expression) with "not rated" read as the neutral label it is stored with: as the sentiment
- * refinement (and so a sentiment driver's drill-down) reads it.
- */
-export const refinedLabel = (label: string) => `if((${label}) = ${NOT_RATED_LABEL}, 0, ${label})`;
-
 /** A post's sentiment score (Float64) as the workspace counts it, over `posts p`: 1, 0 or -1 where corrected. */
 export function storeSentiment(corrections: Corrections, params: StoreParams): string {
   if (!corrections.byId.size) return 'toFloat64(p.sentiment)';
@@ -163,11 +157,12 @@ function matchCondition(
       );
     }
     case 'sentiment':
-      // By the post's label: `neutral` takes the not-rated posts too (their label is neutral; docs/sentiment.md).
+      // By the post's label as the split counts it: `neutral` the rated neutral posts, `not_rated` the others
+      // (docs/sentiment.md, "Not rated in the dashboards").
       return `has(${params.add(
-        refine.values.map((v) => LABELS[v]),
+        refine.values.map((v) => (v === 'not_rated' ? NOT_RATED_LABEL : LABELS[v])),
         'Array(Int8)',
-      )}, ${refinedLabel(storeLabel(corrections, params))})`;
+      )}, ${storeLabel(corrections, params)})`;
     case 'language':
       return `has(${strings(refine.values)}, p.lang)`;
     case 'media':

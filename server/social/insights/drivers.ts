@@ -92,6 +92,7 @@ export function rankDrivers(rows: StoreDriverRow[], nw: number, nb: number, coun
 const LABELS: Partial<Record<Driver['kind'], (value: string) => string>> = {
   hashtag: (v) => `#${v}`,
   mention: (v) => `@${v}`,
+  sentiment: (v) => (v === 'not_rated' ? 'not rated' : v),
 };
 
 /** The drivers of the request's range (the window) against its baseline. */

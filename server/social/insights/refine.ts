@@ -63,6 +63,8 @@ function describeValue(refine: Refine, value: Refine['values'][number]): string 
       return `"${String(value).toLowerCase()}"`;
     case 'date':
       return `the ${refine.bucket} from ${value}`;
+    case 'sentiment':
+      return value === 'not_rated' ? 'not rated' : String(value);
     default:
       return String(value);
   }

@@ -95,11 +95,17 @@ describe('"not rated" in the dashboards', () => {
     }
   });
 
-  it("takes the not-rated posts into the `sentiment` refinement's neutral, by their label", async () => {
-    const body = await figures<OverviewResponse>('overview', {
+  it('drills down to each row of the split: `neutral` the rated neutral posts, `not_rated` the others', async () => {
+    const neutral = await figures<OverviewResponse>('overview', {
       refine: [{ field: 'sentiment', values: ['neutral'] }],
     });
-    expect(body.totals.mentions.value).toBe(4);
-    expect(body.sentiment).toMatchObject({ positive: 0, negative: 0, neutral: 2, not_rated: 2 });
+    expect(neutral.totals.mentions.value).toBe(2);
+    expect(neutral.sentiment).toMatchObject({ positive: 0, negative: 0, neutral: 2, not_rated: 0 });
+    const unrated = await figures<OverviewResponse>('overview', {
+      refine: [{ field: 'sentiment', values: ['not_rated'] }],
+    });
+    expect(unrated.totals.mentions.value).toBe(2);
+    expect(unrated.sentiment).toMatchObject({ positive: 0, negative: 0, neutral: 0, not_rated: 2 });
+    expect(unrated.counted).toContain('sentiment not rated');
   });
 });

@@ -28,7 +28,8 @@ function kept(word: string): boolean {
 function valuesOf(post: RefPost, scope: RefScope): Array<[Kind, string]> {
   const stop = stopOf(post.language);
   const words = new Set(tokens(post.text).map((t) => t.word));
-  const label = scope.corrections.get(post.id) ?? post.label;
+  // Not rated apart, as the overview's split counts it (a corrected post is rated).
+  const label = scope.corrections.get(post.id) ?? (post.rated ? post.label : 'not_rated');
   return [
     ...[...words].filter((w) => !stop.has(w) && kept(w)).map((w) => ['term', w] as [Kind, string]),
     ...[...new Set(post.hashtags)].map((v) => ['hashtag', v] as [Kind, string]),

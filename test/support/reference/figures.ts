@@ -64,7 +64,7 @@ function refineMatches(refine: Refine, post: RefPost, scope: RefScope): boolean 
         typeof v === 'number' ? v === post.authorId : stripped([v], '@')[0] === lower(post.handle),
       );
     case 'sentiment':
-      return (refine.values as string[]).includes(labelOf(post, scope));
+      return (refine.values as string[]).includes(ratedOf(post, scope) ? labelOf(post, scope) : 'not_rated');
     case 'language':
       return post.language !== null && (refine.values as string[]).includes(post.language);
     case 'media':

@@ -76,7 +76,7 @@ const refineArb = (zone: string, posts: RefPost[]): fc.Arbitrary<Refine> => {
       field: 'author' as const,
       values,
     })),
-    some(['positive', 'neutral', 'negative'] as const).map((values) => ({
+    some(['positive', 'neutral', 'negative', 'not_rated'] as const).map((values) => ({
       field: 'sentiment' as const,
       values,
     })),
