@@ -14,11 +14,11 @@ import { workspaceIdSchema } from './workspaces';
  *   for at least `threshold` hours (1 to SOURCE_SILENT_HOURS_MAX). A source is silent since the start of its open
  *   coverage gap, when it has one (any reason, as the coverage panel shows it: a recorded gap, a stream that stopped
  *   committing, a source this installation does not collect); otherwise since the later of its last post (the newest
- *   post time collected for the query) and when tracking began on it (nothing collected with a later post time). It
- *   fires once per source and silence start: a silence that goes on is not told again; a new gap, or a post collected
- *   and then silence again, is a new silence. Its window is the silence (from its start to the evaluation that told
- *   it); its `period` is not read. The saved query must be tracked when the rule is made or changed (400 otherwise);
- *   a rule whose query stops being tracked never fires.
+ *   post time collected for the query) and when tracking began on it (nothing collected with a later post time);
+ *   never before tracking was last turned on. It fires once per source and silence start: a silence that goes on is
+ *   not told again; a new gap, or a post collected and then silence again, is a new silence. Its window is the
+ *   silence (from its start to the evaluation that told it); its `period` is not read. The saved query must be
+ *   tracked when the rule is made or changed (400 otherwise); a rule whose query stops being tracked never fires.
  */
 export const ALERT_KINDS = ['spike', 'volume', 'sentiment_shift', 'source_silent'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];

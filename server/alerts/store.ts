@@ -92,7 +92,8 @@ export function toAlertRuleResponse(
 
 /**
  * A rule's fields checked against each other and the workspace: the threshold fits the kind, the saved query is the
- * workspace's (and tracked, for a source-silent rule), every recipient is a member, the webhook URL can be called, and someone or something is told.
+ * workspace's (and tracked, for a source-silent rule), every recipient is a member, the webhook URL can be called,
+ * and someone or something is told.
  */
 export async function checkRule(
   db: Executor,
@@ -122,7 +123,8 @@ export async function checkRule(
       .where(eq(savedQueryTracking.savedQueryId, rule.savedQueryId));
     if (!tracking?.enabled || tracking.sources.length === 0)
       throw invalid(
-        'A source-silent rule needs a tracked saved query: track this one on at least one source first (Saved queries, Track).',
+        'A source-silent rule needs a tracked saved query: track this one on at least one source first ' +
+          '(Saved queries, Track).',
       );
   }
   const recipients = [...new Set(rule.recipientIds)];
