@@ -2,13 +2,14 @@
 // the database's CHECK); evaluated on tracking's coverage: a source whose open gap is older than the threshold fires
 // once (not again on the next evaluation, nor on two at once), again for a new gap after the source answered; a
 // younger gap, or a source that collected recently, does not; a source that collected nothing that long fires
-// without a reason; another workspace's rules see nothing of it. The message says the source, since when in the
-// workspace's zone and why; the notification opens the overview over the silence.
+// without a reason; another workspace's rules see nothing of it; a stream that stopped committing fires with the
+// coverage panel's sentence. The message says the source, since when in the workspace's zone and why; the
+// notification opens the overview over the silence.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRule, AppNotification } from '@contract/alerts';
 import { evaluateAlerts } from '@server/alerts/evaluate';
-import { alertEvents, alertRules } from '@server/db/alerts-schema';
+import { alertDeliveries, alertEvents, alertRules } from '@server/db/alerts-schema';
 import { workspaces } from '@server/db/schema';
 import { recordCoverage, recordGap } from '@server/tracking/coverage';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -248,5 +249,39 @@ describe('evaluating source-silent rules', () => {
         .from(alertEvents)
         .where(and(eq(alertEvents.ruleId, ruleId), eq(alertEvents.source, 'hackernews'))),
     ).toHaveLength(0);
+  });
+});
+
+describe('a streamed source whose stream stopped', () => {
+  it('fires with the sentence the coverage panel derives, and e-mails the recipients', async () => {
+    await server.pool.query('UPDATE alert_rules SET enabled = false');
+    const team = await createTeam(server);
+    const queryId = await trackedQuery(team, 'streamed', ['bluesky']);
+    // Bluesky's Jetstream last committed at 08:30 UTC and has been silent since.
+    await server.pool.query(
+      `INSERT INTO stream_cursors (name, cursor_us, updated_at) VALUES ('bluesky-jetstream', 1, $1)
+       ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at`,
+      [at('08:30')],
+    );
+    const made = await makeRule(team, queryId, { threshold: 2, email: true });
+    expect(made.statusCode, made.body).toBe(201);
+    const ruleId = made.json<AlertRule>().id;
+    expect((await evaluate(at('10:29'))).fired).toBe(0);
+    expect((await evaluate(at('10:31'))).fired).toBe(1);
+    expect((await evaluate(at('12:00'))).fired).toBe(0);
+    const [event, ...more] = await server.db.select().from(alertEvents).where(eq(alertEvents.ruleId, ruleId));
+    expect(more).toHaveLength(0);
+    expect(event).toMatchObject({
+      source: 'bluesky',
+      message:
+        'Bluesky has been silent for "Saved streamed" since 08:30 (2 hours): The Bluesky stream has been silent ' +
+        'since 08:30 UTC.',
+      figures: { gap_reason: 'unreachable' },
+    });
+    const mails = await server.db
+      .select()
+      .from(alertDeliveries)
+      .where(eq(alertDeliveries.eventId, event!.id));
+    expect(mails.map((m) => [m.channel, m.userId])).toEqual([['email', team.owner.id]]);
   });
 });
