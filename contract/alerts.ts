@@ -9,9 +9,18 @@ import { workspaceIdSchema } from './workspaces';
  *   before it, 12 hours or 14 days, plus two standard deviations, and at least 5);
  * - volume: the window's mentions reach `threshold`;
  * - sentiment_shift: the window's negative share is at least `threshold` points above the previous window's (with at
- *   least SENTIMENT_SHIFT_MIN_MENTIONS mentions in the window).
+ *   least SENTIMENT_SHIFT_MIN_MENTIONS mentions in the window);
+ * - source_silent: one of the sources the saved query is tracked on (tracking on, the source chosen) has been silent
+ *   for at least `threshold` hours (1 to SOURCE_SILENT_HOURS_MAX). A source is silent since the start of its open
+ *   coverage gap, when it has one (any reason, as the coverage panel shows it: a recorded gap, a stream that stopped
+ *   committing, a source this installation does not collect); otherwise since the later of its last post (the newest
+ *   post time collected for the query) and when tracking began on it (nothing collected with a later post time);
+ *   never before tracking was last turned on. It fires once per source and silence start: a silence that goes on is
+ *   not told again; a new gap, or a post collected and then silence again, is a new silence. Its window is the
+ *   silence (from its start to the evaluation that told it); its `period` is not read. The saved query must be
+ *   tracked when the rule is made or changed (400 otherwise); a rule whose query stops being tracked never fires.
  */
-export const ALERT_KINDS = ['spike', 'volume', 'sentiment_shift'] as const;
+export const ALERT_KINDS = ['spike', 'volume', 'sentiment_shift', 'source_silent'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 /** The window: the current hour or day of the workspace's zone (so far), against those before it. */
 export const ALERT_PERIODS = ['hour', 'day'] as const;
@@ -24,6 +33,8 @@ export const SENTIMENT_SHIFT_MIN_MENTIONS = 10;
 /** Rules per workspace at most. */
 export const ALERT_RULES_LIMIT = 300;
 const VOLUME_THRESHOLD_MAX = 1_000_000_000;
+/** A source-silent rule's threshold in hours: at most a week. */
+export const SOURCE_SILENT_HOURS_MAX = 168;
 /** Notifications listed per page. */
 export const NOTIFICATIONS_PAGE = 30;
 
@@ -31,13 +42,17 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   spike: 'Spike',
   volume: 'Volume threshold',
   sentiment_shift: 'Sentiment shift',
+  source_silent: 'Source silent',
 };
 
 const ruleFields = {
   saved_query_id: z.uuid(),
   kind: z.enum(ALERT_KINDS),
   period: z.enum(ALERT_PERIODS),
-  /** volume: 1 to VOLUME_THRESHOLD_MAX mentions; sentiment_shift: 1 to 100 points; spike: null. */
+  /**
+   * volume: 1 to VOLUME_THRESHOLD_MAX mentions; sentiment_shift: 1 to 100 points; source_silent: 1 to
+   * SOURCE_SILENT_HOURS_MAX hours; spike: null.
+   */
   threshold: z.nullable(z.int()),
   in_app: z.boolean(),
   email: z.boolean(),
@@ -56,6 +71,10 @@ export function thresholdProblem(kind: AlertKind, threshold: number | null): str
     return threshold >= 1 && threshold <= VOLUME_THRESHOLD_MAX
       ? null
       : `The threshold is a number of mentions from 1 to ${VOLUME_THRESHOLD_MAX.toLocaleString('en-US')}.`;
+  if (kind === 'source_silent')
+    return threshold >= 1 && threshold <= SOURCE_SILENT_HOURS_MAX
+      ? null
+      : `The silence is a number of hours from 1 to ${SOURCE_SILENT_HOURS_MAX}.`;
   return threshold >= 1 && threshold <= 100 ? null : 'The shift is a number of points from 1 to 100.';
 }
 

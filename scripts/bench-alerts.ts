@@ -57,6 +57,8 @@ function queryTexts(n: number): string[] {
 }
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
+/** The kinds judged on the overview's windows (source_silent reads tracking's coverage, not measured here). */
+const WINDOW_KINDS = ALERT_KINDS.filter((kind) => kind !== 'source_silent');
 
 async function main() {
   console.log(`Before: ${loadLine()}`);
@@ -97,12 +99,12 @@ async function main() {
       .returning({ id: savedQueries.id });
     await db.insert(alertRules).values(
       Array.from({ length: ruleCount }, (_, i) => {
-        const kind = ALERT_KINDS[i % ALERT_KINDS.length]!;
+        const kind = WINDOW_KINDS[i % WINDOW_KINDS.length]!;
         return {
           workspaceId: workspace!.id,
           savedQueryId: queries[i % queries.length]!.id,
           kind,
-          period: ALERT_PERIODS[Math.floor(i / ALERT_KINDS.length) % ALERT_PERIODS.length]!,
+          period: ALERT_PERIODS[Math.floor(i / WINDOW_KINDS.length) % ALERT_PERIODS.length]!,
           threshold: kind === 'spike' ? null : kind === 'volume' ? 50 : 10,
           inApp: false,
           webhookSecret: 'bench',

@@ -16,7 +16,7 @@ import { memberships, users, workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import type { Mailer } from '@server/mail/mailer';
 import { recordAttempt, toLogEntry } from './delivery-log';
-import { hostOf, notificationPath, toAlertRuleResponse } from './store';
+import { eventPath, hostOf, notificationPath, toAlertRuleResponse } from './store';
 import { unsubscribeToken } from './unsubscribe';
 import { deliverWebhook, retryDelaySeconds, slackPayload, WEBHOOK_MAX_ATTEMPTS } from './webhook';
 
@@ -164,8 +164,7 @@ type Target = { channel: 'webhook' } | { channel: 'email'; userId: string | null
 /** An alert's event, sent through sendMessage. */
 function sendAlert(deps: DeliveryDeps, row: DeliveryRow): Promise<Outcome> {
   const { delivery, event, rule } = row;
-  const why = rule.kind === 'spike' ? event.windowStart : null;
-  const link = `${deps.appUrl}${notificationPath(rule.workspaceId, rule.savedQueryId, rule.period, event.windowEnd, why)}`;
+  const link = `${deps.appUrl}${eventPath(rule, event)}`;
   const message: AlertMessage = {
     title: event.title,
     text: event.message,

@@ -6,8 +6,9 @@
 // A rule fires once per episode: when its condition holds in a window and did not in the window before (neither held
 // nor stayed above its release level: hysteresis). Firing writes the event (unique per rule and window, so a restart
 // or a second worker evaluating the same window writes nothing more), the notifications and the deliveries, in one
-// transaction with the rule's episode.
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+// transaction with the rule's episode (fire.ts). Source-silent rules are judged on tracking's coverage instead
+// (silence.ts), whether the store is ready or not.
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import {
   SENTIMENT_SHIFT_MIN_MENTIONS,
   SPIKE_HISTORY,
@@ -17,15 +18,9 @@ import {
 import { instantOfWallClock, wallClock } from '@contract/zoned-time';
 import { figuresReady } from '@server/analytics/figures-wait';
 import type { AnalyticsService } from '@server/analytics/service';
-import {
-  alertDeliveries,
-  alertEvents,
-  alertMutes,
-  alertRules,
-  notifications,
-} from '@server/db/alerts-schema';
+import { alertRules } from '@server/db/alerts-schema';
 import type { Db } from '@server/db/database';
-import { memberships, workspaces } from '@server/db/schema';
+import { workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import {
   overviewBuckets,
@@ -35,6 +30,8 @@ import {
 } from '@server/social/insights/overview';
 import { loadCorrections, type Corrections } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
+import { writeFiring, type RuleRow } from './fire';
+import { evaluateSilences } from './silence';
 import { spikeWhy, type SpikeWhy } from './spike-why';
 import { wording } from './wording';
 
@@ -151,28 +148,15 @@ export function nextEpisode(
   return { fire: false, episodeWindow };
 }
 
-/** A rule as the evaluation reads it. */
-interface RuleRow {
-  id: string;
-  workspaceId: string;
-  savedQueryId: string;
-  kind: AlertKind;
-  period: AlertPeriod;
-  threshold: number | null;
-  inApp: boolean;
-  email: boolean;
-  recipientIds: string[];
-  webhookUrl: string | null;
-  timeZone: string;
-  queryName: string;
-}
-
 export interface EvaluationResult {
   rules: number;
   /** Overviews read (one per saved query and period). */
   overviews: number;
   fired: number;
-  /** Saved queries whose overview could not be read (a query that no longer parses, a timeout): logged, skipped. */
+  /**
+   * Saved queries whose overview (or, for source-silent rules, coverage) could not be read (a query that no longer
+   * parses, a timeout): logged, skipped.
+   */
   failed: number;
 }
 
@@ -229,15 +213,25 @@ export async function evaluateAlerts({
   log?: (message: string) => void;
 }): Promise<EvaluationResult> {
   const rules = await enabledRules(db, now);
+  const result: EvaluationResult = { rules: rules.length, overviews: 0, fired: 0, failed: 0 };
+  // Sources gone silent (silence.ts): read from tracking's coverage, not the store's figures.
+  const silences = await evaluateSilences(
+    db,
+    rules.filter((rule) => rule.kind === 'source_silent'),
+    now,
+    log,
+  );
+  result.fired += silences.fired;
+  result.failed += silences.failed;
+  const windowed = rules.filter((rule) => rule.kind !== 'source_silent');
   const groups = new Map<string, RuleRow[]>();
-  for (const rule of rules) {
+  for (const rule of windowed) {
     const key = `${rule.savedQueryId} ${rule.period}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
-  const result: EvaluationResult = { rules: rules.length, overviews: 0, fired: 0, failed: 0 };
   // No store that can answer (opening, rebuilding, off): the round is skipped, not failed; a later one evaluates.
   const wait = figuresReady(analytics);
-  if (wait && rules.length > 0) {
+  if (wait && windowed.length > 0) {
     log(`[alerts] Round skipped: ${wait.message}`);
     return result;
   }
@@ -329,58 +323,12 @@ async function settle(
     }
     if (!next.fire) return false;
     const { title, message } = wording(rule, judgement.figures, why);
-    const [event] = await tx
-      .insert(alertEvents)
-      .values({
-        ruleId: rule.id,
-        workspaceId: rule.workspaceId,
-        windowStart: window.start,
-        windowEnd: window.end,
-        figures: why ? { ...judgement.figures, drivers: why.drivers } : judgement.figures,
-        title,
-        message,
-      })
-      .onConflictDoNothing({ target: [alertEvents.ruleId, alertEvents.windowStart] })
-      .returning({ id: alertEvents.id });
-    if (!event) return false;
-    await tx
-      .update(alertRules)
-      .set({ lastFiredAt: sql`now()` })
-      .where(eq(alertRules.id, rule.id));
-    // Who is told: the rule's recipients who are still members and have not muted it.
-    const told = rule.recipientIds.length
-      ? (
-          await tx
-            .select({ userId: memberships.userId })
-            .from(memberships)
-            .leftJoin(
-              alertMutes,
-              and(eq(alertMutes.ruleId, rule.id), eq(alertMutes.userId, memberships.userId)),
-            )
-            .where(
-              and(
-                eq(memberships.workspaceId, rule.workspaceId),
-                inArray(memberships.userId, rule.recipientIds),
-                isNull(alertMutes.userId),
-              ),
-            )
-        ).map((row) => row.userId)
-      : [];
-    if (rule.inApp && told.length) {
-      await tx
-        .insert(notifications)
-        .values(told.map((userId) => ({ userId, workspaceId: rule.workspaceId, eventId: event.id })))
-        .onConflictDoNothing();
-    }
-    const deliveries = [
-      ...(rule.email ? told.map((userId) => ({ channel: 'email' as const, userId })) : []),
-      ...(rule.webhookUrl ? [{ channel: 'webhook' as const, userId: null }] : []),
-    ];
-    if (deliveries.length) {
-      await tx
-        .insert(alertDeliveries)
-        .values(deliveries.map((d) => ({ ...d, eventId: event.id, nextAttemptAt: sql`now()` })));
-    }
-    return true;
+    return writeFiring(tx, rule, {
+      windowStart: window.start,
+      windowEnd: window.end,
+      figures: why ? { ...judgement.figures, drivers: why.drivers } : judgement.figures,
+      title,
+      message,
+    });
   });
 }

@@ -15,7 +15,7 @@ import { workspaces } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
 import { bearer, errorResponses } from '@server/openapi';
 import { toUnixSeconds } from '@server/workspaces/access';
-import { notificationPath } from './store';
+import { eventPath } from './store';
 
 const tags = ['alerts'];
 
@@ -92,12 +92,14 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
           message: row.event.message,
           window: { from: row.event.windowStart.toISOString(), to: row.event.windowEnd.toISOString() },
           time_zone: row.timeZone,
-          path: notificationPath(
-            row.workspaceId,
-            row.savedQuery.id,
-            row.rule.period,
-            row.event.windowEnd,
-            row.rule.kind === 'spike' ? row.event.windowStart : null,
+          path: eventPath(
+            {
+              workspaceId: row.workspaceId,
+              savedQueryId: row.savedQuery.id,
+              kind: row.rule.kind,
+              period: row.rule.period,
+            },
+            row.event,
           ),
           created_at: toUnixSeconds(row.createdAt),
           read: row.readAt !== null,

@@ -160,7 +160,8 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: 'Make an alert rule on a saved query (owners and managers)',
           description:
             'The threshold must fit the kind (none for a spike; 1 and up for volume; 1 to 100 points for a ' +
-            'sentiment shift), the recipients must be members, the webhook URL an http(s) URL of a public host; ' +
+            'sentiment shift; 1 to 168 hours for a source silent, whose saved query must be tracked and whose ' +
+            'period is not read), the recipients must be members, the webhook URL an http(s) URL of a public host; ' +
             `someone or a webhook must be told (400 invalid_alert_rule says which). At most ${ALERT_RULES_LIMIT} ` +
             'rules a workspace (409 alert_rule_limit). The webhook signing secret is drawn here.',
           params: workspaceParamsSchema,

@@ -13,6 +13,7 @@ import {
 import { alertRules } from '@server/db/alerts-schema';
 import { memberships } from '@server/db/schema';
 import { savedQueries } from '@server/db/social-schema';
+import { savedQueryTracking } from '@server/db/tracking-schema';
 import { ApiError } from '@server/errors';
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
 import { webhookUrlProblem } from './webhook';
@@ -45,6 +46,8 @@ function ruleSummary(kind: AlertKind, period: AlertPeriod, threshold: number | n
   if (kind === 'spike')
     return `A spike in ${window} against the ${SPIKE_HISTORY[period]} ${period}s before it`;
   if (kind === 'volume') return `${(threshold ?? 0).toLocaleString('en-US')} mentions or more in ${window}`;
+  if (kind === 'source_silent')
+    return `A tracked source silent for ${threshold} hour${threshold === 1 ? '' : 's'} or more`;
   return `The negative share up ${threshold} points or more in ${window} against the ${period} before`;
 }
 
@@ -89,7 +92,8 @@ export function toAlertRuleResponse(
 
 /**
  * A rule's fields checked against each other and the workspace: the threshold fits the kind, the saved query is the
- * workspace's, every recipient is a member, the webhook URL can be called, and someone or something is told.
+ * workspace's (and tracked, for a source-silent rule), every recipient is a member, the webhook URL can be called,
+ * and someone or something is told.
  */
 export async function checkRule(
   db: Executor,
@@ -112,6 +116,17 @@ export async function checkRule(
     .from(savedQueries)
     .where(and(eq(savedQueries.id, rule.savedQueryId), eq(savedQueries.workspaceId, workspaceId)));
   if (!query) throw invalid('There is no such saved query in this workspace.');
+  if (rule.kind === 'source_silent') {
+    const [tracking] = await db
+      .select({ enabled: savedQueryTracking.enabled, sources: savedQueryTracking.sources })
+      .from(savedQueryTracking)
+      .where(eq(savedQueryTracking.savedQueryId, rule.savedQueryId));
+    if (!tracking?.enabled || tracking.sources.length === 0)
+      throw invalid(
+        'A source-silent rule needs a tracked saved query: track this one on at least one source first ' +
+          '(Saved queries, Track).',
+      );
+  }
   const recipients = [...new Set(rule.recipientIds)];
   if (recipients.length) {
     const members = await db
@@ -139,11 +154,42 @@ export function notificationPath(
   /** A spike's window start: the overview opens "Why this spike" for it. */
   why: Date | null = null,
 ): string {
+  return overviewPath(workspaceId, savedQueryId, period === 'hour' ? '24h' : '30d', windowEnd, why);
+}
+
+function overviewPath(
+  workspaceId: string,
+  savedQueryId: string,
+  range: '24h' | '7d' | '30d' | '90d',
+  end: Date,
+  why: Date | null,
+): string {
   const search = new URLSearchParams({
     query: savedQueryId,
-    range: period === 'hour' ? '24h' : '30d',
-    end: windowEnd.toISOString(),
+    range,
+    end: end.toISOString(),
     ...(why && { why: why.toISOString() }),
   });
   return `/workspace/${encodeURIComponent(workspaceId)}/insight/overview?${search.toString()}`;
+}
+
+/**
+ * The dashboard an event opens: a source-silent rule's, the overview over a range that holds the silence (its gaps
+ * marked under the chart); the other kinds' as notificationPath says.
+ */
+export function eventPath(
+  rule: { workspaceId: string; savedQueryId: string; kind: AlertKind; period: AlertPeriod },
+  event: { windowStart: Date; windowEnd: Date },
+): string {
+  if (rule.kind !== 'source_silent')
+    return notificationPath(
+      rule.workspaceId,
+      rule.savedQueryId,
+      rule.period,
+      event.windowEnd,
+      rule.kind === 'spike' ? event.windowStart : null,
+    );
+  const hours = (event.windowEnd.getTime() - event.windowStart.getTime()) / 3_600_000;
+  const range = hours < 24 ? '24h' : hours < 7 * 24 ? '7d' : hours < 30 * 24 ? '30d' : '90d';
+  return overviewPath(rule.workspaceId, rule.savedQueryId, range, event.windowEnd, null);
 }

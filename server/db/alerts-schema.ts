@@ -40,7 +40,10 @@ export const alertRules = pgTable(
     kind: alertKind('kind').notNull(),
     /** The window the rule looks at: the zone's current hour or day, against the ones before it. */
     period: alertPeriod('period').notNull(),
-    /** volume: mentions in the window at least this; sentiment_shift: the negative share up by this many points. */
+    /**
+     * volume: mentions in the window at least this; sentiment_shift: the negative share up by this many points;
+     * source_silent: hours a tracked source has been silent.
+     */
     threshold: integer('threshold'),
     inApp: boolean('in_app').notNull().default(true),
     email: boolean('email').notNull().default(false),
@@ -66,16 +69,21 @@ export const alertRules = pgTable(
   (t) => [
     index('alert_rules_workspace_idx').on(t.workspaceId),
     index('alert_rules_saved_query_idx').on(t.savedQueryId),
+    // On the kind's text: a value added to the enum cannot be named as one in the migration's transaction that adds it.
     check(
       'alert_rules_threshold_check',
-      sql`CASE ${t.kind} WHEN 'spike' THEN ${t.threshold} IS NULL
+      sql`CASE ${t.kind}::text WHEN 'spike' THEN ${t.threshold} IS NULL
         WHEN 'volume' THEN ${t.threshold} >= 1
+        WHEN 'source_silent' THEN ${t.threshold} BETWEEN 1 AND 168
         ELSE ${t.threshold} BETWEEN 1 AND 100 END`,
     ),
   ],
 );
 
-/** One firing of a rule: at most one per rule and window, whichever process or restart evaluates it. */
+/**
+ * One firing of a rule: at most one per rule, window and source, whichever process or restart evaluates it. A
+ * source-silent rule's window starts when the source went silent, so each silence of each source is told once.
+ */
 export const alertEvents = pgTable(
   'alert_events',
   {
@@ -88,6 +96,8 @@ export const alertEvents = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
     windowEnd: timestamp('window_end', { withTimezone: true }).notNull(),
+    /** A source-silent rule's source (its key: bluesky, mastodon:<origin>…); '' for the other kinds. */
+    source: text('source').notNull().default(''),
     /** What was counted: the window's mentions and the figures the rule compared them with. */
     figures: jsonb('figures').notNull(),
     title: text('title').notNull(),
@@ -95,7 +105,7 @@ export const alertEvents = pgTable(
     firedAt: timestamp('fired_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique('alert_events_rule_window_key').on(t.ruleId, t.windowStart),
+    unique('alert_events_rule_window_source_key').on(t.ruleId, t.windowStart, t.source),
     index('alert_events_workspace_idx').on(t.workspaceId, t.firedAt),
   ],
 );

@@ -1,6 +1,7 @@
 // Make or change an alert rule (owners and managers): the saved query it watches, its kind (spike, volume threshold,
-// sentiment shift) and window (an hour or a day), the threshold the kind needs, who is told and how (members in the
-// app and by e-mail, a webhook). The server checks the same rules and its refusal is shown here; the webhook's
+// sentiment shift, or a tracked source gone silent) and window (an hour or a day; none for a silent source), the
+// threshold the kind needs (hours for a silent source), who is told and how (members in the app and by e-mail, a
+// webhook). The server checks the same rules and its refusal is shown here; the webhook's
 // signing secret is shown once the rule exists, for the receiver to check x-murmur-signature.
 import { CheckboxGroup } from '@/components/CheckboxGroup';
 import { useId, useState, type FormEvent } from 'react';
@@ -9,6 +10,7 @@ import {
   ALERT_KIND_LABELS,
   ALERT_KINDS,
   SENTIMENT_SHIFT_MIN_MENTIONS,
+  SOURCE_SILENT_HOURS_MAX,
   SPIKE_HISTORY,
   thresholdProblem,
   type AlertKind,
@@ -33,6 +35,19 @@ const KIND_HINTS: Record<AlertKind, (period: AlertPeriod) => string> = {
   sentiment_shift: (period) =>
     `When the share of negative mentions in the ${period} rises by the threshold in points against the ${period} ` +
     `before (with at least ${SENTIMENT_SHIFT_MIN_MENTIONS} mentions).`,
+  source_silent: () =>
+    'When a source the saved query is tracked on has collected nothing for it for the hours given: a gap in its ' +
+    'coverage (rate limited, quota spent, unreachable…) that long, or no new post that long. Told once per source ' +
+    'and silence, with the reason when there is one. The saved query must be tracked (Saved queries, Track).',
+};
+
+const THRESHOLD_FIELDS: Record<Exclude<AlertKind, 'spike'>, { label: string; hint: string }> = {
+  volume: { label: 'Mentions (threshold)', hint: 'For example 500.' },
+  sentiment_shift: { label: 'Rise in points (threshold)', hint: 'From 1 to 100, e.g. 15 for 20 % → 35 %.' },
+  source_silent: {
+    label: 'Hours silent (threshold)',
+    hint: `From 1 to ${SOURCE_SILENT_HOURS_MAX} (a week), e.g. 6.`,
+  },
 };
 
 export const memberName = (m: MemberResponse) =>
@@ -149,7 +164,7 @@ export function AlertRuleForm({
           ))}
         </select>
       </div>
-      <fieldset className="choice-group compact">
+      <fieldset className="choice-group compact" aria-describedby={`${ids}-kind-hint`}>
         <legend>Alert when</legend>
         {ALERT_KINDS.map((kind) => (
           <label key={kind} className="choice">
@@ -164,32 +179,34 @@ export function AlertRuleForm({
           </label>
         ))}
       </fieldset>
-      <fieldset className="choice-group compact">
-        <legend>Window</legend>
-        {(['hour', 'day'] as const).map((period) => (
-          <label key={period} className="choice">
-            <input
-              type="radio"
-              name={`${ids}-period`}
-              value={period}
-              checked={draft.period === period}
-              onChange={() => set({ period })}
-            />
-            {period === 'hour' ? 'An hour' : 'A day'}
-          </label>
-        ))}
-      </fieldset>
-      <p className="field-hint">
+      {draft.kind === 'source_silent' ? null : (
+        <fieldset className="choice-group compact">
+          <legend>Window</legend>
+          {(['hour', 'day'] as const).map((period) => (
+            <label key={period} className="choice">
+              <input
+                type="radio"
+                name={`${ids}-period`}
+                value={period}
+                checked={draft.period === period}
+                onChange={() => set({ period })}
+              />
+              {period === 'hour' ? 'An hour' : 'A day'}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <p id={`${ids}-kind-hint`} className="field-hint">
         {KIND_HINTS[draft.kind](draft.period)} Times are the workspace&apos;s zone.
       </p>
       {draft.kind === 'spike' ? null : (
         <TextField
-          label={draft.kind === 'volume' ? 'Mentions (threshold)' : 'Rise in points (threshold)'}
+          label={THRESHOLD_FIELDS[draft.kind].label}
           inputMode="numeric"
           value={draft.threshold}
           onChange={(threshold) => set({ threshold })}
           error={thresholdError}
-          hint={draft.kind === 'volume' ? 'For example 500.' : 'From 1 to 100, e.g. 15 for 20 % → 35 %.'}
+          hint={THRESHOLD_FIELDS[draft.kind].hint}
         />
       )}
       <CheckboxGroup

@@ -88,7 +88,7 @@ export function AlertsPage() {
   return (
     <PageFrame
       title="Alerts"
-      description={`Be told when a saved query spikes, reaches a volume or turns negative. Windows are hours and days of ${workspace.time_zone}.`}
+      description={`Be told when a saved query spikes, reaches a volume, turns negative, or a source it is tracked on goes silent. Windows are hours and days of ${workspace.time_zone}.`}
       actions={
         <button
           type="button"
