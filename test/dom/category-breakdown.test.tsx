@@ -98,7 +98,7 @@ describe('the By category card', () => {
     ]);
     // A tag without posts opens nothing.
     expect(within(rows[2]!).queryByRole('button')).toBeNull();
-    const untagged = within(card).getByRole('button', { name: 'Posts without a tag of Topic' });
+    const untagged = within(card).getByRole('button', { name: 'Untagged: posts without a tag of Topic' });
     expect(untagged.closest('p')!.textContent).toBe('Untagged24 posts (60%)');
     expect(card.textContent).toContain('16 of 40 posts carry a tag of Topic');
     expect(card.textContent).toContain('Posts matching "coffee", per tag of Topic.');
@@ -125,7 +125,9 @@ describe('the By category card', () => {
 
   it('opens the posts carrying none of the category’s tags from "Untagged"', async () => {
     const { card, history } = await openOverview({ tagCategories: categories });
-    await userEvent.click(await within(card).findByRole('button', { name: 'Posts without a tag of Topic' }));
+    await userEvent.click(
+      await within(card).findByRole('button', { name: 'Untagged: posts without a tag of Topic' }),
+    );
     await waitFor(() => expect(history.location.pathname).toBe('/workspace/w1/insight/filtered-posts'));
     expect(new URLSearchParams(history.location.search).get('refine')).toBe(
       `!tag:${DRINKS},${FOOD},${MUSIC}`,

@@ -154,7 +154,7 @@ function Bars({ data }: { data: CategoryBreakdownResponse }) {
             <button
               type="button"
               className="link-button"
-              aria-label={`Posts without a tag of ${category.name}`}
+              aria-label={`Untagged: posts without a tag of ${category.name}`}
               onClick={() => drill([untagged])}
             >
               Untagged
