@@ -76,6 +76,8 @@ export interface DashboardBackend {
   savedQueries?: SavedQuery[];
   tagCategories?: TagCategoriesResponse;
   privilege?: Privilege;
+  /** Another internal API call ("POST workspaces/w1/…", its body parsed), or undefined for a 404. */
+  api?: (key: string, body: Record<string, unknown>) => FakeReply | undefined;
   /** Another social API call (its path, its body parsed), or undefined for a 404. */
   social?: (path: string, body: Record<string, unknown>) => FakeReply | undefined;
 }
@@ -109,6 +111,8 @@ export async function dashboardApp(
       const saved = backend.savedQueries ?? [];
       return { status: 200, body: { saved_queries: saved, usage: { count: saved.length, limit: 25 } } };
     }
+    const answered = backend.api?.(key, body);
+    if (answered) return answered;
     return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
   };
   localStorage.setItem(
