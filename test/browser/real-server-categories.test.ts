@@ -1,9 +1,11 @@
 // Categories of tags on the overview end to end against the REAL server: Ben (a manager of the demo workspace) creates
-// the category "Topic" with the tag "Outage" and its rule `outage` through the API, over the demo corpus and a dozen
-// posts of the last days about an outage (and five about coffee). He opens the overview: the By category card shows Outage's posts exactly as
-// POST /social/insights/categories answers the page's own request (and at least the dozen), "Untagged" apart, and
-// axe-core finds no violation. Outage's button, reached from the keyboard, opens filtered posts with the chip
-// "Tag: only Topic › Outage". Set MURMUR_KEEP_SCREENS to a directory to keep a screenshot of the card.
+// the category "Topic" with the tag "Outage" and its rule `outage` through the API, over the demo corpus, a dozen posts
+// of the last days about an outage and five about coffee. He opens the overview: the By category card shows Outage's
+// posts exactly as POST /social/insights/categories answers the page's own request (and at least the dozen),
+// "Untagged" apart, and axe-core finds no violation. Outage's button, reached from the keyboard, opens filtered posts
+// with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag from all of the page's posts in
+// one call, and the server and the list count them untagged. Set MURMUR_KEEP_SCREENS to a directory to keep a
+// screenshot of the card.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -72,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('By category (real server)', () => {
-  it("shows a category's tags as the API counts them and opens a tag's posts", async () => {
+  it("shows a category's tags as the API counts them, opens a tag's posts and untags them at once", async () => {
     // Ben, a manager, makes the category, its tag and the tag's rule.
     const categoryId = (
       await api<{ id: string }>('POST', '/api/workspaces/demo/tag-categories', { name: 'Topic' }, 201)
@@ -169,5 +171,28 @@ describe('By category (real server)', () => {
     await expect
       .poll(() => page.locator('main').innerText(), { timeout: 20_000 })
       .toContain(`of ${outage.posts.toLocaleString('en-US')} posts`);
+
+    // Many posts at once: every post of the page (the tag's), the tag removed by hand in one call.
+    const shown = await page.locator('.post-card').count();
+    expect(shown).toBeGreaterThan(0);
+    const before = (await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', body))
+      .tags[0]!.posts;
+    await page.getByRole('button', { name: 'Tag several posts' }).click();
+    const panel = page.getByRole('group', { name: 'Tag several posts' });
+    await panel.getByRole('checkbox', { name: `All ${shown} posts of this page` }).check();
+    await panel.getByRole('combobox', { name: 'Tag' }).selectOption({ label: 'Topic › Outage' });
+    expect(await axeViolations(page)).toEqual([]);
+    await panel.getByRole('button', { name: `Remove the tag from ${shown} posts` }).click();
+    await expect
+      .poll(() => page.getByText(`Tag Topic › Outage removed: ${shown} posts changed`).count(), {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    // The server counts them untagged at once, and the list (refined to the tag) is read again without them.
+    const after = await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', body);
+    expect(after.tags[0]!.posts).toBe(before - shown);
+    await expect
+      .poll(() => page.locator('.post-card').count(), { timeout: 20_000 })
+      .toBe(Math.min(shown, outage.posts - shown));
   });
 });
