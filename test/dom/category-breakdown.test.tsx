@@ -100,7 +100,7 @@ describe('the By category card', () => {
     expect(within(rows[2]!).queryByRole('button')).toBeNull();
     const untagged = within(card).getByRole('button', { name: 'Untagged: posts without a tag of Topic' });
     expect(untagged.closest('p')!.textContent).toBe('Untagged24 posts (60%)');
-    expect(card.textContent).toContain('16 of 40 posts carry a tag of Topic');
+    expect(card.textContent).toContain('With a tag of Topic: 16 of 40 posts.');
     expect(card.textContent).toContain('Posts matching "coffee", per tag of Topic.');
 
     await userEvent.selectOptions(within(card).getByRole('combobox', { name: 'Category' }), 'Product line');

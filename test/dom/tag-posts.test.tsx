@@ -76,6 +76,7 @@ describe('tagging several posts at once', () => {
     expect((tagButton as HTMLButtonElement).disabled).toBe(true);
 
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select post 1 (by @ferryfan)' }));
+    expect(within(panel).getByRole('button', { name: 'Tag 1 post' })).toBeTruthy();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select post 3 (by @ferryfan)' }));
     const select = within(panel).getByRole('combobox', { name: 'Tag' });
     expect(

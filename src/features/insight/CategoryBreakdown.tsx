@@ -16,7 +16,7 @@ import { apiProblem } from '@/api/errors';
 import { tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
 import { Counted } from './ChartCard';
-import { formatShare, formatWhole } from './insight-format';
+import { formatPosts, formatShare, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 import { useReadOnly } from './read-only';
 import { tagName } from './tag-names';
@@ -119,7 +119,7 @@ function Bars({ data }: { data: CategoryBreakdownResponse }) {
   const none: Refine = { field: 'tag', values: tagIds, exclude: true };
   const untagged =
     data.untagged > 0 && z.safeParse(insightsBodySchema.shape.refine, [none]).success ? none : null;
-  const figure = (posts: number, share: number) => `${formatWhole(posts)} posts (${formatShare(share)})`;
+  const figure = (posts: number, share: number) => `${formatPosts(posts)} (${formatShare(share)})`;
   const untaggedShare = data.posts ? data.untagged / data.posts : 0;
   if (!data.posts) return <p className="chart-empty muted">No posts in this range.</p>;
   return (
@@ -169,8 +169,8 @@ function Bars({ data }: { data: CategoryBreakdownResponse }) {
         <span className="category-bar-figure">{figure(data.untagged, untaggedShare)}</span>
       </p>
       <p className="small muted">
-        {formatWhole(data.tagged)} of {formatWhole(data.posts)} posts carry a tag of {category.name}; a post
-        with two of its tags counts under each.
+        With a tag of {category.name}: {formatWhole(data.tagged)} of {formatPosts(data.posts)}. A post with
+        two of its tags counts under each.
       </p>
       <Counted sentence={data.counted} />
     </>

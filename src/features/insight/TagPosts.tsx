@@ -10,7 +10,7 @@ import { apiProblem } from '@/api/errors';
 import { setPostsTag, tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
-import { formatWhole } from './insight-format';
+import { formatPosts } from './insight-format';
 import { useInsightView } from './insight-view';
 import { useReadOnly } from './read-only';
 import { tagName } from './tag-names';
@@ -100,8 +100,8 @@ export function TagPostsPanel({
       showToast(
         'success',
         tagged
-          ? `Tagged ${tag!.name}: ${formatWhole(changed)} posts changed`
-          : `Tag ${tag!.name} removed: ${formatWhole(changed)} posts changed`,
+          ? `Tagged ${tag!.name}: ${formatPosts(changed)} changed`
+          : `Tag ${tag!.name} removed: ${formatPosts(changed)} changed`,
       );
       selection!.setSelected(NONE);
       // The tags' counts, the posts' tags and every dashboard refined by or broken down into tags.
@@ -135,7 +135,7 @@ export function TagPostsPanel({
             selection.setSelected(event.target.checked ? new Set(posts.map((post) => post.id)) : NONE)
           }
         />{' '}
-        All {formatWhole(posts.length)} posts of this page
+        All {formatPosts(posts.length)} of this page
       </label>
       <div className="field inline">
         <label htmlFor={`${id}-tag`}>Tag</label>
@@ -162,7 +162,7 @@ export function TagPostsPanel({
         disabled={!count || set.isPending}
         onClick={() => set.mutate({ tagged: true })}
       >
-        Tag {formatWhole(count)} posts
+        Tag {formatPosts(count)}
       </button>
       <button
         type="button"
@@ -170,7 +170,7 @@ export function TagPostsPanel({
         disabled={!count || set.isPending}
         onClick={() => set.mutate({ tagged: false })}
       >
-        Remove the tag from {formatWhole(count)} posts
+        Remove the tag from {formatPosts(count)}
       </button>
       <button
         type="button"
