@@ -11,6 +11,7 @@ import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/ins
 import { compareResponseSchema, type CompareBody } from '@contract/insights-compare';
 import { driversResponseSchema } from '@contract/insights-drivers';
 import { themesResponseSchema } from '@contract/insights-themes';
+import { categoryBreakdownResponseSchema } from '@contract/insights-categories';
 import {
   postDetailResponseSchema,
   profileDetailResponseSchema,
@@ -70,6 +71,24 @@ export const themesQuery = (api: Api, body: InsightsBody & { limit?: number }) =
     queryKey: ['workspaces', body.workspace_id, 'insights', 'themes', body] as const,
     queryFn: ({ signal }) =>
       api.sendSocial('insights/themes', themesResponseSchema, { method: 'POST', body, signal }),
+    staleTime: STALE_MS,
+    retry: retryFigures,
+    retryDelay,
+  });
+
+/** A scope broken down by one of the workspace's categories (POST /social/insights/categories): posts per tag. */
+export const categoryBreakdownQuery = (
+  api: Api,
+  body: InsightsBody & { category_id: string; limit?: number },
+) =>
+  queryOptions({
+    queryKey: ['workspaces', body.workspace_id, 'insights', 'categories', body] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('insights/categories', categoryBreakdownResponseSchema, {
+        method: 'POST',
+        body,
+        signal,
+      }),
     staleTime: STALE_MS,
     retry: retryFigures,
     retryDelay,

@@ -7,6 +7,8 @@ import { cleanup, render } from '@testing-library/react';
 import { App, createApp, type MurmurApp } from '@/app';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { SavedQuery } from '@contract/saved-queries';
+import type { TagCategoriesResponse } from '@contract/tags';
+import type { Privilege } from '@contract/workspaces';
 import { AUTH_TOKENS_KEY } from '@/lib/storage-keys';
 import { currentUserFixture, workspaceFixture } from './contract.fixtures';
 import { fakeJwt, nowSeconds, shellReply, startFakeHttp, type FakeHttp, type FakeReply } from './fake-http';
@@ -66,9 +68,16 @@ export async function visit(
   return opened;
 }
 
-/** What a test adds to the fake backend: the workspace's saved queries, and answers to other social calls. */
+/**
+ * What a test adds to the fake backend: the workspace's saved queries, its categories of tags (none by default), the
+ * user's privilege in it (owner by default), and answers to other social calls.
+ */
 export interface DashboardBackend {
   savedQueries?: SavedQuery[];
+  tagCategories?: TagCategoriesResponse;
+  privilege?: Privilege;
+  /** Another internal API call ("POST workspaces/w1/…", its body parsed), or undefined for a 404. */
+  api?: (key: string, body: Record<string, unknown>) => FakeReply | undefined;
   /** Another social API call (its path, its body parsed), or undefined for a 404. */
   social?: (path: string, body: Record<string, unknown>) => FakeReply | undefined;
 }
@@ -89,19 +98,21 @@ export async function dashboardApp(
     const other = request.path.startsWith('/social/') ? backend.social?.(request.path, body) : undefined;
     if (other) return other;
     const key = `${request.method} ${request.path.replace(/^\/api\//, '')}`;
-    if (key === 'GET users/me') {
-      return {
-        status: 200,
-        body: currentUserFixture(SELF, [workspaceFixture('w1', { time_zone: 'Europe/Berlin' })]),
-      };
-    }
-    if (key === 'GET workspaces/w1') {
-      return { status: 200, body: workspaceFixture('w1', { time_zone: 'Europe/Berlin' }) };
+    const workspace = workspaceFixture('w1', {
+      time_zone: 'Europe/Berlin',
+      ...(backend.privilege ? { privilege: backend.privilege } : {}),
+    });
+    if (key === 'GET users/me') return { status: 200, body: currentUserFixture(SELF, [workspace]) };
+    if (key === 'GET workspaces/w1') return { status: 200, body: workspace };
+    if (key === 'GET workspaces/w1/tag-categories') {
+      return { status: 200, body: backend.tagCategories ?? { categories: [] } };
     }
     if (key === 'GET workspaces/w1/saved-queries') {
       const saved = backend.savedQueries ?? [];
       return { status: 200, body: { saved_queries: saved, usage: { count: saved.length, limit: 25 } } };
     }
+    const answered = backend.api?.(key, body);
+    if (answered) return answered;
     return { status: 404, body: { error: 'not_found', message: 'Not found.' } };
   };
   localStorage.setItem(

@@ -1,5 +1,6 @@
 // Overview: the four figures against the previous period, mentions over time with spikes marked, sentiment split and
-// over time, platforms, top posts and top people. Every chart element drills down to filtered posts.
+// over time, platforms, top posts, top people and the posts per tag of a category (CategoryBreakdown.tsx). Every chart
+// element drills down to filtered posts.
 import { useMemo } from 'react';
 import { useSearch } from '@tanstack/react-router';
 import type { ChartConfiguration } from 'chart.js';
@@ -27,6 +28,7 @@ import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
 import { bucketWindows, SpikeDrivers, whyOf } from './SpikeDrivers';
+import { CategoryBreakdown } from './CategoryBreakdown';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
 
 type Bucket = OverviewResponse['over_time'][number];
@@ -347,6 +349,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
           meta={meta}
         />
       </section>
+      <CategoryBreakdown />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The posts dashboards: posts (by engagement, recency or overperformance) and filtered posts (the drill-down target,
-// newest first), one page of posts at a time; the list itself is also the profile page's.
+// newest first), one page of posts at a time; the list itself is also the profile page's. Owners and managers tag
+// several posts of a page at once (TagPosts.tsx).
 import { Link } from '@tanstack/react-router';
 import { POST_SORTS, type PostSort } from '@contract/insights';
 import type { InsightPost, PostsResponse } from '@contract/insights-responses';
@@ -12,6 +13,7 @@ import { useDetailLinks } from './DetailLinks';
 import type { BackTarget } from './detail-search';
 import { DEFAULT_SORTS } from './dashboard-query';
 import { ExportButton, Pager, SortSelect, usePaging } from './list-paging';
+import { SelectPost, TagPostsPanel, useTagSelection } from './TagPosts';
 
 const POST_SORT_LABELS: Record<PostSort, string> = {
   engagement: 'Most engagement',
@@ -65,13 +67,16 @@ export function PostList({
 }) {
   const patterns = termPatterns(data.query ?? '');
   const links = useDetailLinks(back);
+  const selection = useTagSelection(data.posts);
   return (
     <>
       <p className="counted small muted">{data.counted}</p>
+      <TagPostsPanel selection={selection} posts={data.posts} />
       {data.posts.length ? (
         <ol className="post-list static" aria-label={`${data.posts.length} posts on this page`}>
-          {data.posts.map((post) => (
+          {data.posts.map((post, index) => (
             <li key={post.id} className="post-list-item">
+              <SelectPost selection={selection} post={post} place={index + 1} />
               <PostCard post={post} timeZone={data.time_zone} patterns={patterns} links={links} />
               {post.overperformance !== null ? <Overperformance post={post} /> : null}
             </li>

@@ -1,6 +1,7 @@
 // The drill-down refinements of the view as chips: what each keeps ("only") or leaves out ("not"), a switch named by
 // what pressing it does (leave out, keep only) and a button that removes it. Chips combine (all must hold); every
-// control is a real button, so the keyboard reaches them all.
+// control is a real button, so the keyboard reaches them all. A tag is named with its category ("Topic › Drinks"), never
+// by its id ("a tag" while the workspace's tags load, or for one it no longer has).
 import type { Refine } from '@contract/insights';
 import type { WorkspaceLanguage } from '@contract/workspaces';
 import { languageLabel } from '@/lib/languages';
@@ -8,6 +9,7 @@ import { platformName } from '@/lib/platforms';
 import { DAY_NAMES, formatBucket, formatWhole } from './insight-format';
 import { useInsightView } from './insight-view';
 import type { Platform } from './insight-search';
+import { useTagNames } from './tag-names';
 
 const FIELD_LABELS: Record<Refine['field'], string> = {
   date: 'Date',
@@ -26,8 +28,8 @@ const FIELD_LABELS: Record<Refine['field'], string> = {
   tag: 'Tag',
 };
 
-/** A refinement's values in words ("#coffee or #tea", "3 Nov", "10K to 100K followers"). */
-function describeRefine(refine: Refine, timeZone: string): string {
+/** A refinement's values in words ("#coffee or #tea", "3 Nov", "10K to 100K followers", "Topic › Drinks"). */
+function describeRefine(refine: Refine, timeZone: string, tagNames: ReadonlyMap<string, string>): string {
   const words = refine.values.map((value): string => {
     if (typeof value === 'object' && 'day' in value) {
       return `${DAY_NAMES[value.day - 1] ?? value.day}s ${String(value.hour).padStart(2, '0')}:00–${String(value.hour).padStart(2, '0')}:59`;
@@ -50,6 +52,8 @@ function describeRefine(refine: Refine, timeZone: string): string {
         return `@${String(value).replace(/^@/, '')}`;
       case 'author':
         return typeof value === 'number' ? `profile ${value}` : `@${value.replace(/^@/, '')}`;
+      case 'tag':
+        return tagNames.get(String(value)) ?? 'a tag';
       default:
         return String(value);
     }
@@ -58,7 +62,11 @@ function describeRefine(refine: Refine, timeZone: string): string {
 }
 
 export function RefineChips() {
-  const { scope, setScope, timeZone } = useInsightView();
+  const { scope, setScope, timeZone, workspaceId } = useInsightView();
+  const tagNames = useTagNames(
+    workspaceId,
+    scope.refine.some((refine) => refine.field === 'tag'),
+  );
   if (!scope.refine.length) return null;
   const replace = (index: number, next: Refine | null) =>
     setScope({
@@ -68,7 +76,7 @@ export function RefineChips() {
     <div className="refine-chips" role="group" aria-label="Drill-down refinements">
       {scope.refine.map((refine, index) => {
         const field = FIELD_LABELS[refine.field];
-        const values = describeRefine(refine, timeZone);
+        const values = describeRefine(refine, timeZone, tagNames);
         // The chip says what the view does with these posts; its switch says what pressing it will do.
         const label = `${field}: ${refine.exclude ? 'not' : 'only'} ${values}`;
         const action = refine.exclude ? 'Keep only' : 'Leave out';

@@ -10,6 +10,8 @@ const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFrac
 export const formatCompact = formatCompactNumber;
 export const formatWhole = (value: number) => whole.format(value);
 export const formatDecimal = (value: number | null) => (value === null ? '–' : decimal.format(value));
+/** A number of posts in words: "1 post", "1,200 posts". */
+export const formatPosts = (count: number) => `${whole.format(count)} ${count === 1 ? 'post' : 'posts'}`;
 /** A share (0–1) as a percentage. */
 export const formatShare = (value: number | null) => (value === null ? '–' : percent.format(value));
 /** A change in percent as the API gives it (12.5 = +12.5 %), signed; null when there was nothing before. */

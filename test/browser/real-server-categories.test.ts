@@ -1,0 +1,198 @@
+// Categories of tags on the overview end to end against the REAL server: Ben (a manager of the demo workspace) creates
+// the category "Topic" with the tag "Outage" and its rule `outage` through the API, over the demo corpus, a dozen posts
+// of the last days about an outage and five about coffee. He opens the overview: the By category card shows Outage's
+// posts exactly as POST /social/insights/categories answers the page's own request (and at least the dozen),
+// "Untagged" apart, and axe-core finds no violation. Outage's button, reached from the keyboard, opens filtered posts
+// with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag from all of the page's posts in
+// one call, and the server and the list count them untagged. Set MURMUR_KEEP_SCREENS to a directory to keep a
+// screenshot of the card.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import type { CategoryBreakdownResponse } from '@contract/insights-categories';
+import type { TagCategoriesResponse } from '@contract/tags';
+import { demoUserIds } from '@server/seed';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
+import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
+import { waitForHeading } from '@test/support/browser-harness';
+import { axeViolations } from '@test/support/axe';
+import { startRealServer, type RealServer } from '@test/support/real-server';
+import { signInThroughProvider } from '@test/support/dev-sign-in';
+
+const PORT = Number(process.env.MURMUR_REAL_E2E_PORT ?? 4781) + 12;
+const HOUR = 3_600_000;
+const OUTAGE_POSTS = 12;
+const QUIET_POSTS = 5;
+
+let server: RealServer;
+let browser: Browser;
+const pages: TestPage[] = [];
+let token = '';
+
+const api = async <T>(method: 'GET' | 'POST', url: string, payload?: object, status = 200) => {
+  const response = await server.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload ? { payload } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(status);
+  return response.json<T>();
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startRealServer(PORT), launchBrowser()]);
+  token = await server.tokenFor((await demoUserIds(server.db)).get('ben@murmur.local')!);
+  const [author] = await insertProfiles(server.db, [
+    { platform: 'x', externalId: 'cat-1', handle: 'nestwatch', displayName: 'Nest Watch', followers: 900 },
+  ]);
+  const now = Math.floor(Date.now() / HOUR) * HOUR;
+  await insertPosts(server.db, [
+    ...Array.from({ length: OUTAGE_POSTS }, (_, i) => ({
+      platform: 'x' as const,
+      externalId: `cat-outage-${i}`,
+      authorId: author!,
+      text: `CloudNest outage again, login failing ${i}`,
+      language: 'en',
+      postedAt: new Date(now - (i + 2) * 5 * HOUR),
+      likes: i,
+    })),
+    // Posts the rule leaves untagged.
+    ...Array.from({ length: QUIET_POSTS }, (_, i) => ({
+      platform: 'x' as const,
+      externalId: `cat-quiet-${i}`,
+      authorId: author!,
+      text: `A calm pour-over and a good book ${i}`,
+      language: 'en',
+      postedAt: new Date(now - (i + 3) * 7 * HOUR),
+    })),
+  ]);
+});
+afterAll(async () => {
+  await Promise.allSettled(pages.map((current) => current.context.close()));
+  await Promise.allSettled([browser?.close(), server?.close()]);
+});
+
+describe('By category (real server)', () => {
+  it("shows a category's tags as the API counts them, opens a tag's posts and untags them at once", async () => {
+    // Ben, a manager, makes the category, its tag and the tag's rule.
+    const categoryId = (
+      await api<{ id: string }>('POST', '/api/workspaces/demo/tag-categories', { name: 'Topic' }, 201)
+    ).id;
+    const tagId = (
+      await api<{ id: string }>(
+        'POST',
+        `/api/workspaces/demo/tag-categories/${categoryId}/tags`,
+        { name: 'Outage' },
+        201,
+      )
+    ).id;
+    await api('POST', `/api/workspaces/demo/tags/${tagId}/rules`, { query: 'outage' }, 201);
+    // The rule tags the past posts in the background: until it says it has looked at every one.
+    await expect
+      .poll(
+        async () =>
+          (await api<TagCategoriesResponse>('GET', '/api/workspaces/demo/tag-categories')).categories
+            .flatMap((c) => c.tags)
+            .flatMap((t) => t.rules)
+            .every((r) => r.caught_up),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+
+    // The store has the rule's tags of the last 7 days: the API counts at least the dozen outage posts.
+    const to = new Date().toISOString();
+    const body = {
+      workspace_id: 'demo',
+      query: '',
+      filters: { from: new Date(Date.now() - 7 * 24 * HOUR).toISOString(), to },
+      category_id: categoryId,
+    };
+    await expect
+      .poll(
+        async () =>
+          (await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', body)).tags[0]
+            ?.posts ?? 0,
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBeGreaterThanOrEqual(OUTAGE_POSTS);
+
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    const { page } = current;
+    await signInThroughProvider(page, /Ben/, (url) => url.pathname.startsWith('/workspace/demo'));
+    const asked = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/social/insights/categories',
+      { timeout: 30_000 },
+    );
+    await page.goto('/workspace/demo/insight/overview?range=7d');
+    await waitForHeading(page, 'Overview');
+    // The page's own request and the server's answer to it: what the card must show.
+    const response = await asked;
+    expect(response.status()).toBe(200);
+    expect(response.request().postDataJSON()).toMatchObject({
+      workspace_id: 'demo',
+      category_id: categoryId,
+    });
+    const answer = (await response.json()) as CategoryBreakdownResponse;
+    expect(answer.category).toEqual({ id: categoryId, name: 'Topic' });
+    const outage = answer.tags.find((t) => t.id === tagId)!;
+    expect(outage.posts).toBeGreaterThanOrEqual(OUTAGE_POSTS);
+
+    const card = page.getByRole('region', { name: 'By category' });
+    await expect.poll(() => card.getByRole('combobox', { name: 'Category' }).inputValue()).toBe(categoryId);
+    const bars = card.getByRole('list', { name: 'Posts per tag of Topic' });
+    await bars.waitFor({ timeout: 30_000 });
+    // The card is at the page's end: drawn (content-visibility) once scrolled to.
+    await card.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => bars.getByRole('listitem').allInnerTexts())
+      .toEqual([
+        expect.stringMatching(new RegExp(`^Outage\\s+${outage.posts.toLocaleString('en-US')} posts \\(`)),
+      ]);
+    await expect
+      .poll(() => card.locator('.category-untagged').innerText())
+      .toMatch(new RegExp(`^Untagged\\s+${answer.untagged.toLocaleString('en-US')} posts`));
+    expect(answer.untagged).toBeGreaterThanOrEqual(QUIET_POSTS);
+    expect(answer.tagged + answer.untagged).toBe(answer.posts);
+    expect(await axeViolations(page)).toEqual([]);
+    if (process.env.MURMUR_KEEP_SCREENS) {
+      await card.screenshot({ path: path.join(process.env.MURMUR_KEEP_SCREENS, 'by-category.png') });
+    }
+
+    // Outage's drill-down, from the keyboard: filtered posts refined to the tag, its chip named by the tag's name.
+    await card.getByRole('button', { name: 'Posts tagged Topic › Outage' }).focus();
+    await page.keyboard.press('Enter');
+    await waitForHeading(page, 'Filtered posts');
+    expect(new URL(page.url()).searchParams.get('refine')).toBe(`tag:${tagId}`);
+    const chips = page.getByRole('group', { name: 'Drill-down refinements' });
+    await expect.poll(() => chips.getByText('Tag: only Topic › Outage').count(), { timeout: 20_000 }).toBe(1);
+    expect(await chips.innerText()).not.toContain(tagId);
+    await expect
+      .poll(() => page.locator('main').innerText(), { timeout: 20_000 })
+      .toContain(`of ${outage.posts.toLocaleString('en-US')} posts`);
+
+    // Many posts at once: every post of the page (the tag's), the tag removed by hand in one call.
+    const shown = await page.locator('.post-card').count();
+    expect(shown).toBeGreaterThan(0);
+    const before = (await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', body))
+      .tags[0]!.posts;
+    await page.getByRole('button', { name: 'Tag several posts' }).click();
+    const panel = page.getByRole('group', { name: 'Tag several posts' });
+    await panel.getByRole('checkbox', { name: `All ${shown} posts of this page` }).check();
+    await panel.getByRole('combobox', { name: 'Tag' }).selectOption({ label: 'Topic › Outage' });
+    expect(await axeViolations(page)).toEqual([]);
+    await panel.getByRole('button', { name: `Remove the tag from ${shown} posts` }).click();
+    await expect
+      .poll(() => page.getByText(`Tag Topic › Outage removed: ${shown} posts changed`).count(), {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    // The server counts them untagged at once, and the list (refined to the tag) is read again without them.
+    const after = await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', body);
+    expect(after.tags[0]!.posts).toBe(before - shown);
+    await expect
+      .poll(() => page.locator('.post-card').count(), { timeout: 20_000 })
+      .toBe(Math.min(shown, outage.posts - shown));
+  });
+});
