@@ -2,14 +2,15 @@
 // rated split, whose shares are of the rated posts, and a sentence saying what it means; an answer without
 // `not_rated` (as the API's callers may get from an older server) shows the split as before.
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { overviewFor, visit } from '@test/support/dashboard-app';
 
 const card = async () => (await screen.findByRole('heading', { name: 'Sentiment' })).closest('section')!;
 
 describe('the sentiment split with "not rated" posts', () => {
   it('counts them apart, with the shares of the rated posts and what "not rated" means', async () => {
-    await visit('/workspace/w1/insight/overview?q=coffee&range=7d', (body) => ({
+    const { history } = await visit('/workspace/w1/insight/overview?q=coffee&range=7d', (body) => ({
       status: 200,
       body: {
         ...overviewFor(body as never, 15),
@@ -24,10 +25,14 @@ describe('the sentiment split with "not rated" posts', () => {
     const positive = within(section).getByText('Positive').closest('tr')!;
     expect(positive.textContent).toMatch(/60\s?%/);
     expect(row.textContent).toContain('–');
-    // No drill-down for it: no refinement selects the not-rated posts alone.
-    expect(within(row).queryByRole('button')).toBeNull();
     expect(within(positive).getByRole('button')).toBeTruthy();
     expect(section.textContent).toContain('Not rated: too little text to tell');
+    // Its drill-down lists exactly its posts: the sentiment refinement's not_rated.
+    await userEvent.click(within(row).getByRole('button'));
+    await waitFor(() => expect(history.location.pathname).toBe('/workspace/w1/insight/filtered-posts'));
+    expect(new URLSearchParams(history.location.search).get('refine')).toBe('sentiment:not_rated');
+    const chips = await screen.findByRole('group', { name: 'Drill-down refinements' });
+    await within(chips).findByText('Sentiment: only not rated');
   });
 
   it('shows the split as before when the answer has no not_rated', async () => {

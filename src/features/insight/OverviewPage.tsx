@@ -236,12 +236,9 @@ export function Overview({ data }: { data: OverviewResponse }) {
           summary: sentimentRows.map((row) => `${SENTIMENT_LABELS[row.sentiment]} ${row.posts}`).join(', '),
         }}
         drill={{
-          open: (row) => {
-            if (row.sentiment !== 'not_rated') drill([{ field: 'sentiment', values: [row.sentiment] }]);
-          },
+          // Each row's own posts: `neutral` the rated neutral ones, `not_rated` the others.
+          open: (row) => drill([{ field: 'sentiment', values: [row.sentiment] }]),
           label: (row) => `${SENTIMENT_LABELS[row.sentiment]} posts`,
-          // No refinement selects the not-rated posts (`neutral` takes them with the rated neutral ones).
-          enabled: (row) => row.sentiment !== 'not_rated',
         }}
         footer={
           <p className="small muted">

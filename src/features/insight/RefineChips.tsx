@@ -54,6 +54,8 @@ function describeRefine(refine: Refine, timeZone: string, tagNames: ReadonlyMap<
         return typeof value === 'number' ? `profile ${value}` : `@${value.replace(/^@/, '')}`;
       case 'tag':
         return tagNames.get(String(value)) ?? 'a tag';
+      case 'sentiment':
+        return value === 'not_rated' ? 'not rated' : String(value);
       default:
         return String(value);
     }
