@@ -65,14 +65,17 @@ const endsFrom = (buckets: readonly DriversWindow[], start: number) =>
  */
 export function DriversRangePick({
   buckets,
+  initial = null,
   onExplain,
 }: {
   buckets: readonly DriversWindow[];
+  /** The range chosen at first (a drag across the chart: the picker is made again for it). */
+  initial?: { first: string; last: string } | null;
   /** The first and the last bucket of the range, by their starts. */
   onExplain: (first: string, last: string) => void;
 }) {
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [from, setFrom] = useState(initial?.first ?? '');
+  const [to, setTo] = useState(initial?.last ?? '');
   const [note, setNote] = useState('');
   const fromId = useId();
   const toId = useId();

@@ -2,7 +2,7 @@
 // beyond its baseline (POST /social/insights/drivers, counted exactly: server/social/insights/drivers.ts), and any
 // range of the chart's buckets explained the same way (DriversRange.tsx); on the conversation dashboard, the same for
 // the whole range. Each driver opens its posts of that window; the first driver's top posts are listed.
-import { useMemo, useState } from 'react';
+import { useImperativeHandle, useMemo, useState, type Ref } from 'react';
 import * as z from 'zod/mini';
 import { useQuery } from '@tanstack/react-query';
 import type { Refine } from '@contract/insights';
@@ -93,6 +93,16 @@ export function bucketWindows(
   return { spikes, others };
 }
 
+/**
+ * What the overview's mentions chart asks of "Why this spike": `explainRange(first, last)` — a drag across the chart
+ * crossed the buckets starting at `first` to `last` (bucket starts, as over_time gives them); those with posts fill
+ * "Explain from … to …" and are explained at once. Wired as
+ * `chart={{ …, onBrush: (a, b) => drivers.current?.explainRange(a.start, b.start) }}` and `<SpikeDrivers ref={drivers} …>`.
+ */
+export interface SpikeDriversHandle {
+  explainRange: (first: string, last: string) => void;
+}
+
 /** What is open: the first and the last bucket of it, by their starts (the same for one bucket or window). */
 interface Opened {
   first: string;
@@ -104,8 +114,13 @@ function openedOf(why: Why | null, buckets: readonly DriversWindow[]): Opened | 
   if (!why) return null;
   if (why.to === null) return { first: why.from, last: why.from };
   const [from, to] = [Date.parse(why.from), Date.parse(why.to)];
-  const within = buckets.filter((w) => Date.parse(w.from) >= from && Date.parse(w.from) < to);
-  return within.length ? { first: within[0]!.from, last: within[within.length - 1]!.from } : null;
+  return spanOf(buckets, (start) => start >= from && start < to);
+}
+
+/** The first and the last of the buckets whose starts pass `within`, or null when none does. */
+function spanOf(buckets: readonly DriversWindow[], within: (start: number) => boolean): Opened | null {
+  const taken = buckets.filter((w) => within(Date.parse(w.from)));
+  return taken.length ? { first: taken[0]!.from, last: taken[taken.length - 1]!.from } : null;
 }
 
 /**
@@ -118,6 +133,7 @@ export function SpikeDrivers({
   dashboard = 'overview',
   opened = null,
   others = [],
+  ref,
 }: {
   windows: DriversWindow[];
   /** Any other window a reader may pick (every bucket of the chart with posts), asked as a range of them. */
@@ -127,6 +143,8 @@ export function SpikeDrivers({
   prompt?: string;
   /** Where a post's page goes back to. */
   dashboard?: 'overview' | 'conversation';
+  /** The chart's way in: a drag across it (ChartCard's `chart.onBrush`) explains the buckets it crossed. */
+  ref?: Ref<SpikeDriversHandle>;
 }) {
   const readOnly = useReadOnly();
   const { timeZone } = useInsightView();
@@ -140,8 +158,6 @@ export function SpikeDrivers({
     setSeen(openedKey);
     setOpen(openedOf(opened, buckets));
   }
-  if (readOnly || (!windows.length && !others.length)) return null;
-
   const explained = (at: Opened | null) => {
     if (!at) return null;
     const spike = at.first === at.last ? windows.find((w) => w.from === at.first) : undefined;
@@ -158,12 +174,29 @@ export function SpikeDrivers({
     const why = explained(next)?.why;
     updateSearch((previous) => ({ ...previous, why: why ? whyParam(why) : undefined }), { replace: true });
   };
+  const [picked, setPicked] = useState<{ at: Opened; key: number } | null>(null);
+  useImperativeHandle(ref, () => ({
+    explainRange: (firstStart, lastStart) => {
+      const [first, last] = [Date.parse(firstStart), Date.parse(lastStart)];
+      const at = spanOf(buckets, (start) => start >= first && start <= last);
+      if (!at) return;
+      setPicked((before) => ({ at, key: (before?.key ?? 0) + 1 }));
+      choose(at);
+    },
+  }));
+  if (readOnly || (!windows.length && !others.length)) return null;
+
   const chosen = explained(open);
   const isOpen = (w: DriversWindow) => open?.first === w.from && open.last === w.from;
   return (
     <div className="spike-drivers">
       {others.length > 0 && (
-        <DriversRangePick buckets={buckets} onExplain={(first, last) => choose({ first, last })} />
+        <DriversRangePick
+          key={picked?.key ?? 0}
+          buckets={buckets}
+          initial={picked?.at}
+          onExplain={(first, last) => choose({ first, last })}
+        />
       )}
       {windows.length > 0 && (
         <div className="spike-drivers-buttons" role="group" aria-label={prompt}>
