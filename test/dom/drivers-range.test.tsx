@@ -9,6 +9,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DriversResponse } from '@contract/insights-drivers';
 import type { OverviewResponse } from '@contract/insights-responses';
+import { crossedRange } from '@/features/insight/DriversRange';
+import type { DriversWindow } from '@/features/insight/SpikeDrivers';
 import { overviewFor, visit } from '@test/support/dashboard-app';
 
 const HOUR = 3_600_000;
@@ -196,5 +198,23 @@ describe('Why this range', () => {
     expect(screen.getByRole('button', { name: 'Why this spike: 3 Nov, 18:00 CET' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: /^Why / })).toBeNull();
     expect(asked).toEqual([]);
+  });
+});
+
+describe('a drag across the chart', () => {
+  const windows = (hours: readonly number[]): DriversWindow[] =>
+    hours.map((h) => ({ from: at(h), to: at(h + 1), name: `h${h}`, refine: [] }));
+
+  it('takes the buckets with posts it crossed, both ends included', () => {
+    // The chart's hour 2 has no posts: it is no bucket of the picker.
+    const buckets = windows([0, 1, 3, 4, 5]);
+    expect(crossedRange(buckets, at(2), at(4))).toEqual({ first: at(3), last: at(4) });
+    expect(crossedRange(buckets, at(0), at(0))).toEqual({ first: at(0), last: at(0) });
+    expect(crossedRange(buckets, at(2), at(2))).toBeNull();
+  });
+
+  it('takes at most 50 of them', () => {
+    const buckets = windows(Array.from({ length: 60 }, (_, i) => i));
+    expect(crossedRange(buckets, at(5), at(59))).toEqual({ first: at(5), last: at(54) });
   });
 });

@@ -55,6 +55,18 @@ export function rangeWindow(
   };
 }
 
+/**
+ * The buckets with posts a drag from the bucket starting at `first` to the one starting at `last` crossed (the chart's
+ * buckets include empty ones): the first and the last of them, at most RANGE_MAX_BUCKETS apart; null for none.
+ */
+export function crossedRange(buckets: readonly DriversWindow[], first: string, last: string) {
+  const [from, to] = [Date.parse(first), Date.parse(last)];
+  const taken = buckets
+    .filter((w) => Date.parse(w.from) >= from && Date.parse(w.from) <= to)
+    .slice(0, RANGE_MAX_BUCKETS);
+  return taken.length ? { first: taken[0]!.from, last: taken[taken.length - 1]!.from } : null;
+}
+
 /** The "to" buckets a range from `buckets[start]` may end at: itself and the next, up to the most a range takes. */
 const endsFrom = (buckets: readonly DriversWindow[], start: number) =>
   start < 0 ? [] : buckets.slice(start, start + RANGE_MAX_BUCKETS);

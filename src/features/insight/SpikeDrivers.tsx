@@ -16,7 +16,7 @@ import { Counted } from './ChartCard';
 import { useDetailLinks } from './DetailLinks';
 import { formatDecimal, formatShare, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
-import { chartBuckets, DriversRangePick, rangeWindow } from './DriversRange';
+import { chartBuckets, crossedRange, DriversRangePick, rangeWindow } from './DriversRange';
 import { useReadOnly } from './read-only';
 
 /** The first driver's posts: its words are not the view's query's to mark. */
@@ -114,13 +114,8 @@ function openedOf(why: Why | null, buckets: readonly DriversWindow[]): Opened | 
   if (!why) return null;
   if (why.to === null) return { first: why.from, last: why.from };
   const [from, to] = [Date.parse(why.from), Date.parse(why.to)];
-  return spanOf(buckets, (start) => start >= from && start < to);
-}
-
-/** The first and the last of the buckets whose starts pass `within`, or null when none does. */
-function spanOf(buckets: readonly DriversWindow[], within: (start: number) => boolean): Opened | null {
-  const taken = buckets.filter((w) => within(Date.parse(w.from)));
-  return taken.length ? { first: taken[0]!.from, last: taken[taken.length - 1]!.from } : null;
+  const within = buckets.filter((w) => Date.parse(w.from) >= from && Date.parse(w.from) < to);
+  return within.length ? { first: within[0]!.from, last: within[within.length - 1]!.from } : null;
 }
 
 /**
@@ -177,8 +172,7 @@ export function SpikeDrivers({
   const [picked, setPicked] = useState<{ at: Opened; key: number } | null>(null);
   useImperativeHandle(ref, () => ({
     explainRange: (firstStart, lastStart) => {
-      const [first, last] = [Date.parse(firstStart), Date.parse(lastStart)];
-      const at = spanOf(buckets, (start) => start >= first && start <= last);
+      const at = crossedRange(buckets, firstStart, lastStart);
       if (!at) return;
       setPicked((before) => ({ at, key: (before?.key ?? 0) + 1 }));
       choose(at);
