@@ -2,7 +2,9 @@
 // posts by one account about an outage. Ana opens the overview, sees the spike marked, opens "Why this spike", reads
 // the drivers the API computes (the outage's word, hashtag and account among the first) and their sentence, and
 // drills into a driver: filtered posts shows the window's and the driver's chips and exactly its posts. axe-core finds
-// no violation in the open panel.
+// no violation in the open panel. Then a range of two buckets (the one before the spike's and the spike's), chosen
+// with "Explain from … to …": the panel shows the API's answer for the window its address names, whose posts are
+// the two buckets' mentions, and the address opens it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { driversSentence, type DriversResponse } from '@contract/insights-drivers';
@@ -109,5 +111,72 @@ describe('Why this spike (real server)', () => {
     await expect.poll(() => page.locator('.post-card').count(), { timeout: 20_000 }).toBe(12);
     const texts = await page.locator('.post-card .post-text').allInnerTexts();
     expect(texts.every((text) => text.includes('outage'))).toBe(true);
+  });
+
+  it('explains a range of two buckets as one window, as the API counts it', async () => {
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    const { page } = current;
+    await signInThroughProvider(page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
+    await page.goto('/workspace/demo/insight/overview?range=7d');
+    await waitForHeading(page, 'Overview');
+    const range = { from: new Date(Date.now() - 7 * 24 * HOUR).toISOString(), to: new Date().toISOString() };
+    const overview = await api<OverviewResponse>('/social/insights/overview', {
+      workspace_id: 'demo',
+      query: '',
+      filters: range,
+    });
+    const spike = overview.over_time.find((b) => b.spike)!.start;
+
+    // From the bucket with posts before the spike's to the spike's, from the keyboard's controls.
+    const from = page.getByRole('combobox', { name: 'Explain from' });
+    await expect.poll(() => from.count(), { timeout: 20_000 }).toBe(1);
+    const starts = await from
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const first = starts[starts.indexOf(spike) - 1]!;
+    expect(first).toBeTruthy();
+    await from.selectOption(first);
+    await page.getByRole('combobox', { name: 'to' }).selectOption(spike);
+    await page.getByRole('button', { name: 'Why this range' }).click();
+    const panel = page.getByRole('region', { name: /^Why .+ – .+/ });
+    await panel.getByRole('table').waitFor({ timeout: 20_000 });
+
+    // The window the page asked is in its address; the API's answer for it is what the panel shows.
+    const why = new URL(page.url()).searchParams.get('why')!;
+    const [windowFrom, windowTo] = why.split('/') as [string, string];
+    expect(windowFrom).toBe(first);
+    expect(Date.parse(windowTo)).toBeGreaterThan(Date.parse(spike));
+    const answer = await api<DriversResponse>('/social/insights/drivers', {
+      workspace_id: 'demo',
+      query: '',
+      filters: { from: windowFrom, to: windowTo },
+    });
+    const inWindow = overview.over_time.filter(
+      (b) => Date.parse(b.start) >= Date.parse(windowFrom) && Date.parse(b.start) < Date.parse(windowTo),
+    );
+    expect(inWindow.map((b) => b.start)).toEqual([first, spike]);
+    expect(answer.posts.window).toBe(inWindow.reduce((sum, b) => sum + b.mentions, 0));
+    await expect.poll(() => panel.locator('.drivers-sentence').innerText()).toBe(driversSentence(answer));
+    expect(await panel.innerText()).toContain(`${answer.posts.window} posts in this window`);
+    const rows = panel.getByRole('table').locator('tbody tr th');
+    await expect.poll(() => rows.allInnerTexts()).toEqual(answer.drivers.map((d) => d.label));
+
+    // The address opens the same range again.
+    await page.reload();
+    await waitForHeading(page, 'Overview');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('region', { name: /^Why .+ – .+/ })
+            .locator('.drivers-sentence')
+            .innerText(),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(driversSentence(answer));
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

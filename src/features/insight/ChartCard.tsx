@@ -50,8 +50,16 @@ export function ChartCard<R>({
   meta: Omit<CsvMeta, 'title'>;
   rows: readonly R[];
   columns: ReadonlyArray<TableColumn<R>>;
-  /** Without a chart the card is its table. */
-  chart?: { config: ChartConfiguration; summary: string; height?: number };
+  /**
+   * Without a chart the card is its table. `onBrush`: a drag across the chart (mouse or pen) selected the rows `first`
+   * to `last` (a range of buckets); the keyboard's way to the same is the page's own.
+   */
+  chart?: {
+    config: ChartConfiguration;
+    summary: string;
+    height?: number;
+    onBrush?: (first: R, last: R) => void;
+  };
   drill?: Drill<R>;
   empty?: string;
   footer?: ReactNode;
@@ -121,6 +129,10 @@ export function ChartCard<R>({
           ? ({ index, datasetIndex }) =>
               rows[index] && drill.enabled?.(rows[index]) !== false && drill.open(rows[index], datasetIndex)
           : undefined
+      }
+      onBrush={
+        chart!.onBrush &&
+        ((first, last) => rows[first] && rows[last] && chart!.onBrush!(rows[first], rows[last]))
       }
       onUnavailable={() => setDrawable(false)}
       // The printed page is laid out as soon as `beforeprint` returns: the table must be in the page by then.

@@ -1,8 +1,9 @@
 // "Why this spike": under the overview's mentions chart, a button per spike bucket opening what accounts for its posts
-// beyond its baseline (POST /social/insights/drivers, counted exactly: server/social/insights/drivers.ts); and on the
-// conversation dashboard, the same for the whole range. Each driver opens its posts of that window; the first
-// driver's top posts are listed.
-import { useId, useMemo, useState } from 'react';
+// beyond its baseline (POST /social/insights/drivers, counted exactly: server/social/insights/drivers.ts), and any
+// range of the chart's buckets explained the same way (DriversRange.tsx); on the conversation dashboard, the same for
+// the whole range. Each driver opens its posts of that window; the first driver's top posts are listed.
+import { useImperativeHandle, useMemo, useState, type Ref } from 'react';
+import * as z from 'zod/mini';
 import { useQuery } from '@tanstack/react-query';
 import type { Refine } from '@contract/insights';
 import type { OverviewResponse } from '@contract/insights-responses';
@@ -14,7 +15,8 @@ import { PostCard } from '@/components/PostCard';
 import { Counted } from './ChartCard';
 import { useDetailLinks } from './DetailLinks';
 import { formatDecimal, formatShare, formatWhole } from './insight-format';
-import { useInsightView } from './insight-view';
+import { useInsightView, useSearchUpdate } from './insight-view';
+import { chartBuckets, crossedRange, DriversRangePick, rangeWindow } from './DriversRange';
 import { useReadOnly } from './read-only';
 
 /** The first driver's posts: its words are not the view's query's to mark. */
@@ -39,11 +41,33 @@ export interface DriversWindow {
   refine: Refine[];
 }
 
-/** The `why` param (a spike alert's link) as a bucket's start (ISO, as over_time gives it), or null. */
-export function whyOf(search: Record<string, unknown>): string | null {
-  const { why } = search;
-  return typeof why === 'string' && !Number.isNaN(Date.parse(why)) ? new Date(why).toISOString() : null;
+/**
+ * What the overview's `why` param names: a bucket by its start (`why=<start>`, a spike alert's link), or a range of
+ * the chart (`why=<from>/<to>`, ISO 8601 instants): the buckets starting at or after `from` and before `to`.
+ */
+export interface Why {
+  from: string;
+  /** The range's end; null for one bucket. */
+  to: string | null;
 }
+
+const isoInstant = z.iso.datetime({ offset: true });
+const instantOf = (text: string | undefined) =>
+  text !== undefined && z.safeParse(isoInstant, text).success ? new Date(text).toISOString() : null;
+
+/** The `why` param, or null when there is none or it is not one of its two forms (it is then ignored). */
+export function whyOf(search: Record<string, unknown>): Why | null {
+  const { why } = search;
+  if (typeof why !== 'string') return null;
+  const [head, tail, ...rest] = why.split('/');
+  const from = instantOf(head);
+  if (!from || rest.length) return null;
+  if (tail === undefined) return { from, to: null };
+  const to = instantOf(tail);
+  return to && Date.parse(to) > Date.parse(from) ? { from, to } : null;
+}
+
+const whyParam = (why: Why) => (why.to ? `${why.from}/${why.to}` : why.from);
 
 /**
  * The overview's buckets as windows: each its bucket, up to the next bucket's start (the range's end for the last).
@@ -51,7 +75,7 @@ export function whyOf(search: Record<string, unknown>): string | null {
  */
 export function bucketWindows(
   data: Pick<OverviewResponse, 'over_time' | 'range' | 'bucket'>,
-  why: string | null,
+  why: Why | null,
   name: (row: OverviewResponse['over_time'][number]) => string,
 ) {
   const spikes: DriversWindow[] = [];
@@ -63,61 +87,110 @@ export function bucketWindows(
       name: name(row),
       refine: [{ field: 'date', bucket: data.bucket, values: [row.start] }],
     };
-    if (row.spike || row.start === why) spikes.push(window);
+    if (row.spike || (why?.to === null && row.start === why.from)) spikes.push(window);
     else if (row.mentions > 0) others.push(window);
   });
   return { spikes, others };
 }
 
-/** The spikes of a chart's buckets, each a button that opens its drivers below. */
+/**
+ * What the overview's mentions chart asks of "Why this spike": `explainRange(first, last)` — a drag across the chart
+ * crossed the buckets starting at `first` to `last` (bucket starts, as over_time gives them); those with posts fill
+ * "Explain from … to …" and are explained at once. Wired as
+ * `chart={{ …, onBrush: (a, b) => drivers.current?.explainRange(a.start, b.start) }}` and `<SpikeDrivers ref={drivers} …>`.
+ */
+export interface SpikeDriversHandle {
+  explainRange: (first: string, last: string) => void;
+}
+
+/** What is open: the first and the last bucket of it, by their starts (the same for one bucket or window). */
+interface Opened {
+  first: string;
+  last: string;
+}
+
+/** The buckets a `why` names, when the chart has them. */
+function openedOf(why: Why | null, buckets: readonly DriversWindow[]): Opened | null {
+  if (!why) return null;
+  if (why.to === null) return { first: why.from, last: why.from };
+  const [from, to] = [Date.parse(why.from), Date.parse(why.to)];
+  const within = buckets.filter((w) => Date.parse(w.from) >= from && Date.parse(w.from) < to);
+  return within.length ? { first: within[0]!.from, last: within[within.length - 1]!.from } : null;
+}
+
+/**
+ * The spikes of a chart's buckets, each a button that opens its drivers below, and (given `others`) any range of its
+ * buckets. On the overview what is open is in the address (`why`), so a copied link opens it again.
+ */
 export function SpikeDrivers({
   windows,
   prompt = 'Why this spike',
   dashboard = 'overview',
   opened = null,
   others = [],
+  ref,
 }: {
   windows: DriversWindow[];
-  /** Any other window a reader may pick (every bucket of the chart with posts), asked as "Why this bucket". */
+  /** Any other window a reader may pick (every bucket of the chart with posts), asked as a range of them. */
   others?: DriversWindow[];
-  /** The window open at first (a spike alert's link), by its start. */
-  opened?: string | null;
+  /** What is open at first (a spike alert's link, a copied link): the address's `why`. */
+  opened?: Why | null;
   prompt?: string;
   /** Where a post's page goes back to. */
   dashboard?: 'overview' | 'conversation';
+  /** The chart's way in: a drag across it (ChartCard's `chart.onBrush`) explains the buckets it crossed. */
+  ref?: Ref<SpikeDriversHandle>;
 }) {
   const readOnly = useReadOnly();
-  const [open, setOpen] = useState<string | null>(opened);
-  const [pick, setPick] = useState('');
-  const pickId = useId();
+  const { timeZone } = useInsightView();
+  const updateSearch = useSearchUpdate();
+  const buckets = chartBuckets(windows, others);
+  const [open, setOpen] = useState(() => openedOf(opened, buckets));
+  // The address changed under the panel (back, forward, a link): what it names opens.
+  const openedKey = opened ? whyParam(opened) : '';
+  const [seen, setSeen] = useState(openedKey);
+  if (seen !== openedKey) {
+    setSeen(openedKey);
+    setOpen(openedOf(opened, buckets));
+  }
+  const explained = (at: Opened | null) => {
+    if (!at) return null;
+    const spike = at.first === at.last ? windows.find((w) => w.from === at.first) : undefined;
+    if (spike)
+      return { window: spike, title: `${prompt}: ${spike.name}`, why: { from: spike.from, to: null } };
+    const window = rangeWindow(buckets, at.first, at.last, timeZone);
+    if (!window) return null;
+    const title = at.first === at.last ? `Why this bucket: ${window.name}` : `Why ${window.name}`;
+    return { window, title, why: { from: window.from, to: window.to } };
+  };
+  const choose = (next: Opened | null) => {
+    setOpen(next);
+    if (dashboard !== 'overview') return;
+    const why = explained(next)?.why;
+    updateSearch((previous) => ({ ...previous, why: why ? whyParam(why) : undefined }), { replace: true });
+  };
+  const [picked, setPicked] = useState<{ at: Opened; key: number } | null>(null);
+  useImperativeHandle(ref, () => ({
+    explainRange: (firstStart, lastStart) => {
+      const at = crossedRange(buckets, firstStart, lastStart);
+      if (!at) return;
+      setPicked((before) => ({ at, key: (before?.key ?? 0) + 1 }));
+      choose(at);
+    },
+  }));
   if (readOnly || (!windows.length && !others.length)) return null;
-  const spike = windows.find((w) => w.from === open);
-  const other = spike ? undefined : others.find((w) => w.from === open);
-  const chosen = spike ?? other;
-  const title = chosen && `${spike ? prompt : 'Why this bucket'}: ${chosen.name}`;
+
+  const chosen = explained(open);
+  const isOpen = (w: DriversWindow) => open?.first === w.from && open.last === w.from;
   return (
     <div className="spike-drivers">
       {others.length > 0 && (
-        <form
-          className="spike-drivers-pick"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (pick) setOpen(pick);
-          }}
-        >
-          <label htmlFor={pickId}>Explain a bucket</label>
-          <select id={pickId} value={pick} onChange={(event) => setPick(event.target.value)}>
-            <option value="">Choose…</option>
-            {others.map((w) => (
-              <option key={w.from} value={w.from}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button small" disabled={!pick}>
-            Why this bucket
-          </button>
-        </form>
+        <DriversRangePick
+          key={picked?.key ?? 0}
+          buckets={buckets}
+          initial={picked?.at}
+          onExplain={(first, last) => choose({ first, last })}
+        />
       )}
       {windows.length > 0 && (
         <div className="spike-drivers-buttons" role="group" aria-label={prompt}>
@@ -126,16 +199,21 @@ export function SpikeDrivers({
               key={w.from}
               type="button"
               className="button small"
-              aria-expanded={open === w.from}
-              onClick={() => setOpen(open === w.from ? null : w.from)}
+              aria-expanded={isOpen(w)}
+              onClick={() => choose(isOpen(w) ? null : { first: w.from, last: w.from })}
             >
               {prompt}: {w.name}
             </button>
           ))}
         </div>
       )}
-      {chosen && title && (
-        <DriversPanel key={chosen.from} window={chosen} title={title} dashboard={dashboard} />
+      {chosen && (
+        <DriversPanel
+          key={`${chosen.window.from}/${chosen.window.to}`}
+          window={chosen.window}
+          title={chosen.title}
+          dashboard={dashboard}
+        />
       )}
     </div>
   );

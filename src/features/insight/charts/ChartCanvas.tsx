@@ -1,10 +1,20 @@
 // One Chart.js chart on a canvas: made when mounted, updated in place when its configuration changes, destroyed when
-// unmounted. Clicking (or tapping) an element reports its index and dataset; the handle gives the chart as a PNG.
+// unmounted. Clicking (or tapping) an element reports its index and dataset; given onBrush, a drag across it with a
+// mouse or a pen reports the buckets it crossed (brush.ts); the handle gives the chart as a PNG.
 // The canvas is an image with a summary for screen readers; the card's table view is the accessible alternative and
 // the keyboard's way to every drill-down (ChartCard).
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type PointerEvent,
+} from 'react';
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { chartPng, type PngHeader } from './chart-png';
+import { bandOf, bucketAt, DRAG_THRESHOLD_PX, type BrushChart } from './brush';
 import { drawForPrint, drawSoon, untilDrawn, whenNear } from './draw-schedule';
 
 /**
@@ -34,6 +44,8 @@ export const ChartCanvas = forwardRef<
     summary: string;
     height?: number;
     onPick?: (picked: PickedElement) => void;
+    /** A drag across the chart (mouse or pen) selected the buckets `first` to `last` (indexes, in order). */
+    onBrush?: (first: number, last: number) => void;
     /** The browser cannot draw it (no 2D canvas: blocked by a privacy setting, or no canvas at all). */
     onUnavailable?: () => void;
     /**
@@ -42,11 +54,22 @@ export const ChartCanvas = forwardRef<
      */
     onPrintUndrawn?: () => void;
   }
->(function ChartCanvas({ config, summary, height = 240, onPick, onUnavailable, onPrintUndrawn }, ref) {
+>(function ChartCanvas(
+  { config, summary, height = 240, onPick, onBrush, onUnavailable, onPrintUndrawn },
+  ref,
+) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
+  const brush = useRef(onBrush);
+  brush.current = onBrush;
+  // A drag in progress: the bucket it started on, where, and whether it has moved far enough to be one.
+  const drag = useRef<{ start: number; x: number; moved: boolean } | null>(null);
+  // The click that ends a drag is not a click on a bucket (Chart.js reports it to onClick after pointerup).
+  const swallowClick = useRef(false);
+  const [band, setBand] = useState<{ left: number; width: number } | null>(null);
+  const handlers = useMemo(() => ({ pick, brush, swallowClick }), []);
   const printUndrawn = useRef(onPrintUndrawn);
   printUndrawn.current = onPrintUndrawn;
   // The configuration when the chart is finally made (a turn or more after mounting).
@@ -89,7 +112,7 @@ export const ChartCanvas = forwardRef<
         // The first drawing is the final one at once: Chart.js's entrance animation would redraw every chart of the
         // dashboard on each frame for a second, main-thread work while the page has only just arrived. Later changes
         // (another scope, range or refinement) still animate from the drawing before.
-        const first = withInteraction(configRef.current, pick);
+        const first = withInteraction(configRef.current, handlers);
         made = new ChartJs(element, {
           ...first,
           options: { ...first.options, animation: false },
@@ -115,19 +138,60 @@ export const ChartCanvas = forwardRef<
   useEffect(() => {
     const current = chart.current;
     if (!current) return;
-    const next = withInteraction(config, pick);
+    const next = withInteraction(config, handlers);
     current.data = next.data;
     current.options = next.options ?? {};
     current.update();
-  }, [config]);
+  }, [config, handlers]);
 
   useImperativeHandle(ref, () => ({
     png: (header) => (chart.current ? chartPng(chart.current.canvas, header) : null),
   }));
 
+  const brushChart = () => chart.current as unknown as BrushChart | null;
+  const brushing = (event: PointerEvent<HTMLCanvasElement>) => {
+    const current = brushChart();
+    const at = drag.current;
+    if (!current || !at) return null;
+    const index = bucketAt(current, event.nativeEvent.offsetX);
+    return index === null ? null : { current, at, index };
+  };
+  const pointer = onBrush && {
+    onPointerDown: (event: PointerEvent<HTMLCanvasElement>) => {
+      swallowClick.current = false;
+      const current = brushChart();
+      if (event.button !== 0 || event.pointerType === 'touch' || !current) return;
+      const start = bucketAt(current, event.nativeEvent.offsetX);
+      if (start === null) return;
+      drag.current = { start, x: event.clientX, moved: false };
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+    },
+    onPointerMove: (event: PointerEvent<HTMLCanvasElement>) => {
+      const now = brushing(event);
+      if (!now) return;
+      if (Math.abs(event.clientX - now.at.x) >= DRAG_THRESHOLD_PX) now.at.moved = true;
+      if (now.at.moved) setBand(bandOf(now.current, now.at.start, now.index));
+    },
+    onPointerUp: (event: PointerEvent<HTMLCanvasElement>) => {
+      const now = brushing(event);
+      drag.current = null;
+      setBand(null);
+      if (!now?.at.moved) return;
+      swallowClick.current = true;
+      brush.current?.(Math.min(now.at.start, now.index), Math.max(now.at.start, now.index));
+    },
+    onPointerCancel: () => {
+      drag.current = null;
+      setBand(null);
+    },
+  };
+
   return (
     <div className="chart-canvas" style={{ height }}>
-      <canvas ref={canvas} role="img" aria-label={summary} />
+      <canvas ref={canvas} role="img" aria-label={summary} {...pointer} />
+      {band && (
+        <div className="chart-brush" aria-hidden="true" style={{ left: band.left, width: band.width }} />
+      )}
     </div>
   );
 });
@@ -145,9 +209,15 @@ const drawnMarker: Plugin = {
   },
 };
 
+interface Interaction {
+  pick: { current: ((picked: PickedElement) => void) | undefined };
+  brush: { current: ((first: number, last: number) => void) | undefined };
+  swallowClick: { current: boolean };
+}
+
 function withInteraction(
   config: ChartConfiguration,
-  pick: { current: ((picked: PickedElement) => void) | undefined },
+  { pick, brush, swallowClick }: Interaction,
 ): ChartConfiguration {
   return {
     ...config,
@@ -157,12 +227,18 @@ function withInteraction(
       maintainAspectRatio: false,
       ...config.options,
       onClick: (_event, elements) => {
+        if (swallowClick.current) {
+          swallowClick.current = false;
+          return;
+        }
         const first = elements[0];
         if (first) pick.current?.({ index: first.index, datasetIndex: first.datasetIndex });
       },
       onHover: (event, elements) => {
         const target = event.native?.target as HTMLElement | undefined;
-        if (target) target.style.cursor = elements.length && pick.current ? 'pointer' : 'default';
+        if (target)
+          target.style.cursor =
+            elements.length && pick.current ? 'pointer' : brush.current ? 'crosshair' : 'default';
       },
     },
   } as ChartConfiguration;
