@@ -179,4 +179,44 @@ describe('Why this spike (real server)', () => {
       .toBe(driversSentence(answer));
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('explains the buckets a drag across the mentions chart crosses', async () => {
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    const { page } = current;
+    await signInThroughProvider(page, /Ana/, (url) => url.pathname.startsWith('/workspace/demo'));
+    await page.goto('/workspace/demo/insight/overview?range=7d');
+    await waitForHeading(page, 'Overview');
+    const card = page.locator('section.chart-card', {
+      has: page.getByRole('heading', { name: 'Mentions over time' }),
+    });
+    await card.locator('.chart-canvas[data-drawn]').waitFor({ timeout: 20_000 });
+    await card.locator('canvas').scrollIntoViewIfNeeded();
+    const box = (await card.locator('canvas').boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.5, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.7, y, { steps: 5 });
+    await expect.poll(() => card.locator('.chart-brush').count()).toBe(1);
+    await page.mouse.move(box.x + box.width * 0.98, y, { steps: 5 });
+    await page.mouse.up();
+    expect(await card.locator('.chart-brush').count()).toBe(0);
+    const panel = page.getByRole('region', { name: /^Why .+ – .+/ });
+    await panel.getByRole('table').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/workspace/demo/insight/overview');
+    const first = await page.getByRole('combobox', { name: 'Explain from' }).inputValue();
+    const last = await page.getByRole('combobox', { name: 'to' }).inputValue();
+    expect(Date.parse(last)).toBeGreaterThan(Date.parse(first));
+    const [windowFrom, windowTo] = new URL(page.url()).searchParams.get('why')!.split('/') as [
+      string,
+      string,
+    ];
+    expect(windowFrom).toBe(first);
+    const answer = await api<DriversResponse>('/social/insights/drivers', {
+      workspace_id: 'demo',
+      query: '',
+      filters: { from: windowFrom, to: windowTo },
+    });
+    await expect.poll(() => panel.locator('.drivers-sentence').innerText()).toBe(driversSentence(answer));
+  });
 });

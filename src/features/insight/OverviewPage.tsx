@@ -1,7 +1,7 @@
 // Overview: the four figures against the previous period, mentions over time with spikes marked, sentiment split and
 // over time, platforms, top posts, top people and the posts per tag of a category (CategoryBreakdown.tsx). Every chart
 // element drills down to filtered posts.
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useSearch } from '@tanstack/react-router';
 import type { ChartConfiguration } from 'chart.js';
 import type { OverviewResponse } from '@contract/insights-responses';
@@ -27,7 +27,7 @@ import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
 import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
-import { bucketWindows, SpikeDrivers, whyOf } from './SpikeDrivers';
+import { bucketWindows, SpikeDrivers, whyOf, type SpikeDriversHandle } from './SpikeDrivers';
 import { CategoryBreakdown } from './CategoryBreakdown';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
 
@@ -49,8 +49,10 @@ const BUCKET_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as 
 
 export function Overview({ data }: { data: OverviewResponse }) {
   const { drill, workspaceId, scope } = useInsightView();
-  // A spike alert's link names its window (?why=<bucket start>): its drivers open at once.
+  // A spike alert's link names its window (?why=<bucket start>), a chosen range ?why=<from>/<to>: opened at once.
   const why = whyOf(useSearch({ strict: false }));
+  // A drag across the mentions chart explains the buckets it crosses.
+  const drivers = useRef<SpikeDriversHandle>(null);
   const gaps = useCollectionGaps(workspaceId, scope.savedQueryId);
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
@@ -193,6 +195,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
         chart={{
           config: overTime,
           summary: `Mentions per ${data.bucket}: ${data.totals.mentions.value} in all, ${spikes.length} spikes.`,
+          onBrush: (first, last) => drivers.current?.explainRange(first.start, last.start),
         }}
         drill={{
           open: (row) => openBucket(row),
@@ -207,7 +210,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
                 : 'No spikes in this range. '}
               {data.spikes.rule}
             </p>
-            <SpikeDrivers windows={windows.spikes} others={windows.others} opened={why} />
+            <SpikeDrivers ref={drivers} windows={windows.spikes} others={windows.others} opened={why} />
             <CollectionGapsNote gaps={gaps} timeZone={data.time_zone} />
           </>
         }
