@@ -140,3 +140,23 @@ export async function setManualTag(
   );
   return rows.length;
 }
+
+/**
+ * The tags the posts `ids` carry in the workspace, by post: "Category › Tag" names joined by "; ", sorted by category
+ * and tag (what an export's `tags` column holds). Posts without a tag are not in the map.
+ */
+export async function tagNamesOfPosts(
+  db: Executor,
+  workspaceId: string,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.execute<{ post_id: string; names: string }>(
+    sql`SELECT x.post_id::text AS post_id, string_agg(x.name, '; ' ORDER BY lower(x.category), lower(x.tag)) AS names
+      FROM (SELECT DISTINCT pt.post_id, c.name || ' › ' || t.name AS name, c.name AS category, t.name AS tag
+        FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
+        WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND ${CARRIED}) x
+      GROUP BY x.post_id`,
+  );
+  return new Map(rows.map((row) => [Number(row.post_id), row.names]));
+}

@@ -17,6 +17,7 @@ import { profilesCounted } from './people';
 import { postsCounted } from './posts';
 import type { InsightScope } from './request';
 import { peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
+import { tagNamesOfPosts } from '@server/tags/store';
 import { fromStore } from './store-source';
 import { readOnly, type Tx } from './transactions';
 import { formatWallClock, wallClock, wallClockFormatter } from '@contract/zoned-time';
@@ -38,9 +39,12 @@ interface Column<T> {
   value: (row: T) => CsvValue;
 }
 
-function postColumns(timeZone: string, sort: PostSort): Array<Column<InsightPost>> {
+/** An exported post: the list's row, and the workspace's tags it carries ("Topic › Outage; Topic › Price"). */
+type ExportedPost = InsightPost & { tags: string };
+
+function postColumns(timeZone: string, sort: PostSort): Array<Column<ExportedPost>> {
   const local = wallClockFormatter(timeZone);
-  const columns: Array<Column<InsightPost>> = [
+  const columns: Array<Column<ExportedPost>> = [
     { name: 'id', value: (p) => p.id },
     { name: 'platform', value: (p) => p.platform },
     { name: 'posted_at', value: (p) => p.posted_at },
@@ -60,6 +64,7 @@ function postColumns(timeZone: string, sort: PostSort): Array<Column<InsightPost
     { name: 'engagement', value: (p) => p.engagement },
     { name: 'sentiment_label', value: (p) => p.sentiment_label },
     { name: 'sentiment', value: (p) => p.sentiment },
+    { name: 'tags', value: (p) => p.tags },
   ];
   if (sort === 'overperformance') columns.push({ name: 'overperformance', value: (p) => p.overperformance });
   return columns;
@@ -217,20 +222,22 @@ export async function exportPosts(
   db: Db,
   context: InsightScope,
   options: { sort: PostSort; max_rows: number },
-  workspace: { name: string },
+  workspace: { id: string; name: string },
   signal: AbortSignal,
   service?: AnalyticsService,
 ): Promise<CsvExport> {
   const { sort } = options;
   const lookUp = async (tx: Tx, rows: Array<{ id: number; score: number | null }>) => {
-    const posts = await postsByIds(
-      tx,
-      rows.map((row) => row.id),
-      context.scope,
-    );
+    const ids = rows.map((row) => row.id);
+    const [posts, tags] = [
+      await postsByIds(tx, ids, context.scope),
+      await tagNamesOfPosts(tx, workspace.id, ids),
+    ];
     return rows.flatMap((row) => {
       const post = posts.get(row.id);
-      return post ? [toPost(post, context.corrections, row.score, false)] : [];
+      return post
+        ? [{ ...toPost(post, context.corrections, row.score, false), tags: tags.get(row.id) ?? '' }]
+        : [];
     });
   };
   const named = await fromStore(

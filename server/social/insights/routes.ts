@@ -202,7 +202,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       db: Db,
       context: InsightScope,
       body: z.output<B>,
-      workspace: { name: string },
+      workspace: { id: string; name: string },
       signal: AbortSignal,
     ) => Promise<CsvExport>,
   ) {

@@ -184,7 +184,7 @@ describe('the posts exported, from the store', () => {
       server.db,
       context,
       { sort: 'overperformance', max_rows: want.length - 3 },
-      { name: 'Store export' },
+      { id: 'w', name: 'Store export' },
       new AbortController().signal,
       watchedService(service, statements),
     );

@@ -214,6 +214,7 @@ const POST_HEADER = [
   'engagement',
   'sentiment_label',
   'sentiment',
+  'tags',
 ];
 
 const postFields = (p: PostsResponse['posts'][number], overperformance: boolean) => [
@@ -236,6 +237,8 @@ const postFields = (p: PostsResponse['posts'][number], overperformance: boolean)
   String(p.engagement),
   p.sentiment_label,
   String(p.sentiment),
+  // The workspace's tags the post carries: none here (tests/server/tags/tags-in-dashboards.test.ts has them).
+  '',
   ...(overperformance ? [str(p.overperformance)] : []),
 ];
 

@@ -135,6 +135,37 @@ describe('tags in the dashboards', () => {
     expect(res.json<{ counted: string }>().counted).toContain('refined to tagged "Topic › Love"');
   });
 
+  it("writes each post's tags in the posts export", async () => {
+    const res = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/export/posts',
+      payload: { workspace_id: team.workspaceId, query: '', filters: FILTERS, sort: 'recency' },
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const lines = res.body.split('\r\n').filter((line) => line && !line.startsWith('#'));
+    const header = lines[0]!.split(',');
+    const tagsAt = header.indexOf('tags');
+    expect(tagsAt).toBeGreaterThan(0);
+    const ids = new Map([...(await postIds())].map(([name, id]) => [String(id), name]));
+    // Texts may hold commas: the tags are the record's last field (sort by recency adds no column after it).
+    const byName = new Map(
+      lines.slice(1).map((line) => [ids.get(line.split(',')[0]!)!, line.slice(line.lastIndexOf(',') + 1)]),
+    );
+    expect(header.at(-1)).toBe('tags');
+    expect(byName.get('love')).toBe('Topic › Drinks; Topic › Love');
+    expect(byName.get('better')).toBe('Topic › Drinks; Topic › Love');
+    const drinking = matching('tea OR coffee');
+    for (const name of ALL) {
+      const want = [
+        drinking.includes(name) && 'Topic › Drinks',
+        ['love', 'better'].includes(name) && 'Topic › Love',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      expect(byName.get(name), name).toBe(want);
+    }
+  });
+
   it('follows a removal by hand (over the rule) and a rule deleted, at once', async () => {
     const ids = await postIds();
     const [first] = matching('tea OR coffee');
