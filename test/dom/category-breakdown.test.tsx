@@ -4,7 +4,7 @@
 // opens its posts refined to the tag, whose chip names it ("Topic › Drinks"); a workspace without categories says so,
 // with a link to Settings › Categories for an owner only. A `tag` chip names an unknown tag "a tag", never its id.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
 import type { TagCategoriesResponse } from '@contract/tags';
@@ -121,6 +121,18 @@ describe('the By category card', () => {
     const chips = await screen.findByRole('group', { name: 'Drill-down refinements' });
     await within(chips).findByText('Tag: only Topic › Drinks');
     expect(chips.textContent).not.toContain(DRINKS);
+  });
+
+  it('keeps the chosen category in the address, and opens it from there', async () => {
+    const { asked, card, history } = await openOverview({ tagCategories: categories });
+    await within(card).findByRole('list', { name: 'Posts per tag of Topic' });
+    await userEvent.selectOptions(within(card).getByRole('combobox', { name: 'Category' }), 'Product line');
+    await waitFor(() => expect(new URLSearchParams(history.location.search).get('category')).toBe(PRODUCT));
+    cleanup();
+    const again = await openOverview({ tagCategories: categories }, `&category=${PRODUCT}`);
+    await within(again.card).findByRole('list', { name: 'Posts per tag of Product line' });
+    expect(again.asked.at(-1)).toMatchObject({ category_id: PRODUCT });
+    expect(asked.length).toBeGreaterThan(0);
   });
 
   it('opens the posts carrying none of the category’s tags from "Untagged"', async () => {

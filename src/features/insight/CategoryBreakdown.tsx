@@ -4,8 +4,8 @@
 // as text, and its name a button that opens its posts (the `tag` refinement added to the view's); "Untagged" opens the
 // posts without any of the category's tags. A workspace without categories says so, with a link to Settings ›
 // Categories for those who may create them. Not drawn in a shared view (it knows nothing of the workspace's tags).
-import { useId, useState } from 'react';
-import { Link } from '@tanstack/react-router';
+import { useId } from 'react';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { insightsBodySchema, type Refine } from '@contract/insights';
@@ -17,7 +17,7 @@ import { tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
 import { Counted } from './ChartCard';
 import { formatPosts, formatShare, formatWhole } from './insight-format';
-import { useInsightView } from './insight-view';
+import { useInsightView, useSearchUpdate } from './insight-view';
 import { useReadOnly } from './read-only';
 import { tagName } from './tag-names';
 import './category-breakdown.css';
@@ -28,7 +28,12 @@ export function CategoryBreakdown() {
   const { workspaceId, workspace } = useInsightView();
   const id = useId();
   const categories = useQuery({ ...tagCategoriesQuery(api, workspaceId), enabled: !readOnly });
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The category chosen is the address's (`category=<id>`), so that a drill-down and back, or a copied link, keeps it.
+  const search: Record<string, unknown> = useSearch({ strict: false });
+  const chosen = typeof search.category === 'string' ? search.category : null;
+  const updateSearch = useSearchUpdate();
+  const setChosen = (categoryId: string) =>
+    updateSearch((previous) => ({ ...previous, category: categoryId }), { replace: true });
   if (readOnly) return null;
   const list = categories.data?.categories ?? [];
   // A category deleted meanwhile (or none chosen yet): the first.

@@ -6,6 +6,7 @@
 //   &refine=…                                     drill-down refinements (refine-codec.ts)
 //   &sort=…&cursor=…                              the lists' sort and keyset page (each page route checks its own)
 //   &why=<ISO> | why=<ISO>/<ISO>                  the overview's bucket or range explained (SpikeDrivers.tsx: whyOf)
+//   &category=<id>                                the overview's "By category" card's category (CategoryBreakdown.tsx)
 // Every value is a string (src/lib/search-params.ts). A value that is not valid is dropped and remembered
 // (takeDroppedParams), so the page can say the link was partly not understood; defaults are left out of the address. This file is the route's
 // light check (it is in the first load); the scope and ranges the pages compute are in insight-scope.ts.
