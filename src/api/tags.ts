@@ -67,3 +67,12 @@ export const postTagsQuery = (api: Api, workspaceId: string, postId: number) =>
         signal,
       }),
   });
+
+export const renameCategory = (api: Api, workspaceId: string, categoryId: string, name: string) =>
+  api.send(`${base(workspaceId)}/tag-categories/${id(categoryId)}`, z.undefined(), {
+    method: 'PATCH',
+    body: { name },
+  });
+
+export const renameTag = (api: Api, workspaceId: string, tagId: string, name: string) =>
+  api.send(`${base(workspaceId)}/tags/${id(tagId)}`, z.undefined(), { method: 'PATCH', body: { name } });

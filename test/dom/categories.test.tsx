@@ -98,6 +98,23 @@ async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
         .rules.push(rule);
       return { status: 201, body: rule };
     }
+    const oneCategory = /^workspaces\/w1\/tag-categories\/(\w+)$/.exec(path);
+    if (oneCategory && request.method === 'PATCH') {
+      const name = body.name as string;
+      if (state.categories.some((c) => c.name.toLowerCase() === name.toLowerCase())) {
+        return {
+          status: 409,
+          body: { error: 'name_taken', message: `This workspace already has one named ${name}.` },
+        };
+      }
+      state.categories.find((c) => c.id === oneCategory[1])!.name = name;
+      return { status: 204 };
+    }
+    const oneTag = /^workspaces\/w1\/tags\/(\w+)$/.exec(path);
+    if (oneTag && request.method === 'PATCH') {
+      tags().find((t) => t.id === oneTag[1])!.name = body.name as string;
+      return { status: 204 };
+    }
     const oneRule = /^workspaces\/w1\/tag-rules\/(\w+)$/.exec(path);
     if (oneRule && request.method === 'DELETE') {
       for (const tag of tags()) tag.rules = tag.rules.filter((rule) => rule.id !== oneRule[1]);
@@ -182,12 +199,47 @@ describe('Settings › Categories', () => {
     expect(calls('DELETE', 'workspaces/w1/tag-rules/r100')).toHaveLength(1);
   });
 
+  it('a manager renames a category and a tag in place, and is told when the name is taken', async () => {
+    const user = userEvent.setup();
+    const other: TagCategoryResponse = { id: 'c200', name: 'Product line', tags: [] };
+    const { calls } = await visit('manager', [topic, other]);
+    await user.click(await screen.findByRole('button', { name: 'Rename the category Topic' }));
+    const field = screen.getByRole('textbox', { name: 'New name of the category Topic' });
+    expect(document.activeElement).toBe(field);
+    await user.clear(field);
+    await user.type(field, 'product LINE{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This workspace already has one named product LINE.',
+    );
+    await user.clear(field);
+    await user.type(field, 'Themes{Enter}');
+    await screen.findByRole('heading', { name: 'Themes' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename the category Themes' }));
+    await user.click(screen.getByRole('button', { name: 'Rename the tag Coffee' }));
+    const tagField = screen.getByRole('textbox', { name: 'New name of the tag Coffee' });
+    await user.clear(tagField);
+    await user.type(tagField, 'Espresso');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'New name of the tag Coffee' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Rename the tag Coffee' }));
+    await user.clear(screen.getByRole('textbox', { name: 'New name of the tag Coffee' }));
+    await user.type(screen.getByRole('textbox', { name: 'New name of the tag Coffee' }), 'Espresso{Enter}');
+    await screen.findByRole('heading', { name: 'Espresso · 12 posts' });
+    expect(calls('PATCH', 'workspaces/w1/tag-categories/c100').map((c) => JSON.parse(c.body))).toEqual([
+      { name: 'product LINE' },
+      { name: 'Themes' },
+    ]);
+    expect(calls('PATCH', 'workspaces/w1/tags/t100').map((c) => JSON.parse(c.body))).toEqual([
+      { name: 'Espresso' },
+    ]);
+  });
+
   it('a viewer sees categories, tags, rules and counts, and no controls', async () => {
     await visit('viewer', [topic]);
     const card = (await screen.findByRole('heading', { name: 'Topic' })).closest('section')!;
     expect(within(card).getByRole('heading', { name: 'Coffee · 12 posts' })).toBeTruthy();
     expect(within(card).getByText('coffee OR espresso')).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
-    expect(screen.queryByRole('button', { name: /Delete|Add|Create/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete|Add|Create|Rename/ })).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TagCategoryResponse } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
-import { createCategory, createTag, deleteCategory, tagCategoriesQuery } from '@/api/tags';
+import { createCategory, createTag, deleteCategory, renameCategory, tagCategoriesQuery } from '@/api/tags';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError, TextField } from '@/components/Field';
 import { EmptyState, PageFrame } from '@/components/PageFrame';
@@ -15,6 +15,7 @@ import { Pending } from '@/components/Pending';
 import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
 import { canManageMembers } from './member-rules';
+import { RenameControl } from './RenameControl';
 import { TagRow } from './TagRow';
 import { useWorkspace } from './use-workspace';
 import './categories.css';
@@ -139,6 +140,14 @@ function CategoryCard({
   return (
     <section className="card tag-category" aria-labelledby={headingId}>
       <h2 id={headingId}>{category.name}</h2>
+      {canEdit ? (
+        <RenameControl
+          workspaceId={workspaceId}
+          what="category"
+          name={category.name}
+          rename={(name) => renameCategory(api, workspaceId, category.id, name)}
+        />
+      ) : null}
       {category.tags.length ? (
         <ul className="tag-rows" aria-label={`Tags of ${category.name}`}>
           {category.tags.map((tag) => (

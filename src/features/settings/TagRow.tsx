@@ -5,11 +5,12 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TagResponse } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
-import { createRule, deleteRule, deleteTag, tagCategoriesQuery } from '@/api/tags';
+import { createRule, deleteRule, deleteTag, renameTag, tagCategoriesQuery } from '@/api/tags';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError, TextField } from '@/components/Field';
 import { useApp } from '@/components/use-app';
 import { showToast } from '@/lib/toast';
+import { RenameControl } from './RenameControl';
 
 export function TagRow({
   workspaceId,
@@ -70,6 +71,14 @@ export function TagRow({
           · {tag.posts.toLocaleString('en')} {tag.posts === 1 ? 'post' : 'posts'}
         </span>
       </h3>
+      {canEdit ? (
+        <RenameControl
+          workspaceId={workspaceId}
+          what="tag"
+          name={tag.name}
+          rename={(name) => renameTag(api, workspaceId, tag.id, name)}
+        />
+      ) : null}
       {tag.rules.length ? (
         <ul className="tag-rules" aria-label={`Rules of ${tag.name}`}>
           {tag.rules.map((rule) => (
