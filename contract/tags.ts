@@ -6,6 +6,9 @@ import { storableText } from './text';
 import { workspaceIdSchema } from './workspaces';
 
 const MAX_TAG_NAME = 60;
+
+/** "Category › Tag": how a tag is named wherever it is shown (chips, counted sentences, exports, lists' readers). */
+export const tagLabel = (category: string, tag: string) => `${category} › ${tag}`;
 /** Posts tagged or untagged in one request. */
 const MAX_TAGGED_POSTS = 1000;
 

@@ -133,28 +133,10 @@ function roundOf(batches: OutboxBatch[]): OutboxBatch[] {
   return round;
 }
 
-/** PostgreSQL's current rows of the profiles `ids`. */
-async function currentProfiles(pool: pg.Pool, ids: number[]) {
-  const rows: Array<Record<string, unknown>> = [];
-  for (const chunk of chunks(ids, CHUNK_IDS)) {
-    const condition = 'id = ANY ($1::bigint[])';
-    rows.push(...(await pool.query<Record<string, unknown>>(profileRowsSql(condition), [chunk])).rows);
-  }
-  return rows;
-}
-
-/** The tags the posts `ids` carry now in PostgreSQL (tagRowsSql). */
-async function currentTags(pool: pg.Pool, ids: number[]) {
-  const rows: Array<{ tag: string; post: string }> = [];
-  for (const chunk of chunks(ids, CHUNK_IDS)) {
-    rows.push(
-      ...(
-        await pool.query<{ tag: string; post: string }>(tagRowsSql('pt.post_id = ANY ($1::bigint[])'), [
-          chunk,
-        ])
-      ).rows,
-    );
-  }
+/** PostgreSQL's current rows of `select` (whose $1 is an array of ids) for the ids `ids`, CHUNK_IDS at a time. */
+async function currentRows<T extends object>(pool: pg.Pool, select: string, ids: number[]): Promise<T[]> {
+  const rows: T[] = [];
+  for (const chunk of chunks(ids, CHUNK_IDS)) rows.push(...(await pool.query<T>(select, [chunk])).rows);
   return rows;
 }
 
@@ -305,8 +287,17 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
   const dir = await makeScratch('feed');
   try {
     const posts = await currentPostFiles(pool, postIds, dir);
-    const profiles = await currentProfiles(pool, profileIds);
-    const tagRows = await currentTags(pool, tagPostIds);
+    const profiles = await currentRows<Record<string, unknown>>(
+      pool,
+      profileRowsSql('id = ANY ($1::bigint[])'),
+      profileIds,
+    );
+    // The tags the round's tagged posts carry now.
+    const tagRows = await currentRows<{ tag: string; post: string }>(
+      pool,
+      tagRowsSql('pt.post_id = ANY ($1::bigint[])'),
+      tagPostIds,
+    );
     await flushCommitted(db);
     await deps.at?.('read');
 

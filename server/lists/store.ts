@@ -3,6 +3,7 @@
 // who reads a list (saved queries, tags' rules).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { QueryListResponse } from '@contract/lists';
+import { tagLabel } from '@contract/tags';
 import { queryLists } from '@server/db/lists-schema';
 import { savedQueries } from '@server/db/social-schema';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
@@ -96,5 +97,5 @@ export async function tagsReadingList(db: Executor, workspaceId: string, name: s
     const parsed = parseQuery(row.query);
     return parsed.ok && listNames(parsed.ast).includes(name);
   });
-  return [...new Set(readers.map((row) => `${row.category} › ${row.tag}`))].sort();
+  return [...new Set(readers.map((row) => tagLabel(row.category, row.tag)))].sort();
 }

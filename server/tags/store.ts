@@ -3,7 +3,7 @@
 // manual row (rule_id null) says so, or, without one, when a rule set it: the manual row decides alone, so a removal
 // by hand sticks whatever rules match, and a rule's rows are only its own (migration 0042).
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { PostTagsResponse, TagCategoryResponse } from '@contract/tags';
+import { tagLabel, type PostTagsResponse, type TagCategoryResponse } from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
@@ -151,12 +151,18 @@ export async function tagNamesOfPosts(
   ids: readonly number[],
 ): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
-  const { rows } = await db.execute<{ post_id: string; names: string }>(
-    sql`SELECT x.post_id::text AS post_id, string_agg(x.name, '; ' ORDER BY lower(x.category), lower(x.tag)) AS names
-      FROM (SELECT DISTINCT pt.post_id, c.name || ' › ' || t.name AS name, c.name AS category, t.name AS tag
+  const { rows } = await db.execute<{ post_id: string; category: string; tag: string }>(
+    sql`SELECT x.post_id::text AS post_id, x.category, x.tag
+      FROM (SELECT DISTINCT pt.post_id, c.name AS category, t.name AS tag
         FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
         WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND ${CARRIED}) x
-      GROUP BY x.post_id`,
+      ORDER BY x.post_id, lower(x.category), lower(x.tag)`,
   );
-  return new Map(rows.map((row) => [Number(row.post_id), row.names]));
+  const names = new Map<number, string>();
+  for (const row of rows) {
+    const post = Number(row.post_id);
+    const label = tagLabel(row.category, row.tag);
+    names.set(post, names.has(post) ? `${names.get(post)}; ${label}` : label);
+  }
+  return names;
 }

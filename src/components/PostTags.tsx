@@ -5,6 +5,7 @@
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SocialPost } from '@contract/social-posts';
+import { tagLabel } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
 import { workspaceQuery } from '@/api/queries';
 import { postTagsQuery, setPostsTag, tagCategoriesQuery } from '@/api/tags';
@@ -104,7 +105,7 @@ export function PostTagList({ postId, workspaceId }: { postId: number; workspace
   const carried = useQuery(postTagsQuery(api, workspaceId, postId));
   if (!carried.data) return null;
   const tags = carried.data.tags.map(
-    (tag) => `${tag.category} › ${tag.name}${tag.set_by === 'manual' ? ' (by hand)' : ''}`,
+    (tag) => `${tagLabel(tag.category, tag.name)}${tag.set_by === 'manual' ? ' (by hand)' : ''}`,
   );
   return <span className="post-tag-list">Tags: {tags.length ? tags.join(', ') : 'none'}</span>;
 }

@@ -229,10 +229,8 @@ export async function exportPosts(
   const { sort } = options;
   const lookUp = async (tx: Tx, rows: Array<{ id: number; score: number | null }>) => {
     const ids = rows.map((row) => row.id);
-    const [posts, tags] = [
-      await postsByIds(tx, ids, context.scope),
-      await tagNamesOfPosts(tx, workspace.id, ids),
-    ];
+    const posts = await postsByIds(tx, ids, context.scope);
+    const tags = await tagNamesOfPosts(tx, workspace.id, ids);
     return rows.flatMap((row) => {
       const post = posts.get(row.id);
       return post

@@ -6,6 +6,7 @@ import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
 import { savedQueries } from '@server/db/social-schema';
 import { tagCategories, tags } from '@server/db/tags-schema';
+import { tagLabel } from '@contract/tags';
 import { tagNotFound } from '@server/tags/store';
 import { ApiError } from '@server/errors';
 import { expandLists, printQuery } from '@server/query/index';
@@ -130,5 +131,5 @@ async function refinedTags(db: Db, workspaceId: string, refines: Refine[]): Prom
     .innerJoin(tagCategories, eq(tagCategories.id, tags.categoryId))
     .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)));
   if (rows.length !== ids.length) throw tagNotFound();
-  return new Map(rows.map((row) => [row.id, `${row.category} › ${row.name}`]));
+  return new Map(rows.map((row) => [row.id, tagLabel(row.category, row.name)]));
 }

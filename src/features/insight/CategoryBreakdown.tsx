@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { insightsBodySchema, type Refine } from '@contract/insights';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
-import type { TagCategoryResponse } from '@contract/tags';
+import { tagLabel, type TagCategoryResponse } from '@contract/tags';
 import { categoryBreakdownQuery } from '@/api/insights';
 import { apiProblem } from '@/api/errors';
 import { tagCategoriesQuery } from '@/api/tags';
@@ -19,7 +19,6 @@ import { Counted } from './ChartCard';
 import { formatPosts, formatShare, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { useReadOnly } from './read-only';
-import { tagName } from './tag-names';
 import './category-breakdown.css';
 
 export function CategoryBreakdown() {
@@ -137,7 +136,7 @@ function Bars({ data }: { data: CategoryBreakdownResponse }) {
                 <button
                   type="button"
                   className="link-button"
-                  aria-label={`Posts tagged ${tagName(category.name, tag.name)}`}
+                  aria-label={`Posts tagged ${tagLabel(category.name, tag.name)}`}
                   onClick={() => drill([{ field: 'tag', values: [tag.id] }])}
                 >
                   {tag.name}

@@ -6,6 +6,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SocialPost } from '@contract/social-posts';
+import { tagLabel } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
 import { setPostsTag, tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
@@ -13,7 +14,6 @@ import { showToast } from '@/lib/toast';
 import { formatPosts } from './insight-format';
 import { useInsightView } from './insight-view';
 import { useReadOnly } from './read-only';
-import { tagName } from './tag-names';
 import './tag-posts.css';
 
 const NONE: ReadonlySet<number> = new Set();
@@ -90,7 +90,7 @@ export function TagPostsPanel({
   const withTags = (categories.data?.categories ?? []).filter((category) => category.tags.length);
   const [chosen, setChosen] = useState('');
   const tags = withTags.flatMap((category) =>
-    category.tags.map((tag) => ({ id: tag.id, name: tagName(category.name, tag.name) })),
+    category.tags.map((tag) => ({ id: tag.id, name: tagLabel(category.name, tag.name) })),
   );
   const tag = tags.find((t) => t.id === chosen) ?? tags[0];
   const set = useMutation({
@@ -149,7 +149,7 @@ export function TagPostsPanel({
             <optgroup key={category.id} label={category.name}>
               {category.tags.map((t) => (
                 <option key={t.id} value={t.id}>
-                  {tagName(category.name, t.name)}
+                  {tagLabel(category.name, t.name)}
                 </option>
               ))}
             </optgroup>

@@ -1,18 +1,15 @@
 // The workspace's tags by id, each named with its category ("Topic › Drinks"), as the counted sentence names them:
 // what a `tag` refinement's chip and the By category card show instead of a tag's id.
 import { useQuery } from '@tanstack/react-query';
-import type { TagCategoriesResponse } from '@contract/tags';
+import { tagLabel, type TagCategoriesResponse } from '@contract/tags';
 import { tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
 import { useReadOnly } from './read-only';
 
-/** "Category › Tag", the name of a tag wherever the view shows one. */
-export const tagName = (category: string, tag: string) => `${category} › ${tag}`;
-
 function namesOf(data: TagCategoriesResponse): ReadonlyMap<string, string> {
   return new Map(
     data.categories.flatMap((category) =>
-      category.tags.map((tag) => [tag.id, tagName(category.name, tag.name)]),
+      category.tags.map((tag) => [tag.id, tagLabel(category.name, tag.name)]),
     ),
   );
 }

@@ -112,6 +112,16 @@ describe('tags in the dashboards', () => {
       { id: empty.id, name: 'Empty', posts: 0, share: 0 },
     ]);
     expect(body.counted).toContain('Broken down by the category "Topic"');
+    // A category without tags: every post untagged.
+    const bare = await created<TagCategoryResponse>(team, '/tag-categories', { name: 'Bare' });
+    const none = await breakdown(team, bare.id);
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json<CategoryBreakdownResponse>()).toMatchObject({
+      tags: [],
+      posts: ALL.length,
+      tagged: 0,
+      untagged: ALL.length,
+    });
   });
 
   it('filters by tags, with exclude, and names them in the counted sentence', async () => {
