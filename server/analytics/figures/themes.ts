@@ -170,7 +170,8 @@ function themesOf(themes: readonly (readonly string[])[], params: StoreParams, f
   const owner = themes.flatMap((theme, t) => theme.map(() => t));
   const toks = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
   // Every element of the intersection is one of tt, so transform's default is never taken.
-  const held = 'arrayDistinct(arrayMap(t -> transform(t, tt, owner, toUInt32(0)), arrayIntersect(p.toks, tt)))';
+  const held =
+    'arrayDistinct(arrayMap(t -> transform(t, tt, owner, toUInt32(0)), arrayIntersect(p.toks, tt)))';
   return {
     with: `${toks} AS tt, ${params.add(owner, 'Array(UInt32)')} AS owner`,
     rows: (columns: string) =>
