@@ -7,10 +7,9 @@
 // - storeThemeFigures and storeThemeTopPosts: for groups of words (the themes), the posts with any of a group's words
 //   (the `term` refinement's rule: `hasAny(p.toks, …)`) in the range per bucket with their labels and sentiment, in the
 //   range before, and the range's top posts of each.
-// The last three find each post's words among them by intersecting its `toks` with their hashes (a hash set a post),
-// then map those to their themes or indexes (`transform`, a hash map): twice as fast as joining every post's tokens
-// out and grouping them by post again, and three times as fast as testing each post's array against every word
-// (server/social/insights/README.md, "Themes").
+// The last three keep the posts with any of the words (`hasAny`) and map each such post's tokens to the words' themes
+// or indexes (`transform`: a hash map built once a statement), one row a post: faster than joining every post's
+// tokens out and grouping them by post again (server/social/insights/README.md, "Themes").
 import type { Bucket } from '@contract/insights';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
@@ -131,13 +130,18 @@ export async function storeWordPairs(
   const dropped = droppedOf(words, rule);
   const top = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
   const out = `arrayZip(${params.add(dropped.languages, 'Array(String)')}, ${params.add(dropped.positions, 'Array(UInt64)')})`;
-  // Each post's words among them: their 1-based indexes, sorted, less those its language does not count.
-  const held = `arraySort(arrayFilter(x -> NOT has(dropped, (toString(p.lang), x)),
-    arrayMap(t -> indexOf(top, t), arrayIntersect(p.toks, top))))`;
+  // Each post's words among them: their 1-based indexes (0 for its other tokens), sorted, less those its language does
+  // not count.
+  const index = params.add(
+    words.map((_, i) => i + 1),
+    'Array(UInt64)',
+  );
+  const held = `arraySort(arrayFilter(x -> x > 0 AND NOT has(dropped, (toString(p.lang), x)),
+    arrayMap(t -> transform(t, top, ${index}, toUInt64(0)), p.toks)))`;
   const rows = await store.query<{ i: string; j: string; n: string }>(
     `WITH ${top} AS top, ${out} AS dropped
     SELECT pair.1 - 1 AS i, pair.2 - 1 AS j, count() AS n
-    FROM (SELECT ${held} AS m FROM ${from} WHERE ${where} AND length(m) > 1)
+    FROM (SELECT ${held} AS m FROM ${from} WHERE ${where} AND hasAny(p.toks, top) AND length(m) > 1)
     ARRAY JOIN arrayFlatten(arrayMap((a, k) -> arrayMap(b -> (a, b), arraySlice(m, k + 1)), m, arrayEnumerate(m)))
       AS pair
     GROUP BY i, j
@@ -167,15 +171,16 @@ export interface StoreThemeBucket {
  */
 function themesOf(themes: readonly (readonly string[])[], params: StoreParams, from: string, where: string) {
   const words = themes.flat();
-  const owner = themes.flatMap((theme, t) => theme.map(() => t));
+  // 1-based, so that 0 is "none of them".
+  const owner = themes.flatMap((theme, t) => theme.map(() => t + 1));
   const toks = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
-  // Every element of the intersection is one of tt, so transform's default is never taken.
   const held =
-    'arrayDistinct(arrayMap(t -> transform(t, tt, owner, toUInt32(0)), arrayIntersect(p.toks, tt)))';
+    'arrayMap(x -> x - 1, arrayDistinct(arrayFilter(x -> x > 0, ' +
+    'arrayMap(t -> transform(t, tt, owner, toUInt32(0)), p.toks))))';
   return {
     with: `${toks} AS tt, ${params.add(owner, 'Array(UInt32)')} AS owner`,
     rows: (columns: string) =>
-      `SELECT ${columns}, ${held} AS themes FROM ${from} WHERE ${where} AND notEmpty(themes)`,
+      `SELECT ${columns}, ${held} AS themes FROM ${from} WHERE ${where} AND hasAny(p.toks, tt)`,
   };
 }
 
