@@ -56,8 +56,8 @@ export interface Collected {
   /** The oldest post time the search reached (a backfill's progress), matching or not. */
   reachedBack?: Date;
   /**
-   * The gap stays open: a backfill beside a stream (Bluesky, Mastodon: the gap is the stream's to close), or posts
-   * another query's search found (the gap is of the query's own searches).
+   * The gap stays open: a backfill beside a stream (Bluesky, Mastodon: the gap is the stream's to close), posts
+   * another query's search found (the gap is of the query's own searches), or one feed of several that answered.
    */
   keepGap?: boolean;
 }

@@ -144,7 +144,7 @@ async function commitPage(
         {
           postedAt: fresh.map((row) => new Date(row.postedAt)),
           ...(own && page.reachedBack && { reachedBack: page.reachedBack }),
-          ...((backfillOnly || !own) && { keepGap: true }),
+          ...((backfillOnly || round.source.apart || !own) && { keepGap: true }),
         },
         now,
       );
@@ -269,6 +269,9 @@ async function pollQuery(round: Round, query: Tracked, searches: string[]) {
     }
   }
   if (failed !== undefined) throw failed;
+  // Every search answered: the query's gap (kept open while any did not, so that its span is the whole outage) ends.
+  if (round.source.apart)
+    await recordCoverage(round.deps.pool, query.savedQueryId, round.source.key, { postedAt: [] }, now);
 }
 
 /** One round of one polled source over every query tracked on it. */

@@ -275,5 +275,26 @@ describe('RSS and Atom feeds', () => {
       message: expect.stringMatching(/^RSS and Atom feeds did not answer: 127\.0\.0\.1:\d+ answered 500$/),
     });
     expect((await steps.coverage(b, either, 'feeds')).posts_today).toBe(4);
+
+    // Still down at the next round: the same gap goes on from when it began, while the blog is read (a 304).
+    await steps.due('feeds');
+    await poll();
+    const still = await steps.coverage(a, plain, 'feeds');
+    expect([still.gap?.since, still.closed_gaps]).toEqual([after.gap!.since, []]);
+    expect(requests('/down.xml')).toHaveLength(2);
+    // Back: the gap ends, kept with its span.
+    h.serve({ '/down.xml': feed([]).route });
+    await steps.due('feeds');
+    await poll();
+    const back = await steps.coverage(a, plain, 'feeds');
+    expect(back.gap).toBeNull();
+    expect(back.closed_gaps).toEqual([
+      {
+        reason: 'unreachable',
+        message: after.gap!.message,
+        since: after.gap!.since,
+        ended: expect.any(Number),
+      },
+    ]);
   });
 });
