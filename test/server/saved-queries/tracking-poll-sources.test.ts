@@ -32,24 +32,24 @@ const ids = async (platform: string) => (await steps.stored(platform)).map((p) =
 const requests = (path: string) =>
   h.replay.requests.filter((r) => r.startsWith(path)).map((r) => decodeURIComponent(r.replaceAll('+', ' ')));
 
-describe('YouTube', () => {
-  const titled = (videos: YouTubeVideo[], title: (i: number) => string) =>
-    videos.map((v, i) => ({ ...v, title: title(i), description: 'Filmed in our kitchen.' }));
-  // Espresso (one of them decaf), ristretto and tea videos, interleaved in time.
-  const videos = () => [
-    ...titled(youtubeVideos(4, { prefix: 'esp', newest: Date.UTC(2026, 0, 2) }), (i) =>
-      i === 1 ? 'Decaf espresso at home' : `Espresso at home, part ${i}`,
-    ),
-    ...titled(
-      youtubeVideos(3, { prefix: 'ris', newest: Date.UTC(2026, 0, 2, 0, 30) }),
-      (i) => `Ristretto ${i}`,
-    ),
-    ...titled(
-      youtubeVideos(5, { prefix: 'tea', newest: Date.UTC(2026, 0, 2, 0, 10) }),
-      (i) => `Green tea ${i}`,
-    ),
-  ];
+const titled = (videos: YouTubeVideo[], title: (i: number) => string) =>
+  videos.map((v, i) => ({ ...v, title: title(i), description: 'Filmed in our kitchen.' }));
+// Espresso (one of them decaf), ristretto and tea videos, interleaved in time.
+const videos = () => [
+  ...titled(youtubeVideos(4, { prefix: 'esp', newest: Date.UTC(2026, 0, 2) }), (i) =>
+    i === 1 ? 'Decaf espresso at home' : `Espresso at home, part ${i}`,
+  ),
+  ...titled(
+    youtubeVideos(3, { prefix: 'ris', newest: Date.UTC(2026, 0, 2, 0, 30) }),
+    (i) => `Ristretto ${i}`,
+  ),
+  ...titled(
+    youtubeVideos(5, { prefix: 'tea', newest: Date.UTC(2026, 0, 2, 0, 10) }),
+    (i) => `Green tea ${i}`,
+  ),
+];
 
+describe('YouTube', () => {
   it('searches q with a|b, stores what the exact queries accept once, counts it for both, and goes on hourly', async () => {
     const source = youtubeReplay(videos(), []);
     h.serve(source.routes);
@@ -124,6 +124,30 @@ describe('YouTube', () => {
     expect(gap!.until! - before).toBeGreaterThan(0);
     expect(gap!.until! - before).toBeLessThanOrEqual(25 * 3_600);
     expect(await ids('youtube')).toEqual([]);
+  });
+});
+
+describe('YouTube budget', () => {
+  it("stops at the key's daily budget: the search that would pass it is not sent, and it is the gap", async () => {
+    const source = youtubeReplay(videos(), []);
+    h.serve(source.routes);
+    await h.createCredential({
+      kind: 'youtube',
+      name: 'Small key',
+      secret: { api_key: source.apiKey },
+      daily_quota: 150,
+    });
+    const team = await createTeam(h.server);
+    const first = await steps.track(team, 'espresso', ['youtube']);
+    const second = await steps.track(team, 'ristretto', ['youtube']);
+    await poll();
+    // 101 units for the first query's search and videos; the second's search (100 more) was not sent.
+    expect((await steps.coverage(team, first, 'youtube')).posts_today).toBe(4);
+    expect((await steps.coverage(team, second, 'youtube')).gap).toMatchObject({
+      reason: 'quota_spent',
+      message: expect.stringMatching(/^YouTube’s quota is spent until \d\d:\d\d UTC\.$/),
+    });
+    expect(requests('/search')).toHaveLength(1);
   });
 });
 
