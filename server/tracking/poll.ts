@@ -16,6 +16,7 @@ import { upsertRows } from '@server/social/corpus/import/write';
 import { connectorFor } from '@server/scraping/connectors';
 import {
   CredentialProblem,
+  PermanentError,
   QuotaSpentError,
   RateLimitedError,
   type HttpOptions,
@@ -55,6 +56,9 @@ export interface PollDeps {
 
 const hhmm = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
 
+/** A backfill beside a stream that the source refused (a 4xx other than 429): it ends there, said once. */
+class BackfillRefused extends Error {}
+
 function gapOf(error: unknown, label: string, now: Date): Gap {
   if (error instanceof QuotaSpentError) {
     const until = new Date(now.getTime() + error.waitMs);
@@ -65,6 +69,9 @@ function gapOf(error: unknown, label: string, now: Date): Gap {
     return { reason: 'rate_limited', message: `${label} rate limited until ${hhmm(until)}.`, until };
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof BackfillRefused) {
+    return { reason: 'unreachable', message: `${label} refused the backfill: ${message}`, until: null };
+  }
   if (error instanceof CredentialProblem || /credential/i.test(message)) {
     return { reason: 'credentials_missing', message, until: null };
   }
@@ -263,6 +270,14 @@ async function pollQuery(round: Round, query: Tracked, searches: string[]) {
         if (!state.backfilled) await runPass(round, query, searches, search, 'back', state);
       }
     } catch (error) {
+      if (round.source.backfillOnly && error instanceof PermanentError) {
+        // Refused, not down (a sign-in wanted, a query refused): asking again each round would only repeat the gap.
+        await saveCursors(round.deps.pool, query.savedQueryId, round.source.key, {
+          ...coverage.cursors,
+          [search]: { ...stored, backfilled: true },
+        });
+        throw new BackfillRefused(error.message);
+      }
       // One feed that does not answer is its gap; the others are still read (and the gap said after them).
       if (!round.source.apart || STOPS.has(gapOf(error, '', new Date()).reason)) throw error;
       failed ??= error;

@@ -111,8 +111,9 @@ describe('Bluesky', () => {
     expect((await steps.coverage(b, either, 'bluesky')).posts_today).toBe(6);
   });
 
-  it('says a search that does not answer as the gap', async () => {
-    h.serve({ '/xrpc/app.bsky.feed.searchPosts': () => ({ status: 500, body: '{}' }) });
+  it('says a search that does not answer as the gap, asked again; one that refuses, once', async () => {
+    let status = 500;
+    h.serve({ '/xrpc/app.bsky.feed.searchPosts': () => ({ status, body: '{"error":"AuthMissing"}' }) });
     const team = await createTeam(h.server);
     const id = await steps.track(team, 'espresso', ['bluesky']);
     await poll();
@@ -120,6 +121,17 @@ describe('Bluesky', () => {
       reason: 'unreachable',
       message: expect.stringMatching(/^Bluesky post search did not answer: 127\.0\.0\.1:\d+ answered 500$/),
     });
+    status = 403;
+    await poll();
+    expect((await steps.coverage(team, id, 'bluesky')).gap).toMatchObject({
+      reason: 'unreachable',
+      message: expect.stringMatching(
+        /^Bluesky post search refused the backfill: 127\.0\.0\.1:\d+ answered 403 for \/xrpc\/app\.bsky\.feed\.searchPosts$/,
+      ),
+    });
+    // Not asked again: the backfill ends where the source refused it (the stream goes on).
+    await poll();
+    expect(requests('/xrpc/app.bsky.feed.searchPosts')).toHaveLength(2);
   });
 });
 
