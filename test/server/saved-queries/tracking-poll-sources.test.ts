@@ -228,6 +228,28 @@ describe('X', () => {
   });
 });
 
+describe('X window', () => {
+  it('waits for the reset once x-rate-limit-remaining reaches 0, without asking into a 429', async () => {
+    const source = xReplay(xPosts(3), { remaining: 1, resetInSeconds: 600 });
+    h.serve(source.routes);
+    await h.createCredential({ kind: 'x', name: 'X app', secret: { bearer_token: source.token } });
+    const team = await createTeam(h.server);
+    const id = await steps.track(team, 'flat white', ['x']);
+    await poll();
+    expect((await steps.coverage(team, id, 'x')).posts_today).toBe(3);
+    const reset = Math.floor(Date.now() / 1000) + 600;
+    await steps.due('x');
+    await poll();
+    const { gap } = await steps.coverage(team, id, 'x');
+    expect(gap).toMatchObject({
+      reason: 'rate_limited',
+      message: expect.stringMatching(/^X rate limited until/),
+    });
+    expect(Math.abs(gap!.until! - reset)).toBeLessThanOrEqual(2);
+    expect(requests('/tweets/search/recent')).toHaveLength(1);
+  });
+});
+
 describe('RSS and Atom feeds', () => {
   interface Item {
     guid: string;
