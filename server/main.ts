@@ -193,7 +193,8 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     const boss = queue;
     await schedulePeriodic(queue, [
       housekeepingJob(database.db, { corpusRetentionDays: config.CORPUS_RETENTION_DAYS }),
-      // Tracked saved queries on the polled sources (Hacker News, Reddit): server/tracking/poll.ts.
+      // Tracked saved queries on the polled sources (Hacker News, Reddit, YouTube, X, feeds; Bluesky and Mastodon
+      // backfilled): server/tracking/poll.ts.
       trackingPollJob({
         pool: database.pool,
         db: database.db,

@@ -110,3 +110,26 @@ export const trackingGaps = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * The posts a polled source has counted for a (query, source), by external id (the source's platform's key): a post
+ * is counted once for each query it matches whichever query's search brought it, and never again when a later page
+ * or round brings it back (server/tracking/poll.ts).
+ */
+export const trackingCounted = pgTable(
+  'tracking_counted',
+  {
+    savedQueryId: uuid('saved_query_id').notNull(),
+    source: text('source').notNull(),
+    externalId: text('external_id').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.savedQueryId, t.source, t.externalId] }),
+    foreignKey({
+      columns: [t.savedQueryId, t.source],
+      foreignColumns: [trackingCoverage.savedQueryId, trackingCoverage.source],
+      name: 'tracking_counted_coverage_fk',
+    }).onDelete('cascade'),
+  ],
+);

@@ -55,6 +55,11 @@ export interface Collected {
   postedAt: readonly Date[];
   /** The oldest post time the search reached (a backfill's progress), matching or not. */
   reachedBack?: Date;
+  /**
+   * The gap stays open: a backfill beside a stream (Bluesky, Mastodon: the gap is the stream's to close), posts
+   * another query's search found (the gap is of the query's own searches), or one feed of several that answered.
+   */
+  keepGap?: boolean;
 }
 
 /**
@@ -72,14 +77,17 @@ export async function recordCoverage(
   const newest = times.length > 0 ? new Date(Math.max(...times)) : null;
   const back = [...times, ...(collected.reachedBack ? [collected.reachedBack.getTime()] : [])];
   const oldest = back.length > 0 ? new Date(Math.min(...back)) : null;
-  await closeOpenGaps(db, source, [savedQueryId], null, now);
+  if (!collected.keepGap) await closeOpenGaps(db, source, [savedQueryId], null, now);
   const { rowCount } = await db.query(
     `UPDATE tracking_coverage SET last_poll_at = $3,
        last_post_at = CASE WHEN $4::timestamptz IS NULL THEN last_post_at
          ELSE greatest(last_post_at, $4::timestamptz) END,
        backfilled_to = CASE WHEN $5::timestamptz IS NULL THEN backfilled_to
-         ELSE least(backfilled_to, $5::timestamptz) END,
-       gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+         ELSE least(backfilled_to, $5::timestamptz) END${
+           collected.keepGap
+             ? ''
+             : ', gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL'
+         }
      WHERE saved_query_id = $1 AND source = $2`,
     [savedQueryId, source, now, newest, oldest],
   );
@@ -153,6 +161,8 @@ export interface CoverageState {
   lastPostAt: Date | null;
   backfilledTo: Date | null;
   gapUntil: Date | null;
+  /** When the query was first tracked on the source: a stream counts what was posted after it. */
+  trackingSince: Date;
   /** Polling sources: the connector's cursor of each search, by its text. */
   cursors: Record<string, unknown>;
 }
@@ -164,7 +174,8 @@ export async function coverageState(
   source: string,
 ): Promise<CoverageState | undefined> {
   const { rows } = await db.query<CoverageState>(
-    `SELECT last_post_at AS "lastPostAt", backfilled_to AS "backfilledTo", gap_until AS "gapUntil", cursors
+    `SELECT last_post_at AS "lastPostAt", backfilled_to AS "backfilledTo", gap_until AS "gapUntil",
+       tracking_since AS "trackingSince", cursors
      FROM tracking_coverage WHERE saved_query_id = $1 AND source = $2 FOR UPDATE`,
     [savedQueryId, source],
   );

@@ -15,7 +15,8 @@ const FIXED: Record<string, Omit<TrackingSource, 'key'>> = {
     label: 'Bluesky',
     mode: 'stream',
     reaches_back:
-      'Every new post as it is posted (Jetstream), from when tracking starts; no earlier posts yet.',
+      'Every new post as it is posted (Jetstream), from when tracking starts; earlier posts as far back as Bluesky ' +
+      'post search pages for the words of the query.',
   },
   hackernews: {
     label: 'Hacker News',
@@ -30,25 +31,36 @@ const FIXED: Record<string, Omit<TrackingSource, 'key'>> = {
   youtube: {
     label: 'YouTube',
     mode: 'poll',
-    reaches_back: 'Videos and their comments as far back as the daily quota allows (100 units a search).',
+    reaches_back:
+      'Videos (title and description) as far back as YouTube search pages, while the daily quota lasts (100 units ' +
+      'a search page); searched hourly.',
   },
   x: {
     label: 'X',
     mode: 'poll',
-    reaches_back: 'The last 7 days only (X recent search).',
+    reaches_back: 'The last 7 days only (X recent search); searched every 15 minutes.',
   },
   feeds: {
     label: 'RSS and Atom feeds',
     mode: 'poll',
-    reaches_back: 'The items each followed feed still lists (often its latest 10 to 50).',
+    reaches_back:
+      'The items each followed feed still lists (often its latest 10 to 50), and its older pages where it links ' +
+      'them; read every 15 minutes.',
   },
 };
 
 /**
- * The sources this build polls for tracked queries (poll.ts). A tracked source outside it and streamOf shows the gap
- * not_collected rather than an empty coverage that looks quiet.
+ * The sources this build polls for tracked queries (poll.ts, poll-sources.ts; Bluesky and Mastodon are only backfilled
+ * there, their streams collecting). A tracked source outside it and streamOf shows the gap not_collected rather than
+ * an empty coverage that looks quiet.
  */
-export const COLLECTED_SOURCES: ReadonlySet<string> = new Set(['hackernews', 'reddit']);
+export const COLLECTED_SOURCES: ReadonlySet<string> = new Set([
+  'hackernews',
+  'reddit',
+  'youtube',
+  'x',
+  'feeds',
+]);
 
 /**
  * The sources collected by a stream (server/scraping/streams), by the stream's name in stream_cursors: collected while
@@ -73,7 +85,9 @@ export function describeSource(key: string): TrackingSource | undefined {
     key,
     label: `Mastodon (${host})`,
     mode: 'stream',
-    reaches_back: `New public posts as ${host} streams them, from when tracking starts; no earlier posts yet.`,
+    reaches_back:
+      `New public posts as ${host} streams them, from when tracking starts; earlier posts of the query's hashtags ` +
+      `as far back as ${host}'s tag timelines go.`,
   };
 }
 

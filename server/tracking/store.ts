@@ -53,7 +53,11 @@ function uncollected(
   }
   return {
     reason: 'not_collected',
-    message: `This installation does not collect from ${label} for tracked queries yet.`,
+    // A streamed source is still backfilled by the poll (poll-sources.ts): what is missing is what is new.
+    message: stream
+      ? `This installation does not collect from ${label} as posts arrive: its stream is not running here (earlier ` +
+        'posts are backfilled).'
+      : `This installation does not collect from ${label} for tracked queries yet.`,
     since: toUnixSeconds(trackingSince),
     until: null,
   };

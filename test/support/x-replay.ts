@@ -1,8 +1,8 @@
 // A local stand-in for X API v2 (https://docs.x.com/x-api/posts/search-recent-posts) over in-memory posts and users,
-// answering as the API does for an app's bearer token: GET /tweets/search/recent (query words, since_id, start_time,
-// max_results, next_token; newest first; `data`, `includes.users`, `includes.media`, `meta` with newest_id, oldest_id,
-// result_count, next_token), each answer with x-rate-limit-limit / -remaining / -reset; GET /usage/tweets. A wrong
-// token is X's 401 problem; a since_id older than 7 days its 400. Posts are shaped like
+// answering as the API does for an app's bearer token: GET /tweets/search/recent (query words and `a OR b`, since_id,
+// start_time, max_results, next_token; newest first; `data`, `includes.users`, `includes.media`, `meta` with
+// newest_id, oldest_id, result_count, next_token), each answer with x-rate-limit-limit / -remaining / -reset; GET
+// /usage/tweets. A wrong token is X's 401 problem; a since_id older than 7 days its 400. Posts are shaped like
 // test/fixtures/scraping/x-search-recent.json.
 import type { Reply, Route } from './replay-server';
 
@@ -132,14 +132,18 @@ export function xReplay(
         type: 'https://api.twitter.com/2/problems/invalid-request',
       });
     }
-    const words = (url.searchParams.get('query') ?? '')
-      .toLowerCase()
-      .split(/\s+/)
-      .filter((w) => w && !w.startsWith('-'));
+    // `a OR b` is either; each side's words (quotes dropped, -excluded ones ignored) are all required.
+    const either = (url.searchParams.get('query') ?? '').split(' OR ').map((side) =>
+      side
+        .toLowerCase()
+        .replaceAll('"', '')
+        .split(/\s+/)
+        .filter((w) => w && !w.startsWith('-')),
+    );
     const found = source.posts
       .filter(
         (p) =>
-          words.every((w) => p.text.toLowerCase().includes(w)) &&
+          either.some((words) => words.every((w) => p.text.toLowerCase().includes(w))) &&
           Date.parse(p.created_at) >= weekAgo &&
           (!sinceId || older(sinceId, p.id)) &&
           (!startTime || Date.parse(p.created_at) >= Date.parse(startTime)),

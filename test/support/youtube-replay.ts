@@ -1,9 +1,9 @@
 // A local stand-in for the YouTube Data API v3 (https://developers.google.com/youtube/v3/docs) over in-memory videos
-// and comment threads, answering as the API does for an API key: search (type=video, order=date, q, publishedAfter,
-// maxResults, pageToken), videos (id=a,b,…: snippet and statistics, counts as strings), channels (id → the uploads
-// playlist UU…), playlistItems (a channel's uploads, newest first), commentThreads (videoId, order=time, pageToken;
-// 403 commentsDisabled), videoCategories; a wrong key is the API's 400 keyInvalid, a spent project quota its 403
-// quotaExceeded. Resources are shaped like test/fixtures/scraping/youtube-*.json.
+// and comment threads, answering as the API does for an API key: search (type=video, order=date, q with `a|b` for
+// either, publishedAfter, maxResults, pageToken), videos (id=a,b,…: snippet and statistics, counts as strings),
+// channels (id → the uploads playlist UU…), playlistItems (a channel's uploads, newest first), commentThreads
+// (videoId, order=time, pageToken; 403 commentsDisabled), videoCategories; a wrong key is the API's 400 keyInvalid, a
+// spent project quota its 403 quotaExceeded. Resources are shaped like test/fixtures/scraping/youtube-*.json.
 import type { Reply, Route } from './replay-server';
 
 export interface YouTubeVideo {
@@ -164,11 +164,15 @@ export function youtubeReplay(
   const newestFirst = (list: YouTubeVideo[]) =>
     [...list].sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt));
   source.routes['/search'] = api((url) => {
-    const words = (url.searchParams.get('q') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    // q's `a|b` is either; each side's words (quotes dropped) are all required.
+    const either = (url.searchParams.get('q') ?? '')
+      .toLowerCase()
+      .split('|')
+      .map((side) => side.replaceAll('"', '').split(/\s+/).filter(Boolean));
     const after = url.searchParams.get('publishedAfter');
     const found = newestFirst(source.videos).filter(
       (v) =>
-        words.every((w) => `${v.title} ${v.description}`.toLowerCase().includes(w)) &&
+        either.some((words) => words.every((w) => `${v.title} ${v.description}`.toLowerCase().includes(w))) &&
         (!after || Date.parse(v.publishedAt) >= Date.parse(after)),
     );
     const { slice, next, total, max } = paged(found, url, 50);

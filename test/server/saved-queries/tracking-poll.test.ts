@@ -6,22 +6,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScrapingHarness, type ScrapingHarness } from '@test/support/scraping-runs';
 import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-replay';
 import { redditPosts, redditReplay } from '@test/support/reddit-replay';
-import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
+import { trackingSteps } from '@test/support/tracking-poll';
+import { as, createTeam } from '@test/support/workspaces.fixtures';
 import { pollTrackedQueries, type PollDeps } from '@server/tracking/poll';
-import type { TrackingResponse } from '@contract/tracking';
 
 let h: ScrapingHarness;
 let deps: PollDeps;
+let steps: ReturnType<typeof trackingSteps>;
 beforeAll(async () => {
   h = await startScrapingHarness();
-  deps = {
-    pool: h.pool,
-    db: h.server.db,
-    catalogue: h.server.app.billing.catalogue,
-    http: h.deps.http,
-    urls: h.deps.urls,
-    secretsKey: h.deps.secretsKey,
-  };
+  steps = trackingSteps(h);
+  deps = steps.deps;
 });
 afterAll(() => h.close());
 beforeEach(async () => {
@@ -31,37 +26,9 @@ beforeEach(async () => {
   await h.pool.query('UPDATE saved_query_tracking SET enabled = false');
 });
 
-async function track(team: Team, query: string, sources: string[]) {
-  const created = await as(h.server, team.owner, {
-    method: 'POST',
-    url: `/api/workspaces/${team.workspaceId}/saved-queries`,
-    payload: { name: `Q ${Math.random()}`, query },
-  });
-  const id = created.json<{ id: string }>().id;
-  const put = await as(h.server, team.manager, {
-    method: 'PUT',
-    url: `/api/workspaces/${team.workspaceId}/saved-queries/${id}/tracking`,
-    payload: { enabled: true, sources },
-  });
-  expect(put.statusCode, put.body).toBe(200);
-  return id;
-}
-
-async function coverage(team: Team, id: string, source: string) {
-  const res = await as(h.server, team.viewer, {
-    method: 'GET',
-    url: `/api/workspaces/${team.workspaceId}/saved-queries/${id}/tracking`,
-  });
-  return res.json<TrackingResponse>().coverage.find((c) => c.source === source)!;
-}
-
-const stored = async (platform: string) =>
-  (
-    await h.pool.query<{ external_id: string; text: string }>(
-      'SELECT external_id, text FROM posts WHERE platform = $1 ORDER BY external_id',
-      [platform],
-    )
-  ).rows;
+const track: ReturnType<typeof trackingSteps>['track'] = (...args) => steps.track(...args);
+const coverage: ReturnType<typeof trackingSteps>['coverage'] = (...args) => steps.coverage(...args);
+const stored = (platform: string) => steps.stored(platform);
 
 describe('Hacker News', () => {
   it('stores only what the exact query accepts, once, counted for each tracked query it matches', async () => {

@@ -139,7 +139,7 @@ describe('tracking', () => {
     });
     expect(body.coverage.map((c) => [c.source, c.label, c.posts_today, c.gap?.reason ?? null])).toEqual([
       ['hackernews', 'Hacker News', 0, null],
-      // Nothing collects Bluesky in this build yet: said, not left to look quiet.
+      // No Bluesky stream runs here (only the backfill would): said, not left to look quiet.
       ['bluesky', 'Bluesky', 0, 'not_collected'],
     ]);
     expect(body.coverage[1]!.gap).toMatchObject({
