@@ -45,7 +45,11 @@ function postsFor(body: Record<string, unknown>, total = 3): PostsResponse {
 }
 
 /** The answer of POST /social/insights/tag-posts (NDJSON text), given its body. */
-type TagListReply = (body: Record<string, unknown>) => { status: number; body: unknown };
+type TagListReply = (body: Record<string, unknown>) => {
+  status: number;
+  body: unknown;
+  parts?: Array<{ text: string; delayMs: number }>;
+};
 
 async function openList(backend: DashboardBackend = {}, total = 3, tagList?: TagListReply) {
   const sent: Array<{ key: string; body: Record<string, unknown> }> = [];
@@ -144,6 +148,29 @@ describe('tagging several posts at once', () => {
       await screen.findByText('Tagged Topic › Food on all 4,812 posts: 4,700 posts changed'),
     ).toBeTruthy();
     await waitFor(() => expect(lists()).toBeGreaterThan(before));
+  });
+
+  it('shows how many posts are done while the batches are written', async () => {
+    const line = (done: number, changed: number) => `${JSON.stringify({ done, total: 4812, changed })}\n`;
+    await openList({ tagCategories: categories }, 4812, () => ({
+      status: 200,
+      body: line(0, 0),
+      parts: [
+        { text: line(1000, 1000), delayMs: 50 },
+        { text: line(4812, 4812), delayMs: 600 },
+      ],
+    }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Tag several posts' }));
+    const panel = screen.getByRole('group', { name: 'Tag several posts' });
+    await userEvent.click(within(panel).getByRole('button', { name: 'Tag all 4,812 posts of the list' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Tag all 4,812 posts with Topic › Drinks?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Tag 4,812 posts' }));
+    const progress = await within(dialog).findByRole('progressbar', { name: 'Posts tagged' });
+    await waitFor(() => expect(progress.getAttribute('value')).toBe('1000'));
+    expect(progress.getAttribute('max')).toBe('4812');
+    expect(dialog.textContent).toContain('1,000 of 4,812 posts');
+    expect(within(dialog).getByRole('button', { name: 'Tagging…' })).toHaveProperty('disabled', true);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
   });
 
   it('says how far the tagging went when the answer breaks off, and a refusal in words', async () => {
