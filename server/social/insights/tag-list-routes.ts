@@ -53,6 +53,9 @@ export const tagListRoutes: FastifyPluginAsyncZod = async (app) => {
     '/insights/tag-posts',
     {
       config: { workspace: editors },
+      // Each progress line goes as it is written: a compressor would hold the lines back (x-ndjson is not among
+      // @fastify/compress's types today; this keeps it so whatever they become).
+      compress: false,
       schema: {
         tags: ['social', 'tags'],
         security: bearer,

@@ -89,9 +89,22 @@ describe('tagging every post of a list', () => {
   it("sets the tag on every post of the list's scope, saying its progress", async () => {
     const drinking = matching('tea OR coffee');
     expect(drinking.length).toBeGreaterThan(1);
-    const res = await tagList(team.manager, { query: 'tea OR coffee', tag_id: drinks.id, tagged: true });
+    const res = await as(server, team.manager, {
+      method: 'POST',
+      url: '/social/insights/tag-posts',
+      headers: { 'accept-encoding': 'br, gzip' },
+      payload: {
+        workspace_id: team.workspaceId,
+        filters: FILTERS,
+        query: 'tea OR coffee',
+        tag_id: drinks.id,
+        tagged: true,
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    // Not compressed: each line is sent as its batch is written.
+    expect(res.headers['content-encoding']).toBeUndefined();
     const progress = lines(res.body);
     expect(progress[0]).toEqual({ done: 0, total: drinking.length, changed: 0 });
     expect(progress.at(-1)).toEqual({
