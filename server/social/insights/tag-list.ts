@@ -24,26 +24,27 @@ export async function checkTag(db: Db, workspaceId: string, tagId: string): Prom
 }
 
 /**
- * The ids of every post of the list (ascending), read from the store at one version; a list of more than
- * TAG_LIST_MAX_POSTS posts is refused (409 too_many_posts), before anything is written.
+ * The ids of every post of the list (ascending), read from the store at one version; a list of more than `max`
+ * (TAG_LIST_MAX_POSTS) posts is refused (409 too_many_posts), before anything is written.
  */
 export async function listPostIds(
   db: Db,
   context: InsightScope,
   service: AnalyticsService | undefined,
+  max = TAG_LIST_MAX_POSTS,
 ): Promise<number[]> {
   const { total, ids } = await fromStore(
     db,
     context,
     service,
-    (store, scope) => storeScopePosts(store, scope, TAG_LIST_MAX_POSTS),
+    (store, scope) => storeScopePosts(store, scope, max),
     async (_tx, posts) => posts,
   );
-  if (total > TAG_LIST_MAX_POSTS) {
+  if (total > max) {
     throw new ApiError(
       409,
       'too_many_posts',
-      `This list has ${total.toLocaleString('en-US')} posts; at most ${TAG_LIST_MAX_POSTS.toLocaleString('en-US')} ` +
+      `This list has ${total.toLocaleString('en-US')} posts; at most ${max.toLocaleString('en-US')} ` +
         'are tagged at once. Narrow the list, or tag its posts with a rule.',
     );
   }

@@ -8,7 +8,9 @@ import type { CategoryBreakdownResponse } from '@contract/insights-categories';
 import type { PostsResponse } from '@contract/insights-responses';
 import type { TagCategoryResponse, TagListProgress, TagResponse } from '@contract/tags';
 import { applyTagRules } from '@server/tags/apply';
-import { tagListPosts } from '@server/social/insights/tag-list';
+import { listPostIds, tagListPosts } from '@server/social/insights/tag-list';
+import { resolveInsightScope } from '@server/social/insights/request';
+import { ApiError } from '@server/errors';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 import { ALL, insertCorpus, matching } from '@test/support/query-corpus.fixtures';
@@ -186,6 +188,33 @@ describe('tagging every post of a list', () => {
     expect((await version()) - before).toBe(changing);
     await settled();
     expect(await listed([{ field: 'tag', values: [drinks.id] }])).toEqual(ALL);
+  });
+
+  it("reads the list's ids at one version, and refuses a list longer than the most tagged at once", async () => {
+    const context = await resolveInsightScope(
+      server.db,
+      { timeZone: 'UTC' },
+      {
+        workspace_id: team.workspaceId,
+        query: 'tea OR coffee',
+        filters: FILTERS,
+      },
+    );
+    const byName = new Map([...(await names())].map(([id, name]) => [name, id]));
+    const want = matching('tea OR coffee')
+      .map((name) => byName.get(name)!)
+      .sort((a, b) => a - b);
+    expect(await listPostIds(server.db, context, server.analytics)).toEqual(want);
+    expect(await listPostIds(server.db, context, server.analytics, want.length)).toEqual(want);
+    const refused = await listPostIds(server.db, context, server.analytics, want.length - 1).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ statusCode: 409, code: 'too_many_posts' });
+    expect((refused as Error).message).toBe(
+      `This list has ${want.length} posts; at most ${want.length - 1} are tagged at once. Narrow the list, or tag ` +
+        'its posts with a rule.',
+    );
   });
 
   it('is for owners and managers of the workspace, with its own tags', async () => {
