@@ -101,7 +101,7 @@ export const tagListRoutes: FastifyPluginAsyncZod = async (app) => {
       void (async () => {
         try {
           for await (const line of progress) if (!out.destroyed) out.write(`${JSON.stringify(line)}\n`);
-          out.end();
+          if (!out.destroyed) out.end();
         } catch (error) {
           const errorId = logFailure(request, error);
           out.destroy(new Error(`Tagging the list failed after its first batches (error ${errorId}).`));
