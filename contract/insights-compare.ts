@@ -1,9 +1,10 @@
 // The Compare dashboard (POST /social/insights/compare): 2 to 5 saved queries of a workspace side by side over one
-// range and one set of filters — share of voice over time, each query's mentions against the previous period, its
-// sentiment, platforms and top authors, and the overlap (posts matching more than one). Every figure of a query is
-// the one that query's own overview gives for the same range and filters. Shared by the SPA and the server.
+// range, one set of filters and one set of refinements (a tag's among them) — share of voice over time, each query's
+// mentions against the previous period, its sentiment, platforms and top authors, and the overlap (posts matching
+// more than one). Every figure of a query is the one that query's own overview gives for the same range, filters and
+// refinements. Shared by the SPA and the server.
 import * as z from 'zod/mini';
-import { BUCKET_VALUES } from './insights';
+import { BUCKET_VALUES, refinesSchema } from './insights';
 import { socialAuthorSchema } from './social-posts';
 import { PLATFORM_VALUES, queryFiltersSchema } from './social-scope';
 import { workspaceIdSchema } from './workspaces';
@@ -23,6 +24,8 @@ export const compareBodySchema = z.object({
   ),
   /** The range and filters every query is read with (overriding each saved query's own, key by key). */
   filters: z.optional(queryFiltersSchema),
+  /** The dashboards' drill-down refinements (a tag's too), applied to every query, its overlap included. */
+  refine: z.optional(refinesSchema),
 });
 export type CompareBody = z.input<typeof compareBodySchema>;
 

@@ -165,6 +165,9 @@ const refineSchema = z.discriminatedUnion(
 );
 export type Refine = z.infer<typeof refineSchema>;
 
+/** Drill-down refinements, ANDed; the values of one are ORed; `exclude` keeps the posts that match none of them. */
+export const refinesSchema = z.array(refineSchema).check(z.maxLength(INSIGHT_LIMITS.refineItems));
+
 /** Every dashboard's request: the scope (a saved query or an ad-hoc query), filters and drill-down refinements. */
 const insightsScopeShape = {
   workspace_id: workspaceIdSchema,
@@ -173,8 +176,7 @@ const insightsScopeShape = {
   /** An ad-hoc query (the query language); empty or blank means every post. Pass this or saved_query_id. */
   query: z.optional(z.string()),
   filters: z.optional(queryFiltersSchema),
-  /** ANDed together; the values of one refinement are ORed; `exclude` keeps the posts that match none of them. */
-  refine: z.optional(z.array(refineSchema).check(z.maxLength(INSIGHT_LIMITS.refineItems))),
+  refine: z.optional(refinesSchema),
 };
 export const insightsBodySchema = z.object(insightsScopeShape);
 export type InsightsBody = z.input<typeof insightsBodySchema>;

@@ -2,6 +2,7 @@
 // by hand (one or many at once) or by a rule, a query in Murmur's language applied to past posts and to new ones as they
 // arrive. Manual tags win over rules; removing a rule removes only what it set. Members read; owners and managers write.
 import * as z from 'zod/mini';
+import { insightsBodySchema } from './insights';
 import { storableText } from './text';
 import { workspaceIdSchema } from './workspaces';
 
@@ -76,3 +77,25 @@ export const postTagsResponseSchema = z.object({ post_id: z.int(), tags: z.array
 export type PostTagsResponse = z.infer<typeof postTagsResponseSchema>;
 
 export const tagPostsResponseSchema = z.object({ changed: z.int() });
+
+/** The most posts of a list one request tags or untags (POST /social/insights/tag-posts); a rule tags more. */
+export const TAG_LIST_MAX_POSTS = 100_000;
+/** Posts written per transaction when every post of a list is tagged: the manual API's own limit. */
+export const TAG_LIST_BATCH = MAX_TAGGED_POSTS;
+
+/**
+ * Every post of a list tagged or untagged by hand: the list's request (a dashboard's: saved query or query, filters,
+ * refinements; a list's sort, cursor and limit are ignored), the tag, and whether it is set or removed.
+ */
+export const tagListBodySchema = z.extend(insightsBodySchema, {
+  tag_id: z.uuid({ error: 'A tag is its id (a UUID)' }),
+  tagged: z.boolean(),
+});
+export type TagListBody = z.input<typeof tagListBodySchema>;
+
+/**
+ * A line of the answer (NDJSON, one after each batch written): of the `total` posts the list held when the store was
+ * read, `done` are written, and `changed` of them changed their hand-set state. The last line has done = total.
+ */
+export const tagListProgressSchema = z.object({ done: z.int(), total: z.int(), changed: z.int() });
+export type TagListProgress = z.infer<typeof tagListProgressSchema>;

@@ -1,8 +1,8 @@
 // `npm run corpus:check [-- --repair]`: recounts the posts' external keys (post_keys, the one table PostgreSQL derives
 // from the posts) from the posts of the database the server uses (DATABASE_URL, or the embedded PostgreSQL in
 // DATA_DIR), reports a difference, and with --repair rebuilds them from the posts. Then
-// holds the analytics store (DATA_DIR/analytics, or ANALYTICS_URL's) to PostgreSQL at one corpus version
-// (server/analytics/check.ts), run here as a server runs it, and with --repair feeds what differs through the change
+// holds the analytics store (DATA_DIR/analytics, or ANALYTICS_URL's) to PostgreSQL at one corpus version, its posts,
+// profiles and the tags the posts carry (server/analytics/check.ts), run here as a server runs it, and with --repair feeds what differs through the change
 // feed again (or asks for a rebuild when too much does) and checks again. Refused while a server runs the store. Exit
 // code 0 when the keys equal their recount and the store equals PostgreSQL (after the repair, with --repair), 1
 // otherwise.
@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import {
   checkStore,
   describeStoreCheck,
+  differingCount,
   differingIds,
   REFEED_MAX_IDS,
   refeedStore,
@@ -28,8 +29,8 @@ import { createProgress, formatDuration, openCorpusDatabase, type Progress } fro
 const USAGE = `Usage: npm run corpus:check [-- --repair]
 
   --repair   rebuild the posts' external keys (post_keys) from the posts when they differ (one transaction;
-             writers of the corpus wait for it), and feed the posts and profiles the analytics store holds
-             otherwise than PostgreSQL through the change feed again
+             writers of the corpus wait for it), and feed the posts, profiles and posts' tags the analytics
+             store holds otherwise than PostgreSQL through the change feed again
   --help     this text`;
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -38,8 +39,7 @@ const root = resolve(import.meta.dirname, '..');
 /** Prints the store's check; true when the store equals PostgreSQL. */
 function reportStore(check: StoreCheck): boolean {
   for (const line of describeStoreCheck(check)) console.log(`analytics store: ${line}`);
-  const ids = differingIds(check);
-  return check.state === 'checked' && ids.posts.length + ids.profiles.length === 0;
+  return check.state === 'checked' && differingCount(differingIds(check)) === 0;
 }
 
 /**
@@ -99,22 +99,23 @@ async function checkTheStore(database: Database, repair: boolean): Promise<boole
     const clean = reportStore(check);
     if (clean || check.state !== 'checked') return clean;
     const ids = differingIds(check);
-    const differing = ids.posts.length + ids.profiles.length;
+    const differing = differingCount(ids);
     if (!repair) {
       console.log('Run npm run corpus:check -- --repair to feed them to the store again.');
       return false;
     }
     if (differing > REFEED_MAX_IDS) {
       console.log(
-        `analytics store: ${count(differing)} posts and profiles differ, more than the ${count(REFEED_MAX_IDS)} ` +
+        `analytics store: ${count(differing)} posts, profiles and posts' tags differ, more than the ${count(REFEED_MAX_IDS)} ` +
           'the repair feeds again: rebuild the store instead (stop the server, then npm run analytics:rebuild).',
       );
       return false;
     }
     await refeedStore(database.pool, ids);
     console.log(
-      `analytics store: ${count(ids.posts.length)} posts and ${count(ids.profiles.length)} profiles fed through ` +
-        'the change feed again (the corpus version was raised: cached answers are recomputed); checking again.',
+      `analytics store: ${count(ids.posts.length)} posts, ${count(ids.profiles.length)} profiles and the tags of ` +
+        `${count(ids.tagPosts.length)} posts fed through the change feed again (the corpus version was raised: ` +
+        'cached answers are recomputed); checking again.',
     );
     return reportStore(await checkStore(database.pool, service));
   } finally {

@@ -22,6 +22,7 @@ import { billingRoutes } from './billing/routes';
 import { queryRoutes } from '@server/social/editor/routes';
 import { discoverRoutes } from './social/discover/routes';
 import { insightRoutes } from './social/insights/routes';
+import { tagListRoutes } from './social/insights/tag-list-routes';
 import { detailRoutes } from './social/detail/routes';
 
 export async function registerApiRoutes(app: FastifyInstance) {
@@ -53,6 +54,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await social.register(queryRoutes);
       await social.register(discoverRoutes);
       await social.register(insightRoutes);
+      await social.register(tagListRoutes);
       await social.register(detailRoutes);
       await social.register(sharedViewRoutes);
       await social.register(reportRoutes);

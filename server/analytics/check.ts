@@ -1,14 +1,17 @@
 // The analytics store held to PostgreSQL at one corpus version (`npm run corpus:check`, docs/corpus-storage.md): per
 // month (UTC) of the posts, their count, the sums of likes, comments, shares, views and engagement, a hash of their ids
 // and a hash of their rows (id, author, the five figures); for a month that differs, the posts that differ, id by id;
-// and the profiles' followers, a hash first, then id by id. PostgreSQL is read in one REPEATABLE READ snapshot, and the
+// and the profiles' followers, a hash first, then id by id; and the tags the posts carry (check-tags.ts), per tag, then
+// post by post. PostgreSQL is read in one REPEATABLE READ snapshot, and the
 // store once it has applied every outbox batch that snapshot holds, and no later one (the applier is waited for; a
 // store still behind is said to be). The outbox position rather than the corpus version: a change that raised the
 // version without a batch (the derived tables' repair, server/social/corpus/check.ts) changed no post or profile. The repair feeds
 // the differing posts and profiles through the change feed again: an outbox batch naming them, appended on the change
 // path as any write appends one, which the applier applies by putting PostgreSQL's current rows of those ids in place
-// of whatever the store has of them (server/analytics/applier.ts).
+// of whatever the store has of them (server/analytics/applier.ts); the posts whose tags differ, likewise, as a batch of
+// tag_post_ids (corpus_tags_changed).
 import type pg from 'pg';
+import { checkTags, describeTagCheck, differingTagPosts, type TagCheck } from './check-tags';
 import { STORE_DATABASE } from './layout';
 import type { StoreReading } from './service';
 
@@ -68,6 +71,7 @@ export type StoreCheck =
       profiles: number;
       months: MonthDifference[];
       profileDifferences: ProfileDifference[];
+      tags: TagCheck;
     }
   /** The store did not reach PostgreSQL's version in the time given (or cannot answer: null). */
   | { state: 'behind'; postgresVersion: number; storeVersion: number | null }
@@ -233,6 +237,7 @@ export async function checkStore(
         postgresProfiles.n === storeProfiles.n && postgresProfiles.hash === storeProfiles.hash
           ? []
           : await profileDifferences(client, reading);
+      const tags = await checkTags(client, reading);
       if (!side.unchangedSince(reading)) continue; // a round wrote to the store while it was read
       return {
         state: 'checked',
@@ -241,6 +246,7 @@ export async function checkStore(
         profiles: Number(postgresProfiles.n),
         months,
         profileDifferences: profiles,
+        tags,
       };
     } finally {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -250,16 +256,28 @@ export async function checkStore(
   return { state: 'moving', attempts };
 }
 
-/** The posts and profiles a check found different (empty unless checked). */
-export function differingIds(check: StoreCheck): { posts: number[]; profiles: number[] } {
-  if (check.state !== 'checked') return { posts: [], profiles: [] };
+/** What a check found different: posts, profiles, and posts whose tags differ (empty unless checked). */
+export interface DifferingIds {
+  posts: number[];
+  profiles: number[];
+  tagPosts: number[];
+}
+
+/** The posts, profiles and posts' tags a check found different (empty unless checked). */
+export function differingIds(check: StoreCheck): DifferingIds {
+  if (check.state !== 'checked') return { posts: [], profiles: [], tagPosts: [] };
   return {
     posts: [...new Set(check.months.flatMap((month) => month.posts.map((post) => post.id)))].sort(
       (a, b) => a - b,
     ),
     profiles: check.profileDifferences.map((profile) => profile.id),
+    tagPosts: differingTagPosts(check.tags),
   };
 }
+
+/** How many ids a check found different. */
+export const differingCount = (ids: DifferingIds) =>
+  ids.posts.length + ids.profiles.length + ids.tagPosts.length;
 
 /** Beyond this many differing posts and profiles the repair asks for a rebuild rather than re-feeding them. */
 export const REFEED_MAX_IDS = 100_000;
@@ -267,18 +285,25 @@ export const REFEED_MAX_IDS = 100_000;
 /**
  * Feeds `posts` and `profiles` through the change feed again: on the change path, the corpus version raised (answers
  * cached from the store as it was are recomputed) and an outbox batch naming them appended, which the applier applies
- * as any other. Returns the corpus version the batch made.
+ * as any other; and `tagPosts`, the posts whose tags differ, as a batch of their own (corpus_tags_changed). Returns the
+ * corpus version the batches made.
  */
 export async function refeedStore(
   pool: pg.Pool,
-  { posts, profiles }: { posts: readonly number[]; profiles: readonly number[] },
+  {
+    posts,
+    profiles,
+    tagPosts = [],
+  }: { posts: readonly number[]; profiles: readonly number[]; tagPosts?: readonly number[] },
 ): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('SELECT corpus_changes_begin()');
     await client.query('SELECT corpus_touch()');
-    await client.query('SELECT analytics_outbox_append($1::bigint[], $2::bigint[])', [posts, profiles]);
+    if (posts.length + profiles.length > 0)
+      await client.query('SELECT analytics_outbox_append($1::bigint[], $2::bigint[])', [posts, profiles]);
+    await client.query('SELECT corpus_tags_changed($1::bigint[])', [tagPosts]);
     const { rows } = await client.query<{ version: string }>('SELECT version::text FROM corpus_state');
     await client.query('COMMIT');
     return Number(rows[0]!.version);
@@ -352,10 +377,13 @@ export function describeStoreCheck(check: StoreCheck): string[] {
       `profiles: ${count(profiles.length)} differ (${shown.join('; ')}${profiles.length > SHOWN ? '; …' : ''}).`,
     );
   }
+  const tags = describeTagCheck(check.tags);
+  if (tags !== null) lines.push(tags);
   if (lines.length === 0) {
     lines.push(
       `The analytics store equals PostgreSQL at corpus version ${check.corpusVersion} (${count(check.posts)} posts ` +
-        `by month: counts, likes, comments, shares, views, engagement and ids; ${count(check.profiles)} profiles' followers).`,
+        `by month: counts, likes, comments, shares, views, engagement and ids; ${count(check.profiles)} profiles' ` +
+        `followers; ${count(check.tags.pairs)} tags carried by posts).`,
     );
   }
   return lines;

@@ -108,26 +108,38 @@ export async function lockTag(tx: Executor, workspaceId: string, tagId: string) 
   return tag;
 }
 
-/** The posts among `postIds` that exist (a tag is only set on stored posts: 404 post_not_found names the first). */
-async function checkPosts(tx: Executor, postIds: readonly number[]): Promise<void> {
+/** The posts among `postIds` that are stored. */
+async function storedPosts(tx: Executor, postIds: readonly number[]): Promise<Set<number>> {
   const { rows } = await tx.execute<{ id: string }>(
     sql`SELECT DISTINCT id::text AS id FROM post_keys WHERE id = ANY(${`{${postIds.join(',')}}`}::bigint[])`,
   );
-  const found = new Set(rows.map((row) => Number(row.id)));
-  const missing = postIds.find((id) => !found.has(id));
-  if (missing !== undefined) throw new ApiError(404, 'post_not_found', `There is no post ${missing}.`);
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 /**
  * A person sets (tagged) or removes the tag on posts, in the caller's transaction: each post's manual row written,
- * a removal kept as a row (removed) so that no rule sets the tag again. Returns the posts whose manual row changed.
+ * a removal kept as a row (removed) so that no rule sets the tag again. A tag is only set on stored posts: a post not
+ * stored is a 404 post_not_found naming the first, or, with `storedOnly`, left out (a list's post deleted since the
+ * store named it). Returns the posts whose manual row changed.
  */
 export async function setManualTag(
   tx: Executor,
-  input: { workspaceId: string; tagId: string; postIds: readonly number[]; tagged: boolean; userId: string },
+  input: {
+    workspaceId: string;
+    tagId: string;
+    postIds: readonly number[];
+    tagged: boolean;
+    userId: string;
+    storedOnly?: boolean;
+  },
 ): Promise<number> {
-  const postIds = [...new Set(input.postIds)];
-  await checkPosts(tx, postIds);
+  const asked = [...new Set(input.postIds)];
+  const found = await storedPosts(tx, asked);
+  const missing = asked.find((id) => !found.has(id));
+  if (missing !== undefined && !input.storedOnly)
+    throw new ApiError(404, 'post_not_found', `There is no post ${missing}.`);
+  const postIds = asked.filter((id) => found.has(id));
+  if (!postIds.length) return 0;
   const removed = !input.tagged;
   const { rows } = await tx.execute<{ post_id: string }>(
     sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, removed, user_id)

@@ -138,6 +138,46 @@ export function createApi({
       const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
       return { blob: await response.blob(), name };
     },
+    /**
+     * A POST to the social API answered with NDJSON (tagging every post of a list: a progress line a batch): each
+     * line given to `onLine` parsed, as it arrives. Resolves once the answer has ended.
+     */
+    streamSocial: async (
+      path: string,
+      body: unknown,
+      onLine: (line: unknown) => void,
+      signal?: AbortSignal,
+    ) => {
+      if (!social) throw new Error('The social API base URL is not configured.');
+      let request = social.url(path).headers({ Accept: 'application/x-ndjson' });
+      if (signal) request = request.options({ signal });
+      const response = await request
+        .json(body as object)
+        .post()
+        .res()
+        .catch((error: unknown) => {
+          throw toHttpError(error, 'POST');
+        });
+      const decoder = new TextDecoder();
+      let pending = '';
+      const take = (text: string) => {
+        pending += text;
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) onLine(JSON.parse(line));
+      };
+      const reader = response.body?.getReader();
+      if (!reader) take(await response.text());
+      else {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          take(decoder.decode(value, { stream: true }));
+        }
+        take(decoder.decode());
+      }
+      if (pending.trim()) onLine(JSON.parse(pending));
+    },
     /** Starts a sign-in: a single-use nonce the vendor must sign into the ID token posted to login. */
     nonce: () => send(auth, 'auth/nonce', nonceResponseSchema, { method: 'POST' }),
     login: (oauthToken: string, vendorType: VendorType) =>

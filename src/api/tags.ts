@@ -7,8 +7,11 @@ import {
   categoryResponseSchema,
   postTagsResponseSchema,
   tagPostsResponseSchema,
+  tagListProgressSchema,
   tagResponseSchema,
   tagRuleResponseSchema,
+  type TagListBody,
+  type TagListProgress,
 } from '@contract/tags';
 import type { Api } from './api';
 
@@ -50,6 +53,41 @@ export const setPostsTag = (
     method: 'POST',
     body: { post_ids: postIds, tagged },
   });
+
+/** The answer broke off after some batches were written (those stay: asking again finishes the list). */
+export class ListTaggingStopped extends Error {
+  constructor(readonly progress: TagListProgress | null) {
+    super(
+      `Tagging stopped after ${(progress?.done ?? 0).toLocaleString('en-US')} of ` +
+        `${progress ? progress.total.toLocaleString('en-US') : 'the'} posts. The posts tagged stay tagged: ` +
+        'try again to finish the list.',
+    );
+  }
+}
+
+/**
+ * Every post of a list tagged or untagged (POST /social/insights/tag-posts): `onProgress` after each batch written.
+ * Resolves with the last progress; a refusal before any write is the HttpError, a break after it ListTaggingStopped.
+ */
+export async function setListTag(
+  api: Api,
+  body: TagListBody,
+  onProgress: (progress: TagListProgress) => void,
+): Promise<TagListProgress> {
+  let last: TagListProgress | null = null;
+  try {
+    await api.streamSocial('insights/tag-posts', body, (line) => {
+      const progress = z.parse(tagListProgressSchema, line);
+      last = progress;
+      onProgress(progress);
+    });
+  } catch (error) {
+    if (last === null) throw error;
+  }
+  const end = last as TagListProgress | null;
+  if (!end || end.done < end.total) throw new ListTaggingStopped(end);
+  return end;
+}
 
 export const tagCategoriesQuery = (api: Api, workspaceId: string) =>
   queryOptions({

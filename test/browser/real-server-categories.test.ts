@@ -4,8 +4,9 @@
 // posts exactly as POST /social/insights/categories answers the page's own request (and at least the dozen),
 // "Untagged" apart, and axe-core finds no violation. Outage's button, reached from the keyboard, opens filtered posts
 // with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag from all of the page's posts in
-// one call, and the server and the list count them untagged. Set MURMUR_KEEP_SCREENS to a directory to keep a
-// screenshot of the card.
+// one call, and the server and the list count them untagged; then every post of the list of "outage" (beyond its page)
+// is tagged at once, after a confirmation naming their count, and the server counts each tagged. Set
+// MURMUR_KEEP_SCREENS to a directory to keep a screenshot of the card.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -194,5 +195,33 @@ describe('By category (real server)', () => {
     await expect
       .poll(() => page.locator('.post-card').count(), { timeout: 20_000 })
       .toBe(Math.min(shown, outage.posts - shown));
+
+    // Every post of a list at once, beyond its page: the outage posts of the last 7 days (those just untagged among
+    // them) tagged by hand after a confirmation naming their count and the tag; the server then counts each tagged.
+    await page.goto('/workspace/demo/insight/filtered-posts?q=outage&range=7d');
+    await waitForHeading(page, 'Filtered posts');
+    await page.getByRole('button', { name: 'Tag several posts' }).click();
+    const listPanel = page.getByRole('group', { name: 'Tag several posts' });
+    await listPanel.getByRole('combobox', { name: 'Tag' }).selectOption({ label: 'Topic › Outage' });
+    const tagAll = listPanel.getByRole('button', { name: /^Tag all [\d,]+ posts? of the list$/ });
+    const all = Number(/Tag all ([\d,]+) post/.exec((await tagAll.innerText()) ?? '')![1]!.replace(/,/g, ''));
+    expect(all).toBeGreaterThanOrEqual(OUTAGE_POSTS);
+    const count = `${all.toLocaleString('en-US')} posts`;
+    await tagAll.click();
+    const dialog = page.getByRole('alertdialog', { name: `Tag all ${count} with Topic › Outage?` });
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: `Tag ${count}` }).click();
+    await expect
+      .poll(() => page.getByText(new RegExp(`^Tagged Topic › Outage on all ${count}: `)).count(), {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    const tagged = await api<CategoryBreakdownResponse>('POST', '/social/insights/categories', {
+      ...body,
+      query: 'outage',
+      filters: { from: new Date(Date.now() - 7 * 24 * HOUR).toISOString(), to: new Date().toISOString() },
+    });
+    expect(tagged.tags[0]!.posts).toBe(all);
+    expect(tagged.untagged).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CompareResponse } from '@contract/insights-compare';
+import type { TagCategoriesResponse } from '@contract/tags';
 import { COMPARE_MAX } from '@contract/insights-compare';
 import { savedQueryFixture } from '@test/support/contract.fixtures';
 import { visit } from '@test/support/dashboard-app';
@@ -41,13 +42,31 @@ function compareFor(body: Record<string, unknown>): CompareResponse {
   };
 }
 
-async function open(url: string, savedQueries = saved, overTime: CompareResponse['over_time'] = []) {
+const DRINKS = '20000000-0000-4000-8000-000000000001';
+const categories: TagCategoriesResponse = {
+  categories: [
+    {
+      id: 'c1',
+      name: 'Topic',
+      tags: [{ id: DRINKS, category_id: 'c1', name: 'Drinks', rules: [], posts: 0 }],
+    },
+  ],
+};
+
+async function open(
+  url: string,
+  savedQueries = saved,
+  overTime: CompareResponse['over_time'] = [],
+  bodies: Array<Record<string, unknown>> = [],
+) {
   const asked: string[][] = [];
   const opened = await visit(url, () => ({ status: 500, body: {} }), {
     savedQueries,
+    tagCategories: categories,
     social: (path, body) => {
       if (path !== '/social/insights/compare') return undefined;
       asked.push(body.saved_query_ids as string[]);
+      bodies.push(body);
       return { status: 200, body: { ...compareFor(body), over_time: overTime } };
     },
   });
@@ -89,6 +108,39 @@ describe('the Compare tab', () => {
       screen.getByText('Compare needs two saved queries or more: save another query first.'),
     ).toBeTruthy();
     expect(lonely.asked).toEqual([]);
+  });
+});
+
+describe("the view's refinements in Compare", () => {
+  it('sends a tag refinement with the queries, names it in its chip, and keeps it in a drill-down', async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const { history } = await open(
+      `/workspace/w1/insight/compare?compare=${ids.join(',')}&range=7d&refine=tag:${DRINKS}`,
+      saved,
+      [],
+      bodies,
+    );
+    await waitFor(() => expect(bodies.length).toBeGreaterThan(0));
+    expect(bodies.at(-1)!.refine).toEqual([{ field: 'tag', values: [DRINKS] }]);
+    const chips = await screen.findByRole('group', { name: 'Drill-down refinements' });
+    await within(chips).findByText('Tag: only Topic › Drinks');
+    expect(chips.textContent).not.toContain(DRINKS);
+
+    const card = (
+      await screen.findByRole('heading', { name: 'Mentions against the previous period' })
+    ).closest('section')!;
+    const table = within(card).queryByRole('button', { name: 'Table' });
+    if (table) await userEvent.click(table);
+    await userEvent.click(within(card).getByRole('button', { name: 'Posts of Brand 1' }));
+    await waitFor(() => expect(history.location.pathname).toBe('/workspace/w1/insight/filtered-posts'));
+    expect(new URLSearchParams(history.location.search).get('refine')).toBe(`tag:${DRINKS}`);
+  });
+
+  it('sends no refine without refinements', async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    await open(`/workspace/w1/insight/compare?compare=${ids.join(',')}&range=7d`, saved, [], bodies);
+    await waitFor(() => expect(bodies.length).toBeGreaterThan(0));
+    expect(bodies.at(-1)).not.toHaveProperty('refine');
   });
 });
 

@@ -1,7 +1,8 @@
 // Tagging several posts of a list at once (TagPosts.tsx) through the real app against a fake backend: an owner asks to
 // tag several posts, checks two of the page's posts, chooses a tag of the workspace's categories and sets it on them
-// in one call (the list is asked again); then all of the page, and the tag removed from them. A viewer, or a workspace
-// without tags, is offered nothing.
+// in one call (the list is asked again); then all of the page, and the tag removed from them. Every post of the list,
+// beyond its page: confirmed by its count and the tag, sent as the list's request, its progress read; an answer that
+// breaks off says how far it went. A viewer, or a workspace without tags, is offered nothing.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -26,7 +27,7 @@ const categories: TagCategoriesResponse = {
   ],
 };
 
-function postsFor(body: Record<string, unknown>): PostsResponse {
+function postsFor(body: Record<string, unknown>, total = 3): PostsResponse {
   const filters = body.filters as { from: string; to: string };
   return {
     time_zone: 'Europe/Berlin',
@@ -34,7 +35,7 @@ function postsFor(body: Record<string, unknown>): PostsResponse {
     query: 'coffee',
     counted: '3 posts counted.',
     sort: 'recency',
-    total: 3,
+    total,
     next_cursor: null,
     posts: [11, 12, 13].map((id) => ({
       ...socialPostFixture(id, `Coffee post ${id}`),
@@ -43,7 +44,14 @@ function postsFor(body: Record<string, unknown>): PostsResponse {
   };
 }
 
-async function openList(backend: DashboardBackend = {}) {
+/** The answer of POST /social/insights/tag-posts (NDJSON text), given its body. */
+type TagListReply = (body: Record<string, unknown>) => {
+  status: number;
+  body: unknown;
+  parts?: Array<{ text: string; delayMs: number }>;
+};
+
+async function openList(backend: DashboardBackend = {}, total = 3, tagList?: TagListReply) {
   const sent: Array<{ key: string; body: Record<string, unknown> }> = [];
   let lists = 0;
   const opened = await visit(
@@ -57,9 +65,13 @@ async function openList(backend: DashboardBackend = {}) {
         return { status: 200, body: { changed: (body.post_ids as number[]).length } };
       },
       social: (path, body) => {
+        if (path === '/social/insights/tag-posts' && tagList) {
+          sent.push({ key: path, body });
+          return tagList(body);
+        }
         if (path !== '/social/insights/filtered-posts') return undefined;
         lists += 1;
-        return { status: 200, body: postsFor(body) };
+        return { status: 200, body: postsFor(body, total) };
       },
     },
   );
@@ -106,6 +118,95 @@ describe('tagging several posts at once', () => {
 
     await userEvent.click(within(panel).getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('checkbox', { name: /^Select post/ })).toBeNull();
+  });
+
+  it('tags every post of the list after a confirmation naming the count and the tag', async () => {
+    const ndjson = (...lines: object[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+    const { sent, lists } = await openList({ tagCategories: categories }, 4812, () => ({
+      status: 200,
+      body: ndjson(
+        { done: 0, total: 4812, changed: 0 },
+        { done: 1000, total: 4812, changed: 1000 },
+        { done: 4812, total: 4812, changed: 4700 },
+      ),
+    }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Tag several posts' }));
+    const panel = screen.getByRole('group', { name: 'Tag several posts' });
+    await userEvent.selectOptions(within(panel).getByRole('combobox', { name: 'Tag' }), 'Topic › Food');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Tag all 4,812 posts of the list' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Tag all 4,812 posts with Topic › Food?' });
+    // Cancel has the focus; nothing is sent until the person confirms.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(sent).toHaveLength(0);
+    const before = lists();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Tag 4,812 posts' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ workspace_id: 'w1', query: 'coffee', tag_id: FOOD, tagged: true });
+    expect(sent[0]!.body.filters).toBeTruthy();
+    expect(
+      await screen.findByText('Tagged Topic › Food on all 4,812 posts: 4,700 posts changed'),
+    ).toBeTruthy();
+    await waitFor(() => expect(lists()).toBeGreaterThan(before));
+  });
+
+  it('shows how many posts are done while the batches are written', async () => {
+    const line = (done: number, changed: number) => `${JSON.stringify({ done, total: 4812, changed })}\n`;
+    await openList({ tagCategories: categories }, 4812, () => ({
+      status: 200,
+      body: line(0, 0),
+      parts: [
+        { text: line(1000, 1000), delayMs: 50 },
+        { text: line(4812, 4812), delayMs: 600 },
+      ],
+    }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Tag several posts' }));
+    const panel = screen.getByRole('group', { name: 'Tag several posts' });
+    await userEvent.click(within(panel).getByRole('button', { name: 'Tag all 4,812 posts of the list' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Tag all 4,812 posts with Topic › Drinks?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Tag 4,812 posts' }));
+    const progress = await within(dialog).findByRole('progressbar', { name: 'Posts tagged' });
+    await waitFor(() => expect(progress.getAttribute('value')).toBe('1000'));
+    expect(progress.getAttribute('max')).toBe('4812');
+    expect(dialog.textContent).toContain('1,000 of 4,812 posts');
+    expect(within(dialog).getByRole('button', { name: 'Tagging…' })).toHaveProperty('disabled', true);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it('says how far the tagging went when the answer breaks off, and a refusal in words', async () => {
+    let calls = 0;
+    const { sent } = await openList({ tagCategories: categories }, 4812, () => {
+      calls += 1;
+      return calls === 1
+        ? {
+            status: 200,
+            body: '{"done":0,"total":4812,"changed":0}\n{"done":1000,"total":4812,"changed":990}\n',
+          }
+        : {
+            status: 409,
+            body: {
+              error: 'too_many_posts',
+              message: 'This list has 200,000 posts; at most 100,000 are tagged at once.',
+            },
+          };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Tag several posts' }));
+    const panel = screen.getByRole('group', { name: 'Tag several posts' });
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'Remove the tag from all 4,812 posts of the list' }),
+    );
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove Topic › Drinks from all 4,812 posts?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove from 4,812 posts' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Tagging stopped after 1,000 of 4,812 posts. The posts tagged stay tagged: try again to finish the list.',
+    );
+    expect(sent[0]!.body).toMatchObject({ tag_id: DRINKS, tagged: false });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove from 4,812 posts' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe(
+        'This list has 200,000 posts; at most 100,000 are tagged at once.',
+      ),
+    );
   });
 
   it('offers nothing to a viewer', async () => {

@@ -11,7 +11,15 @@ export interface FakeRequest {
 
 /** A reply, or 'drop' to destroy the socket (a network failure as the browser sees it). */
 export type FakeReply =
-  { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> } | 'drop';
+  | {
+      status: number;
+      body?: unknown;
+      delayMs?: number;
+      headers?: Record<string, string>;
+      /** Text written after the body, each part `delayMs` after the one before (a streamed answer). */
+      parts?: Array<{ text: string; delayMs: number }>;
+    }
+  | 'drop';
 type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeHttp {
@@ -59,7 +67,16 @@ export async function startFakeHttp(): Promise<FakeHttp> {
           'access-control-allow-origin': '*',
           ...reply.headers,
         });
-        res.end(text);
+        if (!reply.parts) {
+          res.end(text);
+          return;
+        }
+        res.write(text);
+        for (const part of reply.parts) {
+          await new Promise((r) => setTimeout(r, part.delayMs));
+          res.write(part.text);
+        }
+        res.end();
       });
     });
   });

@@ -1,11 +1,11 @@
 // Compare's overlap from the store: the posts of the common range matching two or more of the compared queries, and
-// per pair of queries the posts matching both. One statement: each query's condition (storeScopeWhere: the range, its
-// platforms and languages and its query) as a flag of every post matching any of them, the flags then counted.
-// Refinements are not read (Compare has none).
+// per pair of queries the posts matching both. One statement: each query's condition (storeWhere: the range, its
+// platforms and languages, its query and the refinements, which Compare gives every query alike) as a flag of every
+// post matching any of them, the flags then counted.
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { storeScopeWhere, type StoreScope } from './scope';
+import { storeWhere, zonePlaceholder, type StoreScope } from './scope';
 
 /** The pairs of indexes a < b, in order: (0, 1), (0, 2), …, (1, 2), … */
 export const pairsOf = (n: number) =>
@@ -25,7 +25,8 @@ export async function storeOverlap(store: AnalyticsStore, scopes: StoreScope[]):
   if (!scopes.length) return { posts: 0, pairs: [] };
   const { context, db = STORE_DATABASE } = scopes[0]!;
   const params = new StoreParams();
-  const conditions = scopes.map((scope) => storeScopeWhere(scope, params));
+  const zone = zonePlaceholder(context, params);
+  const conditions = scopes.map((scope) => storeWhere(scope, params, zone));
   const flag = (i: number) => `m${i}`;
   const [row] = await store.query<{ posts: string; pairs: string[] }>(
     `SELECT

@@ -1,5 +1,5 @@
 // The Compare dashboard (POST /social/insights/compare): 2 to 5 saved queries of a workspace side by side over one
-// range. Each query is resolved as a dashboard resolves { workspace_id, saved_query_id, filters } (request.ts) and
+// range. Each query is resolved as a dashboard resolves { workspace_id, saved_query_id, filters, refine } (request.ts) and
 // its figures are its own overview's (overview.ts), so that every figure of a query equals what that query's overview
 // answers; share of voice and the buckets are put together from them here, and the overlap between the queries (posts
 // matching two or more) is one statement on the analytics store over the common range
@@ -13,6 +13,7 @@ import { pairsOf, storeOverlap } from '@server/analytics/figures/overlap';
 import { printQuery, type QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
 import { SENTIMENT_COUNTED } from './counted';
+import { describeRefines } from './refine';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
@@ -46,7 +47,7 @@ export async function resolveCompare(
       await resolveInsightScope(
         db,
         workspace,
-        { workspace_id: body.workspace_id, saved_query_id: id, filters: body.filters },
+        { workspace_id: body.workspace_id, saved_query_id: id, filters: body.filters, refine: body.refine },
         now,
         corrections,
       ),
@@ -158,7 +159,10 @@ export async function compare(
   const overlap = await overlapOf(db, contexts, store);
 
   const first = overviews[0]!;
-  const { timeZone, scope } = contexts[0]!;
+  const { timeZone, scope, refines, tagNames } = contexts[0]!;
+  const refined = refines.length
+    ? ` Every query is refined to ${describeRefines(refines, timeZone, tagNames)}, the overlap too.`
+    : '';
   const total = overviews.reduce((sum, o) => sum + o.totals.mentions.value, 0);
   const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
   return {
@@ -174,7 +178,7 @@ export async function compare(
       `${days % 1 === 0 ? `${days} days` : 'same length of time'} just before. Share of voice = a query's mentions ` +
       `÷ the sum of every compared query's mentions (a post matching several queries counts in each). Overlap = ` +
       `the posts of the range matching two or more of the queries, and per pair the posts matching both. Buckets ` +
-      `are ${first.bucket}s of ${timeZone} wall-clock time. ${SENTIMENT_COUNTED}`,
+      `are ${first.bucket}s of ${timeZone} wall-clock time.${refined} ${SENTIMENT_COUNTED}`,
     queries: overviews.map((o, i) => ({
       saved_query_id: ids[i]!,
       name: contexts[i]!.savedQueryName ?? '',

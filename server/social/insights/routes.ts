@@ -274,7 +274,7 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Compare: 2 to 5 saved queries side by side (compare.ts). Not in INSIGHT_DASHBOARDS: its body names several saved
-  // queries and no refinements. One call is one dashboard request of the month's volume, however many queries.
+  // queries. One call is one dashboard request of the month's volume, however many queries.
   {
     const url = '/insights/compare';
     const serialize = serializerCompiler({
@@ -295,17 +295,17 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
             'authors and overlap of saved queries side by side',
           description:
             `Body: workspace_id, saved_query_ids (${COMPARE_MIN} to ${COMPARE_MAX} saved queries of the workspace, ` +
-            "each once, in the order shown) and optional filters, which override each saved query's key by key " +
-            '(default range: the last 30 days). Every figure of a query is the one its own overview gives for the ' +
-            "same saved query and filters; share = its mentions ÷ the sum of every compared query's; overlap = " +
-            'the posts of the range matching two or more of the queries, and per pair. 400 for fewer or more ' +
-            'queries, one named twice, a stored query that no longer parses, or saved queries keeping different ' +
-            'date ranges that the filters do not override (invalid_range); 404 for a workspace the caller is not ' +
-            'a member of or a saved query not in it; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard ' +
-            'calls a minute by one account; 503 insights_timeout past 10 s a statement; 503 busy with Retry-After ' +
-            'when too many heavy requests are queued. Within the plan as for the dashboards: history_clip, 409 ' +
-            "history_limit, and one call counts once against the month's dashboard volume (409 " +
-            'dashboard_volume_limit). May be served from the answer cache. ' +
+            "each once, in the order shown), optional filters, which override each saved query's key by key " +
+            "(default range: the last 30 days), and refine (the dashboards' refinements, a tag's too, on every " +
+            "query). Every figure of a query is its own overview's for the same saved query, filters and refine; " +
+            "share = its mentions ÷ the sum of every compared query's; overlap = the posts of the range matching " +
+            'two or more of the queries, and per pair. 400 for fewer or more queries, one named twice, a stored ' +
+            'query that no longer parses, or saved queries keeping different date ranges that the filters do not ' +
+            'override (invalid_range); 404 for a workspace the caller is not a member of, a saved query or a tag ' +
+            'not in it; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute by one ' +
+            'account; 503 insights_timeout past 10 s a statement; 503 busy with Retry-After when too many heavy ' +
+            'requests are queued. Within the plan as for the dashboards: history_clip, 409 history_limit, and one ' +
+            "call counts once against the month's dashboard volume (409 dashboard_volume_limit). May be cached. " +
             READ_HEADERS_DOC,
           body: compareBodySchema,
           response: responses(compareResponseSchema),

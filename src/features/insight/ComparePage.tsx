@@ -1,8 +1,10 @@
 // Compare: 2 to 5 saved queries side by side over the view's range and filters (POST /social/insights/compare) —
 // share of voice over time (stacked, and as percentages), each query's mentions against the previous period, its
 // sentiment, platforms and top authors, and the overlap between them. The queries compared live in the address
-// (?compare=<id>,<id>…, in order); without it the view's saved query and the next ones are compared. Every chart
-// element drills down to that query's posts (filtered posts of the saved query, with the element's refinement).
+// (?compare=<id>,<id>…, in order); without it the view's saved query and the next ones are compared. The view's
+// refinements (a tag's among them, named "Category › Tag" by the scope bar's chips) apply to every query. Every chart
+// element drills down to that query's posts (filtered posts of the saved query, with the view's refinements and the
+// element's).
 import { useMemo } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
@@ -53,12 +55,19 @@ export function ComparePage() {
     ].slice(0, COMPARE_MIN);
   const enough = ids.length >= COMPARE_MIN;
   const result = useQuery({
-    ...compareQuery(api, { workspace_id: workspaceId, saved_query_ids: ids, filters: body.filters }),
+    ...compareQuery(api, {
+      workspace_id: workspaceId,
+      saved_query_ids: ids,
+      filters: body.filters,
+      ...(body.refine?.length && { refine: body.refine }),
+    }),
     enabled: enough,
     placeholderData: keepPreviousData,
   });
   // What "Share or export…" in the scope bar shares: these queries over this range.
-  const shared = enough ? { saved_query_ids: ids, filters: body.filters } : null;
+  const shared = enough
+    ? { saved_query_ids: ids, filters: body.filters, ...(body.refine?.length && { refine: body.refine }) }
+    : null;
   const choose = (next: string[]) =>
     void navigate({ search: (previous) => ({ ...previous, compare: next.join(',') || undefined }) });
 

@@ -1,8 +1,8 @@
 // The posts dashboards: posts (by engagement, recency or overperformance) and filtered posts (the drill-down target,
 // newest first), one page of posts at a time; the list itself is also the profile page's. Owners and managers tag
-// several posts of a page at once (TagPosts.tsx).
+// several posts of a page at once, or every post of the list (TagPosts.tsx).
 import { Link } from '@tanstack/react-router';
-import { POST_SORTS, type PostSort } from '@contract/insights';
+import { POST_SORTS, type InsightsBody, type PostSort } from '@contract/insights';
 import type { InsightPost, PostsResponse } from '@contract/insights-responses';
 import { PostCard } from '@/components/PostCard';
 import { termPatterns } from '@/components/query-editor/match-terms';
@@ -31,6 +31,7 @@ function PostListPage({
 }) {
   const paging = usePaging<PostSort>(DEFAULT_SORTS[dashboard]);
   const result = useInsight(dashboard);
+  const { body } = useInsightView();
   return (
     <DashboardFrame
       title={title}
@@ -47,7 +48,7 @@ function PostListPage({
         {dashboard === 'filtered-posts' ? <ProfilesLink /> : null}
       </div>
       <InsightBody result={result} skeleton={3}>
-        {(data) => <PostList data={data} page={paging.page} paging={paging} back={dashboard} />}
+        {(data) => <PostList data={data} body={body} page={paging.page} paging={paging} back={dashboard} />}
       </InsightBody>
     </DashboardFrame>
   );
@@ -55,11 +56,14 @@ function PostListPage({
 
 export function PostList({
   data,
+  body,
   page,
   paging,
   back,
 }: {
   data: PostsResponse;
+  /** The list's request (without its page): what tagging every post of the list sends. */
+  body: InsightsBody;
   page: number;
   paging: { next: (cursor: string, end: string) => void; first: () => void };
   /** The page the posts' and authors' links return to. */
@@ -71,7 +75,7 @@ export function PostList({
   return (
     <>
       <p className="counted small muted">{data.counted}</p>
-      <TagPostsPanel selection={selection} posts={data.posts} />
+      <TagPostsPanel selection={selection} posts={data.posts} list={{ body, total: data.total }} />
       {data.posts.length ? (
         <ol className="post-list static" aria-label={`${data.posts.length} posts on this page`}>
           {data.posts.map((post, index) => (

@@ -204,7 +204,7 @@ function ProfilePosts({ profileId }: { profileId: number }) {
       {result.error ? (
         <InsightFailure error={result.error} />
       ) : result.data ? (
-        <PostList data={result.data} page={paging.page} paging={paging} back="profile" />
+        <PostList data={result.data} body={authorBody} page={paging.page} paging={paging} back="profile" />
       ) : (
         <InsightPending result={result} cards={2} />
       )}

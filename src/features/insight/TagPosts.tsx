@@ -1,10 +1,12 @@
 // Tagging many posts at once from a list of posts (issue 55, item 3), for owners and managers: "Tag several posts"
 // puts a checkbox beside each post of the page (and one for all of them); a tag, chosen from the workspace's categories,
 // is then set by hand on the checked posts, or removed by hand from them, in one call (POST
-// /workspaces/{id}/tags/{tagId}/posts). As on a post's card, a removal by hand sticks: no rule sets the tag again on
-// those posts. Not offered to viewers, in a shared view, nor in a workspace without tags.
+// /workspaces/{id}/tags/{tagId}/posts), or on every post of the list, beyond its page (TagList.tsx). As on a post's
+// card, a removal by hand sticks: no rule sets the tag again on those posts. Not offered to viewers, in a shared view,
+// nor in a workspace without tags.
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InsightsBody } from '@contract/insights';
 import type { SocialPost } from '@contract/social-posts';
 import { tagLabel } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
@@ -14,6 +16,7 @@ import { showToast } from '@/lib/toast';
 import { formatPosts } from './insight-format';
 import { useInsightView } from './insight-view';
 import { useReadOnly } from './read-only';
+import { TagWholeList } from './TagList';
 import './tag-posts.css';
 
 const NONE: ReadonlySet<number> = new Set();
@@ -74,13 +77,19 @@ export function SelectPost({
   );
 }
 
-/** The controls above the list: start or stop selecting, all of the page, the tag, and set or remove it. */
+/**
+ * The controls above the list: start or stop selecting, all of the page, the tag, and set or remove it on the checked
+ * posts or on every post of the list.
+ */
 export function TagPostsPanel({
   selection,
   posts,
+  list,
 }: {
   selection: Selection | null;
   posts: ReadonlyArray<SocialPost>;
+  /** The list's request and its total: every post of it may be tagged at once. */
+  list: { body: InsightsBody; total: number };
 }) {
   const { api } = useApp();
   const { workspaceId } = useInsightView();
@@ -172,6 +181,7 @@ export function TagPostsPanel({
       >
         Remove the tag from {formatPosts(count)}
       </button>
+      <TagWholeList body={list.body} total={list.total} tag={tag!} />
       <button
         type="button"
         className="link-button small"

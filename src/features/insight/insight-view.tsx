@@ -43,7 +43,7 @@ export interface InsightView {
   setScope: (next: Partial<InsightScope>) => void;
   /**
    * Opens filtered posts (or profiles) with these refinements added to the view's; given a saved query (Compare), of
-   * that query with these refinements alone.
+   * that query.
    */
   drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles', savedQueryId?: string) => void;
 }
@@ -102,9 +102,8 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
       target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts',
       savedQueryId?: string,
     ) => {
-      const scope = savedQueryId
-        ? { ...view.scope, savedQueryId, q: '', refine: refines }
-        : { ...view.scope, refine: withRefines(view.scope.refine, refines) };
+      const refine = withRefines(view.scope.refine, refines);
+      const scope = savedQueryId ? { ...view.scope, savedQueryId, q: '', refine } : { ...view.scope, refine };
       void navigate({
         to: `/workspace/$workspaceId/insight/${target}`,
         params: { workspaceId },

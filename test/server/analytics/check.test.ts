@@ -1,12 +1,14 @@
 // corpus:check's store half (server/analytics/check.ts): the store changed behind PostgreSQL's back (a post's
-// engagement alone, a post deleted, a profile's followers) is found in words, month by month and id by id; the repair
-// feeds those ids through the change feed again, and the check is then clean.
+// engagement alone, a post deleted, a profile's followers; a post's tag lost, doubled or made up) is found in words,
+// month by month and id by id, tag by tag and post by post; the repair feeds those ids through the change feed again,
+// and the check is then clean.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkStore, describeStoreCheck, differingIds, refeedStore } from '@server/analytics/check';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import type { AnalyticsService } from '@server/analytics/service';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam } from '@test/support/workspaces.fixtures';
 import { runningService } from './dashboards.fixtures';
 
 let server: TestServer;
@@ -64,6 +66,7 @@ describe('corpus:check on the analytics store', () => {
     expect(differingIds(found)).toEqual({
       posts: [Number(changed.id), Number(deleted.id)].sort((a, b) => a - b),
       profiles: [Number(profile.id)],
+      tagPosts: [],
     });
     const words = describeStoreCheck(found).join('\n');
     expect(words).toContain(
@@ -88,5 +91,63 @@ describe('corpus:check on the analytics store', () => {
       profileDifferences: [],
     });
     expect(describeStoreCheck(repaired)[0]).toMatch(/^The analytics store equals PostgreSQL/);
+  }, 240_000);
+
+  it('finds the tags the store holds otherwise than PostgreSQL says the posts carry; the repair makes them equal', async () => {
+    // Two posts tagged by hand, through the API (and so the outbox).
+    const team = await createTeam(server);
+    const base = `/api/workspaces/${team.workspaceId}`;
+    const category = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base}/tag-categories`,
+      payload: { name: 'Topic' },
+    });
+    const tag = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base}/tag-categories/${category.json<{ id: string }>().id}/tags`,
+      payload: { name: 'Outage' },
+    });
+    const tagId = tag.json<{ id: string }>().id;
+    const { rows } = await server.pool.query<{ id: string }>(
+      'SELECT id::text FROM posts ORDER BY id LIMIT 3',
+    );
+    const [lost, doubled, madeUp] = rows.map((row) => Number(row.id)) as [number, number, number];
+    const tagged = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base}/tags/${tagId}/posts`,
+      payload: { post_ids: [lost, doubled], tagged: true },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    const clean = await checkStore(server.pool, service);
+    expect(clean).toMatchObject({ state: 'checked', tags: { pairs: 2, differences: [] } });
+    expect(describeStoreCheck(clean)[0]).toMatch(/; 2 tags carried by posts\)\.$/);
+
+    const db = STORE_DATABASE;
+    const gone = '00000000-0000-4000-8000-0000000000ff';
+    await behindTheBack(`DELETE FROM ${db}.post_tags WHERE post = ${lost}`);
+    await service
+      .reading()!
+      .store.exec(
+        `INSERT INTO ${db}.post_tags (tag, post) VALUES ('${tagId}', ${doubled}), ('${gone}', ${madeUp})`,
+      );
+    const found = await checkStore(server.pool, service);
+    expect(found.state).toBe('checked');
+    if (found.state !== 'checked') return;
+    expect(differingIds(found)).toEqual({ posts: [], profiles: [], tagPosts: [lost, doubled, madeUp] });
+    const words = describeStoreCheck(found);
+    expect(words).toEqual([
+      `tags: 3 (tag, post) pairs differ (post ${lost} carries "Topic › Outage" in PostgreSQL, not in the store; ` +
+        `post ${doubled} holds "Topic › Outage" 2 times in the store; post ${madeUp} carries ${gone} (no longer a ` +
+        'tag) in the store, not in PostgreSQL).',
+    ]);
+
+    const version = await refeedStore(server.pool, differingIds(found));
+    expect(version).toBeGreaterThan(found.corpusVersion);
+    const repaired = await checkStore(server.pool, service);
+    expect(repaired).toMatchObject({ state: 'checked', tags: { pairs: 2, differences: [] }, months: [] });
+    const held = await service
+      .reading()!
+      .store.query<{ post: string }>(`SELECT toString(post) AS post FROM ${db}.post_tags ORDER BY post`);
+    expect(held.map((row) => Number(row.post))).toEqual([lost, doubled]);
   }, 240_000);
 });
