@@ -81,6 +81,7 @@ const shown = (url: string) => {
 };
 
 const emptyBatch = (): StreamBatch => ({
+  platform: 'bluesky',
   rows: [],
   refs: [],
   gone: [],

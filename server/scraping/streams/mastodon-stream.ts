@@ -10,12 +10,15 @@
 // unreachable, since the drop) for every query tracked on the instance, and `onOpen` closes it when the stream is
 // back, so the gap's span is the time nothing was collected. The connection is opened again after an exponential
 // backoff with jitter. A status read twice is stored once (the corpus is keyed by its URI); an unreadable event is
-// refused with its reason — counted, logged — and the stream goes on. `status.update` (an edit) is read as an update;
-// `delete` carries the instance's own id, not the URI the corpus keys by, and is not applied.
+// refused with its reason — counted, logged — and the stream goes on. `status.update` (an edit) is read as an update.
+// `delete` carries the instance's own id, not the URI the corpus keys by: each stored status's id is kept beside it
+// (mastodon_status_ids, in the batch's transaction), so a delete takes the post out of the corpus if a stream stored it
+// and is a no-op otherwise.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import * as z from 'zod/mini';
 import { parseWithLists } from '@server/query/index';
 import { compileMatcher, type QueryMatcher, type TrackedQuery } from '@server/query/match/index';
 import { matchPostOf } from '@server/social/corpus/import/match-post';
@@ -96,15 +99,28 @@ function sseReader(on: (event: SseEvent) => void, onComment: () => void) {
   };
 }
 
-const emptyBatch = (): StreamBatch => ({
+const emptyBatch = (instance: string): StreamBatch => ({
+  platform: 'mastodon',
   rows: [],
   refs: [],
   gone: [],
+  local: { instance, ids: [] },
   refused: [],
   events: 0,
   cursorUs: 0,
   hits: [],
 });
+
+/** A status's id on its instance, as a `delete` event's payload names it (Mastodon's are digits; others' flakes). */
+const statusId = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be a status id (letters, digits, - or _)' }));
+
+/** The instance's own id of a status (its `id`), when it is one. */
+const localId = (status: unknown): string | undefined => {
+  const id = (status as { id?: unknown } | null)?.id;
+  return z.safeParse(statusId, id).success ? (id as string) : undefined;
+};
 
 function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   const {
@@ -124,7 +140,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   const host = URL.parse(instance)?.host ?? instance;
   const stats = { connected: false, connections: 0, events: 0, matched: 0, refused: 0 };
   let matcher: QueryMatcher = compileMatcher([]);
-  let pending = emptyBatch();
+  let pending = emptyBatch(instance);
   let flushing: Promise<void> = Promise.resolve();
   let flushTimer: NodeJS.Timeout | undefined;
   let lastCommit = 0;
@@ -152,7 +168,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     const batch = pending;
-    pending = emptyBatch();
+    pending = emptyBatch(instance);
     // The batch's position is when it was read: a Mastodon stream has no cursor to resume from.
     batch.cursorUs = Date.now() * 1_000;
     lastCommit = Date.now();
@@ -176,9 +192,16 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   };
 
   const handle = ({ name: kind, data }: SseEvent) => {
-    if (kind !== 'update' && kind !== 'status.update') return;
+    if (kind !== 'update' && kind !== 'status.update' && kind !== 'delete') return;
     stats.events += 1;
     pending.events += 1;
+    if (kind === 'delete') {
+      // Taken out of the corpus if a stream stored it (mastodon_status_ids); a status never stored: nothing to do.
+      const id = z.safeParse(statusId, data.trim());
+      if (id.success) pending.gone.push(id.data);
+      else refuse('delete event', `the payload ${id.error.issues[0]?.message ?? 'is not a status id'}`, data);
+      return;
+    }
     let status: unknown;
     try {
       status = JSON.parse(data);
@@ -193,6 +216,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
       stats.matched += 1;
       pending.rows.push(row);
       pending.refs.push(row.externalId);
+      pending.local!.ids.push(localId(status));
       pending.hits.push({ queries, postedAt: row.postedAt });
     }
   };
