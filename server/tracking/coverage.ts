@@ -55,11 +55,14 @@ export interface Collected {
   postedAt: readonly Date[];
   /** The oldest post time the search reached (a backfill's progress), matching or not. */
   reachedBack?: Date;
+  /** The source's gaps follow its stream's state, not its posts (a Mastodon hashtag stream brings posts while the
+   * public one is down): a post closes none. */
+  keepGaps?: boolean;
 }
 
 /**
  * Records what arrived for (query, source): today's count, the last post, how far back the backfill reached; and
- * closes any gap (the source answered), kept with its span. A no-op when the source is no longer tracked for the query.
+ * closes any gap (the source answered; not with keepGaps), kept with its span. A no-op when the source is no longer tracked for the query.
  */
 export async function recordCoverage(
   db: Queryable,
@@ -72,16 +75,17 @@ export async function recordCoverage(
   const newest = times.length > 0 ? new Date(Math.max(...times)) : null;
   const back = [...times, ...(collected.reachedBack ? [collected.reachedBack.getTime()] : [])];
   const oldest = back.length > 0 ? new Date(Math.min(...back)) : null;
-  await closeOpenGaps(db, source, [savedQueryId], null, now);
+  if (!collected.keepGaps) await closeOpenGaps(db, source, [savedQueryId], null, now);
   const { rowCount } = await db.query(
     `UPDATE tracking_coverage SET last_poll_at = $3,
        last_post_at = CASE WHEN $4::timestamptz IS NULL THEN last_post_at
          ELSE greatest(last_post_at, $4::timestamptz) END,
        backfilled_to = CASE WHEN $5::timestamptz IS NULL THEN backfilled_to
          ELSE least(backfilled_to, $5::timestamptz) END,
-       gap_reason = NULL, gap_message = NULL, gap_since = NULL, gap_until = NULL
+       gap_reason = CASE WHEN $6 THEN gap_reason END, gap_message = CASE WHEN $6 THEN gap_message END,
+       gap_since = CASE WHEN $6 THEN gap_since END, gap_until = CASE WHEN $6 THEN gap_until END
      WHERE saved_query_id = $1 AND source = $2`,
-    [savedQueryId, source, now, newest, oldest],
+    [savedQueryId, source, now, newest, oldest, collected.keepGaps === true],
   );
   if (!rowCount || times.length === 0) return;
   await db.query(
@@ -145,8 +149,9 @@ export async function closeGaps(
   source: string,
   reason: GapReason,
   now = new Date(),
+  savedQueryIds: string[] | null = null,
 ): Promise<void> {
-  await closeOpenGaps(db, source, null, reason, now);
+  await closeOpenGaps(db, source, savedQueryIds, reason, now);
 }
 
 export interface CoverageState {
@@ -188,7 +193,12 @@ export async function saveCursors(
  * A stream's side of tracking (server/scraping/streams): the queries tracked on `source`, as the consumer takes them,
  * and, in each batch's transaction, the posts each query matched added to its coverage.
  */
-export function streamTracking(source: string, db: Executor, catalogue: Catalogue) {
+export function streamTracking(
+  source: string,
+  db: Executor,
+  catalogue: Catalogue,
+  options: Pick<Collected, 'keepGaps'> = {},
+) {
   return {
     changes: TRACKING_CHANGED,
     queries: async (pool: pg.Pool) =>
@@ -201,7 +211,8 @@ export function streamTracking(source: string, db: Executor, catalogue: Catalogu
       const byQuery = new Map<string, Date[]>();
       for (const hit of hits)
         for (const id of hit.queries) byQuery.set(id, [...(byQuery.get(id) ?? []), new Date(hit.postedAt)]);
-      for (const [id, postedAt] of byQuery) await recordCoverage(client, id, source, { postedAt });
+      for (const [id, postedAt] of byQuery)
+        await recordCoverage(client, id, source, { ...options, postedAt });
     },
   };
 }

@@ -73,7 +73,7 @@ export function describeSource(key: string): TrackingSource | undefined {
     key,
     label: `Mastodon (${host})`,
     mode: 'stream',
-    reaches_back: `New public posts as ${host} streams them, from when tracking starts; no earlier posts yet.`,
+    reaches_back: `New public posts as ${host} streams them (its public timeline, and the timelines of the query's hashtags), from when tracking starts; no earlier posts yet.`,
   };
 }
 
