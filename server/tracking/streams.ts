@@ -21,7 +21,7 @@ export function startTrackedBlueskyStream(
   database: Streaming,
   catalogue: Catalogue,
   url: string,
-  options: Pick<BlueskyStreamOptions, 'standbyMs' | 'log'> = {},
+  options: Pick<BlueskyStreamOptions, 'standbyMs' | 'log' | 'handles'> = {},
 ): { stop(): Promise<void> } {
   const tracking = streamTracking('bluesky', database.db, catalogue);
   return startBlueskyStream({

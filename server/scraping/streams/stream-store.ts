@@ -46,6 +46,8 @@ export interface BatchResult {
   removed: number;
   /** Refusals, the rows PostgreSQL refused included. */
   refused: Refusal[];
+  /** The authors still known by DID alone (no stored profile has their handle yet): bluesky-handles.ts asks. */
+  unresolved: string[];
 }
 
 /** The position a stream resumes from (microseconds), or undefined before its first commit. */
@@ -61,15 +63,20 @@ export async function readCursor(pool: pg.Pool, name: string): Promise<number | 
  * Posts of authors the stream knows only by DID (it carries no handle) get the handle their stored profile has, so
  * that a stream's post does not replace a handle another source gave.
  */
-async function keepStoredHandles(client: pg.PoolClient, rows: ImportRow[]) {
+async function keepStoredHandles(client: pg.PoolClient, rows: ImportRow[]): Promise<string[]> {
   const unknown = rows.filter((row) => row.author.handle === row.author.externalId);
-  if (unknown.length === 0) return;
+  if (unknown.length === 0) return [];
   const { rows: stored } = await client.query<{ external_id: string; handle: string }>(
     `SELECT external_id, handle FROM profiles WHERE platform = 'bluesky' AND external_id = ANY($1::text[])`,
     [[...new Set(unknown.map((row) => row.author.externalId))]],
   );
   const handles = new Map(stored.map((profile) => [profile.external_id, profile.handle]));
   for (const row of unknown) row.author.handle = handles.get(row.author.externalId) ?? row.author.handle;
+  return [
+    ...new Set(
+      unknown.filter((row) => row.author.handle === row.author.externalId).map((r) => r.author.externalId),
+    ),
+  ];
 }
 
 /** The instance's own id of each stored Mastodon status, for its delete event. */
@@ -115,7 +122,7 @@ export async function commitBatch(
     throw new Error(`A batch of ${name} without a position (cursor ${batch.cursorUs}).`);
   return inTransaction(pool, async (client) => {
     const refused = [...batch.refused];
-    await keepStoredHandles(client, batch.rows);
+    const unresolved = await keepStoredHandles(client, batch.rows);
     const { inserted, updated } = await upsertPage(client, batch.rows, batch.refs, refused);
     if (batch.local) await keepStatusIds(client, batch.rows, batch.local);
     const removed = await removeDeleted(client, batch);
@@ -138,6 +145,6 @@ export async function commitBatch(
         refused.at(-1) ? `${refused.at(-1)!.ref}: ${refused.at(-1)!.reason}`.slice(0, 2_000) : null,
       ],
     );
-    return { inserted, updated, removed, refused };
+    return { inserted, updated, removed, refused, unresolved };
   });
 }
