@@ -1,6 +1,10 @@
 // The Mastodon streams of every instance a query is tracked on (server/tracking/streams.ts): one consumer per instance
-// (mastodon-stream.ts), started and stopped as tracking changes.
+// (mastodon-stream.ts), started and stopped as tracking changes; and, at the start and every 6 hours, the status ids
+// kept for deletes forgotten once their post is no longer held (stream-store.ts).
 import { startMastodonStream, type MastodonConsumer, type MastodonStreamOptions } from './mastodon-stream';
+import { forgetGoneStatusIds } from './stream-store';
+
+const FORGET_EVERY_MS = 6 * 3_600_000;
 
 /** What each instance's stream is given by the tracking that starts it. */
 type InstanceParts = 'queries' | 'record' | 'onGap' | 'onCovered' | 'onUnheard';
@@ -50,6 +54,15 @@ export function startMastodonStreams(options: MastodonStreamsOptions): MastodonC
   const timer = setInterval(() => void refresh(), refreshMs);
   timer.unref();
   void refresh();
+  const forget = () =>
+    void forgetGoneStatusIds(options.pool).catch((error: unknown) => {
+      log(
+        `Mastodon streams: the status ids of posts gone could not be forgotten (${(error as Error).message}).`,
+      );
+    });
+  forget();
+  const forgetting = setInterval(forget, FORGET_EVERY_MS);
+  forgetting.unref();
   return {
     status: () => {
       const all = [...running.values()].map((consumer) => consumer.status());
@@ -64,6 +77,7 @@ export function startMastodonStreams(options: MastodonStreamsOptions): MastodonC
     refresh,
     async stop() {
       clearInterval(timer);
+      clearInterval(forgetting);
       await reading;
       stopped = true;
       await Promise.all([...running.values()].map((consumer) => consumer.stop()));

@@ -112,6 +112,18 @@ async function removeDeleted(client: pg.PoolClient, batch: StreamBatch): Promise
   );
 }
 
+/**
+ * Forgets the Mastodon status ids whose post the corpus no longer holds (retention dropped it, or another path deleted
+ * it): a delete of them would find nothing anyway. How many were forgotten.
+ */
+export async function forgetGoneStatusIds(pool: pg.Pool): Promise<number> {
+  const { rowCount } = await pool.query(
+    `DELETE FROM mastodon_status_ids m WHERE NOT EXISTS
+       (SELECT FROM post_keys k WHERE k.platform = 'mastodon' AND k.external_id = m.external_id)`,
+  );
+  return rowCount ?? 0;
+}
+
 export async function commitBatch(
   pool: pg.Pool,
   name: string,
