@@ -352,6 +352,13 @@ export function startMastodonStream(options: MastodonStreamOptions): MastodonCon
   /** The public stream and a stream for each of `tags`, no more. */
   const setChannels = (tags: string[]) => {
     if (!channels.has('')) channels.set('', startChannel());
+    const gone = [...channels.keys()].filter((key) => key !== '' && !tags.includes(key));
+    const added = tags.filter((tag) => !channels.has(tag));
+    // Said once running (the start says them all).
+    if (refreshTimer && gone.length + added.length > 0)
+      log(
+        `Mastodon stream: ${host}'s hashtag streams now ${tags.map((tag) => `#${tag}`).join(' ') || 'none'}.`,
+      );
     for (const [key, channel] of channels)
       if (key !== '' && !tags.includes(key)) {
         channels.delete(key);

@@ -139,6 +139,7 @@ it('follows an edit of a query: its hashtags streamed from then on', async () =>
   ]);
   await database.pool.query('SELECT pg_notify($1, $2)', [TRACKING_CHANGED, ids.get('Tags')]);
   await expect.poll(() => standIn.streams, { timeout: 5_000 }).toEqual(['#cloudnest', '#launch']);
+  expect(said.some((line) => line.endsWith("'s hashtag streams now #cloudnest #launch."))).toBe(true);
   standIn.push('update', streamedStatus('204', 'launch tagged', new Date(), ['launch']));
   await expect.poll(stored, { timeout: 5_000 }).toContain('launch tagged');
   // The gap's sentence says what is collected now.
