@@ -180,7 +180,9 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     deps.collector = collector;
     // Bluesky's firehose where collection runs (one process per database streams: server/scraping/streams).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
-      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL);
+      stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL, {
+        handles: { url: config.SCRAPING_BLUESKY_URL, http: httpOptionsOf(config) },
+      });
     }
     // Mastodon's streaming API of the instances queries are tracked on, likewise (server/tracking/streams.ts).
     if (config.SCRAPING_MASTODON_STREAM && config.SCRAPING_WORKER === 'in-process') {

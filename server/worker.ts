@@ -15,7 +15,7 @@ import { loadServerConfig } from './config';
 import { connect, runningEmbeddedUrl } from './db/database';
 import { watchConnection } from './db/connection-watch';
 import { supervise } from './db/supervisor';
-import { startCollector } from './scraping/collector';
+import { httpOptionsOf, startCollector } from './scraping/collector';
 import { startTrackedBlueskyStream, startTrackedMastodonStreams } from './tracking/streams';
 import { loadCatalogue } from './billing/plans';
 import { startQueue } from './scheduler';
@@ -73,7 +73,10 @@ export async function startWorker() {
   nudge = collector.nudge;
   const catalogue = loadCatalogue(config.BILLING_PLANS_FILE);
   const stream = config.SCRAPING_BLUESKY_STREAM
-    ? startTrackedBlueskyStream(database, catalogue, config.JETSTREAM_URL, { log })
+    ? startTrackedBlueskyStream(database, catalogue, config.JETSTREAM_URL, {
+        handles: { url: config.SCRAPING_BLUESKY_URL, http: httpOptionsOf(config) },
+        log,
+      })
     : undefined;
   const mastodon = config.SCRAPING_MASTODON_STREAM
     ? startTrackedMastodonStreams(database, catalogue, {

@@ -190,3 +190,21 @@ export const streamCursors = pgTable('stream_cursors', {
   lastRefusal: text('last_refusal'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The Mastodon statuses a stream stored, by the instance's own id (migration 0047): an instance's `delete` event names
+ * that id, not the status's URI the corpus keys by, so this is how a stream finds the post to take out. Written with
+ * the post in the stream's batch transaction (server/scraping/streams/stream-store.ts), removed with it.
+ */
+export const mastodonStatusIds = pgTable(
+  'mastodon_status_ids',
+  {
+    /** The instance's origin: https://mastodon.social. */
+    instance: text('instance').notNull(),
+    /** The status's id on that instance. */
+    statusId: text('status_id').notNull(),
+    /** The corpus's key for it (posts.external_id): the status's URI. */
+    externalId: text('external_id').notNull(),
+  },
+  (t) => [primaryKey({ name: 'mastodon_status_ids_pkey', columns: [t.instance, t.statusId] })],
+);

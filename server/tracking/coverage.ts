@@ -57,14 +57,15 @@ export interface Collected {
   reachedBack?: Date;
   /**
    * The gap stays open: a backfill beside a stream (Bluesky, Mastodon: the gap is the stream's to close), posts
-   * another query's search found (the gap is of the query's own searches), or one feed of several that answered.
+   * another query's search found (the gap is of the query's own searches), one feed of several that answered, or a
+   * Mastodon hashtag stream's posts while the public one is down (the gaps follow the streams' state, not posts).
    */
   keepGap?: boolean;
 }
 
 /**
  * Records what arrived for (query, source): today's count, the last post, how far back the backfill reached; and
- * closes any gap (the source answered), kept with its span. A no-op when the source is no longer tracked for the query.
+ * closes any gap (the source answered; not with keepGap), kept with its span. A no-op when the source is no longer tracked for the query.
  */
 export async function recordCoverage(
   db: Queryable,
@@ -153,8 +154,9 @@ export async function closeGaps(
   source: string,
   reason: GapReason,
   now = new Date(),
+  savedQueryIds: string[] | null = null,
 ): Promise<void> {
-  await closeOpenGaps(db, source, null, reason, now);
+  await closeOpenGaps(db, source, savedQueryIds, reason, now);
 }
 
 export interface CoverageState {
@@ -199,7 +201,12 @@ export async function saveCursors(
  * A stream's side of tracking (server/scraping/streams): the queries tracked on `source`, as the consumer takes them,
  * and, in each batch's transaction, the posts each query matched added to its coverage.
  */
-export function streamTracking(source: string, db: Executor, catalogue: Catalogue) {
+export function streamTracking(
+  source: string,
+  db: Executor,
+  catalogue: Catalogue,
+  options: Pick<Collected, 'keepGap'> = {},
+) {
   return {
     changes: TRACKING_CHANGED,
     queries: async (pool: pg.Pool) =>
@@ -212,7 +219,8 @@ export function streamTracking(source: string, db: Executor, catalogue: Catalogu
       const byQuery = new Map<string, Date[]>();
       for (const hit of hits)
         for (const id of hit.queries) byQuery.set(id, [...(byQuery.get(id) ?? []), new Date(hit.postedAt)]);
-      for (const [id, postedAt] of byQuery) await recordCoverage(client, id, source, { postedAt });
+      for (const [id, postedAt] of byQuery)
+        await recordCoverage(client, id, source, { ...options, postedAt });
     },
   };
 }

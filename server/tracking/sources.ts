@@ -86,8 +86,8 @@ export function describeSource(key: string): TrackingSource | undefined {
     label: `Mastodon (${host})`,
     mode: 'stream',
     reaches_back:
-      `New public posts as ${host} streams them, from when tracking starts; earlier posts of the query's hashtags ` +
-      `as far back as ${host}'s tag timelines go.`,
+      `New public posts as ${host} streams them (its public timeline, and the timelines of the query's hashtags), ` +
+      `from when tracking starts; earlier posts of the query's hashtags as far back as ${host}'s tag timelines go.`,
   };
 }
 

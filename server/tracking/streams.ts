@@ -10,7 +10,7 @@ import {
   startLockedStream,
   type BlueskyStreamOptions,
 } from '@server/scraping/streams/bluesky-stream';
-import { startMastodonStreams, type MastodonStreamsOptions } from '@server/scraping/streams/mastodon-stream';
+import { startMastodonStreams, type MastodonStreamsOptions } from '@server/scraping/streams/mastodon-streams';
 import { closeGaps, recordGap, streamTracking, trackedQueriesFor } from './coverage';
 import { describeSource, MASTODON } from './sources';
 
@@ -21,7 +21,7 @@ export function startTrackedBlueskyStream(
   database: Streaming,
   catalogue: Catalogue,
   url: string,
-  options: Pick<BlueskyStreamOptions, 'standbyMs' | 'log'> = {},
+  options: Pick<BlueskyStreamOptions, 'standbyMs' | 'log' | 'handles'> = {},
 ): { stop(): Promise<void> } {
   const tracking = streamTracking('bluesky', database.db, catalogue);
   return startBlueskyStream({
@@ -68,9 +68,10 @@ async function keepDowntime(database: Streaming, source: string, label: string, 
 
 /**
  * Mastodon's streaming API (SCRAPING_MASTODON_STREAM) for the queries tracked on each instance: one process per
- * database streams (an advisory lock), one stream per instance. A drop is a gap in each of the instance's queries'
- * coverage (reason unreachable, from the drop), closed when the stream is open again: a Mastodon stream cannot resume,
- * so that span is what was not collected.
+ * database streams (an advisory lock), one consumer per instance (its public timeline and the tracked hashtags'). While
+ * the public stream is down, each query the hashtag streams do not wholly bring is in a gap (reason unreachable, from
+ * the drop), closed when the public stream (or those hashtag streams) are open again: a Mastodon stream cannot resume,
+ * so that span is what was not collected. A post does not end it (keepGap): the gap follows the streams' state.
  */
 export function startTrackedMastodonStreams(
   database: Streaming,
@@ -81,25 +82,25 @@ export function startTrackedMastodonStreams(
   const forInstance: MastodonStreamsOptions['forInstance'] = (instance) => {
     const source = `${MASTODON}${instance}`;
     const label = describeSource(source)?.label ?? source;
-    const tracking = streamTracking(source, database.db, catalogue);
+    const tracking = streamTracking(source, database.db, catalogue, { keepGap: true });
     return {
       queries: () => tracking.queries(database.pool),
       record: tracking.record,
-      onDrop: async (at) => {
+      onGap: async (queryIds, since, _why, still) => {
         const gap = {
           reason: 'unreachable' as const,
           message:
-            `The ${label} stream dropped at ${hhmm(at)} UTC; what it posts until the stream ` +
-            'is back is not collected (a Mastodon stream cannot resume).',
+            still.length === 0
+              ? `The ${label} stream dropped at ${hhmm(since)} UTC; what it posts until the stream ` +
+                'is back is not collected (a Mastodon stream cannot resume).'
+              : `The ${label} public stream dropped at ${hhmm(since)} UTC; until it is back only posts tagged ` +
+                `${still.map((tag) => `#${tag}`).join(', ')} are collected (a Mastodon stream cannot resume).`,
           until: null,
         };
-        for (const query of await trackedQueriesFor(database.pool, source))
-          await recordGap(database.pool, query.savedQueryId, source, gap, at);
+        for (const id of queryIds) await recordGap(database.pool, id, source, gap, since);
       },
-      onOpen: async (at, unheardSince) => {
-        if (unheardSince) await keepDowntime(database, source, label, unheardSince, at);
-        await closeGaps(database.pool, source, 'unreachable', at);
-      },
+      onCovered: (queryIds, at) => closeGaps(database.pool, source, 'unreachable', at, queryIds),
+      onUnheard: (since, until) => keepDowntime(database, source, label, since, until),
     };
   };
   return startLockedStream({

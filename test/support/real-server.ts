@@ -202,7 +202,8 @@ export async function startRealServer(port: number, options: RealServerOptions =
       });
       app.deps.collector = collector;
     }
-    // Bluesky's firehose and Mastodon's streams where collection runs, as server/main.ts starts them.
+    // Bluesky's firehose and Mastodon's streams where collection runs, as server/main.ts starts them (but for the
+    // Bluesky authors' handle resolution, which would ask the public AppView: the tests reach no network).
     if (config.SCRAPING_BLUESKY_STREAM && config.SCRAPING_WORKER === 'in-process') {
       stream = startTrackedBlueskyStream(database, app.billing.catalogue, config.JETSTREAM_URL, {
         log: () => undefined,

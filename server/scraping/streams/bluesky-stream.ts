@@ -3,10 +3,12 @@
 // holds it streams (jetstream.ts), the others ask again every `standbyMs` and take over when its connection ends (its
 // process stopped or killed: PostgreSQL lets the lock go with the session). On that connection it also LISTENs on
 // `changes`, where a change to the tracked queries is announced: the stream reads them again at once, so a query
-// tracked a moment ago collects from then on rather than from the next periodic read. The lock's part
-// (startLockedStream) serves Mastodon's streams as well (mastodon-stream.ts).
+// tracked a moment ago collects from then on rather than from the next periodic read. Beside the stream, the holder
+// resolves its new authors' handles (bluesky-handles.ts) when given the AppView. The lock's part (startLockedStream)
+// serves Mastodon's streams as well (mastodon-streams.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { startHandleResolver, type HandleResolverOptions } from './bluesky-handles';
 import { startJetstream, type StreamQuery } from './jetstream';
 import type { StreamRecord } from './stream-store';
 
@@ -19,6 +21,8 @@ export interface BlueskyStreamOptions {
   record?: StreamRecord;
   /** The NOTIFY channel on which a change to the tracked queries is announced (server/tracking/store.ts). */
   changes?: string;
+  /** Where and how the authors' handles are resolved (the AppView, the collectors' HTTP options); none when absent. */
+  handles?: Pick<HandleResolverOptions, 'url' | 'http' | 'everyMs' | 'retryMs' | 'maxRetryMs'>;
   standbyMs?: number;
   log?: (line: string) => void;
 }
@@ -33,15 +37,29 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
     ...(options.changes && { changes: options.changes }),
     ...(options.standbyMs !== undefined && { standbyMs: options.standbyMs }),
     ...(options.log && { log: options.log }),
-    start: (log) =>
-      startJetstream({
+    start: async (log) => {
+      // The handles resolved beside the stream, never in its way: it hands over the DIDs and goes on.
+      const handles = options.handles && startHandleResolver({ ...options.handles, pool: options.pool, log });
+      const consumer = await startJetstream({
         pool: options.pool,
         url: options.url,
         queries: options.queries,
         ...(options.record && { record: options.record }),
+        ...(handles && { onUnresolved: handles.want }),
         name: NAME,
         log,
-      }),
+      }).catch(async (error: unknown) => {
+        await handles?.stop();
+        throw error;
+      });
+      return {
+        refresh: consumer.refresh,
+        async stop() {
+          await consumer.stop();
+          await handles?.stop();
+        },
+      };
+    },
   });
 }
 

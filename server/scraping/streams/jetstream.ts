@@ -35,6 +35,8 @@ export interface JetstreamOptions {
   queries(): Promise<StreamQuery[]>;
   /** Keeps, in each batch's transaction, which tracked queries its posts matched (their coverage). */
   record?: StreamRecord;
+  /** After each commit, the DIDs of the authors it stored still without a handle (bluesky-handles.ts resolves them). */
+  onUnresolved?(dids: string[]): void;
   /** The row of stream_cursors; `bluesky-jetstream` by default. */
   name?: string;
   overlapMs?: number;
@@ -81,6 +83,7 @@ const shown = (url: string) => {
 };
 
 const emptyBatch = (): StreamBatch => ({
+  platform: 'bluesky',
   rows: [],
   refs: [],
   gone: [],
@@ -179,6 +182,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
       try {
         const result = await commitBatch(pool, name, batch, options.record);
         committedUs = Math.max(committedUs ?? 0, batch.cursorUs);
+        if (result.unresolved.length > 0) options.onUnresolved?.(result.unresolved);
         for (const ref of batch.refs) recent.set(ref, { at: batch.cursorUs, deleted: false });
         for (const key of batch.gone) recent.set(key, { at: batch.cursorUs, deleted: true });
         const oldest = committedUs - 2 * overlapMs * 1_000;

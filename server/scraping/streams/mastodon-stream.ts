@@ -1,46 +1,65 @@
 // Mastodon's streaming API for the tracked queries (SCRAPING_MASTODON_STREAM=true): for each instance a tracked query
 // is tracked on, its public timeline as server-sent events (GET /api/v1/streaming/public: `event: update` with a Status
-// as JSON; `:` comments are the instance's heartbeat, about every 15 s). Every status passes one matcher over the
-// queries tracked on that instance (as the Bluesky stream does: jetstream.ts) and only those that match one are
-// stored, through the collection runner's import path, in batches committed with their coverage in one transaction
-// (stream-store.ts; the stream's row in stream_cursors says when it last committed, a heartbeat included).
+// as JSON; `:` comments are the instance's heartbeat, about every 15 s), and beside it the hashtag timeline
+// (GET /api/v1/streaming/hashtag?tag=x) of each hashtag the queries tracked there name (mastodon-tags.ts, at most
+// `maxTags`), so that an instance whose public stream is closed (it wants sign-in, or its admins keep the live feeds
+// to members) or too broad still gives the tracked hashtags. Server-sent events take one stream a connection; the
+// multiplexed WebSocket (/api/v1/streaming, subscribe messages) needs a user's token since Mastodon 4.2, which the
+// installation does not hold: so one connection for the public timeline and one a hashtag. The hashtags are derived
+// again whenever the queries are read again (a tracking change, every `refreshMs`). A status both streams bring (the
+// public timeline holds every public status the instance knows) is read once: events are de-duplicated by status id.
 //
-// A server-sent events stream cannot resume: what an instance posts while its stream is down is not collected. So a
-// dropped (or silent for `idleMs`, or refused) connection is a gap in coverage: `onDrop` records it (reason
-// unreachable, since the drop) for every query tracked on the instance, and `onOpen` closes it when the stream is
-// back, so the gap's span is the time nothing was collected. The connection is opened again after an exponential
-// backoff with jitter. A status read twice is stored once (the corpus is keyed by its URI); an unreadable event is
-// refused with its reason — counted, logged — and the stream goes on. `status.update` (an edit) is read as an update;
-// `delete` carries the instance's own id, not the URI the corpus keys by, and is not applied.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// Every status passes one matcher over the queries tracked on that instance (as the Bluesky stream does: jetstream.ts)
+// and only those that match one are stored, through the collection runner's import path, in batches committed with
+// their coverage in one transaction (stream-store.ts; the stream's row in stream_cursors says when it last committed,
+// a heartbeat included).
+//
+// A server-sent events stream cannot resume: what an instance posts while its public stream is down is not collected.
+// So while it is down (dropped, silent for `idleMs`, refused), each query tracked on the instance is in a gap from the
+// drop (`onGap`) unless the hashtag streams open bring all it can match (its cover is hashtags, each streamed); the gap
+// ends (`onCovered`) when the public stream, or those hashtag streams, are open again. Each stream reconnects after an
+// exponential backoff with jitter. A status read twice is stored once (the corpus is keyed by its URI); an unreadable
+// event is refused with its reason — counted, logged — and the stream goes on. `status.update` (an edit) is read as an
+// update. `delete` carries the instance's own id, not the URI the corpus keys by: each stored status's id is kept
+// beside it (mastodon_status_ids, in the batch's transaction), so a delete takes the post out of the corpus if a stream
+// stored it and is a no-op otherwise.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import * as z from 'zod/mini';
 import { parseWithLists } from '@server/query/index';
 import { compileMatcher, type QueryMatcher, type TrackedQuery } from '@server/query/match/index';
 import { matchPostOf } from '@server/social/corpus/import/match-post';
-import { agentsFor } from '../connectors/http';
 import { mapStatus } from '../connectors/mastodon';
 import { prepareItems } from '../prepare';
 import type { StreamQuery } from './jetstream';
+import { eventKey, localId, readLately, statusId } from './mastodon-events';
+import { queryTags, type QueryTags } from './mastodon-tags';
+import { connectSse, type SseConnection, type SseEvent } from './sse';
 import { commitBatch, type StreamBatch, type StreamRecord } from './stream-store';
 
-interface MastodonStreamOptions {
+export interface MastodonStreamOptions {
   pool: pg.Pool;
   /** The instance's origin: https://mastodon.social. */
   instance: string;
   /** The queries tracked on the instance. */
   queries(): Promise<StreamQuery[]>;
   record?: StreamRecord;
-  /** The stream dropped at `at`: what the instance posts until it is open again is not collected. */
-  onDrop?(at: Date, why: string): Promise<void>;
   /**
-   * The stream is open (again): the gap ends. At the first opening, `unheardSince` is when the stream last committed
-   * before this process started when that was over `downAfterMs` ago (no process streamed it meanwhile).
+   * These queries are not (all) collected from `since`, when the public stream dropped (`why`): the hashtag streams
+   * open (`still`) do not bring all they match. Called again for every query in a gap when `still` changes.
    */
-  onOpen?(at: Date, unheardSince?: Date): Promise<void>;
+  onGap?(queryIds: string[], since: Date, why: string, still: string[]): Promise<void>;
+  /** These queries (every one on the instance when null: the public stream is open) are collected again from `at`. */
+  onCovered?(queryIds: string[] | null, at: Date): Promise<void>;
+  /**
+   * At the first opening of one of its streams, when the instance's row was last committed over `downAfterMs` before
+   * (no process streamed it meanwhile): what it posted from `since` to `until` is not collected.
+   */
+  onUnheard?(since: Date, until: Date): Promise<void>;
   /** How long unheard before a start counts as a gap (a heartbeat commits at most every `heardEveryMs`). */
   downAfterMs?: number;
+  /** Hashtag streams at most, an instance (the first hashtags in order; the others are said in the log). */
+  maxTags?: number;
   /** Loopback and private addresses reachable (local development, the tests' stand-ins). */
   allowPrivateHosts?: boolean;
   flushEvents?: number;
@@ -65,48 +84,34 @@ export interface MastodonConsumer {
 /** The stream's row in stream_cursors. */
 export const mastodonStreamName = (instance: string) => `mastodon-stream:${instance}`;
 
-interface SseEvent {
-  name: string;
-  data: string;
-}
-
-/** Server-sent events (the WHATWG format): fields up to a blank line make an event; `:` lines are comments. */
-function sseReader(on: (event: SseEvent) => void, onComment: () => void) {
-  let buffer = '';
-  let name = '';
-  let data: string[] = [];
-  return (chunk: string) => {
-    buffer += chunk;
-    const lines = buffer.split(/\r\n|\r|\n/);
-    buffer = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line === '') {
-        if (data.length > 0) on({ name: name || 'message', data: data.join('\n') });
-        name = '';
-        data = [];
-      } else if (line.startsWith(':')) onComment();
-      else {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') name = value;
-        else if (field === 'data') data.push(value);
-      }
-    }
-  };
-}
-
-const emptyBatch = (): StreamBatch => ({
+const emptyBatch = (instance: string): StreamBatch => ({
+  platform: 'mastodon',
   rows: [],
   refs: [],
   gone: [],
+  local: { instance, ids: [] },
   refused: [],
   events: 0,
   cursorUs: 0,
   hits: [],
 });
 
-function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
+/** One of the instance's streams: the public timeline (no tag) or a hashtag's. */
+interface Channel {
+  tag?: string;
+  open: boolean;
+  stopped: boolean;
+  connection?: SseConnection;
+  running: Promise<void>;
+  wake: AbortController;
+}
+
+interface Tracked {
+  id: string;
+  tags: QueryTags;
+}
+
+export function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
   const {
     pool,
     instance,
@@ -117,32 +122,81 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     idleMs = 60_000,
     heardEveryMs = 60_000,
     downAfterMs = 2 * 60_000,
+    maxTags = 20,
     random = Math.random,
     log = console.log,
   } = options;
   const name = mastodonStreamName(instance);
   const host = URL.parse(instance)?.host ?? instance;
-  const stats = { connected: false, connections: 0, events: 0, matched: 0, refused: 0 };
+  const stats = { connections: 0, events: 0, matched: 0, refused: 0 };
   let matcher: QueryMatcher = compileMatcher([]);
-  let pending = emptyBatch();
+  let tracked: Tracked[] = [];
+  let pending = emptyBatch(instance);
   let flushing: Promise<void> = Promise.resolve();
   let flushTimer: NodeJS.Timeout | undefined;
   let lastCommit = 0;
   let stopped = false;
-  let closeConnection: (() => void) | undefined;
-  /** When the stream last committed before this start, while it has not opened yet. */
+  /** When the stream last committed before this start, until one of its streams opens. */
   let unheardSince: Date | undefined;
-  const stopping = new AbortController();
+  let firstOpen = true;
+  /** Whether an event was read lately, from another of the instance's streams. */
+  const readBefore = readLately();
+  const channels = new Map<string, Channel>();
+  /** Since when, and why, the public stream is down; undefined while it is open or has not ended yet. */
+  let publicDown: { since: Date; why: string } | undefined;
+  let gapped = new Set<string>();
+  let still = '';
+  let assessing: Promise<void> = Promise.resolve();
+  let saidLeftOut = '';
+
+  /** Compares what is collected with what was: queries that lose it go in a gap, those that get it back leave it. */
+  const reassess = (at: Date, publicOpened = false) =>
+    (assessing = assessing.then(async () => {
+      const open = [...channels.values()].filter((c) => c.tag !== undefined && c.open).map((c) => c.tag!);
+      const down = publicDown;
+      const missing = new Set(
+        down
+          ? tracked
+              .filter((query) => !query.tags.enough?.every((tag) => open.includes(tag)))
+              .map((query) => query.id)
+          : [],
+      );
+      const now = open.join(' ');
+      const again = [...missing].filter((id) => now !== still || !gapped.has(id));
+      const back = [...gapped].filter((id) => !missing.has(id));
+      gapped = missing;
+      still = now;
+      const said = (what: string) => (error: unknown) =>
+        log(`Mastodon stream (${host}): ${what} (${(error as Error).message}).`);
+      if (down && again.length > 0)
+        await options.onGap?.(again, down.since, down.why, open).catch(said('its gap could not be recorded'));
+      if (publicOpened || back.length > 0)
+        await options.onCovered?.(publicOpened ? null : back, at).catch(said('its gap could not be closed'));
+    }));
 
   const refresh = async () => {
+    await lastHeard;
     try {
-      const tracked: TrackedQuery[] = [];
+      const given: TrackedQuery[] = [];
+      const next: Tracked[] = [];
       for (const query of await options.queries()) {
         const parsed = parseWithLists(query.text, query.lists ?? new Map());
-        if (parsed.ok) tracked.push({ id: query.id, ast: parsed.ast });
-        else log(`Mastodon stream (${host}): query ${query.id} is not valid and is left out.`);
+        if (parsed.ok) {
+          given.push({ id: query.id, ast: parsed.ast });
+          next.push({ id: query.id, tags: queryTags(parsed.ast) });
+        } else log(`Mastodon stream (${host}): query ${query.id} is not valid and is left out.`);
       }
-      matcher = compileMatcher(tracked);
+      matcher = compileMatcher(given);
+      tracked = next;
+      const tags = [...new Set(next.flatMap((query) => query.tags.tags))].sort();
+      const leftOut = tags.slice(maxTags).map((tag) => `#${tag}`);
+      if (leftOut.join() !== saidLeftOut && leftOut.length > 0)
+        log(
+          `Mastodon stream (${host}): at most ${maxTags} hashtag streams; not streamed: ${leftOut.join(' ')}.`,
+        );
+      saidLeftOut = leftOut.join();
+      if (!stopped) setChannels(tags.slice(0, maxTags));
+      await reassess(new Date());
     } catch (error) {
       log(`Mastodon stream (${host}): the tracked queries could not be read (${(error as Error).message}).`);
     }
@@ -152,7 +206,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     const batch = pending;
-    pending = emptyBatch();
+    pending = emptyBatch(instance);
     // The batch's position is when it was read: a Mastodon stream has no cursor to resume from.
     batch.cursorUs = Date.now() * 1_000;
     lastCommit = Date.now();
@@ -163,7 +217,7 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
       } catch (error) {
         // Not read again (nothing to read it from): the posts of this batch are a gap like a drop's.
         log(`Mastodon stream (${host}): a batch could not be committed (${(error as Error).message}).`);
-        closeConnection?.();
+        for (const channel of channels.values()) channel.connection?.close();
       }
     });
     return flushing;
@@ -175,16 +229,32 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     log(`Mastodon stream (${host}): refused an event (${ref}): ${reason.slice(0, 300)}`);
   };
 
-  const handle = ({ name: kind, data }: SseEvent) => {
-    if (kind !== 'update' && kind !== 'status.update') return;
-    stats.events += 1;
-    pending.events += 1;
+  /** Whether the event was taken (read once: not another stream's copy). */
+  const handle = ({ name: kind, data }: SseEvent): boolean => {
+    if (kind !== 'update' && kind !== 'status.update' && kind !== 'delete') return false;
+    if (kind === 'delete') {
+      // Taken out of the corpus if a stream stored it (mastodon_status_ids); a status never stored: nothing to do.
+      const id = z.safeParse(statusId, data.trim());
+      if (id.success && readBefore(eventKey(kind, id.data))) return false;
+      stats.events += 1;
+      pending.events += 1;
+      if (id.success) pending.gone.push(id.data);
+      else refuse('delete event', `the payload ${id.error.issues[0]?.message ?? 'is not a status id'}`, data);
+      return true;
+    }
     let status: unknown;
     try {
       status = JSON.parse(data);
     } catch {
-      return refuse(`${kind} event`, 'the event is not JSON', data);
+      stats.events += 1;
+      pending.events += 1;
+      refuse(`${kind} event`, 'the event is not JSON', data);
+      return true;
     }
+    const id = localId(status);
+    if (id && readBefore(eventKey(kind, id, status))) return false;
+    stats.events += 1;
+    pending.events += 1;
     const { rows, refused } = prepareItems([mapStatus(status, new URL(instance))]);
     for (const refusal of refused) refuse(refusal.ref, refusal.reason, data);
     const row = rows[0];
@@ -193,13 +263,14 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
       stats.matched += 1;
       pending.rows.push(row);
       pending.refs.push(row.externalId);
+      pending.local!.ids.push(id);
       pending.hits.push({ queries, postedAt: row.postedAt });
     }
+    return true;
   };
 
   const onEvent = (event: SseEvent) => {
-    if (stopped) return;
-    handle(event);
+    if (stopped || !handle(event)) return;
     if (pending.events >= flushEvents) void flush();
     else if (pending.events > 0) flushTimer ??= setTimeout(() => void flush(), flushMs);
   };
@@ -208,72 +279,92 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     if (!stopped && pending.events === 0 && Date.now() - lastCommit >= heardEveryMs) void flush();
   };
 
-  /** One connection, until it ends: whether it opened, and why it ended. */
-  const connectOnce = () =>
-    new Promise<{ opened: boolean; why: string }>((done) => {
-      const url = new URL('/api/v1/streaming/public', instance);
-      const agents = agentsFor({ allowPrivateHosts: options.allowPrivateHosts ?? false });
-      const secure = url.protocol === 'https:';
-      let opened = false;
-      let ended = false;
-      const end = (why: string) => {
-        if (ended) return;
-        ended = true;
-        closeConnection = undefined;
-        stats.connected = false;
-        req.destroy();
-        done({ opened, why });
-      };
-      const req = (secure ? httpsRequest : httpRequest)(url, {
-        agent: secure ? agents.https : agents.http,
-        headers: { accept: 'text/event-stream', 'user-agent': 'MurmurCollector/1.0' },
-      });
-      closeConnection = () => end('closed here');
-      req.setTimeout(idleMs, () => end(`silent for ${Math.round(idleMs / 1_000)} s`));
-      req.on('error', (error) => end(error.message));
-      req.on('response', (response: IncomingMessage) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          return end(`HTTP ${response.statusCode}`);
-        }
-        opened = true;
-        stats.connected = true;
-        stats.connections += 1;
-        const at = new Date();
-        const down =
-          unheardSince && at.getTime() - unheardSince.getTime() > downAfterMs ? unheardSince : undefined;
-        unheardSince = undefined;
-        void options.onOpen?.(at, down).catch((error: unknown) => {
-          log(`Mastodon stream (${host}): its gap could not be closed (${(error as Error).message}).`);
+  const opened = (channel: Channel) => {
+    channel.open = true;
+    stats.connections += 1;
+    const at = new Date();
+    if (firstOpen) {
+      firstOpen = false;
+      const since = unheardSince;
+      if (since && at.getTime() - since.getTime() > downAfterMs)
+        void options.onUnheard?.(since, at).catch((error: unknown) => {
+          log(`Mastodon stream (${host}): its downtime could not be kept (${(error as Error).message}).`);
         });
-        const read = sseReader(onEvent, onHeartbeat);
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => read(chunk));
-        response.on('end', () => end('the instance ended the stream'));
-        response.on('error', (error) => end(error.message));
-      });
-      req.end();
-    });
-
-  const loop = async () => {
-    let attempt = 0;
-    while (!stopped) {
-      const { opened, why } = await connectOnce();
-      // What was read is committed; an empty batch would mark the stream heard at the moment it dropped.
-      if (pending.events > 0) await flush();
-      else await flushing;
-      if (stopped) return;
-      if (opened) attempt = 0;
-      // What the instance posts from now until the stream is open again is not collected: a gap.
-      await options.onDrop?.(new Date(), why).catch((error: unknown) => {
-        log(`Mastodon stream (${host}): its gap could not be recorded (${(error as Error).message}).`);
-      });
-      const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** attempt);
-      const wait = Math.round(ceiling / 2 + (random() * ceiling) / 2);
-      attempt = Math.min(attempt + 1, 30);
-      log(`Mastodon stream: ${host} closed (${why}); connecting again in ${wait} ms.`);
-      await sleep(wait, undefined, { signal: stopping.signal }).catch(() => {});
     }
+    if (channel.tag === undefined) publicDown = undefined;
+    void reassess(at, channel.tag === undefined);
+  };
+
+  /** Keeps one of the instance's streams open until it is stopped, backing off after each drop. */
+  const startChannel = (tag?: string): Channel => {
+    const url = new URL(
+      tag === undefined ? '/api/v1/streaming/public' : '/api/v1/streaming/hashtag',
+      instance,
+    );
+    if (tag !== undefined) url.searchParams.set('tag', tag);
+    const label = tag === undefined ? host : `${host} #${tag}`;
+    const channel: Channel = {
+      tag,
+      open: false,
+      stopped: false,
+      running: Promise.resolve(),
+      wake: new AbortController(),
+    };
+    channel.running = (async () => {
+      let attempt = 0;
+      while (!channel.stopped && !stopped) {
+        const connection = connectSse(url, {
+          allowPrivateHosts: options.allowPrivateHosts ?? false,
+          idleMs,
+          onOpen: () => opened(channel),
+          onEvent,
+          onComment: onHeartbeat,
+        });
+        channel.connection = connection;
+        const { opened: wasOpen, why } = await connection.ended;
+        channel.connection = undefined;
+        channel.open = false;
+        // What was read is committed; an empty batch would mark the stream heard at the moment it dropped.
+        if (pending.events > 0) await flush();
+        else await flushing;
+        if (channel.stopped || stopped) return;
+        if (wasOpen) attempt = 0;
+        // What the instance posts from now until the stream is open again is not collected: a gap.
+        if (tag === undefined) publicDown ??= { since: new Date(), why };
+        await reassess(new Date());
+        const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** attempt);
+        const wait = Math.round(ceiling / 2 + (random() * ceiling) / 2);
+        attempt = Math.min(attempt + 1, 30);
+        log(`Mastodon stream: ${label} closed (${why}); connecting again in ${wait} ms.`);
+        await sleep(wait, undefined, { signal: channel.wake.signal }).catch(() => {});
+      }
+    })();
+    return channel;
+  };
+
+  const stopChannel = async (channel: Channel) => {
+    channel.stopped = true;
+    channel.wake.abort();
+    channel.connection?.close();
+    await channel.running;
+  };
+
+  /** The public stream and a stream for each of `tags`, no more. */
+  const setChannels = (tags: string[]) => {
+    if (!channels.has('')) channels.set('', startChannel());
+    const gone = [...channels.keys()].filter((key) => key !== '' && !tags.includes(key));
+    const added = tags.filter((tag) => !channels.has(tag));
+    // Said once running (the start says them all).
+    if (refreshTimer && gone.length + added.length > 0)
+      log(
+        `Mastodon stream: ${host}'s hashtag streams now ${tags.map((tag) => `#${tag}`).join(' ') || 'none'}.`,
+      );
+    for (const [key, channel] of channels)
+      if (key !== '' && !tags.includes(key)) {
+        channels.delete(key);
+        void stopChannel(channel);
+      }
+    for (const tag of tags) if (!channels.has(tag)) channels.set(tag, startChannel(tag));
   };
 
   let refreshTimer: NodeJS.Timeout | undefined;
@@ -281,95 +372,28 @@ function startMastodonStream(options: MastodonStreamOptions): MastodonConsumer {
     .query<{ at: Date }>('SELECT updated_at AS at FROM stream_cursors WHERE name = $1', [name])
     .then(({ rows }) => (unheardSince = rows[0]?.at))
     .catch(() => undefined);
-  const running = Promise.all([refresh(), lastHeard]).then(() => {
+  const started = lastHeard.then(async () => {
     if (stopped) return;
+    await refresh();
     refreshTimer = setInterval(() => void refresh(), refreshMs);
     refreshTimer.unref();
-    log(`Mastodon stream: ${host}'s public timeline, from now.`);
-    return loop();
+    const tags = [...channels.keys()].filter((key) => key !== '').map((tag) => `#${tag}`);
+    log(
+      `Mastodon stream: ${host}'s public timeline${tags.length > 0 ? ` and ${tags.join(' ')}` : ''}, from now.`,
+    );
   });
 
   return {
-    status: () => ({ ...stats }),
+    status: () => ({ ...stats, connected: channels.get('')?.open ?? false }),
     refresh,
     async stop() {
       stopped = true;
-      stopping.abort();
       clearInterval(refreshTimer);
-      closeConnection?.();
-      await running;
+      await started;
+      await Promise.all([...channels.values()].map(stopChannel));
+      await assessing;
       if (pending.events > 0) await flush();
       await flushing;
-    },
-  };
-}
-
-export interface MastodonStreamsOptions extends Omit<
-  MastodonStreamOptions,
-  'instance' | 'queries' | 'record' | 'onDrop' | 'onOpen'
-> {
-  /** The instances the tracked queries are tracked on now (their origins). */
-  instances(): Promise<string[]>;
-  /** What each instance's stream is given (server/tracking/streams.ts). */
-  forInstance(instance: string): Pick<MastodonStreamOptions, 'queries' | 'record' | 'onDrop' | 'onOpen'>;
-}
-
-/**
- * A stream for each instance a query is tracked on, started and stopped as tracking changes (read again at `refresh`,
- * and every `refreshMs`).
- */
-export function startMastodonStreams(options: MastodonStreamsOptions): MastodonConsumer {
-  const { instances, forInstance, refreshMs = 60_000, log = console.log, ...rest } = options;
-  const running = new Map<string, MastodonConsumer>();
-  let stopped = false;
-  let reading: Promise<void> = Promise.resolve();
-  const refresh = () =>
-    (reading = reading.then(async () => {
-      if (stopped) return;
-      let wanted: string[];
-      try {
-        wanted = await instances();
-      } catch (error) {
-        return log(
-          `Mastodon streams: the tracked instances could not be read (${(error as Error).message}).`,
-        );
-      }
-      for (const [instance, consumer] of running)
-        if (!wanted.includes(instance)) {
-          running.delete(instance);
-          await consumer.stop();
-        }
-      for (const instance of wanted) {
-        const consumer = running.get(instance);
-        if (consumer) await consumer.refresh();
-        else
-          running.set(
-            instance,
-            startMastodonStream({ ...rest, refreshMs, log, instance, ...forInstance(instance) }),
-          );
-      }
-    }));
-  const timer = setInterval(() => void refresh(), refreshMs);
-  timer.unref();
-  void refresh();
-  return {
-    status: () => {
-      const all = [...running.values()].map((consumer) => consumer.status());
-      return {
-        connected: all.length > 0 && all.every((s) => s.connected),
-        connections: all.reduce((n, s) => n + s.connections, 0),
-        events: all.reduce((n, s) => n + s.events, 0),
-        matched: all.reduce((n, s) => n + s.matched, 0),
-        refused: all.reduce((n, s) => n + s.refused, 0),
-      };
-    },
-    refresh,
-    async stop() {
-      clearInterval(timer);
-      await reading;
-      stopped = true;
-      await Promise.all([...running.values()].map((consumer) => consumer.stop()));
-      running.clear();
     },
   };
 }

@@ -1,11 +1,13 @@
 // The Bluesky stream as the worker runs it: `npm run worker` (server/worker.ts) with SCRAPING_BLUESKY_STREAM=true
 // streams from JETSTREAM_URL (here a local Jetstream) and keeps the posts the saved queries tracked on Bluesky match,
-// counting them in each query's coverage (server/tracking); and however many processes are started, one streams (an advisory lock) while the others stand by, taking over
-// when it stops.
+// counting them in each query's coverage (server/tracking), their author's handle resolved through the AppView
+// (SCRAPING_BLUESKY_URL, here a local stand-in of getProfiles); and however many processes are started, one streams (an
+// advisory lock) while the others stand by, taking over when it stops.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
 import { startBlueskyStream } from '@server/scraping/streams/bluesky-stream';
+import { startAppViewStandIn } from '@test/support/bluesky-appview-stand-in';
 import { postEvent, startJetstreamStandIn } from '@test/support/jetstream-stand-in';
 import { waitFor, workerProcesses } from '@test/support/worker-process';
 import { freshDatabaseUrl } from '@test/support/server-harness';
@@ -93,12 +95,30 @@ it(
         postEvent(T0 + 3, DID, '3kw3', 'trying Murmur analytics for the launch'),
       ],
     });
+    const appView = await startAppViewStandIn({ [DID]: { handle: 'worker.example' } });
     try {
-      const env = { SCRAPING_BLUESKY_STREAM: 'true', JETSTREAM_URL: standIn.url };
+      const env = {
+        SCRAPING_BLUESKY_STREAM: 'true',
+        JETSTREAM_URL: standIn.url,
+        SCRAPING_BLUESKY_URL: appView.url,
+      };
       workers.start(url, env);
       await committed(T0 + 3);
       expect(await posts()).toEqual(['cloudnest is slow today', 'trying Murmur analytics for the launch']);
       expect(await counted()).toEqual({ Cloudnest: 1, Murmur: 1 });
+      // The author, first known by DID alone, is shown by handle once the AppView answered.
+      await waitFor(
+        "the author's handle",
+        async () => {
+          const { rows } = await database.pool.query<{ handle: string }>(
+            'SELECT handle FROM profiles WHERE external_id = $1',
+            [DID],
+          );
+          return rows[0]?.handle === 'worker.example' ? true : undefined;
+        },
+        30_000,
+      );
+      expect(appView.calls).toEqual([[DID]]);
       // A second worker stands by: still one connection, and what comes next is imported once.
       const second = workers.start(url, env);
       let said = '';
@@ -117,6 +137,7 @@ it(
     } finally {
       workers.killAll();
       await standIn.close();
+      await appView.close();
     }
   },
 );

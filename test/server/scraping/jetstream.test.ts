@@ -115,6 +115,9 @@ describe('the Bluesky stream', () => {
         }),
         postEvent(T0 + 4, ALICE, '3kddd', 'cloudnest status page says all good'),
         deleteEvent(T0 + 5, ALICE, '3kddd'),
+        // Deletes of a post never stored (it matched no query) and of one never seen: nothing to take out.
+        deleteEvent(T0 + 5, BOB, '3kbbb'),
+        deleteEvent(T0 + 5, BOB, '3kunknown'),
         // Not posts: an identity event and a like, which only move the cursor.
         {
           timeUs: T0 + 6,
@@ -148,8 +151,23 @@ describe('the Bluesky stream', () => {
       url: `https://bsky.app/profile/${ALICE}/post/3kaaa`,
     });
     const row = await cursorRow();
-    expect(row).toMatchObject({ events: '8', imported: '4', removed: '1', refused: '0', last_refusal: null });
+    expect(row).toMatchObject({
+      events: '10',
+      imported: '4',
+      removed: '1',
+      refused: '0',
+      last_refusal: null,
+    });
     expect(log.filter((line) => line.includes('refused'))).toEqual([]);
+  });
+
+  it('takes nothing out for a delete of a post it does not hold, and moves the cursor past it', async () => {
+    await start([postEvent(T0 + 1, ALICE, '3khhh', 'cloudnest stays')]);
+    await caughtUp(T0 + 1);
+    standIn!.push(deleteEvent(T0 + 2, BOB, '3knever'));
+    await caughtUp(T0 + 2);
+    expect(await cursorRow()).toMatchObject({ events: '2', imported: '1', removed: '0', refused: '0' });
+    expect((await blueskyPosts()).map((post) => post.external_id)).toEqual([uri(ALICE, '3khhh')]);
   });
 
   it('keeps the handle a stored profile has', async () => {

@@ -105,7 +105,6 @@ it('stores the statuses a query tracked on the instance matches, and counts them
   await expect.poll(() => standIn.open, { timeout: 10_000 }).toBe(1);
   standIn.push('update', streamedStatus('101', 'cloudnest is down again'));
   standIn.push('update', streamedStatus('102', 'lunch was good'));
-  standIn.push('delete', '101');
   standIn.push('update', streamedStatus('103', 'Cloudnest dashboards are back'));
   await expect
     .poll(stored, { timeout: 5_000 })
@@ -114,15 +113,56 @@ it('stores the statuses a query tracked on the instance matches, and counts them
   expect((await coverage()).gap_reason).toBeNull();
 });
 
+it("takes a deleted status out of the corpus (by the instance's id), and a delete of one never stored is a no-op", async () => {
+  const row = async () =>
+    (
+      await database.pool.query<{ events: number; removed: number }>(
+        'SELECT events::int, removed::int FROM stream_cursors WHERE name = $1',
+        [`mastodon-stream:${standIn.origin}`],
+      )
+    ).rows[0];
+  standIn.push('update', streamedStatus('150', 'cloudnest post to be deleted'));
+  await expect.poll(stored, { timeout: 5_000 }).toContain('cloudnest post to be deleted');
+  const before = (await row())!;
+  // The analytics store follows the corpus's change path: with a store registered, the removal reaches its outbox.
+  const { rows: keys } = await database.pool.query<{ id: string }>(
+    `SELECT id::text FROM post_keys WHERE platform = 'mastodon' AND external_id = $1`,
+    ['https://stand-in.example/users/ana/statuses/150'],
+  );
+  await database.pool.query('INSERT INTO analytics_consumer DEFAULT VALUES');
+  // One never stored (it matched no query), one unknown, then the stored one.
+  standIn.push('delete', '102');
+  standIn.push('delete', '999999');
+  standIn.push('delete', '150');
+  await expect.poll(stored, { timeout: 5_000 }).not.toContain('cloudnest post to be deleted');
+  await expect
+    .poll(row, { timeout: 5_000 })
+    .toEqual({ events: before.events + 3, removed: before.removed + 1 });
+  expect(await stored()).toEqual(['Cloudnest dashboards are back', 'cloudnest is down again']);
+  const { rows } = await database.pool.query(
+    `SELECT 1 FROM mastodon_status_ids WHERE instance = $1 AND status_id = '150'`,
+    [standIn.origin],
+  );
+  expect(rows).toEqual([]);
+  const { rows: outbox } = await database.pool.query<{ post_ids: string[] }>(
+    'SELECT post_ids::text[] FROM analytics_outbox',
+  );
+  expect(outbox.flatMap((entry) => entry.post_ids)).toEqual([keys[0]!.id]);
+  // Unregistered again: the later writes append nothing (the outbox's rows stay, as the guard wants).
+  await database.pool.query('DELETE FROM analytics_consumer');
+});
+
 it('refuses a malformed event with its reason and goes on', async () => {
   standIn.push('update', '{"id": "104", "content": ');
   standIn.push(
     'update',
     JSON.stringify({ id: '105', uri: 'https://stand-in.example/s/105', content: 'cloudnest' }),
   );
+  standIn.push('delete', 'not an id!');
   standIn.push('update', streamedStatus('106', 'cloudnest after the noise'));
   await expect.poll(stored, { timeout: 5_000 }).toContain('cloudnest after the noise');
-  await expect.poll(refusedCount, { timeout: 5_000 }).toBe(2);
+  await expect.poll(refusedCount, { timeout: 5_000 }).toBe(3);
+  expect(said.some((line) => line.includes('(delete event): the payload must be a status id'))).toBe(true);
   expect(said.some((line) => line.includes('refused an event') && line.includes('not JSON'))).toBe(true);
   expect(said.some((line) => line.includes('the status has no account'))).toBe(true);
 });
@@ -173,7 +213,24 @@ it('records a drop as a gap, reconnects with a growing backoff, and closes the g
 it('loses nothing stored when stopped and started again, and stores a status read twice once', async () => {
   const before = await stored();
   await streams!.stop();
+  // A status id kept for a post no longer held (retention dropped it): forgotten at the start.
+  await database.pool.query(
+    `INSERT INTO mastodon_status_ids (instance, status_id, external_id) VALUES ($1, '90', 'https://gone.example/s/90')`,
+    [standIn.origin],
+  );
   streams = start();
+  await expect
+    .poll(
+      async () =>
+        (
+          await database.pool.query<{ status_id: string }>(
+            'SELECT status_id FROM mastodon_status_ids WHERE instance = $1 ORDER BY status_id',
+            [standIn.origin],
+          )
+        ).rows.map((row) => row.status_id),
+      { timeout: 5_000 },
+    )
+    .toEqual(['101', '103', '106', '107']);
   await expect.poll(() => standIn.open, { timeout: 10_000 }).toBe(1);
   standIn.push('update', streamedStatus('107', 'cloudnest after the drop'));
   standIn.push('update', streamedStatus('108', 'cloudnest after the restart'));
