@@ -60,6 +60,13 @@ async function storedCredential(deps: PollDeps, kind: CredentialKind, missing: s
   return loadCredential(deps.pool, deps.secretsKey, rows[0].id);
 }
 
+/** The base context with the installation's stored credential of `kind` (storedCredential), and that credential. */
+async function credentialContext(deps: PollDeps, kind: CredentialKind, missing: string) {
+  const credential = await storedCredential(deps, kind, missing);
+  const context = { ...baseContext(deps), credential: { id: credential.id, secret: credential.secret } };
+  return { credential, context };
+}
+
 const noWords = (label: string): Gap => ({
   reason: 'no_search_words',
   message: `This query has no words ${label} search can look for (only NOT, or only fields such as lang:).`,
@@ -80,14 +87,14 @@ const reddit: PollSource = {
   key: 'reddit',
   // Every round: Reddit allows an OAuth app 100 requests a minute.
   everyMinutes: 0,
-  async context(deps) {
-    const credential = await storedCredential(
-      deps,
-      'reddit',
-      'No Reddit credentials are set up: staff add them in the internal area.',
-    );
-    return { ...baseContext(deps), credential: { id: credential.id, secret: credential.secret } };
-  },
+  context: async (deps) =>
+    (
+      await credentialContext(
+        deps,
+        'reddit',
+        'No Reddit credentials are set up: staff add them in the internal area.',
+      )
+    ).context,
   params: (query, context) => ({
     source: 'reddit_search',
     credential_id: context.credential!.id,
@@ -105,14 +112,13 @@ const youtube: PollSource = {
   // stay inside it; a spent quota is the gap until midnight Pacific time.
   everyMinutes: 60,
   async context(deps) {
-    const credential = await storedCredential(
+    const { credential, context } = await credentialContext(
       deps,
       'youtube',
       'No YouTube API key is set up: staff add one in the internal area.',
     );
     return {
-      ...baseContext(deps),
-      credential: { id: credential.id, secret: credential.secret },
+      ...context,
       // Charged to the key's daily budget (source_quota_usage) before each request, as the staff's jobs are.
       spend: async (units) => {
         await spendQuota(deps.pool, credential, units, deps.now?.() ?? new Date());
@@ -136,14 +142,9 @@ const x: PollSource = {
   // Recent search allows 60 (self-serve) to 450 requests in 15 minutes, and every post read counts against the
   // project's monthly cap.
   everyMinutes: 15,
-  async context(deps) {
-    const credential = await storedCredential(
-      deps,
-      'x',
-      'No X bearer token is set up: staff add one in the internal area.',
-    );
-    return { ...baseContext(deps), credential: { id: credential.id, secret: credential.secret } };
-  },
+  context: async (deps) =>
+    (await credentialContext(deps, 'x', 'No X bearer token is set up: staff add one in the internal area.'))
+      .context,
   params: (query, context) => ({
     source: 'x_search',
     credential_id: context.credential!.id,

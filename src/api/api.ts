@@ -101,6 +101,19 @@ export function createApi({
     : null;
   // The refresh call goes through a client without the 401 handling, so a failing refresh cannot recurse.
   const auth = createHttpClient({ baseUrl: apiBaseUrl, reporter, fetch });
+  /** POSTs `body` to the social API and gives its answer as it is (a file, a stream), or its error as an HttpError. */
+  const postSocial = (path: string, body: unknown, accept: string, signal?: AbortSignal) => {
+    if (!social) throw new Error('The social API base URL is not configured.');
+    let request = social.url(path).headers({ Accept: accept });
+    if (signal) request = request.options({ signal });
+    return request
+      .json(body as object)
+      .post()
+      .res()
+      .catch((error: unknown) => {
+        throw toHttpError(error, 'POST');
+      });
+  };
 
   return {
     /** The internal API's client (token, refresh, retries, reporting), for feature call modules. */
@@ -124,16 +137,7 @@ export function createApi({
       signal?: AbortSignal,
       accept = 'text/csv',
     ) => {
-      if (!social) throw new Error('The social API base URL is not configured.');
-      let request = social.url(path).headers({ Accept: accept });
-      if (signal) request = request.options({ signal });
-      const response = await request
-        .json(body as object)
-        .post()
-        .res()
-        .catch((error: unknown) => {
-          throw toHttpError(error, 'POST');
-        });
+      const response = await postSocial(path, body, accept, signal);
       const disposition = response.headers.get('content-disposition') ?? '';
       const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
       return { blob: await response.blob(), name };
@@ -148,16 +152,7 @@ export function createApi({
       onLine: (line: unknown) => void,
       signal?: AbortSignal,
     ) => {
-      if (!social) throw new Error('The social API base URL is not configured.');
-      let request = social.url(path).headers({ Accept: 'application/x-ndjson' });
-      if (signal) request = request.options({ signal });
-      const response = await request
-        .json(body as object)
-        .post()
-        .res()
-        .catch((error: unknown) => {
-          throw toHttpError(error, 'POST');
-        });
+      const response = await postSocial(path, body, 'application/x-ndjson', signal);
       const decoder = new TextDecoder();
       let pending = '';
       const take = (text: string) => {
