@@ -2,8 +2,10 @@
 // /social/insights/categories with the view's body and the first category, draws a bar a tag with its name and count as
 // text and "Untagged" apart; the select asks again for another category; a tag's button, pressed from the keyboard,
 // opens its posts refined to the tag, whose chip names it ("Topic › Drinks"); a workspace without categories says so,
-// with a link to Settings › Categories for an owner only. A `tag` chip names an unknown tag "a tag", never its id.
-import { describe, expect, it } from 'vitest';
+// with a link to Settings › Categories for an owner only; the rows download as CSV; a category deleted meanwhile
+// (404 category_not_found) makes the card read the list again and show the first left. A `tag` chip names an unknown
+// tag "a tag", never its id.
+import { describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
@@ -67,7 +69,7 @@ function breakdown(body: Record<string, unknown>): CategoryBreakdownResponse {
       };
 }
 
-async function openOverview(backend: Parameters<typeof visit>[2] = {}, refine = '') {
+async function openOverview(backend: Parameters<typeof visit>[2] & { gone?: string } = {}, refine = '') {
   const asked: Array<Record<string, unknown>> = [];
   const opened = await visit(
     `/workspace/w1/insight/overview?q=coffee&range=7d${refine}`,
@@ -77,6 +79,9 @@ async function openOverview(backend: Parameters<typeof visit>[2] = {}, refine = 
       social: (path, body) => {
         if (path !== '/social/insights/categories') return undefined;
         asked.push(body);
+        if (body.category_id === backend.gone) {
+          return { status: 404, body: { error: 'category_not_found', message: 'No such category.' } };
+        }
         return { status: 200, body: breakdown(body) };
       },
     },
@@ -146,6 +151,39 @@ describe('the By category card', () => {
     );
     const chips = await screen.findByRole('group', { name: 'Drill-down refinements' });
     await within(chips).findByText('Tag: not Topic › Drinks or Topic › Food or Topic › Music');
+  });
+
+  it('downloads its rows as CSV: each tag by its label, then Untagged, with posts and share', async () => {
+    const { card } = await openOverview({ tagCategories: categories });
+    await within(card).findByRole('list', { name: 'Posts per tag of Topic' });
+    let saved: Blob | undefined;
+    URL.createObjectURL ??= () => '';
+    URL.revokeObjectURL ??= () => {};
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved = blob as Blob;
+      return 'blob:csv';
+    });
+    await userEvent.click(within(card).getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(saved).toBeDefined());
+    const text = await saved!.text();
+    expect(text).toContain('# Counted: Posts matching "coffee", per tag of Topic.');
+    expect(text.split('\r\n').filter((line) => line && !line.startsWith('#'))).toEqual([
+      'Tag,Posts,Share of posts',
+      'Topic › Drinks,12,0.3',
+      'Topic › Food,6,0.15',
+      'Topic › Music,0,0',
+      'Untagged,24,0.6',
+    ]);
+  });
+
+  it('reads the categories again when the chosen one was deleted meanwhile, and shows the first left', async () => {
+    let reads = 0;
+    const listed = () =>
+      reads++ === 0 ? categories : { categories: categories.categories.filter((c) => c.id !== TOPIC) };
+    const { card } = await openOverview({ tagCategories: listed, gone: TOPIC });
+    await within(card).findByRole('list', { name: 'Posts per tag of Product line' });
+    expect(reads).toBe(2);
+    expect(within(card).getByRole('combobox', { name: 'Category' }).textContent).toBe('Product line');
   });
 
   it('says a workspace has no categories, linking an owner to Settings › Categories', async () => {

@@ -74,7 +74,8 @@ export async function visit(
  */
 export interface DashboardBackend {
   savedQueries?: SavedQuery[];
-  tagCategories?: TagCategoriesResponse;
+  /** The workspace's categories; a function is asked at each read (a list that changes). */
+  tagCategories?: TagCategoriesResponse | (() => TagCategoriesResponse);
   privilege?: Privilege;
   /** Another internal API call ("POST workspaces/w1/…", its body parsed), or undefined for a 404. */
   api?: (key: string, body: Record<string, unknown>) => FakeReply | undefined;
@@ -105,7 +106,8 @@ export async function dashboardApp(
     if (key === 'GET users/me') return { status: 200, body: currentUserFixture(SELF, [workspace]) };
     if (key === 'GET workspaces/w1') return { status: 200, body: workspace };
     if (key === 'GET workspaces/w1/tag-categories') {
-      return { status: 200, body: backend.tagCategories ?? { categories: [] } };
+      const listed = backend.tagCategories;
+      return { status: 200, body: (typeof listed === 'function' ? listed() : listed) ?? { categories: [] } };
     }
     if (key === 'GET workspaces/w1/saved-queries') {
       const saved = backend.savedQueries ?? [];

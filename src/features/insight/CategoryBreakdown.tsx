@@ -2,11 +2,13 @@
 // categories (POST /social/insights/categories, counted exactly by the server), the posts that carry none of its tags
 // apart. The category is chosen in a labelled select (the first by default). Each tag is a bar with its name and count
 // as text, and its name a button that opens its posts (the `tag` refinement added to the view's); "Untagged" opens the
-// posts without any of the category's tags. A workspace without categories says so, with a link to Settings ›
-// Categories for those who may create them. Not drawn in a shared view (it knows nothing of the workspace's tags).
-import { useId } from 'react';
+// posts without any of the category's tags. The rows download as CSV (tag, posts, share, "Untagged" last). A category
+// deleted meanwhile (the server's 404 category_not_found) makes the card read the categories again and show the
+// first. A workspace without categories says so, with a link to Settings › Categories for those who may create them.
+// Not drawn in a shared view (it knows nothing of the workspace's tags).
+import { useEffect, useId } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { insightsBodySchema, type Refine } from '@contract/insights';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
@@ -16,6 +18,7 @@ import { apiProblem } from '@/api/errors';
 import { tagCategoriesQuery } from '@/api/tags';
 import { useApp } from '@/components/use-app';
 import { Counted } from './ChartCard';
+import { exportName, saveCsv, type CsvColumn } from './csv';
 import { formatPosts, formatShare, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
 import { useReadOnly } from './read-only';
@@ -93,8 +96,22 @@ export function CategoryBreakdown() {
 
 function Breakdown({ category }: { category: TagCategoryResponse }) {
   const { api } = useApp();
-  const { body } = useInsightView();
+  const queryClient = useQueryClient();
+  const { body, workspaceId } = useInsightView();
   const result = useQuery(categoryBreakdownQuery(api, { ...body, category_id: category.id }));
+  const deleted = result.isError && apiProblem(result.error).code === 'category_not_found';
+  // Deleted since the list was read: read it again (the card then shows the first category left, or none).
+  useEffect(() => {
+    if (deleted)
+      void queryClient.invalidateQueries({ queryKey: tagCategoriesQuery(api, workspaceId).queryKey });
+  }, [deleted, queryClient, api, workspaceId]);
+  if (deleted) {
+    return (
+      <p role="status" className="muted">
+        {category.name} was deleted meanwhile; reading the categories again…
+      </p>
+    );
+  }
   if (result.isPending) {
     return (
       <p role="status" className="muted">
@@ -177,6 +194,47 @@ function Bars({ data }: { data: CategoryBreakdownResponse }) {
         two of its tags counts under each.
       </p>
       <Counted sentence={data.counted} />
+      <button type="button" className="button small" onClick={() => downloadCsv(data)}>
+        Download CSV
+      </button>
     </>
+  );
+}
+
+interface CsvRow {
+  tag: string;
+  posts: number;
+  share: number;
+}
+
+const CSV_COLUMNS: ReadonlyArray<CsvColumn<CsvRow>> = [
+  { label: 'Tag', value: (row) => row.tag },
+  { label: 'Posts', value: (row) => row.posts },
+  { label: 'Share of posts', value: (row) => row.share },
+];
+
+/** The card's rows as a CSV file: each tag ("Category › Tag"), then "Untagged", with posts and share. */
+function downloadCsv(data: CategoryBreakdownResponse) {
+  const { category } = data;
+  const rows: CsvRow[] = [
+    ...data.tags.map((tag) => ({
+      tag: tagLabel(category.name, tag.name),
+      posts: tag.posts,
+      share: tag.share,
+    })),
+    { tag: 'Untagged', posts: data.untagged, share: data.posts ? data.untagged / data.posts : 0 },
+  ];
+  const title = `By category ${category.name}`;
+  saveCsv(
+    exportName('overview', title, 'csv'),
+    {
+      title: `overview – ${title}`,
+      timeZone: data.time_zone,
+      range: data.range,
+      counted: data.counted,
+      query: data.query,
+    },
+    CSV_COLUMNS,
+    rows,
   );
 }
