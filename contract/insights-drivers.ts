@@ -61,7 +61,10 @@ export const driversResponseSchema = z.object({
   /** `range` is the window. */
   ...answerBase,
   baseline: z.object({
-    /** same_hours: the same hours of the preceding days; previous: the range of equal length just before. */
+    /**
+     * same_hours: the same wall-clock hours of the preceding days in the workspace's zone; previous: the range of
+     * equal length just before.
+     */
     kind: z.enum(['same_hours', 'previous']),
     /** The baseline's windows, newest first. */
     windows: z.array(rangeSchema),

@@ -1,7 +1,7 @@
-// Why a spike alert fired: its window's drivers (server/social/insights/drivers.ts) against the same hours of the days
-// before, said in one sentence (driversSentence) in the alert's message, and its first drivers kept in the event's
-// figures (the webhook's `murmur.figures.drivers`). The window is the rule's hour or day so far, so that it is compared
-// with the same part of the days before. A failure to read them costs the explanation, never the alert.
+// Why a spike alert fired: its window's drivers (server/social/insights/drivers.ts) against the same wall-clock hours
+// of the days before, said in one sentence (driversSentence) in the alert's message, and its first drivers kept in the
+// event's figures (the webhook's `murmur.figures.drivers`). The window is the rule's hour or day so far, so that it is
+// compared with the same part of the days before. A failure to read them costs the explanation, never the alert.
 import { driversSentence } from '@contract/insights-drivers';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';

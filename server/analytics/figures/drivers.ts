@@ -1,5 +1,6 @@
 // "Why this spike" from the store (server/social/insights/drivers.ts makes its answer of it): for a window and its
-// baseline's windows (`count` windows of the window's length, every `step` before it), each value of each dimension
+// baseline's windows (an explicit list, each before the window: the same wall-clock hours of the days before, or the
+// range just before), each value of each dimension
 // with its posts in the window (a) and in the baseline (b), and the posts of each (nw, nb). Values are over-represented
 // ones only (a ÷ nw > b ÷ nb, or every value when the baseline is empty) with at least `minPosts` posts in the window,
 // ranked by G² (g2Sql), the first `keep` of each dimension: the caller ranks them again exactly (in TypeScript) and
@@ -15,12 +16,14 @@ import type { AnalyticsStore } from '../store';
 import { STOP_TABLE, stopWords, type StoreWordsRule } from './conversation';
 import { storeFrom, storeLabel, zonePlaceholder, type StoreScope } from './scope';
 
-/** The window [from, to) and its baseline: `count` windows of its length, starting `step`, 2 × `step`… before it. */
+/**
+ * The window [from, to) and its baseline's windows [from, to), each ending at or before the window's start and none
+ * overlapping another (an empty one holds no posts).
+ */
 export interface StoreWindows {
   from: Date;
   to: Date;
-  step: number;
-  count: number;
+  baseline: ReadonlyArray<{ from: Date; to: Date }>;
 }
 
 export interface StoreDriverRow {
@@ -81,7 +84,7 @@ function g2Sql(a: string, b: string, nw: string, nb: string): string {
   ].join(' + ')})`;
 }
 
-/** The posts of the windows: p.ts within the span, and in one of its windows (the window itself the last). */
+/** The posts of the windows: p.ts within their span, and in one of them (the window itself the last). */
 function windowsOf(
   scope: StoreScope,
   params: StoreParams,
@@ -89,18 +92,21 @@ function windowsOf(
   columns: readonly string[],
 ) {
   const { context } = scope;
-  const length = windows.to.getTime() - windows.from.getTime();
-  const lo = windows.from.getTime() - windows.count * windows.step;
+  const all = [...windows.baseline, windows];
+  const lo = Math.min(...all.map((w) => w.from.getTime()));
+  const listed = all.filter((w) => w.to.getTime() > w.from.getTime());
   const span = { from: new Date(lo), to: windows.to };
   const found = storeFrom(scope, params, zonePlaceholder(context, params), columns, span);
-  // Windows no longer than their step do not overlap; a post between two of them is left out.
-  const gaps =
-    windows.step > length
-      ? ` AND (p.ts - ${params.add(lo, 'Int64')}) % ${params.add(windows.step, 'Int64')} < ${params.add(length, 'Int64')}`
-      : '';
+  // A post between two windows (the hours of a day outside them) is left out.
+  const within = listed
+    .map(
+      (w) =>
+        `(p.ts >= ${params.add(w.from.getTime(), 'Int64')} AND p.ts < ${params.add(w.to.getTime(), 'Int64')})`,
+    )
+    .join(' OR ');
   return {
     ...found,
-    where: found.where + gaps,
+    where: `${found.where} AND (${within || 'false'})`,
     cur: `p.ts >= ${params.add(windows.from.getTime(), 'Int64')}`,
   };
 }

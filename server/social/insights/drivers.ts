@@ -1,11 +1,13 @@
 // "Why this spike": what accounts for a window's posts beyond its baseline, by exact counts (no model, no sampling).
 // The window is the request's range (a spike's bucket, or a range selected on a chart); its baseline is the same
-// hours of the BASELINE_DAYS days before it for a window of a day or less, else the range of equal length just before.
+// wall-clock hours of the BASELINE_DAYS days before it in the workspace's zone for a window of a day or less on the
+// clock, else the range of equal length just before.
 // Every value of every dimension (words as the conversation lists them, hashtags, mentions, authors, link domains,
 // platforms, languages, sentiment labels) is counted in the window and in the baseline by the analytics store
 // (server/analytics/figures/drivers.ts); the over-represented ones with at least DRIVER_MIN_POSTS posts in the window
 // are ranked here by G², exactly, and the first driver's posts looked up in PostgreSQL.
 import { DRIVER_KINDS, driverRefine, type Driver, type DriversResponse } from '@contract/insights-drivers';
+import { formatWallClock, instantOfWallClock, wallClock } from '@contract/zoned-time';
 import type { Db } from '@server/db/database';
 import { storeDrivers, type StoreDriverRow, type StoreWindows } from '@server/analytics/figures/drivers';
 import { topPostsOf } from '@server/analytics/figures/overview';
@@ -32,12 +34,46 @@ const DRIVERS_RULE =
   `Dunning's log-likelihood G² of its 2 × 2 table (posts with it and without it, in the window and in the baseline), ` +
   `highest first, then most posts.`;
 
-/** The baseline of a window: the same hours of the days before it, or the range of equal length before it. */
-export function baselineOf(from: Date, to: Date): StoreWindows & { kind: 'same_hours' | 'previous' } {
-  const length = to.getTime() - from.getTime();
-  return length <= DAY_MS
-    ? { from, to, step: DAY_MS, count: BASELINE_DAYS, kind: 'same_hours' }
-    : { from, to, step: length, count: 1, kind: 'previous' };
+/** An instant's wall clock in the zone read as UTC, in ms (its milliseconds kept). */
+function localMs(instant: Date, timeZone: string): number {
+  const ms = instant.getTime();
+  const w = wallClock(instant, timeZone);
+  return (
+    Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) + (ms - Math.floor(ms / 1000) * 1000)
+  );
+}
+
+/**
+ * The first instant whose wall clock in the zone reads `local` (ms, the wall clock read as UTC): the earlier of the two
+ * when the clocks go back, the instant of the jump when they skip it (instantOfWallClock's rule, a date bucket's).
+ */
+function instantOfLocal(local: number, timeZone: string): Date {
+  const second = Math.floor(local / 1000) * 1000;
+  const text = new Date(second).toISOString().slice(0, 19);
+  const at = instantOfWallClock(text, timeZone);
+  return formatWallClock(wallClock(at, timeZone)) === text ? new Date(at.getTime() + local - second) : at;
+}
+
+export type BaselineWindows = StoreWindows & { kind: 'same_hours' | 'previous' };
+
+/**
+ * The baseline of a window [from, to): for a window of a day or less on the workspace's clock (its end's wall clock at
+ * most 24 hours after its start's), the same wall-clock hours of each of the BASELINE_DAYS days before it, each end the
+ * first instant that reads it on that day (instantOfLocal: the earlier when the clocks go back, the jump when they skip
+ * it; hours skipped whole leave an empty window); else the range of equal length just before it. Newest first; the
+ * windows never overlap one another or the window.
+ */
+export function baselineOf(from: Date, to: Date, timeZone: string): BaselineWindows {
+  const [start, end] = [localMs(from, timeZone), localMs(to, timeZone)];
+  if (end - start > DAY_MS) {
+    const length = to.getTime() - from.getTime();
+    return { from, to, baseline: [{ from: new Date(from.getTime() - length), to: from }], kind: 'previous' };
+  }
+  const baseline = Array.from({ length: BASELINE_DAYS }, (_, i) => ({
+    from: instantOfLocal(start - (i + 1) * DAY_MS, timeZone),
+    to: instantOfLocal(end - (i + 1) * DAY_MS, timeZone),
+  }));
+  return { from, to, baseline, kind: 'same_hours' };
 }
 
 /**
@@ -103,7 +139,7 @@ export async function drivers(
   service?: AnalyticsService,
 ): Promise<DriversResponse> {
   const { scope, timeZone } = context;
-  const windows = baselineOf(scope.from, scope.to);
+  const windows = baselineOf(scope.from, scope.to, timeZone);
   const found = await fromStore(
     db,
     context,
@@ -114,7 +150,7 @@ export async function drivers(
         minPosts: DRIVER_MIN_POSTS,
         keep: 3 * limit,
       });
-      const ranked = rankDrivers(counts.rows, counts.nw, counts.nb, windows.count, limit);
+      const ranked = rankDrivers(counts.rows, counts.nw, counts.nb, windows.baseline.length, limit);
       const first = ranked[0];
       const top = first
         ? await topPostsOf(
@@ -142,15 +178,15 @@ export async function drivers(
       };
     },
   );
-  const expected = found.nb / windows.count;
-  const windowList = Array.from({ length: windows.count }, (_, i) => ({
-    from: new Date(scope.from.getTime() - (i + 1) * windows.step).toISOString(),
-    to: new Date(scope.to.getTime() - (i + 1) * windows.step).toISOString(),
-  }));
+  const expected = found.nb / windows.baseline.length;
+  const windowList = windows.baseline.map((w) => ({ from: w.from.toISOString(), to: w.to.toISOString() }));
   const baselineRule =
     windows.kind === 'same_hours'
-      ? `The baseline is the same hours of the ${BASELINE_DAYS} days before (the window moved back 24 hours at a ` +
-        `time), with the same query, filters and refinements; expected = its posts ÷ ${BASELINE_DAYS}.`
+      ? `The baseline is the same wall-clock hours of the ${BASELINE_DAYS} days before in ${timeZone}: on each ` +
+        `day, from the first moment the clock reads the window's start to the first it reads its end (the earlier ` +
+        `when the clocks go back and read it twice, the moment of the jump when they skip it; hours skipped whole ` +
+        `leave that day empty), with the same query, filters and refinements; expected = its posts ÷ ` +
+        `${BASELINE_DAYS}.`
       : 'The baseline is the range of equal length just before the window, with the same query, filters and ' +
         'refinements; expected = its posts.';
   return {

@@ -98,8 +98,8 @@ export function explainRoutes(app: App, deps: ExplainRouteDeps) {
     description:
       "Body: the overview's (workspace_id, saved_query_id or query, filters, refine), its filters' from and to " +
       'naming the window (a spike’s bucket or a selected range), and limit (drivers listed, default 10). The ' +
-      `baseline is the same hours of the ${BASELINE_DAYS} days before a window of a day or less, else the range ` +
-      'of equal length before it. Drivers: words, hashtags, mentions, authors, link domains, platforms, ' +
+      `baseline is the same wall-clock hours (in the workspace's time zone) of the ${BASELINE_DAYS} days before a ` +
+      'window of a day or less on the clock, else the range of equal length before it. Drivers: words, hashtags, mentions, authors, link domains, platforms, ' +
       `languages and sentiment labels in at least ${DRIVER_MIN_POSTS} posts of the window and over-represented ` +
       'in it, each with its posts, baseline posts, expected posts, lift, share of the excess and G², ranked by ' +
       "G²; and the first driver's top posts.",

@@ -1,11 +1,14 @@
-// "Why this spike" in plain TypeScript over the reference's posts: for a window and its baseline's windows (`count`
-// windows of its length, every `step` before it), each value of each dimension with its posts in the window and in
-// the baseline, the over-represented ones with at least `minPosts` posts in the window, ranked by Dunning's G²
-// (highest first, then most posts, then the dimension's order, then the value in code-point order). Words are the
-// conversation's (server/social/insights/words.ts's rule): the post's words once each, its language's stop words left
-// out (every language's for an unknown one), a word kept when it has a letter and 3 characters (2 beyond Latin). The
-// corpora's texts hold no links, so no link is taken out here.
+// "Why this spike" in plain TypeScript over the reference's posts: for a window and its baseline's windows (for a
+// window of at most 24 hours on the zone's clock, the same wall-clock hours of each of the 7 days before, each end the
+// first instant reading it that day, the earlier when the clocks go back, the jump when they skip it; else the range
+// of equal length just before), each value of each dimension with its posts in the window and in the baseline, the
+// over-represented ones with at least `minPosts` posts in the window, ranked by Dunning's G² (highest first, then most
+// posts, then the dimension's order, then the value in code-point order). Words are the conversation's
+// (server/social/insights/words.ts's rule): the post's words once each, its language's stop words left out (every
+// language's for an unknown one), a word kept when it has a letter and 3 characters (2 beyond Latin). The corpora's
+// texts hold no links, so no link is taken out here.
 import { DRIVER_KINDS, type DriverKind } from '@contract/insights-drivers';
+import { formatWallClock, instantOfWallClock, wallClock } from '@contract/zoned-time';
 import { STOP_WORDS } from '@server/social/insights/words';
 import { scoped, type RefScope } from './figures';
 import type { RefPost } from './query';
@@ -56,17 +59,48 @@ const g2 = (a: number, b: number, nw: number, nb: number) => {
 
 const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-export function driverFigures(
-  posts: RefPost[],
-  scope: RefScope,
-  windows: { step: number; count: number },
-  minPosts: number,
-  limit: number,
-) {
+const BASELINE_DAYS = 7;
+
+/** The wall clock of an instant in the zone, its milliseconds kept, and its calendar day moved `back` days. */
+function clockOf(ms: number, zone: string, back = 0) {
+  const w = wallClock(new Date(ms), zone);
+  return { ...w, day: w.day - back, ms: ((ms % 1000) + 1000) % 1000 };
+}
+
+/** The first instant whose wall clock reads `c` (Date.UTC normalises a day moved back across a month). */
+function instantOf(c: ReturnType<typeof clockOf>, zone: string): number {
+  const text = formatWallClock(
+    wallClock(new Date(Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second)), 'UTC'),
+  );
+  const at = instantOfWallClock(text, zone).getTime();
+  // In a gap, the jump itself.
+  return formatWallClock(wallClock(new Date(at), zone)) === text ? at + c.ms : at;
+}
+
+/** The baseline's windows [from, to), newest first, and their kind. */
+export function baselineWindows(scope: RefScope) {
+  const clock = (ms: number) => {
+    const c = clockOf(ms, scope.zone);
+    return Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second) + c.ms;
+  };
+  if (clock(scope.to) - clock(scope.from) > 86_400_000)
+    return {
+      kind: 'previous' as const,
+      windows: [[2 * scope.from - scope.to, scope.from] as const],
+    };
+  return {
+    kind: 'same_hours' as const,
+    windows: Array.from({ length: BASELINE_DAYS }, (_, i) => [
+      instantOf(clockOf(scope.from, scope.zone, i + 1), scope.zone),
+      instantOf(clockOf(scope.to, scope.zone, i + 1), scope.zone),
+    ]),
+  };
+}
+
+export function driverFigures(posts: RefPost[], scope: RefScope, minPosts: number, limit: number) {
   const inWindow = scoped(posts, scope);
-  const inBaseline = Array.from({ length: windows.count }, (_, i) =>
-    scoped(posts, scope, scope.from - (i + 1) * windows.step, scope.to - (i + 1) * windows.step),
-  ).flat();
+  const { windows } = baselineWindows(scope);
+  const inBaseline = windows.flatMap(([from, to]) => scoped(posts, scope, from!, to!));
   const counts = new Map<string, { kind: Kind; value: string; a: number; b: number }>();
   const count = (list: RefPost[], side: 'a' | 'b') => {
     for (const post of list)

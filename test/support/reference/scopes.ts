@@ -110,9 +110,12 @@ const refineArb = (zone: string, posts: RefPost[]): fc.Arbitrary<Refine> => {
   return fc.tuple(field, fc.boolean()).map(([refine, exclude]) => ({ ...refine, exclude }));
 };
 
-/** A generated scope over `posts`: a zone, a range, a query or none, filters, refinements, corrections or none. */
-export const caseArb = (posts: RefPost[]) =>
-  fc.constantFrom(...ZONES).chain((zone) =>
+/**
+ * A generated scope over `posts`: a zone (of `zones`), a range, a query or none, filters, refinements, corrections or
+ * none.
+ */
+export const caseArb = (posts: RefPost[], zones: readonly string[] = ZONES) =>
+  fc.constantFrom(...zones).chain((zone) =>
     fc.record({
       zone: fc.constant(zone),
       range: rangeArb,
