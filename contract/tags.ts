@@ -43,6 +43,12 @@ export const tagRuleResponseSchema = z.object({
   query: z.string(),
   /** Whether the rule has been applied to every post stored so far (past posts are tagged in the background). */
   caught_up: z.boolean(),
+  /**
+   * How its past matches were found: `store` (read from the analytics store at once), `matcher` (post by post: the
+   * store could not answer, `past_note` says why), null before its first pass has begun.
+   */
+  past_from: z.nullable(z.enum(['store', 'matcher'])),
+  past_note: z.nullable(z.string()),
 });
 
 export const tagResponseSchema = z.object({

@@ -10,6 +10,7 @@ import { trackingRoutes } from './tracking/routes';
 import { listRoutes } from './lists/routes';
 import { postTagRoutes } from './tags/post-routes';
 import { tagRoutes } from './tags/routes';
+import { applyPastFromStore } from './social/insights/rule-past';
 import { alertRoutes } from './alerts/routes';
 import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
@@ -36,7 +37,7 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(savedQueryRoutes);
       await api.register(trackingRoutes);
       await api.register(listRoutes);
-      await api.register(tagRoutes);
+      await api.register(tagRoutes, { pastFromStore: applyPastFromStore });
       await api.register(postTagRoutes);
       await api.register(alertRoutes);
       await api.register(notificationRoutes);

@@ -71,6 +71,13 @@ export const tagRules = pgTable(
       .references(() => tags.id, { onDelete: 'cascade' }),
     query: text('query').notNull(),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    /**
+     * How its past matches were found (migration 0048): 'store' (read from the analytics store at once), 'matcher'
+     * (post by post, the store unable to answer: `pastNote` says why), null until the first pass has begun.
+     */
+    pastFrom: text('past_from', { enum: ['store', 'matcher'] }),
+    /** Why the analytics store did not give the past matches (a sentence), when it did not. */
+    pastNote: text('past_note'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

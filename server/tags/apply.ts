@@ -122,7 +122,11 @@ async function applyRound(db: Db, round: Round): Promise<boolean> {
     }
     await tx
       .update(tagRules)
-      .set({ cursor: Number(rows[rows.length - 1]!.id) })
+      // A rule begun here has its past posts matched one by one (server/social/insights/rule-past.ts reads them from the store otherwise).
+      .set({
+        cursor: Number(rows[rows.length - 1]!.id),
+        pastFrom: sql`coalesce(${tagRules.pastFrom}, 'matcher')`,
+      })
       .where(
         inArray(
           tagRules.id,

@@ -30,6 +30,8 @@ import {
   type WorkspaceRequirement,
 } from '@server/workspaces/route-access';
 import type { Executor } from '@server/workspaces/access';
+import type { AnalyticsService } from '@server/analytics/service';
+import type { Db } from '@server/db/database';
 import { isUniqueViolation } from '@server/invites/secrets';
 import { applyTagRules, newestPostId } from './apply';
 import {
@@ -57,7 +59,16 @@ async function uniqueName<T>(name: string, where: string, rename: () => Promise<
   }
 }
 
-export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface TagRoutesOptions {
+  /**
+   * Writes a rule's past matches read from the analytics store (server/social/insights/rule-past.ts, given here by
+   * server/routes.ts: the store's figures are another domain's); without it, or when it cannot, the live path
+   * matches every past post one by one.
+   */
+  pastFromStore?(db: Db, analytics: AnalyticsService | undefined, ruleId: string): Promise<unknown>;
+}
+
+export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, options) => {
   const { db, config } = app.deps;
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(invalidQueryErrorHandler);
@@ -65,7 +76,13 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
   // A rule created or changed is applied to past posts at once, here, in batches; closing waits for the batch.
   const running = new Set<Promise<unknown>>();
   const applyNow = (ruleId: string) => {
-    const run = applyTagRules(db, { ruleIds: [ruleId] })
+    // Its past matches from the analytics store when it can answer (past.ts), then the posts after them (and, when it
+    // cannot, every post) by the live path.
+    const run = Promise.resolve(options.pastFromStore?.(db, app.deps.analytics, ruleId))
+      .catch((error: Error) =>
+        app.log.warn(`Tag rule ${ruleId}, past posts from the store: ${error.message}`),
+      )
+      .then(() => applyTagRules(db, { ruleIds: [ruleId] }))
       .catch((error: Error) => app.log.warn(`Tag rule ${ruleId}: ${error.message}`))
       .finally(() => running.delete(run));
     running.add(run);
@@ -286,7 +303,9 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
           'Add a rule to a tag: a query whose matches carry it, past posts at once and new ones as they arrive',
         description:
           "The query is checked like a saved query, against the workspace's lists (400 invalid_query). Past posts " +
-          'are tagged in the background: the rule says caught_up once every stored post has been looked at.',
+          'are tagged in the background: their ids read from the analytics store at once (past_from store), or, when ' +
+          'it cannot answer, every post matched one by one (past_from matcher, past_note why); the rule says ' +
+          'caught_up once every stored post has been looked at.',
         params: tagParamsSchema,
         body: tagRuleBodySchema,
         response: { 201: tagRuleResponseSchema, ...errorResponses(403, 404), 400: badRequest },
@@ -304,7 +323,14 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
         return row!;
       });
       applyNow(rule.id);
-      return reply.status(201).send({ id: rule.id, tag_id: rule.tagId, query: rule.query, caught_up: false });
+      return reply.status(201).send({
+        id: rule.id,
+        tag_id: rule.tagId,
+        query: rule.query,
+        caught_up: false,
+        past_from: null,
+        past_note: null,
+      });
     },
   );
 
@@ -332,13 +358,20 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
         await tx.execute(sql`DELETE FROM post_tags WHERE rule_id = ${current.id}`);
         const [row] = await tx
           .update(tagRules)
-          .set({ query, cursor: 0, updatedAt: sql`now()` })
+          .set({ query, cursor: 0, pastFrom: null, pastNote: null, updatedAt: sql`now()` })
           .where(where)
           .returning();
         return row!;
       });
       applyNow(rule.id);
-      return { id: rule.id, tag_id: rule.tagId, query: rule.query, caught_up: false };
+      return {
+        id: rule.id,
+        tag_id: rule.tagId,
+        query: rule.query,
+        caught_up: false,
+        past_from: null,
+        past_note: null,
+      };
     },
   );
 

@@ -64,6 +64,8 @@ export async function categoriesOf(
             tag_id: tag.id,
             query: rule.query,
             caught_up: rule.cursor >= newestPost,
+            past_from: rule.pastFrom,
+            past_note: rule.pastNote,
           })),
       })),
   }));

@@ -92,7 +92,14 @@ async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
         const message = 'The query is not valid: Expected a term after AND at column 12';
         return { status: 400, body: { error: 'invalid_query', message, errors: [] } };
       }
-      const rule = { id: `r${state.next++}`, tag_id: newRule[1]!, query, caught_up: false };
+      const rule = {
+        id: `r${state.next++}`,
+        tag_id: newRule[1]!,
+        query,
+        caught_up: false,
+        past_from: null,
+        past_note: null,
+      };
       tags()
         .find((t) => t.id === newRule[1])!
         .rules.push(rule);
@@ -146,7 +153,16 @@ const topic: TagCategoryResponse = {
       category_id: 'c100',
       name: 'Coffee',
       posts: 12,
-      rules: [{ id: 'r100', tag_id: 't100', query: 'coffee OR espresso', caught_up: true }],
+      rules: [
+        {
+          id: 'r100',
+          tag_id: 't100',
+          query: 'coffee OR espresso',
+          caught_up: true,
+          past_from: 'store',
+          past_note: null,
+        },
+      ],
     },
   ],
 };

@@ -85,6 +85,9 @@ export function TagRow({
             <li key={rule.id}>
               <code>{rule.query}</code>
               {rule.caught_up ? null : <span className="small muted"> · tagging past posts…</span>}
+              {rule.past_from === 'matcher' && rule.past_note ? (
+                <span className="small muted"> · past posts matched one by one ({rule.past_note})</span>
+              ) : null}
               {canEdit ? (
                 <button
                   type="button"

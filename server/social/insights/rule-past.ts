@@ -1,0 +1,94 @@
+// A tag rule's past matches from the analytics store (issue 55, item 4; run by the rules' routes, server/tags/routes.ts,
+// given it by server/routes.ts): a rule created or changed (at cursor 0) has the ids of every post it matches read
+// from the store in one statement, at one version (storeRulePosts), with the newest post id the store held then; its rows are written in PostgreSQL in bulk, a batch a transaction, and its cursor
+// set to that newest id, so that the live path (apply.ts) carries it on over the posts the store had not yet applied:
+// posts are committed in id order, so those are exactly the posts above it, none missed, none looked at twice. A post
+// the store still held but PostgreSQL has deleted since is left out. The rule's row is held (FOR NO KEY UPDATE) from
+// before the store is read until its cursor is set: the live path skips a rule held (SKIP LOCKED), and a change or a
+// deletion of the rule waits for it, so the rows written are the query's that is still the rule's. A store that
+// cannot answer (off, preparing, out of reach, refusing) leaves the rule to the live path, which matches the past
+// posts one by one as before: the rule's state says so (past_from 'matcher', past_note why).
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@server/db/database';
+import type { Executor } from '@server/workspaces/access';
+import { tagRules } from '@server/db/tags-schema';
+import { listsFor } from '@server/lists/store';
+import { parseWithLists } from '@server/query/index';
+import { storeRulePosts, type StoreRulePosts } from '@server/analytics/figures/rule-posts';
+import type { AnalyticsService } from '@server/analytics/service';
+import { fromStore } from './store-source';
+
+/** Rule rows written a transaction (each one outbox batch of the tag feed: migration 0044). */
+export const WRITE_BATCH = 50_000;
+/** A batch waiting this long for a lock (a tag or category being deleted, which waits for the held rule) gives up. */
+const LOCK_TIMEOUT = '5s';
+
+/** The rule's rows of the posts `ids` that PostgreSQL holds (a post deleted since the store named it left out). */
+export async function writeRuleRows(
+  tx: Executor,
+  rule: { id: string; workspaceId: string; tagId: string },
+  ids: readonly number[],
+): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
+      SELECT ${rule.workspaceId}, k.id, ${rule.tagId}::uuid, 'rule', ${rule.id}::uuid
+      FROM (SELECT DISTINCT id FROM post_keys WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])) k
+      ON CONFLICT DO NOTHING`,
+  );
+}
+
+export type PastFrom = 'store' | 'matcher';
+
+export interface PastOptions {
+  batchSize?: number;
+}
+
+/**
+ * The past matches of the rule `ruleId`, from the store, when the rule is at cursor 0 (created or changed, not yet
+ * begun) and no other process holds it. Returns 'store' when they were written (the rule's cursor then at the store's
+ * newest post), 'matcher' when the store could not answer (the live path is left to match them), null when the rule is
+ * not to be done here (gone, begun, held, or its query not parsing against its lists).
+ */
+export async function applyPastFromStore(
+  db: Db,
+  service: AnalyticsService | undefined,
+  ruleId: string,
+  { batchSize = WRITE_BATCH }: PastOptions = {},
+): Promise<PastFrom | null> {
+  return db.transaction(async (hold) => {
+    const mine = and(eq(tagRules.id, ruleId), eq(tagRules.cursor, 0));
+    const [rule] = await hold.select().from(tagRules).where(mine).for('no key update', { skipLocked: true });
+    if (!rule) return null;
+    const parsed = parseWithLists(rule.query, await listsFor(hold, rule.workspaceId, rule.query));
+    if (!parsed.ok) return null;
+    let found: StoreRulePosts;
+    try {
+      found = await fromStore(
+        db,
+        { timeZone: 'UTC' },
+        service,
+        (store) => storeRulePosts(store, parsed.ast),
+        async (_tx, rows) => rows,
+      );
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      await hold
+        .update(tagRules)
+        .set({ pastFrom: 'matcher', pastNote: `The analytics store could not answer: ${why}` })
+        .where(eq(tagRules.id, rule.id));
+      return 'matcher';
+    }
+    for (let start = 0; start < found.ids.length; start += batchSize) {
+      const ids = found.ids.slice(start, start + batchSize);
+      await db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+        await writeRuleRows(tx, rule, ids);
+      });
+    }
+    await hold
+      .update(tagRules)
+      .set({ cursor: found.newest, pastFrom: 'store', pastNote: null })
+      .where(eq(tagRules.id, rule.id));
+    return 'store';
+  });
+}

@@ -1,0 +1,233 @@
+// A tag rule's past matches read from the analytics store (server/tags/past.ts): on a generated corpus the rows a rule
+// writes from the store equal those the matcher path (server/tags/apply.ts) writes, for generated queries; a store
+// behind PostgreSQL answers what it holds and the posts after its newest go through the live path, none missed or
+// doubled; a rule changed through the API is read from the store again; a tag set or removed by hand wins over the
+// rule, and deleting the rule takes only what it set; a store that cannot answer leaves the rule to the matcher path,
+// and the rule's state says so.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import type {
+  PostTagsResponse,
+  TagCategoriesResponse,
+  TagCategoryResponse,
+  TagResponse,
+} from '@contract/tags';
+import type { ApplyPoint } from '@server/analytics/applier';
+import { tagRules } from '@server/db/tags-schema';
+import { applyTagRules, newestPostId } from '@server/tags/apply';
+import { applyPastFromStore } from '@server/social/insights/rule-past';
+import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
+import { runningService } from '../analytics/dashboards.fixtures';
+
+let server: TestServer;
+let running: Awaited<ReturnType<typeof runningService>>;
+let team: Team;
+let topic: TagCategoryResponse;
+let coffee: TagResponse;
+let holdAt: ApplyPoint | null = null;
+let held: { release: () => void } | null = null;
+let reachedHold: (() => void) | null = null;
+
+beforeAll(async () => {
+  server = await createTestServer({}, { store: false });
+  await writeCorpus(server, generatedCorpus(7310, 500));
+  running = await runningService(server, 'rules-from-store', {
+    // A reader does not wait for the applier (readWaitMs 0): a store held behind answers as it is.
+    at: async (point) => {
+      if (point !== holdAt) return;
+      holdAt = null;
+      await new Promise<void>((release) => {
+        held = { release };
+        reachedHold?.();
+      });
+    },
+  });
+  // The routes read the store this test runs (the harness's is off: one store a database).
+  server.app.deps.analytics = running.service;
+  team = await createTeam(server);
+  topic = await created<TagCategoryResponse>('/tag-categories', { name: 'Topic' });
+  coffee = await created<TagResponse>(`/tag-categories/${topic.id}/tags`, { name: 'Coffee' });
+}, 240_000);
+afterAll(async () => {
+  held?.release();
+  await running?.close();
+  await server?.close();
+});
+
+const base = () => `/api/workspaces/${team.workspaceId}`;
+
+async function created<T>(url: string, payload: object): Promise<T> {
+  const res = await as(server, team.manager, { method: 'POST', url: `${base()}${url}`, payload });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<T>();
+}
+
+/** A rule of the Coffee tag written directly (no route applies it): cursor 0, as a rule created or changed. */
+async function newRule(query: string): Promise<string> {
+  const [row] = await server.db
+    .insert(tagRules)
+    .values({ workspaceId: team.workspaceId, tagId: coffee.id, query })
+    .returning({ id: tagRules.id });
+  return row!.id;
+}
+
+async function ruleOf(id: string) {
+  const [row] = await server.db.select().from(tagRules).where(eq(tagRules.id, id));
+  return row!;
+}
+
+/** The posts of the rule's rows, ascending. */
+async function rowsOf(ruleId: string): Promise<number[]> {
+  const { rows } = await server.db.execute<{ post_id: string }>(
+    sql`SELECT post_id::text FROM post_tags WHERE rule_id = ${ruleId} ORDER BY post_id`,
+  );
+  return rows.map((row) => Number(row.post_id));
+}
+
+/** The rows the matcher path alone writes for `query` (a rule of its own, deleted after). */
+async function matcherRows(query: string): Promise<number[]> {
+  const id = await newRule(query);
+  await applyTagRules(server.db, { ruleIds: [id] });
+  const rows = await rowsOf(id);
+  await server.db.delete(tagRules).where(eq(tagRules.id, id));
+  return rows;
+}
+
+async function categories(): Promise<TagCategoriesResponse> {
+  const res = await as(server, team.viewer, { method: 'GET', url: `${base()}/tag-categories` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<TagCategoriesResponse>();
+}
+
+/** The Coffee tag's rules once each has looked at every stored post (the routes apply them in the background). */
+async function caughtUp() {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const rules = (await categories()).categories[0]!.tags.find((t) => t.id === coffee.id)!.rules;
+    if (rules.every((r) => r.caught_up && r.past_from !== null)) return rules;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('The rules did not catch up');
+}
+
+describe("a rule's past matches from the analytics store", () => {
+  it('writes the rows the matcher path writes, for generated queries', async () => {
+    const queries = fc.sample(queryArb, { seed: 7311, numRuns: 40 });
+    const newest = await newestPostId(server.db);
+    let matched = 0;
+    for (const query of queries) {
+      const id = await newRule(query);
+      expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 37 })).toBe('store');
+      const rule = await ruleOf(id);
+      expect({ query, cursor: rule.cursor, from: rule.pastFrom }).toEqual({
+        query,
+        cursor: newest,
+        from: 'store',
+      });
+      // Caught up: the live path has nothing left to do.
+      expect(await applyTagRules(server.db, { ruleIds: [id] })).toBe(0);
+      const rows = await rowsOf(id);
+      expect({ query, rows }).toEqual({ query, rows: await matcherRows(query) });
+      if (rows.length > 0) matched += 1;
+      await server.db.delete(tagRules).where(eq(tagRules.id, id));
+    }
+    // Not vacuous: most queries match posts.
+    expect(matched).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('carries a rule on over the posts the store has not applied yet, by the live path', async () => {
+    const before = await newestPostId(server.db);
+    holdAt = 'read';
+    const reached = new Promise<void>((resolve) => (reachedHold = resolve));
+    await writeCorpus(server, generatedCorpus(7312, 120), 'later');
+    await reached;
+    try {
+      const query = 'coffee OR tea';
+      const id = await newRule(query);
+      expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
+      // The store's newest post: the new posts are above it, left to the live path.
+      expect((await ruleOf(id)).cursor).toBe(before);
+      expect((await rowsOf(id)).every((post) => post <= before)).toBe(true);
+      await applyTagRules(server.db, { ruleIds: [id] });
+      const rows = await rowsOf(id);
+      expect(rows.some((post) => post > before)).toBe(true);
+      expect(rows).toEqual(await matcherRows(query));
+      await server.db.delete(tagRules).where(eq(tagRules.id, id));
+    } finally {
+      held?.release();
+      held = null;
+    }
+  }, 60_000);
+
+  it('applies a rule created and changed through the API from the store; manual tags win over it', async () => {
+    const { rows } = await server.db.execute<{ id: string }>(sql`SELECT id::text FROM post_keys ORDER BY id`);
+    const all = rows.map((row) => Number(row.id));
+    const coffeeRows = await matcherRows('coffee');
+    const teaRows = await matcherRows('tea AND NOT coffee');
+    const [removedByHand, keptByHand] = [coffeeRows[0]!, all.find((post) => !coffeeRows.includes(post))!];
+    const setByHand = async (post: number, tagged: boolean) => {
+      const res = await as(server, team.manager, {
+        method: 'POST',
+        url: `${base()}/tags/${coffee.id}/posts`,
+        payload: { post_ids: [post], tagged },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setByHand(removedByHand, false);
+    await setByHand(keptByHand, true);
+    const rule = await created<{ id: string }>(`/tags/${coffee.id}/rules`, { query: 'coffee' });
+    expect((await caughtUp()).map((r) => [r.past_from, r.past_note])).toEqual([['store', null]]);
+    expect(await rowsOf(rule.id)).toEqual(coffeeRows);
+    const carried = new Set([...coffeeRows.filter((post) => post !== removedByHand), keptByHand]);
+    expect((await categories()).categories[0]!.tags.find((t) => t.id === coffee.id)!.posts).toBe(
+      carried.size,
+    );
+    const tagsOf = async (post: number) => {
+      const res = await as(server, team.viewer, { method: 'GET', url: `${base()}/posts/${post}/tags` });
+      return res.json<PostTagsResponse>().tags.map((t) => t.set_by);
+    };
+    expect(await tagsOf(removedByHand)).toEqual([]);
+    expect(await tagsOf(keptByHand)).toEqual(['manual']);
+    expect(await tagsOf(coffeeRows[1]!)).toEqual(['rule']);
+
+    // Changed: what it set is taken back, and its new query's matches are read from the store.
+    const changed = await as(server, team.manager, {
+      method: 'PUT',
+      url: `${base()}/tag-rules/${rule.id}`,
+      payload: { query: 'tea AND NOT coffee' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await caughtUp()).map((r) => r.past_from)).toEqual(['store']);
+    expect(await rowsOf(rule.id)).toEqual(teaRows);
+
+    // Deleted: only what it set goes; the tag set by hand stays.
+    const gone = await as(server, team.manager, { method: 'DELETE', url: `${base()}/tag-rules/${rule.id}` });
+    expect(gone.statusCode).toBe(204);
+    expect(await tagsOf(keptByHand)).toEqual(['manual']);
+    expect(await tagsOf(teaRows[0]!)).toEqual(teaRows[0] === keptByHand ? ['manual'] : []);
+  }, 60_000);
+
+  it('leaves the rule to the matcher path when the store cannot answer, and says so', async () => {
+    const query = 'latte OR milk';
+    // No store (ANALYTICS_STORE=off).
+    const off = await newRule(query);
+    expect(await applyPastFromStore(server.db, undefined, off)).toBe('matcher');
+    const state = await ruleOf(off);
+    expect(state.cursor).toBe(0);
+    expect(state.pastFrom).toBe('matcher');
+    expect(state.pastNote).toMatch(/^The analytics store could not answer: /);
+    await applyTagRules(server.db, { ruleIds: [off] });
+    expect(await rowsOf(off)).toEqual(await matcherRows(query));
+    await server.db.delete(tagRules).where(eq(tagRules.id, off));
+
+    // The store stopped (gone, as one preparing is not ready), through the API: the rule is applied by the matcher.
+    await running.service.stop();
+    await created(`/tags/${coffee.id}/rules`, { query });
+    const [rule] = await caughtUp();
+    expect(rule!.past_from).toBe('matcher');
+    expect(rule!.past_note).toMatch(/^The analytics store could not answer: /);
+    expect(await rowsOf(rule!.id)).toEqual(await matcherRows(query));
+  }, 60_000);
+});
