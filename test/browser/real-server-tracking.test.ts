@@ -161,6 +161,8 @@ describe('tracking a query on Bluesky (real server, streamed from a local Jetstr
       totals: { mentions: { value: number } };
     }>();
     expect(overview.totals.mentions.value).toBe(3);
+    // The stream committed all along: no gap said under the mentions chart, no bucket marked.
+    expect(await page.locator('.collection-gaps').count()).toBe(0);
     expect(await cspViolations(page)).toEqual([]);
     // The streamed posts' authors are known by their DID only (Jetstream sends no handle): the long name wraps in the
     // card's head instead of running over the platform's badge and the time.
@@ -182,6 +184,11 @@ describe('tracking a query on Bluesky (real server, streamed from a local Jetstr
       .locator('dt', { hasText: 'Posts today' })
       .locator('xpath=following-sibling::dd[1]');
     await expect.poll(() => postsToday.innerText(), { timeout: 15_000 }).toBe('3');
+    // Today's posts in its posts per day (UTC days), the one day that had any.
+    const perDay = card.getByRole('list', { name: /^Posts collected per day on Bluesky/ });
+    expect(await perDay.getByRole('listitem').allInnerTexts()).toEqual([
+      `${new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}: 3`,
+    ]);
     expect(await card.getByText('No gap.').count()).toBe(1);
     expect(await card.locator('.tracking-gap').count()).toBe(0);
     expect(
