@@ -1,10 +1,10 @@
-// The overview of a tracked saved query marks its collection gaps on its time axis (issue 54, item 4): the buckets an
-// open gap or an ended one spans are marked in the mentions chart's table, and each gap that overlaps the view's range
-// is said under it with its span and sentence; an ended gap before the range is not.
+// The overview of a tracked saved query marks its collection gaps on its time axis (issue 54, item 4): it asks for the
+// gaps of its range (GET …/tracking/gaps), marks the buckets an open gap or an ended one spans in the mentions chart's
+// table, and says each under the chart with its span and sentence.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TrackingResponse } from '@contract/tracking';
+import type { TrackingGapsResponse } from '@contract/tracking';
 import { savedQueryFixture } from '@test/support/contract.fixtures';
 import { overviewFor, visit } from '@test/support/dashboard-app';
 
@@ -25,64 +25,34 @@ const bucket = (start: number, mentions: number) => ({
   spike: false,
 });
 
-const tracking: TrackingResponse = {
-  saved_query_id: Q,
-  enabled: true,
-  sources: ['hackernews', 'bluesky'],
-  tracking_since: unix(today - 10 * DAY),
-  coverage: [
+// What the server answers for the view's range (it keeps those that overlap it): Hacker News rate limited since 02:00
+// today, and down yesterday from 10:00 to 12:00.
+const gaps: TrackingGapsResponse = {
+  gaps: [
     {
       source: 'hackernews',
       label: 'Hacker News',
-      mode: 'poll',
-      tracking_since: unix(today - 10 * DAY),
-      backfilled_to: null,
-      last_post_at: null,
-      last_poll_at: null,
-      posts_today: 0,
-      per_day: [],
-      // Open since 02:00 today.
-      gap: {
-        reason: 'rate_limited',
-        message: 'Rate limited.',
-        since: unix(today + 2 * 3_600_000),
-        until: null,
-      },
-      // Yesterday 10:00 to 12:00 (in the range), and five days ago (before it).
-      closed_gaps: [
-        {
-          reason: 'unreachable',
-          message: 'Hacker News did not answer.',
-          since: unix(today - DAY + 10 * 3_600_000),
-          ended: unix(today - DAY + 12 * 3_600_000),
-        },
-        {
-          reason: 'quota_spent',
-          message: 'Old quota.',
-          since: unix(today - 5 * DAY),
-          ended: unix(today - 5 * DAY + 3_600_000),
-        },
-      ],
+      reason: 'rate_limited',
+      message: 'Rate limited.',
+      since: unix(today + 2 * 3_600_000),
+      until: null,
+      ended: false,
     },
     {
-      source: 'bluesky',
-      label: 'Bluesky',
-      mode: 'stream',
-      tracking_since: unix(today - 10 * DAY),
-      backfilled_to: null,
-      last_post_at: null,
-      last_poll_at: null,
-      posts_today: 0,
-      per_day: [],
-      // Not a span of missing posts: not marked.
-      gap: { reason: 'not_collected', message: 'Not here.', since: unix(today - 10 * DAY), until: null },
+      source: 'hackernews',
+      label: 'Hacker News',
+      reason: 'unreachable',
+      message: 'Hacker News did not answer.',
+      since: unix(today - DAY + 10 * 3_600_000),
+      until: unix(today - DAY + 12 * 3_600_000),
+      ended: true,
     },
   ],
 };
 
 describe('the overview of a tracked query', () => {
   it('marks the buckets its open and ended gaps span, and says those of its range', async () => {
-    await visit(
+    const opened = await visit(
       `/workspace/w1/insight/overview?query=${Q}`,
       (body) => {
         const answer = overviewFor(body as never, 9);
@@ -94,12 +64,15 @@ describe('the overview of a tracked query', () => {
       {
         savedQueries: [savedQueryFixture(Q, 'w1', { name: 'Tracked' })],
         api: (key) =>
-          key === `GET workspaces/w1/saved-queries/${Q}/tracking`
-            ? { status: 200, body: tracking }
+          key === `GET workspaces/w1/saved-queries/${Q}/tracking/gaps`
+            ? { status: 200, body: gaps }
             : undefined,
       },
     );
     const note = await screen.findByRole('note', {}, { timeout: 4000 });
+    // Asked for the gaps of the view's range.
+    const asked = opened.server.calls.find((call) => call.path.endsWith('/tracking/gaps'))!;
+    expect(asked.search).toBe(`?from=${unix(today - 2 * DAY)}&to=${unix(today + DAY)}`);
     const hhmm = (ms: number) =>
       `${new Date(ms).toLocaleString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}, ` +
       `${iso(ms).slice(11, 16)} UTC`;

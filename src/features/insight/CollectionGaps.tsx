@@ -1,11 +1,9 @@
-// The collection gaps of the overview's saved query when it is tracked (its coverage: GET …/tracking), open and ended
-// (those of the last 14 days the coverage keeps): said under the mentions chart, and the buckets they span marked on it
-// and in its table (inGap), so a dip the collection made is not read as a dip in the conversation. Only those that
-// overlap the view's range (inRange). Nothing when the view is not of a tracked saved query, or its coverage cannot be
-// read.
+// The collection gaps of the overview's saved query when it is tracked, open and ended, over the view's range (GET
+// …/tracking/gaps): said under the mentions chart, and the buckets they span marked on it and in its table (inGap), so
+// a dip the collection made is not read as a dip in the conversation. Nothing when the view is not of a tracked saved
+// query, or its gaps cannot be read.
 import { useQuery } from '@tanstack/react-query';
-import type { Coverage, TrackingResponse } from '@contract/tracking';
-import { trackingQuery } from '@/api/tracking';
+import { trackingGapsQuery } from '@/api/tracking';
 import { useApp } from '@/components/use-app';
 import { formatShortDateTime } from '@/lib/date-time';
 
@@ -19,55 +17,22 @@ export interface CollectionGap {
   ended?: boolean;
 }
 
-/**
- * The gaps of a tracked query's coverage, by source: each source's open gap (but "not collected", a source this
- * installation does not collect from, which is no span of missing posts), then its ended ones. Empty when off.
- */
-function collectionGapsOf(tracking: TrackingResponse | undefined): CollectionGap[] {
-  if (!tracking?.enabled) return [];
-  return tracking.coverage.flatMap((coverage: Coverage) => [
-    ...(coverage.gap && coverage.gap.reason !== 'not_collected'
-      ? [
-          {
-            label: coverage.label,
-            message: coverage.gap.message,
-            since: coverage.gap.since,
-            until: coverage.gap.until,
-          },
-        ]
-      : []),
-    ...(coverage.closed_gaps ?? []).map((gap) => ({
-      label: coverage.label,
-      message: gap.message,
-      since: gap.since,
-      until: gap.ended,
-      ended: true,
-    })),
-  ]);
-}
+const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-/** The gaps of the view's saved query, open and ended, by source; empty when there are none or it is not tracked. */
+/** The gaps of the view's saved query over its range (ISO instants), open and ended; empty when it is not tracked. */
 export function useCollectionGaps(
   workspaceId: string,
   savedQueryId: string | null | undefined,
+  range: { from: string; to: string },
 ): CollectionGap[] {
   const { api } = useApp();
-  const tracking = useQuery({
-    ...trackingQuery(api, workspaceId, savedQueryId ?? ''),
-    enabled: Boolean(savedQueryId),
+  const [from, to] = [seconds(range.from), seconds(range.to)];
+  const gaps = useQuery({
+    ...trackingGapsQuery(api, workspaceId, savedQueryId ?? '', from, to),
+    enabled: Boolean(savedQueryId) && from < to,
     retry: false,
   });
-  return savedQueryId ? collectionGapsOf(tracking.data) : [];
-}
-
-/** The gaps that overlap the range [from, to) (ISO instants), an open one running up to now. */
-export function inRange(
-  gaps: readonly CollectionGap[],
-  range: { from: string; to: string },
-  now = Date.now(),
-): CollectionGap[] {
-  const from = Date.parse(range.from);
-  return gaps.filter((gap) => inGap([gap], from, Date.parse(range.to) - from, now));
+  return savedQueryId ? (gaps.data?.gaps ?? []) : [];
 }
 
 /** Whether a bucket starting at `start` (ms) and `ms` long overlaps a gap, the still-open ones up to now. */

@@ -26,7 +26,7 @@ import {
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
-import { CollectionGapsNote, inGap, inRange, useCollectionGaps } from './CollectionGaps';
+import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
 import { bucketWindows, SpikeDrivers, whyOf, type SpikeDriversHandle } from './SpikeDrivers';
 import { CategoryBreakdown } from './CategoryBreakdown';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
@@ -53,7 +53,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const why = whyOf(useSearch({ strict: false }));
   // A drag across the mentions chart explains the buckets it crosses.
   const drivers = useRef<SpikeDriversHandle>(null);
-  const tracked = useCollectionGaps(workspaceId, scope.savedQueryId);
+  const gaps = useCollectionGaps(workspaceId, scope.savedQueryId, data.range);
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
   const openBucket = (row: Bucket, sentiment?: (typeof SENTIMENTS)[number]) =>
@@ -64,15 +64,12 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const patterns = useMemo(() => termPatterns(data.query ?? ''), [data.query]);
   const links = useDetailLinks('overview');
 
-  const gapKey = JSON.stringify(tracked);
-  // The gaps of the view's range: those earlier or later are not on its time axis.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const gaps = useMemo(() => inRange(tracked, data.range), [data.range, gapKey]);
+  const gapKey = JSON.stringify(gaps);
   const gappedBucket = (row: Bucket) => inGap(gaps, Date.parse(row.start), BUCKET_MS[data.bucket]);
   const gapped = useMemo(
     () => data.over_time.map(gappedBucket),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [data, gaps],
+    [data, gapKey],
   );
   const overTime = useMemo(
     (): ChartConfiguration => ({
