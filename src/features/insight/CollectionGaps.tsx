@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { trackingGapsQuery } from '@/api/tracking';
 import { useApp } from '@/components/use-app';
 import { formatShortDateTime } from '@/lib/date-time';
+import type { TableColumn } from './ChartCard';
 
 export interface CollectionGap {
   label: string;
@@ -38,6 +39,18 @@ export function useCollectionGaps(
 /** Whether a bucket starting at `start` (ms) and `ms` long overlaps a gap, the still-open ones up to now. */
 export function inGap(gaps: readonly CollectionGap[], start: number, ms: number, now = Date.now()): boolean {
   return gaps.some((gap) => start < (gap.until ?? now / 1000) * 1000 && start + ms > gap.since * 1000);
+}
+
+/** The table's column of the buckets a gap spans, as the chart marks them grey; none when no bucket is in a gap. */
+export function gapColumn<R>(any: boolean, inAGap: (row: R) => boolean): Array<TableColumn<R>> {
+  if (!any) return [];
+  return [
+    {
+      label: 'Collection',
+      value: (row) => (inAGap(row) ? 'gap' : ''),
+      show: (row) => (inAGap(row) ? 'Gap in collection' : ''),
+    },
+  ];
 }
 
 export function CollectionGapsNote({ gaps, timeZone }: { gaps: readonly CollectionGap[]; timeZone: string }) {

@@ -26,7 +26,7 @@ import {
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
-import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
+import { CollectionGapsNote, gapColumn, inGap, useCollectionGaps } from './CollectionGaps';
 import { bucketWindows, SpikeDrivers, whyOf, type SpikeDriversHandle } from './SpikeDrivers';
 import { CategoryBreakdown } from './CategoryBreakdown';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
@@ -192,16 +192,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
             show: (row) => formatWhole(row.engagement),
           },
           { label: 'Spike', value: (row) => row.spike, show: (row) => (row.spike ? 'Spike' : '') },
-          // The buckets a collection gap spans, as the chart marks them grey.
-          ...(gapped.some(Boolean)
-            ? [
-                {
-                  label: 'Collection',
-                  value: (row: Bucket) => (gappedBucket(row) ? 'gap' : ''),
-                  show: (row: Bucket) => (gappedBucket(row) ? 'Gap in collection' : ''),
-                },
-              ]
-            : []),
+          ...gapColumn(gapped.some(Boolean), gappedBucket),
         ]}
         chart={{
           config: overTime,
