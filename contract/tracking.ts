@@ -93,6 +93,35 @@ export const trackingResponseSchema = z.object({
 });
 export type TrackingResponse = z.infer<typeof trackingResponseSchema>;
 
+/** The span of a view (Unix seconds, `from` inclusive, `to` exclusive) whose collection gaps are asked for. */
+export const trackingGapsQuerySchema = z
+  .object({
+    from: z.coerce.number().check(z.int(), z.gte(0)),
+    to: z.coerce.number().check(z.int(), z.gte(0)),
+  })
+  .check(z.refine((q) => q.from < q.to, { error: '`from` must be before `to`', path: ['to'] }));
+
+/**
+ * A tracked query's gaps that overlap a span, open and ended, the latest first (at most 200): what a chart of the span
+ * marks. A source this installation does not collect from ("not collected") is no span of missing posts: left out.
+ */
+export const trackingGapsResponseSchema = z.object({
+  gaps: z.array(
+    z.object({
+      source: sourceKeySchema,
+      label: z.string(),
+      reason: z.enum(GAP_REASONS),
+      message: z.string(),
+      /** Unix seconds. */
+      since: z.int(),
+      /** Unix seconds: when it ended, or (open) when it is expected to; null when open with no known end. */
+      until: z.nullable(z.int()),
+      ended: z.boolean(),
+    }),
+  ),
+});
+export type TrackingGapsResponse = z.infer<typeof trackingGapsResponseSchema>;
+
 const MAX_TRACKED_SOURCES = 50;
 
 /** On with at least one source; off keeps the sources chosen for the next time. */

@@ -15,11 +15,13 @@ import { savedQueryParamsSchema } from '@contract/saved-queries';
 import { workspaceParamsSchema } from '@contract/workspaces';
 import {
   putTrackingBodySchema,
+  trackingGapsQuerySchema,
+  trackingGapsResponseSchema,
   trackingResponseSchema,
   trackingSourcesResponseSchema,
 } from '@contract/tracking';
 import { availableSources } from './sources';
-import { readTracking, writeTracking } from './store';
+import { readGaps, readTracking, writeTracking } from './store';
 
 const tags = ['tracking'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
@@ -84,6 +86,30 @@ export const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
         ...(await readTracking(db, query.id)),
         limits: await trackingUsage(db, app.billing.catalogue, workspace),
       };
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/saved-queries/:queryId/tracking/gaps',
+    {
+      config: { workspace: anyMember },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "A tracked saved query's collection gaps over a span (what its overview's time axis marks)",
+        description:
+          "The gaps that overlap [from, to) (Unix seconds): each source's open gap, then those that ended, the " +
+          'latest first (at most 200), each with its source, reason, sentence and span. Empty when tracking is off.',
+        params: savedQueryParamsSchema,
+        querystring: trackingGapsQuerySchema,
+        response: { 200: trackingGapsResponseSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { workspace } = workspaceAccessOf(request);
+      const query = await findSavedQuery(db, workspace.id, request.params.queryId);
+      const { from, to } = request.query;
+      return readGaps(db, query.id, { from: new Date(from * 1000), to: new Date(to * 1000) });
     },
   );
 

@@ -1,6 +1,6 @@
 // Saved queries' tracking in the database, for the API: reading it with its coverage per source, and writing it in the
 // caller's transaction. What collection calls (the tracked queries of a source, coverage recorded) is in coverage.ts.
-import { and, asc, desc, eq, gte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, notInArray, sql } from 'drizzle-orm';
 import {
   savedQueryTracking,
   trackingCoverage,
@@ -8,7 +8,7 @@ import {
   trackingGaps,
 } from '@server/db/tracking-schema';
 import { toUnixSeconds, type Executor } from '@server/workspaces/access';
-import type { Coverage, GAP_REASONS, TrackingResponse } from '@contract/tracking';
+import type { Coverage, GAP_REASONS, TrackingGapsResponse, TrackingResponse } from '@contract/tracking';
 import { streamCursors } from '@server/db/scraping-schema';
 import { COLLECTED_SOURCES, describeSource, SILENT_AFTER_MS, streamOf } from './sources';
 import { announceTrackingChange } from '@server/saved-queries/store';
@@ -136,6 +136,63 @@ export async function readTracking(
     sources,
     tracking_since: unix(tracking?.trackingSince ?? null),
     coverage,
+  };
+}
+
+/** Ended gaps a chart's span marks at most. */
+const SPAN_GAPS = 200;
+
+/**
+ * A tracked query's gaps that overlap [from, to), the latest first: each source's open gap (as its coverage says it,
+ * a stream's silence included), then the ended ones kept (tracking_gaps). None when tracking is off.
+ */
+export async function readGaps(
+  db: Executor,
+  savedQueryId: string,
+  span: { from: Date; to: Date },
+  now = new Date(),
+): Promise<TrackingGapsResponse> {
+  const tracking = await readTracking(db, savedQueryId, now);
+  if (!tracking.enabled) return { gaps: [] };
+  const labels = new Map(tracking.coverage.map((c) => [c.source, c.label]));
+  const [from, to] = [toUnixSeconds(span.from), toUnixSeconds(span.to)];
+  const open = tracking.coverage.flatMap((c) =>
+    c.gap && c.gap.reason !== 'not_collected' && c.gap.since < to && (c.gap.until ?? Infinity) > from
+      ? [{ source: c.source, label: c.label, ...c.gap, ended: false }]
+      : [],
+  );
+  const ended = await db
+    .select()
+    .from(trackingGaps)
+    .where(
+      and(
+        eq(trackingGaps.savedQueryId, savedQueryId),
+        lt(trackingGaps.since, span.to),
+        gt(trackingGaps.endedAt, span.from),
+      ),
+    )
+    .orderBy(desc(trackingGaps.endedAt), desc(trackingGaps.since))
+    .limit(SPAN_GAPS);
+  return {
+    gaps: [
+      ...open,
+      ...ended.flatMap((gap) => {
+        const label = labels.get(gap.source);
+        return label
+          ? [
+              {
+                source: gap.source,
+                label,
+                reason: gap.reason as (typeof GAP_REASONS)[number],
+                message: gap.message,
+                since: toUnixSeconds(gap.since),
+                until: toUnixSeconds(gap.endedAt),
+                ended: true,
+              },
+            ]
+          : [];
+      }),
+    ],
   };
 }
 

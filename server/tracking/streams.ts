@@ -16,7 +16,12 @@ import { describeSource, MASTODON } from './sources';
 
 type Streaming = Pick<Database, 'db' | 'pool'>;
 
-/** Bluesky's Jetstream (JETSTREAM_URL) for the queries tracked on Bluesky: one process per database streams. */
+const hhmm = (at: Date) => at.toISOString().slice(11, 16);
+
+/**
+ * Bluesky's Jetstream (JETSTREAM_URL) for the queries tracked on Bluesky: one process per database streams. A stop
+ * longer than Jetstream keeps (it did not replay from the cursor) is kept as an ended gap of each query tracked then.
+ */
 export function startTrackedBlueskyStream(
   database: Streaming,
   catalogue: Catalogue,
@@ -30,6 +35,15 @@ export function startTrackedBlueskyStream(
     queries: () => tracking.queries(database.pool),
     record: tracking.record,
     changes: tracking.changes,
+    onSkipped: (since, until) =>
+      keepEndedGap(
+        database,
+        'bluesky',
+        `Jetstream resumed at ${hhmm(until)} UTC, not from ${hhmm(since)} UTC where the Bluesky stream had stopped: ` +
+          'what Bluesky posted between is not collected (Jetstream no longer kept it).',
+        since,
+        until,
+      ),
     ...options,
   });
 }
@@ -43,23 +57,22 @@ async function trackedInstances(database: Streaming): Promise<string[]> {
   return rows.map((row) => row.source.slice(MASTODON.length));
 }
 
-const hhmm = (at: Date) => at.toISOString().slice(11, 16);
-
 /**
- * A Mastodon stream that no process ran for a while (stopped, or killed): a gap that has already ended, kept for each
- * query tracked on the instance (from when it was tracked, if later).
+ * A span a stream did not read (no process ran it, or it resumed later than its cursor): a gap that has already
+ * ended, kept for each query tracked on the source (from when it was tracked, if later), once.
  */
-async function keepDowntime(database: Streaming, source: string, label: string, since: Date, until: Date) {
+async function keepEndedGap(database: Streaming, source: string, message: string, since: Date, until: Date) {
   await database.pool.query(
     `INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
      SELECT c.saved_query_id, c.source, 'unreachable', $3, greatest(c.tracking_since, $4), $5
      FROM tracking_coverage c JOIN saved_query_tracking t ON t.saved_query_id = c.saved_query_id AND t.enabled
-     WHERE c.source = $1 AND c.saved_query_id = ANY($2::uuid[]) AND greatest(c.tracking_since, $4) < $5`,
+     WHERE c.source = $1 AND c.saved_query_id = ANY($2::uuid[]) AND greatest(c.tracking_since, $4) < $5
+       AND NOT EXISTS (SELECT 1 FROM tracking_gaps g WHERE g.saved_query_id = c.saved_query_id AND g.source = c.source
+         AND g.since = greatest(c.tracking_since, $4) AND g.ended_at = $5)`,
     [
       source,
       (await trackedQueriesFor(database.pool, source)).map((query) => query.savedQueryId),
-      `The ${label} stream was not running from ${hhmm(since)} to ${hhmm(until)} UTC; what it posted then is not ` +
-        'collected (a Mastodon stream cannot resume).',
+      message,
       since,
       until,
     ],
@@ -100,7 +113,15 @@ export function startTrackedMastodonStreams(
         for (const id of queryIds) await recordGap(database.pool, id, source, gap, since);
       },
       onCovered: (queryIds, at) => closeGaps(database.pool, source, 'unreachable', at, queryIds),
-      onUnheard: (since, until) => keepDowntime(database, source, label, since, until),
+      onUnheard: (since, until) =>
+        keepEndedGap(
+          database,
+          source,
+          `The ${label} stream was not running from ${hhmm(since)} to ${hhmm(until)} UTC; what it posted then is ` +
+            'not collected (a Mastodon stream cannot resume).',
+          since,
+          until,
+        ),
     };
   };
   return startLockedStream({

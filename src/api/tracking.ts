@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Api } from './api';
 import {
+  trackingGapsResponseSchema,
   trackingResponseSchema,
   trackingSourcesResponseSchema,
   type PutTrackingBody,
@@ -20,6 +21,23 @@ export const trackingQuery = (api: Api, workspaceId: string, queryId: string) =>
     queryKey: ['workspaces', workspaceId, 'saved-queries', queryId, 'tracking'] as const,
     queryFn: ({ signal }) =>
       api.send(trackingPath(workspaceId, queryId), trackingResponseSchema, { method: 'GET', signal }),
+    staleTime: 15_000,
+    refetchInterval: 60_000,
+  });
+
+/** The query's collection gaps over a view's span (Unix seconds), as its overview marks them; a minute, as coverage. */
+export const trackingGapsQuery = (api: Api, workspaceId: string, queryId: string, from: number, to: number) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'saved-queries', queryId, 'tracking', 'gaps', from, to] as const,
+    queryFn: ({ signal }) =>
+      api.send(
+        `${trackingPath(workspaceId, queryId)}/gaps?from=${from}&to=${to}`,
+        trackingGapsResponseSchema,
+        {
+          method: 'GET',
+          signal,
+        },
+      ),
     staleTime: 15_000,
     refetchInterval: 60_000,
   });

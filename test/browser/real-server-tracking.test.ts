@@ -1,10 +1,12 @@
 // Tracking end to end against the REAL server streaming Bluesky from a local Jetstream (issue 54, item 7): Ben Manager
 // writes a new query, tracks it on Bluesky from its Track control, and the stand-in streams three matching posts and
 // one that does not match. The posts reach the query's overview — its mentions as the API gives them for the request
-// the page sent — and the coverage panel counts them as today's posts on Bluesky with no gap. No CSP violation.
+// the page sent — and the coverage panel counts them as today's posts on Bluesky with no gap; a gap that ended is then
+// marked on the overview. No CSP violation.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
+import { sql } from 'drizzle-orm';
 import { demoUserIds } from '@server/seed';
 import type { TrackingResponse } from '@contract/tracking';
 import { cspViolations, launchBrowser, type TestPage } from '@test/support/browser';
@@ -161,6 +163,8 @@ describe('tracking a query on Bluesky (real server, streamed from a local Jetstr
       totals: { mentions: { value: number } };
     }>();
     expect(overview.totals.mentions.value).toBe(3);
+    // The stream committed all along: no gap said under the mentions chart, no bucket marked.
+    expect(await page.locator('.collection-gaps').count()).toBe(0);
     expect(await cspViolations(page)).toEqual([]);
     // The streamed posts' authors are known by their DID only (Jetstream sends no handle): the long name wraps in the
     // card's head instead of running over the platform's badge and the time.
@@ -182,6 +186,11 @@ describe('tracking a query on Bluesky (real server, streamed from a local Jetstr
       .locator('dt', { hasText: 'Posts today' })
       .locator('xpath=following-sibling::dd[1]');
     await expect.poll(() => postsToday.innerText(), { timeout: 15_000 }).toBe('3');
+    // Today's posts in its posts per day (UTC days), the one day that had any.
+    const perDay = card.getByRole('list', { name: /^Posts collected per day on Bluesky/ });
+    expect(await perDay.getByRole('listitem').allInnerTexts()).toEqual([
+      `${new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}: 3`,
+    ]);
     expect(await card.getByText('No gap.').count()).toBe(1);
     expect(await card.locator('.tracking-gap').count()).toBe(0);
     expect(
@@ -191,6 +200,25 @@ describe('tracking a query on Bluesky (real server, streamed from a local Jetstr
         .innerText(),
     ).not.toBe('None yet');
     await shoot(page, '3-coverage');
+    expect(await cspViolations(page)).toEqual([]);
+
+    // A gap that has ended (kept as the streams keep one: tracking_gaps, two hours ago for an hour) is marked on the
+    // query's overview: said under its mentions chart, and its bucket marked in the chart's table.
+    await server.db.execute(
+      sql`INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
+          VALUES (${id}, 'bluesky', 'unreachable', 'The stream was down for a test.', now() - interval '2 hours',
+                  now() - interval '1 hour')`,
+    );
+    await page.goto(`/workspace/demo/insight/overview?query=${id}`);
+    await waitForHeading(page, 'Overview');
+    const note = page.getByRole('note').filter({ hasText: 'Gaps in collection' });
+    await note.waitFor({ timeout: 15_000 });
+    expect(await note.innerText()).toMatch(/Bluesky from .+ to .+: The stream was down for a test\.$/);
+    await shoot(page, '4-overview-gap');
+    const chart = page.getByRole('region', { name: 'Mentions over time' });
+    await chart.getByRole('button', { name: 'Table' }).click();
+    const marked = chart.getByRole('row').filter({ hasText: 'Gap in collection' });
+    expect(await marked.count()).toBeGreaterThanOrEqual(1);
     expect(await cspViolations(page)).toEqual([]);
     // How long each took, for the record (the overview's range ends at the start of the minute the view was shown in).
     writeFileSync(

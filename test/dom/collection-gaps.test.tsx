@@ -35,7 +35,7 @@ describe('CollectionGapsNote', () => {
   it('says each gap with its span and sentence, in the zone', () => {
     render(<CollectionGapsNote gaps={[gap('2026-11-26T10:30:00Z', null)]} timeZone="UTC" />);
     expect(screen.getByRole('note').textContent).toBe(
-      'Gaps in collection (grey on the chart): Hacker News since 26 Nov, 10:30 UTC: Hacker News did not answer: timeout.',
+      'Gaps in collection (grey on the chart, marked in its table): Hacker News since 26 Nov, 10:30 UTC: Hacker News did not answer: timeout.',
     );
   });
 

@@ -33,7 +33,10 @@ const tracking: TrackingResponse = {
       last_post_at: at('13:40'),
       last_poll_at: at('13:45'),
       posts_today: 1234,
-      per_day: [{ day: '2026-11-26', posts: 1234 }],
+      per_day: [
+        { day: '2026-11-20', posts: 7 },
+        { day: '2026-11-26', posts: 1234 },
+      ],
       gap: null,
     },
     {
@@ -155,9 +158,19 @@ describe('the coverage panel', () => {
     expect(terms[1]![1]).toMatch(/1 Oct 2026/);
     expect(terms[2]).toEqual(['Posts today', '1,234']);
     expect(terms[3]![1]).toMatch(/13:40/);
+    expect(terms[4]![0]).toBe('Posts per day');
+    const days = within(hn).getByRole('list', {
+      name: 'Posts collected per day on Hacker News, the last 14 days (UTC)',
+    });
+    expect(
+      within(days)
+        .getAllByRole('listitem')
+        .map((day) => day.textContent),
+    ).toEqual(['20 Nov: 7', '26 Nov: 1,234']);
     expect(within(hn).getByText('No gap.')).toBeTruthy();
     const reddit = screen.getByRole('region', { name: 'Coverage on Reddit' });
     expect(within(reddit).getByText('Not yet (the first search is due)')).toBeTruthy();
+    expect(within(reddit).getByText('None in the last 14 days')).toBeTruthy();
     expect(within(reddit).getByRole('status').textContent).toMatch(
       /Rate limited: Reddit rate limited until 14:05 UTC\. Since 26 Nov,? 13:45 UTC, until 26 Nov,? 14:05 UTC\./,
     );

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The query string, with its "?" ("" without one). */
+  search: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
@@ -46,6 +48,7 @@ export async function startFakeHttp(): Promise<FakeHttp> {
       const request: FakeRequest = {
         method: req.method ?? 'GET',
         path: new URL(req.url ?? '/', 'http://x').pathname,
+        search: new URL(req.url ?? '/', 'http://x').search,
         headers: req.headers,
         body,
       };

@@ -25,6 +25,8 @@ export interface BlueskyStreamOptions {
   handles?: Pick<HandleResolverOptions, 'url' | 'http' | 'everyMs' | 'retryMs' | 'maxRetryMs'>;
   standbyMs?: number;
   log?: (line: string) => void;
+  /** A resumption Jetstream did not replay from the cursor: the span not read (jetstream.ts). */
+  onSkipped?(from: Date, to: Date): Promise<void>;
 }
 
 const NAME = 'bluesky-jetstream';
@@ -46,6 +48,7 @@ export function startBlueskyStream(options: BlueskyStreamOptions): { stop(): Pro
         queries: options.queries,
         ...(options.record && { record: options.record }),
         ...(handles && { onUnresolved: handles.want }),
+        ...(options.onSkipped && { onSkipped: options.onSkipped }),
         name: NAME,
         log,
       }).catch(async (error: unknown) => {

@@ -9,7 +9,9 @@
 // whose clocks differ); the overlap's posts already committed are skipped by their key (remembered for the overlap),
 // and a post read twice anyway (after a restart) is stored once: the corpus is keyed by its AT URI. A dropped or
 // silent (`idleMs`) connection is opened again after an exponential backoff with jitter. An unreadable event is
-// refused with its reason — logged (never the URL's credentials), counted — and the stream goes on.
+// refused with its reason — logged (never the URL's credentials), counted — and the stream goes on. A resumption that
+// Jetstream does not replay from the cursor (it keeps a few days at most: its first event is over `skipAfterMs` after
+// the cursor) is said through `onSkipped`, the span whose posts were not read.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { parseWithLists, type QueryLists } from '@server/query/index';
@@ -47,6 +49,13 @@ export interface JetstreamOptions {
   backoff?: { baseMs: number; maxMs: number };
   /** A connection silent this long is taken for dead. */
   idleMs?: number;
+  /**
+   * A resumed connection whose first event comes this long after the cursor was not replayed from it (the firehose is
+   * never that quiet): `onSkipped` gets the span. 5 minutes by default.
+   */
+  skipAfterMs?: number;
+  /** What was posted from `from` to `to` was not read: the stream resumed later than its cursor. */
+  onSkipped?(from: Date, to: Date): Promise<void>;
   /** Events read but not yet committed past which the connection is dropped and read again (a slow database). */
   maxPending?: number;
   random?: () => number;
@@ -103,6 +112,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
     refreshMs = 60_000,
     backoff = { baseMs: 1_000, maxMs: 60_000 },
     idleMs = 60_000,
+    skipAfterMs = 5 * 60_000,
     maxPending = 20_000,
     random = Math.random,
     log = console.log,
@@ -237,9 +247,28 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
     }
   };
 
+  /** The cursor the open connection resumed from, until its first event with a time says whether it was replayed. */
+  let resumedFrom: number | undefined;
+  const checkResumption = (timeUs: number | undefined) => {
+    if (resumedFrom === undefined || timeUs === undefined) return;
+    const from = resumedFrom;
+    resumedFrom = undefined;
+    if (timeUs - from <= skipAfterMs * 1_000) return;
+    const [since, until] = [new Date(from / 1_000), new Date(timeUs / 1_000)];
+    log(
+      `Bluesky stream: ${where} resumed at ${until.toISOString()}, not from the cursor ` +
+        `${since.toISOString()}: what was posted between is not collected.`,
+    );
+    void options.onSkipped?.(since, until).catch((error: unknown) => {
+      log(`Bluesky stream: the skipped span could not be recorded (${(error as Error).message}).`);
+    });
+  };
+
   const onMessage = (text: string) => {
     if (discarding || stopped) return;
-    handle(readEvent(text));
+    const event = readEvent(text);
+    checkResumption(event.timeUs);
+    handle(event);
     if (pending.events >= flushEvents) void flush();
     else flushTimer ??= setTimeout(() => void flush(), flushMs);
     if (pending.events >= maxPending) {
@@ -257,6 +286,7 @@ export async function startJetstream(options: JetstreamOptions): Promise<Jetstre
       if (committedUs !== undefined) {
         url.searchParams.set('cursor', String(Math.max(0, committedUs - overlapMs * 1_000)));
       }
+      resumedFrom = committedUs;
       let received = false;
       let idle: NodeJS.Timeout | undefined;
       const quiet = () => {

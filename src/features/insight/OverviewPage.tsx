@@ -26,7 +26,7 @@ import {
 import { useInsightView } from './insight-view';
 import { PeopleTable } from './PeopleTable';
 import { useDetailLinks } from './DetailLinks';
-import { CollectionGapsNote, inGap, useCollectionGaps } from './CollectionGaps';
+import { CollectionGapsNote, gapColumn, inGap, useCollectionGaps } from './CollectionGaps';
 import { bucketWindows, SpikeDrivers, whyOf, type SpikeDriversHandle } from './SpikeDrivers';
 import { CategoryBreakdown } from './CategoryBreakdown';
 import { SENTIMENT_LABELS, SENTIMENTS, sentimentSplit } from './sentiment-split';
@@ -53,7 +53,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const why = whyOf(useSearch({ strict: false }));
   // A drag across the mentions chart explains the buckets it crosses.
   const drivers = useRef<SpikeDriversHandle>(null);
-  const gaps = useCollectionGaps(workspaceId, scope.savedQueryId);
+  const gaps = useCollectionGaps(workspaceId, scope.savedQueryId, data.range);
   const meta = { timeZone: data.time_zone, range: data.range, counted: data.counted, query: data.query };
   const label = (row: Bucket) => formatBucket(row.start, data.bucket, data.time_zone);
   const openBucket = (row: Bucket, sentiment?: (typeof SENTIMENTS)[number]) =>
@@ -65,8 +65,9 @@ export function Overview({ data }: { data: OverviewResponse }) {
   const links = useDetailLinks('overview');
 
   const gapKey = JSON.stringify(gaps);
+  const gappedBucket = (row: Bucket) => inGap(gaps, Date.parse(row.start), BUCKET_MS[data.bucket]);
   const gapped = useMemo(
-    () => data.over_time.map((row) => inGap(gaps, Date.parse(row.start), BUCKET_MS[data.bucket])),
+    () => data.over_time.map(gappedBucket),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data, gapKey],
   );
@@ -191,6 +192,7 @@ export function Overview({ data }: { data: OverviewResponse }) {
             show: (row) => formatWhole(row.engagement),
           },
           { label: 'Spike', value: (row) => row.spike, show: (row) => (row.spike ? 'Spike' : '') },
+          ...gapColumn(gapped.some(Boolean), gappedBucket),
         ]}
         chart={{
           config: overTime,

@@ -1,11 +1,12 @@
 // A saved query's tracking as shown (TrackingPanel.tsx fetches and saves): owners and managers get the "Track" control
 // — a switch for tracking and one checkbox a source, each labelled with how far back it reaches — and every member the
-// coverage panel, one card a source: tracking since, backfilled back to, posts today, the last post, any gap with its
-// reason and span, and the gaps that have ended lately with theirs. Times in the workspace's zone.
+// coverage panel, one card a source: tracking since, backfilled back to, posts today, the last post, posts per day (the
+// last 14 days that had any), any gap with its reason and span, and the gaps that have ended lately with theirs. Times
+// in the workspace's zone.
 import { useId, useState } from 'react';
 import type { Coverage, PutTrackingBody, TrackingResponse, TrackingSource } from '@contract/tracking';
 import { FormError } from '@/components/Field';
-import { formatDateTime, formatShortDateTime } from '@/lib/date-time';
+import { formatDateTime, formatShortDateTime, formatShortDay } from '@/lib/date-time';
 
 export interface TrackingViewProps {
   queryName: string;
@@ -150,6 +151,23 @@ function TrackingLimits({ limits }: { limits: NonNullable<TrackingResponse['limi
   );
 }
 
+/** Posts collected per UTC day, the last 14 days that had any, oldest first; days without any are left out. */
+function PerDay({ coverage }: { coverage: Coverage }) {
+  if (coverage.per_day.length === 0) return <span className="muted">None in the last 14 days</span>;
+  return (
+    <ol
+      className="tracking-per-day small"
+      aria-label={`Posts collected per day on ${coverage.label}, the last 14 days (UTC)`}
+    >
+      {coverage.per_day.map(({ day, posts }) => (
+        <li key={day}>
+          <time dateTime={day}>{formatShortDay(day, 'UTC')}</time>: {number.format(posts)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 function CoverageCard({ coverage, zone }: { coverage: Coverage; zone: string }) {
   return (
     <section className="tracking-coverage-card" aria-label={`Coverage on ${coverage.label}`}>
@@ -168,6 +186,10 @@ function CoverageCard({ coverage, zone }: { coverage: Coverage; zone: string }) 
         <dt>Last post</dt>
         <dd>
           <When at={coverage.last_post_at} zone={zone} never="None yet" />
+        </dd>
+        <dt>Posts per day</dt>
+        <dd>
+          <PerDay coverage={coverage} />
         </dd>
       </dl>
       {coverage.gap ? <GapLine gap={coverage.gap} zone={zone} /> : <p className="muted small">No gap.</p>}

@@ -5,7 +5,7 @@ import { createTestServer, type TestServer } from '@test/support/server-harness'
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 import type pg from 'pg';
 import { trackedQueriesFor } from '@server/tracking/coverage';
-import type { TrackingResponse, TrackingSourcesResponse } from '@contract/tracking';
+import type { TrackingGapsResponse, TrackingResponse, TrackingSourcesResponse } from '@contract/tracking';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,6 +36,7 @@ describe('roles', () => {
     'GET tracking':                     [200,  200,    200,   404,     401],
     'PUT tracking':                     [200,  200,    403,   404,     401],
     'GET tracking-sources':             [200,  200,    200,   404,     401],
+    'GET tracking gaps':                [200,  200,    200,   404,     401],
   };
   describe.each(Object.entries(expected))('%s', (endpoint, statuses) => {
     it.each(callers.map((caller, i) => [caller, statuses[i]!] as const))(
@@ -51,7 +52,9 @@ describe('roles', () => {
             ? { method: 'GET', url: trackingUrl(team, id) }
             : endpoint === 'PUT tracking'
               ? { method: 'PUT', url: trackingUrl(team, id), payload: on }
-              : { method: 'GET', url: `/api/workspaces/${team.workspaceId}/tracking-sources` },
+              : endpoint === 'GET tracking gaps'
+                ? { method: 'GET', url: `${trackingUrl(team, id)}/gaps?from=0&to=1` }
+                : { method: 'GET', url: `/api/workspaces/${team.workspaceId}/tracking-sources` },
         );
         expect(res.statusCode, res.body).toBe(status);
         if (status === 403) expect(res.json().error).toBe('forbidden');
@@ -256,6 +259,80 @@ describe('tracking', () => {
   });
 });
 
+describe('gaps over a span', () => {
+  const hour = (h: number) => new Date(Date.UTC(2026, 10, 20, h));
+  const unix = (date: Date) => date.getTime() / 1000;
+
+  it('are the open gap and the ended ones that overlap it, the latest first; none when tracking is off', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    const gapsOf = async (from: Date, to: Date) => {
+      const res = await as(server, team.viewer, {
+        method: 'GET',
+        url: `${trackingUrl(team, id)}/gaps?from=${unix(from)}&to=${unix(to)}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TrackingGapsResponse>().gaps;
+    };
+    expect(await gapsOf(hour(0), hour(24))).toEqual([]);
+    await as(server, team.owner, { method: 'PUT', url: trackingUrl(team, id), payload: on });
+    await server.pool.query(
+      `UPDATE tracking_coverage SET gap_reason = 'rate_limited', gap_message = 'Slow down.', gap_since = $2,
+         gap_until = $3 WHERE saved_query_id = $1 AND source = 'hackernews'`,
+      [id, hour(20), hour(21)],
+    );
+    const ended = [
+      [hour(2), hour(3), 'Early.'],
+      [hour(10), hour(12), 'Midday.'],
+      [new Date(Date.UTC(2026, 10, 10)), new Date(Date.UTC(2026, 10, 11)), 'Long before.'],
+    ] as const;
+    for (const [since, until, message] of ended)
+      await server.pool.query(
+        `INSERT INTO tracking_gaps (saved_query_id, source, reason, message, since, ended_at)
+         VALUES ($1, 'hackernews', 'unreachable', $2, $3, $4)`,
+        [id, message, since, until],
+      );
+    expect(await gapsOf(hour(0), hour(24))).toEqual([
+      {
+        source: 'hackernews',
+        label: 'Hacker News',
+        reason: 'rate_limited',
+        message: 'Slow down.',
+        since: unix(hour(20)),
+        until: unix(hour(21)),
+        ended: false,
+      },
+      ...[ended[1], ended[0]].map(([since, until, message]) => ({
+        source: 'hackernews',
+        label: 'Hacker News',
+        reason: 'unreachable',
+        message,
+        since: unix(since),
+        until: unix(until),
+        ended: true,
+      })),
+    ]);
+    // A span that ends before the open gap and starts after the first ended one.
+    expect((await gapsOf(hour(3), hour(11))).map((gap) => gap.message)).toEqual(['Midday.']);
+    await as(server, team.owner, {
+      method: 'PUT',
+      url: trackingUrl(team, id),
+      payload: { enabled: false, sources: on.sources },
+    });
+    expect(await gapsOf(hour(0), hour(24))).toEqual([]);
+  });
+
+  it('refuses a span that does not end after it starts', async () => {
+    const team = await createTeam(server);
+    const id = await savedQuery(team);
+    const res = await as(server, team.owner, {
+      method: 'GET',
+      url: `${trackingUrl(team, id)}/gaps?from=5&to=5`,
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('documents the tracking routes with their bodies and answers', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
@@ -269,5 +346,6 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['200', '400', '403', '404']),
     );
     expect(paths['/api/workspaces/{id}/tracking-sources']?.get).toBeDefined();
+    expect(paths['/api/workspaces/{id}/saved-queries/{queryId}/tracking/gaps']?.get).toBeDefined();
   });
 });
