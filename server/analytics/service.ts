@@ -331,6 +331,8 @@ export class AnalyticsService {
    */
   private async makeCurrent(deps: ApplierDeps) {
     this.recheck = false;
+    // Stopping: the store's process may be ending, its `status` file already removed, which is no gone directory.
+    if (this.stopped) throw new AnalyticsStoreStopped('The analytics service was stopped');
     if (this.directoryGone(deps.store)) {
       this.rebuildFor = null;
       this.log(

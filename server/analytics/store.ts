@@ -351,10 +351,10 @@ export const isStoreMissing = (error: unknown) =>
 /**
  * ClickHouse's refusals of a store whose files are damaged or gone (as chdb gives them: a part's file garbled, cut
  * short or deleted under the process. Measured: garbage at the head of a part's data file is UNKNOWN_CODEC (the
- * block's codec byte) or CHECKSUM_DOESNT_MATCH; `rm -rf DATA_DIR/analytics` under the process is FILE_DOESNT_EXIST,
+ * block's codec byte), CHECKSUM_DOESNT_MATCH, or with a known codec byte CORRUPTED_DATA (a block size too large); `rm -rf DATA_DIR/analytics` under the process is FILE_DOESNT_EXIST,
  * or a C++ filesystem error, STD_EXCEPTION "No such file or directory").
  */
-const CORRUPT_CODES = [
+export const CORRUPT_CODES = [
   'CHECKSUM_DOESNT_MATCH',
   'CANNOT_READ_ALL_DATA',
   'CORRUPTED_DATA',

@@ -4,7 +4,7 @@
 // the figures it answered before the damage, or 503 figures_preparing (never a 500, never a short answer); the service
 // rebuilds the store by itself, and the store answers again without a restart of the server, its figures those of
 // before. While it rebuilds, the service's state and GET /api/health say how far it is.
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -16,7 +16,7 @@ import { buildApp } from '@server/app';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import type { RebuildProgress } from '@server/analytics/rebuild';
 import { AnalyticsService } from '@server/analytics/service';
-import { storeHolder } from '@server/analytics/store';
+import { CORRUPT_CODES, storeHolder } from '@server/analytics/store';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { generatedCorpus } from './dashboards.fixtures';
@@ -163,12 +163,25 @@ async function postsPartFile(running: AnalyticsService): Promise<string> {
   return file!.path;
 }
 
-/** Writes 4 KiB of garbage at the start of `path`. */
+/**
+ * 4 KiB of garbage, the same on every run (SHA-256 of a fixed text, 128 times): random bytes drawn anew each run made
+ * the test a lottery. In one CI run they held a known codec byte and a huge block size (CORRUPTED_DATA, which the
+ * server reads as damage too, and rebuilt), after which the store's process stayed busy and the next two tests ran
+ * past their time limits: not understood yet (the note of the stop that made this change says so).
+ */
+const GARBAGE = Buffer.concat(
+  Array.from({ length: 128 }, (_, i) => createHash('sha256').update(`murmur-garbage-${i}`).digest()),
+);
+
+/** Writes GARBAGE at the start of `path`. */
 function garble(path: string) {
   const fd = openSync(path, 'r+');
-  writeSync(fd, randomBytes(4_096), 0, 4_096, 0);
+  writeSync(fd, GARBAGE, 0, GARBAGE.length, 0);
   closeSync(fd);
 }
+
+/** A line of the service saying it found the store damaged, with one of the codes that mean damage. */
+const DAMAGED = new RegExp(`files are damaged or gone \\(.*\\((${CORRUPT_CODES.join('|')})\\)`);
 
 describe('a store damaged under the running server', () => {
   it('answers every dashboard call (its figures, or the wait) while its directory is gone, and starts the store again on a fresh one', async () => {
@@ -189,9 +202,7 @@ describe('a store damaged under the running server', () => {
     garble(await postsPartFile(service));
     for (const answer of await dashboardCalls(app, 8)) expect(answer).toMatch(FIGURES_OR_WAIT);
     await until(() => rebuilds() > rebuilt && service.state().caughtUp);
-    expect(lines.join('\n')).toMatch(
-      /files are damaged or gone \(.*\((UNKNOWN_CODEC|CHECKSUM_DOESNT_MATCH|CANNOT_READ_ALL_DATA)\)/,
-    );
+    expect(lines.join('\n')).toMatch(DAMAGED);
     await answersFromTheStore(service, app);
   }, 180_000);
 });
