@@ -50,6 +50,7 @@ export const tagRuleResponseSchema = z.object({
   past_from: z.nullable(z.enum(['store', 'matcher'])),
   past_note: z.nullable(z.string()),
 });
+export type TagRuleResponse = z.infer<typeof tagRuleResponseSchema>;
 
 export const tagResponseSchema = z.object({
   id: z.string(),

@@ -40,6 +40,7 @@ import {
   lockTag,
   nameTaken,
   ruleNotFound,
+  ruleResponse,
   tagNotFound,
   tagsDenied,
 } from './store';
@@ -76,7 +77,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
   // A rule created or changed is applied to past posts at once, here, in batches; closing waits for the batch.
   const running = new Set<Promise<unknown>>();
   const applyNow = (ruleId: string) => {
-    // Its past matches from the analytics store when it can answer (past.ts), then the posts after them (and, when it
+    // Its past matches from the analytics store when it can answer (server/social/insights/rule-past.ts), then the posts after them (and, when it
     // cannot, every post) by the live path.
     const run = Promise.resolve(options.pastFromStore?.(db, app.deps.analytics, ruleId))
       .catch((error: Error) =>
@@ -323,14 +324,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
         return row!;
       });
       applyNow(rule.id);
-      return reply.status(201).send({
-        id: rule.id,
-        tag_id: rule.tagId,
-        query: rule.query,
-        caught_up: false,
-        past_from: null,
-        past_note: null,
-      });
+      return reply.status(201).send(ruleResponse(rule, false));
     },
   );
 
@@ -364,14 +358,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
         return row!;
       });
       applyNow(rule.id);
-      return {
-        id: rule.id,
-        tag_id: rule.tagId,
-        query: rule.query,
-        caught_up: false,
-        past_from: null,
-        past_note: null,
-      };
+      return ruleResponse(rule, false);
     },
   );
 

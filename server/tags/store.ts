@@ -3,7 +3,12 @@
 // manual row (rule_id null) says so, or, without one, when a rule set it: the manual row decides alone, so a removal
 // by hand sticks whatever rules match, and a rule's rows are only its own (migration 0042).
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { tagLabel, type PostTagsResponse, type TagCategoryResponse } from '@contract/tags';
+import {
+  tagLabel,
+  type PostTagsResponse,
+  type TagCategoryResponse,
+  type TagRuleResponse,
+} from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
@@ -59,17 +64,20 @@ export async function categoriesOf(
         posts: postsOf.get(tag.id) ?? 0,
         rules: rules
           .filter((rule) => rule.tagId === tag.id)
-          .map((rule) => ({
-            id: rule.id,
-            tag_id: tag.id,
-            query: rule.query,
-            caught_up: rule.cursor >= newestPost,
-            past_from: rule.pastFrom,
-            past_note: rule.pastNote,
-          })),
+          .map((rule) => ruleResponse(rule, rule.cursor >= newestPost)),
       })),
   }));
 }
+
+/** A rule as the API gives it; `caughtUp`: every stored post has been looked at. */
+export const ruleResponse = (rule: typeof tagRules.$inferSelect, caughtUp: boolean): TagRuleResponse => ({
+  id: rule.id,
+  tag_id: rule.tagId,
+  query: rule.query,
+  caught_up: caughtUp,
+  past_from: rule.pastFrom,
+  past_note: rule.pastNote,
+});
 
 /** The tags `postId` carries in the workspace, by category then name. */
 export async function tagsOfPost(
