@@ -1,8 +1,9 @@
 // The posts a tag rule matches among every post the store holds, in one statement, so at one version of the store:
-// what a rule created or changed tags among the past posts (server/tags/past.ts). With them, the newest post id the
-// store holds at that version: every post at or below it that PostgreSQL holds is one the store held then (posts are
-// committed in id order, and the store applies the change feed in its order: docs/analytics-engine.md), so the rule is
-// carried on past it, over the posts that came after, by the live path (server/tags/apply.ts).
+// what a rule created or changed tags among the past posts (server/social/insights/rule-past.ts). With them, the
+// newest post id the store holds at that version: every post at or below it that PostgreSQL holds is one the store
+// held then (posts are committed in id order, and the store applies the change feed in its order:
+// docs/analytics-engine.md), so the rule is carried on past it, over the posts that came after, by the live path
+// (server/tags/apply.ts).
 import type { QueryNode } from '@server/query/index';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
