@@ -13,7 +13,7 @@ import type { DriverKind } from '@contract/insights-drivers';
 import { NOT_RATED_LABEL, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { STOP_TABLE, stopWords, type StoreWordsRule } from './conversation';
+import { countedTokens, stopWords, type StoreWordsRule } from './conversation';
 import { storeFrom, storeLabel, zonePlaceholder, type StoreScope } from './scope';
 
 /**
@@ -161,23 +161,20 @@ async function wordsOf(
   const { db = STORE_DATABASE } = scope;
   const stopped = stopWords(store, rule);
   await stopped.ready;
-  const stop = `(SELECT lang, word FROM ${STOP_TABLE} WHERE digest = '${stopped.digest}')`;
   const params = new StoreParams();
   const { from, where, cur } = windowsOf(scope, params, windows, ['ts', 'toks', 'lang']);
   const [link, letter, beyondLatin] = [rule.link, rule.letter, rule.beyondLatin].map((r) =>
     params.add(r, 'String'),
   );
-  // The counter (token 0, before every post's tokens) is no lexeme's: its word is '' (the join finds none).
-  const counted = `SELECT k, sum(a) AS a, sum(b) AS b FROM (
-      SELECT if(x.tok = 0, '', concat('t', l.word)) AS k, x.lang AS lang, any(x.a) AS a, any(x.b) AS b
+  // The counter (token 0, before every post's tokens) is no lexeme's: its word is '' (the join finds none). A word is
+  // once however often the lexicon holds it before its merge.
+  const counted = `SELECT if(x.tok = 0, '', concat('t', l.word)) AS k, any(x.a) AS a, any(x.b) AS b
       FROM ${db}.lexicon l RIGHT JOIN (
-        SELECT tok, lang, countIf(cur) AS a, countIf(NOT cur) AS b
-        FROM (SELECT ${cur} AS cur, p.toks AS toks, p.lang AS lang FROM ${from} WHERE ${where})
+        SELECT tok, countIf(cur) AS a, countIf(NOT cur) AS b
+        FROM (SELECT ${cur} AS cur, ${countedTokens(stopped.digest, 'p.toks', 'p.lang')} AS toks
+          FROM ${from} WHERE ${where})
         ARRAY JOIN arrayPushFront(toks, 0) AS tok
-        GROUP BY tok, lang) x ON x.tok = l.tok
-      WHERE x.tok = 0
-        OR NOT ((x.lang, l.word) IN ${stop} OR (x.lang = '' AND l.word IN (SELECT word FROM ${stop})))
-      GROUP BY k, lang)
+        GROUP BY tok) x ON x.tok = l.tok
     GROUP BY k`;
   const word = 'substring(k, 2)';
   const shape =

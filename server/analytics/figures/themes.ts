@@ -4,17 +4,17 @@
 //   the stop words of the post's language left out, the kept-word shape), each with its posts, and the range's posts;
 // - storeWordPairs: for those words, the posts of the range holding each pair of them (a pair once per post; a word
 //   counted in a post as above: not one of its language's stop words), in one statement;
-// - storeThemeFigures and storeThemeTopPosts: for groups of words (the themes), the posts with any of a group's words
-//   (the `term` refinement's rule: `hasAny(p.toks, …)`) in the range per bucket with their labels and sentiment, in the
-//   range before, and the range's top posts of each.
-// The last three keep the posts with any of the words (`hasAny`) and map each such post's tokens to the words' themes
+// - storeThemeFigures: for groups of words (the themes), the posts with any of a group's words (the `term` refinement's
+//   rule: `hasAny(p.toks, …)`) in the range per bucket with their labels, sentiment and first posts, and in the range
+//   before, in one statement (the top posts were a statement of their own, reading the range once more).
+// The last two keep the posts with any of the words (`hasAny`) and map each such post's tokens to the words' themes
 // or indexes (`transform`: a hash map built once a statement), one row a post: faster than joining every post's
 // tokens out and grouping them by post again (server/social/insights/README.md, "Themes").
 import type { Bucket } from '@contract/insights';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { AnalyticsStore } from '../store';
-import { STOP_TABLE, stopWords, type StoreWordsRule } from './conversation';
+import { countedTokens, stopWords, type StoreWordsRule } from './conversation';
 import {
   previousRange,
   ratedSql,
@@ -53,28 +53,24 @@ export async function storeThemeWords(
   const { context, db = STORE_DATABASE } = scope;
   const stopped = stopWords(store, rule);
   await stopped.ready;
-  const stop = `(SELECT lang, word FROM ${STOP_TABLE} WHERE digest = '${stopped.digest}')`;
   const params = new StoreParams();
   const { from, where } = storeFrom(scope, params, zonePlaceholder(context, params), ['toks', 'lang']);
   const [link, letter, beyondLatin] = [rule.link, rule.letter, rule.beyondLatin].map((r) =>
     params.add(r, 'String'),
   );
   const min = params.add(rule.minPosts, 'UInt64');
-  // The counter (token 0, before every post's tokens) is no lexeme's: it counts the posts.
+  // The counter (token 0, before every post's tokens) is no lexeme's: it counts the posts. A word is once however
+  // often the lexicon holds it before its merge.
   const rows = await store.query<{ counter: number; word: string; n: string }>(
     `SELECT counter, word, n FROM (
-      SELECT counter, word, sum(n) AS n FROM (
-        SELECT x.tok = 0 AS counter, l.word AS word, x.lang AS lang, any(x.n) AS n
-        FROM ${db}.lexicon l RIGHT JOIN (
-          SELECT tok, lang, count() AS n
-          FROM (SELECT p.toks AS toks, p.lang AS lang FROM ${from} WHERE ${where})
-          ARRAY JOIN arrayPushFront(toks, 0) AS tok
-          GROUP BY tok, lang) x ON x.tok = l.tok
-        WHERE x.tok = 0
-          OR NOT ((x.lang, l.word) IN ${stop} OR (x.lang = '' AND l.word IN (SELECT word FROM ${stop})))
-        GROUP BY counter, word, lang)
+      SELECT x.tok = 0 AS counter, l.word AS word, any(x.n) AS n
+      FROM ${db}.lexicon l RIGHT JOIN (
+        SELECT tok, count() AS n
+        FROM (SELECT ${countedTokens(stopped.digest, 'p.toks', 'p.lang')} AS toks FROM ${from} WHERE ${where})
+        ARRAY JOIN arrayPushFront(toks, 0) AS tok
+        GROUP BY tok HAVING tok = 0 OR n >= ${min}) x ON x.tok = l.tok
       GROUP BY counter, word)
-    WHERE counter OR (n >= ${min} AND NOT match(word, ${link}) AND match(word, ${letter})
+    WHERE counter OR (NOT match(word, ${link}) AND match(word, ${letter})
       AND lengthUTF8(word) >= if(match(word, ${beyondLatin}), 2, 3))
     ORDER BY counter DESC, n DESC, word
     LIMIT ${Number(rule.words) + 1}`,
@@ -129,15 +125,17 @@ export async function storeWordPairs(
   ]);
   const dropped = droppedOf(words, rule);
   const top = `arrayMap(w -> sipHash64(w), ${params.add(words, 'Array(String)')})`;
-  const out = `arrayZip(${params.add(dropped.languages, 'Array(String)')}, ${params.add(dropped.positions, 'Array(UInt64)')})`;
+  // A (language, index) pair its language does not count, as one number: the language's hash plus the index.
+  const out = `arrayMap((l, x) -> cityHash64(l) + x, ${params.add(dropped.languages, 'Array(String)')},
+    ${params.add(dropped.positions, 'Array(UInt64)')})`;
   // Each post's words among them: their 1-based indexes (0 for its other tokens), sorted, less those its language does
-  // not count.
+  // not count (looked up only for the words held: a tuple of the language and each token took a third more CPU).
   const index = params.add(
     words.map((_, i) => i + 1),
     'Array(UInt64)',
   );
-  const held = `arraySort(arrayFilter(x -> x > 0 AND NOT has(dropped, (toString(p.lang), x)),
-    arrayMap(t -> transform(t, top, ${index}, toUInt64(0)), p.toks)))`;
+  const held = `arraySort(arrayFilter(x -> NOT has(dropped, x + cityHash64(p.lang)), arrayFilter(x -> x > 0,
+    arrayMap(t -> transform(t, top, ${index}, toUInt64(0)), p.toks))))`;
   const rows = await store.query<{ i: string; j: string; n: string }>(
     `WITH ${top} AS top, ${out} AS dropped
     SELECT pair.1 - 1 AS i, pair.2 - 1 AS j, count() AS n
@@ -163,6 +161,8 @@ export interface StoreThemeBucket {
   not_rated: number;
   /** The sentiment scores of the rated posts added up. */
   sentiment_sum: number;
+  /** The bucket's first posts of the theme (most engagement, then the higher id), at most the `top` asked; none before. */
+  top: Array<{ id: number; engagement: number }>;
 }
 
 /**
@@ -186,28 +186,35 @@ function themesOf(themes: readonly (readonly string[])[], params: StoreParams, f
 
 /**
  * Per theme, its posts in each bucket of the range (labels and sentiment as the overview counts them) and in the range
- * before: one statement over both ranges.
+ * before, and each bucket's first `top` posts of the range: one statement over both ranges (the range's top posts of a
+ * theme are the first `top` of its buckets' firsts: themeTopPosts).
  */
 export async function storeThemeFigures(
   store: AnalyticsStore,
   scope: StoreScope,
   themes: readonly (readonly string[])[],
   bucket: Bucket,
+  top: number,
 ): Promise<StoreThemeBucket[]> {
   if (!themes.length) return [];
   const { context } = scope;
   const params = new StoreParams();
   const zone = zonePlaceholder(context, params);
-  const { from, where } = storeFrom(scope, params, zone, ['id', 'q', 'ts', 'toks', 'label', 'sentiment'], {
-    from: previousRange(context).from,
-    to: context.scope.to,
-  });
+  const { from, where } = storeFrom(
+    scope,
+    params,
+    zone,
+    ['id', 'q', 'ts', 'toks', 'label', 'sentiment', 'engagement'],
+    { from: previousRange(context).from, to: context.scope.to },
+  );
   const of = themesOf(themes, params, from, where);
   const start = params.add(context.scope.from.getTime(), 'Int64');
   const label = storeLabel(context.corrections, params);
   // Grouped by quarter (or second: timeKey) first, then the groups mapped to wall-clock buckets, as the overview's
-  // buckets are: the zone's time is worked out once a quarter rather than once a post.
+  // buckets are: the zone's time is worked out once a quarter rather than once a post. A group's first posts are the
+  // least of (-engagement, -id), kept sorted (groupArraySorted), then those of a bucket's groups merged the same way.
   const time = timeKey(context.timeZone, context.scope.from, context.scope.to);
+  const n = Number(top);
   const rows = await store.query<{
     theme: string;
     cur: number;
@@ -218,16 +225,19 @@ export async function storeThemeFigures(
     neg: string;
     nr: string;
     s: number;
+    top: Array<[string, string]>;
   }>(
     `WITH ${of.with}
     SELECT theme, cur, if(cur, ${localBucketSql(bucket, time.seconds, zone)}, '') AS local, sum(n) AS n,
-      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(nr) AS nr, sum(s) AS s
+      sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg, sum(nr) AS nr, sum(s) AS s,
+      arraySlice(arraySort(groupArrayArray(top)), 1, ${n}) AS top
     FROM (
       SELECT theme, cur, k, count() AS n, countIf(lab = 1) AS pos, countIf(lab = 0) AS neu,
-        countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s
+        countIf(lab = -1) AS neg, countIf(NOT rated) AS nr, sumIf(s, rated) AS s,
+        groupArraySortedIf(${n})((-toInt64(engagement), -toInt64(id)), cur) AS top
       FROM (${of.rows(
         `p.ts >= ${start} AS cur, ${time.key} AS k, ${label} AS lab, ${ratedSql(label)} AS rated, ` +
-          `${storeSentiment(context.corrections, params)} AS s`,
+          `${storeSentiment(context.corrections, params)} AS s, p.id AS id, p.engagement AS engagement`,
       )})
       ARRAY JOIN themes AS theme
       GROUP BY theme, cur, k)
@@ -244,31 +254,15 @@ export async function storeThemeFigures(
     negative: Number(row.neg),
     not_rated: Number(row.nr),
     sentiment_sum: row.s,
+    top: row.top.map(([engagement, id]) => ({ id: -Number(id), engagement: -Number(engagement) })),
   }));
 }
 
-/** Each theme's first `top` posts of the range: most engagement, then the higher id. */
-export async function storeThemeTopPosts(
-  store: AnalyticsStore,
-  scope: StoreScope,
-  themes: readonly (readonly string[])[],
-  top: number,
-): Promise<Array<{ theme: number; id: number }>> {
-  if (!themes.length) return [];
-  const params = new StoreParams();
-  const { from, where } = storeFrom(scope, params, zonePlaceholder(scope.context, params), [
-    'id',
-    'toks',
-    'engagement',
-  ]);
-  const of = themesOf(themes, params, from, where);
-  const rows = await store.query<{ theme: string; id: string }>(
-    `WITH ${of.with}
-    SELECT theme, id FROM (${of.rows('p.id AS id, p.engagement AS engagement')})
-    ARRAY JOIN themes AS theme
-    ORDER BY theme, engagement DESC, id DESC
-    LIMIT ${Number(top)} BY theme`,
-    params.values,
-  );
-  return rows.map((row) => ({ theme: Number(row.theme), id: Number(row.id) }));
+/** A theme's first `top` posts of the range from its buckets' firsts: most engagement, then the higher id. */
+export function themeTopPosts(buckets: readonly StoreThemeBucket[], top: number): number[] {
+  return buckets
+    .flatMap((bucket) => (bucket.cur ? bucket.top : []))
+    .sort((a, b) => b.engagement - a.engagement || b.id - a.id)
+    .slice(0, top)
+    .map((post) => post.id);
 }

@@ -9,9 +9,9 @@ import type { ThemesResponse } from '@contract/insights-themes';
 import type { Db } from '@server/db/database';
 import {
   storeThemeFigures,
-  storeThemeTopPosts,
   storeThemeWords,
   storeWordPairs,
+  themeTopPosts,
   type StoreThemeBucket,
 } from '@server/analytics/figures/themes';
 import type { StoreScope } from '@server/analytics/figures/scope';
@@ -81,10 +81,7 @@ export async function themeRows(store: AnalyticsStore, scope: StoreScope, limit:
     );
   const words = groups.map((g) => g.map((t) => t.value));
   const bucket = bucketFor(context.scope.from, context.scope.to);
-  const [figures, top] = await Promise.all([
-    storeThemeFigures(store, scope, words, bucket),
-    storeThemeTopPosts(store, scope, words, TOP_POSTS),
-  ]);
+  const figures = await storeThemeFigures(store, scope, words, bucket, TOP_POSTS);
   const themes: ThemeRows[] = groups.map((terms, t) => {
     const own = figures.filter((f) => f.theme === t);
     return {
@@ -92,7 +89,7 @@ export async function themeRows(store: AnalyticsStore, scope: StoreScope, limit:
       posts: own.filter((f) => f.cur).reduce((sum, f) => sum + f.posts, 0),
       previous_posts: own.filter((f) => !f.cur).reduce((sum, f) => sum + f.posts, 0),
       buckets: new Map(own.filter((f) => f.cur).map((f) => [f.local, f])),
-      top: top.filter((p) => p.theme === t).map((p) => p.id),
+      top: themeTopPosts(own, TOP_POSTS),
     };
   });
   themes.sort((a, b) => b.posts - a.posts || byCodePoint(a.terms[0]!.value, b.terms[0]!.value));

@@ -1,5 +1,5 @@
 // Themes of a range from the store (themeRows: storeThemeWords, storeWordPairs, then the graph and its communities,
-// then storeThemeFigures and storeThemeTopPosts) held to the reference evaluator (test/support/reference/themes.ts)
+// then storeThemeFigures with its top posts) held to the reference evaluator (test/support/reference/themes.ts)
 // on a generated corpus with two planted groups of words that occur together (an outage's, a pizza's), written
 // through the change path and fed to a running store: the words, the pairs' posts, the graph's edges and every
 // theme's words, posts, buckets, sentiment, posts before and top posts, for generated scopes (a query or none,
