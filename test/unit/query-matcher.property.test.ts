@@ -9,7 +9,8 @@ import { parseQuery } from '@server/query/index';
 import { AhoCorasick } from '@server/query/match/aho-corasick';
 import { compileMatcher } from '@server/query/match/index';
 import { extractHashtags, extractMentions } from '@server/social/corpus/text';
-import { generatedCorpus, queryArb, withDomains } from '@test/support/reference/corpus';
+import { generatedCorpus, queryArb } from '@test/support/reference/corpus';
+import { withDomains, withUrls } from '@test/support/reference/links';
 import { normaliseDomains } from '@contract/domains';
 import type { RefPost } from '@test/support/reference/query';
 import { matchPostOf, refPost, referenceIds, tracked } from '@test/support/matcher-oracle';
@@ -31,12 +32,13 @@ const withTags = (fields: Partial<RefPost> & { text: string }): RefPost =>
 /** A fediverse author (`instance:`), for every seventh post. */
 const FEDIVERSE = { handle: 'Lena@Mastodon.social', platform: 'mastodon', country: 'DE' };
 
-const CORPUS: RefPost[] = withDomains(generatedCorpus(5401, 150), 5402).map((post, id) =>
+const CORPUS: RefPost[] = withUrls(withDomains(generatedCorpus(5401, 150), 5402), 5403).map((post, id) =>
   withTags({
     id,
     text: post.text,
     language: post.language,
     domains: normaliseDomains(post.domains ?? []),
+    url: post.url ?? null,
     ...(id % 7 === 0 ? FEDIVERSE : AUTHORS[post.author]!),
   }),
 );
