@@ -10,6 +10,7 @@ import { applyRound } from '@server/analytics/applier';
 import { storeCurrency } from '@server/analytics/current';
 import { LAYOUT_VERSION, layoutVersion, STORE_DATABASE } from '@server/analytics/layout';
 import { LAYOUT_STEPS, migrateLayout, refeedPosts } from '@server/analytics/layout-steps';
+import { candidateIds, compileStoreCandidates } from '@server/analytics/matching/candidates';
 import { compileStoreQuery } from '@server/analytics/matching/compile';
 import { readOutbox } from '@server/analytics/outbox';
 import { StoreParams } from '@server/analytics/params';
@@ -97,6 +98,25 @@ async function storeIds(query: string): Promise<number[]> {
   return rows.map((row) => Number(row.id));
 }
 
+/**
+ * The same from the query's candidate set (the token slices a dashboard reads instead of the range's posts), its own
+ * nodes not tested again.
+ */
+async function candidateMatches(query: string): Promise<number[]> {
+  const parsed = parseQuery(query);
+  if (!parsed.ok) throw new Error(query);
+  const params = new StoreParams();
+  const set = compileStoreCandidates(parsed.ast, params);
+  if (set === null) throw new Error(`${query} has no candidate set`);
+  const condition = compileStoreQuery(parsed.ast, params, undefined, set.given);
+  const rows = await store.query<{ id: string }>(
+    `SELECT toString(p.id) AS id FROM ${db}.posts p WHERE p.id IN (${candidateIds(set, params)}) AND ${condition}
+      ORDER BY p.id`,
+    params.values,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
 /** The ids of PostgreSQL's posts whose subreddit is `name` by the query side's rule, ascending. */
 async function expectedIds(name: string): Promise<number[]> {
   const { rows } = await server.pool.query<{ id: string; platform: string; url: string | null }>(
@@ -150,6 +170,11 @@ describe('layout 14: the subreddit', () => {
     const expected = await expectedIds(name);
     expect(expected.length).toBeGreaterThan(0);
     expect(await storeIds(query)).toEqual(expected);
+    expect(await candidateMatches(query)).toEqual(expected);
+    // With other terms: the subreddit's slice drives, or joins an OR's slices.
+    const phone = (await storeIds('phone')).filter((id) => expected.includes(id));
+    expect(await candidateMatches(`${query} phone`)).toEqual(phone);
+    expect(await candidateMatches(`${query} OR #nothing_here`)).toEqual(expected);
   });
 
   it('a store of layout 13 is brought to 14 in place: the column, then the Reddit posts fed again', async () => {

@@ -15,6 +15,7 @@ import { insertPosts } from '@server/social/corpus/changes';
 import type { Cursor } from '@server/social/insights/cursor';
 import { postList } from '@server/social/insights/posts';
 import { generatedCorpus, writeCorpus } from '@test/support/reference/corpus';
+import { withUrls } from '@test/support/reference/links';
 import { postListOrder, type RefListRow } from '@test/support/reference/lists';
 import type { RefPost } from '@test/support/reference/query';
 import { caseArb, correctionsOf, scopesOf } from '@test/support/reference/scopes';
@@ -28,7 +29,8 @@ let posts: RefPost[];
 
 beforeAll(async () => {
   server = await createTestServer({}, { store: false });
-  posts = await writeCorpus(server, generatedCorpus(5260, 400));
+  // With addresses: subreddit: read from the token slices (storeFrom's candidates) too.
+  posts = await writeCorpus(server, withUrls(generatedCorpus(5260, 400), 5261));
   running = await runningService(server, 'posts-property');
   store = running.service.store!;
 }, 120_000);
