@@ -4,7 +4,10 @@
 import { postGramsSql, scriptsSql } from './matching/scripts';
 import type { AnalyticsStore } from './store';
 
-/** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
+/**
+ * Raised whenever a table's columns, keys or meaning change: a store with a lower number is brought forward by
+ * LAYOUT_STEPS (layout-steps.ts) where they reach it, and rebuilt otherwise.
+ */
 export const LAYOUT_VERSION = 14;
 /**
  * A post's `label` when its text gave too little to rate (posts.sentiment_rated false, migration 0041): the scorer
@@ -144,7 +147,8 @@ function checkName(database: string) {
  *   outside links, each once (`toks`, what the conversation counts and its `term` refinement tests); the hashes of its
  *   grams (`gtoks`: postGramsSql) and their scripts (`scripts`, matching/scripts.ts); its hashtags, mentions and link
  *   domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one, TAG_MARKS);
- *   a Reddit post's subreddit (SUBREDDIT_COLUMN, computed by rows.ts from posts.url); and the text. Ordered by id with a min-max skip index on time.
+ *   a Reddit post's subreddit (SUBREDDIT_COLUMN, computed by rows.ts from posts.url); and the text. Ordered by id
+ *   with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
  *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
  *   changes, so they never differ from its posts row). The tokens: each word (sipHash64(word), with its positions

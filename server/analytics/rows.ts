@@ -34,7 +34,7 @@ export const profileRowsSql = (condition = 'true') =>
 /**
  * A Reddit post's subreddit from its permalink, lower case, '' for every other post: server/query/subreddit.ts's
  * subredditOf in PostgreSQL (the same expression, which PostgreSQL's advanced regular expressions read as JavaScript's
- * do; regexp_match gives its capturing group). The platform is a constant here, so PostgreSQL skips the rest for others.
+ * do; regexp_match gives its capturing group); another platform's post is not matched against it.
  */
 const SUBREDDIT_SQL = `CASE WHEN platform = 'reddit'
       THEN coalesce((regexp_match(lower(url), '${REDDIT_PERMALINK}'))[1], '') ELSE '' END`;
