@@ -9,7 +9,7 @@ import { parseQuery } from '@server/query/index';
 import { AhoCorasick } from '@server/query/match/aho-corasick';
 import { compileMatcher } from '@server/query/match/index';
 import { extractHashtags, extractMentions } from '@server/social/corpus/text';
-import { generatedCorpus, queryArb } from '@test/support/reference/corpus';
+import { generatedCorpus, subredditQueryArb as queryArb } from '@test/support/reference/corpus';
 import { withDomains, withUrls } from '@test/support/reference/links';
 import { normaliseDomains } from '@contract/domains';
 import type { RefPost } from '@test/support/reference/query';
@@ -68,8 +68,10 @@ describe('the matcher answers as the reference evaluator', () => {
       }),
       { seed: 5402, numRuns: 60 },
     );
-    // Not vacuous: the queries match posts.
+    // Not vacuous: the queries match posts, subreddit: too (a Reddit post's permalink; another platform's is none).
     expect(matches).toBeGreaterThan(1000);
+    const subreddit = tracked(['subreddit:coffee', 'subreddit:tea']);
+    expect(CORPUS.filter((post) => referenceIds(subreddit, post).length > 0).length).toBeGreaterThan(3);
   }, 30_000);
 
   const WORDS = [

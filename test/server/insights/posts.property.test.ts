@@ -15,7 +15,6 @@ import { insertPosts } from '@server/social/corpus/changes';
 import type { Cursor } from '@server/social/insights/cursor';
 import { postList } from '@server/social/insights/posts';
 import { generatedCorpus, writeCorpus } from '@test/support/reference/corpus';
-import { withUrls } from '@test/support/reference/links';
 import { postListOrder, type RefListRow } from '@test/support/reference/lists';
 import type { RefPost } from '@test/support/reference/query';
 import { caseArb, correctionsOf, scopesOf } from '@test/support/reference/scopes';
@@ -29,8 +28,7 @@ let posts: RefPost[];
 
 beforeAll(async () => {
   server = await createTestServer({}, { store: false });
-  // With addresses: subreddit: read from the token slices (storeFrom's candidates) too.
-  posts = await writeCorpus(server, withUrls(generatedCorpus(5260, 400), 5261));
+  posts = await writeCorpus(server, generatedCorpus(5260, 400));
   running = await runningService(server, 'posts-property');
   store = running.service.store!;
 }, 120_000);

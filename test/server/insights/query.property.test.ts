@@ -12,7 +12,7 @@ import type { StoreScope } from '@server/analytics/matching/compile';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
-import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { generatedCorpus, subredditQueryArb as queryArb, writeCorpus } from '@test/support/reference/corpus';
 import { withDomains, withUrls } from '@test/support/reference/links';
 import { dayCounts, type RefScope } from '@test/support/reference/figures';
 import { matching, parsed, type RefPost } from '@test/support/reference/query';

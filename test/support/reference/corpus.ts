@@ -342,10 +342,6 @@ const fieldArb = fc.constantFrom(
   'site:youtube.com',
   'source:reddit',
   'instance:mastodon.social',
-  'subreddit:coffee',
-  'subreddit:r/Tea',
-  'subreddit:LatteArt',
-  'subreddit:android',
 );
 /** A NEAR's operand: words, phrases and wildcards, or an OR of them (never a substring term). */
 const proximityArb = fc.oneof(
@@ -377,3 +373,19 @@ const { query: queryTextArb } = fc.letrec<{ query: string }>((tie) => ({
 
 /** Query texts that parse (server/query's parser), over every operator of the language. */
 export const queryArb = queryTextArb.filter((text) => parseQuery(text).ok);
+
+const SUBREDDITS = ['subreddit:coffee', 'subreddit:r/Tea', 'subreddit:LatteArt', 'subreddit:android'];
+
+/**
+ * queryArb's queries and, beside them, `subreddit:` alone, negated and joined to them (for corpora with addresses:
+ * links.ts, withUrls). Apart from queryArb so that the other property tests draw the queries they drew before.
+ */
+export const subredditQueryArb = fc
+  .oneof(
+    queryArb,
+    fc.constantFrom(...SUBREDDITS, ...SUBREDDITS.map((field) => `NOT ${field}`)),
+    fc
+      .tuple(fc.constantFrom(...SUBREDDITS), fc.constantFrom('AND', 'OR', 'AND NOT'), queryArb)
+      .map(([field, operator, query]) => `${field} ${operator} (${query})`),
+  )
+  .filter((text) => parseQuery(text).ok);
