@@ -2,7 +2,8 @@
 // step exists (LAYOUT_STEPS), its layout and tables checked, and its position reconciled with PostgreSQL's outbox. The
 // answer is the position it answers from, or why it must be rebuilt (service.ts rebuilds it beside).
 import { reconcile, type ApplierDeps } from './applier';
-import { checkServerVersion, layoutFault, makeDurable, migrateLayout } from './layout';
+import { checkServerVersion, layoutFault, makeDurable } from './layout';
+import { migrateLayout, refeedPosts } from './layout-steps';
 import { TAG } from './open';
 import { claimConsumer } from './outbox';
 import type { StorePosition } from './position';
@@ -17,7 +18,12 @@ export async function storeCurrency(
 ): Promise<Currency> {
   await checkServerVersion(deps.store);
   if (damaged) return { why: damaged };
-  const reached = await migrateLayout(deps.store);
+  const reached = await migrateLayout(deps.store, undefined, {
+    refeed: async (condition) => {
+      const fed = await refeedPosts(deps.pool, condition);
+      log(`${TAG} ${fed.toLocaleString('en-US')} posts fed again for the new layout (${condition}).`);
+    },
+  });
   if (reached.length) log(`${TAG} The store's layout was brought forward to ${reached.join(', ')} in place.`);
   const fault = await layoutFault(deps.store);
   if (fault !== null) return { why: fault };

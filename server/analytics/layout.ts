@@ -1,10 +1,14 @@
 // The store's tables (docs/analytics-engine.md, "The design Murmur builds") and their layout version. A store of an
-// older layout is reported, not altered: the caller rebuilds it from PostgreSQL (npm run analytics:rebuild).
+// older layout is brought forward by its steps where they exist (layout-steps.ts), and rebuilt from PostgreSQL
+// otherwise (npm run analytics:rebuild).
 import { postGramsSql, scriptsSql } from './matching/scripts';
 import type { AnalyticsStore } from './store';
 
-/** Raised whenever a table's columns, keys or meaning change: a store with a lower number is rebuilt. */
-export const LAYOUT_VERSION = 13;
+/**
+ * Raised whenever a table's columns, keys or meaning change: a store with a lower number is brought forward by
+ * LAYOUT_STEPS (layout-steps.ts) where they reach it, and rebuilt otherwise.
+ */
+export const LAYOUT_VERSION = 14;
 /**
  * A post's `label` when its text gave too little to rate (posts.sentiment_rated false, migration 0041): the scorer
  * called it neutral, and the dashboards count it apart as "not rated" (docs/sentiment.md). Otherwise 1, 0 or -1
@@ -52,6 +56,14 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
  * (`platform:tiktok lang:es`) reads its slice rather than every post of the range.
  */
 export const FIELD_TOKEN_MARKS = { platform: 'p', lang: 'l' } as const;
+
+/**
+ * A Reddit post's subreddit, lower case ('' for every other post): rows.ts computes it from PostgreSQL's posts.url
+ * (server/query/subreddit.ts), and the post has a token of it, sipHash64(SUBREDDIT_TOKEN_MARK, name), for
+ * `subreddit:`. Since layout 14 (layout-steps.ts).
+ */
+export const SUBREDDIT_COLUMN = `subreddit LowCardinality(String) DEFAULT ''`;
+export const SUBREDDIT_TOKEN_MARK = 'r';
 
 /** The first byte of a `tags` element: which list it is of (the rest is the value). */
 export const TAG_MARKS = { hashtags: '#', mentions: '@', domains: '/' } as const;
@@ -135,12 +147,14 @@ function checkName(database: string) {
  *   outside links, each once (`toks`, what the conversation counts and its `term` refinement tests); the hashes of its
  *   grams (`gtoks`: postGramsSql) and their scripts (`scripts`, matching/scripts.ts); its hashtags, mentions and link
  *   domains as PostgreSQL has them, lower case (and `tags`, computed when read: the three lists in one, TAG_MARKS);
- *   and the text. Ordered by id with a min-max skip index on time.
+ *   a Reddit post's subreddit (SUBREDDIT_COLUMN, computed by rows.ts from posts.url); and the text. Ordered by id
+ *   with a min-max skip index on time.
  * - tok: every (token, post) pair ordered by token then time, so a term over a range reads one contiguous slice, with
  *   the post's columns a dashboard groups by or sums (TOKEN_POST_COLUMNS; a post's rows are replaced whenever it
  *   changes, so they never differ from its posts row). The tokens: each word (sipHash64(word), with its positions
- *   for phrases and NEAR), each hashtag (sipHash64('#', tag)), each mention (sipHash64('@', handle)) and each gram
- *   (sipHash64('g', gram)); only words have positions.
+ *   for phrases and NEAR), each hashtag (sipHash64('#', tag)), each mention (sipHash64('@', handle)), each gram
+ *   (sipHash64('g', gram)), the platform and language (FIELD_TOKEN_MARKS) and a Reddit post's subreddit
+ *   (SUBREDDIT_TOKEN_MARK); only words have positions.
  * - posts_sampled: the posts' rows but for their text, positions and grams (SAMPLED_COLUMNS), ordered by their
  *   sample hash (`h`, SAMPLE_HASH) then id, so that the conversation's sample of a period (the posts whose hash is
  *   below a cut) is one stretch at the table's start rather than rows spread over every granule of `posts`.
@@ -160,7 +174,7 @@ function checkName(database: string) {
  * refinement by tags reads their slices. Fed with the posts' rows (the outbox's tag_post_ids: applier.ts) and copied
  * whole by a rebuild. A tag's id is unique across workspaces; a request names only its own workspace's.
  */
-const postTagsTable = (db: string) =>
+export const postTagsTable = (db: string) =>
   `CREATE TABLE IF NOT EXISTS ${db}.post_tags (tag UUID, post UInt64)
     ENGINE = MergeTree ORDER BY (tag, post) SETTINGS ${DURABLE}`;
 
@@ -171,7 +185,7 @@ function tables(db: string): string[] {
       platform LowCardinality(String), lang LowCardinality(String), kind LowCardinality(String),
       media LowCardinality(String), likes UInt32, comments UInt32, shares UInt32, engagement UInt32,
       views Nullable(UInt64), sentiment Float32, label Int8,
-      hashtags Array(String), mentions Array(String), domains Array(String),
+      hashtags Array(String), mentions Array(String), domains Array(String), ${SUBREDDIT_COLUMN},
       tags Array(String) ALIAS ${TAGS_SQL},
       words Array(String) EPHEMERAL ${POST_WORDS},
       occurrences Array(Tuple(UInt64, UInt32)) EPHEMERAL
@@ -315,54 +329,6 @@ export async function makeDurable(store: AnalyticsStore, db = STORE_DATABASE) {
     { db },
   );
   for (const { name } of tables) await store.exec(`ALTER TABLE ${db}.${name} MODIFY SETTING ${DURABLE}`);
-}
-
-/**
- * A forward step of the layout: the statements that take a store of layout `version - 1` to `version` where it stands
- * (ALTER TABLE … ADD or MATERIALIZE a column or a projection, MODIFY a setting), so a new layout costs a start no
- * rebuild. Each statement must be harmless when run again (IF NOT EXISTS, and MATERIALIZE repeats nothing): a step cut
- * short is run again whole. ClickHouse materialises in the background; until it has, a part answers from its raw
- * columns (a DEFAULT computed when read, a projection skipped), so the figures are the same meanwhile. tables() makes
- * the newest layout at once: what a step adds goes there too, and the tests hold a migrated store's columns and
- * projections equal to a made one's. A store older than the first step's version - 1 is rebuilt.
- */
-export interface LayoutStep {
-  version: number;
-  statements(db: string): string[];
-}
-
-export const LAYOUT_STEPS: readonly LayoutStep[] = [
-  // 12: `label` may be NOT_RATED_LABEL. No column changes: a store of layout 11 holds 1, 0 or -1 only, which is what
-  // PostgreSQL's posts without a rating (null: every post stored before migration 0041) count as; the rescan that
-  // rates them replaces the not-rated ones through the feed.
-  { version: 12, statements: () => [] },
-  // 13: the posts' tags (migration 0044 names every tagged post in the outbox, which fills the table).
-  { version: 13, statements: (db) => [postTagsTable(db)] },
-];
-
-/**
- * Brings the store in `db` from its layout up to `target` by LAYOUT_STEPS, recording each version reached; returns the
- * versions it reached (none when it was current, has no layout, or a step between is missing: a rebuild's case).
- */
-export async function migrateLayout(
-  store: AnalyticsStore,
-  db = STORE_DATABASE,
-  { steps = LAYOUT_STEPS, target = LAYOUT_VERSION }: { steps?: readonly LayoutStep[]; target?: number } = {},
-): Promise<number[]> {
-  checkName(db);
-  const version = await layoutVersion(store, db);
-  if (version === null || version >= target) return [];
-  const path: LayoutStep[] = [];
-  for (let next = version + 1; next <= target; next += 1) {
-    const step = steps.find((candidate) => candidate.version === next);
-    if (!step) return [];
-    path.push(step);
-  }
-  for (const step of path) {
-    for (const statement of step.statements(db)) await store.exec(statement);
-    await store.exec(`INSERT INTO ${db}.layout (version) VALUES (${Number(step.version)})`);
-  }
-  return path.map((step) => step.version);
 }
 
 /** Makes the tables of LAYOUT_VERSION in `db` when the store has no layout; reports the version it has otherwise. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { REDDIT_PERMALINK } from '@server/query/subreddit';
 import { CARRIED_WHERE } from '@server/tags/carried';
 import type { AnalyticsStore } from './store';
 import {
@@ -18,6 +19,7 @@ import {
   POST_WORDS,
   SAMPLE_HASH,
   SAMPLED_COLUMNS,
+  SUBREDDIT_TOKEN_MARK,
   TOKEN_POST_COLUMNS,
 } from './layout';
 
@@ -30,13 +32,22 @@ export const profileRowsSql = (condition = 'true') =>
   FROM profiles WHERE ${condition}`;
 
 /**
+ * A Reddit post's subreddit from its permalink, lower case, '' for every other post: server/query/subreddit.ts's
+ * subredditOf in PostgreSQL (the same expression, which PostgreSQL's advanced regular expressions read as JavaScript's
+ * do; regexp_match gives its capturing group); another platform's post is not matched against it.
+ */
+const SUBREDDIT_SQL = `CASE WHEN platform = 'reddit'
+      THEN coalesce((regexp_match(lower(url), '${REDDIT_PERMALINK}'))[1], '') ELSE '' END`;
+
+/**
  * The posts' rows, for `WHERE condition` over `posts` (read as JSON lines: postLinesSql). Time in whole ms, rounded
- * down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds.
+ * down: then `ts < to` and `ts >= from` (ms bounds) agree with PostgreSQL's microseconds. The subreddit is computed
+ * here, once a post (SUBREDDIT_SQL).
  */
 const postRowsSql = (condition: string) =>
   `SELECT id::text AS id, floor(extract(epoch FROM posted_at) * 1000)::int8::text AS ts, author_id::text AS author_id,
     platform, coalesce(language, '') AS lang, kind, media, likes, comments, shares, engagement, views::text AS views,
-    sentiment, hashtags, mentions, domains,
+    sentiment, hashtags, mentions, domains, ${SUBREDDIT_SQL} AS subreddit,
     CASE WHEN sentiment_rated IS FALSE THEN ${NOT_RATED_LABEL}
       ELSE CASE sentiment_label WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END END AS label,
     text
@@ -60,6 +71,7 @@ const POST_ROW_COLUMNS = [
   'hashtags',
   'mentions',
   'domains',
+  'subreddit',
   'label',
   'text',
 ] as const;
@@ -148,8 +160,8 @@ export async function insertTags(
 }
 
 /**
- * The token hashes of a post's hashtags, mentions, grams, platform and language (no positions), as the token table
- * holds them.
+ * The token hashes of a post's hashtags, mentions, grams, platform, language and subreddit (a Reddit post's, when its
+ * permalink names one) (no positions), as the token table holds them.
  */
 const UNPOSITIONED_TOKENS = `arrayConcat(
       arrayMap(h -> sipHash64('#', h), arrayDistinct(hashtags)),
@@ -157,7 +169,8 @@ const UNPOSITIONED_TOKENS = `arrayConcat(
       gtoks,
       [${Object.entries(FIELD_TOKEN_MARKS)
         .map(([field, mark]) => `sipHash64('${mark}', ${field})`)
-        .join(', ')}])`;
+        .join(', ')}],
+      arrayMap(s -> sipHash64('${SUBREDDIT_TOKEN_MARK}', s), arrayFilter(s -> s != '', [subreddit])))`;
 
 /** Every token hash of a post in the token table, an expression over the store's posts (what a delete names). */
 export const POST_TOKENS = `arrayConcat(ptoks, ${UNPOSITIONED_TOKENS})`;
@@ -166,8 +179,8 @@ const POST_COLUMNS = TOKEN_POST_COLUMNS.map(([name]) => name).join(', ');
 
 /**
  * The token table's rows of the posts of `db.posts` that match `condition` (every post by default): each word with
- * its positions, each hashtag, mention and gram, its platform and language without (their hashes keep them apart from
- * the words'), each with its post's columns.
+ * its positions, each hashtag, mention and gram, its platform, language and subreddit without (their hashes keep
+ * them apart from the words'), each with its post's columns.
  */
 export const fillTokens = (store: AnalyticsStore, db: string, condition = 'true') =>
   store.exec(

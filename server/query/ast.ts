@@ -11,6 +11,7 @@ export const QUERY_FIELDS = [
   'engagement',
   'site',
   'instance',
+  'subreddit',
 ] as const;
 export type QueryField = (typeof QUERY_FIELDS)[number];
 
@@ -69,7 +70,8 @@ interface MentionNode {
  * a range of whole numbers, both ends included, `*` for none: followers (the author's) and engagement (the post's
  * likes + comments + shares), canonical `[1000 TO *]` (fieldRange reads it); site (a domain the post links to, its
  * registrable domain: `news.bbc.co.uk` → `bbc.co.uk`, as the posts' domains are stored), instance (the fediverse
- * server of the author's handle, `user@instance`, lower case).
+ * server of the author's handle, `user@instance`, lower case), subreddit (a Reddit post's community, from its permalink
+ * `https://www.reddit.com/r/<name>/…`, lower case without `r/`: subreddit.ts).
  */
 export interface FieldNode {
   type: 'field';

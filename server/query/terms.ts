@@ -13,6 +13,7 @@ import {
   type QueryField,
 } from './ast';
 import { QuerySyntaxError } from './errors';
+import { subredditValue } from './subreddit';
 
 /**
  * - `words`: whole words (the store's: runs of letters, marks and digits, lower-cased), case-insensitive.
@@ -121,6 +122,11 @@ function fieldValue(field: QueryField, raw: string, column: number): string {
       const host = raw.toLowerCase();
       return HOST.test(host) ? host : invalid('instance', 'a server name such as mastodon.social');
     }
+    case 'subreddit':
+      return (
+        subredditValue(raw) ??
+        invalid('subreddit', 'a name such as android or r/android: 2 to 21 letters, digits and _')
+      );
   }
 }
 
@@ -129,7 +135,9 @@ function fieldNode(word: string, name: string, column: number): LeafNode {
   const raw = word.slice(name.length + 1);
   // `site:x`, `site:reddit`: a platform's name, as `site:` meant before it was a linked site.
   const platformSite = key === 'site' && (PLATFORMS as readonly string[]).includes(raw.toLowerCase());
-  const field = platformSite ? 'platform' : (FIELD_ALIASES[key] ?? QUERY_FIELDS.find((known) => known === key));
+  const field = platformSite
+    ? 'platform'
+    : (FIELD_ALIASES[key] ?? QUERY_FIELDS.find((known) => known === key));
   if (!field)
     return fail(`Unknown field "${name}:" at column ${column} (use ${FIELD_LIST})`, column, name.length + 1);
   const valueColumn = column + name.length + 1;

@@ -30,6 +30,7 @@ type PostRow = {
   engagement: number;
   followers: number;
   domains: string[];
+  url: string | null;
 };
 
 const matchPostOf = (row: PostRow): MatchPost => ({
@@ -44,6 +45,7 @@ const matchPostOf = (row: PostRow): MatchPost => ({
   engagement: row.engagement,
   followers: row.followers,
   domains: row.domains,
+  url: row.url,
 });
 
 /** The newest post's id (0 for an empty corpus): a rule whose cursor is there is caught up. */
@@ -97,7 +99,7 @@ async function applyRound(db: Db, round: Round): Promise<boolean> {
     if (queries.length === 0) return true;
     const { rows } = await tx.execute<PostRow>(
       sql`SELECT p.id::text AS id, p.text, p.platform::text AS platform, p.language, p.hashtags, p.mentions,
-        a.handle, a.country, p.kind::text AS kind, p.engagement, a.followers, p.domains
+        a.handle, a.country, p.kind::text AS kind, p.engagement, a.followers, p.domains, p.url
       FROM posts p JOIN profiles a ON a.id = p.author_id
       WHERE p.id > ${top.cursor} ORDER BY p.id LIMIT ${round.batchSize}`,
     );

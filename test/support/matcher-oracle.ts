@@ -18,6 +18,7 @@ export const refPost = (fields: Partial<RefPost> & { text: string }): RefPost =>
   hashtags: [],
   mentions: [],
   domains: [],
+  url: null,
   sentiment: 0,
   label: 'neutral',
   rated: true,
@@ -41,6 +42,7 @@ export const matchPostOf = (post: RefPost): MatchPost => ({
   engagement: post.likes + post.comments + post.shares,
   followers: post.followers,
   domains: post.domains,
+  url: post.url,
 });
 
 /** Query texts as tracked queries, numbered q0, q1 … in order. */

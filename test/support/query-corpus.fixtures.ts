@@ -30,6 +30,8 @@ interface PostSpec {
   mentions?: string[];
   /** Links as a source gives them (stored as registrable domains). */
   links?: string[];
+  /** The post's address at its source (a Reddit permalink names its subreddit). */
+  url?: string;
 }
 
 const POSTS: Record<string, PostSpec> = {
@@ -49,7 +51,12 @@ const POSTS: Record<string, PostSpec> = {
     text: '東京タワーに行った！ラーメン大好き #東京',
     hashtags: ['東京'],
   },
-  decaf: { author: 'anon', language: null, text: "Don't drink decaf coffee, it's pointless" },
+  decaf: {
+    author: 'anon',
+    language: null,
+    text: "Don't drink decaf coffee, it's pointless",
+    url: 'https://www.reddit.com/r/Coffee/comments/1a2b3c/dont_drink_decaf/',
+  },
   shop: { author: 'alice', language: 'en', text: 'The coffee shop near my house is great' },
   fire: { author: 'bob', language: 'en', text: 'tea time with friends 🔥', mentions: ['alice'] },
   vax: { author: 'carla', language: 'es', text: 'covid-19 vaccines for baristas' },
@@ -57,8 +64,15 @@ const POSTS: Record<string, PostSpec> = {
     author: 'anon',
     language: 'en',
     text: "'; DROP TABLE posts; -- a') OR 1=1 -- 100% under_score back\\slash",
+    url: "https://old.reddit.com/r/Bobby_Tables/comments/9/'); DROP TABLE posts; --",
   },
-  better: { author: 'alice', language: 'en', text: 'Tea is much better than coffee' },
+  // A Reddit permalink on another platform's post: no subreddit of it.
+  better: {
+    author: 'alice',
+    language: 'en',
+    text: 'Tea is much better than coffee',
+    url: 'https://www.reddit.com/r/coffee/comments/2/',
+  },
   toot: { author: 'lena', language: 'de', text: 'Neue Notizen', links: ['https://Docs.Murmur.app/notes'] },
 };
 
@@ -90,6 +104,7 @@ export async function insertCorpus(server: TestServer) {
       hashtags: post.hashtags ?? [],
       mentions: post.mentions ?? [],
       domains: normaliseDomains(post.links ?? []),
+      url: post.url ?? null,
     })),
   );
 }
@@ -112,6 +127,7 @@ const REFERENCE: RefPost[] = Object.values(POSTS).map((post, id) => {
     hashtags: post.hashtags ?? [],
     mentions: post.mentions ?? [],
     domains: normaliseDomains(post.links ?? []),
+    url: post.url ?? null,
     sentiment: 0,
     label: 'neutral',
     rated: true,

@@ -9,7 +9,8 @@ import { parseQuery } from '@server/query/index';
 import { AhoCorasick } from '@server/query/match/aho-corasick';
 import { compileMatcher } from '@server/query/match/index';
 import { extractHashtags, extractMentions } from '@server/social/corpus/text';
-import { generatedCorpus, queryArb, withDomains } from '@test/support/reference/corpus';
+import { generatedCorpus, subredditQueryArb as queryArb } from '@test/support/reference/corpus';
+import { withDomains, withUrls } from '@test/support/reference/links';
 import { normaliseDomains } from '@contract/domains';
 import type { RefPost } from '@test/support/reference/query';
 import { matchPostOf, refPost, referenceIds, tracked } from '@test/support/matcher-oracle';
@@ -31,12 +32,13 @@ const withTags = (fields: Partial<RefPost> & { text: string }): RefPost =>
 /** A fediverse author (`instance:`), for every seventh post. */
 const FEDIVERSE = { handle: 'Lena@Mastodon.social', platform: 'mastodon', country: 'DE' };
 
-const CORPUS: RefPost[] = withDomains(generatedCorpus(5401, 150), 5402).map((post, id) =>
+const CORPUS: RefPost[] = withUrls(withDomains(generatedCorpus(5401, 150), 5402), 5403).map((post, id) =>
   withTags({
     id,
     text: post.text,
     language: post.language,
     domains: normaliseDomains(post.domains ?? []),
+    url: post.url ?? null,
     ...(id % 7 === 0 ? FEDIVERSE : AUTHORS[post.author]!),
   }),
 );
@@ -66,8 +68,10 @@ describe('the matcher answers as the reference evaluator', () => {
       }),
       { seed: 5402, numRuns: 60 },
     );
-    // Not vacuous: the queries match posts.
+    // Not vacuous: the queries match posts, subreddit: too (a Reddit post's permalink; another platform's is none).
     expect(matches).toBeGreaterThan(1000);
+    const subreddit = tracked(['subreddit:coffee', 'subreddit:tea']);
+    expect(CORPUS.filter((post) => referenceIds(subreddit, post).length > 0).length).toBeGreaterThan(3);
   }, 30_000);
 
   const WORDS = [

@@ -244,13 +244,13 @@ describe('errors: exact message, column and length', () => {
     ['a (', 'Missing closing parenthesis for the "(" at column 3', 3, 1],
     [
       'foo:bar',
-      'Unknown field "foo:" at column 1 (use author:, platform:, lang:, country:, is:, followers:, engagement:, site:, instance:, source:, url:)',
+      'Unknown field "foo:" at column 1 (use author:, platform:, lang:, country:, is:, followers:, engagement:, site:, instance:, subreddit:, source:, url:)',
       1,
       4,
     ],
     [
       'a https://x.com',
-      'Unknown field "https:" at column 3 (use author:, platform:, lang:, country:, is:, followers:, engagement:, site:, instance:, source:, url:)',
+      'Unknown field "https:" at column 3 (use author:, platform:, lang:, country:, is:, followers:, engagement:, site:, instance:, subreddit:, source:, url:)',
       3,
       6,
     ],

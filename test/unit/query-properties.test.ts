@@ -72,6 +72,7 @@ const fieldArb = fc.oneof(
   fc
     .constantFrom('mastodon.social', 'fosstodon.org', 'sub.example-host.net')
     .map((value): LeafNode => ({ type: 'field', field: 'instance', value })),
+  text('abz09_', 2, 21).map((value): LeafNode => ({ type: 'field', field: 'subreddit', value })),
   fc
     .tuple(
       fc.constantFrom('followers', 'engagement'),

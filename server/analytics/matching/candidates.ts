@@ -14,6 +14,7 @@ import {
   rangeCondition,
   sliceUnion,
   substringSet,
+  subredditToken,
   tagToken,
   type StoreRange,
 } from './compile';
@@ -126,6 +127,9 @@ export function compileStoreCandidates(
     case 'mention':
       return { tokens: `tok = ${tagToken(node, params)}`, posts: null, repeats: false, given };
     case 'field': {
+      // A subreddit's slice is exactly its posts, and a narrow one (one community's).
+      if (node.field === 'subreddit')
+        return { tokens: `tok = ${subredditToken(node.value, params)}`, posts: null, repeats: false, given };
       const token = fieldToken(node, params);
       return token === null
         ? null

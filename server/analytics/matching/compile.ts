@@ -12,6 +12,7 @@ import {
   LOWERED_TEXT,
   sampleHash,
   STORE_DATABASE,
+  SUBREDDIT_TOKEN_MARK,
   TAG_MARKS,
   textStretch,
 } from '../layout';
@@ -128,8 +129,13 @@ const tokenSet = (token: string, params: StoreParams, range?: StoreRange) =>
 export const tagToken = (node: QueryNode & { type: 'hashtag' | 'mention' }, params: StoreParams) =>
   `sipHash64('${node.type === 'hashtag' ? '#' : '@'}', ${params.add(node.value, 'String')})`;
 
+/** The token of a subreddit (a Reddit post's, layout.ts SUBREDDIT_TOKEN_MARK), as the token table holds it. */
+export const subredditToken = (name: string, params: StoreParams) =>
+  `sipHash64('${SUBREDDIT_TOKEN_MARK}', ${params.add(name, 'String')})`;
+
 /**
- * The operand's posts are exactly those with a row of its own tokens (a word, a prefix or mask, a hashtag or mention):
+ * The operand's posts are exactly those with a row of its own tokens (a word, a prefix or mask, a hashtag or mention,
+ * a subreddit):
  * what its slice is, to be read together with the other such operands of an OR (sliceUnion). Null for another node.
  */
 function sliceOf(
@@ -137,6 +143,8 @@ function sliceOf(
   params: StoreParams,
 ): { token: string } | { val: WordVal & { prefix: true } } | null {
   if (node.type === 'hashtag' || node.type === 'mention') return { token: tagToken(node, params) };
+  if (node.type === 'field' && node.field === 'subreddit')
+    return { token: subredditToken(node.value, params) };
   if (node.type !== 'term' && node.type !== 'phrase' && node.type !== 'wildcard' && node.type !== 'mask')
     return null;
   if (matchMode(leafText(node)) === 'substring') return null;
@@ -188,7 +196,7 @@ function boundsCondition(column: string, range: ReturnType<typeof fieldRange>, p
   return parts.length ? `(${parts.join(' AND ')})` : 'true';
 }
 
-function fieldCondition(node: FieldNode, params: StoreParams): string {
+function fieldCondition(node: FieldNode, params: StoreParams, range?: StoreRange): string {
   const value = (text: string) => params.add(text, 'String');
   switch (node.field) {
     case 'platform':
@@ -212,6 +220,9 @@ function fieldCondition(node: FieldNode, params: StoreParams): string {
       return `has(p.tags, ${value(`${TAG_MARKS.domains}${node.value}`)})`;
     case 'instance':
       return `p.author_id IN (SELECT id FROM ${db}.profiles WHERE endsWith(lhandle, ${value(`@${node.value}`)}))`;
+    case 'subreddit':
+      // Its token's slice: only a Reddit post whose permalink names the subreddit has one (rows.ts).
+      return tokenSet(subredditToken(node.value, params), params, range);
   }
 }
 
@@ -244,7 +255,7 @@ export function compileStoreQuery(
     case 'mention':
       return tokenSet(tagToken(node, params), params, range);
     case 'field':
-      return fieldCondition(node, params);
+      return fieldCondition(node, params, range);
     case 'list':
       throw unexpandedList(node);
     case 'not':

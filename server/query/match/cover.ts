@@ -20,10 +20,19 @@ export interface Cover {
 }
 
 /** Fields most posts share a value of (a platform, a language, a country) bring many candidates. */
-const FIELD_COST: Record<IndexedField, number> = { author: 1, country: 30, lang: 50, platform: 50 };
-/** The fields whose value a post has one of, which the index looks up; `is:` and the ranges are tested on the post. */
-const INDEXED = new Set<QueryField>(['author', 'country', 'lang', 'platform']);
-type IndexedField = 'author' | 'country' | 'lang' | 'platform';
+const FIELD_COST: Record<IndexedField, number> = {
+  author: 1,
+  subreddit: 5,
+  country: 30,
+  lang: 50,
+  platform: 50,
+};
+/**
+ * The fields whose value a post has one of (or none: a subreddit), which the index looks up; `is:`, `site:`,
+ * `instance:` and the ranges are tested on the post.
+ */
+const INDEXED = new Set<QueryField>(['author', 'country', 'lang', 'platform', 'subreddit']);
+type IndexedField = 'author' | 'country' | 'lang' | 'platform' | 'subreddit';
 
 const one = (key: CoverKey, cost: number): Cover => ({ keys: [key], cost });
 const nothing: Cover = { keys: [], cost: 0 };

@@ -187,6 +187,8 @@ export function compileTest(node: QueryNode, substrings: SubstringPatterns): Tes
           const end = `@${value}`;
           return ({ view }) => view.handle.endsWith(end);
         }
+        case 'subreddit':
+          return ({ view }) => view.subreddit === value;
       }
       return never;
     }

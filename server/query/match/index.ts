@@ -38,6 +38,9 @@ class Postings {
   }
 }
 
+/** A field's values → the queries whose cover names them. */
+type ByValue = Map<string, number[]>;
+
 export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatcher {
   const substrings = new SubstringPatterns();
   const tests: Test[] = queries.map((query) => compileTest(query.ast, substrings));
@@ -45,7 +48,7 @@ export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatch
   const hashtags = new Postings();
   const mentions = new Postings();
   const fields = new Map<QueryField, Postings>(
-    (['author', 'platform', 'lang', 'country'] as const).map((field) => [field, new Postings()]),
+    (['author', 'platform', 'lang', 'country', 'subreddit'] as const).map((field) => [field, new Postings()]),
   );
   const prefixes = new Postings();
   /** Substring pattern number → the queries it covers. */
@@ -114,9 +117,9 @@ export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatch
     found[id] = stamp;
     mark(bySubstring[id]);
   };
-  const [authors, platforms, langs, countries] = (['author', 'platform', 'lang', 'country'] as const).map(
-    (field) => fields.get(field)!.map,
-  ) as [Map<string, number[]>, Map<string, number[]>, Map<string, number[]>, Map<string, number[]>];
+  const [authors, platforms, langs, countries, subreddits] = (
+    ['author', 'platform', 'lang', 'country', 'subreddit'] as const
+  ).map((field) => fields.get(field)!.map) as [ByValue, ByValue, ByValue, ByValue, ByValue];
 
   return {
     alwaysTested: always.length,
@@ -144,6 +147,7 @@ export function compileMatcher(queries: ReadonlyArray<TrackedQuery>): QueryMatch
       mark(platforms.get(post.platform));
       if (post.language !== null) mark(langs.get(post.language));
       if (post.country !== null) mark(countries.get(post.country));
+      if (view.subreddit !== null) mark(subreddits.get(view.subreddit));
       automaton?.scan(view.lowered, substringFound);
       mark(always);
       candidates.sort((a, b) => a - b);

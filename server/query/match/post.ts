@@ -2,11 +2,12 @@
 // (substring terms), its hashtags, mentions and author. The rule is the store's and the reference evaluator's
 // (server/query/README.md, "How words are matched"): a word is a maximal run of letters, combining marks and digits of
 // the lower-cased text (String.prototype.toLowerCase, as ClickHouse's lowerUTF8), numbered 1, 2, 3 … in order.
+import { subredditOf } from '../subreddit';
 
 /**
  * What the matcher needs of a post: the fields the query language reads. A collected row (the import format,
- * docs/corpus-format.md) gives them as `text`, `platform`, `language`, `hashtags`, `mentions`, `author_handle` and
- * `author_country`.
+ * docs/corpus-format.md) gives them as `text`, `platform`, `language`, `hashtags`, `mentions`, `author_handle`,
+ * `author_country` and `url`.
  */
 export interface MatchPost {
   text: string;
@@ -29,6 +30,8 @@ export interface MatchPost {
   followers: number;
   /** The registrable domains the post links to, lower case (`site:`), as the importer stores them. */
   domains: readonly string[];
+  /** The post's address at its source (a Reddit post's permalink names its subreddit: `subreddit:`); null when none. */
+  url: string | null;
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -49,6 +52,8 @@ export interface PostView {
   handle: string;
   hashtags: ReadonlySet<string>;
   mentions: ReadonlySet<string>;
+  /** The subreddit of a Reddit post's permalink, lower case (subredditOf); null for any other post. */
+  subreddit: string | null;
   /** The words in their own case, read once a case-sensitive term asks (casedWords). */
   cased?: ReadonlySet<string>;
 }
@@ -77,5 +82,6 @@ export function viewOf(post: MatchPost): PostView {
     handle: lowerText(post.handle),
     hashtags: lowerSet(post.hashtags),
     mentions: lowerSet(post.mentions),
+    subreddit: subredditOf(post.platform, post.url),
   };
 }

@@ -19,6 +19,7 @@ const SYNTAX: Array<[string, string]> = [
   ['platform:x', 'from the platform (also source:x; site:x with a platform’s name)'],
   ['site:bbc.co.uk', 'linking to the site or its subdomains (also url:https://…)'],
   ['instance:mastodon.social', 'by an author on that fediverse server'],
+  ['subreddit:android', 'Reddit posts in the community r/android (also subreddit:r/android)'],
   ['lang:ko', 'in the language (the post’s detected language)'],
   ['country:KR', 'by an author from the country (two-letter code)'],
   ['is:reply', 'replies (also is:original, is:repost, is:quote)'],

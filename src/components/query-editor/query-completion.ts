@@ -25,6 +25,7 @@ const FIELDS: Completion[] = [
   { label: 'engagement:', type: 'property', detail: 'likes + comments + shares, as [10 TO *]' },
   { label: 'site:', type: 'property', detail: 'a site the post links to, as bbc.co.uk (also url:)' },
   { label: 'instance:', type: 'property', detail: 'the author’s fediverse server, as mastodon.social' },
+  { label: 'subreddit:', type: 'property', detail: 'a Reddit post’s community, as android or r/android' },
   { label: 'source:', type: 'property', detail: 'the platform: ' + PLATFORM_VALUES.join(', ') },
 ];
 

@@ -10,15 +10,14 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ensureLayout,
-  LAYOUT_STEPS,
   LAYOUT_VERSION,
   layoutVersion,
   makeDurable,
-  migrateLayout,
   sampleHash,
   STORE_DATABASE,
   textStretch,
 } from '@server/analytics/layout';
+import { LAYOUT_STEPS, migrateLayout } from '@server/analytics/layout-steps';
 import { ensurePositionTable, recordPosition, storePosition } from '@server/analytics/position';
 import { masksHolding, SCRIPT_CLASSES, scriptsOf, scriptsSql } from '@server/analytics/matching/scripts';
 import { textGrams } from '@server/analytics/matching/words';

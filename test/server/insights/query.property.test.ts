@@ -12,7 +12,8 @@ import type { StoreScope } from '@server/analytics/matching/compile';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { NO_CORRECTIONS } from '@server/social/corrections';
 import { resolveInsightScope } from '@server/social/insights/request';
-import { generatedCorpus, queryArb, withDomains, writeCorpus } from '@test/support/reference/corpus';
+import { generatedCorpus, subredditQueryArb as queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { withDomains, withUrls } from '@test/support/reference/links';
 import { dayCounts, type RefScope } from '@test/support/reference/figures';
 import { matching, parsed, type RefPost } from '@test/support/reference/query';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -25,7 +26,7 @@ let posts: RefPost[];
 
 beforeAll(async () => {
   server = await createTestServer({}, { store: false });
-  posts = await writeCorpus(server, withDomains(generatedCorpus(52, 400), 53));
+  posts = await writeCorpus(server, withUrls(withDomains(generatedCorpus(52, 400), 53), 54));
   running = await runningService(server, 'query-property');
   store = running.service.store!;
 }, 120_000);
@@ -98,6 +99,24 @@ describe('the store matches as the reference evaluator', () => {
     // Not vacuous: most queries keep some posts and drop others.
     expect(matched).toBeGreaterThan(125);
   }, 90_000);
+
+  it("subreddit: the Reddit posts whose permalink names it, none of another platform's that link there", async () => {
+    for (const query of [
+      'subreddit:coffee',
+      'subreddit:r/Tea',
+      'subreddit:latteart',
+      'NOT subreddit:coffee',
+    ]) {
+      const scope: StoreScope = { query: parsed(query), platforms: [], languages: [] };
+      expect({ query, ids: await storeIds(scope) }).toEqual({ query, ids: referenceIds(scope) });
+    }
+    // Not vacuous: each subreddit has posts, and other platforms' posts link to it.
+    for (const name of ['coffee', 'tea', 'latteart']) {
+      const scope: StoreScope = { query: parsed(`subreddit:${name}`), platforms: [], languages: [] };
+      expect(referenceIds(scope).length).toBeGreaterThan(0);
+    }
+    expect(posts.some((p) => p.platform !== 'reddit' && /\/r\/coffee/i.test(p.url ?? ''))).toBe(true);
+  });
 
   it('the same posts within scopes (a range, platforms, languages)', async () => {
     await fc.assert(

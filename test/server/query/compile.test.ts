@@ -98,6 +98,13 @@ describe('each construct matches exactly the expected posts', () => {
     ['instance:Mastodon.Social', ['toot']],
     ['instance:social.example', []],
     ['NOT instance:mastodon.social lang:de', []],
+    // A Reddit post's community, from its permalink; `better` links to r/coffee's but is no Reddit post.
+    ['subreddit:coffee', ['decaf']],
+    ['subreddit:r/COFFEE', ['decaf']],
+    ['subreddit:bobby_tables', ['inject']],
+    ['subreddit:tea', []],
+    ['subreddit:coffee OR subreddit:Bobby_Tables', ['decaf', 'inject']],
+    ['NOT subreddit:coffee coffee', ['better', 'flat', 'love', 'shop']],
   ])('%s', async (query, expected) => {
     expect(matching(query)).toEqual(expected);
     expect(await storeMatching(server, query)).toEqual(expected);

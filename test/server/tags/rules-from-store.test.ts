@@ -18,6 +18,7 @@ import { tagRules } from '@server/db/tags-schema';
 import { applyTagRules, newestPostId } from '@server/tags/apply';
 import { applyPastFromStore } from '@server/social/insights/rule-past';
 import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
+import { withUrls } from '@test/support/reference/links';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
 import { runningService } from '../analytics/dashboards.fixtures';
@@ -33,7 +34,7 @@ let reachedHold: (() => void) | null = null;
 
 beforeAll(async () => {
   server = await createTestServer({}, { store: false });
-  await writeCorpus(server, generatedCorpus(7310, 500));
+  await writeCorpus(server, withUrls(generatedCorpus(7310, 500), 7313));
   running = await runningService(server, 'rules-from-store', {
     // A reader does not wait for the applier (readWaitMs 0): a store held behind answers as it is.
     at: async (point) => {
@@ -114,7 +115,12 @@ async function caughtUp() {
 
 describe("a rule's past matches from the analytics store", () => {
   it('writes the rows the matcher path writes, for generated queries', async () => {
-    const queries = fc.sample(queryArb, { seed: 7311, numRuns: 40 });
+    // And subreddit: (the matcher path reads it from posts.url, the store from its own column).
+    const queries = [
+      ...fc.sample(queryArb, { seed: 7311, numRuns: 40 }),
+      'subreddit:coffee',
+      'subreddit:r/Tea OR tea',
+    ];
     const newest = await newestPostId(server.db);
     let matched = 0;
     for (const query of queries) {

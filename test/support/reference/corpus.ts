@@ -11,6 +11,8 @@ import { extractHashtags, extractMentions } from '@server/social/corpus/text';
 import type { TestServer } from '../server-harness';
 import type { RefPost } from './query';
 
+export { withDomains } from './links';
+
 type Platform = 'x' | 'instagram' | 'tiktok' | 'youtube' | 'facebook' | 'reddit';
 
 /** The authors: handles in mixed case and with `_`, an unknown country, no followers. */
@@ -81,8 +83,10 @@ export interface GeneratedPost {
   shares: number;
   views: number | null;
   sentiment: number;
-  /** The linked domains as a source gives them (URLs or hosts); none when not given. */
+  /** The linked domains as a source gives them (URLs or hosts); none when not given (links.ts, withDomains). */
   domains?: string[];
+  /** The post's address at its source (links.ts, withUrls); none when not given. */
+  url?: string;
 }
 
 const textArb = fc
@@ -120,34 +124,6 @@ const postArb: fc.Arbitrary<GeneratedPost> = fc.record({
 /** A corpus of `size` posts, the same for the same seed. */
 export const generatedCorpus = (seed: number, size: number): GeneratedPost[] =>
   fc.sample(fc.array(postArb, { minLength: size, maxLength: size }), { seed, numRuns: 1 })[0]!;
-
-/** Links as sources give them: URLs and hosts in any case, subdomains of one registrable domain, repeats. */
-const LINKS = [
-  'https://News.BBC.co.uk/story',
-  'bbc.co.uk',
-  'm.youtube.com/watch?v=1',
-  'https://www.youtube.com',
-  'example.com',
-  'EXAMPLE.com/a',
-  'https://blog.example.com/b',
-  'b.co',
-  'shop.murmur.app',
-];
-
-/**
- * `posts` with linked domains, the same for the same seed (drawn apart, so the posts' other fields stay those of
- * generatedCorpus for its seed); a post in three without links.
- */
-export const withDomains = (posts: GeneratedPost[], seed: number): GeneratedPost[] => {
-  const links = fc.sample(
-    fc.array(fc.oneof(fc.constant<string[]>([]), fc.array(fc.constantFrom(...LINKS), { maxLength: 3 })), {
-      minLength: posts.length,
-      maxLength: posts.length,
-    }),
-    { seed, numRuns: 1 },
-  )[0]!;
-  return posts.map((post, i) => ({ ...post, domains: links[i]! }));
-};
 
 const labelOf = (sentiment: number): RefPost['label'] =>
   sentiment > 0.25 ? 'positive' : sentiment < -0.25 ? 'negative' : 'neutral';
@@ -205,6 +181,7 @@ export async function writeCorpus(server: TestServer, posts: GeneratedPost[], ta
       hashtags: row.hashtags,
       mentions: row.mentions,
       domains: row.domains,
+      url: row.url ?? null,
       sentiment: row.sentiment,
       label: row.sentimentLabel,
       rated: row.sentimentRated,
@@ -396,3 +373,19 @@ const { query: queryTextArb } = fc.letrec<{ query: string }>((tie) => ({
 
 /** Query texts that parse (server/query's parser), over every operator of the language. */
 export const queryArb = queryTextArb.filter((text) => parseQuery(text).ok);
+
+const SUBREDDITS = ['subreddit:coffee', 'subreddit:r/Tea', 'subreddit:LatteArt', 'subreddit:android'];
+
+/**
+ * queryArb's queries and, beside them, `subreddit:` alone, negated and joined to them (for corpora with addresses:
+ * links.ts, withUrls). Apart from queryArb so that the other property tests draw the queries they drew before.
+ */
+export const subredditQueryArb = fc
+  .oneof(
+    queryArb,
+    fc.constantFrom(...SUBREDDITS, ...SUBREDDITS.map((field) => `NOT ${field}`)),
+    fc
+      .tuple(fc.constantFrom(...SUBREDDITS), fc.constantFrom('AND', 'OR', 'AND NOT'), queryArb)
+      .map(([field, operator, query]) => `${field} ${operator} (${query})`),
+  )
+  .filter((text) => parseQuery(text).ok);

@@ -26,6 +26,8 @@ export interface RefPost {
   /** Lower case, without '@'. */
   mentions: string[];
   domains: string[];
+  /** The post's address at its source (posts.url); null when none. */
+  url: string | null;
   sentiment: number;
   label: 'positive' | 'neutral' | 'negative';
   /** False: too little text to rate (posts.sentiment_rated); its label is neutral. Counted apart by the figures. */
@@ -118,6 +120,30 @@ function textMatches(post: RefPost, postTokens: Token[], leaf: ProximityLeaf): b
   return leafSpans(postTokens, leaf).length > 0;
 }
 
+/** Reddit's hosts of a permalink: reddit.com and its www., old., new., np. and m. forms. */
+const REDDIT_HOSTS = [
+  'reddit.com',
+  'www.reddit.com',
+  'old.reddit.com',
+  'new.reddit.com',
+  'np.reddit.com',
+  'm.reddit.com',
+];
+
+/**
+ * A Reddit post's subreddit, lower case: its permalink's path begins /r/<name>/ (or is /r/<name>) on one of Reddit's
+ * hosts, the name 2 to 21 letters, digits and _; none for another platform's post, even one that links to Reddit.
+ */
+function subredditOfReference(post: RefPost): string | null {
+  if (post.platform !== 'reddit' || post.url === null) return null;
+  const url = URL.parse(post.url);
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !REDDIT_HOSTS.includes(url.host)) return null;
+  const [, r, name] = url.pathname.split('/');
+  return r?.toLowerCase() === 'r' && name !== undefined && /^[A-Za-z0-9_]{2,21}$/.test(name)
+    ? lower(name)
+    : null;
+}
+
 /** Whether `node` matches `post` (an unknown language or country never equals a value, so NOT of it holds). */
 function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text)): boolean {
   switch (node.type) {
@@ -142,6 +168,8 @@ function matches(node: QueryNode, post: RefPost, postTokens = tokens(post.text))
         case 'instance':
           // The fediverse server: the part of the handle after its last '@'.
           return lower(post.handle).includes('@') && lower(post.handle).split('@').at(-1) === node.value;
+        case 'subreddit':
+          return subredditOfReference(post) === node.value;
         case 'platform':
           return post.platform === node.value;
         case 'lang':

@@ -15,4 +15,5 @@ export const matchPostOf = (row: ImportRow): MatchPost => ({
   engagement: (row.likes ?? 0) + (row.comments ?? 0) + (row.shares ?? 0),
   followers: row.author.followers ?? 0,
   domains: row.domains,
+  url: row.url ?? null,
 });
