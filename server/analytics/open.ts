@@ -13,15 +13,20 @@ export interface StoreAt {
   /** ANALYTICS_URL: a ClickHouse server that holds the store instead; `dataDir` is then unused. */
   url?: string;
   maxThreads?: number;
+  /** The embedded store's time limit for a statement (its `timeoutMs`: 120 s unless given). */
+  statementTimeoutMs?: number;
 }
 
 /**
  * Opens the store's process; a directory it cannot open (and no other process holds) is moved aside first, which
  * `log` is told. With a server's URL, the store there (reached with the first statement).
  */
-export function openStore({ dataDir, url, maxThreads }: StoreAt, log: (line: string) => void) {
+export function openStore(
+  { dataDir, url, maxThreads, statementTimeoutMs }: StoreAt,
+  log: (line: string) => void,
+) {
   if (url) return Promise.resolve<AnalyticsStore>(RemoteStore.connect({ url, maxThreads }));
-  return openOrSetAside({ dataDir, maxThreads }, (reason, aside) =>
+  return openOrSetAside({ dataDir, maxThreads, timeoutMs: statementTimeoutMs }, (reason, aside) =>
     log(`${TAG} ${reason}; moved it to ${aside} and rebuilding the store.`),
   );
 }

@@ -2,9 +2,10 @@
 // background when it has no layout, an older one, or a position the outbox cannot bring up to date, then applies the
 // change feed as batches arrive (a notification from the writers, or the timer). Its process is started again when it
 // dies (server/db/supervisor.ts); a directory its engine cannot open is moved aside and the store rebuilt; a store
-// whose files a statement finds damaged or gone (isStoreCorrupt), or with a part ClickHouse set aside as broken, is
-// rebuilt beside and swapped in (on a fresh directory when its directory was removed). Until it is ready the figures
-// wait (figures-wait.ts); state() says which corpus version its answers reflect, and how far a rebuild is.
+// whose files a statement finds damaged or gone (isStoreCorrupt), or with a part ClickHouse set aside as broken, or
+// whose process stops answering twice within an hour (hangs.ts), is rebuilt beside and swapped in (on a fresh
+// directory when its directory was removed). Until it is ready the figures wait (figures-wait.ts); state() says which
+// corpus version its answers reflect, and how far a rebuild is.
 import type { Supervisor } from '@server/db/supervisor';
 import { applyRound, type ApplierDeps } from './applier';
 import { storeCurrency } from './current';
@@ -15,14 +16,10 @@ import { ConsumerTakenOver, hasBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
 import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
+import { Hangs } from './hangs';
 import { openStore, superviseStore, TAG } from './open';
-import {
-  type AnalyticsStore,
-  AnalyticsStoreStopped,
-  isStoreCorrupt,
-  isStoreMissing,
-  storeHolder,
-} from './store';
+import { isStoreCorrupt, isStoreMissing } from './refusals';
+import { type AnalyticsStore, AnalyticsStoreStopped, storeHolder } from './store';
 import type { AnalyticsServiceOptions, AnalyticsState, StoreReading } from './state';
 import { COALESCE_MS, Waits } from './waits';
 
@@ -42,6 +39,7 @@ export class AnalyticsService {
   private progress: RebuildProgress | undefined;
   /** Why the store must be rebuilt whatever its layout and position say (its files damaged or gone), or null. */
   private rebuildFor: string | null = null;
+  private readonly hangs = new Hangs();
   /** Even while no round writes to the store, odd while one does (StoreReading). */
   private generation = 0;
   private writesDone: Array<() => void> = [];
@@ -259,7 +257,10 @@ export class AnalyticsService {
   /** One store process's life: made current, then the change feed applied, until it stops. */
   private async run(store: AnalyticsStore) {
     this.current = store;
-    void store.ended.then(() => this.wake()); // a loop waiting on a dead process ends now
+    void store.ended.then((how) => {
+      this.hangs.ended(how);
+      this.wake(); // a loop waiting on a dead process ends now
+    });
     this.position = null;
     this.caughtUp = false;
     let retryMs = 1_000;
@@ -342,6 +343,8 @@ export class AnalyticsService {
       await deps.store.close();
       throw new AnalyticsStoreStopped(`The store's directory ${this.options.dataDir} is gone`);
     }
+    const hung = this.hangs.rebuildFor();
+    this.rebuildFor ??= hung;
     const currency = await storeCurrency(deps, this.rebuildFor, this.log);
     this.rebuildFor = null;
     if ('position' in currency) return void (this.position = currency.position);

@@ -37,13 +37,16 @@ export interface AnalyticsStoreOptions {
    * once (the dashboards' admission slots bound how many requests send them).
    */
   connections?: number;
-  /** A query not answered within this many ms is rejected (the engine cannot cancel it: it finishes unseen). */
+  /**
+   * A query not answered within this many ms is rejected, and the process killed (STOPPED_ANSWERING): the engine cannot
+   * cancel a statement, and one may never end.
+   */
   timeoutMs?: number;
   /** How long the child may take to open the store. */
   startTimeoutMs?: number;
   /**
-   * How long close() waits for the child to finish the queries it still runs (one that timed out here runs on: the
-   * engine cannot cancel it) before killing it. MergeTree survives a killed process: only unfinished writes are lost.
+   * How long close() waits for the child to finish the queries it still runs before killing it. MergeTree survives a
+   * killed process: only unfinished writes are lost.
    */
   closeGraceMs?: number;
 }
@@ -79,6 +82,9 @@ export interface AnalyticsStore {
   /** The store's process, when it runs one on this machine (the embedded store). */
   readonly pid?: number | undefined;
 }
+
+/** How `ended` begins for a process killed because a statement outlived its time limit (EmbeddedStore's hang). */
+export const STOPPED_ANSWERING = 'stopped answering';
 
 /** The analytics store's process stopped (crashed, killed, or closed) while queries were in flight or were sent. */
 export class AnalyticsStoreStopped extends Error {}
@@ -143,6 +149,8 @@ export class EmbeddedStore implements AnalyticsStore {
   private nextId = 1;
   private stopped: string | null = null;
   private closing = false;
+  /** Why the process was killed for a statement past its time limit (hang), or null. */
+  private hung: string | null = null;
   private readonly exited: Promise<void>;
   /** Settles when the process is gone, with how ("killed by SIGKILL", "exit code 1", "closed"). */
   readonly ended: Promise<string>;
@@ -157,7 +165,7 @@ export class EmbeddedStore implements AnalyticsStore {
     this.ended = new Promise((resolveEnded) => (ended = resolveEnded));
     this.exited = new Promise((resolveExit) => {
       child.once('exit', (code, signal) => {
-        const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+        const how = this.hung ?? (signal ? `killed by ${signal}` : `exit code ${code}`);
         ended(this.closing ? 'closed' : `${how}${this.detail()}`);
         this.stop(
           this.closing
@@ -287,6 +295,7 @@ export class EmbeddedStore implements AnalyticsStore {
         rejectQuery(
           new Error(`The analytics store did not answer within ${timeoutMs} ms: ${sql.slice(0, 200)}`),
         );
+        this.hang(timeoutMs);
       }, timeoutMs);
       this.pending.set(id, { resolve: resolveQuery, reject: rejectQuery, timer });
       const request: QueryRequest = { id, sql };
@@ -300,6 +309,19 @@ export class EmbeddedStore implements AnalyticsStore {
     const settled = answer.catch(() => undefined).finally(() => this.inFlight.delete(settled));
     this.inFlight.add(settled);
     return answer;
+  }
+
+  /**
+   * A statement past its time limit. Its engine cannot be asked to cancel it from here, and one may never end: a
+   * compressed block of a damaged part whose checksum fails makes ClickHouse look for a single flipped bit, hashing
+   * the block once for each of its bits (hours for a block near 1 MiB), deaf to any limit. The process is killed, its
+   * connections' other statements rejected (AnalyticsStoreStopped), and `ended` says STOPPED_ANSWERING: the service's
+   * supervision starts it again, and rebuilds a store whose process stops answering again soon after.
+   */
+  private hang(timeoutMs: number) {
+    if (this.closing || this.stopped !== null || this.hung !== null) return;
+    this.hung = `${STOPPED_ANSWERING}: no answer to a statement within ${timeoutMs} ms; killed`;
+    this.child.kill('SIGKILL');
   }
 
   private answer(message: ChildMessage) {
@@ -329,55 +351,3 @@ export class EmbeddedStore implements AnalyticsStore {
     return this.stderr.length ? `: ${this.stderr.slice(-3).join(' ')}` : '';
   }
 }
-
-/**
- * A statement's time limit, as the SETTINGS clause to end it with: the engine cancels it past `ms` and refuses it with
- * TIMEOUT_EXCEEDED (isStoreTimeout), as PostgreSQL's statement_timeout does; the client's own timeout, by contrast,
- * leaves the statement running in the store's process.
- */
-export const timeLimit = (ms: number) => `SETTINGS max_execution_time = ${Number(ms) / 1000}`;
-
-/** Whether the store refused a statement for its time limit (timeLimit). */
-export const isStoreTimeout = (error: unknown) =>
-  error instanceof Error && error.message.includes('(TIMEOUT_EXCEEDED)');
-
-/**
- * Whether the store refused a statement for want of its database or a table: a store dropped or replaced under the
- * running service (a ClickHouse server's data), which the service then reconciles or rebuilds (distrust).
- */
-export const isStoreMissing = (error: unknown) =>
-  error instanceof Error && /\((UNKNOWN_DATABASE|UNKNOWN_TABLE)\)$/.test(error.message);
-
-/**
- * ClickHouse's refusals of a store whose files are damaged or gone (as chdb gives them: a part's file garbled, cut
- * short or deleted under the process. Measured: garbage at the head of a part's data file is UNKNOWN_CODEC (the
- * block's codec byte), CHECKSUM_DOESNT_MATCH, or with a known codec byte CORRUPTED_DATA (a block size too large); `rm -rf DATA_DIR/analytics` under the process is FILE_DOESNT_EXIST,
- * or a C++ filesystem error, STD_EXCEPTION "No such file or directory").
- */
-export const CORRUPT_CODES = [
-  'CHECKSUM_DOESNT_MATCH',
-  'CANNOT_READ_ALL_DATA',
-  'CORRUPTED_DATA',
-  'FILE_DOESNT_EXIST',
-  'CANNOT_OPEN_FILE',
-  'CANNOT_READ_FROM_FILE_DESCRIPTOR',
-  'CANNOT_DECOMPRESS',
-  'UNKNOWN_COMPRESSION_METHOD',
-  'UNKNOWN_CODEC',
-  'TOO_LARGE_SIZE_COMPRESSED',
-  'ATTEMPT_TO_READ_AFTER_EOF',
-  'NO_FILE_IN_DATA_PART',
-  'POTENTIALLY_BROKEN_DATA_PART',
-  'DIRECTORY_DOESNT_EXIST',
-  'CANNOT_STAT',
-];
-const CORRUPT = new RegExp(`\\((${CORRUPT_CODES.join('|')})\\)$`);
-
-/**
- * Whether the store refused a statement because its files are damaged or gone (CORRUPT_CODES): the store is not to be
- * trusted until it is rebuilt (the service rebuilds it, on a fresh directory when its directory is gone).
- */
-export const isStoreCorrupt = (error: unknown) =>
-  error instanceof Error &&
-  (CORRUPT.test(error.message) ||
-    (/\(STD_EXCEPTION\)$/.test(error.message) && /No such file or directory|ENOENT/.test(error.message)));

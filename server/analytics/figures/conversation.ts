@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { DURABLE, hasTable, sampleHash, STORE_DATABASE, TAG_MARKS } from '../layout';
 import { StoreParams } from '../params';
-import { isStoreMissing, type AnalyticsStore } from '../store';
+import { isStoreMissing } from '../refusals';
+import type { AnalyticsStore } from '../store';
 import {
   previousRange,
   storeFrom,

@@ -7,7 +7,8 @@ import type { DiscoverSort } from '@contract/discover';
 import { DISCOVER_PROFILES } from '@contract/discover';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
-import { timeLimit, type AnalyticsStore } from '../store';
+import { timeLimit } from '../refusals';
+import type { AnalyticsStore } from '../store';
 import { byEngagement, recencyCandidates } from './posts';
 import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 

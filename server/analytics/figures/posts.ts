@@ -14,7 +14,8 @@
 import type { PostSort } from '@contract/insights';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
-import { timeLimit, type AnalyticsStore } from '../store';
+import { timeLimit } from '../refusals';
+import type { AnalyticsStore } from '../store';
 import {
   storeFrom,
   storeRefineWhere,

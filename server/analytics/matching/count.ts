@@ -4,7 +4,8 @@
 import { QUERY_MATCH_COUNT_CAP } from '@contract/social-query';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams, type StoreCondition } from '../params';
-import { isStoreTimeout, timeLimit, type AnalyticsStore } from '../store';
+import { isStoreTimeout, timeLimit } from '../refusals';
+import type { AnalyticsStore } from '../store';
 import { storeScopeCondition, type StoreScope } from './compile';
 
 export interface StoreMatchCount {

@@ -9,7 +9,7 @@ import type { DiscoverProfile, DiscoverSort } from '@contract/discover';
 import type { SocialPost } from '@contract/social-posts';
 import { storeDiscover } from '@server/analytics/figures/discover';
 import type { AnalyticsService } from '@server/analytics/service';
-import { isStoreTimeout } from '@server/analytics/store';
+import { isStoreTimeout } from '@server/analytics/refusals';
 import type { Corrections } from '../corrections';
 import { toPost } from '../post-rows';
 import type { InsightScope } from '../insights/request';

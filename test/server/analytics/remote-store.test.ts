@@ -14,7 +14,8 @@ import {
 } from '@server/analytics/layout';
 import { RemoteStore } from '@server/analytics/remote';
 import type { AnalyticsService } from '@server/analytics/service';
-import { type AnalyticsStore, AnalyticsStoreUnreachable, isStoreTimeout } from '@server/analytics/store';
+import { isStoreTimeout } from '@server/analytics/refusals';
+import { type AnalyticsStore, AnalyticsStoreUnreachable } from '@server/analytics/store';
 import { parseAnalyticsUrl } from '@server/analytics/url';
 import { loadServerConfig } from '@server/config';
 import { insertPosts } from '@server/social/corpus/changes';

@@ -1,5 +1,6 @@
 // The analytics service as the server runs it: a store without a layout is rebuilt in the background and then fed
-// (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying;
+// (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying,
+// and rebuilt when it stops answering twice;
 // batches written soon after a round wait for the next, together; a directory its engine cannot open is moved aside and
 // rebuilt; stopped while it opens, the process opened is closed before stop() returns; ANALYTICS_STORE=off unregisters
 // it from the outbox.
@@ -118,6 +119,41 @@ describe('the analytics service', () => {
     }
     expect(service.state()).toMatchObject({ phase: 'stopped', ready: false });
   });
+
+  it('starts a process that stopped answering again, and rebuilds the store when it stops answering twice', async () => {
+    const lines: string[] = [];
+    // A statement ClickHouse cannot be made to end (as a damaged block's checksum search): past the store's time
+    // limit its process is killed.
+    const endless = 'SELECT sum(number) FROM numbers(1000000000000)';
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir: join(root, 'hangs'),
+      statementTimeoutMs: 8_000,
+      restartDelayMs: 50,
+      log: (line) => lines.push(line),
+    });
+    try {
+      await service.caughtUpOnce();
+      const hang = async () => {
+        const store = service.store!;
+        await expect(store.query(endless)).rejects.toThrow(/did not answer within 8000 ms/);
+        expect(await store.ended).toMatch(/^stopped answering/);
+        await vi.waitFor(() => expect(service.state().caughtUp && service.store !== store).toBe(true), {
+          timeout: 90_000,
+        });
+      };
+      await hang();
+      expect(lines.filter((line) => line.includes('Rebuilding'))).toHaveLength(1); // the first, for no layout
+      await hang();
+      expect(lines).toContain(
+        '[analytics] Rebuilding the store from PostgreSQL: its process stopped answering 2 times within an hour.',
+      );
+      expect(await storeHoldings(service.store!)).toEqual(await postgresHoldings(server.pool));
+    } finally {
+      await service.stop();
+    }
+  }, 240_000);
 
   it('applies the batches written within coalesceMs of a round together, in the next round', async () => {
     const service = AnalyticsService.start({

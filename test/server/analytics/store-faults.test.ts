@@ -16,7 +16,8 @@ import { buildApp } from '@server/app';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import type { RebuildProgress } from '@server/analytics/rebuild';
 import { AnalyticsService } from '@server/analytics/service';
-import { CORRUPT_CODES, storeHolder } from '@server/analytics/store';
+import { CORRUPT_CODES } from '@server/analytics/refusals';
+import { storeHolder } from '@server/analytics/store';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { createWorkspace, type Person } from '@test/support/workspaces.fixtures';
 import { generatedCorpus } from './dashboards.fixtures';
@@ -165,9 +166,10 @@ async function postsPartFile(running: AnalyticsService): Promise<string> {
 
 /**
  * 4 KiB of garbage, the same on every run (SHA-256 of a fixed text, 128 times): random bytes drawn anew each run made
- * the test a lottery. In one CI run they held a known codec byte and a huge block size (CORRUPTED_DATA, which the
- * server reads as damage too, and rebuilt), after which the store's process stayed busy and the next two tests ran
- * past their time limits: not understood yet (the note of the stop that made this change says so).
+ * the test a lottery. In one CI run they held a known codec byte and a block size (CORRUPTED_DATA, which the server
+ * reads as damage too), after which the store's process stayed busy: a block under 1 MiB whose checksum fails makes
+ * ClickHouse look for a single flipped bit, hashing the block once per bit, deaf to any limit. The store now kills a
+ * process that does not answer in time and the service rebuilds one that stops answering twice (service.test.ts).
  */
 const GARBAGE = Buffer.concat(
   Array.from({ length: 128 }, (_, i) => createHash('sha256').update(`murmur-garbage-${i}`).digest()),

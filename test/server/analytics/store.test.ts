@@ -26,6 +26,7 @@ import {
   type AnalyticsStore,
   EmbeddedStore,
   AnalyticsStoreStopped,
+  STOPPED_ANSWERING,
   storeHolder,
 } from '@server/analytics/store';
 import { generateCorpus } from '@server/social/corpus/generate/load';
@@ -475,15 +476,24 @@ describe('analytics store', () => {
 });
 
 describe('analytics store, a query past its time', () => {
-  it('is rejected after timeoutMs, and close() kills a process still busy with it after closeGraceMs', async () => {
+  it('is rejected after timeoutMs, and the process still busy with it is killed: it stopped answering', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'murmur-analytics-timeout-'));
-    const impatient = await EmbeddedStore.open({ dataDir: dir, timeoutMs: 300, closeGraceMs: 500 });
+    const impatient = await EmbeddedStore.open({ dataDir: dir, timeoutMs: 1_000, connections: 2 });
+    const pid = impatient.pid!;
     try {
-      await expect(impatient.query('SELECT sum(number) FROM numbers(1000000000000)')).rejects.toThrow(
-        /The analytics store did not answer within 300 ms: SELECT sum\(number\)/,
+      // Another connection's statement, sent just after: rejected when the process is killed (its own limit is later).
+      const burn = impatient.query('SELECT sum(number) FROM numbers(1000000000000)');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const beside = impatient.query('SELECT sum(number) FROM numbers(1000000000000)');
+      await expect(burn).rejects.toThrow(
+        /The analytics store did not answer within 1000 ms: SELECT sum\(number\)/,
       );
-      await impatient.close();
-      await expect(impatient.query('SELECT 1')).rejects.toThrow('The analytics store is closed');
+      await expect(beside).rejects.toThrow(AnalyticsStoreStopped);
+      expect(await impatient.ended).toMatch(
+        new RegExp(`^${STOPPED_ANSWERING}: no answer to a statement within 1000 ms; killed`),
+      );
+      expect(() => process.kill(pid, 0)).toThrow();
+      await expect(impatient.query('SELECT 1')).rejects.toThrow(/stopped answering/);
     } finally {
       await impatient.close();
       rmSync(dir, { recursive: true, force: true });
