@@ -88,10 +88,14 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
       const scope = { ...view.scope, ...next };
       // Asking for a preset anew (or "now") starts a new view: its range ends at this instant.
       if ('range' in next || ('end' in next && next.end === null)) startNewView(workspaceId, scope);
-      // The sort stays; the page goes back to the first (a cursor belongs to the old scope).
+      // The sort stays, and Compare's choices (its mode, saved queries and tags); the page goes back to the first (a
+      // cursor belongs to the old scope).
+      const kept = ['sort', 'mode', 'compare', 'tags'];
       updateSearch((previous) => ({
         ...searchFromScope(scope),
-        ...(typeof previous.sort === 'string' ? { sort: previous.sort } : {}),
+        ...Object.fromEntries(
+          kept.flatMap((key) => (typeof previous[key] === 'string' ? [[key, previous[key]]] : [])),
+        ),
       }));
     },
     [view.scope, updateSearch, workspaceId],
