@@ -128,6 +128,15 @@ describe("Compare's mode", () => {
     await waitFor(() => expect(bodies.at(-1)).toMatchObject({ saved_query_id: QUERIES[1] }));
     expect(search().get('mode')).toBe('tags');
     expect(search().get('tags')).toBe([DRINKS, FOOD, PRAISE].join(','));
+
+    // Another range keeps the choice.
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Date range' }), 'Last 30 days');
+    await waitFor(() => expect(search().get('range')).toBe(null));
+    expect([search().get('mode'), search().get('tags'), search().get('compare')]).toEqual([
+      'tags',
+      [DRINKS, FOOD, PRAISE].join(','),
+      QUERIES.join(','),
+    ]);
   });
 
   it('opens in tags mode from the address (a reload), names the columns by their tags and drills into them', async () => {

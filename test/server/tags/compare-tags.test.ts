@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { CompareResponse } from '@contract/insights-compare';
 import type { OverviewResponse } from '@contract/insights-responses';
+import type { ShareLink } from '@contract/share-links';
 import type { TagCategoryResponse, TagResponse } from '@contract/tags';
 import { applyTagRules } from '@server/tags/apply';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -256,5 +257,55 @@ describe('what is refused', () => {
     const payload = { ...base(), saved_query_id: saved, tag_ids: [tagIds.liked, tagIds.warm] };
     expect((await call('compare', payload, other.viewer)).statusCode).toBe(404);
     expect((await call('compare', payload, null)).statusCode).toBe(401);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("describes Compare's two modes and the tags' fields", async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const operation = res.json().paths['/social/insights/compare'].post;
+    const body = operation.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['saved_query_ids', 'saved_query_id', 'tag_ids', 'filters', 'refine']),
+    );
+    expect(operation.description).toContain('Two modes, exactly one per body');
+    const answer = operation.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties)).toContain('mode');
+    expect(Object.keys(answer.properties.queries.items.properties)).toContain('tag_id');
+  });
+});
+
+describe('sharing tags side by side', () => {
+  it("answers a link as a member's call, titled with the saved query; a view of neither mode is refused", async () => {
+    const view = { saved_query_id: saved, tag_ids: [tagIds.liked, tagIds.warm], filters: FILTERS };
+    const url = `/api/workspaces/${team.workspaceId}/share-links`;
+    const made = await as(server, team.manager, {
+      method: 'POST',
+      url,
+      payload: { dashboard: 'compare', view },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { link, token } = made.json<{ link: ShareLink; token: string }>();
+    expect(link).toMatchObject({ dashboard: 'compare', title: `Saved ${QUERY}`, range: FILTERS });
+    const listed = (await as(server, team.manager, { method: 'GET', url })).json<{ links: ShareLink[] }>();
+    expect(listed.links.find((l) => l.id === link.id)!.title).toBe(`Saved ${QUERY}`);
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: '/social/shared/answer',
+      payload: { token },
+      remoteAddress: '203.0.113.55',
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const member = await call('compare', { workspace_id: team.workspaceId, ...view });
+    expect(answer.json()).toEqual(member.json());
+    expect(answer.json<CompareResponse>().mode).toBe('tags');
+
+    const neither = await as(server, team.manager, {
+      method: 'POST',
+      url,
+      payload: { dashboard: 'compare', view: { saved_query_id: saved, filters: FILTERS } },
+    });
+    expect(neither.statusCode).toBe(400);
   });
 });
