@@ -1,9 +1,9 @@
 // The Compare dashboard (POST /social/insights/compare), in one of two modes:
 // - saved queries: 2 to 5 saved queries of a workspace side by side over one range, one set of filters and one set
 //   of refinements (a tag's among them);
-// - tags: 2 to 5 tags of the workspace's categories side by side within one saved query (the scope), over its range,
-//   the filters and the refinements: each tag a column, its posts those the saved query's overview counts with that
-//   tag as one more refinement.
+// - tags: 2 to 5 tags of the workspace's categories side by side within one saved query, or within every post of the
+//   workspace (the scope), over one range, the filters and the refinements: each tag a column, its posts those the
+//   scope's overview counts with that tag as one more refinement.
 // Either way each column (a `queries` entry) has share of voice over time, its mentions against the previous period,
 // its sentiment, platforms and top authors, and the overlap (posts in more than one column). Every figure of a column
 // is the one that column's own overview gives for the same range, filters and refinements (its tag's among them).
@@ -35,7 +35,7 @@ const comparedIds = (what: string, once: string) =>
 export const compareViewShape = {
   /** Saved queries mode: the saved queries compared, in the order they are shown; each at most once. */
   saved_query_ids: z.optional(comparedIds('saved queries', 'A saved query is compared once')),
-  /** Tags mode: the saved query whose posts the tags are compared in. */
+  /** Tags mode: the saved query whose posts the tags are compared in; absent, every post of the workspace. */
   saved_query_id: z.optional(z.uuid()),
   /** Tags mode: the tags compared (ids from GET /workspaces/{id}/tag-categories), in the order shown; each once. */
   tag_ids: z.optional(comparedIds('tags', 'A tag is compared once')),
@@ -50,7 +50,7 @@ type ModeFields = { saved_query_ids?: string[]; saved_query_id?: string; tag_ids
 /** Which mode a request is in (the body has passed compareModeCheck). */
 export const compareModeOf = (body: ModeFields): CompareMode => (body.tag_ids ? 'tags' : 'saved_queries');
 
-/** Exactly one mode: saved_query_ids alone, or tag_ids with saved_query_id. */
+/** Exactly one mode: saved_query_ids alone, or tag_ids (with saved_query_id or not). */
 export const compareModeCheck = z.superRefine((body: ModeFields, ctx) => {
   const issue = (message: string, path: string[] = []) =>
     ctx.addIssue({ code: 'custom', message, path, input: body });
@@ -58,13 +58,9 @@ export const compareModeCheck = z.superRefine((body: ModeFields, ctx) => {
     issue('Compare either saved queries (saved_query_ids) or tags (tag_ids), not both');
   } else if (!body.saved_query_ids && !body.tag_ids) {
     issue(
-      'Give saved_query_ids (the saved queries to compare) or tag_ids with saved_query_id (the tags to compare ' +
-        'within one saved query)',
+      'Give saved_query_ids (the saved queries to compare) or tag_ids (the tags to compare, within the saved ' +
+        'query saved_query_id names, or every post without it)',
     );
-  } else if (body.tag_ids && body.saved_query_id === undefined) {
-    issue('Comparing tags needs saved_query_id: the saved query whose posts the tags are compared in', [
-      'saved_query_id',
-    ]);
   } else if (body.saved_query_ids && body.saved_query_id !== undefined) {
     issue('saved_query_id is the scope of the tags compared (tag_ids); leave it out with saved_query_ids', [
       'saved_query_id',
@@ -88,13 +84,13 @@ export const compareResponseSchema = z.object({
   counted: z.string(),
   /** As dashboards say it when the plan's history moved the range's start (see insights-responses.ts). */
   history_clip: z.optional(z.nullable(z.object({ requested_from: z.string(), history_days: z.int() }))),
-  /** What the columns are: saved queries, or tags within one saved query (absent from older servers: saved queries). */
+  /** What the columns are: saved queries, or tags within one scope (absent from older servers: saved queries). */
   mode: z.optional(z.enum(COMPARE_MODES)),
   /** The columns, in the body's order: each saved query, or each tag. */
   queries: z.array(
     z.object({
-      /** The saved query compared; in tags mode, the scope's (the same for every column). */
-      saved_query_id: z.string(),
+      /** The saved query compared; in tags mode, the scope's (the same for every column), null for every post. */
+      saved_query_id: z.nullable(z.string()),
       /** Tags mode: the tag of this column (its posts are the saved query's posts carrying it). */
       tag_id: z.optional(z.string()),
       /** The saved query's name; in tags mode, the tag's "Category › Tag". */

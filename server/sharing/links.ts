@@ -49,9 +49,11 @@ export async function checkSharedView(
       { start: null, historyDays: null, planName: '' },
     );
     return {
-      // Tags compared: the saved query they are compared in, as the links' list names it (routes.ts).
+      // Tags compared: the saved query they are compared in ("All posts": every post), as the links' list names it.
       title: contexts[0]!.tag
-        ? (contexts[0]!.savedQueryName ?? 'A deleted saved query')
+        ? contexts[0]!.savedQueryId === null
+          ? 'All posts'
+          : (contexts[0]!.savedQueryName ?? 'A deleted saved query')
         : compareTitle(contexts.map((context) => context.savedQueryName)),
       query: null,
       timeZone: contexts[0]!.timeZone,

@@ -1,8 +1,8 @@
 // Compare's two modes through the real app against a fake backend: the choice "Compare saved queries | Compare tags"
 // (a labelled radio group, changed from the keyboard), the mode and the tags in the address (a reload keeps them),
-// what tags mode asks the server (the saved query they are compared in and the tags, never saved_query_ids), the
-// labelled tag picker and the saved query picked, the answer's columns named by their tags and drilling down to the
-// saved query's posts carrying the tag, and back to saved queries.
+// what tags mode asks the server (the tags, and the saved query they are compared in or none for every post; never
+// saved_query_ids), the labelled tag picker and the scope picked, the answer's columns named by their tags and
+// drilling down to the scope's posts carrying the tag, and back to saved queries.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -50,7 +50,7 @@ function compareFor(body: Record<string, unknown>): CompareResponse {
     counted: 'Compared.',
     mode: tags ? 'tags' : 'saved_queries',
     queries: columns.map((id, i) => ({
-      saved_query_id: tags ? (body.saved_query_id as string) : id,
+      saved_query_id: tags ? ((body.saved_query_id as string | undefined) ?? null) : id,
       ...(tags && { tag_id: id }),
       name: tags ? NAMES[id]! : saved.find((q) => q.id === id)!.name,
       query: 'coffee',
@@ -102,11 +102,11 @@ describe("Compare's mode", () => {
     // The saved queries' choice stays in the address for the way back.
     expect(search().get('compare')).toBe(QUERIES.join(','));
 
-    // The first two tags within the first saved query, by default.
-    await waitFor(() =>
-      expect(bodies.at(-1)).toMatchObject({ saved_query_id: QUERIES[0], tag_ids: [DRINKS, FOOD] }),
-    );
+    // The first two tags over every post (the view has no saved query), by default.
+    await waitFor(() => expect(bodies.at(-1)?.tag_ids).toEqual([DRINKS, FOOD]));
     expect(bodies.at(-1)).not.toHaveProperty('saved_query_ids');
+    expect(bodies.at(-1)).not.toHaveProperty('saved_query_id');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Within' }).value).toBe('');
     const picker = await screen.findByRole('group', { name: 'Tags compared' });
     const box = (name: string) => within(picker).getByRole<HTMLInputElement>('checkbox', { name });
     expect([
@@ -121,10 +121,7 @@ describe("Compare's mode", () => {
     await waitFor(() => expect(bodies.at(-1)?.tag_ids).toEqual([DRINKS, FOOD, PRAISE]));
 
     // Another saved query to compare them in.
-    await userEvent.selectOptions(
-      screen.getByRole('combobox', { name: 'Within the saved query' }),
-      'Brand 2',
-    );
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Within' }), 'Brand 2');
     await waitFor(() => expect(bodies.at(-1)).toMatchObject({ saved_query_id: QUERIES[1] }));
     expect(search().get('mode')).toBe('tags');
     expect(search().get('tags')).toBe([DRINKS, FOOD, PRAISE].join(','));
@@ -148,9 +145,7 @@ describe("Compare's mode", () => {
     );
     const choice = await modeChoice();
     expect(within(choice).getByRole<HTMLInputElement>('radio', { name: 'Compare tags' }).checked).toBe(true);
-    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Within the saved query' }).value).toBe(
-      QUERIES[1],
-    );
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Within' }).value).toBe(QUERIES[1]);
     const card = (
       await screen.findByRole('heading', { name: 'Mentions against the previous period' })
     ).closest('section')!;
@@ -162,6 +157,21 @@ describe("Compare's mode", () => {
     const params = new URLSearchParams(history.location.search);
     expect(params.get('query')).toBe(QUERIES[1]);
     expect(params.get('refine')).toBe(`tag:${PRAISE}`);
+  });
+
+  it('drills into every post carrying a tag when the tags are compared over every post', async () => {
+    const { bodies, history } = await open(`/workspace/w1/insight/compare?mode=tags&range=7d`);
+    await waitFor(() => expect(bodies.at(-1)?.tag_ids).toEqual([DRINKS, FOOD]));
+    const card = (
+      await screen.findByRole('heading', { name: 'Mentions against the previous period' })
+    ).closest('section')!;
+    const table = within(card).queryByRole('button', { name: 'Table' });
+    if (table) await userEvent.click(table);
+    await userEvent.click(within(card).getByRole('button', { name: 'Posts of Topic › Food' }));
+    await waitFor(() => expect(history.location.pathname).toBe('/workspace/w1/insight/filtered-posts'));
+    const params = new URLSearchParams(history.location.search);
+    expect(params.has('query')).toBe(false);
+    expect(params.get('refine')).toBe(`tag:${FOOD}`);
   });
 
   it('goes back to saved queries, leaving the mode out of the address', async () => {

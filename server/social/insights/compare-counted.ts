@@ -8,7 +8,7 @@ import { describeRefines } from './refine';
 
 /** The sentence for the resolved columns (all sharing their range and zone), buckets of `bucket`. */
 export function comparedCounted(contexts: readonly ComparedScope[], bucket: Bucket): string {
-  const { timeZone, scope, refines, tagNames, savedQueryName } = contexts[0]!;
+  const { timeZone, scope, refines, tagNames, savedQueryId, savedQueryName } = contexts[0]!;
   const tags = contexts.flatMap((context) => (context.tag ? [context.tag] : []));
   const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
   const period = `against the previous period of the ${days % 1 === 0 ? `${days} days` : 'same length of time'} just before`;
@@ -34,12 +34,18 @@ export function comparedCounted(contexts: readonly ComparedScope[], bucket: Buck
   const refined = shared.length
     ? ` Every tag's posts are refined to ${describeRefines(shared, timeZone, tagNames)}, the overlap too.`
     : '';
+  const named = `${tags.length} tags compared (${tags.map((tag) => `"${tag.name}"`).join(', ')})`;
+  const counted =
+    savedQueryId === null
+      ? `${named} over every post of the workspace ${range}. Each tag is counted as the overview of every post ` +
+        `counts it with that tag as a refinement (the filters given; each post once, whatever its kind): its ` +
+        `mentions are the posts carrying the tag`
+      : `${named} within the saved query "${savedQueryName ?? ''}", over its posts ${range}. Each tag is counted ` +
+        `as the saved query's overview counts it with that tag as a refinement (its text, platforms and languages, ` +
+        `the filters given overriding its own key by key; each post once, whatever its kind): its mentions are the ` +
+        `saved query's posts carrying the tag`;
   return (
-    `${tags.length} tags compared (${tags.map((tag) => `"${tag.name}"`).join(', ')}) within the saved query ` +
-    `"${savedQueryName ?? ''}", over its posts ${range}. Each tag is counted as the saved query's overview counts ` +
-    `it with that tag as a refinement (its text, platforms and languages, the filters given overriding its own key ` +
-    `by key; each post once, whatever its kind): its mentions are the saved query's posts carrying the tag, ` +
-    `${period}. Share of voice = a tag's mentions ÷ the sum of every compared tag's mentions (a post carrying ` +
+    `${counted}, ${period}. Share of voice = a tag's mentions ÷ the sum of every compared tag's mentions (a post carrying ` +
     `several of the tags counts in each). Overlap = the posts of the range carrying two or more of the tags, and ` +
     `per pair the posts carrying both. ${buckets}${refined} ${SENTIMENT_COUNTED}`
   );

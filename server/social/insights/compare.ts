@@ -1,8 +1,9 @@
 // The Compare dashboard (POST /social/insights/compare): 2 to 5 columns side by side over one range — saved queries
-// of a workspace, or tags of its categories within one saved query (contract/insights-compare.ts, the two modes). Each
-// column is resolved as a dashboard resolves { workspace_id, saved_query_id, filters, refine } (request.ts; a tag's
-// column with its tag as the last refinement) and its figures are its own overview's (overview.ts), so that every
-// figure of a column equals what that saved query's overview answers (with that tag as a refinement); share of voice
+// of a workspace, or tags of its categories within one saved query or every post (contract/insights-compare.ts, the
+// two modes). Each column is resolved as a dashboard resolves { workspace_id, saved_query_id or query: '', filters,
+// refine } (request.ts; a tag's column with its tag as the last refinement) and its figures are its own overview's
+// (overview.ts), so that every figure of a column equals what that overview answers (with that tag as a refinement);
+// share of voice
 // and the buckets are put together from them here, and the overlap between the columns (posts in two or more) is one
 // statement on the analytics store over the common range (server/analytics/figures/overlap.ts).
 import {
@@ -26,9 +27,10 @@ import { clipToHistory, resolveInsightScope, type InsightScope } from './request
 import { fromStore } from './store-source';
 import { comparedCounted } from './compare-counted';
 
-/** One column of Compare resolved: its saved query's scope (with its tag as the last refinement in tags mode). */
+/** One column of Compare resolved: its scope (with its tag as the last refinement in tags mode). */
 export interface ComparedScope extends InsightScope {
-  savedQueryId: string;
+  /** Its saved query; null for every post (tags mode without a saved query). */
+  savedQueryId: string | null;
   /** Tags mode: the column's tag ("Category › Tag" its name). */
   tag?: { id: string; name: string };
 }
@@ -45,7 +47,8 @@ export interface HistoryLimit {
  * saved query whose text no longer parses), in the body's order, with one `now` (so that "the last 30 days" is the
  * same range for all), and clipped to the plan's history. In saved queries mode the queries must share their range: a
  * saved query keeping dates of its own that the body's filters do not override is a 400 naming the ranges. In tags
- * mode every column is the one saved query refined to its tag (the body's refinements first, then the tag's).
+ * mode every column is the one scope (the saved query, or every post) refined to its tag (the body's refinements
+ * first, then the tag's).
  */
 export async function resolveCompare(
   db: Db,
@@ -56,17 +59,23 @@ export async function resolveCompare(
 ): Promise<ComparedScope[]> {
   const contexts: ComparedScope[] = [];
   const corrections = await loadCorrections(db, body.workspace_id);
-  const resolve = (savedQueryId: string, refine: Refine[] | undefined) =>
+  // A saved query, or every post (the empty ad-hoc query, as the dashboards' "Every post").
+  const resolve = (savedQueryId: string | null, refine: Refine[] | undefined) =>
     resolveInsightScope(
       db,
       workspace,
-      { workspace_id: body.workspace_id, saved_query_id: savedQueryId, filters: body.filters, refine },
+      {
+        workspace_id: body.workspace_id,
+        ...(savedQueryId === null ? { query: '' } : { saved_query_id: savedQueryId }),
+        filters: body.filters,
+        refine,
+      },
       now,
       corrections,
     );
   // One after the other, on the light pool: a look-up each, and the first missing one is the 404.
   if (compareModeOf(body) === 'tags') {
-    const savedQueryId = body.saved_query_id!;
+    const savedQueryId = body.saved_query_id ?? null;
     for (const id of body.tag_ids!) {
       const context = await resolve(savedQueryId, [...(body.refine ?? []), { field: 'tag', values: [id] }]);
       contexts.push({ ...context, savedQueryId, tag: { id, name: context.tagNames?.get(id) ?? id } });

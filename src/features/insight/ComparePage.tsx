@@ -2,8 +2,8 @@
 // tags"), the mode in the address (?mode=tags; none: saved queries) so a reload keeps it:
 // - saved queries: 2 to 5 saved queries side by side (?compare=<id>,<id>…, in order; without it the view's saved
 //   query and the next ones);
-// - tags: 2 to 5 of the workspace's tags side by side within one saved query (?tags=<id>,<id>…, in order; without it
-//   the first two tags), the saved query the view's (?query=, picked here; without one, the first saved query).
+// - tags: 2 to 5 of the workspace's tags side by side (?tags=<id>,<id>…, in order; without it the first two tags)
+//   within the view's saved query (?query=, picked here), or every post of the workspace when the view has none.
 // The view's range, filters and refinements (a tag's among them, named "Category › Tag" by the scope bar's chips)
 // apply to every column. The answer is drawn by CompareAnswer.tsx, the same for both modes.
 import { useNavigate, useSearch } from '@tanstack/react-router';
@@ -50,14 +50,14 @@ export function ComparePage() {
     ...queries.map((q) => q.id).filter((id) => id !== viewQuery),
   ]);
   const tagIds = chosen(search.tags, tags, () => tags.map((tag) => tag.id));
-  // Tags mode: the saved query they are compared in.
-  const within = viewQuery ?? queries[0]?.id ?? null;
+  // Tags mode: the saved query they are compared in, or every post (null).
+  const within = viewQuery;
 
   const refine = body.refine?.length ? { refine: body.refine } : {};
   const view: CompareView | null =
     mode === 'tags'
-      ? within && tagIds.length >= COMPARE_MIN
-        ? { saved_query_id: within, tag_ids: tagIds, filters: body.filters, ...refine }
+      ? tagIds.length >= COMPARE_MIN
+        ? { ...(within && { saved_query_id: within }), tag_ids: tagIds, filters: body.filters, ...refine }
         : null
       : queryIds.length >= COMPARE_MIN
         ? { saved_query_ids: queryIds, filters: body.filters, ...refine }
@@ -76,7 +76,7 @@ export function ComparePage() {
     <CompareShareContext.Provider value={view}>
       <DashboardFrame
         title="Compare"
-        description="Saved queries, or tags within a saved query, side by side: share of voice, sentiment, platforms and authors."
+        description="Saved queries, or tags, side by side: share of voice, sentiment, platforms and authors."
         queryPicker={false}
       >
         <CompareModeChoice
@@ -134,13 +134,6 @@ function NotEnough({
     );
   }
   if (loading) return null;
-  if (queries === 0) {
-    return (
-      <EmptyState title="Save a query first">
-        Tags are compared within a saved query: save a query first.
-      </EmptyState>
-    );
-  }
   return (
     <EmptyState title="Choose at least two tags">
       {tags < COMPARE_MIN

@@ -110,9 +110,9 @@ export function TagsPicker({
   choose,
 }: {
   queries: readonly Choice[];
-  /** The saved query the tags are compared in. */
+  /** The saved query the tags are compared in; null for every post. */
   within: string | null;
-  chooseWithin: (id: string) => void;
+  chooseWithin: (id: string | null) => void;
   tags: readonly Choice[];
   loading: boolean;
   ids: readonly string[];
@@ -121,23 +121,26 @@ export function TagsPicker({
   const id = useId();
   return (
     <>
-      {queries.length ? (
-        <div className="field compare-within">
-          <label htmlFor={`${id}-within`}>Within the saved query</label>
-          <select
-            id={`${id}-within`}
-            className="input compact"
-            value={within ?? ''}
-            onChange={(event) => chooseWithin(event.target.value)}
-          >
-            {queries.map((query) => (
-              <option key={query.id} value={query.id}>
-                {query.name}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : null}
+      <div className="field compare-within">
+        <label htmlFor={`${id}-within`}>Within</label>
+        <select
+          id={`${id}-within`}
+          className="input compact"
+          value={within ?? ''}
+          onChange={(event) => chooseWithin(event.target.value || null)}
+        >
+          <option value="">Every post</option>
+          {queries.length ? (
+            <optgroup label="Saved queries">
+              {queries.map((query) => (
+                <option key={query.id} value={query.id}>
+                  {query.name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+        </select>
+      </div>
       {loading ? (
         <p className="muted" role="status">
           Loading the tags…
@@ -146,7 +149,8 @@ export function TagsPicker({
         <Checks
           legend="Tags compared"
           hint={
-            `Choose ${COMPARE_MIN} to ${COMPARE_MAX}. Each tag's column counts the saved query's posts carrying it; ` +
+            `Choose ${COMPARE_MIN} to ${COMPARE_MAX}. Each tag's column counts the posts carrying it (of the saved ` +
+            'query chosen, or every post); ' +
             'the range and filters above apply to each.'
           }
           choices={tags}

@@ -43,9 +43,13 @@ export interface InsightView {
   setScope: (next: Partial<InsightScope>) => void;
   /**
    * Opens filtered posts (or profiles) with these refinements added to the view's; given a saved query (Compare), of
-   * that query.
+   * that query, and given null, of every post.
    */
-  drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles', savedQueryId?: string) => void;
+  drill: (
+    refines: Refine[],
+    target?: 'filtered-posts' | 'filtered-profiles',
+    savedQueryId?: string | null,
+  ) => void;
 }
 
 const InsightViewContext = createContext<InsightView | null>(null);
@@ -104,10 +108,13 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
     (
       refines: Refine[],
       target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts',
-      savedQueryId?: string,
+      savedQueryId?: string | null,
     ) => {
       const refine = withRefines(view.scope.refine, refines);
-      const scope = savedQueryId ? { ...view.scope, savedQueryId, q: '', refine } : { ...view.scope, refine };
+      const scope =
+        savedQueryId !== undefined
+          ? { ...view.scope, savedQueryId, q: '', refine }
+          : { ...view.scope, refine };
       void navigate({
         to: `/workspace/$workspaceId/insight/${target}`,
         params: { workspaceId },

@@ -1,9 +1,9 @@
 // Compare's tags mode held to the overview (compare.ts, overview.ts) and to the reference evaluator
 // (test/support/reference/lists.ts): on a generated corpus written through the change path, its posts tagged by hand
-// and by a rule, and fed to a running store, for generated scopes (a saved query of every operator or none, with its
-// platforms and languages, a zone, a range and refinements) and two or three of the workspace's tags, every column's
-// figures equal what the saved query's overview gives with the scope's refinements and that tag, and the overlap is
-// the reference's.
+// and by a rule, and fed to a running store, for generated scopes (a saved query of every operator with its platforms
+// and languages, or every post with those as filters; a zone, a range and refinements) and two or three of the
+// workspace's tags, every column's figures equal what the scope's overview gives with its refinements and that tag,
+// and the overlap is the reference's.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, resolveCompare } from '@server/social/insights/compare';
@@ -53,15 +53,27 @@ describe("Compare's tags mode", () => {
         // No corrections: the workspace has none stored, and Compare reads the stored ones.
         const scopeCase = { ...c, corrected: false };
         const workspace = { timeZone: c.zone };
-        const savedQueryId = await insertSavedQuery(c.query ?? '', {
-          platforms: c.platforms,
-          languages: c.languages,
-        });
-        const filters = { from: new Date(c.range[0]).toISOString(), to: new Date(c.range[1]).toISOString() };
+        // A saved query keeping its platforms and languages; without a query, every post, the filters given.
+        const savedQueryId =
+          c.query === null
+            ? null
+            : await insertSavedQuery(c.query, { platforms: c.platforms, languages: c.languages });
+        const filters = {
+          from: new Date(c.range[0]).toISOString(),
+          to: new Date(c.range[1]).toISOString(),
+          ...(savedQueryId === null && { platforms: c.platforms as never, languages: c.languages }),
+        };
+        const scope = savedQueryId === null ? { query: '' } : { saved_query_id: savedQueryId };
         const contexts = await resolveCompare(
           server.db,
           workspace,
-          { workspace_id: 'w', saved_query_id: savedQueryId, tag_ids: tags, filters, refine: c.refine },
+          {
+            workspace_id: 'w',
+            ...(savedQueryId && { saved_query_id: savedQueryId }),
+            tag_ids: tags,
+            filters,
+            refine: c.refine,
+          },
           NO_HISTORY,
         );
         const answer = await compare(server.db, contexts, running.service);
@@ -72,7 +84,7 @@ describe("Compare's tags mode", () => {
           const refine = [...c.refine, { field: 'tag' as const, values: [tag] }];
           const context = await resolveInsightScope(server.db, workspace, {
             workspace_id: 'w',
-            saved_query_id: savedQueryId,
+            ...scope,
             filters,
             refine,
           });

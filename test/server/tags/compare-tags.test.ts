@@ -1,8 +1,8 @@
-// Comparing tags (issue 55, item 3): POST /social/insights/compare with saved_query_id and tag_ids puts 2 to 5 tags side
-// by side within one saved query. Each tag's column equals that saved query's overview with the tag as one more
-// refinement (the body's refinements first), the overlap is the saved query's posts carrying two or more of the tags,
-// the counted sentence names the tags; exactly one mode per body, each refusal a clear 400; another workspace's tag
-// or saved query a 404; a viewer may read it.
+// Comparing tags (issue 55, item 3): POST /social/insights/compare with tag_ids puts 2 to 5 tags side by side within
+// one saved query (saved_query_id) or every post (without it). Each tag's column equals that scope's overview with the
+// tag as one more refinement (the body's refinements first), the overlap is the scope's posts carrying two or more of
+// the tags, the counted sentence names the tags; exactly one mode per body, each refusal a clear 400; another
+// workspace's tag or saved query a 404; a viewer may read it; a link shares it; the OpenAPI document describes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { CompareResponse } from '@contract/insights-compare';
@@ -13,7 +13,7 @@ import { applyTagRules } from '@server/tags/apply';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { insertSavedQuery } from '@test/support/insights.fixtures';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
-import { insertCorpus, matching } from '@test/support/query-corpus.fixtures';
+import { ALL, insertCorpus, matching } from '@test/support/query-corpus.fixtures';
 
 let server: TestServer;
 let team: Team;
@@ -71,10 +71,11 @@ afterAll(() => server.close());
 const call = (url: string, payload: Record<string, unknown>, person: Person | null = team.viewer) =>
   as(server, person, { method: 'POST', url: `/social/insights/${url}`, payload });
 
-async function compareTags(tags: string[], refine?: object[]) {
+/** Tags compared within the saved query (or, given null, every post). */
+async function compareTags(tags: string[], refine?: object[], within: string | null = saved) {
   const res = await call('compare', {
     workspace_id: team.workspaceId,
-    saved_query_id: saved,
+    ...(within && { saved_query_id: within }),
     tag_ids: tags,
     filters: FILTERS,
     ...(refine && { refine }),
@@ -83,10 +84,10 @@ async function compareTags(tags: string[], refine?: object[]) {
   return res.json<CompareResponse>();
 }
 
-async function overview(refine: object[]) {
+async function overview(refine: object[], within: string | null = saved) {
   const res = await call('overview', {
     workspace_id: team.workspaceId,
-    saved_query_id: saved,
+    ...(within ? { saved_query_id: within } : { query: '' }),
     filters: FILTERS,
     refine,
   });
@@ -95,9 +96,14 @@ async function overview(refine: object[]) {
 }
 
 /** Every column's figures against the saved query's overview refined to the body's refinements and its tag. */
-async function expectOverviews(body: CompareResponse, tags: string[], refine: object[] = []) {
+async function expectOverviews(
+  body: CompareResponse,
+  tags: string[],
+  refine: object[] = [],
+  within: string | null = saved,
+) {
   const overviews = await Promise.all(
-    tags.map((tag) => overview([...refine, { field: 'tag', values: [tag] }])),
+    tags.map((tag) => overview([...refine, { field: 'tag', values: [tag] }], within)),
   );
   const first = overviews[0]!;
   expect(body.mode).toBe('tags');
@@ -110,7 +116,7 @@ async function expectOverviews(body: CompareResponse, tags: string[], refine: ob
   const total = overviews.reduce((sum, o) => sum + o.totals.mentions.value, 0);
   overviews.forEach((o, i) => {
     const column = body.queries[i]!;
-    expect(column.saved_query_id).toBe(saved);
+    expect(column.saved_query_id).toBe(within);
     expect(column.tag_id).toBe(tags[i]);
     expect(column.query).toBe(o.query);
     expect(column.mentions).toEqual(o.totals.mentions);
@@ -124,15 +130,17 @@ async function expectOverviews(body: CompareResponse, tags: string[], refine: ob
 }
 
 /** The saved query's posts carrying each tag (of those `keep` keeps), and the overlap they make. */
-function expectedOverlap(keys: Array<keyof typeof TAGGED>, keep: (name: string) => boolean = () => true) {
-  const sets = keys.map(
-    (key) => new Set(matching(QUERY).filter((name) => TAGGED[key].includes(name) && keep(name))),
-  );
+function expectedOverlap(
+  keys: Array<keyof typeof TAGGED>,
+  keep: (name: string) => boolean = () => true,
+  scope: string[] = matching(QUERY),
+) {
+  const sets = keys.map((key) => new Set(scope.filter((name) => TAGGED[key].includes(name) && keep(name))));
   const pairs = [];
   for (let a = 0; a < sets.length; a += 1)
     for (let b = a + 1; b < sets.length; b += 1)
       pairs.push({ a, b, posts: [...sets[a]!].filter((name) => sets[b]!.has(name)).length });
-  const posts = matching(QUERY).filter((name) => sets.filter((set) => set.has(name)).length >= 2).length;
+  const posts = scope.filter((name) => sets.filter((set) => set.has(name)).length >= 2).length;
   return { sets, overlap: { posts, pairs } };
 }
 
@@ -165,6 +173,25 @@ describe('tags side by side', () => {
     expect(body.counted).toContain("Every tag's posts are refined to language en, the overlap too.");
   });
 
+  it('compares tags over every post without a saved query', async () => {
+    const keys = ['warm', 'liked'] as const;
+    const tags = keys.map((key) => tagIds[key]);
+    const body = await compareTags(tags, undefined, null);
+    await expectOverviews(body, tags, [], null);
+    const { sets, overlap } = expectedOverlap([...keys], () => true, ALL);
+    expect(body.queries.map((q) => q.mentions.value)).toEqual(sets.map((set) => set.size));
+    // Every post: more than the saved query's (seoul and cafe match neither coffee nor tea).
+    expect(sets[0]!.size).toBeGreaterThan(expectedOverlap(['warm']).sets[0]!.size);
+    expect(body.overlap).toEqual(overlap);
+    expect(body.queries.map((q) => [q.saved_query_id, q.query])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    expect(body.counted).toContain(
+      '2 tags compared ("Mood › Warm", "Topic › Liked") over every post of the workspace',
+    );
+  });
+
   it('keeps answering saved queries side by side, saying so', async () => {
     const second = await insertSavedQuery(server, team.workspaceId, 'coffee');
     const res = await call('compare', {
@@ -184,7 +211,6 @@ describe('what is refused', () => {
   it.each([
     ['both modes', { saved_query_ids: ['A', 'B'], tag_ids: ['L', 'W'] }, 'body', 'not both'],
     ['neither mode', {}, 'body', 'Give saved_query_ids'],
-    ['tags without their saved query', { tag_ids: ['L', 'W'] }, 'saved_query_id', 'Comparing tags needs'],
     [
       'a scope with saved queries',
       { saved_query_ids: ['A', 'B'], saved_query_id: 'A' },
@@ -300,6 +326,14 @@ describe('sharing tags side by side', () => {
     const member = await call('compare', { workspace_id: team.workspaceId, ...view });
     expect(answer.json()).toEqual(member.json());
     expect(answer.json<CompareResponse>().mode).toBe('tags');
+
+    const everyPost = await as(server, team.manager, {
+      method: 'POST',
+      url,
+      payload: { dashboard: 'compare', view: { tag_ids: view.tag_ids, filters: FILTERS } },
+    });
+    expect(everyPost.statusCode, everyPost.body).toBe(201);
+    expect(everyPost.json<{ link: ShareLink }>().link.title).toBe('All posts');
 
     const neither = await as(server, team.manager, {
       method: 'POST',
