@@ -2,7 +2,7 @@
 // holding the link can open without signing in, until it expires or is revoked (server/sharing). The link's token is
 // in the URL's fragment (/shared#<token>), which browsers never send to a server; the page posts it in a body.
 import * as z from 'zod/mini';
-import { compareBodySchema } from './insights-compare';
+import { compareModeCheck, compareViewShape } from './insights-compare';
 import { DASHBOARD_TITLES, INSIGHT_DASHBOARDS, type Dashboard } from './insights-dashboards';
 import { insightsBodySchema } from './insights';
 import { workspaceIdSchema } from './workspaces';
@@ -48,10 +48,10 @@ export const sharedViewSchema = z
   .check(z.refine(hasRange, RANGE_REQUIRED));
 export type SharedView = z.infer<typeof sharedViewSchema>;
 
-/** Compare's view: its request without the workspace, its range required. */
+/** Compare's view (either mode): its request without the workspace, its range required. */
 export const compareViewSchema = z
-  .omit(compareBodySchema, { workspace_id: true })
-  .check(z.refine(hasRange, RANGE_REQUIRED));
+  .object(compareViewShape)
+  .check(compareModeCheck, z.refine(hasRange, RANGE_REQUIRED));
 export type CompareView = z.infer<typeof compareViewSchema>;
 
 /** A dashboard and its view, or Compare and its view. */

@@ -49,7 +49,12 @@ export async function checkSharedView(
       { start: null, historyDays: null, planName: '' },
     );
     return {
-      title: compareTitle(contexts.map((context) => context.savedQueryName)),
+      // Tags compared: the saved query they are compared in ("All posts": every post), as the links' list names it.
+      title: contexts[0]!.tag
+        ? contexts[0]!.savedQueryId === null
+          ? 'All posts'
+          : (contexts[0]!.savedQueryName ?? 'A deleted saved query')
+        : compareTitle(contexts.map((context) => context.savedQueryName)),
       query: null,
       timeZone: contexts[0]!.timeZone,
     };
@@ -76,9 +81,10 @@ type LinkRow = typeof shareLinks.$inferSelect;
 
 /** The saved query's name, or the ad-hoc query's text; Compare's saved queries' names (`savedQueryName`). */
 function viewTitle(view: AnyView, savedQueryName: string | null): string {
-  if ('saved_query_ids' in view) return savedQueryName ?? 'Deleted saved queries';
+  if ('saved_query_ids' in view && view.saved_query_ids) return savedQueryName ?? 'Deleted saved queries';
+  // A dashboard's saved query, or Compare's tags' (the tags compared within it).
   if (view.saved_query_id) return savedQueryName ?? 'A deleted saved query';
-  const text = view.query?.trim() ?? '';
+  const text = ('query' in view ? view.query : undefined)?.trim() ?? '';
   return text === '' ? 'All posts' : text;
 }
 

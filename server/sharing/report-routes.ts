@@ -39,7 +39,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           "A dashboard view (or Compare's) as a PDF report: every chart drawn with its table, the query, range and zone",
         description:
           "Body: workspace_id, the dashboard ('compare' for Compare) and the view (the dashboard's request without " +
-          "workspace_id and cursor — Compare's: saved_query_ids, filters, refine —, its range required). The report is " +
+          "workspace_id and cursor — Compare's: saved_query_ids, or saved_query_id and tag_ids, then filters, refine " +
+          '—, its range required). The report is ' +
           'the view as its read-only page draws it, printed by the ' +
           "server's Chromium (REPORT_CHROMIUM_PATH): the title, query, range, time zone, every chart with its table, " +
           'the "what is counted" sentences and the time it was made; a list shows its first page. It counts as one ' +

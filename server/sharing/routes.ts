@@ -99,7 +99,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
           description:
             'Body: an optional name (1 to 80 characters once trimmed, shown in the list to tell links to the same view ' +
             "apart), the dashboard ('compare' for Compare), the view (the dashboard's request without workspace_id and " +
-            "cursor — Compare's: saved_query_ids, filters, refine —; its range, " +
+            "cursor — Compare's: saved_query_ids, or saved_query_id and tag_ids, then filters, refine —; its range, " +
             'filters.from and filters.to, is required), rolling (the range keeps its length and ends when the link ' +
             `is opened) and expires_in_days (1 to 365, default 30). The answer's token is shown once: the link is ` +
             '/shared#<token>. 400 for a view the dashboard would refuse (a query that does not parse, a bad ' +

@@ -162,8 +162,8 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
           endpoint: '/shared/compare',
           workspaceId: workspace.id,
           context,
-          extra: compareKey(body.saved_query_ids, contexts),
-          compute: (db) => compare(db, body.saved_query_ids, contexts, app.deps.analytics),
+          extra: compareKey(contexts),
+          compute: (db) => compare(db, contexts, app.deps.analytics),
           serialize: serializeCompare,
         });
       }

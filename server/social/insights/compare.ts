@@ -1,10 +1,19 @@
-// The Compare dashboard (POST /social/insights/compare): 2 to 5 saved queries of a workspace side by side over one
-// range. Each query is resolved as a dashboard resolves { workspace_id, saved_query_id, filters, refine } (request.ts) and
-// its figures are its own overview's (overview.ts), so that every figure of a query equals what that query's overview
-// answers; share of voice and the buckets are put together from them here, and the overlap between the queries (posts
-// matching two or more) is one statement on the analytics store over the common range
-// (server/analytics/figures/overlap.ts).
-import { COMPARE_TOP_AUTHORS, type CompareBody, type CompareResponse } from '@contract/insights-compare';
+// The Compare dashboard (POST /social/insights/compare): 2 to 5 columns side by side over one range — saved queries
+// of a workspace, or tags of its categories within one saved query or every post (contract/insights-compare.ts, the
+// two modes). Each column is resolved as a dashboard resolves { workspace_id, saved_query_id or query: '', filters,
+// refine } (request.ts; a tag's column with its tag as the last refinement) and its figures are its own overview's
+// (overview.ts), so that every figure of a column equals what that overview answers (with that tag as a refinement);
+// share of voice
+// and the buckets are put together from them here, and the overlap between the columns (posts in two or more) is one
+// statement on the analytics store over the common range (server/analytics/figures/overlap.ts).
+import {
+  COMPARE_TOP_AUTHORS,
+  compareModeOf,
+  type CompareBody,
+  type CompareMode,
+  type CompareResponse,
+} from '@contract/insights-compare';
+import type { Refine } from '@contract/insights';
 import type { OverviewResponse } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { ApiError } from '@server/errors';
@@ -12,12 +21,19 @@ import type { AnalyticsService } from '@server/analytics/service';
 import { pairsOf, storeOverlap } from '@server/analytics/figures/overlap';
 import { printQuery, type QueryNode } from '@server/query/index';
 import { formatLocal } from '../counted';
-import { SENTIMENT_COUNTED } from './counted';
-import { describeRefines } from './refine';
 import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
 import { fromStore } from './store-source';
+import { comparedCounted } from './compare-counted';
+
+/** One column of Compare resolved: its scope (with its tag as the last refinement in tags mode). */
+export interface ComparedScope extends InsightScope {
+  /** Its saved query; null for every post (tags mode without a saved query). */
+  savedQueryId: string | null;
+  /** Tags mode: the column's tag ("Category › Tag" its name). */
+  tag?: { id: string; name: string };
+}
 
 /** The plan's history limit, as clipToHistory takes it. */
 export interface HistoryLimit {
@@ -27,10 +43,12 @@ export interface HistoryLimit {
 }
 
 /**
- * Every compared saved query resolved as a dashboard resolves it (404 for one not in the workspace, 400 for one whose
- * text no longer parses), in the body's order, with one `now` (so that "the last 30 days" is the same range for all),
- * and clipped to the plan's history. The queries must share their range: a saved query keeping dates of its own that
- * the body's filters do not override is a 400 naming the ranges.
+ * Every column resolved as a dashboard resolves it (404 for a saved query or a tag not in the workspace, 400 for a
+ * saved query whose text no longer parses), in the body's order, with one `now` (so that "the last 30 days" is the
+ * same range for all), and clipped to the plan's history. In saved queries mode the queries must share their range: a
+ * saved query keeping dates of its own that the body's filters do not override is a 400 naming the ranges. In tags
+ * mode every column is the one scope (the saved query, or every post) refined to its tag (the body's refinements
+ * first, then the tag's).
  */
 export async function resolveCompare(
   db: Db,
@@ -38,20 +56,33 @@ export async function resolveCompare(
   body: CompareBody,
   history: HistoryLimit,
   now = new Date(),
-): Promise<InsightScope[]> {
-  const contexts: InsightScope[] = [];
+): Promise<ComparedScope[]> {
+  const contexts: ComparedScope[] = [];
   const corrections = await loadCorrections(db, body.workspace_id);
-  // One after the other, on the light pool: a look-up each, and the first missing one is the 404.
-  for (const id of body.saved_query_ids) {
-    contexts.push(
-      await resolveInsightScope(
-        db,
-        workspace,
-        { workspace_id: body.workspace_id, saved_query_id: id, filters: body.filters, refine: body.refine },
-        now,
-        corrections,
-      ),
+  // A saved query, or every post (the empty ad-hoc query, as the dashboards' "Every post").
+  const resolve = (savedQueryId: string | null, refine: Refine[] | undefined) =>
+    resolveInsightScope(
+      db,
+      workspace,
+      {
+        workspace_id: body.workspace_id,
+        ...(savedQueryId === null ? { query: '' } : { saved_query_id: savedQueryId }),
+        filters: body.filters,
+        refine,
+      },
+      now,
+      corrections,
     );
+  // One after the other, on the light pool: a look-up each, and the first missing one is the 404.
+  if (compareModeOf(body) === 'tags') {
+    const savedQueryId = body.saved_query_id ?? null;
+    for (const id of body.tag_ids!) {
+      const context = await resolve(savedQueryId, [...(body.refine ?? []), { field: 'tag', values: [id] }]);
+      contexts.push({ ...context, savedQueryId, tag: { id, name: context.tagNames?.get(id) ?? id } });
+    }
+  } else {
+    for (const id of body.saved_query_ids!)
+      contexts.push({ ...(await resolve(id, body.refine)), savedQueryId: id });
   }
   const first = contexts[0]!;
   const sameRange = ({ scope }: InsightScope) =>
@@ -68,45 +99,52 @@ export async function resolveCompare(
         'filters.to to compare them over one range.',
     );
   }
-  // The same range and the same plan: every query is clipped alike (or all refused with history_limit).
-  return contexts.map((context) =>
-    clipToHistory(context, history.start, history.historyDays, history.planName),
-  );
+  // The same range and the same plan: every column is clipped alike (or all refused with history_limit).
+  return contexts.map((context) => ({
+    ...clipToHistory(context, history.start, history.historyDays, history.planName),
+    savedQueryId: context.savedQueryId,
+    ...(context.tag && { tag: context.tag }),
+  }));
 }
 
+/** The mode of resolved columns. */
+const modeOf = (contexts: readonly ComparedScope[]): CompareMode =>
+  contexts[0]?.tag ? 'tags' : 'saved_queries';
+
 /**
- * What identifies a Compare answer beyond the first query's resolved request (answer-cache.ts, answerKey: the range,
- * the zone and the plan's clip, which every query shares): each query as resolved, in order — its id, canonical text,
- * text as evaluated (its lists' items), name, platforms and languages.
+ * What identifies a Compare answer beyond the first column's resolved request (answer-cache.ts, answerKey: the range,
+ * the zone and the plan's clip, which every column shares): each column as resolved, in order — its saved query's id,
+ * canonical text, text as evaluated (its lists' items), name, platforms and languages, and its tag's id and name.
  */
-export function compareKey(
-  ids: readonly string[],
-  contexts: readonly InsightScope[],
-): Record<string, unknown> {
+export function compareKey(contexts: readonly ComparedScope[]): Record<string, unknown> {
   const sorted = (values: string[]) => [...new Set(values)].sort();
   return {
-    compared: contexts.map(({ scope, normalized, savedQueryName }, i) => [
-      ids[i],
+    compared: contexts.map(({ scope, normalized, savedQueryName, savedQueryId, tag }) => [
+      savedQueryId,
       normalized,
       scope.query && printQuery(scope.query),
       savedQueryName,
       sorted(scope.platforms),
       sorted(scope.languages),
+      tag?.id ?? null,
+      tag?.name ?? null,
     ]),
   };
 }
 
 /**
- * The posts of the common range matching two or more of the queries, and those matching each pair: one statement on
- * the store (storeOverlap). Every query's words are asked of PostgreSQL together (the queries named as one OR's
- * operands, as the saved queries' volume does), then each query is compiled on its own.
+ * The posts of the common range in two or more of the columns, and those in each pair: one statement on the store
+ * (storeOverlap), each column's condition its query, filters and refinements (a tag's column: its tag among them).
+ * Every query's words are asked of PostgreSQL together (the queries named as one OR's operands, as the saved queries'
+ * volume does; in tags mode the one saved query's), then each column is compiled on its own.
  */
 function overlapOf(
   db: Db,
-  contexts: InsightScope[],
+  contexts: ComparedScope[],
   service: AnalyticsService | undefined,
 ): Promise<CompareResponse['overlap']> {
-  const queries = contexts.flatMap((context) => (context.scope.query ? [context.scope.query] : []));
+  const compared = modeOf(contexts) === 'tags' ? contexts.slice(0, 1) : contexts;
+  const queries = compared.flatMap((context) => (context.scope.query ? [context.scope.query] : []));
   const query: QueryNode | null =
     queries.length > 1 ? { type: 'or', operands: queries } : (queries[0] ?? null);
   return fromStore(
@@ -143,13 +181,13 @@ function checkShared(overviews: OverviewResponse[]) {
 }
 
 /**
- * The Compare answer for the resolved queries (resolveCompare), in order, `ids` their saved query ids. Each query's
- * overview is computed in turn (each read as the overview dashboard reads it), then the overlap. The plan's history clip is added by dashboard-answer.ts.
+ * The Compare answer for the resolved columns (resolveCompare), in order. Each column's overview is computed in turn
+ * (each read as the overview dashboard reads it), then the overlap. The plan's history clip is added by
+ * dashboard-answer.ts.
  */
 export async function compare(
   db: Db,
-  ids: readonly string[],
-  contexts: InsightScope[],
+  contexts: ComparedScope[],
   store?: AnalyticsService,
 ): Promise<CompareResponse> {
   // One after the other: the request holds one admission slot, and an overview may already use two connections.
@@ -159,36 +197,29 @@ export async function compare(
   const overlap = await overlapOf(db, contexts, store);
 
   const first = overviews[0]!;
-  const { timeZone, scope, refines, tagNames } = contexts[0]!;
-  const refined = refines.length
-    ? ` Every query is refined to ${describeRefines(refines, timeZone, tagNames)}, the overlap too.`
-    : '';
+  const mode = modeOf(contexts);
   const total = overviews.reduce((sum, o) => sum + o.totals.mentions.value, 0);
-  const days = (scope.to.getTime() - scope.from.getTime()) / 86_400_000;
   return {
     time_zone: first.time_zone,
     range: first.range,
     previous_range: first.previous_range,
     bucket: first.bucket,
-    counted:
-      `${contexts.length} saved queries compared over the posts posted from ${formatLocal(scope.from, timeZone)} ` +
-      `(inclusive) to ${formatLocal(scope.to, timeZone)} (exclusive), ${timeZone}. Each query is counted as its ` +
-      `own overview counts it (its text, platforms and languages, the filters given overriding its own key by key; ` +
-      `each post once, whatever its kind): its mentions are its matching posts, against the previous period of the ` +
-      `${days % 1 === 0 ? `${days} days` : 'same length of time'} just before. Share of voice = a query's mentions ` +
-      `÷ the sum of every compared query's mentions (a post matching several queries counts in each). Overlap = ` +
-      `the posts of the range matching two or more of the queries, and per pair the posts matching both. Buckets ` +
-      `are ${first.bucket}s of ${timeZone} wall-clock time.${refined} ${SENTIMENT_COUNTED}`,
-    queries: overviews.map((o, i) => ({
-      saved_query_id: ids[i]!,
-      name: contexts[i]!.savedQueryName ?? '',
-      query: o.query,
-      mentions: o.totals.mentions,
-      share: total ? o.totals.mentions.value / total : 0,
-      sentiment: o.sentiment,
-      platforms: o.platforms.map(({ platform, mentions }) => ({ platform, mentions })),
-      top_authors: o.top_people.slice(0, COMPARE_TOP_AUTHORS),
-    })),
+    counted: comparedCounted(contexts, first.bucket),
+    mode,
+    queries: overviews.map((o, i) => {
+      const { savedQueryId, savedQueryName, tag } = contexts[i]!;
+      return {
+        saved_query_id: savedQueryId,
+        ...(tag && { tag_id: tag.id }),
+        name: tag ? tag.name : (savedQueryName ?? ''),
+        query: o.query,
+        mentions: o.totals.mentions,
+        share: total ? o.totals.mentions.value / total : 0,
+        sentiment: o.sentiment,
+        platforms: o.platforms.map(({ platform, mentions }) => ({ platform, mentions })),
+        top_authors: o.top_people.slice(0, COMPARE_TOP_AUTHORS),
+      };
+    }),
     over_time: first.over_time.map((bucket, b) => ({
       start: bucket.start,
       local: bucket.local,

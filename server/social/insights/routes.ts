@@ -33,13 +33,7 @@ import { dashboardAnswers } from './dashboard-answer';
 import { dashboardComputations, extraOf, type DashboardAnswer, type DashboardBody } from './computations';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { savedQueryVolume } from './saved-query-volume';
-import {
-  compareBodySchema,
-  compareResponseSchema,
-  COMPARE_MAX,
-  COMPARE_MIN,
-} from '@contract/insights-compare';
-import { compare, compareKey, resolveCompare } from './compare';
+import { compareRoute } from './compare-routes';
 import { explainRoutes } from './explain-routes';
 
 const tags = ['social', 'insights'];
@@ -273,73 +267,8 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     computations['filtered-profiles'],
   );
 
-  // Compare: 2 to 5 saved queries side by side (compare.ts). Not in INSIGHT_DASHBOARDS: its body names several saved
-  // queries. One call is one dashboard request of the month's volume, however many queries.
-  {
-    const url = '/insights/compare';
-    const serialize = serializerCompiler({
-      schema: compareResponseSchema,
-      method: 'POST',
-      url,
-      httpStatus: '200',
-    });
-    app.post(
-      url,
-      {
-        config: { workspace: anyMember },
-        schema: {
-          tags,
-          security: bearer,
-          summary:
-            'Compare: share of voice over time, mentions against the previous period, sentiment, platforms, top ' +
-            'authors and overlap of saved queries side by side',
-          description:
-            `Body: workspace_id, saved_query_ids (${COMPARE_MIN} to ${COMPARE_MAX} saved queries of the workspace, ` +
-            "each once, in the order shown), optional filters, which override each saved query's key by key " +
-            "(default range: the last 30 days), and refine (the dashboards' refinements, a tag's too, on every " +
-            "query). Every figure of a query is its own overview's for the same saved query, filters and refine; " +
-            "share = its mentions ÷ the sum of every compared query's; overlap = the posts of the range matching " +
-            'two or more of the queries, and per pair. 400 for fewer or more queries, one named twice, a stored ' +
-            'query that no longer parses, or saved queries keeping different date ranges that the filters do not ' +
-            'override (invalid_range); 404 for a workspace the caller is not a member of, a saved query or a tag ' +
-            'not in it; 429 rate_limited past SOCIAL_RATE_LIMIT_PER_MINUTE dashboard calls a minute by one ' +
-            'account; 503 insights_timeout past 10 s a statement; 503 busy with Retry-After when too many heavy ' +
-            'requests are queued. Within the plan as for the dashboards: history_clip, 409 history_limit, and one ' +
-            "call counts once against the month's dashboard volume (409 dashboard_volume_limit). May be cached. " +
-            READ_HEADERS_DOC,
-          body: compareBodySchema,
-          response: responses(compareResponseSchema),
-        },
-        onRequest: inLane(lane),
-      },
-      async (request, reply) => {
-        const { workspace } = workspaceAccessOf(request);
-        const body = request.body;
-        // On the light pool, as planScope: the saved queries' look-ups, then the month's volume counted once.
-        const { limits, planName } = limitsOf(catalogue, workspace.plan);
-        const contexts = await resolveCompare(lightDb, workspace, body, {
-          start: historyStart(limits),
-          historyDays: limits.history_days,
-          planName,
-        });
-        const context = contexts[0]!;
-        await consumeMonthly(
-          lightDb,
-          { ...workspace, timeZone: context.timeZone },
-          catalogue,
-          'dashboard_requests_per_month',
-        );
-        return answers.send(request, reply, {
-          endpoint: url,
-          workspaceId: workspace.id,
-          context,
-          extra: compareKey(body.saved_query_ids, contexts),
-          compute: (db) => compare(db, body.saved_query_ids, contexts, app.deps.analytics),
-          serialize,
-        });
-      },
-    );
-  }
+  // Compare: 2 to 5 saved queries, or tags within one, side by side (compare-routes.ts).
+  compareRoute(app, { lightDb, catalogue, answers, lane, workspace: anyMember });
 
   explainRoutes(app, { planScope, answers, lane, workspace: anyMember });
 

@@ -25,7 +25,7 @@ import { useApp } from '@/components/use-app';
 import { formatDate, formatDateTime, formatDateTimeRange } from '@/lib/date-time';
 import { removePrerender } from '@/lib/prerender';
 import { termPatterns } from '@/components/query-editor/match-terms';
-import { Compare } from './ComparePage';
+import { Compare } from './CompareAnswer';
 import { Conversation } from './ConversationPage';
 import { DashboardSkeleton } from './DashboardSkeleton';
 import { ReadOnlyInsightView } from './insight-view';

@@ -43,9 +43,13 @@ export interface InsightView {
   setScope: (next: Partial<InsightScope>) => void;
   /**
    * Opens filtered posts (or profiles) with these refinements added to the view's; given a saved query (Compare), of
-   * that query.
+   * that query, and given null, of every post.
    */
-  drill: (refines: Refine[], target?: 'filtered-posts' | 'filtered-profiles', savedQueryId?: string) => void;
+  drill: (
+    refines: Refine[],
+    target?: 'filtered-posts' | 'filtered-profiles',
+    savedQueryId?: string | null,
+  ) => void;
 }
 
 const InsightViewContext = createContext<InsightView | null>(null);
@@ -88,10 +92,14 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
       const scope = { ...view.scope, ...next };
       // Asking for a preset anew (or "now") starts a new view: its range ends at this instant.
       if ('range' in next || ('end' in next && next.end === null)) startNewView(workspaceId, scope);
-      // The sort stays; the page goes back to the first (a cursor belongs to the old scope).
+      // The sort stays, and Compare's choices (its mode, saved queries and tags); the page goes back to the first (a
+      // cursor belongs to the old scope).
+      const kept = ['sort', 'mode', 'compare', 'tags'];
       updateSearch((previous) => ({
         ...searchFromScope(scope),
-        ...(typeof previous.sort === 'string' ? { sort: previous.sort } : {}),
+        ...Object.fromEntries(
+          kept.flatMap((key) => (typeof previous[key] === 'string' ? [[key, previous[key]]] : [])),
+        ),
       }));
     },
     [view.scope, updateSearch, workspaceId],
@@ -100,10 +108,13 @@ export function InsightViewProvider({ children }: { children: ReactNode }) {
     (
       refines: Refine[],
       target: 'filtered-posts' | 'filtered-profiles' = 'filtered-posts',
-      savedQueryId?: string,
+      savedQueryId?: string | null,
     ) => {
       const refine = withRefines(view.scope.refine, refines);
-      const scope = savedQueryId ? { ...view.scope, savedQueryId, q: '', refine } : { ...view.scope, refine };
+      const scope =
+        savedQueryId !== undefined
+          ? { ...view.scope, savedQueryId, q: '', refine }
+          : { ...view.scope, refine };
       void navigate({
         to: `/workspace/$workspaceId/insight/${target}`,
         params: { workspaceId },

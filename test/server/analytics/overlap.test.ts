@@ -165,8 +165,7 @@ describe('Compare with the store', () => {
     const watched = watchedService(service, statements);
     const answer = await compare(
       server.db,
-      COMPARED.map((_, i) => `saved-${i}`),
-      contexts,
+      contexts.map((context, i) => ({ ...context, savedQueryId: `saved-${i}` })),
       watched,
     );
     expect(answer.overlap).toEqual(expected(COMPARED, range));

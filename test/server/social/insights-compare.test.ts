@@ -88,7 +88,7 @@ async function overview(workspace: string, savedQueryId: string, filters: Record
 /** Each compared query's figures against its own overview's, and the shares. */
 async function expectOverviews(workspace: string, body: CompareResponse, filters: Record<string, unknown>) {
   const overviews = await Promise.all(
-    body.queries.map((q) => overview(workspace, q.saved_query_id, filters)),
+    body.queries.map((q) => overview(workspace, q.saved_query_id!, filters)),
   );
   const first = overviews[0]!;
   expect(body.time_zone).toBe(first.time_zone);
