@@ -343,8 +343,7 @@ export class AnalyticsService {
       await deps.store.close();
       throw new AnalyticsStoreStopped(`The store's directory ${this.options.dataDir} is gone`);
     }
-    const hung = this.hangs.rebuildFor();
-    this.rebuildFor ??= hung;
+    this.rebuildFor = this.hangs.rebuildFor() ?? this.rebuildFor; // its process stopped answering twice: hangs.ts
     const currency = await storeCurrency(deps, this.rebuildFor, this.log);
     this.rebuildFor = null;
     if ('position' in currency) return void (this.position = currency.position);
