@@ -1,7 +1,7 @@
 // The fitting half of scripts/sentiment-train.ts: the training examples as flat arrays of hashed features, and the
 // softmax regression trained on them with Adam on mini-batches (only the slots a batch touches are updated — "lazy"
-// Adam — with their L2 penalty), the weights averaged over the later batches. Deterministic for a seed (one thread, a
-// seeded shuffle, a fixed summation order).
+// Adam — with their L2 penalty), the weights averaged over the later batches; optionally with the n-grams scaled by their
+// log-count ratios (`nb`, NBSVM-style). Deterministic for a seed (one thread, a seeded shuffle, a fixed summation order).
 import {
   extractFeatures,
   languageSalt,
@@ -29,6 +29,11 @@ export interface Hyper {
    * only tilts their labels toward negative.
    */
   negOther: number;
+  /**
+   * NBSVM-style scaling (Wang & Manning 2012) of the n-gram features, per class: 1 − nb + nb × |r|, r the feature's
+   * log-count ratio of the class against the others (absent or 0: none). Folded into the weights written out.
+   */
+  nb?: number;
 }
 
 /** mulberry32: a small seeded generator, so a seed gives the same shuffles everywhere. */
@@ -58,6 +63,8 @@ export interface Prepared {
   classWeight: Float32Array;
   umsab: Uint8Array;
   hindi: Uint8Array;
+  /** Per feature placed: 1 for an n-gram (scaled by `nb`), 0 for the bias, the word list's and emoticons. */
+  ngram: Uint8Array;
 }
 
 export function prepare(sources: Source[], config: FeatureConfig): Prepared {
@@ -68,6 +75,7 @@ export function prepare(sources: Source[], config: FeatureConfig): Prepared {
   const classWeight: number[] = [];
   const umsab: number[] = [];
   const hindi: number[] = [];
+  const ngram: number[] = [];
   const out = new Int32Array(2);
   for (const source of sources) {
     const counts = [0, 0, 0];
@@ -80,6 +88,7 @@ export function prepare(sources: Source[], config: FeatureConfig): Prepared {
         for (let s = 0; s < n; s++) {
           slots.push(out[s]!);
           values.push(features.value[f]!);
+          ngram.push(f < features.ngrams ? 1 : 0);
         }
       }
       offsets.push(slots.length);
@@ -97,7 +106,46 @@ export function prepare(sources: Source[], config: FeatureConfig): Prepared {
     classWeight: Float32Array.from(classWeight),
     umsab: Uint8Array.from(umsab),
     hindi: Uint8Array.from(hindi),
+    ngram: Uint8Array.from(ngram),
   };
+}
+
+/** The per-slot, per-class scale of the features (all 1 without `nb`). */
+function nbScale(data: Prepared, bits: number, nb: number, alpha = 1): Float32Array {
+  const size = (1 << bits) * CLASS_COUNT;
+  const r = new Float32Array(size).fill(1);
+  if (nb <= 0) return r;
+  const counts = new Float64Array(size);
+  const seenIn = new Int32Array(1 << bits).fill(-1);
+  const fixed = new Uint8Array(1 << bits);
+  for (let e = 0; e < data.labels.length; e++) {
+    for (let f = data.offsets[e]!; f < data.offsets[e + 1]!; f++) {
+      const slot = data.slots[f]!;
+      if (!data.ngram[f]) fixed[slot] = 1;
+      else if (seenIn[slot] !== e) {
+        seenIn[slot] = e;
+        counts[slot * CLASS_COUNT + data.labels[e]!]! += 1;
+      }
+    }
+  }
+  const total = [0, 0, 0];
+  for (let slot = 0; slot < 1 << bits; slot++) {
+    const at = slot * CLASS_COUNT;
+    if (counts[at]! + counts[at + 1]! + counts[at + 2]! === 0) continue;
+    for (let c = 0; c < CLASS_COUNT; c++) total[c]! += counts[at + c]! + alpha;
+  }
+  const all = total[0]! + total[1]! + total[2]!;
+  for (let slot = 0; slot < 1 << bits; slot++) {
+    const at = slot * CLASS_COUNT;
+    const sum = counts[at]! + counts[at + 1]! + counts[at + 2]!;
+    if (fixed[slot] || sum === 0) continue;
+    for (let c = 0; c < CLASS_COUNT; c++) {
+      const p = (counts[at + c]! + alpha) / total[c]!;
+      const q = (sum - counts[at + c]! + alpha * (CLASS_COUNT - 1)) / (all - total[c]!);
+      r[at + c] = 1 - nb + nb * Math.abs(Math.log(p / q));
+    }
+  }
+  return r;
 }
 
 /** Trains; calls `atEpoch` with the averaged weights after each epoch. */
@@ -110,6 +158,7 @@ export function train(
 ) {
   const size = (1 << bits) * CLASS_COUNT;
   const w = new Float32Array(size);
+  const r = nbScale(data, bits, hyper.nb ?? 0);
   const m = new Float32Array(size);
   const v = new Float32Array(size);
   const grad = new Float32Array(size);
@@ -144,9 +193,9 @@ export function train(
         for (let f = from; f < to; f++) {
           const base = data.slots[f]! * CLASS_COUNT;
           const x = data.values[f]!;
-          z[0]! += w[base]! * x;
-          z[1]! += w[base + 1]! * x;
-          z[2]! += w[base + 2]! * x;
+          z[0]! += w[base]! * r[base]! * x;
+          z[1]! += w[base + 1]! * r[base + 1]! * x;
+          z[2]! += w[base + 2]! * r[base + 2]! * x;
         }
         const top = Math.max(z[0]!, z[1]!, z[2]!);
         const e0 = Math.exp(z[0]! - top);
@@ -166,9 +215,9 @@ export function train(
           const slot = data.slots[f]!;
           const base = slot * CLASS_COUNT;
           const x = data.values[f]!;
-          grad[base]! += g0 * x;
-          grad[base + 1]! += g1 * x;
-          grad[base + 2]! += g2 * x;
+          grad[base]! += g0 * x * r[base]!;
+          grad[base + 1]! += g1 * x * r[base + 1]!;
+          grad[base + 2]! += g2 * x * r[base + 2]!;
           if (!mark[slot]) {
             mark[slot] = 1;
             touched[touchedCount++] = slot;
@@ -198,8 +247,8 @@ export function train(
       }
     }
     const snapshot = new Float32Array(size);
-    if (averaged === 0) snapshot.set(w);
-    else for (let i = 0; i < size; i++) snapshot[i] = average[i]! / averaged;
+    if (averaged === 0) for (let i = 0; i < size; i++) snapshot[i] = w[i]! * r[i]!;
+    else for (let i = 0; i < size; i++) snapshot[i] = (average[i]! / averaged) * r[i]!;
     atEpoch(epoch, snapshot);
   }
 }

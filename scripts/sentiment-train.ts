@@ -7,7 +7,8 @@
 // mini-batches, lazy L2, the weights averaged over the later batches). Each example weighs 1 / (3 × its class's share
 // in its source), so each source counts its three classes equally (TweetEval is judged by macro-recall); the small
 // UMSAB sources may weigh more (`sourceWeight`), en/train.tsv's negatives more (`negWeight`).
-// Feature switches for the model card's comparisons: --bits N, --copies shared|own|both, --no-chars, --no-bigrams, --no-lexicon.
+// Feature switches for the model card's comparisons: --bits N, --copies shared|own|both, --no-chars, --no-bigrams, --no-lexicon;
+// --nb X scales the n-grams by their log-count ratios (NBSVM, Wang & Manning 2012; tried, not shipped: docs/sentiment.md).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     'no-chars': { type: 'boolean', default: false },
     'no-bigrams': { type: 'boolean', default: false },
     'no-lexicon': { type: 'boolean', default: false },
+    /** The NBSVM-style scaling's strength (sentiment-fit.ts; none unless given). */
+    nb: { type: 'string' },
     /** Only the val figures of the grid; no test score, nothing written. */
     'val-only': { type: 'boolean', default: false },
   },
@@ -68,6 +71,7 @@ const DEFAULTS: Hyper = {
   hiWeight: 1,
   negWeight: 1.5,
   negOther: 1,
+  ...(args.nb ? { nb: Number(args.nb) } : {}),
 };
 
 const key = (text: string) =>
@@ -198,7 +202,7 @@ function main() {
       const scored = evaluate(model, val);
       const s = summary(scored);
       console.log(
-        `val lr ${hyper.lr}/${hyper.epochs} l2 ${hyper.l2} umsab×${hyper.sourceWeight} hi×${hyper.hiWeight} neg×${hyper.negWeight}/${hyper.negOther} epoch ${epoch}: objective ${f3(s.objective)} ` +
+        `val lr ${hyper.lr}/${hyper.epochs} l2 ${hyper.l2} umsab×${hyper.sourceWeight} hi×${hyper.hiWeight} neg×${hyper.negWeight}/${hyper.negOther} nb ${hyper.nb ?? 0} epoch ${epoch}: objective ${f3(s.objective)} ` +
           `tweeteval-recall ${f3(s.tweetevalRecall)} neg→pos ${(s.negAsPos * 100).toFixed(1)}% umsab-F1 ${f3(s.umsabF1)} ` +
           `(worst ${f3(s.worst)}) | ${line(scored)}  [${((Date.now() - started) / 1000).toFixed(0)} s]`,
       );

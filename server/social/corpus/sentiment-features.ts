@@ -41,6 +41,8 @@ export interface Features {
   tokens: string[];
   /** Per token: inside a negation's scope. */
   negated: boolean[];
+  /** How many features, at the start, are n-grams (the rest: the bias and the word list's). */
+  ngrams: number;
 }
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S*/giu;
@@ -217,7 +219,8 @@ export function extractFeatures(text: string, language: ModelLanguage, config: F
     hashes.push(hashPair(previous, '</s>', SEED_BIGRAM));
     owners.push(-1);
   }
-  const scale = hashes.length > 0 ? 1 / Math.sqrt(hashes.length) : 0;
+  const ngrams = hashes.length;
+  const scale = ngrams > 0 ? 1 / Math.sqrt(ngrams) : 0;
   const value = new Array<number>(hashes.length).fill(scale);
   const add = (name: string, v: number, owner = -1) => {
     hashes.push(hashString(name, SEED_OTHER));
@@ -231,7 +234,7 @@ export function extractFeatures(text: string, language: ModelLanguage, config: F
     if (sentiment < 0) add('<lex->', -sentiment, LEXICON_FEATURE);
     add(`<lex:${label}>`, 1, LEXICON_FEATURE);
   }
-  return { hash: hashes, value, token: owners, tokens, negated: marks };
+  return { hash: hashes, value, token: owners, tokens, negated: marks, ngrams };
 }
 
 /** The salt of a language's own copy of the features. */
