@@ -202,8 +202,9 @@ export function SavedQueryForm({ workspaceId, editing, onClose }: SavedQueryForm
           <p className="field-hint">
             Words, "exact phrases", wildcards (barist*, organi?ation), {'{NASA}'} (exact case), AND, OR, NOT,
             parentheses, a NEAR/3 b (NEAR/3f: in order), #hashtag, @mention, author:, platform:, lang:,
-            country:, is:, followers:[1000 TO *], engagement:[10 TO *], the workspace's lists (list(name),
-            author:list(name), site:list(name)); &lt;&lt;&lt; comments &gt;&gt;&gt;.
+            country:, is:, followers:[1000 TO *], engagement:[10 TO *], site:, instance:, subreddit:, source:,
+            the workspace's lists (list(name), author:list(name), site:list(name)); &lt;&lt;&lt; comments
+            &gt;&gt;&gt;.
           </p>
           <QueryEditor
             id={QUERY_ID}
