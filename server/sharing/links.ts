@@ -30,6 +30,9 @@ const viewSchemaOf = (dashboard: string) => (dashboard === 'compare' ? compareVi
 const compareTitle = (names: readonly (string | null)[]) =>
   names.map((name) => name ?? 'A deleted saved query').join(' vs ');
 
+/** Compare's title in tags mode: its tags ("Category › Tag"), in order, and what they are compared within. */
+const tagsTitle = (tagNames: string | null, within: string) => `${tagNames ?? 'Deleted tags'} (${within})`;
+
 /**
  * A view as its dashboard (or Compare) would take it, resolved as it would be (query, saved queries of the workspace,
  * refinements): 400 for one the dashboard would refuse, 404 for a saved query not in the workspace. Its title.
@@ -49,11 +52,14 @@ export async function checkSharedView(
       { start: null, historyDays: null, planName: '' },
     );
     return {
-      // Tags compared: the saved query they are compared in ("All posts": every post), as the links' list names it.
+      // Tags compared: their names and the saved query they are compared in, as the links' list names them.
       title: contexts[0]!.tag
-        ? contexts[0]!.savedQueryId === null
-          ? 'All posts'
-          : (contexts[0]!.savedQueryName ?? 'A deleted saved query')
+        ? tagsTitle(
+            contexts.map((context) => context.tag!.name).join(' vs '),
+            contexts[0]!.savedQueryId === null
+              ? 'All posts'
+              : (contexts[0]!.savedQueryName ?? 'A deleted saved query'),
+          )
         : compareTitle(contexts.map((context) => context.savedQueryName)),
       query: null,
       timeZone: contexts[0]!.timeZone,
@@ -71,7 +77,11 @@ export async function checkSharedView(
     new Date(),
     NO_CORRECTIONS,
   );
-  return { title: viewTitle(view, scope.savedQueryName), query: scope.normalized, timeZone: scope.timeZone };
+  return {
+    title: viewTitle(view, scope.savedQueryName, null),
+    query: scope.normalized,
+    timeZone: scope.timeZone,
+  };
 }
 
 export const newShareToken = () => randomBytes(32).toString('base64url');
@@ -79,13 +89,16 @@ export const hashShareToken = (token: string) => createHash('sha256').update(tok
 
 type LinkRow = typeof shareLinks.$inferSelect;
 
-/** The saved query's name, or the ad-hoc query's text; Compare's saved queries' names (`savedQueryName`). */
-function viewTitle(view: AnyView, savedQueryName: string | null): string {
+/**
+ * The saved query's name, or the ad-hoc query's text; Compare's saved queries' names (`savedQueryName`); Compare's
+ * tags (`tagNames`) and what they are compared within.
+ */
+function viewTitle(view: AnyView, savedQueryName: string | null, tagNames: string | null): string {
   if ('saved_query_ids' in view && view.saved_query_ids) return savedQueryName ?? 'Deleted saved queries';
-  // A dashboard's saved query, or Compare's tags' (the tags compared within it).
-  if (view.saved_query_id) return savedQueryName ?? 'A deleted saved query';
-  const text = ('query' in view ? view.query : undefined)?.trim() ?? '';
-  return text === '' ? 'All posts' : text;
+  const within = view.saved_query_id
+    ? (savedQueryName ?? 'A deleted saved query')
+    : ('query' in view ? view.query : undefined)?.trim() || 'All posts';
+  return 'tag_ids' in view && view.tag_ids ? tagsTitle(tagNames, within) : within;
 }
 
 export function toShareLink(
@@ -93,15 +106,24 @@ export function toShareLink(
   {
     createdBy,
     savedQueryName,
+    tagNames = null,
+    title,
     now = new Date(),
-  }: { createdBy: string | null; savedQueryName: string | null; now?: Date },
+  }: {
+    createdBy: string | null;
+    savedQueryName: string | null;
+    tagNames?: string | null;
+    /** The title checkSharedView gave the view as it was made. */
+    title?: string;
+    now?: Date;
+  },
 ): ShareLink {
   const view = viewSchemaOf(row.dashboard).parse(row.view);
   return {
     id: row.id,
     name: row.name,
     dashboard: row.dashboard as SharedDashboard,
-    title: viewTitle(view, savedQueryName),
+    title: title ?? viewTitle(view, savedQueryName, tagNames),
     rolling: row.rolling,
     range: { from: view.filters!.from!, to: view.filters!.to! },
     created_by: createdBy,

@@ -45,6 +45,12 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
           SELECT string_agg(q.name, ' vs ' ORDER BY o.n)
           FROM jsonb_array_elements_text(${shareLinks.view} -> 'saved_query_ids') WITH ORDINALITY AS o(id, n)
           JOIN saved_queries q ON q.id::text = o.id AND q.workspace_id = ${shareLinks.workspaceId}))`,
+        // Compare's tags ("Category › Tag") in order, joined (those deleted left out).
+        tagNames: sql<string | null>`(
+          SELECT string_agg(c.name || ' › ' || t.name, ' vs ' ORDER BY o.n)
+          FROM jsonb_array_elements_text(${shareLinks.view} -> 'tag_ids') WITH ORDINALITY AS o(id, n)
+          JOIN tags t ON t.id::text = o.id AND t.workspace_id = ${shareLinks.workspaceId}
+          JOIN tag_categories c ON c.id = t.category_id)`,
       })
       .from(shareLinks)
       .leftJoin(users, eq(users.id, shareLinks.createdBy))
@@ -81,7 +87,11 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         const rows = await listed(workspace.id);
         return {
           links: rows.map((r) =>
-            toShareLink(r.row, { createdBy: r.createdBy, savedQueryName: r.savedQueryName }),
+            toShareLink(r.row, {
+              createdBy: r.createdBy,
+              savedQueryName: r.savedQueryName,
+              tagNames: r.tagNames,
+            }),
           ),
           limit: SHARE_LINKS_LIMIT,
         };
@@ -153,7 +163,7 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         const [me] = await db.select({ name: personName }).from(users).where(eq(users.id, request.userId!));
         return reply.status(201).send({
-          link: toShareLink(row, { createdBy: me?.name ?? null, savedQueryName: checked.title }),
+          link: toShareLink(row, { createdBy: me?.name ?? null, savedQueryName: null, title: checked.title }),
           token,
         });
       },
@@ -188,7 +198,11 @@ export const shareLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         const [found] = await listed(workspace.id, linkId);
         if (!found)
           throw new ApiError(404, 'share_link_not_found', 'There is no such share link in this workspace.');
-        return toShareLink(found.row, { createdBy: found.createdBy, savedQueryName: found.savedQueryName });
+        return toShareLink(found.row, {
+          createdBy: found.createdBy,
+          savedQueryName: found.savedQueryName,
+          tagNames: found.tagNames,
+        });
       },
     );
   };

@@ -303,7 +303,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('sharing tags side by side', () => {
-  it("answers a link as a member's call, titled with the saved query; a view of neither mode is refused", async () => {
+  it("answers a link as a member's call, titled with its tags and saved query; a view of neither mode is refused", async () => {
     const view = { saved_query_id: saved, tag_ids: [tagIds.liked, tagIds.warm], filters: FILTERS };
     const url = `/api/workspaces/${team.workspaceId}/share-links`;
     const made = await as(server, team.manager, {
@@ -313,9 +313,10 @@ describe('sharing tags side by side', () => {
     });
     expect(made.statusCode, made.body).toBe(201);
     const { link, token } = made.json<{ link: ShareLink; token: string }>();
-    expect(link).toMatchObject({ dashboard: 'compare', title: `Saved ${QUERY}`, range: FILTERS });
+    const title = `Topic › Liked vs Mood › Warm (Saved ${QUERY})`;
+    expect(link).toMatchObject({ dashboard: 'compare', title, range: FILTERS });
     const listed = (await as(server, team.manager, { method: 'GET', url })).json<{ links: ShareLink[] }>();
-    expect(listed.links.find((l) => l.id === link.id)!.title).toBe(`Saved ${QUERY}`);
+    expect(listed.links.find((l) => l.id === link.id)!.title).toBe(title);
     const answer = await server.app.inject({
       method: 'POST',
       url: '/social/shared/answer',
@@ -333,7 +334,10 @@ describe('sharing tags side by side', () => {
       payload: { dashboard: 'compare', view: { tag_ids: view.tag_ids, filters: FILTERS } },
     });
     expect(everyPost.statusCode, everyPost.body).toBe(201);
-    expect(everyPost.json<{ link: ShareLink }>().link.title).toBe('All posts');
+    const everyLink = everyPost.json<{ link: ShareLink }>().link;
+    expect(everyLink.title).toBe('Topic › Liked vs Mood › Warm (All posts)');
+    const relisted = (await as(server, team.manager, { method: 'GET', url })).json<{ links: ShareLink[] }>();
+    expect(relisted.links.find((l) => l.id === everyLink.id)!.title).toBe(everyLink.title);
 
     const neither = await as(server, team.manager, {
       method: 'POST',
