@@ -9,7 +9,7 @@
 // is the one that column's own overview gives for the same range, filters and refinements (its tag's among them).
 // Shared by the SPA and the server.
 import * as z from 'zod/mini';
-import { BUCKET_VALUES, refinesSchema } from './insights';
+import { BUCKET_VALUES, INSIGHT_LIMITS, refinesSchema } from './insights';
 import { socialAuthorSchema } from './social-posts';
 import { PLATFORM_VALUES, queryFiltersSchema } from './social-scope';
 import { workspaceIdSchema } from './workspaces';
@@ -45,12 +45,20 @@ export const compareViewShape = {
   refine: z.optional(refinesSchema),
 };
 
-type ModeFields = { saved_query_ids?: string[]; saved_query_id?: string; tag_ids?: string[] };
+type ModeFields = {
+  saved_query_ids?: string[];
+  saved_query_id?: string;
+  tag_ids?: string[];
+  refine?: unknown[];
+};
 
 /** Which mode a request is in (the body has passed compareModeCheck). */
 export const compareModeOf = (body: ModeFields): CompareMode => (body.tag_ids ? 'tags' : 'saved_queries');
 
-/** Exactly one mode: saved_query_ids alone, or tag_ids (with saved_query_id or not). */
+/**
+ * Exactly one mode: saved_query_ids alone, or tag_ids (with saved_query_id or not). In tags mode a column is its
+ * scope's overview with the tag as one more refinement, so the refinements leave room for it.
+ */
 export const compareModeCheck = z.superRefine((body: ModeFields, ctx) => {
   const issue = (message: string, path: string[] = []) =>
     ctx.addIssue({ code: 'custom', message, path, input: body });
@@ -65,6 +73,12 @@ export const compareModeCheck = z.superRefine((body: ModeFields, ctx) => {
     issue('saved_query_id is the scope of the tags compared (tag_ids); leave it out with saved_query_ids', [
       'saved_query_id',
     ]);
+  } else if (body.tag_ids && (body.refine?.length ?? 0) >= INSIGHT_LIMITS.refineItems) {
+    issue(
+      `Tags are compared with at most ${INSIGHT_LIMITS.refineItems - 1} refinements: each tag is one more ` +
+        `(at most ${INSIGHT_LIMITS.refineItems})`,
+      ['refine'],
+    );
   }
 });
 

@@ -27,7 +27,7 @@ const REFINE_FIELDS = [
   'tag',
 ] as const;
 
-const INSIGHT_LIMITS = {
+export const INSIGHT_LIMITS = {
   refineItems: 20,
   refineValues: 50,
   pageDefault: 25,

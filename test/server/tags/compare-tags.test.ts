@@ -225,6 +225,15 @@ describe('what is refused', () => {
       'Compare at most 5 tags',
     ],
     ['a tag twice', { saved_query_id: 'A', tag_ids: ['L', 'L'] }, 'tag_ids', 'A tag is compared once'],
+    [
+      'tags with no room left for their refinement',
+      {
+        tag_ids: ['L', 'W'],
+        refine: Array.from({ length: 20 }, () => ({ field: 'platform', values: ['x'] })),
+      },
+      'refine',
+      'Tags are compared with at most 19 refinements',
+    ],
   ])('refuses %s with a 400 saying why', async (_name, fields, path, message) => {
     // Placeholders replaced by real ids: only the shape is wrong.
     const real: Record<string, string> = {
