@@ -1,18 +1,19 @@
 // The analytics store held to PostgreSQL at one corpus version (`npm run corpus:check`, docs/corpus-storage.md): per
 // month (UTC) of the posts, their count, the sums of likes, comments, shares, views and engagement, a hash of their ids
-// and a hash of their rows (id, author, the five figures); for a month that differs, the posts that differ, id by id;
-// and the profiles' followers, a hash first, then id by id; and the tags the posts carry (check-tags.ts), per tag, then
-// post by post. PostgreSQL is read in one REPEATABLE READ snapshot, and the
-// store once it has applied every outbox batch that snapshot holds, and no later one (the applier is waited for; a
-// store still behind is said to be). The outbox position rather than the corpus version: a change that raised the
-// version without a batch (the derived tables' repair, server/social/corpus/check.ts) changed no post or profile. The repair feeds
-// the differing posts and profiles through the change feed again: an outbox batch naming them, appended on the change
-// path as any write appends one, which the applier applies by putting PostgreSQL's current rows of those ids in place
-// of whatever the store has of them (server/analytics/applier.ts); the posts whose tags differ, likewise, as a batch of
+// and a hash of their rows (id, author, the five figures, the subreddit); for a month that differs, the posts that
+// differ, id by id; and the profiles' followers, a hash first, then id by id; and the tags the posts carry
+// (check-tags.ts), per tag, then post by post. PostgreSQL is read in one REPEATABLE READ snapshot, and the store once
+// it has applied every outbox batch that snapshot holds, and no later one (the applier is waited for; a store still
+// behind is said to be). The outbox position rather than the corpus version: a change that raised the version without a
+// batch (the derived tables' repair, server/social/corpus/check.ts) changed no post or profile. The repair feeds the
+// differing posts and profiles through the change feed again: an outbox batch naming them, appended on the change path
+// as any write appends one, which the applier applies by putting PostgreSQL's current rows of those ids in place of
+// whatever the store has of them (server/analytics/applier.ts); the posts whose tags differ, likewise, as a batch of
 // tag_post_ids (corpus_tags_changed).
 import type pg from 'pg';
 import { checkTags, describeTagCheck, differingTagPosts, type TagCheck } from './check-tags';
 import { STORE_DATABASE } from './layout';
+import { SUBREDDIT_SQL } from './rows';
 import type { StoreReading } from './service';
 
 /** What the check reads the store through: the running analytics service (server/analytics/service.ts). */
@@ -87,17 +88,20 @@ export interface CheckOptions {
 
 const DB = STORE_DATABASE;
 
+/** A post's row as compared (author, the five figures, the subreddit), in PostgreSQL; STORE_ROW in the store. */
+const PG_ROW = `concat_ws(' ', author_id, likes, comments, shares, coalesce(views::text, '-'), engagement,
+  ${SUBREDDIT_SQL})`;
+
 const PG_MONTHS = `SELECT to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::text AS posts,
     sum(likes)::text AS likes, sum(comments)::text AS comments, sum(shares)::text AS shares,
     coalesce(sum(views), 0)::text AS views, sum(engagement)::text AS engagement,
     md5(string_agg(id::text, ',' ORDER BY id)) AS ids,
-    md5(string_agg(concat_ws(' ', id, author_id, likes, comments, shares, coalesce(views::text, '-'), engagement), ','
-      ORDER BY id)) AS rows
+    md5(string_agg(id || ' ' || ${PG_ROW}, ',' ORDER BY id)) AS rows
   FROM posts GROUP BY 1 ORDER BY 1`;
 
 const STORE_MONTH = `formatDateTime(fromUnixTimestamp64Milli(ts, 'UTC'), '%Y-%m')`;
 const STORE_ROW = `concat(toString(author_id), ' ', toString(likes), ' ', toString(comments), ' ', toString(shares),
-  ' ', ifNull(toString(views), '-'), ' ', toString(engagement))`;
+  ' ', ifNull(toString(views), '-'), ' ', toString(engagement), ' ', subreddit)`;
 
 // Over a subquery: an alias named like a column (likes) would stand for the column in the expressions beside it.
 const STORE_MONTHS = `SELECT month, toString(count()) AS posts, toString(sum(l)) AS likes, toString(sum(c)) AS comments,
@@ -132,7 +136,7 @@ async function postsOfMonth(
 ): Promise<PostDifference[]> {
   const since = `${month}-01T00:00:00Z`;
   const { rows: postgres } = await client.query<{ id: string; v: string }>(
-    `SELECT id::text, concat_ws(' ', author_id, likes, comments, shares, coalesce(views::text, '-'), engagement) AS v
+    `SELECT id::text, ${PG_ROW} AS v
      FROM posts WHERE posted_at >= $1::timestamptz AND posted_at < $1::timestamptz + interval '1 month'`,
     [since],
   );
@@ -317,7 +321,9 @@ export async function refeedStore(
 
 const count = (n: number | string) => Number(n).toLocaleString('en-US');
 
-const ROW_FIELDS = ['author', 'likes', 'comments', 'shares', 'views', 'engagement'] as const;
+const ROW_FIELDS = ['author', 'likes', 'comments', 'shares', 'views', 'engagement', 'subreddit'] as const;
+/** A field's value in a sentence: a post without a subreddit has none. */
+const shown = (value: string | undefined) => (value === '' ? 'none' : value);
 
 function postWords(post: PostDifference): string {
   if (post.store === null) return `post ${post.id} is missing from the store`;
@@ -326,7 +332,9 @@ function postWords(post: PostDifference): string {
   const ours = post.postgres.split(' ');
   const theirs = post.store.split(' ');
   const fields = ROW_FIELDS.flatMap((field, i) =>
-    ours[i] === theirs[i] ? [] : [`${field} ${theirs[i]} in the store, ${ours[i]} in PostgreSQL`],
+    ours[i] === theirs[i]
+      ? []
+      : [`${field} ${shown(theirs[i])} in the store, ${shown(ours[i])} in PostgreSQL`],
   );
   return `post ${post.id} has ${fields.join(', ')}`;
 }

@@ -36,7 +36,7 @@ export const profileRowsSql = (condition = 'true') =>
  * subredditOf in PostgreSQL (the same expression, which PostgreSQL's advanced regular expressions read as JavaScript's
  * do; regexp_match gives its capturing group); another platform's post is not matched against it.
  */
-const SUBREDDIT_SQL = `CASE WHEN platform = 'reddit'
+export const SUBREDDIT_SQL = `CASE WHEN platform = 'reddit'
       THEN coalesce((regexp_match(lower(url), '${REDDIT_PERMALINK}'))[1], '') ELSE '' END`;
 
 /**

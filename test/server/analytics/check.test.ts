@@ -32,7 +32,7 @@ async function behindTheBack(statement: string) {
 }
 
 describe('corpus:check on the analytics store', () => {
-  it('finds a post whose engagement alone differs, a post gone and a profile changed; the repair makes it equal', async () => {
+  it('finds a post whose engagement alone differs, a post gone, a subreddit lost and a profile changed; the repair makes it equal', async () => {
     const clean = await checkStore(server.pool, service);
     expect(clean.state).toBe('checked');
     expect(describeStoreCheck(clean)).toEqual([
@@ -50,12 +50,20 @@ describe('corpus:check on the analytics store', () => {
       'SELECT id::text, followers::text FROM profiles ORDER BY id LIMIT 1',
     );
     const profile = people[0]!;
+    // A Reddit post's subreddit (layout 14), from its permalink: the store's taken away.
+    const { rows: reddit } = await server.pool.query<{ id: string; url: string }>(
+      `SELECT id::text, url FROM posts WHERE platform = 'reddit' AND id NOT IN ($1, $2) ORDER BY id LIMIT 1`,
+      [changed.id, deleted.id],
+    );
+    const thread = reddit[0]!;
+    const subreddit = /\/r\/([^/]+)\//.exec(thread.url)![1]!.toLowerCase();
     const db = STORE_DATABASE;
     // Engagement only: its count, likes, comments, shares, views and ids are as PostgreSQL has them.
     await behindTheBack(
       `ALTER TABLE ${db}.posts UPDATE engagement = engagement + 7 WHERE id = ${changed.id}`,
     );
     await behindTheBack(`DELETE FROM ${db}.posts WHERE id = ${deleted.id}`);
+    await behindTheBack(`ALTER TABLE ${db}.posts UPDATE subreddit = '' WHERE id = ${thread.id}`);
     await behindTheBack(
       `ALTER TABLE ${db}.profiles UPDATE followers = followers + 1000 WHERE id = ${profile.id}`,
     );
@@ -64,7 +72,7 @@ describe('corpus:check on the analytics store', () => {
     expect(found.state).toBe('checked');
     if (found.state !== 'checked') return;
     expect(differingIds(found)).toEqual({
-      posts: [Number(changed.id), Number(deleted.id)].sort((a, b) => a - b),
+      posts: [Number(changed.id), Number(deleted.id), Number(thread.id)].sort((a, b) => a - b),
       profiles: [Number(profile.id)],
       tagPosts: [],
     });
@@ -73,6 +81,7 @@ describe('corpus:check on the analytics store', () => {
       `post ${changed.id} has engagement ${changed.engagement + 7} in the store, ${changed.engagement} in PostgreSQL`,
     );
     expect(words).toContain(`post ${deleted.id} is missing from the store`);
+    expect(words).toContain(`post ${thread.id} has subreddit none in the store, ${subreddit} in PostgreSQL`);
     expect(words).toMatch(new RegExp(`${changed.month}: [^\\n]*engagement `));
     expect(words).toMatch(new RegExp(`${deleted.month}: [^\\n]*posts `));
     const followers = Number(profile.followers);
