@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { tagLabel } from '@contract/tags';
 import { STORE_DATABASE } from './layout';
 import { tagRowsSql } from './rows';
-import type { StoreReading } from './service';
+import type { StoreReading } from './state';
 
 /** A (tag, post) pair one side holds otherwise than the other. */
 interface TagDifference {

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { checkTags, describeTagCheck, differingTagPosts, type TagCheck } from './check-tags';
 import { STORE_DATABASE } from './layout';
 import { SUBREDDIT_SQL } from './rows';
-import type { StoreReading } from './service';
+import type { StoreReading } from './state';
 
 /** What the check reads the store through: the running analytics service (server/analytics/service.ts). */
 export interface StoreSide {

@@ -14,9 +14,27 @@ import type { CredentialKind } from '@contract/scraping';
 import type { Gap } from './coverage';
 import { EACH, hashtagsOf, OR_512, searchesFor, YOUTUBE_OR } from './searches';
 import { MASTODON } from './sources';
-import type { PollDeps } from './poll';
+import type { Catalogue } from '@server/billing/plans';
+import type { HttpOptions } from '@server/scraping/connectors/http';
+import type { SourceUrls } from '@server/scraping/connectors/types';
+import type { Executor } from '@server/workspaces/access';
 
 type Params = Exclude<SourceParams, { source: 'upload' }>;
+
+/** What the tracking poll (poll.ts) runs with. */
+export interface PollDeps {
+  pool: pg.Pool;
+  /** The same database through Drizzle, and the plans: a workspace past its month's collection pauses. */
+  db: Executor;
+  catalogue: Catalogue;
+  http: HttpOptions;
+  urls: SourceUrls;
+  /** Opens the stored credentials (Reddit, YouTube, X); absent, their coverage says the credentials cannot be read. */
+  secretsKey?: Buffer;
+  /** Pages of each search a round (a backfill goes on at the next round from its cursor). */
+  pagesPerSearch?: number;
+  now?: () => Date;
+}
 
 export interface PollSource {
   /** The tracking source's key: 'youtube', 'feeds', 'mastodon:https://…'. */

@@ -19,9 +19,8 @@ import {
   PermanentError,
   QuotaSpentError,
   RateLimitedError,
-  type HttpOptions,
 } from '@server/scraping/connectors/http';
-import type { ConnectorContext, Page, SourceUrls } from '@server/scraping/connectors/types';
+import type { ConnectorContext, Page } from '@server/scraping/connectors/types';
 import { prepareItems } from '@server/scraping/prepare';
 import { inTransaction } from '@server/scraping/run-rows';
 import type { PeriodicJob } from '@server/scheduler';
@@ -34,25 +33,9 @@ import {
   type Gap,
   type TrackedQuery,
 } from './coverage';
-import { pollSources, type PollSource } from './poll-sources';
+import { pollSources, type PollDeps, type PollSource } from './poll-sources';
 import { describeSource } from './sources';
 import { matchPostOf } from '@server/social/corpus/import/match-post';
-import type { Catalogue } from '@server/billing/plans';
-import type { Executor } from '@server/workspaces/access';
-
-export interface PollDeps {
-  pool: pg.Pool;
-  /** The same database through Drizzle, and the plans: a workspace past its month's collection pauses. */
-  db: Executor;
-  catalogue: Catalogue;
-  http: HttpOptions;
-  urls: SourceUrls;
-  /** Opens the stored credentials (Reddit, YouTube, X); absent, their coverage says the credentials cannot be read. */
-  secretsKey?: Buffer;
-  /** Pages of each search a round (a backfill goes on at the next round from its cursor). */
-  pagesPerSearch?: number;
-  now?: () => Date;
-}
 
 const hhmm = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
 

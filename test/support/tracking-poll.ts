@@ -4,7 +4,7 @@
 // passed) without waiting for it.
 import { expect } from 'vitest';
 import type { TrackingResponse } from '@contract/tracking';
-import type { PollDeps } from '@server/tracking/poll';
+import type { PollDeps } from '@server/tracking/poll-sources';
 import type { ScrapingHarness } from './scraping-runs';
 import { as, type Team } from './workspaces.fixtures';
 

@@ -2,9 +2,17 @@
 // named "Category › Tag" within one saved query), over which posts, and how each figure is counted.
 import type { Bucket } from '@contract/insights';
 import { formatLocal } from '../counted';
-import type { ComparedScope } from './compare';
 import { SENTIMENT_COUNTED } from './counted';
 import { describeRefines } from './refine';
+import type { InsightScope } from './request';
+
+/** One column of Compare resolved: its scope (with its tag as the last refinement in tags mode). */
+export interface ComparedScope extends InsightScope {
+  /** Its saved query; null for every post (tags mode without a saved query). */
+  savedQueryId: string | null;
+  /** Tags mode: the column's tag ("Category › Tag" its name). */
+  tag?: { id: string; name: string };
+}
 
 /** The sentence for the resolved columns (all sharing their range and zone), buckets of `bucket`. */
 export function comparedCounted(contexts: readonly ComparedScope[], bucket: Bucket): string {

@@ -25,15 +25,7 @@ import { overview } from './overview';
 import { loadCorrections } from '../corrections';
 import { clipToHistory, resolveInsightScope, type InsightScope } from './request';
 import { fromStore } from './store-source';
-import { comparedCounted } from './compare-counted';
-
-/** One column of Compare resolved: its scope (with its tag as the last refinement in tags mode). */
-export interface ComparedScope extends InsightScope {
-  /** Its saved query; null for every post (tags mode without a saved query). */
-  savedQueryId: string | null;
-  /** Tags mode: the column's tag ("Category › Tag" its name). */
-  tag?: { id: string; name: string };
-}
+import { comparedCounted, type ComparedScope } from './compare-counted';
 
 /** The plan's history limit, as clipToHistory takes it. */
 export interface HistoryLimit {

@@ -8,7 +8,8 @@ import { hackerNewsHits, hackerNewsReplay } from '@test/support/hacker-news-repl
 import { redditPosts, redditReplay } from '@test/support/reddit-replay';
 import { trackingSteps } from '@test/support/tracking-poll';
 import { as, createTeam } from '@test/support/workspaces.fixtures';
-import { pollTrackedQueries, type PollDeps } from '@server/tracking/poll';
+import { pollTrackedQueries } from '@server/tracking/poll';
+import type { PollDeps } from '@server/tracking/poll-sources';
 
 let h: ScrapingHarness;
 let deps: PollDeps;
