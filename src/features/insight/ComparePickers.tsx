@@ -2,6 +2,7 @@
 // queries compared, or the saved query the tags are compared in and the tags. Every control is labelled and a native
 // input (radio, checkbox, select), so each is reached and changed from the keyboard.
 import { useId } from 'react';
+import { SavedQueryOptions } from './SavedQueryOptions';
 import { COMPARE_MAX, COMPARE_MIN, COMPARE_MODES, type CompareMode } from '@contract/insights-compare';
 
 /** A saved query or a tag as a picker lists it ("Category › Tag" for a tag). */
@@ -130,15 +131,7 @@ export function TagsPicker({
           onChange={(event) => chooseWithin(event.target.value || null)}
         >
           <option value="">Every post</option>
-          {queries.length ? (
-            <optgroup label="Saved queries">
-              {queries.map((query) => (
-                <option key={query.id} value={query.id}>
-                  {query.name}
-                </option>
-              ))}
-            </optgroup>
-          ) : null}
+          <SavedQueryOptions queries={queries} />
         </select>
       </div>
       {loading ? (

@@ -17,6 +17,7 @@ import { dayIn } from '@contract/zoned-time';
 import { RANGE_LABELS, RANGE_PRESETS, type RangePreset } from './insight-search';
 import { useInsightView } from './insight-view';
 import { RefineChips } from './RefineChips';
+import { SavedQueryOptions } from './SavedQueryOptions';
 
 const ALL_POSTS = '';
 const DISCOVER = 'discover';
@@ -61,15 +62,7 @@ export function ScopeBar({ query = true }: { query?: boolean }) {
               {scope.q && !scope.savedQueryId ? (
                 <option value={DISCOVER}>Discover query: {truncate(scope.q, 60)}</option>
               ) : null}
-              {saved.length ? (
-                <optgroup label="Saved queries">
-                  {saved.map((query) => (
-                    <option key={query.id} value={query.id}>
-                      {query.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ) : null}
+              <SavedQueryOptions queries={saved} />
             </select>
           </div>
         ) : null}
