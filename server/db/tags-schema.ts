@@ -8,6 +8,7 @@ import {
   bigint,
   boolean,
   check,
+  foreignKey,
   index,
   pgTable,
   text,
@@ -82,31 +83,51 @@ export const tagRules = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('tag_rules_tag_idx').on(t.tagId), index('tag_rules_workspace_idx').on(t.workspaceId)],
+  (t) => [
+    index('tag_rules_tag_idx').on(t.tagId),
+    index('tag_rules_workspace_idx').on(t.workspaceId),
+    /** What a rule row's one foreign key names: its rule and that rule's tag (migration 0049). */
+    uniqueIndex('tag_rules_id_tag_idx').on(t.id, t.tagId),
+  ],
 );
 
+/**
+ * A post's tag in a workspace. Each row is checked by one foreign key, not three (migration 0049: a rule's past
+ * matches are written by the hundred thousand, and each key is a look-up a row): a rule row by its rule and the
+ * rule's tag (a rule's tag never changes), a manual row by its tag (`manual_tag_id`, null on rule rows, whose check
+ * PostgreSQL then skips). Deleting a workspace, category, tag or rule deletes its rows through those two keys (a
+ * workspace's tags and rules go with it), so the workspace needs no key of its own.
+ */
 export const postTags = pgTable(
   'post_tags',
   {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
     postId: bigint('post_id', { mode: 'number' }).notNull(),
-    tagId: uuid('tag_id')
-      .notNull()
-      .references(() => tags.id, { onDelete: 'cascade' }),
+    tagId: uuid('tag_id').notNull(),
     /** manual (a person; rule_id null) or rule (rule_id set). */
     setBy: text('set_by').notNull(),
-    ruleId: uuid('rule_id').references(() => tagRules.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id'),
+    /** A manual row's tag, null on a rule row: what the manual rows' key and unique index are on. */
+    manualTagId: uuid('manual_tag_id').generatedAlwaysAs(sql`CASE WHEN rule_id IS NULL THEN tag_id END`),
     /** A manual removal: the post does not carry the tag whatever rules say. Manual rows only. */
     removed: boolean('removed').notNull().default(false),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    foreignKey({
+      name: 'post_tags_manual_tag_fk',
+      columns: [t.manualTagId],
+      foreignColumns: [tags.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'post_tags_rule_tag_fk',
+      columns: [t.ruleId, t.tagId],
+      foreignColumns: [tagRules.id, tagRules.tagId],
+    }).onDelete('cascade'),
     uniqueIndex('post_tags_manual_idx')
-      .on(t.tagId, t.postId)
-      .where(sql`${t.ruleId} IS NULL`),
+      .on(t.manualTagId, t.postId)
+      .where(sql`${t.manualTagId} IS NOT NULL`),
     uniqueIndex('post_tags_rule_idx')
       .on(t.ruleId, t.postId)
       .where(sql`${t.ruleId} IS NOT NULL`),

@@ -155,7 +155,7 @@ export async function setManualTag(
     sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, removed, user_id)
       SELECT ${input.workspaceId}, unnest(${`{${postIds.join(',')}}`}::bigint[]), ${input.tagId}::uuid, 'manual',
         ${removed}, ${input.userId}::uuid
-      ON CONFLICT (tag_id, post_id) WHERE rule_id IS NULL DO UPDATE
+      ON CONFLICT (manual_tag_id, post_id) WHERE manual_tag_id IS NOT NULL DO UPDATE
         SET removed = excluded.removed, user_id = excluded.user_id, set_at = now()
         WHERE post_tags.removed IS DISTINCT FROM excluded.removed
       RETURNING post_id::text`,

@@ -1,7 +1,7 @@
 // A tag rule's past matches from the analytics store (issue 55, item 4; run by the rules' routes, server/tags/routes.ts,
 // given it by server/routes.ts). A rule created or changed (at cursor 0) has the ids of every post it matches read from
 // the store in one statement, at one version (storeRulePosts), with the newest post id the store held then. Its rows
-// are written in PostgreSQL in bulk, a batch a transaction, and its cursor set to that newest id, so that the live
+// are written in PostgreSQL in bulk, a batch a transaction, two batches at once, and its cursor set to that newest id, so that the live
 // path (apply.ts) carries it on over the posts the store had not yet applied: posts are committed in id order, so
 // those are exactly the posts above it, none missed, none looked at twice. A post the store still held but PostgreSQL
 // has deleted since is left out. The rule's row is held (FOR NO KEY UPDATE) from before the store is read until its
@@ -21,11 +21,16 @@ import { fromStore } from './store-source';
 
 /** Rule rows written a transaction (each one outbox batch of the tag feed: migration 0044). */
 export const WRITE_BATCH = 50_000;
+/**
+ * Batches written at once, each on its own connection: PostgreSQL writes a statement on one core, and the batches
+ * touch the same tag and rule only (their outbox lock is held from the batch's end to its commit).
+ */
+export const WRITERS = 2;
 /** A batch waiting this long for a lock (a tag or category being deleted, which waits for the held rule) gives up. */
 const LOCK_TIMEOUT = '5s';
 
 /** The rule's rows of the posts `ids` that PostgreSQL holds (a post deleted since the store named it left out). */
-export async function writeRuleRows(
+async function writeRuleRows(
   tx: Executor,
   rule: { id: string; workspaceId: string; tagId: string },
   ids: readonly number[],
@@ -42,6 +47,38 @@ export type PastFrom = 'store' | 'matcher';
 
 export interface PastOptions {
   batchSize?: number;
+  writers?: number;
+}
+
+/**
+ * Writes `batches` with `writers` transactions at a time, each batch its own; the first failure stops the writers
+ * taking more and is thrown once every batch begun has ended (none is left running).
+ */
+async function writeBatches(
+  db: Db,
+  rule: { id: string; workspaceId: string; tagId: string },
+  batches: ReadonlyArray<readonly number[]>,
+  writers: number,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const writer = async () => {
+    while (!failed && next < batches.length) {
+      const ids = batches[next++]!;
+      try {
+        await db.transaction(async (tx) => {
+          await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+          await writeRuleRows(tx, rule, ids);
+        });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const ended = await Promise.allSettled(Array.from({ length: Math.min(writers, batches.length) }, writer));
+  const failure = ended.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /**
@@ -54,7 +91,7 @@ export async function applyPastFromStore(
   db: Db,
   service: AnalyticsService | undefined,
   ruleId: string,
-  { batchSize = WRITE_BATCH }: PastOptions = {},
+  { batchSize = WRITE_BATCH, writers = WRITERS }: PastOptions = {},
 ): Promise<PastFrom | null> {
   return db.transaction(async (hold) => {
     const mine = and(eq(tagRules.id, ruleId), eq(tagRules.cursor, 0));
@@ -79,13 +116,10 @@ export async function applyPastFromStore(
         .where(eq(tagRules.id, rule.id));
       return 'matcher';
     }
-    for (let start = 0; start < found.ids.length; start += batchSize) {
-      const ids = found.ids.slice(start, start + batchSize);
-      await db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
-        await writeRuleRows(tx, rule, ids);
-      });
-    }
+    const batches = [];
+    for (let start = 0; start < found.ids.length; start += batchSize)
+      batches.push(found.ids.slice(start, start + batchSize));
+    await writeBatches(db, rule, batches, writers);
     await hold
       .update(tagRules)
       .set({ cursor: found.newest, pastFrom: 'store', pastNote: null })

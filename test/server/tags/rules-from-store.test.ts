@@ -125,7 +125,9 @@ describe("a rule's past matches from the analytics store", () => {
     let matched = 0;
     for (const query of queries) {
       const id = await newRule(query);
-      expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 37 })).toBe('store');
+      expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 37, writers: 3 })).toBe(
+        'store',
+      );
       const rule = await ruleOf(id);
       expect({ query, cursor: rule.cursor, from: rule.pastFrom }).toEqual({
         query,
