@@ -1,10 +1,13 @@
 // The Compare dashboard end to end against the REAL server: Ana Owner compares two saved queries over the last 7 days;
 // each query's mentions, previous period and share on the page equal what its own overview answers; the queries
 // compared live in the address; a drill-down from the stacked mentions' table (the keyboard's way to a chart's points)
-// opens filtered posts of that query and bucket, listing exactly its posts of that day.
+// opens filtered posts of that query and bucket, listing exactly its posts of that day. In tags mode, the tags Ferry
+// and Tram (set by rules) are compared over every post, each column's figures as the API answers them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { OverviewResponse } from '@contract/insights-responses';
+import type { CompareResponse } from '@contract/insights-compare';
+import type { TagCategoriesResponse } from '@contract/tags';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import {
   collectCspViolations,
@@ -130,6 +133,70 @@ describe('Compare (real server)', () => {
     const texts = await page.locator('.post-text').allInnerTexts();
     expect(texts.every((text) => /tram/i.test(text))).toBe(true);
     expect(texts).toHaveLength(2);
+    expect(await cspViolations(page)).toEqual([]);
+  });
+
+  it('compares two tags set by rules, each column as the API answers it', async () => {
+    const created = async (url: string, payload: object) => {
+      const res = await api('POST', url, payload);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    const category = await created('/api/workspaces/demo/tag-categories', { name: 'Transport' });
+    const tagIds: string[] = [];
+    for (const [name, query] of [
+      ['Ferry', 'ferry'],
+      ['Tram', 'tram'],
+    ]) {
+      const tag = await created(`/api/workspaces/demo/tag-categories/${category}/tags`, { name });
+      await created(`/api/workspaces/demo/tags/${tag}/rules`, { query });
+      tagIds.push(tag);
+    }
+    await expect
+      .poll(
+        async () =>
+          (await api('GET', '/api/workspaces/demo/tag-categories'))
+            .json<TagCategoriesResponse>()
+            .categories.flatMap((c) => c.tags.flatMap((t) => t.rules))
+            .every((rule) => rule.caught_up),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+
+    const page = await signIn();
+    const [compareCall] = await Promise.all([
+      page.waitForRequest((request) => request.url().endsWith('/social/insights/compare')),
+      page.goto(
+        `${server.origin}/workspace/demo/insight/compare?mode=tags&tags=${tagIds.join(',')}&range=7d`,
+      ),
+    ]);
+    await waitForHeading(page, 'Compare');
+    const sent = JSON.parse(compareCall.postData()!) as { tag_ids: string[]; filters: object };
+    expect(sent.tag_ids).toEqual(tagIds);
+    const answer = (
+      await api('POST', '/social/insights/compare', {
+        workspace_id: 'demo',
+        tag_ids: tagIds,
+        filters: sent.filters,
+      })
+    ).json<CompareResponse>();
+    expect(answer.queries.map((column) => column.name)).toEqual(['Transport › Ferry', 'Transport › Tram']);
+    // Ferries: 7 this week (one with the tram); trams: 4 (one with the ferry). Not vacuous.
+    expect(answer.queries.map((column) => column.mentions.value)).toEqual([7, 4]);
+    const card = page
+      .locator('section.chart-card')
+      .filter({ hasText: 'Mentions against the previous period' });
+    await card.getByRole('button', { name: 'Table' }).click();
+    const rows = card.locator('tbody tr');
+    await rows.nth(1).waitFor();
+    for (const [index, column] of answer.queries.entries()) {
+      const cells = await rows.nth(index).locator('th, td').allInnerTexts();
+      expect(cells[0]).toBe(column.name);
+      expect(Number(cells[1]!.replace(/,/g, ''))).toBe(column.mentions.value);
+      expect(Number(cells[2]!.replace(/,/g, ''))).toBe(column.mentions.previous);
+    }
+    expect(answer.overlap.posts).toBe(1);
+    expect(await page.getByText('1 posts carry two or more of the compared tags').count()).toBe(1);
     expect(await cspViolations(page)).toEqual([]);
   });
 });
