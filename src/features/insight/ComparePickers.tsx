@@ -1,7 +1,7 @@
 // Compare's choices (ComparePage.tsx): what to compare ("Compare saved queries | Compare tags"), then the saved
 // queries compared, or the saved query the tags are compared in and the tags. Every control is labelled and a native
 // input (radio, checkbox, select), so each is reached and changed from the keyboard.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { SavedQueryOptions } from './SavedQueryOptions';
 import { COMPARE_MAX, COMPARE_MIN, COMPARE_MODES, type CompareMode } from '@contract/insights-compare';
 
@@ -47,12 +47,15 @@ export function CompareModeChoice({
 function Checks({
   legend,
   hint,
+  lead,
   choices,
   ids,
   choose,
 }: {
   legend: string;
   hint: string;
+  /** What comes before the choices, in the same group (tags mode: the saved query they are compared in). */
+  lead?: ReactNode;
   choices: readonly Choice[];
   ids: readonly string[];
   choose: (ids: string[]) => void;
@@ -61,6 +64,7 @@ function Checks({
     <fieldset className="choice-group compact compare-picker">
       <legend>{legend}</legend>
       <p className="field-hint choice-hint">{hint}</p>
+      {lead}
       {choices.map((choice) => {
         const checked = ids.includes(choice.id);
         return (
@@ -121,36 +125,37 @@ export function TagsPicker({
 }) {
   const id = useId();
   return (
-    <>
-      <div className="field compare-within">
-        <label htmlFor={`${id}-within`}>Within</label>
-        <select
-          id={`${id}-within`}
-          className="input compact"
-          value={within ?? ''}
-          onChange={(event) => chooseWithin(event.target.value || null)}
-        >
-          <option value="">Every post</option>
-          <SavedQueryOptions queries={queries} />
-        </select>
-      </div>
-      {loading ? (
-        <p className="muted" role="status">
-          Loading the tags…
-        </p>
-      ) : (
-        <Checks
-          legend="Tags compared"
-          hint={
-            `Choose ${COMPARE_MIN} to ${COMPARE_MAX}. Each tag's column counts the posts carrying it (of the saved ` +
-            'query chosen, or every post); ' +
-            'the range and filters above apply to each.'
-          }
-          choices={tags}
-          ids={ids}
-          choose={choose}
-        />
-      )}
-    </>
+    <Checks
+      legend="Tags compared"
+      hint={
+        `Choose ${COMPARE_MIN} to ${COMPARE_MAX}. Each tag's column counts the posts carrying it (of the saved ` +
+        'query chosen, or every post); ' +
+        'the range and filters above apply to each.'
+      }
+      lead={
+        <>
+          <div className="field compare-within">
+            <label htmlFor={`${id}-within`}>Within</label>
+            <select
+              id={`${id}-within`}
+              className="input compact"
+              value={within ?? ''}
+              onChange={(event) => chooseWithin(event.target.value || null)}
+            >
+              <option value="">Every post</option>
+              <SavedQueryOptions queries={queries} />
+            </select>
+          </div>
+          {loading && (
+            <p className="muted" role="status">
+              Loading the tags…
+            </p>
+          )}
+        </>
+      }
+      choices={loading ? [] : tags}
+      ids={ids}
+      choose={choose}
+    />
   );
 }
