@@ -1,14 +1,14 @@
-// A tag rule's past matches from the analytics store (issue 55, item 4; run by the rules' routes, server/tags/routes.ts,
-// given it by server/routes.ts). A rule created or changed (at cursor 0) has the ids of every post it matches read from
-// the store in one statement, at one version (storeRulePosts), with the newest post id the store held then. Its rows
-// are written in PostgreSQL in bulk, a batch a transaction, two batches at once, and its cursor set to that newest id, so that the live
-// path (apply.ts) carries it on over the posts the store had not yet applied: posts are committed in id order, so
-// those are exactly the posts above it, none missed, none looked at twice. A post the store still held but PostgreSQL
-// has deleted since is left out. The rule's row is held (FOR NO KEY UPDATE) from before the store is read until its
-// cursor is set: the live path skips a rule held (SKIP LOCKED), and a change or a deletion of the rule waits for it,
-// so the rows written are the query's that is still the rule's. A store that cannot answer (off, preparing, out of
-// reach, refusing) leaves the rule to the live path, which matches the past posts one by one as before: the rule's
-// state says so (past_from 'matcher', past_note why).
+// A tag rule's past matches from the analytics store (issue 55, item 4; run by the rules' routes,
+// server/tags/routes.ts, given it by server/routes.ts). A rule created or changed (at cursor 0) has the ids of every
+// post it matches read from the store in one statement, at one version (storeRulePosts), with the newest post id the
+// store held then. Its rows are written in PostgreSQL in bulk, a batch a transaction, two batches at once, and its
+// cursor set to that newest id, so that the live path (apply.ts) carries it on over the posts the store had not yet
+// applied: posts are committed in id order, so those are exactly the posts above it, none missed, none looked at twice.
+// A post the store still held but PostgreSQL has deleted since is left out. The rule's row is held (FOR NO KEY UPDATE)
+// from before the store is read until its cursor is set: the live path skips a rule held (SKIP LOCKED), and a change or
+// a deletion of the rule waits for it, so the rows written are the query's that is still the rule's. A store that
+// cannot answer (off, preparing, out of reach, refusing) leaves the rule to the live path, which matches the past posts
+// one by one as before: the rule's state says so (past_from 'matcher', past_note why).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import type { Executor } from '@server/workspaces/access';
