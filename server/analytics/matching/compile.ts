@@ -17,6 +17,7 @@ import {
   textStretch,
 } from '../layout';
 import type { StoreParams } from '../params';
+import { absorbed } from './absorb';
 import { prefixesMatch, wordSet } from './positions';
 import { masksHolding, scriptsOf } from './scripts';
 import { lowerText, queryGrams, wordTree, type WordVal } from './words';
@@ -289,6 +290,6 @@ export function storeScopeCondition(scope: StoreScope, params: StoreParams): str
   const parts = [rangeCondition('p.ts', params, range, 'p.id')];
   if (scope.platforms.length) parts.push(`p.platform IN ${params.add(scope.platforms, 'Array(String)')}`);
   if (scope.languages.length) parts.push(`p.lang IN ${params.add(scope.languages, 'Array(String)')}`);
-  if (scope.query) parts.push(`(${compileStoreQuery(scope.query, params, range)})`);
+  if (scope.query) parts.push(`(${compileStoreQuery(absorbed(scope.query), params, range)})`);
   return parts.join(' AND ');
 }
