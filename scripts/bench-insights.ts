@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
-import { EN } from '@server/social/corpus/generate/vocab-en';
+import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { loadLine } from './bench-cpu';
 import { countStoreReads, DEFAULT_POSTS, sizeLabel } from './bench-corpus';
 import { openBenchApp } from './bench-app';
@@ -56,13 +56,7 @@ QUERIES.splice(QUERIES.length - 1, 0, [LONG, longQuery()]);
  * misspellings (a letter dropped), masks, phrases, and exclusions, over several lines with a comment.
  */
 function longQuery(): string {
-  const words = [
-    ...new Set(
-      Object.values(EN.topics)
-        .flatMap((moods) => Object.values(moods).flat())
-        .flatMap((sentence) => sentence.toLowerCase().match(/[a-z]{5,}/g) ?? []),
-    ),
-  ].sort();
+  const words = englishWords();
   const pick = (n: number, from = 0) => words.slice(from, from + n);
   const names = pick(180);
   const misspelt = pick(60).map((word) => word.slice(0, 2) + word.slice(3));

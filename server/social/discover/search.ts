@@ -118,5 +118,6 @@ export async function discoverPosts(
       }
       return searchAnswer(rows, profiles, sort, limit, context.corrections);
     },
+    { shareMatches: true },
   );
 }

@@ -71,6 +71,7 @@ export async function overview(
         const topPosts = rows.top_posts.flatMap(({ id }) => posts.get(Number(id)) ?? []);
         return { ...rows, topPosts, people: await peopleFor(tx, rows.top_people) };
       },
+      { shareMatches: true },
     ),
   );
 }

@@ -123,6 +123,7 @@ const postsFromStore = (
             ).rows.map((row) => ({ id: Number(row.id), k: row.k }));
       return withPosts(tx, context, limit, rows.total, page);
     },
+    { shareMatches: true },
   );
 
 /** What the filtered posts count, in words (the list's and its export's). */

@@ -17,6 +17,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import { storeMatch } from '@server/analytics/figures/match';
+import { matchSetsFor } from '@server/analytics/figures/match-sets';
 import type { StoreMatch } from '@server/analytics/figures/scope';
 import type { AnalyticsService } from '@server/analytics/service';
 import {
@@ -86,6 +87,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   service: AnalyticsService | undefined,
   figures: (store: AnalyticsStore, source: StoreSource<C>) => Promise<R>,
   lookUp: (tx: Tx, rows: R) => Promise<T>,
+  { shareMatches = false }: { shareMatches?: boolean } = {},
 ): Promise<T> {
   if (!service) throw storeOff();
   const match = storeMatch();
@@ -98,8 +100,11 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
     let rows: R;
+    // `shareMatches`: the figures send several statements over the query, which find a long query's matches once
+    // (match-sets.ts).
+    const sets = shareMatches ? matchSetsFor(reading.store, context.scope?.query, match) : null;
     try {
-      rows = await figures(reading.store, { context, match });
+      rows = await figures(sets?.store ?? reading.store, { context, match: sets?.match ?? match });
     } catch (error) {
       // The store went away under the statement (its process stopped, its server out of reach).
       if (error instanceof AnalyticsStoreUnreachable)
@@ -111,6 +116,8 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
       if (await service.distrustFor(reading, error))
         throw figuresWait({ ...service.state(), phase: 'opening' });
       throw error;
+    } finally {
+      void sets?.drop();
     }
     if (!service.unchangedSince(reading)) continue;
     return readOnly(

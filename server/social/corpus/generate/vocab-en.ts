@@ -243,3 +243,13 @@ export const EN: Vocabulary = {
     ['NZ', 2, 12],
   ],
 };
+
+/** The words of five letters or more in the English posts, lower case, each once, sorted (a long query's names). */
+export const englishWords = (): string[] =>
+  [
+    ...new Set(
+      Object.values(EN.topics)
+        .flatMap((moods) => Object.values(moods).flat())
+        .flatMap((sentence) => sentence.toLowerCase().match(/[a-z]{5,}/g) ?? []),
+    ),
+  ].sort();
