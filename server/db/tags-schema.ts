@@ -92,11 +92,12 @@ export const tagRules = pgTable(
 );
 
 /**
- * A post's tag in a workspace. Each row is checked by one foreign key, not three (migration 0049: a rule's past
- * matches are written by the hundred thousand, and each key is a look-up a row): a rule row by its rule and the
- * rule's tag (a rule's tag never changes), a manual row by its tag (`manual_tag_id`, null on rule rows, whose check
- * PostgreSQL then skips). Deleting a workspace, category, tag or rule deletes its rows through those two keys (a
- * workspace's tags and rules go with it), so the workspace needs no key of its own.
+ * A post's tag in a workspace. A rule's past matches are written by the hundred thousand, and a key is a look-up a
+ * row (migrations 0049, 0050): a manual row is checked by its tag's key (`manual_tag_id`, null on rule rows, whose
+ * check PostgreSQL then skips); rule rows by their rule and the rule's tag once a statement, in one join after their
+ * rules are locked as a key locks them (`post_tags_rules_check`, the error still the key's, post_tags_rule_tag_fk).
+ * Deleting a workspace, category, tag or rule deletes its rows: the manual ones through the key, a deleted rule's by
+ * its trigger (`tag_rules_rows_delete`); a workspace's tags and rules go with it, so it needs no key of its own.
  */
 export const postTags = pgTable(
   'post_tags',
@@ -119,11 +120,6 @@ export const postTags = pgTable(
       name: 'post_tags_manual_tag_fk',
       columns: [t.manualTagId],
       foreignColumns: [tags.id],
-    }).onDelete('cascade'),
-    foreignKey({
-      name: 'post_tags_rule_tag_fk',
-      columns: [t.ruleId, t.tagId],
-      foreignColumns: [tagRules.id, tagRules.tagId],
     }).onDelete('cascade'),
     uniqueIndex('post_tags_manual_idx')
       .on(t.manualTagId, t.postId)

@@ -320,7 +320,7 @@ describe('categories and tags', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await tagged(team, drink.id)).toEqual(['decaf']);
-    // A manual row beside the rule's: the category's deletion takes both (each through its own key).
+    // A manual row beside the rule's: the category's deletion takes both (rule-rows.test.ts says how).
     expect((await setTag(team, drink.id, [(await postIds()).get('tokyo')!], true)).statusCode).toBe(200);
     expect(await tagged(team, drink.id)).toEqual(['decaf', 'tokyo']);
     const deleted = await as(server, team.owner, {
@@ -334,36 +334,6 @@ describe('categories and tags', () => {
     );
     expect(rows[0]!.n).toBe('0');
   });
-});
-
-it("checks each row by one key: a rule row's tag is its rule's, and a workspace's deletion takes its rows", async () => {
-  const team = await createTeam(server);
-  const topic = await category(team, 'Topic');
-  const [drink, food] = [await tag(team, topic.id, 'Drink'), await tag(team, topic.id, 'Food')];
-  const tea = await rule(team, drink.id, 'tea');
-  expect(await tagged(team, drink.id)).toEqual(['better', 'fire', 'love']);
-  const post = (await postIds()).get('tokyo')!;
-  expect((await setTag(team, food.id, [post], true)).statusCode).toBe(200);
-  // A rule row naming another tag than its rule's, and a manual row of no tag, are refused by their keys.
-  const wrongTag = server.db.execute(
-    sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
-      VALUES (${team.workspaceId}, ${post}, ${food.id}::uuid, 'rule', ${tea.id}::uuid)`,
-  );
-  await expect(wrongTag).rejects.toMatchObject({ cause: { constraint: 'post_tags_rule_tag_fk' } });
-  const noTag = server.db.execute(
-    sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by)
-      VALUES (${team.workspaceId}, ${post}, gen_random_uuid(), 'manual')`,
-  );
-  await expect(noTag).rejects.toMatchObject({ cause: { constraint: 'post_tags_manual_tag_fk' } });
-  const count = async () =>
-    (
-      await server.db.execute<{ n: string }>(
-        sql`SELECT count(*)::text AS n FROM post_tags WHERE workspace_id = ${team.workspaceId}`,
-      )
-    ).rows[0]!.n;
-  expect(await count()).toBe('4');
-  await server.db.execute(sql`DELETE FROM workspaces WHERE id = ${team.workspaceId}`);
-  expect(await count()).toBe('0');
 });
 
 it('documents its routes in the OpenAPI document', async () => {
