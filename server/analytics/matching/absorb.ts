@@ -33,12 +33,10 @@ function treeHas(tree: WordTree, word: string): boolean {
 function needs(node: QueryNode, word: string): boolean {
   switch (node.type) {
     case 'term':
-    case 'phrase': {
-      if (matchMode(leafText(node)) !== 'words') return false;
-      const tree = wordTree(node);
-      return tree !== null && treeHas(tree, word);
-    }
+    case 'phrase':
     case 'near': {
+      // A term or phrase matched as a substring (CJK, emoji) is not matched by words.
+      if (node.type !== 'near' && matchMode(leafText(node)) !== 'words') return false;
       const tree = wordTree(node);
       return tree !== null && treeHas(tree, word);
     }
@@ -64,17 +62,13 @@ function absorb(node: QueryNode): QueryNode {
     case 'or': {
       const operands = node.operands.map(absorb);
       const words = operands.map(soleWord);
-      // An operand goes when a word operand before it is its own word, or any other word operand is one it needs.
-      const kept = operands.filter(
-        (operand, i) =>
-          !words.some((word, j) =>
-            word === null || j === i
-              ? false
-              : j < i
-                ? needs(operand, word)
-                : words[i] === null && needs(operand, word),
-          ),
-      );
+      // An operand goes when it needs the word of another word operand: any before it, or (unless it is a word
+      // itself, kept as the first of its repeats) any after it.
+      const absorbedAt = (i: number) =>
+        words.some(
+          (word, j) => word !== null && j !== i && (j < i || words[i] === null) && needs(operands[i]!, word),
+        );
+      const kept = operands.filter((_, i) => !absorbedAt(i));
       if (kept.length === 1) return kept[0]!;
       const same =
         kept.length === node.operands.length && kept.every((operand, i) => operand === node.operands[i]);
