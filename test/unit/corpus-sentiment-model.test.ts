@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { analyseSentiment } from '@server/social/corpus/sentiment';
 import {
   extractFeatures,
+  languageSalt,
   modelLanguage,
   modelTokens,
+  slotsOf,
   type FeatureConfig,
+  type ModelLanguage,
 } from '@server/social/corpus/sentiment-features';
 import {
   encodeModel,
@@ -152,5 +155,53 @@ describe('sentiment model', () => {
     expect(model.covers('en')).toBe(true);
     // Every slot favours positive over negative: P(pos) > P(neg).
     expect(model.analyse('anything at all', 'en').label).toBe('positive');
+  });
+
+  it("sums the trainer's features a word at a time: the same logits as extractFeatures() one by one", () => {
+    const config: FeatureConfig = {
+      bits: 9,
+      charMin: 2,
+      charMax: 5,
+      bigrams: true,
+      lexicon: true,
+      copies: 'both',
+    };
+    // Pseudo-random weights (a small space: slots are shared by many features, as in the real one).
+    let seed = 7;
+    const weights = Int16Array.from({ length: (1 << config.bits) * 3 }, () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return ((seed >>> 16) % 2001) - 1000;
+    });
+    const languages: ModelLanguage[] = ['en', 'de', 'es', 'hi'];
+    const model = new SentimentModel({ config, languages, scale: 0.003, training: {} }, weights);
+    const texts: [string, ModelLanguage][] = [
+      ['I do not like this at all, never again!!! https://x.example/a @nova 😡', 'en'],
+      ['Not bad. Not bad at all 👍 #NovaPhone', 'en'],
+      ['Sooo goood… supercalifragilisticexpialidociousness', 'en'],
+      ['Das ist nicht gut, gar nicht gut.', 'de'],
+      ['¡No me gusta nada! ¿Por qué?', 'es'],
+      ['yeh phone nahi accha hai', 'hi'],
+      ['I do not like this at all, never again!!! https://x.example/a @nova 😡', 'en'],
+    ];
+    const slots = new Int32Array(2);
+    for (const [text, language] of texts) {
+      const features = extractFeatures(text, language, config);
+      const z = [0, 0, 0];
+      const byToken = new Float64Array(features.tokens.length * 3);
+      features.hash.forEach((hash, f) => {
+        const n = slotsOf(hash, languageSalt(language), config, slots);
+        for (let s = 0; s < n; s++)
+          for (let c = 0; c < 3; c++) {
+            const x = weights[slots[s]! * 3 + c]! * features.value[f]! * 0.003;
+            z[c]! += x;
+            if (features.token[f]! >= 0) byToken[features.token[f]! * 3 + c]! += x;
+          }
+      });
+      const trace = model.trace(text, language)!;
+      expect(trace.tokens, text).toEqual(features.tokens);
+      expect(trace.negated, text).toEqual(features.negated);
+      for (let c = 0; c < 3; c++) expect(trace.z[c], text).toBeCloseTo(z[c]!, 9);
+      byToken.forEach((x, i) => expect(trace.byToken[i], text).toBeCloseTo(x, 9));
+    }
   });
 });

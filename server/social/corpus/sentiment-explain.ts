@@ -94,7 +94,7 @@ function byModel(
   if (!rated(trace.words, chosen)) return { label: chosen, rated: false, confidence, signals: [] };
   const sign = chosen === 'negative' ? -1 : 1;
   const lift = (z0: number, z1: number, z2: number) => sign * ([z0, z1, z2][c]! - (z0 + z1 + z2) / 3);
-  const { tokens, negated } = trace.features;
+  const { tokens, negated } = trace;
   const weights = new Map<string, number>();
   const { byToken, lexicon } = trace;
   for (let t = 0; t < tokens.length; t++) {

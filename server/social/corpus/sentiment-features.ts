@@ -62,7 +62,7 @@ const EXTRA_NEGATORS: Partial<Record<ModelLanguage, Set<string>>> = {
 };
 const MAX_WORD_FOR_CHARS = 24;
 /** Features.token of the word-list scorer's features. */
-export const LEXICON_FEATURE = -2;
+const LEXICON_FEATURE = -2;
 
 /** The model's languages: those with training data. Hindi only when written mostly in Latin
  * script (the training data is romanised); Devanagari Hindi is left to the word list. */
@@ -189,56 +189,87 @@ function charGrams(word: string, config: FeatureConfig): Uint32Array {
   return result;
 }
 
-/** The features of a text in one of the model's languages. */
-export function extractFeatures(text: string, language: ModelLanguage, config: FeatureConfig): Features {
+/** A text's tokens (modelTokens()) and, per token, whether a negation's scope covers it. */
+export function modelWords(text: string, language: ModelLanguage): { tokens: string[]; negated: boolean[] } {
   const tokens = modelTokens(text);
-  const lexLanguage = lexiconLanguage(language);
-  const marks = negationMarks(tokens, lexiconFor(lexLanguage), EXTRA_NEGATORS[language]);
+  return {
+    tokens,
+    negated: negationMarks(tokens, lexiconFor(lexiconLanguage(language)), EXTRA_NEGATORS[language]),
+  };
+}
+
+/** The hash of a token's unigram feature ("NOT_" before it inside a negation's scope). */
+export const unigramHash = (token: string, negated: boolean) =>
+  hashString(negated ? `NOT_${token}` : token, SEED_WORD);
+
+/** The hash of the bigram feature of two tokens ('<s>' and '</s>' stand for the text's ends). */
+export const bigramHash = (previous: string, token: string) => hashPair(previous, token, SEED_BIGRAM);
+
+/** The hash of a feature that is not an n-gram: the bias, the word list's. */
+export const otherHash = (name: string) => hashString(name, SEED_OTHER);
+
+/** A token's character n-gram hashes; empty for punctuation, links, mentions and long words. */
+export function tokenCharGrams(token: string, config: FeatureConfig): Uint32Array | undefined {
+  if (config.charMax === 0 || token.length > MAX_WORD_FOR_CHARS || token[0] === '<' || !WORD.test(token))
+    return undefined;
+  return charGrams(token, config);
+}
+
+/** The word list's features of a text, in order: [hash, value] (the model's shape for sentiment.ts's result). */
+export function lexiconFeatures(text: string, language: ModelLanguage): [number, number][] {
+  const { sentiment, label } = analyseSentiment(text, lexiconLanguage(language));
+  const features: [number, number][] = [];
+  if (sentiment > 0) features.push([otherHash('<lex+>'), sentiment]);
+  if (sentiment < 0) features.push([otherHash('<lex->'), -sentiment]);
+  features.push([otherHash(`<lex:${label}>`), 1]);
+  return features;
+}
+
+/**
+ * The features of a text in one of the model's languages, one by one: what the trainer reads. The scorer
+ * (SentimentModel.trace()) sums the same features a word at a time; a test holds the two equal.
+ */
+export function extractFeatures(text: string, language: ModelLanguage, config: FeatureConfig): Features {
+  const { tokens, negated: marks } = modelWords(text, language);
   const hashes: number[] = [];
   const owners: number[] = [];
   let previous = '<s>';
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
-    const isWord = WORD.test(token);
-    const unigram = marks[t] ? `NOT_${token}` : token;
-    hashes.push(hashString(unigram, SEED_WORD));
+    hashes.push(unigramHash(token, marks[t]!));
     owners.push(t);
     if (config.bigrams) {
-      hashes.push(hashPair(previous, token, SEED_BIGRAM));
+      hashes.push(bigramHash(previous, token));
       owners.push(t);
       previous = token;
     }
-    if (isWord && config.charMax > 0 && token.length <= MAX_WORD_FOR_CHARS && token[0] !== '<') {
-      for (const h of charGrams(token, config)) {
-        hashes.push(h);
-        owners.push(t);
-      }
+    for (const h of tokenCharGrams(token, config) ?? []) {
+      hashes.push(h);
+      owners.push(t);
     }
   }
   if (config.bigrams && tokens.length > 0) {
-    hashes.push(hashPair(previous, '</s>', SEED_BIGRAM));
+    hashes.push(bigramHash(previous, '</s>'));
     owners.push(-1);
   }
   const ngrams = hashes.length;
   const scale = ngrams > 0 ? 1 / Math.sqrt(ngrams) : 0;
   const value = new Array<number>(hashes.length).fill(scale);
-  const add = (name: string, v: number, owner = -1) => {
-    hashes.push(hashString(name, SEED_OTHER));
-    value.push(v);
-    owners.push(owner);
-  };
-  add('<bias>', 1);
+  hashes.push(otherHash('<bias>'));
+  value.push(1);
+  owners.push(-1);
   if (config.lexicon) {
-    const { sentiment, label } = analyseSentiment(text, lexLanguage);
-    if (sentiment > 0) add('<lex+>', sentiment, LEXICON_FEATURE);
-    if (sentiment < 0) add('<lex->', -sentiment, LEXICON_FEATURE);
-    add(`<lex:${label}>`, 1, LEXICON_FEATURE);
+    for (const [hash, v] of lexiconFeatures(text, language)) {
+      hashes.push(hash);
+      value.push(v);
+      owners.push(LEXICON_FEATURE);
+    }
   }
   return { hash: hashes, value, token: owners, tokens, negated: marks, ngrams };
 }
 
 /** The salt of a language's own copy of the features. */
-export const languageSalt = (language: ModelLanguage) => hashString(language, SEED_OTHER);
+export const languageSalt = (language: ModelLanguage) => otherHash(language);
 
 /** The slots of a feature's hash (the shared one, the language's own, or both); written to `out`, returns how many. */
 export function slotsOf(hash: number, salt: number, config: FeatureConfig, out: Int32Array): number {

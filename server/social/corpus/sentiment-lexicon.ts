@@ -45,6 +45,8 @@ export interface Lexicon {
   maxPhrase: number;
   /** First tokens of multi-token entries and negators: only these start a phrase look-up. */
   phraseStarts: Set<string>;
+  /** Their first two tokens, joined by a space (languages with spaces only): a look-up needs both. */
+  phrasePairs: Set<string>;
 }
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
@@ -81,12 +83,14 @@ export function lexiconFor(language: string): Lexicon | undefined {
   const segmenter = segmented ? new Intl.Segmenter(language, { granularity: 'word' }) : undefined;
   const words = new Map<string, number>();
   const phraseStarts = new Set<string>();
+  const phrasePairs = new Set<string>();
   let maxPhrase = 1;
   const notePhrase = (key: string) => {
     const tokens = phraseTokens(key, segmented, segmenter);
     if (tokens.length < 2) return;
     maxPhrase = Math.max(maxPhrase, tokens.length);
     phraseStarts.add(tokens[0]!);
+    if (!segmented) phrasePairs.add(`${tokens[0]} ${tokens[1]}`);
   };
   for (const [key, entry] of Object.entries(raw)) {
     if (typeof entry?.coeff !== 'number' || entry.coeff === 0) continue;
@@ -121,6 +125,7 @@ export function lexiconFor(language: string): Lexicon | undefined {
     segmented,
     maxPhrase: Math.min(maxPhrase, 4),
     phraseStarts,
+    phrasePairs,
   };
   cache.set(language, lexicon);
   return lexicon;

@@ -11,13 +11,16 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { analyseSentiment, type SentimentLabel, type SentimentResult } from './sentiment';
 import {
-  extractFeatures,
+  bigramHash,
   languageSalt,
-  LEXICON_FEATURE,
+  lexiconFeatures,
   modelLanguage,
+  modelWords,
+  otherHash,
   slotsOf,
+  tokenCharGrams,
+  unigramHash,
   type FeatureConfig,
-  type Features,
   type ModelLanguage,
 } from './sentiment-features';
 
@@ -29,7 +32,8 @@ const CLASS_COUNT = 3;
 const EXPLAINED_WORDS = 5;
 /** Punctuation, <url> and <user>: not counted as words, nor given as explanations. */
 export const BREAK = /^[.!?<]/u;
-const LEXICON_OWNER = LEXICON_FEATURE * CLASS_COUNT;
+/** How many words' summed weights SentimentModel keeps a language (wordSum()). */
+const WORD_CACHE_SIZE = 100_000;
 
 /** What the model file says about itself besides its weights (the trainer writes it; docs/sentiment.md shows it). */
 export interface ModelHeader {
@@ -55,6 +59,7 @@ export class SentimentModel {
   private readonly weights: Int16Array;
   private readonly salts = new Map<string, number>();
   private readonly slots = new Int32Array(2);
+  private readonly words = new Map<ModelLanguage, Map<string, Int32Array>>();
 
   constructor(header: ModelHeader, weights: Int16Array) {
     if (weights.length !== (1 << header.config.bits) * CLASS_COUNT)
@@ -94,63 +99,107 @@ export class SentimentModel {
       tokens: trace.words,
       sentiment: Object.is(sentiment, -0) ? 0 : sentiment,
       label: LABELS[best]!,
-      words: explain(trace.features, trace.byToken, best),
+      words: explain(trace, best),
     };
   }
 
   /**
    * How the model reached its answer on a text in a covered language: the logits, the class probabilities and what
    * each token's features (and the word list's) added to each logit; undefined for a text without a word or emoji.
+   *
+   * The features are extractFeatures()'s, summed a token at a time: every n-gram has the same value (1/√n), so a
+   * token's unigram and character n-grams are one sum of stored integer weights, kept per word (wordSum()), and its
+   * bigram is added to it; the sums are scaled once n is known.
    */
   trace(text: string, language: ModelLanguage): ModelTrace | undefined {
     const { config, scale } = this.header;
-    const features = extractFeatures(text, language, config);
-    const words = features.tokens.filter((token) => !BREAK.test(token)).length;
+    const { tokens, negated } = modelWords(text, language);
+    const words = tokens.filter((token) => !BREAK.test(token)).length;
     if (words === 0) return undefined;
     const salt = this.salts.get(language)!;
-    const slots = this.slots;
-    const w = this.weights;
-    let z0 = 0;
-    let z1 = 0;
-    let z2 = 0;
-    // Per token, its features' contribution to each class (for the explanation); the word list's apart.
-    const byToken = new Float64Array(features.tokens.length * CLASS_COUNT);
-    const lexicon = [0, 0, 0];
-    const { hash, value, token } = features;
-    for (let f = 0; f < hash.length; f++) {
-      const n = slotsOf(hash[f]!, salt, config, slots);
-      const v = value[f]! * scale;
-      const owner = token[f]! * CLASS_COUNT;
-      for (let s = 0; s < n; s++) {
-        const base = slots[s]! * CLASS_COUNT;
-        const x0 = w[base]! * v;
-        const x1 = w[base + 1]! * v;
-        const x2 = w[base + 2]! * v;
-        z0 += x0;
-        z1 += x1;
-        z2 += x2;
-        if (owner >= 0) {
-          byToken[owner]! += x0;
-          byToken[owner + 1]! += x1;
-          byToken[owner + 2]! += x2;
-        } else if (owner === LEXICON_OWNER) {
-          lexicon[0]! += x0;
-          lexicon[1]! += x1;
-          lexicon[2]! += x2;
-        }
+    const sums = new Int32Array(tokens.length * CLASS_COUNT);
+    let ngrams = 0;
+    let previous = '<s>';
+    for (let t = 0; t < tokens.length; t++) {
+      const token = tokens[t]!;
+      const word = this.wordSum(token, negated[t]!, language, salt);
+      const at = t * CLASS_COUNT;
+      sums[at] = word[0]!;
+      sums[at + 1] = word[1]!;
+      sums[at + 2] = word[2]!;
+      ngrams += word[3]!;
+      if (config.bigrams) {
+        ngrams += this.addWeights(bigramHash(previous, token), salt, sums, at);
+        previous = token;
       }
     }
-    const z = [z0, z1, z2];
-    const top = Math.max(z0, z1, z2);
+    const end = new Int32Array(CLASS_COUNT);
+    if (config.bigrams) ngrams += this.addWeights(bigramHash(previous, '</s>'), salt, end, 0);
+    const v = (1 / Math.sqrt(ngrams)) * scale;
+    const byToken = new Float64Array(sums.length);
+    const z = [end[0]! * v, end[1]! * v, end[2]! * v];
+    for (let i = 0; i < sums.length; i++) {
+      byToken[i] = sums[i]! * v;
+      z[i % CLASS_COUNT]! += byToken[i]!;
+    }
+    this.addFeature(otherHash('<bias>'), scale, salt, z);
+    const lexicon = [0, 0, 0];
+    if (config.lexicon) {
+      for (const [hash, value] of lexiconFeatures(text, language)) {
+        this.addFeature(hash, value * scale, salt, z);
+        this.addFeature(hash, value * scale, salt, lexicon);
+      }
+    }
+    const top = Math.max(z[0]!, z[1]!, z[2]!);
     const e = z.map((x) => Math.exp(x - top));
     const sum = e[0]! + e[1]! + e[2]!;
-    return { features, words, byToken, lexicon, z, p: e.map((x) => x / sum) };
+    return { tokens, negated, words, byToken, lexicon, z, p: e.map((x) => x / sum) };
+  }
+
+  /** A feature's stored integer weights (each of its slots'), added to sums[at..at+2]; returns 1 (one feature). */
+  private addWeights(hash: number, salt: number, sums: Int32Array, at: number): number {
+    const n = slotsOf(hash, salt, this.header.config, this.slots);
+    for (let s = 0; s < n; s++) {
+      const base = this.slots[s]! * CLASS_COUNT;
+      sums[at]! += this.weights[base]!;
+      sums[at + 1]! += this.weights[base + 1]!;
+      sums[at + 2]! += this.weights[base + 2]!;
+    }
+    return 1;
+  }
+
+  /** A feature of its own value (the bias, the word list's): its weights × value added to z. */
+  private addFeature(hash: number, value: number, salt: number, z: number[]) {
+    const sums = new Int32Array(CLASS_COUNT);
+    this.addWeights(hash, salt, sums, 0);
+    for (let c = 0; c < CLASS_COUNT; c++) z[c]! += sums[c]! * value;
+  }
+
+  /**
+   * A token's unigram and character n-grams: their stored weights summed per class, and how many features (at 3).
+   * Kept per language for the words met most recently (cleared when full): a corpus repeats its words.
+   */
+  private wordSum(token: string, negated: boolean, language: ModelLanguage, salt: number): Int32Array {
+    let words = this.words.get(language);
+    if (!words) this.words.set(language, (words = new Map()));
+    const key = negated ? `NOT_${token}` : token;
+    let sum = words.get(key);
+    if (sum) return sum;
+    sum = new Int32Array(CLASS_COUNT + 1);
+    sum[3] = this.addWeights(unigramHash(token, negated), salt, sum, 0);
+    for (const hash of tokenCharGrams(token, this.header.config) ?? [])
+      sum[3]! += this.addWeights(hash, salt, sum, 0);
+    if (words.size >= WORD_CACHE_SIZE) words.clear();
+    words.set(key, sum);
+    return sum;
   }
 }
 
 /** What SentimentModel.trace() gives; classes in LABELS order. */
 export interface ModelTrace {
-  features: Features;
+  /** The model's tokens (modelTokens()) and, per token, whether a negation's scope covers it. */
+  tokens: string[];
+  negated: boolean[];
   /** Words and emoji: tokens other than punctuation, links and mentions. */
   words: number;
   /** Per token t, what its features added to each class's logit, at t × 3 + class. */
@@ -167,8 +216,7 @@ export const likeliest = (p: readonly number[]) =>
   p[2]! > p[0]! && p[2]! > p[1]! ? 2 : p[0]! > p[1]! ? 0 : 1;
 
 /** The words whose features pushed most toward the label (its logit above the classes' mean), strongest first. */
-function explain(features: Features, byToken: Float64Array, best: number): string[] {
-  const { tokens, negated } = features;
+function explain({ tokens, negated, byToken }: ModelTrace, best: number): string[] {
   const push: [number, number][] = [];
   for (let t = 0; t < tokens.length; t++) {
     const at = t * CLASS_COUNT;

@@ -75,9 +75,10 @@ function normalise(text: string): string {
 export function tokenize(text: string, lexicon: Lexicon): string[] {
   const clean = normalise(text);
   const tokens: string[] = [];
+  // A break only after a token, and never twice in a row.
   const push = (token: string) => {
     if (token !== BREAK) tokens.push(token);
-    else if (tokens.length > 0 && tokens.at(-1) !== BREAK) tokens.push(BREAK);
+    else if (tokens.length > 0 && tokens[tokens.length - 1] !== BREAK) tokens.push(BREAK);
   };
   if (!lexicon.segmented) {
     for (const m of clean.matchAll(WORD_PATTERN)) push(PUNCTUATION.test(m[0]) ? BREAK : m[0]);
@@ -93,11 +94,22 @@ export function tokenize(text: string, lexicon: Lexicon): string[] {
   return tokens;
 }
 
+/**
+ * Whether an entry or negator of several tokens may start at token i: its first token does, and in languages with
+ * spaces its second too (most first tokens — de, la, not — start a phrase only with a few second ones).
+ */
+function startsPhrase(tokens: string[], i: number, lexicon: Lexicon): boolean {
+  if (!lexicon.phraseStarts.has(tokens[i]!)) return false;
+  return (
+    lexicon.segmented || (i + 1 < tokens.length && lexicon.phrasePairs.has(`${tokens[i]} ${tokens[i + 1]}`))
+  );
+}
+
 /** The longest lexicon match starting at token i: [value, tokens consumed, key]; undefined when none. */
 function match(tokens: string[], i: number, lexicon: Lexicon): [number, number, string] | undefined {
   const joiner = lexicon.segmented ? '' : ' ';
   // Segmentation in context differs from a lexicon entry's own (美味|しく vs 美味しい): try every length there.
-  const phrases = lexicon.segmented || lexicon.phraseStarts.has(tokens[i]!);
+  const phrases = lexicon.segmented || startsPhrase(tokens, i, lexicon);
   const longest = phrases ? Math.min(lexicon.maxPhrase, tokens.length - i) : 1;
   for (let k = longest; k >= 1; k--) {
     const key = k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(joiner);
@@ -132,7 +144,7 @@ function match(tokens: string[], i: number, lexicon: Lexicon): [number, number, 
 /** Tokens taken by a negator before the word it flips at i ("no se puede" is three, "can't" one); 0 when none. */
 function preNegator(tokens: string[], i: number, lexicon: Lexicon): number {
   const joiner = lexicon.segmented ? '' : ' ';
-  const longest = lexicon.phraseStarts.has(tokens[i]!) ? Math.min(3, tokens.length - i) : 1;
+  const longest = startsPhrase(tokens, i, lexicon) ? Math.min(3, tokens.length - i) : 1;
   for (let k = longest; k >= 1; k--) {
     if (lexicon.negators.has(k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(joiner))) return k;
   }
