@@ -3,7 +3,8 @@
 // cache (insights/answer-cache.ts). One per app (buildApp decorates it as `app.analytics`).
 import type pg from 'pg';
 import { dashboardPath } from '@contract/insights-dashboards';
-import type { AppDeps } from '@server/app';
+import type { ServerConfig } from '@server/config';
+import type { Db, ReadReplica } from '@server/db/database';
 import { rescanStatusReader } from './corpus/rescan-status';
 import { Admission } from './admission';
 import { AnswerCache, corpusVersionOf } from './insights/answer-cache';
@@ -28,7 +29,7 @@ export interface Analytics {
 }
 
 export function createAnalytics(
-  deps: Pick<AppDeps, 'db' | 'analyticsDb' | 'readReplicas' | 'config'>,
+  deps: { db: Db; analyticsDb?: Db; readReplicas?: ReadReplica[]; config: ServerConfig },
   log?: (message: string) => void,
 ): Analytics {
   const { config } = deps;

@@ -9,8 +9,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DriversResponse } from '@contract/insights-drivers';
 import type { OverviewResponse } from '@contract/insights-responses';
-import { crossedRange } from '@/features/insight/DriversRange';
-import type { DriversWindow } from '@/features/insight/SpikeDrivers';
+import { crossedRange, type DriversWindow } from '@/features/insight/DriversRange';
 import { overviewFor, visit } from '@test/support/dashboard-app';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@
 // undefined), so a dom test sees what the real editor would underline. The real editor is tested in Chromium
 // (test/browser/real-server-*.test.ts).
 import { useImperativeHandle, useRef } from 'react';
-import type { QueryEditorProps } from '@/components/query-editor/QueryEditor';
+import type { QueryEditorProps } from '@/components/query-editor/query-editor-props';
 
 export default function QueryEditorStandIn({
   value,

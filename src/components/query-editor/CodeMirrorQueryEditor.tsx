@@ -15,7 +15,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 import { completeQuery, NO_SUGGESTIONS } from './query-completion';
 import { queryHighlighting } from './query-highlighting';
-import type { QueryEditorHandle, QueryEditorProps } from './QueryEditor';
+import type { QueryEditorHandle, QueryEditorProps } from './query-editor-props';
 import { toDiagnostics } from './diagnostics';
 
 const theme = EditorView.theme({

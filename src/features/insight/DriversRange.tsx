@@ -4,7 +4,15 @@
 // those buckets, so it takes at most as many as a refinement takes values.
 import { useId, useState } from 'react';
 import { formatShortDateTime } from '@/lib/date-time';
-import type { DriversWindow } from './SpikeDrivers';
+import type { Refine } from '@contract/insights';
+
+/** A window of the view: its instants, its name, and the refinement that lists its posts (none for the range). */
+export interface DriversWindow {
+  from: string;
+  to: string;
+  name: string;
+  refine: Refine[];
+}
 
 /** Buckets a range takes at most: the values of one date refinement (contract/insights.ts), its drill-down. */
 const RANGE_MAX_BUCKETS = 50;

@@ -5,7 +5,6 @@
 import { useImperativeHandle, useMemo, useState, type Ref } from 'react';
 import * as z from 'zod/mini';
 import { useQuery } from '@tanstack/react-query';
-import type { Refine } from '@contract/insights';
 import type { OverviewResponse } from '@contract/insights-responses';
 import { driverRefine, driversSentence, type Driver, type DriversResponse } from '@contract/insights-drivers';
 import { driversQuery } from '@/api/insights';
@@ -16,7 +15,13 @@ import { Counted } from './ChartCard';
 import { useDetailLinks } from './DetailLinks';
 import { formatDecimal, formatShare, formatWhole } from './insight-format';
 import { useInsightView, useSearchUpdate } from './insight-view';
-import { chartBuckets, crossedRange, DriversRangePick, rangeWindow } from './DriversRange';
+import {
+  chartBuckets,
+  crossedRange,
+  DriversRangePick,
+  rangeWindow,
+  type DriversWindow,
+} from './DriversRange';
 import { useReadOnly } from './read-only';
 
 /** The first driver's posts: its words are not the view's query's to mark. */
@@ -32,14 +37,6 @@ const KIND_NAMES: Record<Driver['kind'], string> = {
   language: 'Language',
   sentiment: 'Sentiment',
 };
-
-/** A window of the view: its instants, its name, and the refinement that lists its posts (none for the range). */
-export interface DriversWindow {
-  from: string;
-  to: string;
-  name: string;
-  refine: Refine[];
-}
 
 /**
  * What the overview's `why` param names: a bucket by its start (`why=<start>`, a spike alert's link), or a range of
