@@ -100,9 +100,12 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
     let rows: R;
-    // `shareMatches`: the figures send several statements over the query, which find a long query's matches once
-    // (match-sets.ts).
-    const sets = shareMatches ? matchSetsFor(reading.store, context.scope?.query, match) : null;
+    // A long query's matches found once (match-sets.ts): written by the figures that send several statements over
+    // the query (`shareMatches`), and kept for any read while the embedded store is unchanged.
+    const sets = matchSetsFor(reading.store, context.scope?.query, match, {
+      generation: reading.store.pid === undefined ? null : reading.generation,
+      write: shareMatches,
+    });
     try {
       rows = await figures(sets?.store ?? reading.store, { context, match: sets?.match ?? match });
     } catch (error) {

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Refine } from '@contract/insights';
 import type { PLATFORM_VALUES } from '@contract/social-scope';
 import type { AnalyticsStore } from '@server/analytics/store';
+import { insertPosts } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { insertCorpus } from '@test/support/insights.fixtures';
@@ -140,4 +141,25 @@ export function watchedService(service: AnalyticsService, statements: string[]):
         service.unchangedSince({ ...reading, store: Object.getPrototypeOf(reading.store) as AnalyticsStore }),
     },
   }) as AnalyticsService;
+}
+
+/** One post of `text` written to PostgreSQL (by the corpus's first author, on 30 May 2025); the corpus's new version. */
+export async function writeOnePost(server: TestServer, externalId: string, text: string): Promise<number> {
+  const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
+  await insertPosts(server.db, [
+    {
+      authorId: Number(rows[0]!.a),
+      platform: 'x',
+      externalId,
+      text,
+      language: 'en',
+      postedAt: new Date('2025-05-30T10:00:00Z'),
+      likes: 1,
+      comments: 0,
+      shares: 0,
+      sentiment: 0,
+      sentimentLabel: 'neutral',
+    },
+  ]);
+  return Number((await server.pool.query<{ v: string }>('SELECT version AS v FROM corpus_state')).rows[0]!.v);
 }

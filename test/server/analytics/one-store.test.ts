@@ -17,10 +17,10 @@ import {
 } from '@server/analytics/outbox';
 import type { StorePosition } from '@server/analytics/position';
 import { AnalyticsService } from '@server/analytics/service';
-import { insertPosts } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { postgresHoldings, storeHoldings } from '@test/support/analytics-compare';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
+import { writeOnePost } from './dashboards.fixtures';
 
 let server: TestServer;
 let root: string;
@@ -51,25 +51,7 @@ function start(name: string, lines: string[]) {
   return service;
 }
 
-async function writePost() {
-  const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
-  await insertPosts(server.db, [
-    {
-      authorId: Number(rows[0]!.a),
-      platform: 'x',
-      externalId: `one-store-${++made}`,
-      text: `one store post ${made}`,
-      language: 'en',
-      postedAt: new Date('2025-05-30T10:00:00Z'),
-      likes: 1,
-      comments: 0,
-      shares: 0,
-      sentiment: 0,
-      sentimentLabel: 'neutral',
-    },
-  ]);
-  return Number((await server.pool.query<{ v: string }>('SELECT version AS v FROM corpus_state')).rows[0]!.v);
-}
+const writePost = () => writeOnePost(server, `one-store-${++made}`, `one store post ${made}`);
 
 /** The service's position once a round has caught up with `version`. */
 async function appliedUpTo(service: AnalyticsService, version: number): Promise<StorePosition> {
