@@ -208,7 +208,7 @@ export const bigramHash = (previous: string, token: string) => hashPair(previous
 /** The hash of a feature that is not an n-gram: the bias, the word list's. */
 export const otherHash = (name: string) => hashString(name, SEED_OTHER);
 
-/** A token's character n-gram hashes; empty for punctuation, links, mentions and long words. */
+/** A token's character n-gram hashes; undefined for punctuation, links, mentions and long words. */
 export function tokenCharGrams(token: string, config: FeatureConfig): Uint32Array | undefined {
   if (config.charMax === 0 || token.length > MAX_WORD_FOR_CHARS || token[0] === '<' || !WORD.test(token))
     return undefined;

@@ -129,12 +129,16 @@ export class SentimentModel {
       sums[at + 2] = word[2]!;
       ngrams += word[3]!;
       if (config.bigrams) {
-        ngrams += this.addWeights(bigramHash(previous, token), salt, sums, at);
+        this.addWeights(bigramHash(previous, token), salt, sums, at);
+        ngrams += 1;
         previous = token;
       }
     }
     const end = new Int32Array(CLASS_COUNT);
-    if (config.bigrams) ngrams += this.addWeights(bigramHash(previous, '</s>'), salt, end, 0);
+    if (config.bigrams) {
+      this.addWeights(bigramHash(previous, '</s>'), salt, end, 0);
+      ngrams += 1;
+    }
     const v = (1 / Math.sqrt(ngrams)) * scale;
     const byToken = new Float64Array(sums.length);
     const z = [end[0]! * v, end[1]! * v, end[2]! * v];
@@ -145,10 +149,8 @@ export class SentimentModel {
     this.addFeature(otherHash('<bias>'), scale, salt, z);
     const lexicon = [0, 0, 0];
     if (config.lexicon) {
-      for (const [hash, value] of lexiconFeatures(text, language)) {
-        this.addFeature(hash, value * scale, salt, z);
-        this.addFeature(hash, value * scale, salt, lexicon);
-      }
+      for (const [hash, value] of lexiconFeatures(text, language))
+        this.addFeature(hash, value * scale, salt, z, lexicon);
     }
     const top = Math.max(z[0]!, z[1]!, z[2]!);
     const e = z.map((x) => Math.exp(x - top));
@@ -156,8 +158,8 @@ export class SentimentModel {
     return { tokens, negated, words, byToken, lexicon, z, p: e.map((x) => x / sum) };
   }
 
-  /** A feature's stored integer weights (each of its slots'), added to sums[at..at+2]; returns 1 (one feature). */
-  private addWeights(hash: number, salt: number, sums: Int32Array, at: number): number {
+  /** A feature's stored integer weights (each of its slots'), added to sums[at..at+2]. */
+  private addWeights(hash: number, salt: number, sums: Int32Array, at: number): void {
     const n = slotsOf(hash, salt, this.header.config, this.slots);
     for (let s = 0; s < n; s++) {
       const base = this.slots[s]! * CLASS_COUNT;
@@ -165,14 +167,13 @@ export class SentimentModel {
       sums[at + 1]! += this.weights[base + 1]!;
       sums[at + 2]! += this.weights[base + 2]!;
     }
-    return 1;
   }
 
-  /** A feature of its own value (the bias, the word list's): its weights × value added to z. */
-  private addFeature(hash: number, value: number, salt: number, z: number[]) {
+  /** A feature of its own value (the bias, the word list's): its weights × value added to each of `into`. */
+  private addFeature(hash: number, value: number, salt: number, ...into: number[][]) {
     const sums = new Int32Array(CLASS_COUNT);
     this.addWeights(hash, salt, sums, 0);
-    for (let c = 0; c < CLASS_COUNT; c++) z[c]! += sums[c]! * value;
+    for (const z of into) for (let c = 0; c < CLASS_COUNT; c++) z[c]! += sums[c]! * value;
   }
 
   /**
@@ -186,9 +187,10 @@ export class SentimentModel {
     let sum = words.get(key);
     if (sum) return sum;
     sum = new Int32Array(CLASS_COUNT + 1);
-    sum[3] = this.addWeights(unigramHash(token, negated), salt, sum, 0);
-    for (const hash of tokenCharGrams(token, this.header.config) ?? [])
-      sum[3]! += this.addWeights(hash, salt, sum, 0);
+    this.addWeights(unigramHash(token, negated), salt, sum, 0);
+    const grams = tokenCharGrams(token, this.header.config) ?? [];
+    for (const hash of grams) this.addWeights(hash, salt, sum, 0);
+    sum[3] = 1 + grams.length;
     if (words.size >= WORD_CACHE_SIZE) words.clear();
     words.set(key, sum);
     return sum;
