@@ -34,6 +34,7 @@ import {
   profileRowsSql,
   tagRowsSql,
 } from './rows';
+import type { FollowedRound } from './figures/kept-sets';
 import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
 
@@ -73,6 +74,8 @@ export interface ApplierDeps {
    * store holds part of a round, and a reader's figures taken meanwhile are of no one corpus version.
    */
   writing?(phase: 'begin' | 'end', position: StorePosition): void;
+  /** Told once a round's rows are written, before its position is recorded (the kept match sets follow it). */
+  written?(round: FollowedRound): Promise<void>;
 }
 
 export type Reconciled =
@@ -240,7 +243,11 @@ const profileKey = (row: Record<string, unknown>) =>
  * that differ: a collector's batch names every author of its posts, most of them unchanged, and each DELETE is a
  * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest").
  */
-async function replaceProfiles(store: AnalyticsStore, ids: number[], rows: Array<Record<string, unknown>>) {
+async function replaceProfiles(
+  store: AnalyticsStore,
+  ids: number[],
+  rows: Array<Record<string, unknown>>,
+): Promise<number> {
   const current = new Map(rows.map((row) => [String(row.id), profileKey(row)]));
   const stale = new Set<string>();
   const same = new Set<string>();
@@ -262,11 +269,9 @@ async function replaceProfiles(store: AnalyticsStore, ids: number[], rows: Array
       ids: idArray(chunk),
     });
   }
-  await insertProfiles(
-    store,
-    STORE_DATABASE,
-    rows.filter((row) => !same.has(String(row.id))),
-  );
+  const written = rows.filter((row) => !same.has(String(row.id)));
+  await insertProfiles(store, STORE_DATABASE, written);
+  return written.length + stale.size;
 }
 
 /**
@@ -305,8 +310,9 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     deps.writing?.('begin', position);
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
-    await replaceProfiles(store, profileIds, profiles);
+    const profilesWritten = (await replaceProfiles(store, profileIds, profiles)) > 0;
     await replaceTags(store, tagPostIds, tagRows);
+    await deps.written?.({ reset, postIds, profilesWritten });
     await deps.at?.('applied');
 
     await recordPosition(store, position);

@@ -9,6 +9,7 @@
 import type { Supervisor } from '@server/db/supervisor';
 import { applyRound, type ApplierDeps } from './applier';
 import { storeCurrency } from './current';
+import { followKeptSets } from './figures/kept-sets';
 import { missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { standByForLock, type StoreLock } from './lock';
@@ -280,6 +281,7 @@ export class AnalyticsService {
           for (const listener of this.appliedListeners) listener();
         }
       },
+      written: (round) => followKeptSets(store, round, this.generation),
     };
     while (!this.stopped && this.current === store) {
       try {

@@ -4,11 +4,7 @@
 // range has its matches written once into a `Set` table of the store's scratch database (in memory, gone with the
 // process), and every statement tests `p.id IN` that table.
 //
-// A set is kept after its read while the store's contents are unchanged (its write generation: service.ts), so the
-// analyst's next dashboards, drill-downs and pages of the same query read it rather than the query's slices; a round
-// of the change feed ends it. At most KEPT_SETS are kept a store, the least recently used dropped first. Only the
-// embedded store keeps sets: its scratch database lives exactly as long as its process, which is the store's; a
-// remote store's server may restart under a kept set, so there a read drops its sets at its end.
+// A set is kept after its read for the next reads of the query, and follows the change feed (kept-sets.ts).
 //
 // A short query keeps its token slices, which read its posts directly and cost less than a set. Only the reads whose
 // figures send several statements over the query write sets (fromStore's `shareMatches`: the overview, the posts
@@ -17,15 +13,23 @@
 // (docs/analytics-engine.md, "Long queries").
 import { randomUUID } from 'node:crypto';
 import type { QueryNode } from '@server/query/index';
-import { STORE_DATABASE } from '../layout';
-import { StoreParams } from '../params';
 import { absorbed } from '../matching/absorb';
 import type { StoreRange } from '../matching/compile';
 import type { AnalyticsStore } from '../store';
+import { STORE_DATABASE } from '../layout';
+import { StoreParams } from '../params';
 import type { StoreMatch } from './scope';
+import {
+  dropTable,
+  endKept,
+  endStale,
+  EXTEND_MS,
+  keepSet,
+  keptOf,
+  SCRATCH_DATABASE,
+  type MatchSet,
+} from './kept-sets';
 
-/** The store's database for a read's own tables (ENGINE = Memory: none outlives the store's process). */
-export const SCRATCH_DATABASE = 'murmur_scratch';
 /** Terms (leaves) from which a query's matches are found once a read rather than by each statement. */
 export const LONG_QUERY_TERMS = 20;
 
@@ -49,19 +53,6 @@ export function queryTerms(node: QueryNode): number {
   }
 }
 
-/** Sets kept a store between reads (the least recently used dropped first). */
-export const KEPT_SETS = 3;
-
-/** A set of the query's matches over a range: its table, its writing once started, and whether its range is fixed. */
-interface MatchSet {
-  table: string;
-  range: StoreRange;
-  written?: Promise<void>;
-  fixed?: true;
-  /** Kept between reads: the query it holds, the store's generation it was written at, the reads using it. */
-  kept?: { key: string; generation: number; users: number; usedAt: number; ended?: true };
-}
-
 /**
  * What a read's sets are for: the store's write generation it reads at (null: none is kept, a remote store's server
  * may restart under a kept set); `write`: whether it may write sets.
@@ -71,35 +62,22 @@ export interface SetsOptions {
   write: boolean;
 }
 
-/** The sets kept per store: by its `ended`, which every wrapper of one store shares (a test's watched store too). */
-const keptSets = new WeakMap<Promise<string>, MatchSet[]>();
-const keptOf = (store: AnalyticsStore) => keptSets.get(store.ended) ?? [];
-
-function dropTable(store: AnalyticsStore, set: MatchSet): Promise<void> {
-  return set
-    .written!.catch(() => {})
-    .then(() => store.exec(`DROP TABLE IF EXISTS ${set.table}`))
-    .catch(() => {});
-}
-
-/** Ends a kept set: no read takes it again, and its table is dropped when the last read using it ends. */
-function endKept(store: AnalyticsStore, set: MatchSet) {
-  const kept = set.kept!;
-  if (kept.ended) return;
-  kept.ended = true;
-  const list = keptOf(store);
-  list.splice(list.indexOf(set), 1);
-  if (kept.users === 0) void dropTable(store, set);
-}
-
-/** Ends every set kept for `store` (bench:insights --cold: each read finds its query's matches itself). */
-export function endKeptSets(store: AnalyticsStore) {
-  for (const set of [...keptOf(store)]) endKept(store, set);
-}
-
-/** Ends the sets of a store written before `generation` (the store's contents have changed since). */
-function endStale(store: AnalyticsStore, generation: number) {
-  for (const set of [...keptOf(store)]) if (set.kept!.generation < generation) endKept(store, set);
+/** Adds to the set `table` the posts within `range` that match `query`. */
+async function addMatches(
+  store: AnalyticsStore,
+  table: string,
+  query: QueryNode,
+  match: StoreMatch,
+  range: StoreRange,
+): Promise<void> {
+  const params = new StoreParams();
+  const from = params.add(range.from.getTime(), 'Int64');
+  const to = params.add(range.to.getTime(), 'Int64');
+  await store.exec(
+    `INSERT INTO ${table} SELECT p.id FROM ${STORE_DATABASE}.posts p
+      WHERE p.ts >= ${from} AND p.ts < ${to} AND (${match(query, params, range)})`,
+    params.values,
+  );
 }
 
 /**
@@ -165,10 +143,20 @@ export class MatchSets {
     const holds = (set: MatchSet) => set.range.from <= range.from && range.to <= set.range.to;
     const held = this.sets.find(holds);
     if (held) return held;
-    const kept = keptOf(this.inner).find(
-      (set) => set.kept!.key === this.key && set.kept!.generation === this.options.generation && holds(set),
+    const ours = keptOf(this.inner).filter(
+      (set) => set.kept!.key === this.key && set.kept!.generation === this.options.generation,
     );
+    // One that holds the range, or one to carry to the range's later end.
+    const kept =
+      ours.find(holds) ??
+      ours.find(
+        (set) =>
+          set.range.from <= range.from &&
+          set.range.to < range.to &&
+          range.to.getTime() - set.range.to.getTime() <= EXTEND_MS,
+      );
     if (kept) {
+      if (!holds(kept)) this.extend(kept, range.to);
       kept.kept!.users += 1;
       kept.kept!.usedAt = performance.now();
       this.sets.push(kept);
@@ -198,34 +186,27 @@ export class MatchSets {
     // The other statements sent in this turn name their ranges first.
     await new Promise((resolve) => setImmediate(resolve));
     set.fixed = true;
-    if (this.options.generation !== null) this.keep(set, this.options.generation);
-    const { table, range } = set;
-    const params = new StoreParams();
-    const from = params.add(range.from.getTime(), 'Int64');
-    const to = params.add(range.to.getTime(), 'Int64');
-    const matches = this.base(this.query, params, range);
+    if (this.options.generation !== null)
+      keepSet(
+        this.inner,
+        set,
+        { key: this.key, query: this.query, match: this.base },
+        this.options.generation,
+      );
     await this.inner.exec(`CREATE DATABASE IF NOT EXISTS ${SCRATCH_DATABASE} ENGINE = Memory`);
-    await this.inner.exec(`CREATE TABLE ${table} (post UInt64) ENGINE = Set SETTINGS persistent = 0`);
-    await this.inner.exec(
-      `INSERT INTO ${table} SELECT p.id FROM ${STORE_DATABASE}.posts p
-        WHERE p.ts >= ${from} AND p.ts < ${to} AND (${matches})`,
-      params.values,
-    );
+    await this.inner.exec(`CREATE TABLE ${set.table} (post UInt64) ENGINE = Set SETTINGS persistent = 0`);
+    await addMatches(this.inner, set.table, this.query, this.base, set.range);
   }
 
-  /** Keeps a set for the next reads of the query at this generation (ending the least recently used beyond KEPT_SETS). */
-  private keep(set: MatchSet, generation: number) {
-    const now = performance.now();
-    set.kept = { key: this.key, generation, users: 1, usedAt: now };
-    let list = keptSets.get(this.inner.ended);
-    if (!list) keptSets.set(this.inner.ended, (list = []));
-    list.push(set);
-    set.written!.catch(() => endKept(this.inner, set));
-    while (list.length > KEPT_SETS)
-      endKept(
-        this.inner,
-        list.reduce((oldest, other) => (other.kept!.usedAt < oldest.kept!.usedAt ? other : oldest)),
-      );
+  /**
+   * Carries a kept set to a later end: its matches between its end and `to` are added once the set is written. Its
+   * range says so at once (a read taking it meanwhile waits for the addition); a failed addition ends the set.
+   */
+  private extend(set: MatchSet, to: Date) {
+    const added = { from: set.range.to, to };
+    set.range = { from: set.range.from, to };
+    set.written = set.written!.then(() => addMatches(this.inner, set.table, this.query, this.base, added));
+    set.written.catch(() => endKept(this.inner, set));
   }
 
   /** Ends the read: its sets not kept are dropped, and a kept one ended meanwhile is dropped by its last reader. */

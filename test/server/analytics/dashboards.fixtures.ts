@@ -144,7 +144,12 @@ export function watchedService(service: AnalyticsService, statements: string[]):
 }
 
 /** One post of `text` written to PostgreSQL (by the corpus's first author, on 30 May 2025); the corpus's new version. */
-export async function writeOnePost(server: TestServer, externalId: string, text: string): Promise<number> {
+export async function writeOnePost(
+  server: TestServer,
+  externalId: string,
+  text: string,
+  postedAt = new Date('2025-05-30T10:00:00Z'),
+): Promise<number> {
   const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
   await insertPosts(server.db, [
     {
@@ -153,7 +158,7 @@ export async function writeOnePost(server: TestServer, externalId: string, text:
       externalId,
       text,
       language: 'en',
-      postedAt: new Date('2025-05-30T10:00:00Z'),
+      postedAt,
       likes: 1,
       comments: 0,
       shares: 0,

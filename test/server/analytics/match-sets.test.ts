@@ -1,18 +1,16 @@
 // A long query's matches found once (server/analytics/figures/match-sets.ts), through the dashboards' route code: one
 // set for the overview's three statements over two periods, kept after the read and read again by the people
-// dashboard, ended by a round of the change feed, at most KEPT_SETS kept; a short query reads its slices. That the
-// figures stay exact with sets is the overview's property test's (test/server/insights/overview.property.test.ts).
+// dashboard; carried through rounds of the change feed and to a later end, ended when it cannot follow; at most
+// KEPT_SETS kept; a short query reads its slices. That the figures stay exact with sets is the overview's property
+// test's (test/server/insights/overview.property.test.ts), and this file's against the figures read without a set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMatch } from '@server/analytics/figures/match';
-import {
-  KEPT_SETS,
-  LONG_QUERY_TERMS,
-  queryTerms,
-  SCRATCH_DATABASE,
-} from '@server/analytics/figures/match-sets';
+import { EXTEND_MS, FOLLOW_SPAN_MS, KEPT_SETS, SCRATCH_DATABASE } from '@server/analytics/figures/kept-sets';
+import { LONG_QUERY_TERMS, queryTerms } from '@server/analytics/figures/match-sets';
 import { storePeople } from '@server/analytics/figures/people';
 import { storeOverview } from '@server/analytics/figures/overview';
 import type { AnalyticsStore } from '@server/analytics/store';
+import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { overview } from '@server/social/insights/overview';
 import { people } from '@server/social/insights/people';
@@ -64,18 +62,47 @@ async function scratchTablesAre(expected: string[]) {
 const setsNamed = (statements: string[]) =>
   new Set(statements.flatMap((sql) => sql.match(/murmur_scratch\.m_[0-9a-f]{32}/g) ?? []));
 
-const longCase = (query: string) =>
-  contextOf(server, { name: 'long', zone: 'America/New_York', range: RANGES['30 days of days']!, query });
+const longCase = (query: string, range = RANGES['30 days of days']!) =>
+  contextOf(server, { name: 'long', zone: 'America/New_York', range, query });
 
-let made = 0;
-/** A post written to PostgreSQL and applied to the store: a round of the change feed. */
-async function applyRound() {
+/** The overview of `query` over `range`, the sets its statements named; its figures are those read without a set. */
+async function overviewRead(query = longQuery, range = RANGES['30 days of days']!) {
+  const context = await longCase(query, range);
+  const statements: string[] = [];
+  const answer = await overview(server.db, context, watchedService(running.service, statements));
+  const direct = await storeOverview(
+    store,
+    { context, match: storeMatch() },
+    bucketFor(context.scope.from, context.scope.to),
+    5,
+  );
+  expect(answer.totals.mentions.value).toBe(direct.periods.find((period) => period.cur)?.mentions);
+  expect(answer.top_posts.map((post) => post.id)).toEqual(direct.top_posts.map((post) => post.id));
+  return { mentions: answer.totals.mentions.value, sets: [...setsNamed(statements)] };
+}
+
+/** `write`'s change applied to the store: a round of the change feed. */
+async function applyRound(write: () => Promise<unknown>) {
   const before = running.service.reading()!.generation;
-  await writeOnePost(server, `match-sets-${++made}`, `${words[0]} post ${made}`);
+  await write();
   for (let i = 0; i < 600 && running.service.reading()?.generation === before; i += 1)
     await new Promise((resolve) => setTimeout(resolve, 50));
   expect(running.service.reading()!.generation).toBeGreaterThan(before);
 }
+
+let made = 0;
+/** A post of `text` (at `at`, or on 30 May 2025, outside the cases' range) applied to the store; its id. */
+async function postRound(text: string, at?: Date): Promise<number> {
+  const externalId = `match-sets-${++made}`;
+  await applyRound(() => writeOnePost(server, externalId, text, at));
+  const { rows } = await server.pool.query<{ id: string }>('SELECT id FROM posts WHERE external_id = $1', [
+    externalId,
+  ]);
+  return Number(rows[0]!.id);
+}
+
+const DAY_MS = 86_400_000;
+const inRange = (days: number) => new Date(Date.parse(RANGES['30 days of days']![0]) + days * DAY_MS);
 
 describe("a long query's matches found once", () => {
   it('counts the terms of a query', () => {
@@ -85,7 +112,7 @@ describe("a long query's matches found once", () => {
     expect(queryTerms(parsed(longQuery))).toBeGreaterThanOrEqual(LONG_QUERY_TERMS);
   });
 
-  it("answers the overview from one set of the query's matches, kept for the people dashboard, ended by a round", async () => {
+  it("answers the overview from one set of the query's matches, kept for the people dashboard", async () => {
     const context = await longCase(longQuery);
     const statements: string[] = [];
     const answer = await overview(server.db, context, watchedService(running.service, statements));
@@ -116,14 +143,75 @@ describe("a long query's matches found once", () => {
     expect(kept.by_mentions.map((person) => [person.mentions, person.engagement])).toEqual(
       sliced.by_mentions.map((person) => [Number(person.mentions), Number(person.engagement)]),
     );
+  });
 
-    // A round of the change feed ends it: the next overview writes another, and the first is dropped.
-    await applyRound();
-    const after: string[] = [];
-    await overview(server.db, await longCase(longQuery), watchedService(running.service, after));
-    const [next] = setsNamed(after);
+  it('follows the change feed: adds its matching posts, ends when a post it holds no longer matches', async () => {
+    const first = await overviewRead();
+    const [set] = first.sets;
+    // A post outside the range, then a matching one inside it: the same set, with the new post counted.
+    await postRound(`${words[0]} far away`);
+    expect(await overviewRead()).toEqual(first);
+    const id = await postRound(`${words[1]} inside`, inRange(10));
+    expect(await overviewRead()).toEqual({ mentions: first.mentions + 1, sets: [set] });
+    // A post that no longer matches: the set cannot lose it, so it ends, and the next read writes another.
+    await applyRound(() =>
+      server.pool.query(`SELECT corpus_update_posts('id = ${id}', 'text = ''nothing of the query''')`),
+    );
+    const after = await overviewRead();
+    expect(after.mentions).toBe(first.mentions);
+    expect(after.sets).toHaveLength(1);
+    expect(after.sets[0]).not.toBe(set);
+    await scratchTablesAre([after.sets[0]!.split('.')[1]!]);
+  });
+
+  it('ends a set when a round writes profiles it reads, or spreads its posts wider than a round may match', async () => {
+    const byAuthor = `${longQuery} NOT author:nobody_here`;
+    const [set] = (await overviewRead(byAuthor)).sets;
+    await applyRound(() =>
+      insertProfiles(server.db, [
+        { platform: 'x', externalId: `p-${++made}`, handle: `h${made}`, displayName: 'H', followers: 3 },
+      ]),
+    );
+    const [next] = (await overviewRead(byAuthor)).sets;
     expect(next).not.toBe(set);
-    await scratchTablesAre([next!.split('.')[1]!]);
+
+    const [held] = (await overviewRead()).sets;
+    const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
+    await applyRound(() =>
+      insertPosts(
+        server.db,
+        [0, FOLLOW_SPAN_MS / DAY_MS + 2].map((days) => ({
+          authorId: Number(rows[0]!.a),
+          platform: 'x' as const,
+          externalId: `match-sets-${++made}`,
+          text: `${words[2]} spread`,
+          language: 'en',
+          postedAt: inRange(days + 1),
+          likes: 1,
+          comments: 0,
+          shares: 0,
+          sentiment: 0,
+          sentimentLabel: 'neutral' as const,
+        })),
+      ),
+    );
+    const [fresh] = (await overviewRead()).sets;
+    expect(fresh).not.toBe(held);
+  });
+
+  it('carries a kept set to a later end, within EXTEND_MS: a view asked again later', async () => {
+    const [from, to] = RANGES['30 days of days']!;
+    const slid = (ms: number): [string, string] => [
+      new Date(Date.parse(from) + ms).toISOString(),
+      new Date(Date.parse(to) + ms).toISOString(),
+    ];
+    const { sets } = await overviewRead();
+    // Two hours later, then a day later: the same set, its figures those read without one.
+    expect((await overviewRead(longQuery, slid(2 * 3_600_000))).sets).toEqual(sets);
+    expect((await overviewRead(longQuery, slid(EXTEND_MS))).sets).toEqual(sets);
+    // Further than EXTEND_MS past its end: the previous period still reads it, the current one another set.
+    const further = (await overviewRead(longQuery, slid(3 * EXTEND_MS))).sets;
+    expect(further.filter((name) => name !== sets[0])).toHaveLength(1);
   });
 
   it(`keeps at most ${KEPT_SETS} sets, the least recently used dropped first`, async () => {
