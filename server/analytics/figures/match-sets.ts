@@ -114,6 +114,7 @@ export class MatchSets {
         // The query's posts come from its set, tested by id: no token slices are read for it.
         candidates: (...[node, params, range]: Parameters<StoreMatch>) =>
           setOf(node, range, undefined) ? null : base.candidates(node, params, range),
+        foundOnce: (node: QueryNode, range: StoreRange) => setOf(node, range, undefined) !== null,
       },
     );
     const written = (sql: string) => this.written(sql);

@@ -22,6 +22,8 @@ export interface StoreMatch {
   (node: QueryNode, params: StoreParams, range: StoreRange, given?: ReadonlySet<QueryNode>): string;
   /** The candidate set of `node` over `range`, or null when there is none short of every post (compileStoreCandidates). */
   candidates(node: QueryNode, params: StoreParams, range: StoreRange): StoreCandidates | null;
+  /** Whether the matches of `node` over `range` are read from a set found once (figures/match-sets.ts). */
+  foundOnce?(node: QueryNode, range: StoreRange): boolean;
 }
 
 /** What every dashboard statement on the store is built from. */

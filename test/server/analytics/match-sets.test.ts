@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMatch } from '@server/analytics/figures/match';
 import { EXTEND_MS, FOLLOW_SPAN_MS, KEPT_SETS, SCRATCH_DATABASE } from '@server/analytics/figures/kept-sets';
 import { LONG_QUERY_TERMS, queryTerms } from '@server/analytics/figures/match-sets';
+import { storeConversationTags } from '@server/analytics/figures/conversation';
 import { storePeople } from '@server/analytics/figures/people';
 import { storeOverview } from '@server/analytics/figures/overview';
 import type { AnalyticsStore } from '@server/analytics/store';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { englishWords } from '@server/social/corpus/generate/vocab-en';
+import { conversation } from '@server/social/insights/conversation';
 import { overview } from '@server/social/insights/overview';
 import { people } from '@server/social/insights/people';
 import { bucketFor } from '@server/social/insights/time';
@@ -212,6 +214,25 @@ describe("a long query's matches found once", () => {
     // Further than EXTEND_MS past its end: the previous period still reads it, the current one another set.
     const further = (await overviewRead(longQuery, slid(3 * EXTEND_MS))).sets;
     expect(further.filter((name) => name !== sets[0])).toHaveLength(1);
+  });
+
+  it("counts the conversation's three lists of a kept set in one pass, as read without it", async () => {
+    const { sets } = await overviewRead();
+    const context = await longCase(longQuery);
+    const statements: string[] = [];
+    const answer = await conversation(
+      server.db,
+      context,
+      10,
+      undefined,
+      watchedService(running.service, statements),
+    );
+    const lists = statements.filter((sql) => sql.includes('p.tags') || sql.includes('arrayDistinct'));
+    expect(lists).toHaveLength(1);
+    expect([...setsNamed(lists)]).toEqual(sets);
+    const direct = await storeConversationTags(store, { context, match: storeMatch() }, 10);
+    expect(direct.hashtags.length).toBeGreaterThan(3);
+    expect({ hashtags: answer.hashtags, mentions: answer.mentions, domains: answer.domains }).toEqual(direct);
   });
 
   it(`keeps at most ${KEPT_SETS} sets, the least recently used dropped first`, async () => {
