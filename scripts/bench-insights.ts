@@ -19,7 +19,7 @@
 // statements in the order they were sent: when each started after the call began, how long it ran, and its first
 // words. `--refine field:value[|value…]` adds that refinement to every dashboard's call (a drill-down:
 // `hashtag:#coffee`, `domain:example.com`; discover has none). `--platforms x,tiktok` and `--languages en,es` add those
-// filters to every call. A long query's matches are kept between reads while the store is unchanged (match-sets.ts),
+// filters to every call. A long query's matches are kept between reads and follow the feed (kept-sets.ts),
 // so the warm-up call writes them and the timed ones read them, as an analyst's next dashboards do; `--cold` ends the
 // kept sets before every call: each read finds the matches itself, as the first read of a query does; `--slide` ends
 // each timed call's range a minute after the call before it, as a view asked again later does (the SPA's presets end
