@@ -241,13 +241,14 @@ const profileKey = (row: Record<string, unknown>) =>
 /**
  * Puts the profiles' current rows (`rows`, of `ids`) in place of what the store has of those ids, writing only those
  * that differ: a collector's batch names every author of its posts, most of them unchanged, and each DELETE is a
- * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest").
+ * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest"). Says
+ * whether it wrote or deleted any row.
  */
 async function replaceProfiles(
   store: AnalyticsStore,
   ids: number[],
   rows: Array<Record<string, unknown>>,
-): Promise<number> {
+): Promise<boolean> {
   const current = new Map(rows.map((row) => [String(row.id), profileKey(row)]));
   const stale = new Set<string>();
   const same = new Set<string>();
@@ -271,7 +272,7 @@ async function replaceProfiles(
   }
   const written = rows.filter((row) => !same.has(String(row.id)));
   await insertProfiles(store, STORE_DATABASE, written);
-  return written.length + stale.size;
+  return written.length > 0 || stale.size > 0;
 }
 
 /**
@@ -310,7 +311,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     deps.writing?.('begin', position);
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
-    const profilesWritten = (await replaceProfiles(store, profileIds, profiles)) > 0;
+    const profilesWritten = await replaceProfiles(store, profileIds, profiles);
     await replaceTags(store, tagPostIds, tagRows);
     await deps.written?.({ reset, postIds, profilesWritten });
     await deps.at?.('applied');

@@ -318,9 +318,8 @@ export class AnalyticsService {
   }
 
   /**
-   * Whether the embedded store's process no longer has its directory: DATA_DIR/analytics removed (or replaced) under
-   * it, so that the `status` file naming its pid is gone. Its engine still answers from what it holds in memory, fails
-   * on every part's file, and would write where nothing reads: it is started again on the directory as it is now.
+   * Whether the embedded store's process lost its directory (DATA_DIR/analytics removed or replaced, its `status` file
+   * gone): its engine would answer from memory, fail on every part's file and write where nothing reads; restarted.
    */
   private directoryGone(store: AnalyticsStore): boolean {
     if (this.options.url || store.pid === undefined) return false;
@@ -328,9 +327,8 @@ export class AnalyticsService {
   }
 
   /**
-   * Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's, or when it was found
-   * damaged (rebuildFor). A process whose directory is gone is closed instead (AnalyticsStoreStopped): the supervision
-   * starts it again on a fresh directory, which is then rebuilt.
+   * Rebuilds the store unless its layout is current and its position reconciles with PostgreSQL's, or if found damaged
+   * (rebuildFor). A process whose directory is gone is closed (AnalyticsStoreStopped), restarted on a fresh one, rebuilt.
    */
   private async makeCurrent(deps: ApplierDeps) {
     this.recheck = false;

@@ -180,8 +180,8 @@ export async function followKeptSets(
       // A read of the set that started before the round waits for it; its figures are read again anyway.
       const followed = set.written!.then(() => followRound(store, set, round.postIds));
       set.written = followed.then(
-        (kept) => {
-          if (kept) set.kept!.generation = generation + 1;
+        (held) => {
+          if (held) kept.generation = generation + 1;
           else endKept(store, set);
         },
         () => endKept(store, set),
