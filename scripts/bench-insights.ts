@@ -23,13 +23,15 @@
 // so the warm-up call writes them and the timed ones read them, as an analyst's next dashboards do; `--cold` ends the
 // kept sets before every call: each read finds the matches itself, as the first read of a query does; `--slide` ends
 // each timed call's range a minute after the call before it, as a view asked again later does (the SPA's presets end
-// at the minute they are asked): a kept set is carried to the later end.
+// at the minute they are asked): a kept set is carried to the later end. `--prepared` ends them too, then (untimed)
+// writes the query's set as saving it does (prepared-sets.ts): the first read of a saved query.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { endKeptSets } from '@server/analytics/figures/kept-sets';
+import { prepareQuery } from '@server/saved-queries/prepared-sets';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { loadLine } from './bench-cpu';
@@ -110,10 +112,9 @@ type SizeResult = {
   p95: Map<Endpoint, number>;
 };
 
-async function measure(
-  size: number,
-  { runs, ranges, endpoints, zone, queries, trace, refine, platforms, languages, cold, slide }: Options,
-): Promise<SizeResult> {
+async function measure(size: number, given: Options): Promise<SizeResult> {
+  const { runs, ranges, endpoints, zone, queries, trace, refine, platforms, languages } = given;
+  const { cold, slide, prepared } = given;
   console.log(`Before: ${loadLine()}`);
   const bench = await openBenchApp(size, zone, 'bench-insights');
   const { app, service, bearer, posts, latest } = bench;
@@ -174,7 +175,8 @@ async function measure(
       };
       const headers = { authorization: await bearer() };
       // --cold: no read finds a long query's matches kept by an earlier one (match-sets.ts).
-      if (cold) endKeptSets(service.store!);
+      if (cold || prepared) endKeptSets(service.store!);
+      if (prepared) await prepareQuery(db, service, bench.workspaceId, query, end);
       const busy = storeReads.busyMs;
       const started = (callStarted = performance.now());
       const url = endpoint === 'discover' ? '/social/discover' : `/social/insights/${endpoint}`;
@@ -327,6 +329,7 @@ function options() {
       trace: { type: 'boolean', default: false },
       cold: { type: 'boolean', default: false },
       slide: { type: 'boolean', default: false },
+      prepared: { type: 'boolean', default: false },
       refine: { type: 'string' },
       platforms: { type: 'string' },
       languages: { type: 'string' },
@@ -353,6 +356,7 @@ function options() {
     trace: values.trace,
     cold: values.cold,
     slide: values.slide,
+    prepared: values.prepared,
     ...(refine ? { refine: { field: refine[1]!, values: refine[2]!.split('|') } } : {}),
     ...(values.platforms ? { platforms: values.platforms.split(',') } : {}),
     ...(values.languages ? { languages: values.languages.split(',') } : {}),

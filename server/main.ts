@@ -23,6 +23,7 @@ import { schedulePeriodic, startQueue } from './scheduler';
 import { sentimentRescanJob } from './social/corpus/rescan';
 import type { PgBoss } from 'pg-boss';
 import { startAnalytics } from './analytics/start';
+import { prepareRecentQueries } from './saved-queries/prepared-sets';
 import type { AnalyticsService } from './analytics/service';
 import { startMail } from './mail/start';
 import { alertJobs, evaluateAfterBatches } from './alerts/job';
@@ -165,6 +166,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     // After the demo corpus: a store rebuilt from its snapshot rather than fed its seeding batch by batch.
     analytics = await startAnalytics(config, database, dataDir);
     deps.analytics = analytics ?? undefined;
+    // The long saved queries changed last have their matches found once the store has caught up (prepared-sets.ts).
+    const service = analytics;
+    if (service)
+      void service
+        .caughtUpOnce()
+        .then(() => prepareRecentQueries(database.db, service))
+        .catch((error: unknown) => console.warn(`Saved queries' matches not prepared: ${String(error)}`));
     await app.listen({ host: config.HOST, port: config.PORT });
     // Every periodic job on one queue in the database (server/scheduler.ts): once per period across servers.
     queue = await startQueue(config, { pool: database.pool });

@@ -10,7 +10,15 @@ import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
 import { toUnixSeconds } from '@server/workspaces/access';
-import { listNames, parseQuery, QuerySyntaxError, type ListKind, type QueryLists } from '@server/query/index';
+import {
+  expandLists,
+  listNames,
+  parseQuery,
+  QuerySyntaxError,
+  type ListKind,
+  type QueryLists,
+} from '@server/query/index';
+import { parseOrThrow } from '@server/query/invalid-query';
 import { listItemNode } from '@server/query/lists';
 
 type Row = typeof queryLists.$inferSelect;
@@ -44,6 +52,17 @@ async function loadQueryLists(db: Executor, workspaceId: string): Promise<QueryL
  */
 export async function listsFor(db: Executor, workspaceId: string, text: string): Promise<QueryLists> {
   return /list\(/i.test(text) ? loadQueryLists(db, workspaceId) : new Map();
+}
+
+/**
+ * A workspace's query text parsed (`tree`, printed as its canonical text) and with its lists expanded (`ast`, what the
+ * store matches); null for an empty or blank text: every post. The workspace's lists as they are now (an edited list
+ * changes the answer).
+ */
+export async function parsedQuery(db: Executor, workspaceId: string, text: string) {
+  const lists = await listsFor(db, workspaceId, text);
+  const tree = text.trim() === '' ? null : parseOrThrow(text, lists);
+  return { tree, ast: tree && expandLists(tree, lists) };
 }
 
 /** For each list name, the names of the workspace's saved queries that read it. */

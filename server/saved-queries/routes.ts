@@ -14,6 +14,7 @@ import { limitReached, limitsOf } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import { listsFor } from '@server/lists/store';
+import { prepareInBackground } from './prepared-sets';
 import {
   createSavedQueryBodySchema,
   savedQueryListResponseSchema,
@@ -44,6 +45,7 @@ const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', deni
 
 export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.deps;
+  const warn = (line: string) => app.log.warn(line);
 
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(invalidQueryErrorHandler);
@@ -130,6 +132,8 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
           return created!;
         });
       });
+      // A long query's matches are found now, for its first dashboard (prepared-sets.ts).
+      prepareInBackground(db, app.deps.analytics, row.workspaceId, row.query, warn);
       return reply.status(201).send(toSavedQueryResponse(row));
     },
   );
@@ -169,7 +173,10 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!updated) throw savedQueryNotFound();
       // A tracked query collects what its new text matches from now on.
-      if (query !== undefined) await announceTrackingChange(db, updated.id);
+      if (query !== undefined) {
+        await announceTrackingChange(db, updated.id);
+        prepareInBackground(db, app.deps.analytics, updated.workspaceId, updated.query, warn);
+      }
       return toSavedQueryResponse(updated);
     },
   );

@@ -210,6 +210,19 @@ export class MatchSets {
     set.written.catch(() => endKept(this.inner, set));
   }
 
+  /**
+   * Writes the set of the query's matches over `range` for the reads to come (a saved query's: prepared-sets.ts), unless
+   * a kept one holds it already, and ends this read.
+   */
+  async prepare(range: StoreRange): Promise<void> {
+    const set = this.setOver(range);
+    try {
+      if (set) await (set.written ??= this.write(set));
+    } finally {
+      await this.drop();
+    }
+  }
+
   /** Ends the read: its sets not kept are dropped, and a kept one ended meanwhile is dropped by its last reader. */
   async drop(): Promise<void> {
     await Promise.all(

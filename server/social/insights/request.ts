@@ -9,9 +9,8 @@ import { tagCategories, tags } from '@server/db/tags-schema';
 import { tagLabel } from '@contract/tags';
 import { tagNotFound } from '@server/tags/store';
 import { ApiError } from '@server/errors';
-import { expandLists, printQuery } from '@server/query/index';
-import { listsFor } from '@server/lists/store';
-import { parseOrThrow } from '@server/query/invalid-query';
+import { printQuery } from '@server/query/index';
+import { parsedQuery } from '@server/lists/store';
 import { resolveScope, type Scope } from '../scope';
 import { namedRange, type NamedRange } from '../cursor-range';
 import { usableTimeZone } from '@contract/zoned-time';
@@ -97,10 +96,7 @@ export async function resolveInsightScope(
     const parsed = queryFiltersSchema.safeParse(saved.filters);
     savedFilters = parsed.success ? parsed.data : {};
   }
-  // Empty or blank: every post. The workspace's lists as they are now (an edited list changes the answer).
-  const lists = await listsFor(db, body.workspace_id, text);
-  const tree = text.trim() === '' ? null : parseOrThrow(text, lists);
-  const ast = tree && expandLists(tree, lists);
+  const { tree, ast } = await parsedQuery(db, body.workspace_id, text);
   const overrides = Object.fromEntries(Object.entries(body.filters ?? {}).filter(([, v]) => v !== undefined));
   const filters = { ...savedFilters, ...overrides };
   const scope = resolveScope(ast, filters, now);
