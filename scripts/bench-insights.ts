@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { endKeptSets } from '@server/analytics/figures/kept-sets';
-import { prepareQuery } from '@server/saved-queries/prepared-sets';
+import { prepareQuery } from '@server/social/insights/prepared-sets';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
 import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { loadLine } from './bench-cpu';

@@ -23,7 +23,7 @@ import { schedulePeriodic, startQueue } from './scheduler';
 import { sentimentRescanJob } from './social/corpus/rescan';
 import type { PgBoss } from 'pg-boss';
 import { startAnalytics } from './analytics/start';
-import { prepareRecentQueries } from './saved-queries/prepared-sets';
+import { prepareSavedQueries } from './social/insights/prepared-sets';
 import type { AnalyticsService } from './analytics/service';
 import { startMail } from './mail/start';
 import { alertJobs, evaluateAfterBatches } from './alerts/job';
@@ -171,7 +171,7 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     if (service)
       void service
         .caughtUpOnce()
-        .then(() => prepareRecentQueries(database.db, service))
+        .then(() => prepareSavedQueries(database.db, service))
         .catch((error: unknown) => console.warn(`Saved queries' matches not prepared: ${String(error)}`));
     await app.listen({ host: config.HOST, port: config.PORT });
     // Every periodic job on one queue in the database (server/scheduler.ts): once per period across servers.

@@ -11,6 +11,7 @@ import { listRoutes } from './lists/routes';
 import { postTagRoutes } from './tags/post-routes';
 import { tagRoutes } from './tags/routes';
 import { applyPastFromStore } from './social/insights/rule-past';
+import { inBackground, prepareQuery, prepareSavedQueries } from './social/insights/prepared-sets';
 import { alertRoutes } from './alerts/routes';
 import { notificationRoutes } from './alerts/notification-routes';
 import { digestRoutes } from './digests/routes';
@@ -34,9 +35,17 @@ export async function registerApiRoutes(app: FastifyInstance) {
       await api.register(userRoutes);
       await api.register(workspaceRoutes);
       await api.register(inviteRoutes);
-      await api.register(savedQueryRoutes);
+      // A long saved query's matches found before its first dashboard (prepared-sets.ts).
+      const warn = (line: string) => app.log.warn(line);
+      await api.register(savedQueryRoutes, {
+        saved: (workspaceId, text) =>
+          inBackground(prepareQuery(app.deps.db, app.deps.analytics, workspaceId, text), warn),
+      });
       await api.register(trackingRoutes);
-      await api.register(listRoutes);
+      await api.register(listRoutes, {
+        edited: (workspaceId, list) =>
+          inBackground(prepareSavedQueries(app.deps.db, app.deps.analytics, { workspaceId, list }), warn),
+      });
       await api.register(tagRoutes, { pastFromStore: applyPastFromStore });
       await api.register(postTagRoutes);
       await api.register(alertRoutes);

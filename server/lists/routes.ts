@@ -39,7 +39,15 @@ const ITEMS_DOC =
   'given and read as its registrable domain; words: a word or a phrase), else 400 invalid_list_item names the ' +
   'first that does not; at most 1,000, duplicates kept once.';
 
-export const listRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface ListRouteOptions {
+  /**
+   * Told a list's name once its items are replaced: the saved queries that read it match otherwise, and their matches
+   * are found again (server/social/insights/prepared-sets.ts).
+   */
+  edited?(workspaceId: string, list: string): void;
+}
+
+export const listRoutes: FastifyPluginAsyncZod<ListRouteOptions> = async (app, options) => {
   const { db, config } = app.deps;
 
   app.addHook('onRequest', app.requireUser);
@@ -127,6 +135,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
           .returning();
         return { row: updated!, users: await listUsers(tx, workspace.id) };
       });
+      options.edited?.(workspace.id, name);
       return toListResponse(row, users);
     },
   );

@@ -14,7 +14,6 @@ import { limitReached, limitsOf } from '@server/billing/limits';
 import { bearer, errorResponses } from '@server/openapi';
 import { invalidQueryErrorHandler, parseOrThrow } from '@server/query/invalid-query';
 import { listsFor } from '@server/lists/store';
-import { prepareInBackground } from './prepared-sets';
 import {
   createSavedQueryBodySchema,
   savedQueryListResponseSchema,
@@ -43,9 +42,13 @@ const badRequest = z.union([invalidQueryErrorSchema, errorResponseSchema]);
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
 const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: savedQueriesDenied };
 
-export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface SavedQueryRouteOptions {
+  /** Told a saved query's text once it is saved or changed: a long query's matches are found then (prepared-sets.ts). */
+  saved?(workspaceId: string, text: string): void;
+}
+
+export const savedQueryRoutes: FastifyPluginAsyncZod<SavedQueryRouteOptions> = async (app, options) => {
   const { db, config } = app.deps;
-  const warn = (line: string) => app.log.warn(line);
 
   app.addHook('onRequest', app.requireUser);
   app.setErrorHandler(invalidQueryErrorHandler);
@@ -132,8 +135,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
           return created!;
         });
       });
-      // A long query's matches are found now, for its first dashboard (prepared-sets.ts).
-      prepareInBackground(db, app.deps.analytics, row.workspaceId, row.query, warn);
+      options.saved?.(row.workspaceId, row.query);
       return reply.status(201).send(toSavedQueryResponse(row));
     },
   );
@@ -175,7 +177,7 @@ export const savedQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       // A tracked query collects what its new text matches from now on.
       if (query !== undefined) {
         await announceTrackingChange(db, updated.id);
-        prepareInBackground(db, app.deps.analytics, updated.workspaceId, updated.query, warn);
+        options.saved?.(updated.workspaceId, updated.query);
       }
       return toSavedQueryResponse(updated);
     },

@@ -1,7 +1,7 @@
-// A saved long query's matches prepared before its first dashboard (server/saved-queries/prepared-sets.ts): saving it
+// A saved long query's matches prepared before its first dashboard (server/social/insights/prepared-sets.ts): saving it
 // keeps the set of its matches, which the overview of the saved query then reads rather than writing its own; a changed
-// text prepares its own set; the figures are those read without a set; the start prepares the long saved queries
-// changed last, and no short one.
+// text prepares its own set, and so does an edited list for the saved queries that read it; the figures are those read
+// without a set; the start prepares the long saved queries changed last, and no short one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savedQueries } from '@server/db/social-schema';
 import { storeMatch } from '@server/analytics/figures/match';
@@ -10,7 +10,7 @@ import { storeOverview } from '@server/analytics/figures/overview';
 import type { AnalyticsService } from '@server/analytics/service';
 import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { overview } from '@server/social/insights/overview';
-import { PREPARED_MS, prepareQuery, prepareRecentQueries } from '@server/saved-queries/prepared-sets';
+import { PREPARED_MS, prepareQuery, prepareSavedQueries } from '@server/social/insights/prepared-sets';
 import { parsedQuery } from '@server/lists/store';
 import { bucketFor } from '@server/social/insights/time';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
@@ -136,13 +136,42 @@ describe("a saved long query's matches prepared", () => {
     expect(answer.top_posts.map((post) => post.id)).toEqual(direct.top_posts.map((post) => post.id));
   });
 
+  it('prepares again the saved queries that read a list when it is edited', async () => {
+    endKeptSets(service.store!);
+    const lists = `/api/workspaces/${team.workspaceId}/lists`;
+    const made = await as(server, team.manager, {
+      method: 'POST',
+      url: lists,
+      payload: { name: 'brands', kind: 'words', items: words.slice(30, 55) },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const text = `list(brands) NOT ${words[70]}`;
+    const saved = await as(server, team.manager, {
+      method: 'POST',
+      url: `/api/workspaces/${team.workspaceId}/saved-queries`,
+      payload: { name: 'Listed', query: text },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const before = await keptSetOf(text);
+    const edited = await as(server, team.manager, {
+      method: 'PUT',
+      url: `${lists}/brands`,
+      payload: { items: words.slice(31, 56) },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    // The same text, another expanded query: its own set.
+    const after = await keptSetOf(text);
+    expect(after).toBeDefined();
+    expect(after!.table).not.toBe(before!.table);
+  });
+
   it('prepares nothing for a short query', async () => {
     expect(await prepareQuery(server.db, service, team.workspaceId, 'nova OR lumen')).toBe(false);
   });
 
   it('prepares at start the long saved queries changed last', async () => {
     endKeptSets(service.store!);
-    const texts = [longQuery(100), longQuery(200), 'nova'];
+    const texts = [longQuery(90), longQuery(100), longQuery(110), 'nova'];
     for (const [i, query] of texts.entries())
       await server.db.insert(savedQueries).values({
         workspaceId: team.workspaceId,
@@ -150,8 +179,9 @@ describe("a saved long query's matches prepared", () => {
         query,
         updatedAt: new Date(Date.now() + (i + 1) * 60_000),
       });
-    // The short one changed last is passed over; the two long ones, and the saved query changed before, are prepared.
-    expect(await prepareRecentQueries(server.db, service)).toBe(3);
-    for (const text of [texts[0]!, texts[1]!, longQuery(50)]) expect(await keptSetOf(text)).toBeDefined();
+    // The short one changed last is passed over; the three long ones changed before it are prepared, no more.
+    expect(await prepareSavedQueries(server.db, service)).toBe(3);
+    for (const text of texts.slice(0, 3)) expect(await keptSetOf(text)).toBeDefined();
+    expect(keptOf(service.store!)).toHaveLength(3);
   });
 });
