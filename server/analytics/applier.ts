@@ -34,7 +34,7 @@ import {
   profileRowsSql,
   tagRowsSql,
 } from './rows';
-import type { FollowedRound } from './figures/kept-sets';
+import { PROFILE_COLUMNS, type FollowedRound, type ProfileColumn } from './figures/kept-sets';
 import { makeScratch } from './scratch';
 import type { AnalyticsStore } from './store';
 
@@ -241,17 +241,19 @@ const profileKey = (row: Record<string, unknown>) =>
 /**
  * Puts the profiles' current rows (`rows`, of `ids`) in place of what the store has of those ids, writing only those
  * that differ: a collector's batch names every author of its posts, most of them unchanged, and each DELETE is a
- * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest"). Says
- * whether it wrote or deleted any row.
+ * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest"). Returns
+ * the columns a query reads whose values it changed for a profile the store held (every one for a profile deleted or
+ * held twice): a new profile's posts are the round's own, or come after it.
  */
 async function replaceProfiles(
   store: AnalyticsStore,
   ids: number[],
   rows: Array<Record<string, unknown>>,
-): Promise<boolean> {
-  const current = new Map(rows.map((row) => [String(row.id), profileKey(row)]));
+): Promise<Set<ProfileColumn>> {
+  const current = new Map(rows.map((row) => [String(row.id), row]));
   const stale = new Set<string>();
   const same = new Set<string>();
+  const changed = new Set<ProfileColumn>();
   for (const chunk of chunks(ids, CHUNK_IDS)) {
     const held = await store.query<Record<string, unknown>>(
       `SELECT ${PROFILE_ROW_COLUMNS.join(', ')} FROM ${STORE_DATABASE}.profiles WHERE id IN {ids:Array(UInt64)}`,
@@ -261,8 +263,11 @@ async function replaceProfiles(
     for (const row of held) copies.set(String(row.id), (copies.get(String(row.id)) ?? 0) + 1);
     for (const row of held) {
       const id = String(row.id);
-      if (copies.get(id) === 1 && current.get(id) === profileKey(row)) same.add(id);
+      const now = current.get(id);
+      if (copies.get(id) === 1 && now && profileKey(now) === profileKey(row)) same.add(id);
       else stale.add(id);
+      for (const column of PROFILE_COLUMNS)
+        if (copies.get(id) !== 1 || !now || String(now[column]) !== String(row[column])) changed.add(column);
     }
   }
   for (const chunk of chunks([...stale], CHUNK_IDS)) {
@@ -270,9 +275,12 @@ async function replaceProfiles(
       ids: idArray(chunk),
     });
   }
-  const written = rows.filter((row) => !same.has(String(row.id)));
-  await insertProfiles(store, STORE_DATABASE, written);
-  return written.length > 0 || stale.size > 0;
+  await insertProfiles(
+    store,
+    STORE_DATABASE,
+    rows.filter((row) => !same.has(String(row.id))),
+  );
+  return changed;
 }
 
 /**
@@ -311,9 +319,9 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     deps.writing?.('begin', position);
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
-    const profilesWritten = await replaceProfiles(store, profileIds, profiles);
+    const profileColumns = await replaceProfiles(store, profileIds, profiles);
     await replaceTags(store, tagPostIds, tagRows);
-    await deps.written?.({ reset, postIds, profilesWritten });
+    await deps.written?.({ reset, postIds, profileColumns });
     await deps.at?.('applied');
 
     await recordPosition(store, position);

@@ -21,8 +21,16 @@ const HOUR_MS = 3_600_000;
 export const EXTEND_MS = 24 * HOUR_MS;
 /** A round whose posts within a kept set's range span longer than this (an import of past posts) ends the set. */
 export const FOLLOW_SPAN_MS = 7 * 24 * HOUR_MS;
-/** The fields a post matches by its author's profile, which a round may change without naming the post. */
-const PROFILE_FIELDS: ReadonlySet<QueryField> = new Set(['country', 'followers', 'author', 'instance']);
+/** The profile columns a query's fields read: `author:` and `instance:` the handle. */
+export const PROFILE_COLUMNS = ['handle', 'followers', 'country'] as const;
+export type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
+/** The fields a post matches by its author's profile (which a round may change without naming the post): its column. */
+const PROFILE_FIELDS: ReadonlyMap<QueryField, ProfileColumn> = new Map([
+  ['country', 'country'],
+  ['followers', 'followers'],
+  ['author', 'handle'],
+  ['instance', 'handle'],
+]);
 
 /** Sets kept a store between reads (the least recently used dropped first). */
 export const KEPT_SETS = 3;
@@ -95,16 +103,18 @@ export function keepSet(
     );
 }
 
-/** Whether a post's match of `node` reads its author's profile. */
-function readsProfiles(node: QueryNode): boolean {
+/** Whether a post's match of `node` reads one of the profile `columns` of its author. */
+function readsProfiles(node: QueryNode, columns: ReadonlySet<ProfileColumn>): boolean {
   switch (node.type) {
-    case 'field':
-      return PROFILE_FIELDS.has(node.field);
+    case 'field': {
+      const column = PROFILE_FIELDS.get(node.field);
+      return column !== undefined && columns.has(column);
+    }
     case 'not':
-      return readsProfiles(node.operand);
+      return readsProfiles(node.operand, columns);
     case 'and':
     case 'or':
-      return node.operands.some(readsProfiles);
+      return node.operands.some((operand) => readsProfiles(operand, columns));
     default:
       return false;
   }
@@ -116,8 +126,8 @@ export interface FollowedRound {
   reset: boolean;
   /** The posts it wrote (new, changed or deleted). */
   postIds: readonly number[];
-  /** Whether it wrote any profile's row. */
-  profilesWritten: boolean;
+  /** The profile columns a query reads whose values it changed for profiles the store held (applier.ts). */
+  profileColumns: ReadonlySet<ProfileColumn>;
 }
 
 /**
@@ -157,7 +167,7 @@ async function followRound(store: AnalyticsStore, set: MatchSet, ids: readonly n
  * Carries the sets kept for `store` through a round of the change feed, once the round has written its rows and
  * before its position is recorded (`generation`: the store's, odd while the round writes). A set of the generation
  * before the round gets the round's matching posts within its range and is kept at the generation after it. It ends
- * instead when the round emptied the store, wrote a profile and its query reads profiles, changed a post it holds so
+ * instead when the round emptied the store, changed a profile's value its query reads, changed a post it holds so
  * that the post no longer matches (a set cannot lose a member), spread its posts within the set's range over more
  * than FOLLOW_SPAN_MS, or failed. A post deleted, or moved out of the range, may stay in a set: a statement reads
  * only the store's posts, within its own range.
@@ -173,7 +183,7 @@ export async function followKeptSets(
       if (
         kept.generation !== generation - 1 ||
         round.reset ||
-        (round.profilesWritten && readsProfiles(kept.query))
+        readsProfiles(kept.query, round.profileColumns)
       )
         return endKept(store, set);
       if (round.postIds.length === 0) return void (kept.generation = generation + 1);

@@ -166,17 +166,36 @@ describe("a long query's matches found once", () => {
     await scratchTablesAre([after.sets[0]!.split('.')[1]!]);
   });
 
-  it('ends a set when a round writes profiles it reads, or spreads its posts wider than a round may match', async () => {
+  it("keeps a set through profiles' changes its query does not read, and ends it at one it reads", async () => {
     const byAuthor = `${longQuery} NOT author:nobody_here`;
-    const [set] = (await overviewRead(byAuthor)).sets;
+    const first = await overviewRead(byAuthor);
+    const [set] = first.sets;
+    // A new profile (its posts come with it or after it), and an author's followers, which the query does not read.
     await applyRound(() =>
       insertProfiles(server.db, [
         { platform: 'x', externalId: `p-${++made}`, handle: `h${made}`, displayName: 'H', followers: 3 },
       ]),
     );
-    const [next] = (await overviewRead(byAuthor)).sets;
-    expect(next).not.toBe(set);
+    expect(await overviewRead(byAuthor)).toEqual(first);
+    const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
+    const [held] = await store.query<{ author: string }>(
+      `SELECT toString(p.author_id) AS author FROM murmur.posts p
+        WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
+    );
+    await applyRound(() =>
+      server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'followers = followers + 1')`),
+    );
+    expect(await overviewRead(byAuthor)).toEqual(first);
+    // The handle of an author of its posts, now excluded by the query: the set cannot lose them, so it ends.
+    await applyRound(() =>
+      server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'handle = ''nobody_here''')`),
+    );
+    const after = await overviewRead(byAuthor);
+    expect(after.mentions).toBeLessThan(first.mentions);
+    expect(after.sets[0]).not.toBe(set);
+  });
 
+  it('ends a set when a round spreads its posts wider than a round may match', async () => {
     const [held] = (await overviewRead()).sets;
     const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
     await applyRound(() =>
