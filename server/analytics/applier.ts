@@ -242,18 +242,19 @@ const profileKey = (row: Record<string, unknown>) =>
  * Puts the profiles' current rows (`rows`, of `ids`) in place of what the store has of those ids, writing only those
  * that differ: a collector's batch names every author of its posts, most of them unchanged, and each DELETE is a
  * mutation of the table's parts (about a second each at 200,000 posts: docs/analytics-engine.md, "Ingest"). Returns
- * the columns a query reads whose values it changed for a profile the store held (every one for a profile deleted or
- * held twice): a new profile's posts are the round's own, or come after it.
+ * what it changed that a query reads, of the profiles the store held (kept-sets.ts): a new profile's posts are the
+ * round's own, or come after it.
  */
 async function replaceProfiles(
   store: AnalyticsStore,
   ids: number[],
   rows: Array<Record<string, unknown>>,
-): Promise<Set<ProfileColumn>> {
+): Promise<Pick<FollowedRound, 'profileColumns' | 'followerCounts'>> {
   const current = new Map(rows.map((row) => [String(row.id), row]));
   const stale = new Set<string>();
   const same = new Set<string>();
   const changed = new Set<ProfileColumn>();
+  const followerCounts: Array<[number, number]> = [];
   for (const chunk of chunks(ids, CHUNK_IDS)) {
     const held = await store.query<Record<string, unknown>>(
       `SELECT ${PROFILE_ROW_COLUMNS.join(', ')} FROM ${STORE_DATABASE}.profiles WHERE id IN {ids:Array(UInt64)}`,
@@ -266,8 +267,12 @@ async function replaceProfiles(
       const now = current.get(id);
       if (copies.get(id) === 1 && now && profileKey(now) === profileKey(row)) same.add(id);
       else stale.add(id);
-      for (const column of PROFILE_COLUMNS)
-        if (copies.get(id) !== 1 || !now || String(now[column]) !== String(row[column])) changed.add(column);
+      if (copies.get(id) !== 1 || !now) PROFILE_COLUMNS.forEach((column) => changed.add(column));
+      else if (Number(now.followers) !== Number(row.followers))
+        followerCounts.push([Number(row.followers), Number(now.followers)]);
+      if (now && copies.get(id) === 1)
+        for (const column of ['handle', 'country'] as const)
+          if (String(now[column]) !== String(row[column])) changed.add(column);
     }
   }
   for (const chunk of chunks([...stale], CHUNK_IDS)) {
@@ -280,7 +285,7 @@ async function replaceProfiles(
     STORE_DATABASE,
     rows.filter((row) => !same.has(String(row.id))),
   );
-  return changed;
+  return { profileColumns: changed, followerCounts };
 }
 
 /**
@@ -319,9 +324,9 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     deps.writing?.('begin', position);
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
-    const profileColumns = await replaceProfiles(store, profileIds, profiles);
+    const profilesChanged = await replaceProfiles(store, profileIds, profiles);
     await replaceTags(store, tagPostIds, tagRows);
-    await deps.written?.({ reset, postIds, profileColumns });
+    await deps.written?.({ reset, postIds, ...profilesChanged });
     await deps.at?.('applied');
 
     await recordPosition(store, position);

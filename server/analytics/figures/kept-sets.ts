@@ -7,6 +7,7 @@
 // embedded store keeps sets: its scratch database lives exactly as long as its process, which is the store's; a remote
 // store's server may restart under a kept set, so there a read drops its sets at its end.
 import type { QueryField, QueryNode } from '@server/query/index';
+import { fieldRange } from '@server/query/terms';
 import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { StoreRange } from '../matching/compile';
@@ -103,18 +104,26 @@ export function keepSet(
     );
 }
 
-/** Whether a post's match of `node` reads one of the profile `columns` of its author. */
-function readsProfiles(node: QueryNode, columns: ReadonlySet<ProfileColumn>): boolean {
+/**
+ * Whether a profile change of `round` may change a post's match of `node`: the query reads a column it changed, or it
+ * moved an author's followers across the bounds of a `followers:` range.
+ */
+function profileChangeMatters(node: QueryNode, round: FollowedRound): boolean {
   switch (node.type) {
     case 'field': {
       const column = PROFILE_FIELDS.get(node.field);
-      return column !== undefined && columns.has(column);
+      if (column === undefined) return false;
+      if (round.profileColumns.has(column)) return true;
+      if (column !== 'followers') return false;
+      const { min, max } = fieldRange(node.value);
+      const within = (n: number) => (min === null || n >= min) && (max === null || n <= max);
+      return round.followerCounts.some(([before, after]) => within(before) !== within(after));
     }
     case 'not':
-      return readsProfiles(node.operand, columns);
+      return profileChangeMatters(node.operand, round);
     case 'and':
     case 'or':
-      return node.operands.some((operand) => readsProfiles(operand, columns));
+      return node.operands.some((operand) => profileChangeMatters(operand, round));
     default:
       return false;
   }
@@ -126,8 +135,12 @@ export interface FollowedRound {
   reset: boolean;
   /** The posts it wrote (new, changed or deleted). */
   postIds: readonly number[];
-  /** The profile columns a query reads whose values it changed for profiles the store held (applier.ts). */
+  /**
+   * The profile columns a query reads whose values it changed for profiles the store held (applier.ts); `followers`
+   * only for a profile deleted or held twice, the others' follower counts being `followerCounts` (before, after).
+   */
   profileColumns: ReadonlySet<ProfileColumn>;
+  followerCounts: ReadonlyArray<readonly [number, number]>;
 }
 
 /**
@@ -180,11 +193,7 @@ export async function followKeptSets(
   await Promise.all(
     [...keptOf(store)].map((set) => {
       const kept = set.kept!;
-      if (
-        kept.generation !== generation - 1 ||
-        round.reset ||
-        readsProfiles(kept.query, round.profileColumns)
-      )
+      if (kept.generation !== generation - 1 || round.reset || profileChangeMatters(kept.query, round))
         return endKept(store, set);
       if (round.postIds.length === 0) return void (kept.generation = generation + 1);
       // A read of the set that started before the round waits for it; its figures are read again anyway.

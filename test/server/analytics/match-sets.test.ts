@@ -195,6 +195,27 @@ describe("a long query's matches found once", () => {
     expect(after.sets[0]).not.toBe(set);
   });
 
+  it("keeps a set through follower counts within its query's bounds, and ends it at one crossing them", async () => {
+    const byFollowers = `${longQuery} NOT followers:[900000000 TO *]`;
+    const first = await overviewRead(byFollowers);
+    const [set] = first.sets;
+    const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
+    const [held] = await store.query<{ author: string }>(
+      `SELECT toString(p.author_id) AS author FROM murmur.posts p
+        WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
+    );
+    const followers = (value: string) =>
+      applyRound(() =>
+        server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'followers = ${value}')`),
+      );
+    await followers('followers + 5');
+    expect(await overviewRead(byFollowers)).toEqual(first);
+    await followers('900000000');
+    const after = await overviewRead(byFollowers);
+    expect(after.mentions).toBeLessThan(first.mentions);
+    expect(after.sets[0]).not.toBe(set);
+  });
+
   it('ends a set when a round spreads its posts wider than a round may match', async () => {
     const [held] = (await overviewRead()).sets;
     const { rows } = await server.pool.query<{ a: string }>('SELECT author_id::text AS a FROM posts LIMIT 1');
