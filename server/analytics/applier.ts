@@ -267,12 +267,14 @@ async function replaceProfiles(
       const now = current.get(id);
       if (copies.get(id) === 1 && now && profileKey(now) === profileKey(row)) same.add(id);
       else stale.add(id);
-      if (copies.get(id) !== 1 || !now) PROFILE_COLUMNS.forEach((column) => changed.add(column));
-      else if (Number(now.followers) !== Number(row.followers))
+      if (copies.get(id) !== 1 || !now) {
+        PROFILE_COLUMNS.forEach((column) => changed.add(column));
+        continue;
+      }
+      if (Number(now.followers) !== Number(row.followers))
         followerCounts.push([Number(row.followers), Number(now.followers)]);
-      if (now && copies.get(id) === 1)
-        for (const column of ['handle', 'country'] as const)
-          if (String(now[column]) !== String(row[column])) changed.add(column);
+      for (const column of ['handle', 'country'] as const)
+        if (String(now[column]) !== String(row[column])) changed.add(column);
     }
   }
   for (const chunk of chunks([...stale], CHUNK_IDS)) {

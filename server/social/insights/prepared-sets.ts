@@ -23,6 +23,8 @@ import { matchSetsFor } from '@server/analytics/figures/match-sets';
 const DAY_MS = 86_400_000;
 /** How far back from its writing a prepared set holds a saved query's matches. */
 export const PREPARED_MS = (2 * 90 + 1) * DAY_MS;
+/** How long a preparation waits for a round writing to the store, up to three times. */
+const WRITES_WAIT_MS = 2_000;
 /** The saved queries changed last that the server's start looks through for long ones. */
 const RECENT = 50;
 
@@ -37,9 +39,13 @@ export async function prepareQuery(
   text: string,
   now = new Date(),
 ): Promise<boolean> {
+  const { ast } = await parsedQuery(db, workspaceId, text);
+  // A round of the change feed writing to the store is waited for, as a read waits (store-source.ts).
+  const writing = () => (service?.reading()?.generation ?? 0) % 2 === 1;
+  for (let attempt = 0; service && attempt < 3 && writing(); attempt += 1)
+    await service.writesSettled(WRITES_WAIT_MS);
   const reading = service?.reading();
   if (!reading || reading.generation % 2 === 1 || reading.store.pid === undefined) return false;
-  const { ast } = await parsedQuery(db, workspaceId, text);
   const sets = matchSetsFor(reading.store, ast, storeMatch(), {
     generation: reading.generation,
     write: true,
