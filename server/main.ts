@@ -171,7 +171,13 @@ export async function startServer({ serveSpa, corsOrigins, prebuiltSpa }: StartO
     if (service)
       void service
         .caughtUpOnce()
-        .then(() => prepareSavedQueries(database.db, service))
+        .then(async () => {
+          const prepared = await prepareSavedQueries(database.db, service);
+          if (prepared)
+            console.log(
+              `Analytics store: the matches of ${prepared} long saved quer${prepared === 1 ? 'y' : 'ies'} prepared.`,
+            );
+        })
         .catch((error: unknown) => console.warn(`Saved queries' matches not prepared: ${String(error)}`));
     await app.listen({ host: config.HOST, port: config.PORT });
     // Every periodic job on one queue in the database (server/scheduler.ts): once per period across servers.
