@@ -88,6 +88,20 @@ it(
     const exited = new Promise((done) => first.once('exit', done));
     first.kill('SIGKILL');
     await exited;
+    // Its last COMMIT may still be in PostgreSQL's hands after it died (sent, not yet done): read the cursor once no
+    // other session of the database is busy, so that it is the one the next process starts from.
+    await waitFor(
+      "the killed process's sessions settled",
+      async () => {
+        const { rows } = await database.pool.query<{ busy: number }>(
+          `SELECT count(*)::int AS busy FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+              AND state <> 'idle'`,
+        );
+        return rows[0]!.busy === 0 ? true : undefined;
+      },
+      10_000,
+    );
     const atKill = await counts();
     expect(Number(atKill!.events)).toBeLessThan(EVENTS);
     const sentAtKill = standIn.sent;
