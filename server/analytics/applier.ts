@@ -265,16 +265,18 @@ async function replaceProfiles(
     for (const row of held) {
       const id = String(row.id);
       const now = current.get(id);
-      if (copies.get(id) === 1 && now && profileKey(now) === profileKey(row)) same.add(id);
-      else stale.add(id);
       if (copies.get(id) !== 1 || !now) {
+        stale.add(id);
         PROFILE_COLUMNS.forEach((column) => changed.add(column));
-        continue;
+      } else if (profileKey(now) === profileKey(row)) same.add(id);
+      else {
+        stale.add(id);
+        for (const column of PROFILE_COLUMNS) {
+          if (String(now[column]) === String(row[column])) continue;
+          if (column === 'followers') followerCounts.push([Number(row.followers), Number(now.followers)]);
+          else changed.add(column);
+        }
       }
-      if (Number(now.followers) !== Number(row.followers))
-        followerCounts.push([Number(row.followers), Number(now.followers)]);
-      for (const column of ['handle', 'country'] as const)
-        if (String(now[column]) !== String(row[column])) changed.add(column);
     }
   }
   for (const chunk of chunks([...stale], CHUNK_IDS)) {
@@ -282,11 +284,8 @@ async function replaceProfiles(
       ids: idArray(chunk),
     });
   }
-  await insertProfiles(
-    store,
-    STORE_DATABASE,
-    rows.filter((row) => !same.has(String(row.id))),
-  );
+  const written = rows.filter((row) => !same.has(String(row.id)));
+  await insertProfiles(store, STORE_DATABASE, written);
   return { profileColumns: changed, followerCounts };
 }
 

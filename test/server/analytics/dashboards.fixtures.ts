@@ -114,6 +114,10 @@ export function expectClose(actual: number | null, expected: number | null, what
   );
 }
 
+/** The match sets (server/analytics/figures/match-sets.ts) that some statements name. */
+export const setsNamed = (statements: string[]) =>
+  new Set(statements.flatMap((sql) => sql.match(/murmur_scratch\.m_[0-9a-f]{32}/g) ?? []));
+
 /**
  * The running service as it is, every statement sent to its store noted in `statements` (so that a test sees a
  * figure read from the store rather than from PostgreSQL).

@@ -24,6 +24,7 @@ import {
   generatedCorpus,
   RANGES,
   runningService,
+  setsNamed,
   watchedService,
   writeOnePost,
 } from './dashboards.fixtures';
@@ -61,9 +62,6 @@ async function scratchTablesAre(expected: string[]) {
   expect(await scratchTables()).toEqual(expected);
 }
 
-const setsNamed = (statements: string[]) =>
-  new Set(statements.flatMap((sql) => sql.match(/murmur_scratch\.m_[0-9a-f]{32}/g) ?? []));
-
 const longCase = (query: string, range = RANGES['30 days of days']!) =>
   contextOf(server, { name: 'long', zone: 'America/New_York', range, query });
 
@@ -81,6 +79,16 @@ async function overviewRead(query = longQuery, range = RANGES['30 days of days']
   expect(answer.totals.mentions.value).toBe(direct.periods.find((period) => period.cur)?.mentions);
   expect(answer.top_posts.map((post) => post.id)).toEqual(direct.top_posts.map((post) => post.id));
   return { mentions: answer.totals.mentions.value, sets: [...setsNamed(statements)] };
+}
+
+/** The author of a post that `set` holds within the cases' range. */
+async function heldAuthor(set: string): Promise<string> {
+  const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
+  const [held] = await store.query<{ author: string }>(
+    `SELECT toString(p.author_id) AS author FROM murmur.posts p
+      WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
+  );
+  return held!.author;
 }
 
 /** `write`'s change applied to the store: a round of the change feed. */
@@ -177,18 +185,14 @@ describe("a long query's matches found once", () => {
       ]),
     );
     expect(await overviewRead(byAuthor)).toEqual(first);
-    const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
-    const [held] = await store.query<{ author: string }>(
-      `SELECT toString(p.author_id) AS author FROM murmur.posts p
-        WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
-    );
+    const held = await heldAuthor(set!);
     await applyRound(() =>
-      server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'followers = followers + 1')`),
+      server.pool.query(`SELECT corpus_update_profiles('id = ${held}', 'followers = followers + 1')`),
     );
     expect(await overviewRead(byAuthor)).toEqual(first);
     // The handle of an author of its posts, now excluded by the query: the set cannot lose them, so it ends.
     await applyRound(() =>
-      server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'handle = ''nobody_here''')`),
+      server.pool.query(`SELECT corpus_update_profiles('id = ${held}', 'handle = ''nobody_here''')`),
     );
     const after = await overviewRead(byAuthor);
     expect(after.mentions).toBeLessThan(first.mentions);
@@ -199,14 +203,10 @@ describe("a long query's matches found once", () => {
     const byFollowers = `${longQuery} NOT followers:[900000000 TO *]`;
     const first = await overviewRead(byFollowers);
     const [set] = first.sets;
-    const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
-    const [held] = await store.query<{ author: string }>(
-      `SELECT toString(p.author_id) AS author FROM murmur.posts p
-        WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
-    );
+    const held = await heldAuthor(set!);
     const followers = (value: string) =>
       applyRound(() =>
-        server.pool.query(`SELECT corpus_update_profiles('id = ${held!.author}', 'followers = ${value}')`),
+        server.pool.query(`SELECT corpus_update_profiles('id = ${held}', 'followers = ${value}')`),
       );
     await followers('followers + 5');
     expect(await overviewRead(byFollowers)).toEqual(first);

@@ -15,7 +15,7 @@ import { parsedQuery } from '@server/lists/store';
 import { bucketFor } from '@server/social/insights/time';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
-import { contextOf, generatedCorpus, RANGES, watchedService } from './dashboards.fixtures';
+import { contextOf, generatedCorpus, RANGES, setsNamed, watchedService } from './dashboards.fixtures';
 
 let server: TestServer;
 let service: AnalyticsService;
@@ -48,9 +48,6 @@ async function keptSetOf(text: string): Promise<MatchSet | undefined> {
   }
   return undefined;
 }
-
-const setsNamed = (statements: string[]) =>
-  new Set(statements.flatMap((sql) => sql.match(/murmur_scratch\.m_[0-9a-f]{32}/g) ?? []));
 
 /** The overview of `body` through the route, with the sets its statements named (app.deps' service watched). */
 async function routeOverview(body: Record<string, unknown>) {
