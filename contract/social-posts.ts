@@ -55,6 +55,16 @@ const sentimentExplanationSchema = z.object({
   signals: z.array(z.object({ text: z.string(), weight: z.number() })),
 });
 
+/** A tag the post carries in the workspace (docs/tags.md): `manual` when a person set it, `rule` when only rules did. */
+export const postTagSchema = z.object({
+  tag_id: z.string(),
+  name: z.string(),
+  category_id: z.string(),
+  category: z.string(),
+  set_by: z.enum(['manual', 'rule']),
+});
+export type PostTag = z.infer<typeof postTagSchema>;
+
 export const socialPostSchema = z.object({
   id: z.number(),
   platform,
@@ -88,6 +98,11 @@ export const socialPostSchema = z.object({
    */
   sentiment_correction: z.optional(z.nullable(sentimentCorrectionSchema)),
   sentiment_explanation: z.optional(sentimentExplanationSchema),
+  /**
+   * The workspace's tags the post carries, by category then tag name: absent from servers before tags on post cards
+   * and from shared views (a tag is the team's own word for a post, not part of what it shares).
+   */
+  tags: z.optional(z.array(postTagSchema)),
   author: socialAuthorSchema,
 });
 export type SocialPost = z.infer<typeof socialPostSchema>;

@@ -3,6 +3,7 @@
 // arrive. Manual tags win over rules; removing a rule removes only what it set. Members read; owners and managers write.
 import * as z from 'zod/mini';
 import { insightsBodySchema } from './insights';
+import { postTagSchema } from './social-posts';
 import { storableText } from './text';
 import { workspaceIdSchema } from './workspaces';
 
@@ -72,14 +73,6 @@ export type TagCategoryResponse = z.infer<typeof categoryResponseSchema>;
 export const categoriesResponseSchema = z.object({ categories: z.array(categoryResponseSchema) });
 export type TagCategoriesResponse = z.infer<typeof categoriesResponseSchema>;
 
-const postTagSchema = z.object({
-  tag_id: z.string(),
-  name: z.string(),
-  category_id: z.string(),
-  category: z.string(),
-  /** manual when a person set it; rule when only rules did. */
-  set_by: z.enum(['manual', 'rule']),
-});
 export const postTagsResponseSchema = z.object({ post_id: z.int(), tags: z.array(postTagSchema) });
 export type PostTagsResponse = z.infer<typeof postTagsResponseSchema>;
 

@@ -173,7 +173,11 @@ export const sharedViewRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = parsed.data as DashboardBody<Dashboard>;
       const corrections = namelessCorrections(await loadCorrections(lightDb, workspace.id));
       const context = clipToHistory(
-        await resolveInsightScope(lightDb, workspace, body, new Date(), corrections),
+        // Its posts show no tags: a tag is the team's own word for a post.
+        {
+          ...(await resolveInsightScope(lightDb, workspace, body, new Date(), corrections)),
+          tagsOf: undefined,
+        },
         historyStart(limits),
         limits.history_days,
         planName,

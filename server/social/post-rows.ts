@@ -2,7 +2,9 @@
 // contract/social-posts.ts), for discover and the dashboards alike: the columns to select over
 // `posts p JOIN profiles a`, the row they give, and its mapping to the contract.
 import { sql } from 'drizzle-orm';
-import type { SocialAuthor, SocialPost } from '@contract/social-posts';
+import type { PostTag, SocialAuthor, SocialPost } from '@contract/social-posts';
+import { tagsOfPosts } from '@server/tags/store';
+import type { Executor } from '@server/workspaces/access';
 import { withCorrection, type Corrections } from './corrections';
 import { explainSentiment } from './corpus/sentiment-explain';
 
@@ -51,7 +53,27 @@ export type PostRow = AuthorRow & {
   domains: string[];
   sentiment: number;
   sentiment_label: SocialPost['sentiment_label'];
+  /** The workspace's tags the post carries, when read (withTags). */
+  tags?: PostTag[];
 };
+
+/**
+ * Sets each row's `tags` to those the workspace's posts carry (one statement for every row), when `workspaceId` is
+ * given: unset for an answer without a workspace's own view (a shared link's).
+ */
+export async function withTags<R extends PostRow>(
+  db: Executor,
+  workspaceId: string | undefined,
+  rows: R[],
+): Promise<R[]> {
+  if (workspaceId === undefined || !rows.length) return rows;
+  const tags = await tagsOfPosts(
+    db,
+    workspaceId,
+    rows.map((row) => Number(row.id)),
+  );
+  return rows.map((row) => ({ ...row, tags: tags.get(Number(row.id)) ?? [] }));
+}
 
 export function toAuthor(row: AuthorRow): SocialAuthor {
   return {
@@ -101,6 +123,7 @@ function toEstimatedPost(row: PostRow): SocialPost {
     domains: row.domains,
     sentiment: row.sentiment,
     sentiment_label: row.sentiment_label,
+    ...(row.tags && { tags: row.tags }),
     author: toAuthor(row),
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '@contract/tags';
 import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
-import { lockTag, setManualTag, tagsDenied, tagsOfPost } from './store';
+import { lockTag, setManualTag, tagsDenied, tagsOfPosts } from './store';
 
 const tags = ['tags'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
@@ -37,7 +37,7 @@ export const postTagRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { workspace } = workspaceAccessOf(request);
       const { postId } = request.params;
-      return { post_id: postId, tags: await tagsOfPost(db, workspace.id, postId) };
+      return { post_id: postId, tags: (await tagsOfPosts(db, workspace.id, [postId])).get(postId) ?? [] };
     },
   );
 

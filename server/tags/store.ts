@@ -3,12 +3,8 @@
 // manual row (rule_id null) says so, or, without one, when a rule set it: the manual row decides alone, so a removal
 // by hand sticks whatever rules match, and a rule's rows are only its own (migration 0042).
 import { and, asc, eq, sql } from 'drizzle-orm';
-import {
-  tagLabel,
-  type PostTagsResponse,
-  type TagCategoryResponse,
-  type TagRuleResponse,
-} from '@contract/tags';
+import type { PostTag } from '@contract/social-posts';
+import type { TagCategoryResponse, TagRuleResponse } from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
@@ -79,32 +75,43 @@ export const ruleResponse = (rule: typeof tagRules.$inferSelect, caughtUp: boole
   past_note: rule.pastNote,
 });
 
-/** The tags `postId` carries in the workspace, by category then name. */
-export async function tagsOfPost(
+/**
+ * The tags the posts `ids` carry in the workspace, by post, each post's by category then tag name (what a post card,
+ * the post's tags and an export's `tags` column show). Posts without a tag are not in the map.
+ */
+export async function tagsOfPosts(
   db: Executor,
   workspaceId: string,
-  postId: number,
-): Promise<PostTagsResponse['tags']> {
+  ids: readonly number[],
+): Promise<Map<number, PostTag[]>> {
+  if (!ids.length) return new Map();
   const { rows } = await db.execute<{
+    post_id: string;
     tag_id: string;
     name: string;
     category_id: string;
     category: string;
     manual: boolean;
   }>(
-    sql`SELECT t.id::text AS tag_id, t.name, c.id::text AS category_id, c.name AS category,
-        bool_or(pt.rule_id IS NULL) AS manual
+    sql`SELECT pt.post_id::text AS post_id, t.id::text AS tag_id, t.name, c.id::text AS category_id,
+        c.name AS category, bool_or(pt.rule_id IS NULL) AS manual
       FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
-      WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ${postId} AND ${CARRIED}
-      GROUP BY t.id, t.name, c.id, c.name ORDER BY lower(c.name), lower(t.name)`,
+      WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND ${CARRIED}
+      GROUP BY pt.post_id, t.id, t.name, c.id, c.name ORDER BY pt.post_id, lower(c.name), lower(t.name)`,
   );
-  return rows.map((row) => ({
-    tag_id: row.tag_id,
-    name: row.name,
-    category_id: row.category_id,
-    category: row.category,
-    set_by: row.manual ? 'manual' : 'rule',
-  }));
+  const byPost = new Map<number, PostTag[]>();
+  for (const row of rows) {
+    const post = Number(row.post_id);
+    const tag: PostTag = {
+      tag_id: row.tag_id,
+      name: row.name,
+      category_id: row.category_id,
+      category: row.category,
+      set_by: row.manual ? 'manual' : 'rule',
+    };
+    byPost.set(post, [...(byPost.get(post) ?? []), tag]);
+  }
+  return byPost;
 }
 
 /** The workspace's tag `tagId` locked for the write, or a 404. */
@@ -161,30 +168,4 @@ export async function setManualTag(
       RETURNING post_id::text`,
   );
   return rows.length;
-}
-
-/**
- * The tags the posts `ids` carry in the workspace, by post: "Category › Tag" names joined by "; ", sorted by category
- * and tag (what an export's `tags` column holds). Posts without a tag are not in the map.
- */
-export async function tagNamesOfPosts(
-  db: Executor,
-  workspaceId: string,
-  ids: readonly number[],
-): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const { rows } = await db.execute<{ post_id: string; category: string; tag: string }>(
-    sql`SELECT x.post_id::text AS post_id, x.category, x.tag
-      FROM (SELECT DISTINCT pt.post_id, c.name AS category, t.name AS tag
-        FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
-        WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND ${CARRIED}) x
-      ORDER BY x.post_id, lower(x.category), lower(x.tag)`,
-  );
-  const names = new Map<number, string>();
-  for (const row of rows) {
-    const post = Number(row.post_id);
-    const label = tagLabel(row.category, row.tag);
-    names.set(post, names.has(post) ? `${names.get(post)}; ${label}` : label);
-  }
-  return names;
 }

@@ -1,8 +1,8 @@
 // A post as discover, the dashboards and the query preview list it: author, platform, time in the workspace's zone,
-// the text with the query's terms marked, kind, media, engagement, and sentiment stated as an estimate or as the
-// workspace's correction. With `links`, the author's name opens their profile's page and the card its post's page (a
-// click anywhere but on a link or a button, or the "Post details" link from the keyboard), and owners and managers
-// can correct the post's sentiment and set its tags by hand.
+// the text with the query's terms marked, the workspace's tags it carries, kind, media, engagement, and sentiment
+// stated as an estimate or as the workspace's correction. With `links`, the author's name opens their profile's page
+// and the card its post's page (a click anywhere but on a control, or the "Post details" link from the
+// keyboard), and owners and managers can correct the post's sentiment and set its tags by hand.
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SocialPost } from '@contract/social-posts';
@@ -10,7 +10,7 @@ import { formatCompactNumber } from '@/lib/compact-number';
 import { formatDateTime } from '@/lib/date-time';
 import { platformName } from '@/lib/platforms';
 import { PostSentiment } from './PostSentiment';
-import { PostTags } from './PostTags';
+import { PostTagChips, PostTags } from './PostTags';
 import { HighlightedText } from './query-editor/HighlightedText';
 
 /** Where a card's links go: the workspace, and the search params the post's and profile's pages get (the scope). */
@@ -42,9 +42,10 @@ export function PostCard({
     params: { workspaceId: links.workspaceId, postId: String(post.id) },
     search: links.search as never,
   };
-  // The mouse's way in: a click on the card's text opens the post, unless it selected text or hit a link.
+  // The mouse's way in: a click on the card's text opens the post, unless it selected text or hit a control (a link,
+  // a button, or a box of the Tags control and its label).
   const open = (event: MouseEvent<HTMLElement>) => {
-    if (!postLink || (event.target as HTMLElement).closest('a, button')) return;
+    if (!postLink || (event.target as HTMLElement).closest('a, button, input, label, fieldset')) return;
     if (window.getSelection()?.toString()) return;
     void navigate(postLink);
   };
@@ -84,6 +85,7 @@ export function PostCard({
       <p className="post-text">
         <HighlightedText text={post.text} patterns={patterns} />
       </p>
+      <PostTagChips post={post} workspaceId={links?.workspaceId} />
       <footer className="post-facts small muted">
         <span>{post.kind}</span>
         <span>{post.media}</span>

@@ -1,10 +1,11 @@
 // Tagging a post by hand from its card (issue 55, item 3), for owners and managers (viewers do not see it; the server
 // checks it too): a "Tags" button opens the workspace's categories, one group each, with a checkbox a tag, checked when
 // the post carries it (by hand or by a rule). Checking sets the tag by hand; unchecking removes it by hand, and the
-// removal sticks: no rule sets it again on this post. On the post's page every member also reads the tags it carries.
+// removal sticks: no rule sets it again on this post. Every member reads the tags a post carries: as chips under its
+// text on a card (PostTagChips, from the list's answer), and on the post's page (PostTagList).
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SocialPost } from '@contract/social-posts';
+import type { PostTag, SocialPost } from '@contract/social-posts';
 import { tagLabel } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
 import { workspaceQuery } from '@/api/queries';
@@ -67,6 +68,9 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
       </span>
     );
   const has = new Set(carried.data.tags.map((tag) => tag.tag_id));
+  // A box shows its click at once: the change asked while it is written and the post's tags read again.
+  const shown = (tagId: string) =>
+    set.isPending && set.variables.tagId === tagId ? set.variables.tagged : has.has(tagId);
   if (!categories.data.categories.some((category) => category.tags.length))
     return (
       <span id={id} className="muted">
@@ -84,7 +88,7 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
               <label key={tag.id}>
                 <input
                   type="checkbox"
-                  checked={has.has(tag.id)}
+                  checked={shown(tag.id)}
                   disabled={set.isPending}
                   onChange={(event) =>
                     set.mutate({ tagId: tag.id, tagged: event.target.checked, name: tag.name })
@@ -108,4 +112,36 @@ export function PostTagList({ postId, workspaceId }: { postId: number; workspace
     (tag) => `${tagLabel(tag.category, tag.name)}${tag.set_by === 'manual' ? ' (by hand)' : ''}`,
   );
   return <span className="post-tag-list">Tags: {tags.length ? tags.join(', ') : 'none'}</span>;
+}
+
+/**
+ * The tags a post carries, as chips under its text on a card, for every member: from the list's answer, or, once the
+ * Tags control has read the post's own tags (it reads them again after each change), from that fresher read.
+ */
+export function PostTagChips({ post, workspaceId }: { post: SocialPost; workspaceId: string | undefined }) {
+  return workspaceId === undefined ? (
+    <TagChips tags={post.tags} />
+  ) : (
+    <FreshTagChips post={post} workspaceId={workspaceId} />
+  );
+}
+
+function FreshTagChips({ post, workspaceId }: { post: SocialPost; workspaceId: string }) {
+  const { api } = useApp();
+  const fresh = useQuery({ ...postTagsQuery(api, workspaceId, post.id), enabled: false }).data;
+  return <TagChips tags={fresh?.tags ?? post.tags} />;
+}
+
+function TagChips({ tags }: { tags: PostTag[] | undefined }) {
+  if (!tags?.length) return null;
+  return (
+    <ul className="post-tag-chips" aria-label="Tags">
+      {tags.map((tag) => (
+        <li key={tag.tag_id} title={tag.set_by === 'manual' ? 'Set by hand' : 'Set by a rule'}>
+          {tagLabel(tag.category, tag.name)}
+          {tag.set_by === 'manual' ? <span className="visually-hidden"> (set by hand)</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
 }

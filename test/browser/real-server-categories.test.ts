@@ -1,17 +1,18 @@
-// Categories of tags on the overview end to end against the REAL server: Ben (a manager of the demo workspace) creates
-// the category "Topic" with the tag "Outage" and its rule `outage` through the API, over the demo corpus, a dozen posts
-// of the last days about an outage and five about coffee. He opens the overview: the By category card shows Outage's
-// posts exactly as POST /social/insights/categories answers the page's own request (and at least the dozen),
-// "Untagged" apart, and axe-core finds no violation. Outage's button, reached from the keyboard, opens filtered posts
-// with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag from all of the page's posts in
-// one call, and the server and the list count them untagged; then every post of the list of "outage" (beyond its page)
-// is tagged at once, after a confirmation naming their count, and the server counts each tagged. Set
-// MURMUR_KEEP_SCREENS to a directory to keep a screenshot of the card.
+// Categories of tags end to end against the REAL server, over the demo corpus with a dozen posts of the last days
+// about an outage and five quiet ones. Ben (a manager of the demo workspace) creates the category "Topic" with the
+// tags "Outage" (its rule `outage`) and "Calm" (no rule) in Settings › Categories. He opens the overview: the By
+// category card shows each tag's posts exactly as POST /social/insights/categories answers the page's own request
+// (Outage's at least the dozen), "Untagged" apart, and axe-core finds no violation. Outage's button, reached from the
+// keyboard, opens filtered posts with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag
+// from all of the page's posts in one call, and the server and the list count them untagged; then every post of the
+// list of "outage" (beyond its page) is tagged at once, after a confirmation naming their count, and the server counts
+// each tagged, their cards showing the tag. Last, he tags one quiet post Calm by hand from its card: the card shows
+// it, and the server says it is set by hand. Set MURMUR_KEEP_SCREENS to a directory to keep a screenshot of the card.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
-import type { TagCategoriesResponse } from '@contract/tags';
+import type { PostTagsResponse, TagCategoriesResponse } from '@contract/tags';
 import { demoUserIds } from '@server/seed';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
@@ -76,19 +77,32 @@ afterAll(async () => {
 
 describe('By category (real server)', () => {
   it("shows a category's tags as the API counts them, opens a tag's posts and untags them at once", async () => {
-    // Ben, a manager, makes the category, its tag and the tag's rule.
-    const categoryId = (
-      await api<{ id: string }>('POST', '/api/workspaces/demo/tag-categories', { name: 'Topic' }, 201)
-    ).id;
-    const tagId = (
-      await api<{ id: string }>(
-        'POST',
-        `/api/workspaces/demo/tag-categories/${categoryId}/tags`,
-        { name: 'Outage' },
-        201,
-      )
-    ).id;
-    await api('POST', `/api/workspaces/demo/tags/${tagId}/rules`, { query: 'outage' }, 201);
+    // Ben, a manager, makes the category, its tags and a rule in Settings › Categories.
+    const current = await newTestPage(browser, server.origin);
+    pages.push(current);
+    const { page } = current;
+    await signInThroughProvider(page, /Ben/, (url) => url.pathname.startsWith('/workspace/demo'));
+    await page.goto('/workspace/demo/settings/categories');
+    await waitForHeading(page, 'Categories');
+    await page.getByLabel('Name', { exact: true }).fill('Topic');
+    await page.getByRole('button', { name: 'Create category' }).click();
+    for (const name of ['Outage', 'Calm']) {
+      await page.getByLabel('New tag in Topic').fill(name);
+      await page.getByRole('button', { name: 'Add tag to Topic' }).click();
+      await page.getByLabel(`New rule for ${name}`).waitFor();
+    }
+    await page.getByLabel('New rule for Outage').fill('outage');
+    await page.getByRole('button', { name: 'Add rule to Outage' }).click();
+    await page.getByRole('list', { name: 'Rules of Outage' }).getByText('outage').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const [topic] = (await api<TagCategoriesResponse>('GET', '/api/workspaces/demo/tag-categories'))
+      .categories;
+    expect(topic).toMatchObject({
+      name: 'Topic',
+      tags: [{ name: 'Calm' }, { name: 'Outage', rules: [{ query: 'outage' }] }],
+    });
+    const categoryId = topic!.id;
+    const tagId = topic!.tags.find((tag) => tag.name === 'Outage')!.id;
     // The rule tags the past posts in the background: until it says it has looked at every one.
     await expect
       .poll(
@@ -118,10 +132,6 @@ describe('By category (real server)', () => {
       )
       .toBeGreaterThanOrEqual(OUTAGE_POSTS);
 
-    const current = await newTestPage(browser, server.origin);
-    pages.push(current);
-    const { page } = current;
-    await signInThroughProvider(page, /Ben/, (url) => url.pathname.startsWith('/workspace/demo'));
     const asked = page.waitForResponse(
       (response) => new URL(response.url()).pathname === '/social/insights/categories',
       { timeout: 30_000 },
@@ -150,6 +160,7 @@ describe('By category (real server)', () => {
       .poll(() => bars.getByRole('listitem').allInnerTexts())
       .toEqual([
         expect.stringMatching(new RegExp(`^Outage\\s+${outage.posts.toLocaleString('en-US')} posts \\(`)),
+        expect.stringMatching(/^Calm\s+0 posts/),
       ]);
     await expect
       .poll(() => card.locator('.category-untagged').innerText())
@@ -223,5 +234,32 @@ describe('By category (real server)', () => {
     });
     expect(tagged.tags[0]!.posts).toBe(all);
     expect(tagged.untagged).toBe(0);
+
+    // One post by hand, from its card: a quiet post gets Calm (a tag without a rule), and the card shows it at once.
+    // The outage posts' cards already show the rule's tag.
+    expect(
+      await page.locator('.post-card').first().getByRole('list', { name: 'Tags' }).innerText(),
+    ).toContain('Topic › Outage');
+    await page.goto('/workspace/demo/insight/filtered-posts?q=pour&range=7d');
+    await waitForHeading(page, 'Filtered posts');
+    const quiet = page.locator('.post-card', { hasText: 'A calm pour-over and a good book' }).first();
+    await quiet.getByRole('button', { name: 'Tags' }).click();
+    const choices = quiet.getByRole('group', { name: 'Tags of the post by @nestwatch' });
+    await choices.getByRole('checkbox', { name: 'Calm' }).check();
+    // Still on the list: a click in the Tags control does not open the post.
+    expect(new URL(page.url()).pathname).toBe('/workspace/demo/insight/filtered-posts');
+    await expect
+      .poll(() => quiet.getByRole('list', { name: 'Tags' }).textContent(), { timeout: 20_000 })
+      .toBe('Topic › Calm (set by hand)');
+    expect(await axeViolations(page)).toEqual([]);
+    const postId = Number(
+      /\/post\/(\d+)/.exec(
+        (await quiet.getByRole('link', { name: /^Post details/ }).getAttribute('href'))!,
+      )![1],
+    );
+    const carried = await api<PostTagsResponse>('GET', `/api/workspaces/demo/posts/${postId}/tags`);
+    expect(carried.tags).toEqual([
+      expect.objectContaining({ name: 'Calm', category: 'Topic', set_by: 'manual' }),
+    ]);
   });
 });

@@ -208,7 +208,7 @@ describe('Settings › Categories', () => {
     const user = userEvent.setup();
     const { calls } = await visit('manager', [topic]);
     const button = await screen.findByRole('button', {
-      name: 'Delete the rule coffee OR espresso of Coffee',
+      name: 'Delete rule coffee OR espresso of Coffee',
     });
     await user.click(button);
     await screen.findByText('Set by hand only.');

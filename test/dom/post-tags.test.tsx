@@ -1,5 +1,6 @@
 // Tagging a post by hand from its card: owners and managers open "Tags" by keyboard, see each category's tags checked
-// as the post carries them, and check or uncheck one (set or removed by hand); viewers see no control.
+// as the post carries them, and check or uncheck one (set or removed by hand); viewers see no control. Every member
+// reads the tags a card's post carries as chips under its text, from the list's answer and then after each change.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   RouterProvider,
@@ -13,7 +14,7 @@ import userEvent from '@testing-library/user-event';
 import type { Privilege } from '@contract/workspaces';
 import type { TagCategoryResponse } from '@contract/tags';
 import type { Api } from '@/api/api';
-import { PostTagList, PostTags } from '@/components/PostTags';
+import { PostTagChips, PostTagList, PostTags } from '@/components/PostTags';
 import type { RouterContext } from '@/router-context';
 import { socialPostFixture } from '@test/support/contract.fixtures';
 
@@ -31,8 +32,12 @@ const categories: TagCategoryResponse[] = [
   { id: 'c2', name: 'Empty', tags: [] },
 ];
 
-function show(privilege: Privilege, list = false) {
-  const post = socialPostFixture(7, 'Flat white is the best coffee');
+function show(privilege: Privilege, shown: 'control' | 'list' | 'card' = 'control') {
+  const post = {
+    ...socialPostFixture(7, 'Flat white is the best coffee'),
+    // As a list's answer gives it: set by a rule there.
+    tags: [{ tag_id: 't1', name: 'Coffee', category_id: 'c1', category: 'Topic', set_by: 'rule' as const }],
+  };
   const carried = new Set(['t1']);
   const sent: Array<{ path: string; body: unknown }> = [];
   const api = {
@@ -65,7 +70,9 @@ function show(privilege: Privilege, list = false) {
   const root = createRootRouteWithContext<RouterContext>()({
     component: () => (
       <footer>
-        {list ? <PostTagList postId={post.id} workspaceId="w1" /> : <PostTags post={post} workspaceId="w1" />}
+        {shown === 'list' ? <PostTagList postId={post.id} workspaceId="w1" /> : null}
+        {shown === 'card' ? <PostTagChips post={post} workspaceId="w1" /> : null}
+        {shown !== 'list' ? <PostTags post={post} workspaceId="w1" /> : null}
       </footer>
     ),
   });
@@ -120,7 +127,28 @@ describe('tags on a post card', () => {
   });
 
   it('every member reads the tags a post carries on its page', async () => {
-    show('viewer', true);
+    show('viewer', 'list');
     expect((await screen.findByText(/^Tags:/)).textContent).toBe('Tags: Topic › Coffee (by hand)');
+  });
+
+  const chips = async () =>
+    within(await screen.findByRole('list', { name: 'Tags' }))
+      .getAllByRole('listitem')
+      .map((chip) => chip.textContent);
+
+  it("every member reads a card's tags as chips, as the list gave them and after a change by hand", async () => {
+    show('viewer', 'card');
+    expect(await chips()).toEqual(['Topic › Coffee']);
+    cleanup();
+    const user = userEvent.setup();
+    show('manager', 'card');
+    expect(await chips()).toEqual(['Topic › Coffee']);
+    await user.click(await screen.findByRole('button', { name: 'Tags' }));
+    const group = await screen.findByRole('group', { name: /^Tags of the post by @/ });
+    await user.click(await within(group).findByRole('checkbox', { name: 'Tea' }));
+    // The post's own tags, read again after the change (this fake server says each is set by hand).
+    await waitFor(async () =>
+      expect(await chips()).toEqual(['Topic › Coffee (set by hand)', 'Topic › Tea (set by hand)']),
+    );
   });
 });

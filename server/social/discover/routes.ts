@@ -96,6 +96,7 @@ export const discoverRoutes: FastifyPluginAsyncZod = async (app) => {
         refines: [],
         timeZone,
         corrections: await loadCorrections(lightDb, workspace.id),
+        tagsOf: workspace.id,
       };
       const read = await admission.run(
         // The store is read as it is now: it is started after the app is built (server/main.ts).

@@ -11,7 +11,7 @@ import { storeDiscover } from '@server/analytics/figures/discover';
 import type { AnalyticsService } from '@server/analytics/service';
 import { isStoreTimeout } from '@server/analytics/refusals';
 import type { Corrections } from '../corrections';
-import { toPost } from '../post-rows';
+import { toPost, withTags } from '../post-rows';
 import type { InsightScope } from '../insights/request';
 import { profilesByIds } from '../insights/rows';
 import { fromStore } from '../insights/store-source';
@@ -99,11 +99,15 @@ export async function discoverPosts(
       // post of a millisecond many share) a walk of each month's partition by time would read every post of the range
       // instead (a language over 90 days at 10M posts: 21 s, against a few ms).
       const rows = found.ids.length
-        ? (
-            await tx.execute<PageRow>(
-              pageQuery(cursor ? sql`${ids} AND ${after(sort, cursor)}` : ids, sort, limit),
-            )
-          ).rows
+        ? await withTags(
+            tx,
+            context.tagsOf,
+            (
+              await tx.execute<PageRow>(
+                pageQuery(cursor ? sql`${ids} AND ${after(sort, cursor)}` : ids, sort, limit),
+              )
+            ).rows,
+          )
         : [];
       let profiles: ProfileRow[] | null = null;
       if (found.profiles) {

@@ -165,7 +165,7 @@ export async function drivers(
       const posts = await postsByIds(
         tx,
         rows.top.map((p) => p.id),
-        scope,
+        context,
       );
       const authors = await profilesByIds(
         tx,

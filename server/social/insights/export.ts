@@ -8,6 +8,7 @@
 // formula (README.md beside this file, "Exports").
 import { csvComments, csvRecords, type CsvValue } from '@contract/csv';
 import type { PostSort, ProfileSort } from '@contract/insights';
+import { tagLabel } from '@contract/tags';
 import type { InsightPerson, InsightPost } from '@contract/insights-responses';
 import type { Db } from '@server/db/database';
 import { storeExportPosts } from '@server/analytics/figures/export';
@@ -17,7 +18,6 @@ import { profilesCounted } from './people';
 import { postsCounted } from './posts';
 import type { InsightScope } from './request';
 import { peopleFor, postsByIds, toPost, type PersonAggregate } from './rows';
-import { tagNamesOfPosts } from '@server/tags/store';
 import { fromStore } from './store-source';
 import { readOnly, type Tx } from './transactions';
 import { formatWallClock, wallClock, wallClockFormatter } from '@contract/zoned-time';
@@ -39,12 +39,9 @@ interface Column<T> {
   value: (row: T) => CsvValue;
 }
 
-/** An exported post: the list's row, and the workspace's tags it carries ("Topic › Outage; Topic › Price"). */
-type ExportedPost = InsightPost & { tags: string };
-
-function postColumns(timeZone: string, sort: PostSort): Array<Column<ExportedPost>> {
+function postColumns(timeZone: string, sort: PostSort): Array<Column<InsightPost>> {
   const local = wallClockFormatter(timeZone);
-  const columns: Array<Column<ExportedPost>> = [
+  const columns: Array<Column<InsightPost>> = [
     { name: 'id', value: (p) => p.id },
     { name: 'platform', value: (p) => p.platform },
     { name: 'posted_at', value: (p) => p.posted_at },
@@ -64,7 +61,8 @@ function postColumns(timeZone: string, sort: PostSort): Array<Column<ExportedPos
     { name: 'engagement', value: (p) => p.engagement },
     { name: 'sentiment_label', value: (p) => p.sentiment_label },
     { name: 'sentiment', value: (p) => p.sentiment },
-    { name: 'tags', value: (p) => p.tags },
+    // "Topic › Outage; Topic › Price", by category then tag.
+    { name: 'tags', value: (p) => (p.tags ?? []).map((tag) => tagLabel(tag.category, tag.name)).join('; ') },
   ];
   if (sort === 'overperformance') columns.push({ name: 'overperformance', value: (p) => p.overperformance });
   return columns;
@@ -229,13 +227,10 @@ export async function exportPosts(
   const { sort } = options;
   const lookUp = async (tx: Tx, rows: Array<{ id: number; score: number | null }>) => {
     const ids = rows.map((row) => row.id);
-    const posts = await postsByIds(tx, ids, context.scope);
-    const tags = await tagNamesOfPosts(tx, workspace.id, ids);
+    const posts = await postsByIds(tx, ids, { scope: context.scope, tagsOf: workspace.id });
     return rows.flatMap((row) => {
       const post = posts.get(row.id);
-      return post
-        ? [{ ...toPost(post, context.corrections, row.score, false), tags: tags.get(row.id) ?? '' }]
-        : [];
+      return post ? [toPost(post, context.corrections, row.score, false)] : [];
     });
   };
   const named = await fromStore(

@@ -65,7 +65,7 @@ export async function overview(
         const posts = await postsByIds(
           tx,
           rows.top_posts.map((p) => Number(p.id)),
-          context.scope,
+          context,
         );
         // In the store's order; a post removed since the figures were read is left out.
         const topPosts = rows.top_posts.flatMap(({ id }) => posts.get(Number(id)) ?? []);

@@ -93,7 +93,7 @@ const withPosts = async (tx: Tx, context: InsightScope, limit: number, total: nu
   posts: await postsByIds(
     tx,
     page.slice(0, limit).map((p) => p.id),
-    context.scope,
+    context,
   ),
 });
 

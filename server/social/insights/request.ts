@@ -32,6 +32,11 @@ export interface InsightScope {
   tagNames?: ReadonlyMap<string, string>;
   /** Set when the range reached further back than the plan's history and its start was moved (clipToHistory). */
   historyClip?: HistoryClip | null;
+  /**
+   * The workspace whose tags the answer's posts show (each post's `tags`): the member's own; unset where an answer
+   * shows none (a shared link's: a tag is the team's word for a post).
+   */
+  tagsOf?: string;
 }
 
 export interface HistoryClip {
@@ -114,6 +119,7 @@ export async function resolveInsightScope(
     timeZone,
     corrections,
     ...(tagNames.size && { tagNames }),
+    tagsOf: body.workspace_id,
   };
 }
 

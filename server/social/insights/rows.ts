@@ -7,11 +7,13 @@ import {
   POST_COLUMNS,
   toAuthor,
   toPost as toSocialPost,
+  withTags,
   type AuthorRow,
   type PostRow,
 } from '../post-rows';
 import type { Corrections } from '../corrections';
 import type { PersonAggregate } from '@server/analytics/figures/people';
+import type { InsightScope } from './request';
 import type { Tx } from './transactions';
 
 export type { PersonAggregate };
@@ -30,14 +32,15 @@ export function toPost(
 }
 
 /**
- * The posts with these ids, by id. Each post's author is looked up by its key (a lateral subquery that OFFSET 0 keeps
+ * The posts with these ids, by id, within the range of the request's scope, each with the workspace's tags it carries
+ * (unless the request shows none: a shared link's). Each post's author is looked up by its key (a lateral subquery that OFFSET 0 keeps
  * from being flattened into a join): for the 1 000 posts of an export's page the planner otherwise hashes every
  * profile (a scan of 66 000 profiles: 60 to 250 ms a page on the 1M-post corpus, against 25 to 30 ms).
  */
 export async function postsByIds(
   tx: Tx,
   ids: number[],
-  range: { from: Date; to: Date },
+  { scope: range, tagsOf }: Pick<InsightScope, 'scope' | 'tagsOf'>,
 ): Promise<Map<number, PostRow>> {
   if (!ids.length) return new Map();
   // The posts are the range's (a dashboard lists posts of its scope): its months' partitions alone are read.
@@ -47,7 +50,8 @@ export async function postsByIds(
       WHERE p.id = ANY(${sql.param(ids)}::bigint[])
         AND p.posted_at >= ${range.from.toISOString()}::timestamptz AND p.posted_at < ${range.to.toISOString()}::timestamptz`,
   );
-  return new Map(result.rows.map((row) => [Number(row.id), row]));
+  const rows = await withTags(tx, tagsOf, result.rows);
+  return new Map(rows.map((row) => [Number(row.id), row]));
 }
 
 export async function profilesByIds(tx: Tx, ids: number[]): Promise<Map<number, AuthorRow>> {

@@ -113,7 +113,7 @@ export async function themes(
       const posts = await postsByIds(
         tx,
         rows.themes.flatMap((t) => t.top),
-        scope,
+        context,
       );
       return { ...rows, postRows: posts };
     },

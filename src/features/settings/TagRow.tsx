@@ -92,7 +92,7 @@ export function TagRow({
                 <button
                   type="button"
                   className="link-button"
-                  aria-label={`Delete the rule ${rule.query} of ${tag.name}`}
+                  aria-label={`Delete rule ${rule.query} of ${tag.name}`}
                   disabled={removeRule.isPending}
                   onClick={() => removeRule.mutate(rule.id)}
                 >

@@ -171,6 +171,8 @@ describe('POST /social/discover', () => {
       sentiment_correction: null,
       // Why the stored label (corpus/sentiment-explain.ts, tested in test/unit): computed as the post is read.
       sentiment_explanation: explanation(expected.text, expected.language),
+      // The workspace's tags it carries (test/server/tags/tags-in-dashboards.test.ts): none here.
+      tags: [],
       author: {
         id: authorIds.get(author.key),
         platform: author.platform,

@@ -176,6 +176,75 @@ describe('tags in the dashboards', () => {
     }
   });
 
+  it("shows every member each listed post's tags, the workspace's own, and none in a shared view", async () => {
+    const drinking = matching('tea OR coffee');
+    const want = (name: string) =>
+      [
+        drinking.includes(name) && { name: 'Drinks', set_by: 'rule' },
+        ['love', 'better'].includes(name) && { name: 'Love', set_by: 'manual' },
+      ].filter(Boolean);
+    const names = new Map([...(await postIds())].map(([name, id]) => [id, name]));
+    const tagsOf = (posts: PostsResponse['posts']) =>
+      new Map(
+        posts.map((post) => [
+          names.get(post.id)!,
+          post.tags?.map((tag) => ({ name: tag.name, set_by: tag.set_by })),
+        ]),
+      );
+    const payload = { workspace_id: team.workspaceId, query: '', filters: FILTERS, limit: 100 };
+    const list = await as(server, team.viewer, { method: 'POST', url: '/social/insights/posts', payload });
+    expect(list.statusCode, list.body).toBe(200);
+    const listed = tagsOf(list.json<PostsResponse>().posts);
+    expect([...listed.keys()].sort()).toEqual(ALL);
+    for (const name of ALL) expect(listed.get(name), name).toEqual(want(name));
+    const love = list.json<PostsResponse>().posts.find((post) => names.get(post.id) === 'love')!;
+    expect(love.tags![0]).toMatchObject({ category_id: topic.id, category: 'Topic', tag_id: drinks.id });
+
+    // Discover and the overview's top posts carry them too.
+    const found = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/discover',
+      payload: { workspace_id: team.workspaceId, query: 'love OR better', filters: FILTERS },
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    for (const [name, tags] of tagsOf(found.json<PostsResponse>().posts))
+      expect(tags, name).toEqual(want(name));
+    const overview = await as(server, team.viewer, {
+      method: 'POST',
+      url: '/social/insights/overview',
+      payload: { workspace_id: team.workspaceId, query: '', filters: FILTERS },
+    });
+    const top = overview.json<{ top_posts: PostsResponse['posts'] }>().top_posts;
+    expect(top.length).toBeGreaterThan(0);
+    for (const [name, tags] of tagsOf(top)) expect(tags, name).toEqual(want(name));
+
+    // Another workspace reads the same posts with its own tags: none.
+    const theirs = await as(server, other.viewer, {
+      method: 'POST',
+      url: '/social/insights/posts',
+      payload: { ...payload, workspace_id: other.workspaceId },
+    });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json<PostsResponse>().posts.every((post) => post.tags?.length === 0)).toBe(true);
+
+    // A shared view of the list shows no tag: a tag is the team's own word for a post.
+    const link = await as(server, team.manager, {
+      method: 'POST',
+      url: `${base(team)}/share-links`,
+      payload: { dashboard: 'posts', view: { query: '', filters: FILTERS } },
+    });
+    expect(link.statusCode, link.body).toBe(201);
+    const shared = await server.app.inject({
+      method: 'POST',
+      url: '/social/shared/answer',
+      payload: { token: link.json<{ token: string }>().token },
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    const sharedPosts = shared.json<PostsResponse>().posts;
+    expect(sharedPosts.length).toBeGreaterThan(0);
+    expect(sharedPosts.every((post) => post.tags === undefined)).toBe(true);
+  });
+
   it('follows a removal by hand (over the rule) and a rule deleted, at once', async () => {
     const ids = await postIds();
     const [first] = matching('tea OR coffee');
