@@ -42,6 +42,8 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
   const queryClient = useQueryClient();
   const categories = useQuery(tagCategoriesQuery(api, workspaceId));
   const carried = useQuery(postTagsQuery(api, workspaceId, post.id));
+  // The change asked, shown at once (set in the click's own render) until it is written and the tags read again.
+  const [asked, setAsked] = useState<{ tagId: string; tagged: boolean } | null>(null);
   const set = useMutation({
     mutationFn: ({ tagId, tagged }: { tagId: string; tagged: boolean; name: string }) =>
       setPostsTag(api, workspaceId, tagId, [post.id], tagged),
@@ -53,6 +55,7 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
       ]);
     },
     onError: (error) => showToast('error', apiProblem(error).message),
+    onSettled: () => setAsked(null),
   });
   const label = `Tags of the post by @${post.author.handle}`;
   if (categories.isError || carried.isError)
@@ -68,9 +71,7 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
       </span>
     );
   const has = new Set(carried.data.tags.map((tag) => tag.tag_id));
-  // A box shows its click at once: the change asked while it is written and the post's tags read again.
-  const shown = (tagId: string) =>
-    set.isPending && set.variables.tagId === tagId ? set.variables.tagged : has.has(tagId);
+  const shown = (tagId: string) => (asked?.tagId === tagId ? asked.tagged : has.has(tagId));
   if (!categories.data.categories.some((category) => category.tags.length))
     return (
       <span id={id} className="muted">
@@ -89,10 +90,12 @@ function TagChoices({ id, post, workspaceId }: { id: string; post: SocialPost; w
                 <input
                   type="checkbox"
                   checked={shown(tag.id)}
-                  disabled={set.isPending}
-                  onChange={(event) =>
-                    set.mutate({ tagId: tag.id, tagged: event.target.checked, name: tag.name })
-                  }
+                  disabled={asked !== null}
+                  onChange={(event) => {
+                    const tagged = event.target.checked;
+                    setAsked({ tagId: tag.id, tagged });
+                    set.mutate({ tagId: tag.id, tagged, name: tag.name });
+                  }}
                 />{' '}
                 {tag.name}
               </label>

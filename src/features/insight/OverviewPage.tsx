@@ -342,7 +342,9 @@ export function Overview({ data }: { data: OverviewResponse }) {
           sentence={`The 5 posts with the most engagement (likes + comments + shares). ${data.counted}`}
         />
       </section>
-      <section className="chart-card" aria-labelledby="top-people-title">
+      <CategoryBreakdown />
+      {/* The whole row's width: its five columns do not fit beside another card. */}
+      <section className="chart-card wide" aria-labelledby="top-people-title">
         <h2 id="top-people-title">Top people</h2>
         <PeopleTable
           people={data.top_people}
@@ -351,7 +353,6 @@ export function Overview({ data }: { data: OverviewResponse }) {
           meta={meta}
         />
       </section>
-      <CategoryBreakdown />
     </div>
   );
 }
