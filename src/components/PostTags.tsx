@@ -132,7 +132,16 @@ export function PostTagChips({ post, workspaceId }: { post: SocialPost; workspac
 function FreshTagChips({ post, workspaceId }: { post: SocialPost; workspaceId: string }) {
   const { api } = useApp();
   const fresh = useQuery({ ...postTagsQuery(api, workspaceId, post.id), enabled: false }).data;
-  return <TagChips tags={fresh?.tags ?? post.tags} />;
+  // The names as this page last read them (a rename in Settings › Categories reads them again), over an answer's,
+  // which the server may have kept from before the rename; nothing is asked for them here.
+  const categories = useQuery({ ...tagCategoriesQuery(api, workspaceId), enabled: false }).data?.categories;
+  const tags = fresh?.tags ?? post.tags;
+  const named = new Map(
+    (categories ?? []).flatMap((category) =>
+      category.tags.map((tag) => [tag.id, { name: tag.name, category: category.name }] as const),
+    ),
+  );
+  return <TagChips tags={tags?.map((tag) => ({ ...tag, ...named.get(tag.tag_id) }))} />;
 }
 
 function TagChips({ tags }: { tags: PostTag[] | undefined }) {

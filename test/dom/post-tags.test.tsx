@@ -151,4 +151,15 @@ describe('tags on a post card', () => {
       expect(await chips()).toEqual(['Topic › Coffee (set by hand)', 'Topic › Tea (set by hand)']),
     );
   });
+
+  it("names a card's tags as the page last read them: a rename is seen over the list's answer", async () => {
+    const { queryClient } = show('viewer', 'card');
+    expect(await chips()).toEqual(['Topic › Coffee']);
+    queryClient.setQueryData(['workspaces', 'w1', 'tag-categories'], {
+      categories: [
+        { ...categories[0]!, name: 'Drinks', tags: [{ ...categories[0]!.tags[0]!, name: 'Flat white' }] },
+      ],
+    });
+    await waitFor(async () => expect(await chips()).toEqual(['Drinks › Flat white']));
+  });
 });
