@@ -55,7 +55,7 @@ const sentimentExplanationSchema = z.object({
   signals: z.array(z.object({ text: z.string(), weight: z.number() })),
 });
 
-/** A tag the post carries in the workspace (docs/tags.md): `manual` when a person set it, `rule` when only rules did. */
+/** A tag the post carries in the workspace (docs/tags.md): `manual` when a person set it, else `rule`. */
 export const postTagSchema = z.object({
   tag_id: z.string(),
   name: z.string(),

@@ -33,9 +33,9 @@ export function toPost(
 
 /**
  * The posts with these ids, by id, within the range of the request's scope, each with the workspace's tags it carries
- * (unless the request shows none: a shared link's). Each post's author is looked up by its key (a lateral subquery that OFFSET 0 keeps
- * from being flattened into a join): for the 1 000 posts of an export's page the planner otherwise hashes every
- * profile (a scan of 66 000 profiles: 60 to 250 ms a page on the 1M-post corpus, against 25 to 30 ms).
+ * (unless the request shows none: a shared link's). Each post's author is looked up by its key (a lateral subquery
+ * that OFFSET 0 keeps from being flattened into a join): for the 1 000 posts of an export's page the planner otherwise
+ * hashes every profile (a scan of 66 000 profiles: 60 to 250 ms a page on the 1M-post corpus, against 25 to 30 ms).
  */
 export async function postsByIds(
   tx: Tx,
