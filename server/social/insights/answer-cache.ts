@@ -1,12 +1,11 @@
-// The dashboards' answer cache: a team opening the same dashboard gets the first answer again
-// instead of a computation each. An answer is kept under its workspace, its endpoint, everything of the resolved
-// request that can change it (the normalized query and the query as evaluated, with its lists' items, the saved query's name, platforms, languages, the absolute range,
-// the refinements, the workspace's time zone, its sentiment corrections, the page's sort, size and cursor) and the
-// corpus version
-// (corpus_state, raised by a trigger in the transaction of every write to posts or profiles: migration 0013). A
-// write therefore makes every earlier answer unreachable, whoever wrote (importer, generator, collector), and the
-// cache is emptied when a new version is seen. An answer is kept as the bytes sent (answer-bytes.ts: its JSON and
-// its brotli and gzip forms), bounded by their total, least recently used first.
+// The dashboards' answer cache: a team opening the same dashboard gets the first answer again instead of a computation
+// each. An answer is kept under its workspace, its endpoint, everything of the resolved request that can change it (the
+// normalized query and the query as evaluated, with its lists' items, the saved query's name, platforms, languages, the
+// absolute range, the refinements, the workspace's time zone, its sentiment corrections, its tags' names, the page's
+// sort, size and cursor) and the corpus version (corpus_state, raised by a trigger in the transaction of every write to
+// posts or profiles: migration 0013). A write therefore makes every earlier answer unreachable, whoever wrote
+// (importer, generator, collector), and the cache is emptied when a new version is seen. An answer is kept as the bytes
+// sent (answer-bytes.ts: its JSON and its brotli and gzip forms), bounded by their total, least recently used first.
 //
 // An answer is looked up by the version the primary has now (read on the light pool, so a cached answer is served
 // while every analytics slot is taken), and stored only under the version its own snapshot saw (read in the same
@@ -69,6 +68,8 @@ export function answerKey(
     scope.from.toISOString(),
     scope.to.toISOString(),
     context.refines,
+    // A rename of a tag or category changes no post (no new corpus version), yet an answer names its tags.
+    context.tagNamesDigest ?? '',
     // Corrections change figures without a new corpus version.
     context.corrections.digest,
     // The plan's clip is in the answer (history_clip names the start asked for), so it is part of what is kept.

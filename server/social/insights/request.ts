@@ -1,6 +1,6 @@
 // One dashboard request resolved: the query (a saved one or ad hoc), the filters, the date range, the refinements and
 // the workspace's time zone and its sentiment corrections. Every dashboard reads its request as an InsightScope.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { InsightsBody, Refine } from '@contract/insights';
 import { queryFiltersSchema, type QueryFilters } from '@contract/social-scope';
 import type { Db } from '@server/db/database';
@@ -30,6 +30,11 @@ export interface InsightScope {
   corrections: Corrections;
   /** The names of the tags the refinements name ("Complaint type › Outage"), by id: what the counted sentence says. */
   tagNames?: ReadonlyMap<string, string>;
+  /**
+   * Identifies the names of the workspace's tags and categories as they are now: part of the answer cache's key, since
+   * an answer names tags (its posts' chips, the counted sentence) and a rename changes no post, so no corpus version.
+   */
+  tagNamesDigest?: string;
   /** Set when the range reached further back than the plan's history and its start was moved (clipToHistory). */
   historyClip?: HistoryClip | null;
   /**
@@ -110,6 +115,7 @@ export async function resolveInsightScope(
   checkRefines(refines, timeZone);
   const corrections = loaded ?? (await loadCorrections(db, body.workspace_id));
   const tagNames = await refinedTags(db, body.workspace_id, refines);
+  const tagNamesDigest = await tagNamesDigestOf(db, body.workspace_id);
   return {
     scope,
     namedRange: namedRange(filters),
@@ -119,8 +125,20 @@ export async function resolveInsightScope(
     timeZone,
     corrections,
     ...(tagNames.size && { tagNames }),
+    tagNamesDigest,
     tagsOf: body.workspace_id,
   };
+}
+
+/** An md5 of every tag's id, category and name in the workspace: '' when it has none. One row, by the tags' index. */
+async function tagNamesDigestOf(db: Db, workspaceId: string): Promise<string> {
+  const named = sql`json_build_array(${tags.id}, ${tagCategories.name}, ${tags.name})::text`;
+  const [row] = await db
+    .select({ digest: sql<string | null>`md5(string_agg(${named}, E'\n' ORDER BY ${tags.id}))` })
+    .from(tags)
+    .innerJoin(tagCategories, eq(tagCategories.id, tags.categoryId))
+    .where(eq(tags.workspaceId, workspaceId));
+  return row?.digest ?? '';
 }
 
 /** The names of the tags the refinements name, each a tag of the workspace (404 tag_not_found otherwise). */

@@ -246,6 +246,59 @@ describe('tags in the dashboards', () => {
     expect(sharedPosts.every((post) => post.tags === undefined)).toBe(true);
   });
 
+  it('names a tag and its category as renamed, in an answer asked again (a rename changes no post)', async () => {
+    const payload = {
+      workspace_id: team.workspaceId,
+      query: '',
+      filters: FILTERS,
+      refine: [{ field: 'tag', values: [love.id] }],
+      limit: 100,
+    };
+    const read = async () => {
+      const res = await as(server, team.viewer, {
+        method: 'POST',
+        url: '/social/insights/filtered-posts',
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<PostsResponse & { counted: string }>();
+      const chips = body.posts.flatMap((post) => post.tags ?? []).filter((tag) => tag.tag_id === love.id);
+      return {
+        counted: body.counted,
+        chips: [...new Set(chips.map((tag) => `${tag.category} › ${tag.name}`))],
+      };
+    };
+    const rename = async (url: string, name: string) => {
+      const res = await as(server, team.manager, {
+        method: 'PATCH',
+        url: `${base(team)}${url}`,
+        payload: { name },
+      });
+      expect(res.statusCode, res.body).toBe(204);
+    };
+    expect(await read()).toEqual({
+      counted: expect.stringContaining('"Topic › Love"'),
+      chips: ['Topic › Love'],
+    });
+    const { hits } = server.app.analytics.cache.stats;
+    expect((await read()).chips).toEqual(['Topic › Love']);
+    expect(server.app.analytics.cache.stats.hits).toBe(hits + 1);
+    try {
+      await rename(`/tags/${love.id}`, 'Affection');
+      await rename(`/tag-categories/${topic.id}`, 'Theme');
+      const renamed = await read();
+      expect(renamed.counted).toContain('refined to tagged "Theme › Affection"');
+      expect(renamed.chips).toEqual(['Theme › Affection']);
+    } finally {
+      await rename(`/tags/${love.id}`, 'Love');
+      await rename(`/tag-categories/${topic.id}`, 'Topic');
+    }
+    expect(await read()).toEqual({
+      counted: expect.stringContaining('"Topic › Love"'),
+      chips: ['Topic › Love'],
+    });
+  });
+
   it('follows a removal by hand (over the rule) and a rule deleted, at once', async () => {
     const ids = await postIds();
     const [first] = matching('tea OR coffee');
