@@ -76,6 +76,11 @@ export interface ApplierDeps {
   writing?(phase: 'begin' | 'end', position: StorePosition): void;
   /** Told once a round's rows are written, before its position is recorded (the kept match sets follow it). */
   written?(round: FollowedRound): Promise<void>;
+  /**
+   * Told once a round is recorded whether it left batches it had read: the round was full (ROUND_IDS), and the next
+   * one is as full without waiting for more (service.ts).
+   */
+  left?(more: boolean): void;
 }
 
 export type Reconciled =
@@ -295,7 +300,8 @@ async function replaceProfiles(
  */
 export async function applyRound(deps: ApplierDeps, from: StorePosition): Promise<StorePosition | null> {
   const { db, pool, store } = deps;
-  const round = roundOf(await readOutbox(db, from.seq, READ_BATCHES));
+  const batches = await readOutbox(db, from.seq, READ_BATCHES);
+  const round = roundOf(batches);
   const last = round.at(-1);
   if (!last) return null;
   const reset = round[0]!.reset;
@@ -334,6 +340,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     deps.writing?.('end', position);
     await deps.at?.('recorded');
     await markApplied(db, position.seq, deps.owner);
+    deps.left?.(batches.length > round.length);
     return position;
   } finally {
     await rm(dir, { recursive: true, force: true });

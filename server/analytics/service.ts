@@ -50,6 +50,8 @@ export class AnalyticsService {
   private lock: StoreLock | null = null;
   private stopped = false;
   private readonly waits: Waits;
+  /** The last round left batches it had read (it was full): the next one starts at once (waits.ts). */
+  private backlog = false;
   /** A reader found the store not what its position says (distrust): it is reconciled, or rebuilt, before more rounds. */
   private recheck = false;
   private waiters: Array<(position: StorePosition) => void> = [];
@@ -282,6 +284,9 @@ export class AnalyticsService {
         }
       },
       written: (round) => followKeptSets(store, round, this.generation),
+      left: (more) => {
+        this.backlog = more;
+      },
     };
     while (!this.stopped && this.current === store) {
       try {
@@ -387,7 +392,7 @@ export class AnalyticsService {
       if (next) {
         this.position = next;
         this.caughtUp = false;
-        this.waits.applied(started);
+        this.waits.applied(started, this.backlog);
         continue;
       }
       this.caughtUp = true;

@@ -36,9 +36,13 @@ export class Waits {
     this.woken = false;
   }
 
-  /** A round that applied batches started at `at` (performance.now()). */
-  applied(at: number): void {
-    this.lastRoundAt = at;
+  /**
+   * A round that applied batches started at `at` (performance.now()). A full round (`backlog`: it left batches it had
+   * read) sets no pace: the next one is as full at once, and waiting would only put off what is already written (a
+   * rule's past matches, 50,000 posts a batch, were applied one batch every two seconds).
+   */
+  applied(at: number, backlog = false): void {
+    this.lastRoundAt = backlog ? -Infinity : at;
   }
 
   /** How long the next round must still wait for the pace, in ms (≤ 0: none). */

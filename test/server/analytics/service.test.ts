@@ -181,6 +181,37 @@ describe('the analytics service', () => {
     }
   });
 
+  it("starts a full round's next round at once, whatever coalesceMs", async () => {
+    const service = AnalyticsService.start({
+      db: server.db,
+      pool: server.pool,
+      dataDir: join(root, 'backlog'),
+      pollMs: 600_000,
+      coalesceMs: 600_000,
+      log: () => {},
+    });
+    let rounds = 0;
+    service.onApplied(() => rounds++);
+    try {
+      await service.caughtUpOnce(); // rebuilt: no round yet, so no pace
+      // Two batches of 60,000 posts' tags each, committed together (as a rule's past matches are written; posts that
+      // do not exist carry none): a round takes the first alone (ROUND_IDS), and the second is not held for
+      // coalesceMs after it.
+      await server.pool.query(
+        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(1000000::bigint, 1059999))),
+          corpus_tags_changed(ARRAY(SELECT generate_series(2000000::bigint, 2059999)))`,
+      );
+      await appliedUpTo(service, await corpusVersion());
+      expect(rounds).toBe(2);
+      // The second round took every batch it read: not full, so the pace holds the next one.
+      await writePost();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(rounds).toBe(2);
+    } finally {
+      await service.stop();
+    }
+  });
+
   it('moves a directory its engine cannot open aside and rebuilds the store', async () => {
     const dataDir = join(root, 'broken');
     mkdirSync(join(dataDir, 'metadata'), { recursive: true });
