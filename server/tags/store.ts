@@ -42,9 +42,15 @@ export async function categoriesOf(
       .where(eq(tags.workspaceId, workspaceId))
       .orderBy(asc(sql`lower(${tags.name})`)),
     db.select().from(tagRules).where(eq(tagRules.workspaceId, workspaceId)).orderBy(asc(tagRules.createdAt)),
+    // The workspace's rows, by its rules' index and its tags' manual one (no index leads with the workspace).
     db.execute<{ tag_id: string; posts: string }>(
-      sql`SELECT pt.tag_id::text AS tag_id, count(DISTINCT pt.post_id)::text AS posts FROM post_tags pt
-        WHERE pt.workspace_id = ${workspaceId} AND ${CARRIED} GROUP BY pt.tag_id`,
+      sql`SELECT c.tag_id::text AS tag_id, count(DISTINCT c.post_id)::text AS posts FROM (
+          SELECT pt.tag_id, pt.post_id FROM tag_rules r JOIN post_tags pt ON pt.rule_id = r.id
+            WHERE r.workspace_id = ${workspaceId} AND ${CARRIED}
+          UNION ALL
+          SELECT pt.tag_id, pt.post_id FROM tags t JOIN post_tags pt ON pt.manual_tag_id = t.id
+            WHERE t.workspace_id = ${workspaceId} AND ${CARRIED}
+        ) c GROUP BY c.tag_id`,
     ),
   ]);
   const postsOf = new Map(counts.rows.map((row) => [row.tag_id, Number(row.posts)]));

@@ -145,6 +145,25 @@ describe("a rule's past matches from the analytics store", () => {
     expect(matched).toBeGreaterThan(20);
   }, 120_000);
 
+  it('writes a pass again over the rows of one that stopped before its cursor was set', async () => {
+    const query = 'coffee OR tea';
+    const want = await matcherRows(query);
+    expect(want.length).toBeGreaterThan(2);
+    const id = await newRule(query);
+    // A pass that stopped after two of its batches: some of its rows, the rule still at cursor 0.
+    const { rows: written } = await server.db.execute<{ id: string }>(
+      sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
+        SELECT ${team.workspaceId}, unnest(${`{${want.slice(0, 2).join(',')}}`}::bigint[]), ${coffee.id}::uuid,
+          'rule', ${id}::uuid RETURNING post_id::text AS id`,
+    );
+    expect(written).toHaveLength(2);
+    expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 2, writers: 2 })).toBe(
+      'store',
+    );
+    expect(await rowsOf(id)).toEqual(want);
+    await server.db.delete(tagRules).where(eq(tagRules.id, id));
+  });
+
   it('carries a rule on over the posts the store has not applied yet, by the live path', async () => {
     const before = await newestPostId(server.db);
     holdAt = 'read';
