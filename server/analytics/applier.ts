@@ -42,6 +42,8 @@ import type { AnalyticsStore } from './store';
 const READ_BATCHES = 500;
 /** A round stops taking batches once it has this many ids (a single larger batch is one round, in chunks). */
 const ROUND_IDS = 50_000;
+/** A tagged post's id counts as this share of one: its tags are a few short rows, a post's row is its whole text. */
+const TAG_ID_SHARE = 4;
 /**
  * Ids a statement names, and so the posts of one insert into each table: they are spliced into fillTokens' condition
  * and PostgreSQL's COPY (which binds no parameters) as numbers, about 200 KB of them, within the 64 MiB max_query_size
@@ -136,7 +138,7 @@ function roundOf(batches: OutboxBatch[]): OutboxBatch[] {
   for (const batch of batches) {
     if (round.length > 0 && (batch.reset || ids >= ROUND_IDS)) break;
     round.push(batch);
-    ids += batch.postIds.length + batch.profileIds.length + batch.tagPostIds.length;
+    ids += batch.postIds.length + batch.profileIds.length + batch.tagPostIds.length / TAG_ID_SHARE;
   }
   return round;
 }

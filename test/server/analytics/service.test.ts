@@ -194,12 +194,12 @@ describe('the analytics service', () => {
     service.onApplied(() => rounds++);
     try {
       await service.caughtUpOnce(); // rebuilt: no round yet, so no pace
-      // Two batches of 60,000 posts' tags each, committed together (as a rule's past matches are written; posts that
-      // do not exist carry none): a round takes the first alone (ROUND_IDS), and the second is not held for
-      // coalesceMs after it.
+      // Two batches of 210,000 posts' tags each, committed together (as a rule's past matches are written; posts that
+      // do not exist carry none): a round takes the first alone (ROUND_IDS, a tagged post's id a quarter of one), and
+      // the second is not held for coalesceMs after it.
       await server.pool.query(
-        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(1000000::bigint, 1059999))),
-          corpus_tags_changed(ARRAY(SELECT generate_series(2000000::bigint, 2059999)))`,
+        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(1000000::bigint, 1209999))),
+          corpus_tags_changed(ARRAY(SELECT generate_series(2000000::bigint, 2209999)))`,
       );
       await appliedUpTo(service, await corpusVersion());
       expect(rounds).toBe(2);
