@@ -46,7 +46,7 @@ async function writeRuleRows(
   );
 }
 
-/** Ascending ids without repeats (the store's may repeat one while a round's rows are being replaced). */
+/** Ascending ids without repeats: each post in one batch, since writeRuleRows has no `ON CONFLICT`. */
 const distinctAscending = (ids: readonly number[]) => ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
 
 export type PastFrom = 'store' | 'matcher';
