@@ -50,8 +50,6 @@ export class AnalyticsService {
   private lock: StoreLock | null = null;
   private stopped = false;
   private readonly waits: Waits;
-  /** The last round left batches it had read (it was full): the next one starts at once (waits.ts). */
-  private backlog = false;
   /** A reader found the store not what its position says (distrust): it is reconciled, or rebuilt, before more rounds. */
   private recheck = false;
   private waiters: Array<(position: StorePosition) => void> = [];
@@ -284,9 +282,7 @@ export class AnalyticsService {
         }
       },
       written: (round) => followKeptSets(store, round, this.generation),
-      left: (more) => {
-        this.backlog = more;
-      },
+      left: this.waits.left,
     };
     while (!this.stopped && this.current === store) {
       try {
@@ -322,10 +318,7 @@ export class AnalyticsService {
     }
   }
 
-  /**
-   * Whether the embedded store's process lost its directory (DATA_DIR/analytics removed or replaced, its `status` file
-   * gone): its engine would answer from memory, fail on every part's file and write where nothing reads; restarted.
-   */
+  /** Whether the embedded store lost its directory (DATA_DIR/analytics removed or replaced: restarted on a new one). */
   private directoryGone(store: AnalyticsStore): boolean {
     if (this.options.url || store.pid === undefined) return false;
     return storeHolder(this.options.dataDir) !== store.pid;
@@ -392,7 +385,7 @@ export class AnalyticsService {
       if (next) {
         this.position = next;
         this.caughtUp = false;
-        this.waits.applied(started, this.backlog);
+        this.waits.applied(started);
         continue;
       }
       this.caughtUp = true;

@@ -16,6 +16,8 @@ export class Waits {
   private onWake: (() => void) | null = null;
   /** When the last round that applied batches started (performance.now()). */
   private lastRoundAt = -Infinity;
+  /** The last round left batches it had read (left()). */
+  private backlog = false;
 
   constructor(private readonly coalesceMs: number) {}
 
@@ -36,14 +38,19 @@ export class Waits {
     this.woken = false;
   }
 
-  /**
-   * A round that applied batches started at `at` (performance.now()). A full round (`backlog`: it left batches it had
-   * read) sets no pace: the next one is as full at once, and waiting would only put off what is already written (a
-   * rule's past matches, 50,000 posts a batch, were applied one batch every two seconds).
-   */
-  applied(at: number, backlog = false): void {
-    this.lastRoundAt = backlog ? -Infinity : at;
+  /** A round that applied batches started at `at` (performance.now()). */
+  applied(at: number): void {
+    this.lastRoundAt = this.backlog ? -Infinity : at;
   }
+
+  /**
+   * Told by the applier whether the round just recorded left batches it had read (it was full). A full round sets no
+   * pace: the next one is as full at once, and waiting would only put off what is already written (a rule's past
+   * matches, 50,000 posts a batch, were applied one batch every two seconds).
+   */
+  readonly left = (more: boolean): void => {
+    this.backlog = more;
+  };
 
   /** How long the next round must still wait for the pace, in ms (≤ 0: none). */
   early(): number {

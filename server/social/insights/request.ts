@@ -113,9 +113,11 @@ export async function resolveInsightScope(
   const timeZone = usableTimeZone(workspace.timeZone);
   const refines = body.refine ?? [];
   checkRefines(refines, timeZone);
-  const corrections = loaded ?? (await loadCorrections(db, body.workspace_id));
-  const tagNames = await refinedTags(db, body.workspace_id, refines);
-  const tagNamesDigest = await tagNamesDigestOf(db, body.workspace_id);
+  const [corrections, tagNames, tagNamesDigest] = await Promise.all([
+    loaded ?? loadCorrections(db, body.workspace_id),
+    refinedTags(db, body.workspace_id, refines),
+    tagNamesDigestOf(db, body.workspace_id),
+  ]);
   return {
     scope,
     namedRange: namedRange(filters),
