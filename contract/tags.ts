@@ -58,8 +58,6 @@ export const tagResponseSchema = z.object({
   category_id: z.string(),
   name: z.string(),
   rules: z.array(tagRuleResponseSchema),
-  /** Posts carrying the tag in the workspace now. */
-  posts: z.int(),
 });
 export type TagResponse = z.infer<typeof tagResponseSchema>;
 
@@ -72,6 +70,22 @@ export type TagCategoryResponse = z.infer<typeof categoryResponseSchema>;
 
 export const categoriesResponseSchema = z.object({ categories: z.array(categoryResponseSchema) });
 export type TagCategoriesResponse = z.infer<typeof categoriesResponseSchema>;
+
+/** How many posts carry each tag of a workspace (POST /social/insights/tag-counts): a figure, the analytics store's. */
+export const tagCountsBodySchema = z.object({ workspace_id: workspaceIdSchema });
+
+export const tagCountsResponseSchema = z.object({
+  /** Every tag of the workspace, by id: the posts carrying it now (0 for a tag no post carries). */
+  tags: z.array(z.object({ tag_id: z.string(), posts: z.int() })),
+  /** Some rule of the workspace has not yet looked at every stored post: its tag's count will grow. */
+  applying: z.boolean(),
+  /**
+   * Set while the store is behind PostgreSQL (a rule's past matches still on their way): the counts are complete up
+   * to this instant (ISO 8601).
+   */
+  data_as_of: z.optional(z.nullable(z.string())),
+});
+export type TagCountsResponse = z.infer<typeof tagCountsResponseSchema>;
 
 export const postTagsResponseSchema = z.object({ post_id: z.int(), tags: z.array(postTagSchema) });
 export type PostTagsResponse = z.infer<typeof postTagsResponseSchema>;

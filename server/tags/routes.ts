@@ -104,7 +104,9 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
       schema: {
         tags,
         security: bearer,
-        summary: "The workspace's categories, each with its tags, their rules and how many posts carry each",
+        summary:
+          "The workspace's categories, each with its tags and their rules (the posts carrying each tag are a " +
+          'figure: POST /social/insights/tag-counts)',
         params: workspaceParamsSchema,
         response: { 200: categoriesResponseSchema, ...errorResponses(404) },
       },
@@ -266,7 +268,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
       });
       return reply
         .status(201)
-        .send({ id: created.id, category_id: created.categoryId, name: created.name, rules: [], posts: 0 });
+        .send({ id: created.id, category_id: created.categoryId, name: created.name, rules: [] });
     },
   );
 

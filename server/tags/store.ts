@@ -1,7 +1,8 @@
-// A workspace's categories and tags in the database: what the settings read (categories, their tags and rules, each
-// tag's posts), the tags a post carries, and a person setting or removing a tag on posts. A post carries a tag when its
-// manual row (rule_id null) says so, or, without one, when a rule set it: the manual row decides alone, so a removal
-// by hand sticks whatever rules match, and a rule's rows are only its own (migration 0042).
+// A workspace's categories and tags in the database: what the settings read (categories, their tags and rules; each
+// tag's posts are the analytics store's figure: server/social/insights/tag-counts.ts), the tags a post carries, and a
+// person setting or removing a tag on posts. A post carries a tag when its manual row (rule_id null) says so, or,
+// without one, when a rule set it: the manual row decides alone, so a removal by hand sticks whatever rules match, and
+// a rule's rows are only its own (migration 0042).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PostTag } from '@contract/social-posts';
 import type { TagCategoryResponse, TagRuleResponse } from '@contract/tags';
@@ -30,7 +31,7 @@ export async function categoriesOf(
   workspaceId: string,
   newestPost: number,
 ): Promise<TagCategoryResponse[]> {
-  const [categories, tagRows, rules, counts] = await Promise.all([
+  const [categories, tagRows, rules] = await Promise.all([
     db
       .select()
       .from(tagCategories)
@@ -42,18 +43,7 @@ export async function categoriesOf(
       .where(eq(tags.workspaceId, workspaceId))
       .orderBy(asc(sql`lower(${tags.name})`)),
     db.select().from(tagRules).where(eq(tagRules.workspaceId, workspaceId)).orderBy(asc(tagRules.createdAt)),
-    // The workspace's rows, by its rules' index and its tags' manual one (no index leads with the workspace).
-    db.execute<{ tag_id: string; posts: string }>(
-      sql`SELECT c.tag_id::text AS tag_id, count(DISTINCT c.post_id)::text AS posts FROM (
-          SELECT pt.tag_id, pt.post_id FROM tag_rules r JOIN post_tags pt ON pt.rule_id = r.id
-            WHERE r.workspace_id = ${workspaceId} AND ${CARRIED}
-          UNION ALL
-          SELECT pt.tag_id, pt.post_id FROM tags t JOIN post_tags pt ON pt.manual_tag_id = t.id
-            WHERE t.workspace_id = ${workspaceId} AND ${CARRIED}
-        ) c GROUP BY c.tag_id`,
-    ),
   ]);
-  const postsOf = new Map(counts.rows.map((row) => [row.tag_id, Number(row.posts)]));
   return categories.map((category) => ({
     id: category.id,
     name: category.name,
@@ -63,7 +53,6 @@ export async function categoriesOf(
         id: tag.id,
         category_id: category.id,
         name: tag.name,
-        posts: postsOf.get(tag.id) ?? 0,
         rules: rules
           .filter((rule) => rule.tagId === tag.id)
           .map((rule) => ruleResponse(rule, rule.cursor >= newestPost)),

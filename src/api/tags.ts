@@ -8,12 +8,14 @@ import {
   postTagsResponseSchema,
   tagPostsResponseSchema,
   tagListProgressSchema,
+  tagCountsResponseSchema,
   tagResponseSchema,
   tagRuleResponseSchema,
   type TagListBody,
   type TagListProgress,
 } from '@contract/tags';
 import type { Api } from './api';
+import { retryDelay, retryFigures } from './errors';
 
 const base = (workspaceId: string) => `workspaces/${encodeURIComponent(workspaceId)}`;
 const id = encodeURIComponent;
@@ -94,6 +96,20 @@ export const tagCategoriesQuery = (api: Api, workspaceId: string) =>
     queryKey: ['workspaces', workspaceId, 'tag-categories'] as const,
     queryFn: ({ signal }) =>
       api.send(`${base(workspaceId)}/tag-categories`, categoriesResponseSchema, { method: 'GET', signal }),
+  });
+
+/** How many posts carry each tag (a figure: the social API's, from the analytics store). */
+export const tagCountsQuery = (api: Api, workspaceId: string) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'tag-categories', 'counts'] as const,
+    queryFn: ({ signal }) =>
+      api.sendSocial('insights/tag-counts', tagCountsResponseSchema, {
+        method: 'POST',
+        body: { workspace_id: workspaceId },
+        signal,
+      }),
+    retry: retryFigures,
+    retryDelay,
   });
 
 export const postTagsQuery = (api: Api, workspaceId: string, postId: number) =>

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
-import type { PostTagsResponse, TagCategoriesResponse } from '@contract/tags';
+import type { PostTagsResponse, TagCategoriesResponse, TagCountsResponse } from '@contract/tags';
 import { demoUserIds } from '@server/seed';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { launchBrowser, newTestPage, type TestPage } from '@test/support/browser';
@@ -131,6 +131,22 @@ describe('By category (real server)', () => {
         { timeout: 30_000, interval: 500 },
       )
       .toBeGreaterThanOrEqual(OUTAGE_POSTS);
+
+    // Settings › Categories counts the tag's posts as the store counts them (all of them, not the last 7 days).
+    const settled = async () => {
+      const counts = await api<TagCountsResponse>('POST', '/social/insights/tag-counts', {
+        workspace_id: 'demo',
+      });
+      return counts.data_as_of ? null : counts.tags.find((t) => t.tag_id === tagId)!.posts;
+    };
+    await expect.poll(settled, { timeout: 30_000, interval: 500 }).not.toBeNull();
+    const outagePosts = (await settled())!;
+    expect(outagePosts).toBeGreaterThanOrEqual(OUTAGE_POSTS);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Tags of Topic' }).getByRole('heading').allInnerTexts(), {
+        timeout: 20_000,
+      })
+      .toEqual([`Calm · 0 posts`, `Outage · ${outagePosts.toLocaleString('en')} posts`]);
 
     const asked = page.waitForResponse(
       (response) => new URL(response.url()).pathname === '/social/insights/categories',

@@ -32,8 +32,19 @@ afterEach(async () => {
   localStorage.clear();
 });
 
-async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
-  const state = { categories: structuredClone(categories), next: 1 };
+/** The fake social API's counts: `unavailable` answers as a store still being prepared does. */
+interface Counts {
+  posts: Record<string, number>;
+  unavailable?: boolean;
+}
+
+async function visit(
+  privilege: Privilege,
+  categories: TagCategoryResponse[],
+  counts: Counts = { posts: {} },
+) {
+  const state = { categories: structuredClone(categories), next: 1, counts: structuredClone(counts) };
+  const seenApplying = new Set<string>();
   const server = await startFakeHttp();
   server.handle = (request): FakeReply => {
     const shell = shellReply(request);
@@ -58,14 +69,32 @@ async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
       };
     }
     if (key === 'GET workspaces/w1') return { status: 200, body: ws };
-    if (key === 'GET workspaces/w1/tag-categories') {
-      const answer = structuredClone(state);
-      // A rule is seen applying once, then done with the three past posts it matched.
-      for (const tag of tags()) {
-        if (tag.rules.some((rule) => !rule.caught_up)) tag.posts = 3;
-        for (const rule of tag.rules) rule.caught_up = true;
+    if (key === 'POST /social/insights/tag-counts') {
+      if (body.workspace_id !== 'w1') return { status: 404, body: { error: 'not_found', message: 'No.' } };
+      if (state.counts.unavailable) {
+        const message = 'The figures are being prepared: 40% done.';
+        return { status: 503, body: { error: 'figures_preparing', message } };
       }
-      return { status: 200, body: { categories: answer.categories } };
+      return {
+        status: 200,
+        body: {
+          tags: tags().map((tag) => ({ tag_id: tag.id, posts: state.counts.posts[tag.id] ?? 0 })),
+          applying: tags().some((tag) => tag.rules.some((rule) => !rule.caught_up)),
+        },
+      };
+    }
+    if (key === 'GET workspaces/w1/tag-categories') {
+      // A rule is seen applying once, then done with the three past posts it matched: they are counted from then.
+      for (const tag of tags()) {
+        for (const rule of tag.rules.filter((r) => !r.caught_up)) {
+          if (!seenApplying.delete(rule.id)) seenApplying.add(rule.id);
+          else {
+            rule.caught_up = true;
+            state.counts.posts[tag.id] = 3;
+          }
+        }
+      }
+      return { status: 200, body: { categories: structuredClone(state.categories) } };
     }
     if (key === 'POST workspaces/w1/tag-categories') {
       const created = { id: `c${state.next++}`, name: body.name as string, tags: [] };
@@ -80,7 +109,6 @@ async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
         category_id: category.id,
         name: body.name as string,
         rules: [],
-        posts: 0,
       };
       category.tags.push(created);
       return { status: 201, body: created };
@@ -133,7 +161,8 @@ async function visit(privilege: Privilege, categories: TagCategoryResponse[]) {
     AUTH_TOKENS_KEY,
     JSON.stringify({ access_token: fakeJwt(nowSeconds() + 3600, SELF), refresh_token: 'r' }),
   );
-  const app = createApp(testConfig(`${server.url}/api/`), {
+  const config = { ...testConfig(`${server.url}/api/`), VITE_SOCIAL_API_BASE_URL: `${server.url}/social/` };
+  const app = createApp(config, {
     history: createMemoryHistory({ initialEntries: ['/workspace/w1/settings/categories'] }),
     analytics: () => {},
   });
@@ -152,7 +181,6 @@ const topic: TagCategoryResponse = {
       id: 't100',
       category_id: 'c100',
       name: 'Coffee',
-      posts: 12,
       rules: [
         {
           id: 'r100',
@@ -194,7 +222,7 @@ describe('Settings › Categories', () => {
     expect(within(rules).getByText('late NEAR/3 parcel')).toBeTruthy();
     await waitFor(() => expect(within(card).getByText(/tagging past posts/)).toBeTruthy());
     await waitFor(() => expect(within(card).queryByText(/tagging past posts/)).toBeNull(), { timeout: 5000 });
-    expect(within(card).getByText('· 3 posts')).toBeTruthy();
+    expect(await within(card).findByText('· 3 posts')).toBeTruthy();
     expect(calls('POST', 'workspaces/w1/tag-categories').map((c) => JSON.parse(c.body))).toEqual([
       { name: 'Complaint type' },
     ]);
@@ -218,7 +246,7 @@ describe('Settings › Categories', () => {
   it('a manager renames a category and a tag in place, and is told when the name is taken', async () => {
     const user = userEvent.setup();
     const other: TagCategoryResponse = { id: 'c200', name: 'Product line', tags: [] };
-    const { calls } = await visit('manager', [topic, other]);
+    const { calls } = await visit('manager', [topic, other], { posts: { t100: 12 } });
     await user.click(await screen.findByRole('button', { name: 'Rename the category Topic' }));
     const field = screen.getByRole('textbox', { name: 'New name of the category Topic' });
     expect(document.activeElement).toBe(field);
@@ -251,11 +279,21 @@ describe('Settings › Categories', () => {
   });
 
   it('a viewer sees categories, tags, rules and counts, and no controls', async () => {
-    await visit('viewer', [topic]);
+    await visit('viewer', [topic], { posts: { t100: 12 } });
     const card = (await screen.findByRole('heading', { name: 'Topic' })).closest('section')!;
-    expect(within(card).getByRole('heading', { name: 'Coffee · 12 posts' })).toBeTruthy();
+    expect(await within(card).findByRole('heading', { name: 'Coffee · 12 posts' })).toBeTruthy();
     expect(within(card).getByText('coffee OR espresso')).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryByRole('button', { name: /Delete|Add|Create|Rename/ })).toBeNull();
+  });
+
+  it('shows the categories while the posts cannot be counted, and says why', async () => {
+    await visit('viewer', [topic], { posts: {}, unavailable: true });
+    const card = (await screen.findByRole('heading', { name: 'Topic' })).closest('section')!;
+    expect(within(card).getByText('coffee OR espresso')).toBeTruthy();
+    expect((await screen.findByText(/cannot be counted now/)).textContent).toBe(
+      'The posts carrying each tag cannot be counted now: The figures are being prepared: 40% done.',
+    );
+    expect(within(card).getByRole('heading', { name: 'Coffee' })).toBeTruthy();
   });
 });

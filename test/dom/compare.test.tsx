@@ -48,7 +48,7 @@ const categories: TagCategoriesResponse = {
     {
       id: 'c1',
       name: 'Topic',
-      tags: [{ id: DRINKS, category_id: 'c1', name: 'Drinks', rules: [], posts: 0 }],
+      tags: [{ id: DRINKS, category_id: 'c1', name: 'Drinks', rules: [] }],
     },
   ],
 };

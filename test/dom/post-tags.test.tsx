@@ -25,8 +25,8 @@ const categories: TagCategoryResponse[] = [
     id: 'c1',
     name: 'Topic',
     tags: [
-      { id: 't1', category_id: 'c1', name: 'Coffee', posts: 3, rules: [] },
-      { id: 't2', category_id: 'c1', name: 'Tea', posts: 1, rules: [] },
+      { id: 't1', category_id: 'c1', name: 'Coffee', rules: [] },
+      { id: 't2', category_id: 'c1', name: 'Tea', rules: [] },
     ],
   },
   { id: 'c2', name: 'Empty', tags: [] },

@@ -19,8 +19,8 @@ const categories: TagCategoriesResponse = {
       id: 'c1',
       name: 'Topic',
       tags: [
-        { id: DRINKS, category_id: 'c1', name: 'Drinks', rules: [], posts: 0 },
-        { id: FOOD, category_id: 'c1', name: 'Food', rules: [], posts: 0 },
+        { id: DRINKS, category_id: 'c1', name: 'Drinks', rules: [] },
+        { id: FOOD, category_id: 'c1', name: 'Food', rules: [] },
       ],
     },
     { id: 'c2', name: 'Empty', tags: [] },

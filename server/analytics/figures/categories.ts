@@ -1,6 +1,7 @@
 // A scope's posts counted per tag of a category (server/social/insights/categories.ts): the posts the scope selects
 // (storeFrom: the query's token slices or the range's posts, each post once) joined with the store's post_tags slices
-// of the category's tags, in one statement; and the scope's posts and those with any of the tags.
+// of the category's tags, in one statement; and the scope's posts and those with any of the tags. And each tag's posts
+// in the whole store, by its slice of post_tags (storeTagPosts: the settings' counts).
 import type { AnalyticsStore } from '../store';
 import { StoreParams } from '../params';
 import { STORE_DATABASE } from '../layout';
@@ -40,4 +41,22 @@ export async function storeCategoryCounts(
     else byTag.set(row.tag, Number(row.n));
   }
   return { posts, tagged, byTag };
+}
+
+/** How many posts carry each of `tagIds` now, in the whole store (Settings › Categories); none: absent. */
+export async function storeTagPosts(
+  store: AnalyticsStore,
+  tagIds: readonly string[],
+  db = STORE_DATABASE,
+): Promise<Map<string, number>> {
+  if (!tagIds.length) return new Map();
+  const params = new StoreParams();
+  const tags = params.add(tagIds, 'Array(UUID)');
+  // Not aliased `tag`: ClickHouse would read the WHERE's `tag` as the alias (text), not the column.
+  const rows = await store.query<{ id: string; n: string }>(
+    `SELECT toString(tag) AS id, toString(uniqExact(post)) AS n FROM ${db}.post_tags WHERE tag IN ${tags}
+    GROUP BY tag`,
+    params.values,
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }

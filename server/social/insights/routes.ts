@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import * as z from 'zod/mini';
-import type { FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
 import { serializerCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   EXPORT_MAX_ROWS,
@@ -17,6 +17,7 @@ import { dashboardPath, INSIGHT_DASHBOARDS, type Dashboard } from '@contract/ins
 import { errorResponseSchema } from '@contract/errors';
 import { logFailure } from '@server/errors';
 import { savedQueryVolumeBodySchema, savedQueryVolumeResponseSchema } from '@contract/saved-queries';
+import { tagCountsBodySchema, tagCountsResponseSchema } from '@contract/tags';
 import { invalidQueryErrorSchema } from '@contract/social-query';
 import { bearer, errorResponses } from '@server/openapi';
 import { workspaceAccessOf, type WorkspaceRequirement } from '@server/workspaces/route-access';
@@ -33,6 +34,7 @@ import { dashboardAnswers } from './dashboard-answer';
 import { dashboardComputations, extraOf, type DashboardAnswer, type DashboardBody } from './computations';
 import { exportPosts, exportProfiles, type CsvExport } from './export';
 import { savedQueryVolume } from './saved-query-volume';
+import { tagCounts } from './tag-counts';
 import { compareRoute } from './compare-routes';
 import { explainRoutes } from './explain-routes';
 
@@ -287,6 +289,13 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       exportProfiles(db, context, body, workspace, signal, app.deps.analytics),
   );
 
+  /** A workspace's figures read outside the answer cache: in an admission slot, where the dashboards read. */
+  async function workspaceRead<T>(reply: FastifyReply, read: (db: Db) => Promise<T>) {
+    const answer = await admission.run(() => reads.read(read), clientGone(reply.raw));
+    sayWhereRead(reads, reply, answer);
+    return answer;
+  }
+
   // The saved queries list's sparklines: here, under the dashboards' rate limit (one call per list, whatever its
   // length), and counted by the dashboards' sources (saved-query-volume.ts).
   app.post(
@@ -315,15 +324,44 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
       // The saved queries are listed on the primary (one saved a moment ago is listed); their posts are counted
       // where the dashboards read.
       const { workspace } = workspaceAccessOf(request);
-      const read = await admission.run(
-        () =>
-          reads.read((db) =>
-            savedQueryVolume(db, workspace, { savedQueriesDb: lightDb, analytics: app.deps.analytics }),
-          ),
-        clientGone(reply.raw),
+      const read = await workspaceRead(reply, (db) =>
+        savedQueryVolume(db, workspace, { savedQueriesDb: lightDb, analytics: app.deps.analytics }),
       );
-      sayWhereRead(reads, reply, read);
       return read.value;
+    },
+  );
+
+  // Settings › Categories' counts: a figure, so here (the store's, under the dashboards' rate limit), not with the
+  // categories themselves (the record, /api/workspaces/{id}/tag-categories).
+  app.post(
+    '/insights/tag-counts',
+    {
+      config: { workspace: anyMember },
+      schema: {
+        tags: ['social', 'tags'],
+        security: bearer,
+        summary: 'How many posts carry each tag of the workspace now',
+        description:
+          'Every tag of the workspace (tags: tag_id and posts, 0 for a tag no post carries), counted by the ' +
+          'analytics store as the dashboards broken down by a category count them: set by a person, or by a rule and ' +
+          "not removed by a person; applying: some rule is still tagging (its tag's count will grow). Not clipped " +
+          "to a date range or the plan's history, and not counted against the month's dashboard volume. While a " +
+          "rule's rows are still reaching the store, data_as_of says up to when the counts are complete. 404 for a " +
+          'workspace the caller is not a member of; 429 as the dashboards; 503 while the analytics store cannot ' +
+          'answer. ' +
+          READ_HEADERS_DOC,
+        body: tagCountsBodySchema,
+        response: {
+          200: tagCountsResponseSchema,
+          ...errorResponses(400, 404, 429),
+          503: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workspace } = workspaceAccessOf(request);
+      const read = await workspaceRead(reply, (db) => tagCounts(db, workspace.id, app.deps.analytics));
+      return read.asOf ? { ...read.value, data_as_of: read.asOf.toISOString() } : read.value;
     },
   );
 };

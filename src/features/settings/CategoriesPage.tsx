@@ -5,9 +5,16 @@
 // them. Manual tags win over rules, and deleting a rule removes only what it set.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TagCategoryResponse } from '@contract/tags';
+import type { TagCategoriesResponse, TagCategoryResponse } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
-import { createCategory, createTag, deleteCategory, renameCategory, tagCategoriesQuery } from '@/api/tags';
+import {
+  createCategory,
+  createTag,
+  deleteCategory,
+  renameCategory,
+  tagCategoriesQuery,
+  tagCountsQuery,
+} from '@/api/tags';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError, TextField } from '@/components/Field';
 import { EmptyState, PageFrame } from '@/components/PageFrame';
@@ -20,18 +27,28 @@ import { TagRow } from './TagRow';
 import { useWorkspace } from './use-workspace';
 import './categories.css';
 
-/** Past posts are being tagged by some rule: the page reads the categories again until they are done. */
+/**
+ * Past posts are being tagged by some rule: the page reads the categories again until they are done, and the counts
+ * until their answer says so too and the analytics store has every row (they are its figures, a few seconds behind).
+ */
 const REFRESH_WHILE_APPLYING_MS = 2_000;
+
+const applyingIn = (data: TagCategoriesResponse | undefined) =>
+  Boolean(data?.categories.some((c) => c.tags.some((t) => t.rules.some((r) => !r.caught_up))));
 
 export function CategoriesPage() {
   const { workspace, workspaceId } = useWorkspace();
   const { api } = useApp();
   const categories = useQuery({
     ...tagCategoriesQuery(api, workspaceId),
+    refetchInterval: (query) => (applyingIn(query.state.data) ? REFRESH_WHILE_APPLYING_MS : false),
+  });
+  // Each TagRow reads them from the cache; this observer alone refreshes them.
+  const counts = useQuery({
+    ...tagCountsQuery(api, workspaceId),
+    enabled: Boolean(categories.data?.categories.some((c) => c.tags.length)),
     refetchInterval: (query) =>
-      query.state.data?.categories.some((c) => c.tags.some((t) => t.rules.some((r) => !r.caught_up)))
-        ? REFRESH_WHILE_APPLYING_MS
-        : false,
+      query.state.data?.applying || query.state.data?.data_as_of ? REFRESH_WHILE_APPLYING_MS : false,
   });
   const canEdit = canManageMembers(workspace.privilege);
   return (
@@ -41,6 +58,12 @@ export function CategoriesPage() {
     >
       {canEdit ? <NameForm workspaceId={workspaceId} /> : null}
       {categories.isError ? <FormError message={apiProblem(categories.error).message} /> : null}
+      {counts.failureReason ? (
+        // Said from the first failure: a store being prepared is asked again for minutes before it is an error.
+        <p className="small muted" role="status">
+          The posts carrying each tag cannot be counted now: {apiProblem(counts.failureReason).message}
+        </p>
+      ) : null}
       {categories.data ? (
         categories.data.categories.length ? (
           <ul className="tag-categories" aria-label="The workspace's categories">

@@ -2,10 +2,10 @@
 // applied to the posts stored before it), and for owners and managers a field to add a rule, a button to delete each
 // rule (posts lose the tag where only that rule set it) and one to delete the tag.
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TagResponse } from '@contract/tags';
 import { apiProblem } from '@/api/errors';
-import { createRule, deleteRule, deleteTag, renameTag, tagCategoriesQuery } from '@/api/tags';
+import { createRule, deleteRule, deleteTag, renameTag, tagCategoriesQuery, tagCountsQuery } from '@/api/tags';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError, TextField } from '@/components/Field';
 import { useApp } from '@/components/use-app';
@@ -26,6 +26,9 @@ export function TagRow({
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  // The page's observer refreshes them (CategoriesPage); here they are only read.
+  const counts = useQuery({ ...tagCountsQuery(api, workspaceId), enabled: false });
+  const posts = counts.data?.tags.find((count) => count.tag_id === tag.id)?.posts;
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: tagCategoriesQuery(api, workspaceId).queryKey });
   const addRule = useMutation({
@@ -67,9 +70,15 @@ export function TagRow({
     <div className="tag-row">
       <h3>
         {tag.name}{' '}
-        <span className="small muted">
-          · {tag.posts.toLocaleString('en')} {tag.posts === 1 ? 'post' : 'posts'}
-        </span>
+        {posts === undefined ? (
+          counts.failureReason ? null : (
+            <span className="small muted">· counting posts…</span>
+          )
+        ) : (
+          <span className="small muted">
+            · {posts.toLocaleString('en')} {posts === 1 ? 'post' : 'posts'}
+          </span>
+        )}
       </h3>
       {canEdit ? (
         <RenameControl

@@ -48,6 +48,7 @@ describe('figures while the store cannot answer', () => {
       ['/social/insights/posts', { workspace_id: workspaceId, query: 'coffee' }],
       ['/social/discover', { workspace_id: workspaceId, query: 'coffee' }],
       ['/social/saved-queries/volume', { workspace_id: workspaceId }],
+      ['/social/insights/tag-counts', { workspace_id: workspaceId }],
     ] as const) {
       const res = await as(server, viewer, { method: 'POST', url, payload });
       expect(res.statusCode, `${url} ${res.body}`).toBe(503);

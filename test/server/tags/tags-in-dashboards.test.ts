@@ -6,14 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
 import type { PostsResponse } from '@contract/insights-responses';
-import type { TagCategoryResponse, TagResponse } from '@contract/tags';
+import type { TagCategoryResponse, TagCountsResponse, TagResponse } from '@contract/tags';
 import { openStore } from '@server/analytics/open';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { applyTagRules } from '@server/tags/apply';
+import { tagRules } from '@server/db/tags-schema';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
 import { ALL, insertCorpus, matching } from '@test/support/query-corpus.fixtures';
@@ -122,6 +123,39 @@ describe('tags in the dashboards', () => {
       tagged: 0,
       untagged: ALL.length,
     });
+  });
+
+  it("counts each tag's posts for the settings from the store, for any member of the workspace alone", async () => {
+    const counts = (t: Team, person: Person) =>
+      as(server, person, {
+        method: 'POST',
+        url: '/social/insights/tag-counts',
+        payload: { workspace_id: t.workspaceId },
+      });
+    const res = await counts(team, team.viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<TagCountsResponse>();
+    expect(body.data_as_of).toBeUndefined();
+    expect(body.applying).toBe(false);
+    expect(new Map(body.tags.map((tag) => [tag.tag_id, tag.posts]))).toEqual(
+      new Map([
+        [drinks.id, matching('tea OR coffee').length],
+        [love.id, 2],
+        [empty.id, 0],
+      ]),
+    );
+    // A rule that has not looked at every stored post yet (written here, so no route applies it): counts will grow.
+    const [waiting] = await server.db
+      .insert(tagRules)
+      .values({ workspaceId: team.workspaceId, tagId: empty.id, query: 'zzz' })
+      .returning({ id: tagRules.id });
+    const growing = await counts(team, team.viewer);
+    expect(growing.json<TagCountsResponse>()).toMatchObject({ tags: body.tags, applying: true });
+    await server.db.delete(tagRules).where(eq(tagRules.id, waiting!.id));
+    expect((await counts(team, other.viewer)).statusCode).toBe(404);
+    const theirs = await counts(other, other.viewer);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json<TagCountsResponse>().tags).toEqual([]);
   });
 
   it('filters by tags, with exclude, and names them in the counted sentence', async () => {
