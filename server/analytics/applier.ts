@@ -222,6 +222,22 @@ async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
   }
 }
 
+/** The round's posts PostgreSQL no longer has (each chunk's that it wrote fewer rows of than it has ids). */
+async function removedPosts(store: AnalyticsStore, postChunks: PostChunk[]): Promise<number[]> {
+  const removed: number[] = [];
+  for (const chunk of postChunks) {
+    if (chunk.count === chunk.ids.length) continue;
+    // replacePosts has just made the store's posts of these ids PostgreSQL's.
+    const held = await store.query<{ id: string }>(
+      `SELECT toString(id) AS id FROM ${STORE_DATABASE}.posts WHERE id IN {ids:Array(UInt64)}`,
+      { ids: idArray(chunk.ids) },
+    );
+    const kept = new Set(held.map((row) => Number(row.id)));
+    removed.push(...chunk.ids.filter((id) => !kept.has(id)));
+  }
+  return removed;
+}
+
 /**
  * Puts the tags the posts `ids` carry now (`rows`) in place of what the store has of their tags: the held rows of those
  * posts are deleted first (a mutation, so only when there are some).
@@ -334,7 +350,8 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
     const profilesChanged = await replaceProfiles(store, profileIds, profiles);
-    await replaceTags(store, tagPostIds, tagRows);
+    // A removed post's tags go with it (tagRows has none of its).
+    await replaceTags(store, sortedUnion([tagPostIds, await removedPosts(store, posts)]), tagRows);
     await deps.written?.({ reset, postIds, ...profilesChanged });
     await deps.at?.('applied');
 

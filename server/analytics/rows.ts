@@ -141,10 +141,13 @@ export async function insertProfiles(store: AnalyticsStore, db: string, rows: ob
   );
 }
 
-/** The tags the posts that match `condition` (over `post_tags pt`) carry, each (tag, post) once. */
+/**
+ * The tags the posts that match `condition` (over `post_tags pt`) carry, each (tag, post) once: posts PostgreSQL still
+ * holds (a post removed, by its author's deletion or the retention, leaves its rows in post_tags, read by nothing).
+ */
 export const tagRowsSql = (condition: string) =>
   `SELECT DISTINCT pt.tag_id::text AS tag, pt.post_id::text AS post FROM post_tags pt
-  WHERE (${condition}) AND ${CARRIED_WHERE}`;
+  WHERE (${condition}) AND ${CARRIED_WHERE} AND EXISTS (SELECT FROM post_keys k WHERE k.id = pt.post_id)`;
 
 /** Loads rows of tagRowsSql into `db.post_tags`. */
 export async function insertTags(

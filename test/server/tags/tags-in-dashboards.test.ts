@@ -14,6 +14,7 @@ import { openStore } from '@server/analytics/open';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { STORE_DATABASE } from '@server/analytics/layout';
 import { applyTagRules } from '@server/tags/apply';
+import { insertPosts } from '@server/social/corpus/changes';
 import { tagRules } from '@server/db/tags-schema';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { as, createTeam, type Person, type Team } from '@test/support/workspaces.fixtures';
@@ -381,6 +382,54 @@ describe('tags in the dashboards', () => {
     expect(refined.json<{ error: string }>().error).toBe('tag_not_found');
     const outsider = await breakdown(team, topic.id, other.owner);
     expect(outsider.statusCode).toBe(404);
+  });
+
+  it("goes with a removed post: the store's rows and the settings' count (PostgreSQL's rows are read by nothing)", async () => {
+    const mine = await createTeam(server);
+    const category = await created<TagCategoryResponse>(mine, '/tag-categories', { name: 'Fleeting' });
+    const gone = await created<TagResponse>(mine, `/tag-categories/${category.id}/tags`, { name: 'Gone' });
+    const { rows } = await server.db.execute<{ id: string }>(sql`SELECT id::text FROM profiles LIMIT 1`);
+    const post = (externalId: string) => ({
+      platform: 'x' as const,
+      externalId,
+      authorId: Number(rows[0]!.id),
+      text: 'A fleeting remark',
+      language: 'en',
+      postedAt: new Date('2026-01-01T12:00:00Z'),
+    });
+    const [kept, removed] = (await insertPosts(server.db, [post('fleeting-1'), post('fleeting-2')])) as [
+      number,
+      number,
+    ];
+    const tagged = await as(server, mine.manager, {
+      method: 'POST',
+      url: `${base(mine)}/tags/${gone.id}/posts`,
+      payload: { post_ids: [kept, removed], tagged: true },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    await settled();
+    const count = async () => {
+      const res = await as(server, mine.viewer, {
+        method: 'POST',
+        url: '/social/insights/tag-counts',
+        payload: { workspace_id: mine.workspaceId },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TagCountsResponse>().tags;
+    };
+    expect(await count()).toEqual([{ tag_id: gone.id, posts: 2 }]);
+    await server.pool.query(`SELECT corpus_delete_posts('id = ${removed}')`);
+    await server.storeCaughtUp();
+    expect(await count()).toEqual([{ tag_id: gone.id, posts: 1 }]);
+    const held = await server.analytics!.store!.query<{ post: string }>(
+      `SELECT toString(post) AS post FROM ${STORE_DATABASE}.post_tags WHERE tag = {tag:UUID}`,
+      { tag: gone.id },
+    );
+    expect(held).toEqual([{ post: String(kept) }]);
+    const left = await server.db.execute<{ n: string }>(
+      sql`SELECT count(*)::text AS n FROM post_tags WHERE post_id = ${removed}`,
+    );
+    expect(left.rows[0]!.n).toBe('1');
   });
 
   it('is copied whole by a rebuild', async () => {
