@@ -222,45 +222,6 @@ async function replacePosts(store: AnalyticsStore, postChunks: PostChunk[]) {
   }
 }
 
-/** Which of the posts `ids` the store holds (once replacePosts has made its posts of the round PostgreSQL's). */
-async function heldPosts(store: AnalyticsStore, ids: readonly number[]): Promise<Set<number>> {
-  const held = new Set<number>();
-  for (const chunk of chunks([...ids], CHUNK_IDS)) {
-    const rows = await store.query<{ id: string }>(
-      `SELECT toString(id) AS id FROM ${STORE_DATABASE}.posts WHERE id IN {ids:Array(UInt64)}`,
-      { ids: idArray(chunk) },
-    );
-    for (const row of rows) held.add(Number(row.id));
-  }
-  return held;
-}
-
-/**
- * The tags of the round's posts as the store is to hold them: the ids whose rows are replaced (the posts whose tags
- * changed, and those the round removed: each chunk's that PostgreSQL wrote fewer rows of than it has ids) and the rows
- * of the posts the store holds. A removed post's rows stay in PostgreSQL's post_tags (read by nothing there), and its
- * tags may change after it is gone (a rule deleted): the store's posts say which are gone, a look-up by its primary
- * key, where an EXISTS on post_keys a row cost PostgreSQL 0.35 s a round of 200,000 tagged posts at 10M.
- */
-async function tagsOfHeldPosts(
-  store: AnalyticsStore,
-  postChunks: PostChunk[],
-  tagPostIds: number[],
-  rows: Array<{ tag: string; post: string }>,
-) {
-  const removed: number[] = [];
-  for (const chunk of postChunks) {
-    if (chunk.count === chunk.ids.length) continue;
-    const held = await heldPosts(store, chunk.ids);
-    removed.push(...chunk.ids.filter((id) => !held.has(id)));
-  }
-  const held = rows.length ? await heldPosts(store, tagPostIds) : new Set<number>();
-  return {
-    ids: sortedUnion([tagPostIds, removed]),
-    rows: rows.filter((row) => held.has(Number(row.post))),
-  };
-}
-
 /**
  * Puts the tags the posts `ids` carry now (`rows`) in place of what the store has of their tags: the held rows of those
  * posts are deleted first (a mutation, so only when there are some).
@@ -373,8 +334,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);
     const profilesChanged = await replaceProfiles(store, profileIds, profiles);
-    const tagged = await tagsOfHeldPosts(store, posts, tagPostIds, tagRows);
-    await replaceTags(store, tagged.ids, tagged.rows);
+    await replaceTags(store, tagPostIds, tagRows);
     await deps.written?.({ reset, postIds, ...profilesChanged });
     await deps.at?.('applied');
 

@@ -1,14 +1,13 @@
 // corpus:check's comparison of the tags (docs/tags.md, "Tags in the analytics store"): the store's `post_tags` against
-// the (tag, post) pairs PostgreSQL says the posts carry (heldTagRowsSql: CARRIED_WHERE, manual over rules, of posts it
-// holds), in the check's snapshot and at its outbox position (check.ts). Per tag, the count and an md5 of its posts in
-// order; for a tag that differs, its posts one by one: carried but missing from the store, held by the store but not
-// carried, or held more than once. The repair feeds the posts that differ through the change feed again
-// (corpus_tags_changed, migration 0044), whose batch the applier applies by putting the tags those posts carry now in
-// place of the store's.
+// the (tag, post) pairs PostgreSQL says the posts carry (tagRowsSql: CARRIED_WHERE, manual over rules), in the check's
+// snapshot and at its outbox position (check.ts). Per tag, the count and an md5 of its posts in order; for a tag that
+// differs, its posts one by one: carried but missing from the store, held by the store but not carried, or held more
+// than once. The repair feeds the posts that differ through the change feed again (corpus_tags_changed, migration
+// 0044), whose batch the applier applies by putting the tags those posts carry now in place of the store's.
 import type pg from 'pg';
 import { tagLabel } from '@contract/tags';
 import { STORE_DATABASE } from './layout';
-import { heldTagRowsSql } from './rows';
+import { tagRowsSql } from './rows';
 import type { StoreReading } from './state';
 
 /** A (tag, post) pair one side holds otherwise than the other. */
@@ -29,7 +28,7 @@ export interface TagCheck {
   names: Map<string, string>;
 }
 
-const CARRIED = `(${heldTagRowsSql('true')}) x`;
+const CARRIED = `(${tagRowsSql('true')}) x`;
 // Each tag's posts in numeric order, on both sides.
 const PG_TAGS = `SELECT x.tag, count(*)::text AS n, md5(string_agg(x.post, ',' ORDER BY x.post::bigint)) AS hash
   FROM ${CARRIED} GROUP BY x.tag`;
@@ -44,7 +43,7 @@ async function postsOfTag(
   tag: string,
 ): Promise<TagDifference[]> {
   const { rows: carried } = await client.query<{ post: string }>(
-    `SELECT x.post FROM (${heldTagRowsSql('pt.tag_id = $1::uuid')}) x`,
+    `SELECT x.post FROM (${tagRowsSql('pt.tag_id = $1::uuid')}) x`,
     [tag],
   );
   const held = await reading.store.query<{ post: string; n: string }>(

@@ -26,7 +26,7 @@ import {
   insertTags,
   loadPostFiles,
   profileRowsSql,
-  heldTagRowsSql,
+  tagRowsSql,
 } from './rows';
 import { TAG } from './open';
 import { makeScratch } from './scratch';
@@ -252,7 +252,7 @@ export async function rebuildStore(
     const profiles = await streamInto(client, 'rebuild_profiles', profileRowsSql(), batch, (batchRows) =>
       insertProfiles(store, NEXT_DATABASE, batchRows),
     );
-    await streamInto(client, 'rebuild_tags', heldTagRowsSql('true'), batch, (batchRows) =>
+    await streamInto(client, 'rebuild_tags', tagRowsSql('true'), batch, (batchRows) =>
       insertTags(store, NEXT_DATABASE, batchRows as Array<{ tag: string; post: string }>),
     );
     let done = 0;

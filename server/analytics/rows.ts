@@ -142,17 +142,12 @@ export async function insertProfiles(store: AnalyticsStore, db: string, rows: ob
 }
 
 /**
- * The tags the posts that match `condition` (over `post_tags pt`) carry, each (tag, post) once, whether PostgreSQL
- * still holds the post or not: a post removed (by its author's deletion or the retention) leaves its rows in
- * post_tags, read by nothing there. The feed's read: the applier keeps the rows of the posts the store holds.
+ * The tags the posts that match `condition` (over `post_tags pt`) carry, each (tag, post) once; a removed post has no
+ * rows (they go in the transaction that removes it: migration 0052).
  */
 export const tagRowsSql = (condition: string) =>
   `SELECT DISTINCT pt.tag_id::text AS tag, pt.post_id::text AS post FROM post_tags pt
   WHERE (${condition}) AND ${CARRIED_WHERE}`;
-
-/** tagRowsSql of the posts PostgreSQL holds: what a rebuild copies and corpus:check compares. */
-export const heldTagRowsSql = (condition: string) =>
-  `${tagRowsSql(condition)} AND EXISTS (SELECT FROM post_keys k WHERE k.id = pt.post_id)`;
 
 /** Loads rows of tagRowsSql into `db.post_tags`. */
 export async function insertTags(

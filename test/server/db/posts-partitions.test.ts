@@ -12,6 +12,7 @@ import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtu
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { scanned, statementsOf } from '@test/support/pruning';
 import { profiles } from '@server/db/social-schema';
+import { tagCategories, tags } from '@server/db/tags-schema';
 import { loadCatalogue } from '@server/billing/plans';
 import { maintainPartitions, retentionProblem } from '@server/social/corpus/partitions';
 
@@ -265,8 +266,20 @@ describe('the external key', () => {
 });
 
 describe('retention', () => {
-  it('drops whole months before the cutoff, with their keys', async () => {
+  it('drops whole months before the cutoff, with their keys and their tags', async () => {
     expect(await partitions()).toContain('posts_2025_12');
+    // A post of each side of the cutoff tagged by hand: December's tag goes with its month, March's stays.
+    const [category] = await server.db
+      .insert(tagCategories)
+      .values({ workspaceId, name: 'Topic' })
+      .returning({ id: tagCategories.id });
+    const [tag] = await server.db
+      .insert(tags)
+      .values({ workspaceId, categoryId: category!.id, name: 'Outage' })
+      .returning({ id: tags.id });
+    await server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by)
+      SELECT ${workspaceId}, id, ${tag!.id}::uuid, 'manual' FROM post_keys
+      WHERE external_id IN ('outside-0', 'outside-1')`);
     // 2026-03-20 is inside March: March stays whole, December 2025 and earlier go.
     const { rows } = await server.db.execute<{ posts_partitions_drop_before: string }>(
       sql`SELECT posts_partitions_drop_before('2026-03-20T00:00:00Z')`,
@@ -280,6 +293,12 @@ describe('retention', () => {
         (SELECT count(*) FROM post_keys WHERE posted_at < '2026-01-01')::int AS keys`);
     expect(left.rows[0]).toEqual({ n: 0, keys: 0 });
     expect(await keyDifferences()).toBe(0);
+    const tagged = await server.db.execute<{ external_id: string }>(sql`
+      SELECT k.external_id FROM post_tags t JOIN post_keys k ON k.id = t.post_id WHERE t.tag_id = ${tag!.id}`);
+    expect(tagged.rows).toEqual([{ external_id: 'outside-1' }]);
+    const orphans = await server.db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM post_tags t WHERE NOT EXISTS (SELECT FROM post_keys k WHERE k.id = t.post_id)`);
+    expect(orphans.rows[0]!.n).toBe(0);
   });
 });
 
