@@ -47,15 +47,14 @@ export async function storeCategoryCounts(
 export async function storeTagPosts(
   store: AnalyticsStore,
   tagIds: readonly string[],
-  db = STORE_DATABASE,
 ): Promise<Map<string, number>> {
   if (!tagIds.length) return new Map();
   const params = new StoreParams();
   const tags = params.add(tagIds, 'Array(UUID)');
   // Not aliased `tag`: ClickHouse would read the WHERE's `tag` as the alias (text), not the column.
   const rows = await store.query<{ id: string; n: string }>(
-    `SELECT toString(tag) AS id, toString(uniqExact(post)) AS n FROM ${db}.post_tags WHERE tag IN ${tags}
-    GROUP BY tag`,
+    `SELECT toString(tag) AS id, toString(uniqExact(post)) AS n FROM ${STORE_DATABASE}.post_tags WHERE tag IN
+    ${tags} GROUP BY tag`,
     params.values,
   );
   return new Map(rows.map((row) => [row.id, Number(row.n)]));

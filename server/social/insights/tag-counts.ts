@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { TagCountsResponse } from '@contract/tags';
 import type { Db } from '@server/db/database';
 import { storeTagPosts } from '@server/analytics/figures/categories';
+import { newestPostId } from '@server/tags/apply';
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from './store-source';
 
@@ -16,10 +17,10 @@ export async function tagCounts(
   workspaceId: string,
   service: AnalyticsService | undefined,
 ): Promise<Omit<TagCountsResponse, 'data_as_of'>> {
-  // A rule is done once it has looked at the newest stored post (server/tags/apply.ts, newestPostId).
+  // A rule is done once it has looked at the newest stored post (as the categories' caught_up says).
+  const newest = await newestPostId(db);
   const { rows } = await db.execute<{ id: string; applying: boolean }>(
-    sql`SELECT t.id::text AS id,
-        coalesce(bool_or(r.cursor < (SELECT coalesce(max(id), 0) FROM post_keys)), false) AS applying
+    sql`SELECT t.id::text AS id, coalesce(bool_or(r.cursor < ${newest}), false) AS applying
       FROM tags t LEFT JOIN tag_rules r ON r.tag_id = t.id
       WHERE t.workspace_id = ${workspaceId} GROUP BY t.id ORDER BY t.id`,
   );

@@ -53,6 +53,14 @@ async function settled() {
   await server.storeCaughtUp();
 }
 
+/** Settings › Categories' counts of `t`'s tags, asked by `person`. */
+const tagCounts = (t: Team, person: Person) =>
+  as(server, person, {
+    method: 'POST',
+    url: '/social/insights/tag-counts',
+    payload: { workspace_id: t.workspaceId },
+  });
+
 const breakdown = (t: Team, categoryId: string, person: Person = t.viewer, refine: object[] = []) =>
   as(server, person, {
     method: 'POST',
@@ -127,13 +135,7 @@ describe('tags in the dashboards', () => {
   });
 
   it("counts each tag's posts for the settings from the store, for any member of the workspace alone", async () => {
-    const counts = (t: Team, person: Person) =>
-      as(server, person, {
-        method: 'POST',
-        url: '/social/insights/tag-counts',
-        payload: { workspace_id: t.workspaceId },
-      });
-    const res = await counts(team, team.viewer);
+    const res = await tagCounts(team, team.viewer);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<TagCountsResponse>();
     expect(body.data_as_of).toBeUndefined();
@@ -150,11 +152,11 @@ describe('tags in the dashboards', () => {
       .insert(tagRules)
       .values({ workspaceId: team.workspaceId, tagId: empty.id, query: 'zzz' })
       .returning({ id: tagRules.id });
-    const growing = await counts(team, team.viewer);
+    const growing = await tagCounts(team, team.viewer);
     expect(growing.json<TagCountsResponse>()).toMatchObject({ tags: body.tags, applying: true });
     await server.db.delete(tagRules).where(eq(tagRules.id, waiting!.id));
-    expect((await counts(team, other.viewer)).statusCode).toBe(404);
-    const theirs = await counts(other, other.viewer);
+    expect((await tagCounts(team, other.viewer)).statusCode).toBe(404);
+    const theirs = await tagCounts(other, other.viewer);
     expect(theirs.statusCode, theirs.body).toBe(200);
     expect(theirs.json<TagCountsResponse>().tags).toEqual([]);
   });
@@ -409,11 +411,7 @@ describe('tags in the dashboards', () => {
     expect(tagged.statusCode, tagged.body).toBe(200);
     await settled();
     const count = async () => {
-      const res = await as(server, mine.viewer, {
-        method: 'POST',
-        url: '/social/insights/tag-counts',
-        payload: { workspace_id: mine.workspaceId },
-      });
+      const res = await tagCounts(mine, mine.viewer);
       expect(res.statusCode, res.body).toBe(200);
       return res.json<TagCountsResponse>().tags;
     };
