@@ -4,8 +4,9 @@
 // then the whole of applyPastFromStore as the route runs it (the read again, and the rule's rows written in
 // PostgreSQL in batches of `--batch`, `--writers` at once). Each rule is made in a workspace of its own, deleted at the
 // end with its rows (the store is fed their tags and then their removal, as for any rule). Prints, per rule, its
-// matches, the read's and the whole pass's time and the corpus's posts per second (the posts the store holds over the
-// whole pass), and the time 10M posts would take at that rate.
+// matches, the read's and the whole pass's time, when the store's figures had its tags, how long after the deletion
+// they no longer had them, and the corpus's posts per second (the posts the store holds over the whole pass), and the
+// time 10M posts would take at that rate.
 import { parseArgs } from 'node:util';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
@@ -71,6 +72,7 @@ try {
     const [workspace] = await database.db.insert(workspaces).values({ name: 'bench-rules' }).returning();
     let whole = 0;
     let fed = 0;
+    let removed = 0;
     try {
       const [category] = await database.db
         .insert(tagCategories)
@@ -91,15 +93,17 @@ try {
       await service.holding(await outboxEnd(), 600_000);
       fed = performance.now() - began;
     } finally {
+      const deleting = performance.now();
       await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
       // The store takes the removal in before the next rule is timed.
       await service.holding(await outboxEnd(), 600_000);
+      removed = performance.now() - deleting;
     }
     const seconds = whole / 1000;
     console.log(
       `${label.padEnd(13)} ${found.ids.length.toLocaleString('en-US').padStart(9)} matches · read ` +
         `${(read / 1000).toFixed(2)} s · whole ${seconds.toFixed(2)} s (in the store's figures ` +
-        `${(fed / 1000).toFixed(2)} s) · ` +
+        `${(fed / 1000).toFixed(2)} s; deleted, out of them ${(removed / 1000).toFixed(2)} s later) · ` +
         `${Math.round(posts / seconds).toLocaleString('en-US')} posts/s · 10M posts ≈ ` +
         `${((seconds * 10_000_000) / posts).toFixed(1)} s`,
     );

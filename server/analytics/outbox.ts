@@ -127,13 +127,23 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
   }));
 }
 
-/** Whether the outbox has a batch after `afterSeq` (its ids not read). */
-export async function hasBatchesAfter(db: Db, afterSeq: number): Promise<boolean> {
+/**
+ * Whether the outbox has a batch after `afterSeq` that names posts or profiles, or empties the store (its ids not
+ * read): what the applier's pace holds for. A batch of tags alone (a rule's rows, a person's tagging) is a few short
+ * rows a post, and is not held.
+ */
+export async function hasRowBatchesAfter(db: Db, afterSeq: number): Promise<boolean> {
   position(afterSeq, 'afterSeq');
   const rows = await db
     .select({ seq: analyticsOutbox.seq })
     .from(analyticsOutbox)
-    .where(gt(analyticsOutbox.seq, afterSeq))
+    .where(
+      and(
+        gt(analyticsOutbox.seq, afterSeq),
+        sql`(${analyticsOutbox.reset} OR cardinality(${analyticsOutbox.postIds}) > 0
+          OR cardinality(${analyticsOutbox.profileIds}) > 0)`,
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }

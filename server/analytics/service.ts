@@ -13,7 +13,7 @@ import { followKeptSets } from './figures/kept-sets';
 import { missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { standByForLock, type StoreLock } from './lock';
-import { ConsumerTakenOver, hasBatchesAfter } from './outbox';
+import { ConsumerTakenOver, hasRowBatchesAfter } from './outbox';
 import type { StorePosition } from './position';
 import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
@@ -374,9 +374,10 @@ export class AnalyticsService {
       }
       this.waits.looking();
       const early = this.waits.early();
-      // Batches came within coalesceMs of the last round: they wait for the batches still coming with them. When none
-      // has come, the round below finds the outbox applied (caught up) at once.
-      if (early > 0 && (await hasBatchesAfter(deps.db, this.position!.seq))) {
+      // Batches of posts or profiles came within coalesceMs of the last round: they wait for the batches still coming
+      // with them. When none has come (or only tags: a rule's past matches reach the figures as they are written), the
+      // round below applies what there is, or finds the outbox applied (caught up), at once.
+      if (early > 0 && (await hasRowBatchesAfter(deps.db, this.position!.seq))) {
         await this.waits.hold(early, () => this.stopped || this.recheck);
         continue;
       }

@@ -1,9 +1,8 @@
 // The analytics service as the server runs it: a store without a layout is rebuilt in the background and then fed
 // (ready, caught up, with the corpus version it reflects); its process killed is started again and goes on applying,
-// and rebuilt when it stops answering twice;
-// batches written soon after a round wait for the next, together; a directory its engine cannot open is moved aside and
-// rebuilt; stopped while it opens, the process opened is closed before stop() returns; ANALYTICS_STORE=off unregisters
-// it from the outbox.
+// and rebuilt when it stops answering twice; batches written soon after a round wait for the next, together (batches
+// of tags alone do not); a directory its engine cannot open is moved aside and rebuilt; stopped while it opens, the
+// process opened is closed before stop() returns; ANALYTICS_STORE=off unregisters it from the outbox.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,19 +180,32 @@ describe('the analytics service', () => {
     }
   });
 
-  it("starts a full round's next round at once, whatever coalesceMs", async () => {
+  /** A service whose pace holds a round for 10 minutes after the one before, its rounds counted; rebuilt, no round. */
+  async function pacedService(dir: string) {
     const service = AnalyticsService.start({
       db: server.db,
       pool: server.pool,
-      dataDir: join(root, 'backlog'),
+      dataDir: join(root, dir),
       pollMs: 600_000,
       coalesceMs: 600_000,
       log: () => {},
     });
-    let rounds = 0;
-    service.onApplied(() => rounds++);
+    const counted = { rounds: 0 };
+    service.onApplied(() => counted.rounds++);
+    await service.caughtUpOnce(); // rebuilt: no round yet, so no pace
+    return { service, counted };
+  }
+
+  /** A post written now is held by the pace: a second later the rounds are still `rounds`. */
+  async function postHeld(counted: { rounds: number }, rounds: number) {
+    await writePost();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(counted.rounds).toBe(rounds);
+  }
+
+  it("starts a full round's next round at once, whatever coalesceMs", async () => {
+    const { service, counted } = await pacedService('backlog');
     try {
-      await service.caughtUpOnce(); // rebuilt: no round yet, so no pace
       // Two batches of 210,000 posts' tags each, committed together (as a rule's past matches are written; posts that
       // do not exist carry none): a round takes the first alone (ROUND_IDS, a tagged post's id a quarter of one), and
       // the second is not held for coalesceMs after it.
@@ -202,11 +214,27 @@ describe('the analytics service', () => {
           corpus_tags_changed(ARRAY(SELECT generate_series(2000000::bigint, 2209999)))`,
       );
       await appliedUpTo(service, await corpusVersion());
-      expect(rounds).toBe(2);
+      expect(counted.rounds).toBe(2);
       // The second round took every batch it read: not full, so the pace holds the next one.
-      await writePost();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(rounds).toBe(2);
+      await postHeld(counted, 2);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('applies batches of tags alone at once, whatever coalesceMs; a post written then waits for the pace', async () => {
+    const { service, counted } = await pacedService('tags-unpaced');
+    try {
+      await writePost(); // a round at once: the pace holds the next round for 10 minutes
+      await appliedUpTo(service, await corpusVersion());
+      expect(counted.rounds).toBe(1);
+      // Tags changed (as a rule's rows are written, or a person tags posts): not held, each as it comes.
+      for (let i = 0; i < 2; i++) {
+        await server.pool.query(`SELECT corpus_tags_changed(ARRAY[${3_000_000 + i}::bigint])`);
+        await appliedUpTo(service, await corpusVersion());
+        expect(counted.rounds).toBe(2 + i);
+      }
+      await postHeld(counted, 3);
     } finally {
       await service.stop();
     }
