@@ -145,14 +145,17 @@ export interface FollowedRound {
 
 /**
  * Follows a round's posts in `set`: adds those within its range that match its query, and says whether every one
- * of them the set holds still matches (false: a changed post, or a span too long to match at a round's cost).
+ * of them the set holds still matches (false: a changed post, or a span too long to match at a round's cost). The
+ * round's ids are a set (a subquery): `IN` an array of more than about 100,000 ids (one batch can name a month of
+ * posts: the retention's) tests each row against the whole array.
  */
 async function followRound(store: AnalyticsStore, set: MatchSet, ids: readonly number[]): Promise<boolean> {
   const { query, match } = set.kept!;
   const bounds = new StoreParams();
   const [span] = await store.query<{ n: string; first: string; last: string }>(
     `SELECT count() AS n, min(ts) AS first, max(ts) AS last FROM ${STORE_DATABASE}.posts
-      WHERE id IN ${bounds.add(ids, 'Array(UInt64)')} AND ts >= ${bounds.add(set.range.from.getTime(), 'Int64')}
+      WHERE id IN (SELECT arrayJoin(${bounds.add(ids, 'Array(UInt64)')}))
+        AND ts >= ${bounds.add(set.range.from.getTime(), 'Int64')}
         AND ts < ${bounds.add(set.range.to.getTime(), 'Int64')}`,
     bounds.values,
   );
@@ -164,7 +167,7 @@ async function followRound(store: AnalyticsStore, set: MatchSet, ids: readonly n
   const params = new StoreParams();
   const differing = await store.query<{ id: string; m: number }>(
     `SELECT p.id AS id, (${match(query, params, range)}) AS m FROM ${STORE_DATABASE}.posts p
-      WHERE p.id IN ${params.add(ids, 'Array(UInt64)')} AND p.ts >= ${params.add(first, 'Int64')}
+      WHERE p.id IN (SELECT arrayJoin(${params.add(ids, 'Array(UInt64)')})) AND p.ts >= ${params.add(first, 'Int64')}
         AND p.ts <= ${params.add(last, 'Int64')} AND m != (p.id IN ${set.table})`,
     params.values,
   );
