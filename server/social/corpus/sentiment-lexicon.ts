@@ -47,6 +47,23 @@ export interface Lexicon {
   phraseStarts: Set<string>;
   /** Their first two tokens, joined by a space (languages with spaces only): a look-up needs both. */
   phrasePairs: Set<string>;
+  /**
+   * Languages without spaces: every beginning of an entry (of its Japanese -く/-かった/-くて/-さ forms too) and of a
+   * negator. Tokens joined into a key that is none of these start no longer entry, so the look-up stops there.
+   */
+  prefixes: Set<string>;
+  negatorPrefixes: Set<string>;
+}
+
+/** Japanese adjectives' endings that score as the dictionary form in -い (美味しく → 美味しい): sentiment.ts. */
+const JA_ENDINGS = ['かっ', 'くて', 'く', 'さ'];
+export const JA_INFLECTED = new RegExp(`(?:${JA_ENDINGS.join('|')})$`, 'u');
+
+/** Every beginning of every string of `keys` (the strings themselves included). */
+function prefixesOf(keys: Iterable<string>): Set<string> {
+  const prefixes = new Set<string>();
+  for (const key of keys) for (let end = 1; end <= key.length; end++) prefixes.add(key.slice(0, end));
+  return prefixes;
 }
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
@@ -116,6 +133,12 @@ export function lexiconFor(language: string): Lexicon | undefined {
   const postNegators = POST_NEGATORS[language] ?? [];
   for (const negator of [...negators, ...postNegators]) words.delete(negator);
   for (const negator of negators) notePhrase(negator);
+  const inflected =
+    language === 'ja'
+      ? [...words.keys()]
+          .filter((w) => w.endsWith('い'))
+          .flatMap((w) => JA_ENDINGS.map((e) => w.slice(0, -1) + e))
+      : [];
   const lexicon: Lexicon = {
     language,
     words,
@@ -126,6 +149,8 @@ export function lexiconFor(language: string): Lexicon | undefined {
     maxPhrase: Math.min(maxPhrase, 4),
     phraseStarts,
     phrasePairs,
+    prefixes: segmented ? prefixesOf([...words.keys(), ...inflected]) : new Set(),
+    negatorPrefixes: segmented ? prefixesOf(negators) : new Set(),
   };
   cache.set(language, lexicon);
   return lexicon;

