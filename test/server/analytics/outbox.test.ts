@@ -261,3 +261,14 @@ describe('with a consumer', () => {
     await expect(markApplied(server.db, 1)).rejects.toThrow(/No consumer/);
   });
 });
+
+it('keeps its id arrays out of line and uncompressed (migration 0053): pglz took 140 ms for 50,000 ids', async () => {
+  const { rows } = await server.pool.query<{ attname: string; attstorage: string }>(
+    `SELECT attname, attstorage FROM pg_attribute
+      WHERE attrelid = 'analytics_outbox'::regclass AND attname IN ('post_ids', 'profile_ids', 'tag_post_ids')
+      ORDER BY attname`,
+  );
+  expect(rows).toEqual(
+    ['post_ids', 'profile_ids', 'tag_post_ids'].map((attname) => ({ attname, attstorage: 'e' })),
+  );
+});
