@@ -1,9 +1,10 @@
-// The word list's look-up in languages without spaces stops joining tokens at a key that begins no entry
-// (lexiconMatch, sentiment.ts). Held here to the look-up it replaced, which tried every number of tokens from the
-// longest down: the same answer on token runs drawn from the lexicon's own entries, their pieces and endings.
+// The word list's look-ups in languages without spaces stop joining tokens at a key that begins no entry or negator
+// (lexiconMatch, preNegator: sentiment.ts). Held here to the look-ups they replaced, which tried every number of
+// tokens from the longest down: the same answers on token runs drawn from the lexicon's own entries and negators,
+// their pieces and endings.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lexiconMatch } from '@server/social/corpus/sentiment';
+import { lexiconMatch, preNegator } from '@server/social/corpus/sentiment';
 import { JA_INFLECTED, lexiconFor, type Lexicon } from '@server/social/corpus/sentiment-lexicon';
 
 /** The former look-up, kept as the reference: every length from the longest down, the first one found wins. */
@@ -21,11 +22,18 @@ function reference(tokens: string[], i: number, lexicon: Lexicon): [number, numb
   return undefined;
 }
 
+/** The former negator look-up: from a negator's first token, every length up to three from the longest down. */
+function referenceNegator(tokens: string[], i: number, lexicon: Lexicon): number {
+  const longest = lexicon.phraseStarts.has(tokens[i]!) ? Math.min(3, tokens.length - i) : 1;
+  for (let k = longest; k >= 1; k--) if (lexicon.negators.has(tokens.slice(i, i + k).join(''))) return k;
+  return 0;
+}
+
 /** Pieces the tokens are drawn from: entries, their halves and segments, the -く forms' endings, other words. */
 function pieces(lexicon: Lexicon): string[] {
   const segmenter = new Intl.Segmenter(lexicon.language, { granularity: 'word' });
   const out = new Set<string>(['かっ', 'くて', 'く', 'さ', 'た', 'です', '\n', '今日', 'は', '的', '了']);
-  const entries = [...lexicon.words.keys()].slice(0, 400);
+  const entries = [...[...lexicon.words.keys()].slice(0, 400), ...lexicon.negators];
   for (const word of entries) {
     out.add(word);
     out.add(word.slice(0, Math.ceil(word.length / 2)));
@@ -38,19 +46,35 @@ function pieces(lexicon: Lexicon): string[] {
 
 describe('the word list in languages without spaces', () => {
   for (const language of ['ja', 'zh']) {
-    it(`${language}: finds the longest entry at each token as trying every length did`, () => {
+    it(`${language}: finds the longest entry and negator at each token as trying every length did`, () => {
       const lexicon = lexiconFor(language)!;
       expect(lexicon.segmented).toBe(true);
       const pool = pieces(lexicon);
       fc.assert(
         fc.property(fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 8 }), (tokens) => {
-          for (let i = 0; i < tokens.length; i++)
+          for (let i = 0; i < tokens.length; i++) {
             expect(lexiconMatch(tokens, i, lexicon)).toEqual(reference(tokens, i, lexicon));
+            expect(preNegator(tokens, i, lexicon)).toBe(referenceNegator(tokens, i, lexicon));
+          }
         }),
         { numRuns: 3000, seed: 55 },
       );
     });
   }
+
+  it('zh: takes a negator of several tokens only from its first token, as before', () => {
+    const lexicon = lexiconFor('zh')!;
+    // The negators' characters and halves, so that runs often spell one, split other than the segmenter splits it.
+    const pool = [...new Set([...lexicon.negators].flatMap((n) => [n, ...n, n.slice(0, 2), n.slice(1)]))];
+    pool.push('好', '\n');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 6 }), (tokens) => {
+        for (let i = 0; i < tokens.length; i++)
+          expect(preNegator(tokens, i, lexicon)).toBe(referenceNegator(tokens, i, lexicon));
+      }),
+      { numRuns: 3000, seed: 55 },
+    );
+  });
 
   it('ja: an adjective split by the segmenter and inflected still scores as its dictionary form', () => {
     const lexicon = lexiconFor('ja')!;

@@ -176,10 +176,13 @@ export function lexiconMatch(
 }
 
 /** Tokens taken by a negator before the word it flips at i ("no se puede" is three, "can't" one); 0 when none. */
-function preNegator(tokens: string[], i: number, lexicon: Lexicon): number {
+export function preNegator(tokens: string[], i: number, lexicon: Lexicon): number {
   const { negators } = lexicon;
-  if (lexicon.segmented)
+  if (lexicon.segmented) {
+    // Several tokens only from the first token of a negator of several (as the segmenter splits the negator itself).
+    if (!lexicon.phraseStarts.has(tokens[i]!)) return negators.has(tokens[i]!) ? 1 : 0;
     return longestJoined(tokens, i, 3, lexicon.negatorPrefixes, (key) => negators.has(key));
+  }
   const longest = startsPhrase(tokens, i, lexicon) ? Math.min(3, tokens.length - i) : 1;
   for (let k = longest; k >= 1; k--) {
     if (negators.has(k === 1 ? tokens[i]! : tokens.slice(i, i + k).join(' '))) return k;
