@@ -8,7 +8,6 @@ import {
   bigint,
   boolean,
   check,
-  foreignKey,
   index,
   pgTable,
   text,
@@ -93,11 +92,12 @@ export const tagRules = pgTable(
 
 /**
  * A post's tag in a workspace. A rule's past matches are written by the hundred thousand, and a key is a look-up a
- * row (migrations 0049, 0050): a manual row is checked by its tag's key (`manual_tag_id`, null on rule rows, whose
- * check PostgreSQL then skips); rule rows by their rule and the rule's tag once a statement, in one join after their
- * rules are locked as a key locks them (`post_tags_rules_check`, the error still the key's, post_tags_rule_tag_fk).
- * Deleting a workspace, category, tag or rule deletes its rows: the manual ones through the key, a deleted rule's by
- * its trigger (`tag_rules_rows_delete`); a workspace's tags and rules go with it, so it needs no key of its own.
+ * row, queued even for a null column (migrations 0049, 0050, 0054): so no key is declared here. A statement's rows are
+ * checked once (`post_tags_check`): the rules, manual rows' tags (`manual_tag_id`, null on rule rows) and people they
+ * name are locked as a key locks them, then looked up once each, the errors still the keys' (post_tags_rule_tag_fk,
+ * post_tags_manual_tag_fk, post_tags_user_id_users_id_fk). Deleting a workspace, category, tag or rule deletes its
+ * rows by triggers (`tag_rules_rows_delete`, `tags_manual_rows_delete`; a workspace's tags and rules go with it by
+ * their keys), a deleted person's rows name no one (`users_tag_rows_unname`), and a rule's or tag's id never changes.
  */
 export const postTags = pgTable(
   'post_tags',
@@ -112,15 +112,11 @@ export const postTags = pgTable(
     manualTagId: uuid('manual_tag_id').generatedAlwaysAs(sql`CASE WHEN rule_id IS NULL THEN tag_id END`),
     /** A manual removal: the post does not carry the tag whatever rules say. Manual rows only. */
     removed: boolean('removed').notNull().default(false),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who set a manual row (null on rule rows, and once that person is deleted): checked as manual_tag_id is. */
+    userId: uuid('user_id'),
     setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    foreignKey({
-      name: 'post_tags_manual_tag_fk',
-      columns: [t.manualTagId],
-      foreignColumns: [tags.id],
-    }).onDelete('cascade'),
     uniqueIndex('post_tags_manual_idx')
       .on(t.manualTagId, t.postId)
       .where(sql`${t.manualTagId} IS NOT NULL`),
@@ -134,6 +130,10 @@ export const postTags = pgTable(
      * found by its rules and tags (`post_tags_rule_idx`, `post_tags_manual_idx`).
      */
     index('post_tags_post_idx').on(t.postId),
+    /** A deleted person's rows, to leave them naming no one (migration 0054): manual rows only. */
+    index('post_tags_user_idx')
+      .on(t.userId)
+      .where(sql`${t.userId} IS NOT NULL`),
     check(
       'post_tags_set_by_check',
       sql`(${t.setBy} = 'manual' AND ${t.ruleId} IS NULL) OR (${t.setBy} = 'rule' AND ${t.ruleId} IS NOT NULL AND NOT ${t.removed})`,

@@ -1,7 +1,7 @@
-// How a post's tag rows are kept right (migrations 0049, 0050; server/db/tags-schema.ts): a manual row by its tag's key;
-// rule rows by one check a statement, after their rules are locked as a key locks them, so a rule cannot be deleted
-// under a write of its rows; a deleted rule's rows go with it, a rule's id and tag never change, and a workspace's
-// deletion takes both kinds.
+// How a post's tag rows are kept right (migrations 0049, 0050, 0054; server/db/tags-schema.ts): by one check a
+// statement, after the rules, tags and people the rows name are locked as a key locks them, so none can be deleted
+// under a write naming it; a deleted rule's rows go with it, a deleted tag's manual rows with it, a deleted person's
+// rows stay naming no one; a rule's id and tag and a tag's id never change; a workspace's deletion takes every row.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
@@ -47,7 +47,8 @@ const ruleRows = (workspaceId: string, tagId: string, ruleId: string, ids: numbe
 
 async function rows(workspaceId: string): Promise<string[]> {
   const { rows: found } = await server.db.execute<{ row: string }>(
-    sql`SELECT concat_ws(' ', set_by, t.name, post_id) AS row FROM post_tags p JOIN tags t ON t.id = p.tag_id
+    sql`SELECT concat_ws(' ', set_by, coalesce(t.name, 'gone'), post_id) AS row
+      FROM post_tags p LEFT JOIN tags t ON t.id = p.tag_id
       WHERE p.workspace_id = ${workspaceId} ORDER BY 1`,
   );
   return found.map((r) => r.row);
@@ -68,7 +69,44 @@ it("refuses a rule row whose rule is not there or names another tag, and a manua
   await expect(
     server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by)
       VALUES (${workspaceId}, ${posts[0]!}, gen_random_uuid(), 'manual')`),
-  ).rejects.toMatchObject({ cause: { constraint: 'post_tags_manual_tag_fk' } });
+  ).rejects.toMatchObject({ cause: { code: '23503', constraint: 'post_tags_manual_tag_fk' } });
+  await expect(
+    server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, user_id)
+      VALUES (${workspaceId}, ${posts[0]!}, ${drink.id}::uuid, 'manual', gen_random_uuid())`),
+  ).rejects.toMatchObject({ cause: { code: '23503', constraint: 'post_tags_user_id_users_id_fk' } });
+  // An update is checked as an insert is.
+  const person = await server.createUser();
+  await server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, user_id)
+    VALUES (${workspaceId}, ${posts[0]!}, ${drink.id}::uuid, 'manual', ${person.id}::uuid)`);
+  await expect(
+    server.db.execute(
+      sql`UPDATE post_tags SET user_id = gen_random_uuid() WHERE workspace_id = ${workspaceId}`,
+    ),
+  ).rejects.toMatchObject({ cause: { code: '23503', constraint: 'post_tags_user_id_users_id_fk' } });
+  expect(await rows(workspaceId)).toEqual([`manual Drink ${posts[0]}`]);
+});
+
+it("deletes a tag's manual rows with it, keeps a tag's id, leaves a deleted person's rows unnamed", async () => {
+  const { workspaceId, drink, food, bread } = await workspace();
+  const person = await server.createUser();
+  const manual = (tagId: string, post: number) =>
+    server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, user_id)
+      VALUES (${workspaceId}, ${post}, ${tagId}::uuid, 'manual', ${person.id}::uuid)`);
+  await manual(drink.id, posts[0]!);
+  await manual(food.id, posts[1]!);
+  await server.db.execute(ruleRows(workspaceId, food.id, bread.id, posts.slice(2, 3)));
+  await expect(
+    server.db.execute(sql`UPDATE tags SET id = gen_random_uuid() WHERE id = ${drink.id}::uuid`),
+  ).rejects.toMatchObject({ cause: { code: '23503', constraint: 'post_tags_manual_tag_fk' } });
+  await server.db.execute(sql`DELETE FROM users WHERE id = ${person.id}::uuid`);
+  const { rows: named } = await server.db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM post_tags WHERE workspace_id = ${workspaceId} AND user_id IS NOT NULL`,
+  );
+  expect(named[0]!.n).toBe(0);
+  await server.db.execute(sql`DELETE FROM tags WHERE id = ${drink.id}::uuid`);
+  expect(await rows(workspaceId)).toEqual([`manual Food ${posts[1]}`, `rule Food ${posts[2]}`]);
+  // A category's deletion reaches its tags, and their manual rows and rules' rows with them.
+  await server.db.execute(sql`DELETE FROM tag_categories WHERE workspace_id = ${workspaceId}`);
   expect(await rows(workspaceId)).toEqual([]);
 });
 
@@ -90,6 +128,31 @@ it("deletes a rule's rows with it, and only them; keeps a rule's id and tag; a w
   ]);
   await server.db.execute(sql`DELETE FROM workspaces WHERE id = ${workspaceId}`);
   expect(await rows(workspaceId)).toEqual([]);
+});
+
+it('holds a tag against deletion while a manual row naming it is written, then deletes the row with it', async () => {
+  const { workspaceId, drink } = await workspace();
+  const writer = await server.pool.connect();
+  const deleter = await server.pool.connect();
+  try {
+    await writer.query('BEGIN');
+    await writer.query(
+      `INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by) VALUES ($1, $2, $3, 'manual')`,
+      [workspaceId, posts[0], drink.id],
+    );
+    await deleter.query(`SET lock_timeout = '300ms'`);
+    await expect(deleter.query('DELETE FROM tags WHERE id = $1', [drink.id])).rejects.toMatchObject({
+      code: '55P03',
+    });
+    await writer.query('COMMIT');
+    expect(await rows(workspaceId)).toEqual([`manual Drink ${posts[0]}`]);
+    await deleter.query('DELETE FROM tags WHERE id = $1', [drink.id]);
+    expect(await rows(workspaceId)).toEqual([]);
+  } finally {
+    await writer.query('ROLLBACK').catch(() => {});
+    writer.release();
+    deleter.release();
+  }
 });
 
 it('holds a rule against deletion while its rows are being written, then deletes them with it', async () => {
