@@ -97,7 +97,8 @@ export const tagRules = pgTable(
  * name are locked as a key locks them, then looked up once each, the errors still the keys' (post_tags_rule_tag_fk,
  * post_tags_manual_tag_fk, post_tags_user_id_users_id_fk). Deleting a workspace, category, tag or rule deletes its
  * rows by triggers (`tag_rules_rows_delete`, `tags_manual_rows_delete`; a workspace's tags and rules go with it by
- * their keys), a deleted person's rows name no one (`users_tag_rows_unname`), and a rule's or tag's id never changes.
+ * their keys), a deleted person's rows name no one (`users_tag_rows_unname`), and no rule's, tag's or person's id
+ * changes.
  */
 export const postTags = pgTable(
   'post_tags',

@@ -155,6 +155,35 @@ it('holds a tag against deletion while a manual row naming it is written, then d
   }
 });
 
+it('holds a person against deletion while a manual row naming them is written, then leaves it unnamed', async () => {
+  const { workspaceId, drink } = await workspace();
+  const person = await server.createUser();
+  const writer = await server.pool.connect();
+  const deleter = await server.pool.connect();
+  try {
+    await writer.query('BEGIN');
+    await writer.query(
+      `INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, user_id) VALUES ($1, $2, $3, 'manual', $4)`,
+      [workspaceId, posts[0], drink.id, person.id],
+    );
+    await deleter.query(`SET lock_timeout = '300ms'`);
+    await expect(deleter.query('DELETE FROM users WHERE id = $1', [person.id])).rejects.toMatchObject({
+      code: '55P03',
+    });
+    await writer.query('COMMIT');
+    await deleter.query('DELETE FROM users WHERE id = $1', [person.id]);
+    const { rows: left } = await server.pool.query<{ user_id: string | null }>(
+      'SELECT user_id FROM post_tags WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    expect(left).toEqual([{ user_id: null }]);
+  } finally {
+    await writer.query('ROLLBACK').catch(() => {});
+    writer.release();
+    deleter.release();
+  }
+});
+
 it('holds a rule against deletion while its rows are being written, then deletes them with it', async () => {
   const { workspaceId, drink, tea } = await workspace();
   const writer = await server.pool.connect();
