@@ -3,6 +3,7 @@
 // order), and records each position it has applied, which trims the rows up to it. Engine-agnostic: the rows carry
 // ids and corpus versions only; the applier reads the current posts and profiles from PostgreSQL itself.
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { analyticsConsumer, analyticsOutbox } from '@server/db/analytics-schema';
 import type { Db } from '@server/db/database';
 
@@ -98,6 +99,40 @@ export async function consumerPosition(db: Db): Promise<ConsumerPosition | null>
   );
   const row = rows[0];
   return row ? { appliedSeq: Number(row.applied_seq), corpusVersion: Number(row.version) } : null;
+}
+
+/** How many ids of each kind a batch names, and whether it empties the store: what a round is chosen by. */
+export interface OutboxSize {
+  seq: number;
+  posts: number;
+  profiles: number;
+  tagPosts: number;
+  reset: boolean;
+}
+
+/**
+ * The sizes of up to `limit` committed batches after `afterSeq`, in seq order, their ids not read: a round takes a
+ * few of them (server/analytics/applier.ts), and the ids of every batch waiting (a rule's past matches are tens of
+ * batches of 50,000) took up to a second a round to read and parse.
+ */
+export async function outboxSizes(db: Db, afterSeq: number, limit: number): Promise<OutboxSize[]> {
+  position(afterSeq, 'afterSeq');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > OUTBOX_READ_MAX) {
+    throw new OutboxError(`limit must be a whole number from 1 to ${OUTBOX_READ_MAX}, got ${String(limit)}`);
+  }
+  const count = (ids: AnyPgColumn) => sql<number>`coalesce(cardinality(${ids}), 0)::int`;
+  return db
+    .select({
+      seq: analyticsOutbox.seq,
+      posts: count(analyticsOutbox.postIds),
+      profiles: count(analyticsOutbox.profileIds),
+      tagPosts: count(analyticsOutbox.tagPostIds),
+      reset: analyticsOutbox.reset,
+    })
+    .from(analyticsOutbox)
+    .where(gt(analyticsOutbox.seq, afterSeq))
+    .orderBy(asc(analyticsOutbox.seq))
+    .limit(limit);
 }
 
 /** Up to `limit` committed batches after `afterSeq`, in seq order (commit order). */

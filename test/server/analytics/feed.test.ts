@@ -268,12 +268,26 @@ describe('the change feed', () => {
   });
 
   it('empties the store when the corpus is truncated, then takes what follows', async () => {
+    await insertPosts(server.db, [post('before the truncation')]);
     await server.pool.query('SELECT corpus_truncate()');
     [authorId] = (await insertProfiles(server.db, [
       { platform: 'x', externalId: 'feed-author-2', handle: 'feed2', displayName: 'Feed', followers: 1 },
     ])) as [number];
     await insertPosts(server.db, [post('omicron pi')]);
-    position = await applyAll(position);
+    // A reset batch begins a round of its own: the round before it says it left batches it saw, the last one none.
+    const { rows } = await server.pool.query<{ seq: string }>('SELECT max(seq) AS seq FROM analytics_outbox');
+    const rounds: Array<{ seq: number; left: boolean }> = [];
+    let reached: StorePosition | null = position;
+    while (reached) {
+      let left = false;
+      reached = await applyRound({ ...deps(), left: (more: boolean) => void (left = more) }, reached);
+      if (reached) {
+        rounds.push({ seq: reached.seq, left });
+        position = reached;
+      }
+    }
+    expect(rounds.map((round) => round.left)).toEqual([true, false]);
+    expect(rounds.at(-1)!.seq).toBe(Number(rows[0]!.seq));
     const held = await storeHoldings(store);
     expect(Object.keys(held.posts)).toHaveLength(1);
     await expectSame();

@@ -8,6 +8,7 @@ import {
   markApplied,
   OUTBOX_READ_MAX,
   OutboxError,
+  outboxSizes,
   readOutbox,
   registerConsumer,
   unregisterConsumer,
@@ -176,6 +177,31 @@ describe('with a consumer', () => {
     expect(await pending()).toEqual([]);
     expect(await outboxRows()).toBe(0);
     expect(await version()).toBe(before);
+  });
+
+  it("counts each batch's ids without reading them, in seq order, as many batches as asked", async () => {
+    await applyAll();
+    const start = (await consumerPosition(server.db))!.appliedSeq;
+    await insertPosts(server.db, [post(), post(), post()]);
+    await insertProfiles(server.db, [
+      { platform: 'x', externalId: 'outbox-sized', handle: 'sized', displayName: 'Sized', followers: 1 },
+    ]);
+    await insertPosts(server.db, [post()]);
+    const batches = await pending();
+    const sizes = batches.map((batch) => ({
+      seq: batch.seq,
+      posts: batch.postIds.length,
+      profiles: batch.profileIds.length,
+      tagPosts: batch.tagPostIds.length,
+      reset: batch.reset,
+    }));
+    expect(sizes.map((size) => size.posts)).toEqual([3, 0, 1]);
+    expect(sizes[1]!.profiles).toBe(1);
+    expect(await outboxSizes(server.db, start, OUTBOX_READ_MAX)).toEqual(sizes);
+    expect(await outboxSizes(server.db, start, 2)).toEqual(sizes.slice(0, 2));
+    expect(await outboxSizes(server.db, batches[1]!.seq, 10)).toEqual(sizes.slice(2));
+    await expect(outboxSizes(server.db, 0, OUTBOX_READ_MAX + 1)).rejects.toBeInstanceOf(OutboxError);
+    await expect(outboxSizes(server.db, -1, 10)).rejects.toBeInstanceOf(OutboxError);
   });
 
   it('trims the rows the store has applied, and only forward', async () => {
