@@ -239,10 +239,10 @@ const postLines = (ids: readonly (number | string)[]) => ids.join('\n');
 
 /**
  * Puts the tags the posts `ids` carry now (`rows`, a pair perhaps more than once) in place of what the store has of
- * their tags, writing only what
- * differs: a rule's past matches add rows to posts that may carry other tags, which stay as they are. The held pairs of
- * a chunk of posts are read in one statement; those no longer carried (or held twice) are deleted in one mutation over
- * their tags and posts, and the carried pairs that mutation takes or the store lacks are inserted.
+ * their tags, writing only what differs: a rule's past matches add rows to posts that may carry other tags, which stay
+ * as they are. The held pairs of a chunk of posts are read in one statement; those no longer carried (or held twice)
+ * are deleted in one mutation over their tags and posts, and the carried pairs that mutation takes or the store lacks
+ * are inserted.
  */
 async function replaceTags(store: AnalyticsStore, ids: number[], rows: Array<{ tag: string; post: string }>) {
   const byPost = new Map<string, string[]>();

@@ -101,6 +101,14 @@ export async function consumerPosition(db: Db): Promise<ConsumerPosition | null>
   return row ? { appliedSeq: Number(row.applied_seq), corpusVersion: Number(row.version) } : null;
 }
 
+/** `limit` as a number of batches to read at once (1 to OUTBOX_READ_MAX), or an OutboxError. */
+function readLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > OUTBOX_READ_MAX) {
+    throw new OutboxError(`limit must be a whole number from 1 to ${OUTBOX_READ_MAX}, got ${String(limit)}`);
+  }
+  return limit;
+}
+
 /** How many ids of each kind a batch names, and whether it empties the store: what a round is chosen by. */
 export interface OutboxSize {
   seq: number;
@@ -117,9 +125,7 @@ export interface OutboxSize {
  */
 export async function outboxSizes(db: Db, afterSeq: number, limit: number): Promise<OutboxSize[]> {
   position(afterSeq, 'afterSeq');
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > OUTBOX_READ_MAX) {
-    throw new OutboxError(`limit must be a whole number from 1 to ${OUTBOX_READ_MAX}, got ${String(limit)}`);
-  }
+  readLimit(limit);
   const count = (ids: AnyPgColumn) => sql<number>`coalesce(cardinality(${ids}), 0)::int`;
   return db
     .select({
@@ -138,9 +144,7 @@ export async function outboxSizes(db: Db, afterSeq: number, limit: number): Prom
 /** Up to `limit` committed batches after `afterSeq`, in seq order (commit order). */
 export async function readOutbox(db: Db, afterSeq: number, limit: number): Promise<OutboxBatch[]> {
   position(afterSeq, 'afterSeq');
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > OUTBOX_READ_MAX) {
-    throw new OutboxError(`limit must be a whole number from 1 to ${OUTBOX_READ_MAX}, got ${String(limit)}`);
-  }
+  readLimit(limit);
   const rows = await db
     .select({
       seq: analyticsOutbox.seq,
