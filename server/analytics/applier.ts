@@ -9,6 +9,7 @@
 import { rm } from 'node:fs/promises';
 import type pg from 'pg';
 import type { Db } from '@server/db/database';
+import { ofPosts } from '@server/tags/carried';
 import { STORE_DATABASE } from './layout';
 import {
   consumerPosition,
@@ -369,7 +370,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     // The tags the round's tagged posts carry now.
     const tagRows = await currentRows<{ tag: string; post: string }>(
       pool,
-      tagRowsSql('pt.post_id = ANY ($1::bigint[])', { repeats: true }),
+      tagRowsSql('true', { repeats: true, from: ofPosts('$1::bigint[]') }),
       tagPostIds,
     );
     await flushCommitted(db);

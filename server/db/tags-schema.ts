@@ -128,9 +128,13 @@ export const postTags = pgTable(
      * The analytics store's feed reads the tags a round's posts carry, whatever their workspace (migration 0044), and
      * a page of posts its workspace's. No index leads with the workspace (migration 0051): a rule's past matches are
      * written by the hundred thousand, and its (text, post) entries cost 30 % of their write; a workspace's rows are
-     * found by its rules and tags (`post_tags_rule_idx`, `post_tags_manual_idx`).
+     * found by its rules and tags (`post_tags_rule_idx`, `post_tags_manual_idx`). For the same reason this index holds
+     * the manual rows only (migration 0055): a post's rule rows are found by `post_tags_rule_idx` (`ofPosts`,
+     * server/tags/carried.ts).
      */
-    index('post_tags_post_idx').on(t.postId),
+    index('post_tags_post_idx')
+      .on(t.postId)
+      .where(sql`${t.ruleId} IS NULL`),
     /** A deleted person's rows, to leave them naming no one (migration 0054): manual rows only. */
     index('post_tags_user_idx')
       .on(t.userId)

@@ -6,3 +6,18 @@
 // NULL` PostgreSQL read every manual row of every workspace into a hash first.
 export const CARRIED_WHERE = `NOT pt.removed AND (pt.rule_id IS NULL OR NOT EXISTS (SELECT 1 FROM post_tags m
   WHERE m.manual_tag_id = pt.tag_id AND m.post_id = pt.post_id))`;
+
+/**
+ * The rows of post_tags of the posts `ids` (SQL of a `bigint[]`), as the FROM item `pt`: their manual rows by the
+ * posts' index, which holds the manual rows only (migration 0055: a rule's row costs one index entry fewer to write),
+ * and their rules' rows by `post_tags_rule_idx`, (rule, post): the rules `rules` (SQL of a `uuid[]`, a workspace's),
+ * or every rule, PostgreSQL 18 skipping from rule to rule in the index (a skip scan). The arrays are read behind a
+ * sub-select: planning with 200,000 ids as constants took 0.3-0.7 s (the feed's rounds), and chose a scan of the
+ * whole table.
+ */
+export const ofPosts = (ids: string, rules?: string) => {
+  const posts = `post_id = ANY ((SELECT ${ids})::bigint[])`;
+  const ruled = rules ? `rule_id = ANY ((SELECT ${rules})::uuid[])` : 'rule_id IS NOT NULL';
+  return `(SELECT * FROM post_tags WHERE rule_id IS NULL AND ${posts}
+    UNION ALL SELECT * FROM post_tags WHERE ${ruled} AND ${posts}) pt`;
+};

@@ -9,7 +9,7 @@ import type { TagCategoryResponse, TagRuleResponse } from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
 import type { Executor } from '@server/workspaces/access';
-import { CARRIED_WHERE } from './carried';
+import { CARRIED_WHERE, ofPosts } from './carried';
 
 /** Below the writing routes' minimum (managers; see server/workspaces/route-access.ts). */
 export const tagsDenied = () =>
@@ -25,6 +25,8 @@ export const nameTaken = (name: string, where: string) =>
 
 /** The rows of post_tags (alias `pt`) by which a post carries their tag (carried.ts). */
 const CARRIED = sql.raw(CARRIED_WHERE);
+/** The rows of a page's posts (`page`: their ids, the workspace's rules), as `pt`. */
+const PAGE_ROWS = sql.raw(ofPosts('(SELECT ids FROM page)', '(SELECT rules FROM page)'));
 
 export async function categoriesOf(
   db: Executor,
@@ -88,10 +90,12 @@ export async function tagsOfPosts(
     category: string;
     manual: boolean;
   }>(
-    sql`SELECT pt.post_id::text AS post_id, t.id::text AS tag_id, t.name, c.id::text AS category_id,
+    sql`WITH page AS (SELECT ${`{${ids.join(',')}}`}::bigint[] AS ids,
+        ARRAY(SELECT id FROM tag_rules WHERE workspace_id = ${workspaceId}) AS rules)
+      SELECT pt.post_id::text AS post_id, t.id::text AS tag_id, t.name, c.id::text AS category_id,
         c.name AS category, bool_or(pt.rule_id IS NULL) AS manual
-      FROM post_tags pt JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
-      WHERE pt.workspace_id = ${workspaceId} AND pt.post_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND ${CARRIED}
+      FROM ${PAGE_ROWS} JOIN tags t ON t.id = pt.tag_id JOIN tag_categories c ON c.id = t.category_id
+      WHERE pt.workspace_id = ${workspaceId} AND ${CARRIED}
       GROUP BY pt.post_id, t.id, t.name, c.id, c.name ORDER BY pt.post_id, lower(c.name), lower(t.name)`,
   );
   const byPost = new Map<number, PostTag[]>();

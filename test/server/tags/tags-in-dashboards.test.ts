@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { CategoryBreakdownResponse } from '@contract/insights-categories';
 import type { PostsResponse } from '@contract/insights-responses';
-import type { TagCategoryResponse, TagCountsResponse, TagResponse } from '@contract/tags';
+import type {
+  TagCategoriesResponse,
+  TagCategoryResponse,
+  TagCountsResponse,
+  TagResponse,
+} from '@contract/tags';
 import { openStore } from '@server/analytics/open';
 import { rebuildStore } from '@server/analytics/rebuild';
 import { STORE_DATABASE } from '@server/analytics/layout';
@@ -390,6 +395,7 @@ describe('tags in the dashboards', () => {
     const mine = await createTeam(server);
     const category = await created<TagCategoryResponse>(mine, '/tag-categories', { name: 'Fleeting' });
     const gone = await created<TagResponse>(mine, `/tag-categories/${category.id}/tags`, { name: 'Gone' });
+    const ruled = await created<TagResponse>(mine, `/tag-categories/${category.id}/tags`, { name: 'Ruled' });
     const { rows } = await server.db.execute<{ id: string }>(sql`SELECT id::text FROM profiles LIMIT 1`);
     const post = (externalId: string) => ({
       platform: 'x' as const,
@@ -409,25 +415,43 @@ describe('tags in the dashboards', () => {
       payload: { post_ids: [kept, removed], tagged: true },
     });
     expect(tagged.statusCode, tagged.body).toBe(200);
+    // A rule's rows go too: they are found by their rule's index, the posts' holding manual rows only (0055). Its
+    // past posts are tagged in the background: until it says it has looked at every stored post.
+    await created(mine, `/tags/${ruled.id}/rules`, { query: '"fleeting remark"' });
+    await expect
+      .poll(
+        async () => {
+          await applyTagRules(server.db);
+          const res = await as(server, mine.viewer, { method: 'GET', url: `${base(mine)}/tag-categories` });
+          return res.json<TagCategoriesResponse>().categories.flatMap((c) => c.tags.flatMap((t) => t.rules));
+        },
+        { timeout: 20_000 },
+      )
+      .toMatchObject([{ caught_up: true }]);
     await settled();
     const count = async () => {
       const res = await tagCounts(mine, mine.viewer);
       expect(res.statusCode, res.body).toBe(200);
       return res.json<TagCountsResponse>().tags;
     };
-    expect(await count()).toEqual([{ tag_id: gone.id, posts: 2 }]);
+    const byTag = (tags: Array<{ tag_id: string; posts: number }>) =>
+      Object.fromEntries(tags.map((t) => [t.tag_id, t.posts]));
+    expect(byTag(await count())).toEqual({ [gone.id]: 2, [ruled.id]: 2 });
     await server.pool.query(`SELECT corpus_delete_posts('id = ${removed}')`);
     await server.storeCaughtUp();
-    expect(await count()).toEqual([{ tag_id: gone.id, posts: 1 }]);
+    expect(byTag(await count())).toEqual({ [gone.id]: 1, [ruled.id]: 1 });
     const held = await server.analytics!.store!.query<{ post: string }>(
-      `SELECT toString(post) AS post FROM ${STORE_DATABASE}.post_tags WHERE tag = {tag:UUID}`,
-      { tag: gone.id },
+      `SELECT toString(post) AS post FROM ${STORE_DATABASE}.post_tags WHERE tag IN ({tags:Array(UUID)})`,
+      { tags: [gone.id, ruled.id] },
     );
-    expect(held).toEqual([{ post: String(kept) }]);
-    const left = await server.db.execute<{ n: string }>(
-      sql`SELECT count(*)::text AS n FROM post_tags WHERE post_id = ${removed}`,
+    expect(held).toEqual([{ post: String(kept) }, { post: String(kept) }]);
+    const left = await server.db.execute<{ post: string; set_by: string }>(
+      sql`SELECT post_id::text AS post, set_by FROM post_tags WHERE post_id IN (${kept}, ${removed}) ORDER BY set_by`,
     );
-    expect(left.rows[0]!.n).toBe('0');
+    expect(left.rows).toEqual([
+      { post: String(kept), set_by: 'manual' },
+      { post: String(kept), set_by: 'rule' },
+    ]);
   });
 
   it('is copied whole by a rebuild', async () => {
