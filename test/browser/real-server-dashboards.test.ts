@@ -402,7 +402,10 @@ function parseCsvRow(row: string): string[] {
 }
 
 describe("The dashboards' prerendered shell (real server)", () => {
-  /** Holds the app's entry back until the returned function is called. */
+  /**
+   * Holds the app's entry back until the returned function is called. The page's load event may wait for it, so a
+   * page.goto meanwhile waits for the response alone ('commit').
+   */
   async function holdTheApp(page: Page): Promise<() => void> {
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -419,7 +422,7 @@ describe("The dashboards' prerendered shell (real server)", () => {
     await signIn(current, /Ana/);
     const { page } = current;
     const release = await holdTheApp(page);
-    const response = await page.goto('/workspace/demo/insight/overview');
+    const response = await page.goto('/workspace/demo/insight/overview', { waitUntil: 'commit' });
     expect(await response?.text()).toContain('<div id="prerendered" data-shell="" inert="">');
     // Without the app: the shell is on screen, the app's root is empty.
     await page.locator('#prerendered h1', { hasText: 'Overview' }).waitFor({ state: 'visible' });
@@ -438,8 +441,8 @@ describe("The dashboards' prerendered shell (real server)", () => {
     pages.push(current);
     const { page } = current;
     const release = await holdTheApp(page);
-    await page.goto('/workspace/demo/insight/overview');
-    expect(await page.locator('#prerendered').count()).toBe(1);
+    await page.goto('/workspace/demo/insight/overview', { waitUntil: 'commit' });
+    await page.locator('#prerendered').waitFor({ state: 'attached' });
     expect(await page.locator('#prerendered').isVisible()).toBe(false);
     release();
     await page.waitForURL((url) => url.pathname === '/login');
