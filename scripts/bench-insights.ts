@@ -19,12 +19,14 @@
 // statements in the order they were sent: when each started after the call began, how long it ran, and its first
 // words. `--refine field:value[|value…]` adds that refinement to every dashboard's call (a drill-down:
 // `hashtag:#coffee`, `domain:example.com`; discover has none). `--platforms x,tiktok` and `--languages en,es` add those
-// filters to every call. A long query's matches are kept between reads and follow the feed (kept-sets.ts),
-// so the warm-up call writes them and the timed ones read them, as an analyst's next dashboards do; `--cold` ends the
-// kept sets before every call: each read finds the matches itself, as the first read of a query does; `--slide` ends
-// each timed call's range a minute after the call before it, as a view asked again later does (the SPA's presets end
-// at the minute they are asked): a kept set is carried to the later end. `--prepared` ends them too, then (untimed)
-// writes the query's set as saving it does (prepared-sets.ts): the first read of a saved query.
+// filters to every call. `--category` makes a category of 20 tags set by rules (bench-category.ts) and times the
+// dashboard broken down by it (POST /social/insights/categories) beside the others, held to the same targets. A long
+// query's matches are kept between reads and follow the feed (kept-sets.ts), so the warm-up call writes them and the
+// timed ones read them, as an analyst's next dashboards do; `--cold` ends the kept sets before every call: each read
+// finds the matches itself, as the first read of a query does; `--slide` ends each timed call's range a minute after
+// the call before it, as a view asked again later does (the SPA's presets end at the minute they are asked): a kept
+// set is carried to the later end. `--prepared` ends them too, then (untimed) writes the query's set as saving it
+// does (prepared-sets.ts): the first read of a saved query.
 // The corpora: scripts/bench-corpus.ts (/tmp/murmur-<size>, generated when missing); a PostgreSQL started for one is
 // stopped before the next, and so is its store.
 import { parseArgs } from 'node:util';
@@ -33,52 +35,19 @@ import { STORE_DATABASE } from '@server/analytics/layout';
 import { endKeptSets } from '@server/analytics/figures/kept-sets';
 import { prepareQuery } from '@server/social/insights/prepared-sets';
 import { INSIGHT_DASHBOARDS, type Dashboard } from '@contract/insights-dashboards';
-import { englishWords } from '@server/social/corpus/generate/vocab-en';
 import { loadLine } from './bench-cpu';
 import { countStoreReads, DEFAULT_POSTS, sizeLabel } from './bench-corpus';
 import { openBenchApp } from './bench-app';
+import { makeBenchCategory } from './bench-category';
+import { EVERY_POST, LONG, QUERIES } from './bench-queries';
 
-/**
- * What analysts type: a broad term, a hashtag, a phrase, an OR, a NOT, CJK terms, field filters; and no query at
- * all (every post: the dashboards' default, which discover does not accept).
- */
-const EVERY_POST = 'every post';
-const QUERIES: Array<[string, string]> = [
-  ['broad term', 'nova'],
-  ['hashtag', '#matchatiramisu'],
-  ['phrase', '"midnight harbor"'],
-  ['OR of terms', 'cloudnest OR outage OR downdetector'],
-  ['NOT', 'nova NOT #unboxing'],
-  ['CJK term', '노바X'],
-  // Most Korean and Chinese words are one or two characters: fewer than a trigram.
-  ['CJK 2 chars', '노바'],
-  ['field filter', 'platform:tiktok lang:es'],
-  [EVERY_POST, ''],
+// Every dashboard of the contract, then discover; the breakdown by a category with --category.
+type Endpoint = Dashboard | 'discover' | 'categories';
+const ENDPOINTS: readonly Endpoint[] = [
+  ...(Object.keys(INSIGHT_DASHBOARDS) as Dashboard[]),
+  'discover',
+  'categories',
 ];
-const LONG = '300 terms';
-QUERIES.splice(QUERIES.length - 1, 0, [LONG, longQuery()]);
-
-/**
- * A listening query as a brand team writes one, 300 terms: names (words of the generator's English posts), their
- * misspellings (a letter dropped), masks, phrases, and exclusions, over several lines with a comment.
- */
-function longQuery(): string {
-  const words = englishWords();
-  const pick = (n: number, from = 0) => words.slice(from, from + n);
-  const names = pick(180);
-  const misspelt = pick(60).map((word) => word.slice(0, 2) + word.slice(3));
-  const masks = pick(20, 60).map((word) => `${word.slice(0, 3)}?${word.slice(4)}`);
-  const phrases = pick(20, 80).map((word, i) => `"${word} ${words[(i * 7) % words.length]}"`);
-  const exclusions = pick(19, 100);
-  return [
-    '<<< the brand, its products and their misspellings >>>',
-    `(${[...names, ...misspelt, ...masks, ...phrases].join(' OR ')})`,
-    `NOT (${exclusions.join(' OR ')})`,
-  ].join('\n');
-}
-// Every dashboard of the contract, then discover.
-type Endpoint = Dashboard | 'discover';
-const ENDPOINTS: readonly Endpoint[] = [...(Object.keys(INSIGHT_DASHBOARDS) as Dashboard[]), 'discover'];
 
 /** The corpus size the issue's targets (in targets()) are set at. */
 const TARGET_POSTS = 10_000_000;
@@ -114,7 +83,7 @@ type SizeResult = {
 
 async function measure(size: number, given: Options): Promise<SizeResult> {
   const { runs, ranges, endpoints, zone, queries, trace, refine, platforms, languages } = given;
-  const { cold, slide, prepared } = given;
+  const { cold, slide, prepared, category } = given;
   console.log(`Before: ${loadLine()}`);
   const bench = await openBenchApp(size, zone, 'bench-insights');
   const { app, service, bearer, posts, latest } = bench;
@@ -157,6 +126,7 @@ async function measure(size: number, given: Options): Promise<SizeResult> {
         `${storeBytesPerPost.toFixed(0)} bytes per post.`,
     );
     const to = new Date(Math.ceil(latest.getTime() / 3_600_000) * 3_600_000);
+    const categoryId = category ? await makeBenchCategory(db, service, bench.workspaceId) : null;
 
     const call = async (endpoint: Endpoint, query: string, days: number, later = 0) => {
       const end = new Date(to.getTime() + (slide ? later * 60_000 : 0));
@@ -172,6 +142,7 @@ async function measure(size: number, given: Options): Promise<SizeResult> {
         },
         // Discover has no refinements.
         ...(refine && endpoint !== 'discover' ? { refine: [refine] } : {}),
+        ...(endpoint === 'categories' ? { category_id: categoryId } : {}),
       };
       const headers = { authorization: await bearer() };
       // --cold: no read finds a long query's matches kept by an earlier one (match-sets.ts).
@@ -188,7 +159,7 @@ async function measure(size: number, given: Options): Promise<SizeResult> {
         `days ending ${to.toISOString()}, workspace zone ${zone}.\n`,
     );
     const cases: Case[] = [];
-    for (const endpoint of endpoints) {
+    for (const endpoint of endpoints.filter((e) => categoryId || e !== 'categories')) {
       for (const [label, query] of queries) {
         if (endpoint === 'discover' && !query) continue;
         for (const days of ranges) {
@@ -330,6 +301,7 @@ function options() {
       cold: { type: 'boolean', default: false },
       slide: { type: 'boolean', default: false },
       prepared: { type: 'boolean', default: false },
+      category: { type: 'boolean', default: false },
       refine: { type: 'string' },
       platforms: { type: 'string' },
       languages: { type: 'string' },
@@ -357,6 +329,7 @@ function options() {
     cold: values.cold,
     slide: values.slide,
     prepared: values.prepared,
+    category: values.category,
     ...(refine ? { refine: { field: refine[1]!, values: refine[2]!.split('|') } } : {}),
     ...(values.platforms ? { platforms: values.platforms.split(',') } : {}),
     ...(values.languages ? { languages: values.languages.split(',') } : {}),
