@@ -3,7 +3,7 @@
 // item 4: "a dashboard broken down by a category of 20 tags at 10M stays within its targets"). Each rule's past
 // matches are written as its route writes them (applyPastFromStore: the store's statement, then the rows in
 // PostgreSQL), one rule after the other, and the timing starts once the store's figures have every rule's tags.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import type { AnalyticsService } from '@server/analytics/service';
@@ -60,8 +60,15 @@ export async function makeBenchCategory(
     const [tag] = await db.insert(tags).values({ workspaceId, categoryId: category!.id, name }).returning();
     const [rule] = await db.insert(tagRules).values({ workspaceId, tagId: tag!.id, query }).returning();
     const from = await applyPastFromStore(db, service, rule!.id);
-    if (from !== 'store')
-      throw new Error(`The rule of "${name}" (${query}) was not written from the store: ${from}`);
+    if (from !== 'store') {
+      const [state] = await db
+        .select({ note: tagRules.pastNote })
+        .from(tagRules)
+        .where(eq(tagRules.id, rule!.id));
+      throw new Error(
+        `The rule of "${name}" (${query}) was not written from the store: ${state?.note ?? from}`,
+      );
+    }
     ruleIds.push(rule!.id);
   }
   const written = seconds(began);

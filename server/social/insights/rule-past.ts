@@ -26,6 +26,14 @@ export const WRITE_BATCH = 50_000;
  * touch the same tag and rule only (their outbox lock is held from the batch's end to its commit).
  */
 export const WRITERS = 2;
+/**
+ * How the pass reads the store, which no person waits on: at once after a round of the change feed has written (the
+ * store's figures count only when no round wrote while they were read), without giving the applier time to apply
+ * more first (the live path carries the rule over the posts the store has not applied), and up to 20 times before
+ * the pass is left to the live path. At 10M posts, rules made one after another while the store was fed the tags of
+ * those before met a round writing in each of a dashboard's 3 reads, and went to the live path, one post at a time.
+ */
+const PAST_READ = { tries: 20, catchUpMs: 0 };
 /** A batch waiting this long for a lock (a tag or category being deleted, which waits for the held rule) gives up. */
 const LOCK_TIMEOUT = '5s';
 /**
@@ -121,6 +129,7 @@ export async function applyPastFromStore(
         service,
         (store) => storeRulePosts(store, parsed.ast),
         async (_tx, rows) => rows,
+        PAST_READ,
       );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);

@@ -77,6 +77,16 @@ export interface StoreSource<C extends StoreRead> {
   match: StoreMatch;
 }
 
+/** How a read waits; a person's read takes the defaults, a background job more patience. */
+export interface ReadOptions {
+  /** The long query's matches written for the read's other statements (match-sets.ts). */
+  shareMatches?: boolean;
+  /** Reads begun before the store's figures are taken as written (a round wrote during each): TRIES. */
+  tries?: number;
+  /** How long the applier is given to apply what PostgreSQL has before the store is read: the service's readWaitMs. */
+  catchUpMs?: number;
+}
+
 /**
  * `figures` read from the store, then `lookUp` in a PostgreSQL snapshot (the posts and profiles the figures name). A
  * store that cannot answer is the error the route answers with (see the head of this file).
@@ -87,15 +97,15 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   service: AnalyticsService | undefined,
   figures: (store: AnalyticsStore, source: StoreSource<C>) => Promise<R>,
   lookUp: (tx: Tx, rows: R) => Promise<T>,
-  { shareMatches = false }: { shareMatches?: boolean } = {},
+  { shareMatches = false, tries = TRIES, catchUpMs = service?.readWaitMs }: ReadOptions = {},
 ): Promise<T> {
   if (!service) throw storeOff();
   const match = storeMatch();
-  for (let attempt = 0; attempt < TRIES; attempt += 1) {
+  for (let attempt = 0; attempt < tries; attempt += 1) {
     await service.writesSettled(WRITES_WAIT_MS);
-    // Batches the store has not applied: the applier is given readWaitMs to apply them first.
+    // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
     const newest = await newestBatch(db);
-    if (newest !== null) await service.holding(newest, service.readWaitMs);
+    if (newest !== null) await service.holding(newest, catchUpMs ?? 0);
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;

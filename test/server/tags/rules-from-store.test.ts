@@ -209,6 +209,30 @@ describe("a rule's past matches from the analytics store", () => {
     }
   }, 60_000);
 
+  it('reads the store after a round that writes for longer than a dashboard would wait', async () => {
+    holdAt = 'applied';
+    const reached = new Promise<void>((resolve) => (reachedHold = resolve));
+    await writeCorpus(server, generatedCorpus(7314, 40), 'meanwhile');
+    await reached;
+    const query = 'coffee NOT tea';
+    const id = await newRule(query);
+    try {
+      // The round is writing: each read waits up to 2 s for it to end. A dashboard gives up after 3 reads (503).
+      const pass = applyPastFromStore(server.db, running.service, id);
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      held?.release();
+      held = null;
+      expect(await pass).toBe('store');
+      expect((await ruleOf(id)).pastFrom).toBe('store');
+      await applyTagRules(server.db, { ruleIds: [id] });
+      expect(await rowsOf(id)).toEqual(await matcherRows(query));
+    } finally {
+      held?.release();
+      held = null;
+      await server.db.delete(tagRules).where(eq(tagRules.id, id));
+    }
+  }, 60_000);
+
   it('applies a rule created and changed through the API from the store; manual tags win over it', async () => {
     const { rows } = await server.db.execute<{ id: string }>(sql`SELECT id::text FROM post_keys ORDER BY id`);
     const all = rows.map((row) => Number(row.id));
