@@ -7,6 +7,9 @@ import { StoreParams } from '../params';
 import { STORE_DATABASE } from '../layout';
 import { storeFrom, zonePlaceholder, type StoreScope } from './scope';
 
+/** The tag of the grouping set of no key (ClickHouse's default UUID): no tag's id (random, version 4). */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
 export interface StoreCategoryCounts {
   posts: number;
   tagged: number;
@@ -24,21 +27,24 @@ export async function storeCategoryCounts(
   const zone = zonePlaceholder(scope.context, params);
   const { from, where } = storeFrom(scope, params, zone, ['id']);
   const tags = params.add(tagIds, 'Array(UUID)');
-  const rows = await store.query<{ tag: string; n: string }>(
-    `WITH scoped AS (SELECT p.id AS id FROM ${from} WHERE ${where}),
-      tagged AS (SELECT tag, post FROM ${db}.post_tags WHERE tag IN ${tags} AND post IN (SELECT id FROM scoped))
-    SELECT '' AS tag, count() AS n FROM scoped
-    UNION ALL SELECT '*' AS tag, uniqExact(post) AS n FROM tagged
-    UNION ALL SELECT toString(tag) AS tag, uniqExact(post) AS n FROM tagged GROUP BY tag`,
+  // The category's rows of the scope's posts are read once: counted per tag, and over all the tags (the grouping set
+  // of no key, whose tag is the nil UUID, which no tag has). Read twice (a CTE is written into each statement that
+  // names it), they took most of the time: at 10M, 9.2 million rows of 20 tags.
+  const rows = await store.query<{ t: string; n: string }>(
+    `WITH scoped AS (SELECT p.id AS id FROM ${from} WHERE ${where})
+    SELECT '' AS t, count() AS n FROM scoped
+    UNION ALL SELECT if(tag = toUUID('${NIL_UUID}'), '*', toString(tag)) AS t, uniqExact(post) AS n
+      FROM ${db}.post_tags WHERE tag IN ${tags} AND post IN (SELECT id FROM scoped)
+      GROUP BY GROUPING SETS ((tag), ())`,
     params.values,
   );
   const byTag = new Map<string, number>();
   let posts = 0;
   let tagged = 0;
   for (const row of rows) {
-    if (row.tag === '') posts = Number(row.n);
-    else if (row.tag === '*') tagged = Number(row.n);
-    else byTag.set(row.tag, Number(row.n));
+    if (row.t === '') posts = Number(row.n);
+    else if (row.t === '*') tagged = Number(row.n);
+    else byTag.set(row.t, Number(row.n));
   }
   return { posts, tagged, byTag };
 }
