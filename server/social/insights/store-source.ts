@@ -81,7 +81,7 @@ export interface StoreSource<C extends StoreRead> {
 export interface ReadOptions {
   /** The long query's matches written for the read's other statements (match-sets.ts). */
   shareMatches?: boolean;
-  /** Reads begun before the store's figures are taken as written (a round wrote during each): TRIES. */
+  /** How many reads are begun, each after a round that wrote during the one before, before the wait is answered. */
   tries?: number;
   /** How long the applier is given to apply what PostgreSQL has before the store is read: the service's readWaitMs. */
   catchUpMs?: number;
