@@ -8,6 +8,7 @@ import type { Db } from '@server/db/database';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import type { AnalyticsService } from '@server/analytics/service';
 import { applyPastFromStore } from '@server/social/insights/rule-past';
+import { storeFed } from './bench-corpus';
 
 /**
  * A "Topics" category as an analyst would set one up over the generated corpus (its English topics: a phone launch, a
@@ -39,14 +40,6 @@ const RULES: Array<[string, string]> = [
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** The outbox's last batch: the store has fed every change made so far once it has applied it. */
-async function outboxEnd(db: Db): Promise<number> {
-  const { rows } = await db.execute<{ seq: string }>(
-    sql`SELECT coalesce(max(seq), 0)::text AS seq FROM analytics_outbox`,
-  );
-  return Number(rows[0]!.seq);
-}
-
 /** Makes the category in `workspaceId`, writes its rules' past matches, waits for the store's figures; its id. */
 export async function makeBenchCategory(
   db: Db,
@@ -72,7 +65,7 @@ export async function makeBenchCategory(
     ruleIds.push(rule!.id);
   }
   const written = seconds(began);
-  await service.holding(await outboxEnd(db), 1_800_000);
+  await storeFed(db, service, 1_800_000);
   const { rows } = await db.execute<{ rows: string; posts: string }>(
     sql`SELECT count(*)::text AS rows, count(DISTINCT post_id)::text AS posts FROM post_tags
       WHERE rule_id = ANY(${`{${ruleIds.join(',')}}`}::uuid[])`,

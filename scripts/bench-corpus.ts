@@ -21,6 +21,7 @@ import {
 import { AnalyticsService } from '@server/analytics/service';
 import { startAnalytics } from '@server/analytics/start';
 import type { AnalyticsStore } from '@server/analytics/store';
+import { sql } from 'drizzle-orm';
 
 export const DEFAULT_POSTS = 1_000_000;
 
@@ -169,4 +170,12 @@ export interface StoreReads {
   readonly statements: number;
   readonly busyMs: number;
   readonly answered: number;
+}
+
+/** Resolves once the store has applied every batch of the outbox written so far (its figures have every change). */
+export async function storeFed(db: Db, service: AnalyticsService, ms: number): Promise<void> {
+  const { rows } = await db.execute<{ seq: string }>(
+    sql`SELECT coalesce(max(seq), 0)::text AS seq FROM analytics_outbox`,
+  );
+  await service.holding(Number(rows[0]!.seq), ms);
 }

@@ -18,7 +18,7 @@ import { storeRulePosts } from '@server/analytics/figures/rule-posts';
 import { parseQuery } from '@server/query/index';
 import { fromStore } from '@server/social/insights/store-source';
 import { applyPastFromStore, WRITE_BATCH, WRITERS } from '@server/social/insights/rule-past';
-import { DEFAULT_POSTS, openCorpus, startCorpusStore } from './bench-corpus';
+import { DEFAULT_POSTS, openCorpus, startCorpusStore, storeFed } from './bench-corpus';
 
 const { values } = parseArgs({
   options: {
@@ -42,12 +42,6 @@ const { url, server, dataDir } = await openCorpus(size);
 const database = await connect(url);
 const config = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false' });
 const service = await startCorpusStore(dataDir, database, config);
-/** The outbox's last batch: the store has fed every change made so far once it has applied it. */
-const outboxEnd = async () =>
-  Number(
-    (await database.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM analytics_outbox'))
-      .rows[0]!.seq,
-  );
 try {
   const [{ n } = { n: '0' }] = await service
     .reading()!
@@ -90,13 +84,13 @@ try {
       const from = await applyPastFromStore(database.db, service, rule!.id, { batchSize: batch, writers });
       whole = performance.now() - began;
       if (from !== 'store') throw new Error(`${label}: the store did not answer (${from})`);
-      await service.holding(await outboxEnd(), 600_000);
+      await storeFed(database.db, service, 600_000);
       fed = performance.now() - began;
     } finally {
       const deleting = performance.now();
       await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
       // The store takes the removal in before the next rule is timed.
-      await service.holding(await outboxEnd(), 600_000);
+      await storeFed(database.db, service, 600_000);
       removed = performance.now() - deleting;
     }
     const seconds = whole / 1000;

@@ -75,7 +75,7 @@ async function until(condition: () => boolean | Promise<boolean>, ms = 10_000, s
   }
 }
 
-/** The status codes of the requests that have answered so far (by position; undefined while one waits). */
+/** The status and body of each request that has answered so far (by position; undefined while one waits). */
 function answered(requests: Array<Promise<{ statusCode: number; body: string }>>) {
   const codes: Array<string | undefined> = requests.map(() => undefined);
   requests.forEach(
