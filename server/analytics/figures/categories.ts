@@ -29,11 +29,13 @@ export async function storeCategoryCounts(
   const tags = params.add(tagIds, 'Array(UUID)');
   // The category's rows of the scope's posts are read once: counted per tag, and over all the tags (the grouping set
   // of no key, whose tag is the nil UUID, which no tag has). Read twice (a CTE is written into each statement that
-  // names it), they took most of the time: at 10M, 9.2 million rows of 20 tags.
+  // names it), they took most of the time: at 10M, 9.2 million rows of 20 tags. Posts are counted each once by a
+  // bitmap (exact, as uniqExact): the ids are dense, and uniqExact's hash sets of 3.9 million posts over 90 days at
+  // 10M took 1.0-1.2 s of the statement's 1.0-1.6, groupBitmap's 0.6-0.7.
   const rows = await store.query<{ t: string; n: string }>(
     `WITH scoped AS (SELECT p.id AS id FROM ${from} WHERE ${where})
     SELECT '' AS t, count() AS n FROM scoped
-    UNION ALL SELECT if(tag = toUUID('${NIL_UUID}'), '*', toString(tag)) AS t, uniqExact(post) AS n
+    UNION ALL SELECT if(tag = toUUID('${NIL_UUID}'), '*', toString(tag)) AS t, groupBitmap(post) AS n
       FROM ${db}.post_tags WHERE tag IN ${tags} AND post IN (SELECT id FROM scoped)
       GROUP BY GROUPING SETS ((tag), ())`,
     params.values,
@@ -59,7 +61,7 @@ export async function storeTagPosts(
   const tags = params.add(tagIds, 'Array(UUID)');
   // Not aliased `tag`: ClickHouse would read the WHERE's `tag` as the alias (text), not the column.
   const rows = await store.query<{ id: string; n: string }>(
-    `SELECT toString(tag) AS id, toString(uniqExact(post)) AS n FROM ${STORE_DATABASE}.post_tags WHERE tag IN
+    `SELECT toString(tag) AS id, toString(groupBitmap(post)) AS n FROM ${STORE_DATABASE}.post_tags WHERE tag IN
     ${tags} GROUP BY tag`,
     params.values,
   );
