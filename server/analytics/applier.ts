@@ -164,7 +164,9 @@ async function currentPostFiles(pool: pg.Pool, ids: number[], dir: string): Prom
     for (const [index, chunk] of chunks(ids, CHUNK_IDS).entries()) {
       if (!chunk.every(Number.isSafeInteger))
         throw new Error(`Not post ids: ${chunk.slice(0, 5).join(', ')}…`);
-      const condition = `id = ANY ('{${chunk.join(',')}}'::bigint[])`;
+      // Behind a sub-select (COPY takes no parameters): planning with 25,000 ids as constants took 31 ms a chunk at
+      // 10M posts, 275 cold; with the sub-select 1 ms, the read itself the same (190-200 ms).
+      const condition = `id = ANY ((SELECT '{${chunk.join(',')}}'::bigint[])::bigint[])`;
       files.push({ ids: chunk, ...(await copyPostFiles(client, condition, dir, String(index))) });
     }
     await client.query('COMMIT');
