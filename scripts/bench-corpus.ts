@@ -21,7 +21,7 @@ import {
 import { AnalyticsService } from '@server/analytics/service';
 import { startAnalytics } from '@server/analytics/start';
 import type { AnalyticsStore } from '@server/analytics/store';
-import { sql } from 'drizzle-orm';
+import { newestBatch } from '@server/social/insights/store-source';
 
 export const DEFAULT_POSTS = 1_000_000;
 
@@ -174,8 +174,6 @@ export interface StoreReads {
 
 /** Resolves once the store has applied every batch of the outbox written so far (its figures have every change). */
 export async function storeFed(db: Db, service: AnalyticsService, ms: number): Promise<void> {
-  const { rows } = await db.execute<{ seq: string }>(
-    sql`SELECT coalesce(max(seq), 0)::text AS seq FROM analytics_outbox`,
-  );
-  await service.holding(Number(rows[0]!.seq), ms);
+  const newest = await newestBatch(db);
+  if (newest !== null) await service.holding(newest, ms);
 }

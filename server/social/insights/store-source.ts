@@ -42,7 +42,7 @@ const corpusVersion = async (db: Db | Tx) =>
   );
 
 /** The outbox's newest batch (null when it has none). */
-async function newestBatch(db: Db): Promise<number | null> {
+export async function newestBatch(db: Db): Promise<number | null> {
   const [row] = (
     await db.execute<{ seq: string | null }>(sql`SELECT max(seq)::text AS seq FROM analytics_outbox`)
   ).rows;
@@ -97,7 +97,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   service: AnalyticsService | undefined,
   figures: (store: AnalyticsStore, source: StoreSource<C>) => Promise<R>,
   lookUp: (tx: Tx, rows: R) => Promise<T>,
-  { shareMatches = false, tries = TRIES, catchUpMs = service?.readWaitMs }: ReadOptions = {},
+  { shareMatches = false, tries = TRIES, catchUpMs }: ReadOptions = {},
 ): Promise<T> {
   if (!service) throw storeOff();
   const match = storeMatch();
@@ -105,7 +105,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     await service.writesSettled(WRITES_WAIT_MS);
     // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
     const newest = await newestBatch(db);
-    if (newest !== null) await service.holding(newest, catchUpMs ?? 0);
+    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs);
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
