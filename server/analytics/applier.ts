@@ -74,16 +74,15 @@ export interface ApplierDeps {
   /** Called at each point of a round; a test holds the round there to kill the process. */
   at?(point: ApplyPoint): Promise<void> | void;
   /**
-   * Told before a round's first write to the store and once its position is recorded there: between the two the
-   * store holds part of a round, and a reader's figures taken meanwhile are of no one corpus version.
+   * Told before a round's first write to the store (once `readsDrained` has resolved: the reads under way end first)
+   * and once its position is recorded there: between the two the store holds part of a round, and a reader's figures
+   * taken meanwhile are of no one corpus version.
    */
   writing?(phase: 'begin' | 'end', position: StorePosition): void;
+  readsDrained?(): Promise<void>;
   /** Told once a round's rows are written, before its position is recorded (the kept match sets follow it). */
   written?(round: FollowedRound): Promise<void>;
-  /**
-   * Told once a round is recorded whether it left batches it had read: the round was full (ROUND_IDS), and the next
-   * one is as full without waiting for more (service.ts).
-   */
+  /** Told once a round is recorded whether it left batches it had read (full: ROUND_IDS): the next is as full. */
   left?(more: boolean): void;
 }
 
@@ -379,6 +378,7 @@ export async function applyRound(deps: ApplierDeps, from: StorePosition): Promis
     await deps.at?.('read');
 
     const position = { seq: last.seq, corpusVersion: last.corpusVersion };
+    await deps.readsDrained?.();
     deps.writing?.('begin', position);
     if (reset) await emptyStore(store);
     await replacePosts(store, posts);

@@ -8,6 +8,7 @@
 // corpus version its answers reflect, and how far a rebuild is.
 import type { Supervisor } from '@server/db/supervisor';
 import { applyRound, type ApplierDeps } from './applier';
+import { ReadGate } from './read-gate';
 import { storeCurrency } from './current';
 import { followKeptSets } from './figures/kept-sets';
 import { missingTables } from './layout';
@@ -41,9 +42,9 @@ export class AnalyticsService {
   /** Why the store must be rebuilt whatever its layout and position say (its files damaged or gone), or null. */
   private rebuildFor: string | null = null;
   private readonly hangs = new Hangs();
-  /** Even while no round writes to the store, odd while one does (StoreReading). */
+  /** Even while no round writes to the store, odd while one does (StoreReading); reads and rounds take turns. */
   private generation = 0;
-  private writesDone: Array<() => void> = [];
+  private readonly reads = new ReadGate();
   /** Told after each round that applied batches is recorded (the alerts job evaluates its rules then). */
   private appliedListeners = new Set<() => void>();
   /** The store's lock while this process holds it (one store per database: server/analytics/lock.ts). */
@@ -105,21 +106,18 @@ export class AnalyticsService {
 
   /** Whether the store's contents are still those of `reading` (no round has written since, none is writing). */
   unchangedSince(reading: StoreReading): boolean {
-    return (
-      this.generation === reading.generation && reading.generation % 2 === 0 && this.store === reading.store
-    );
+    const { generation, store } = reading;
+    return this.generation === generation && generation % 2 === 0 && this.store === store;
   }
 
-  /** Resolves once the round writing to the store now has recorded its position (at once when none is), or after `ms`. */
+  /** Resolves once the round writing to the store now (or waiting to) has recorded its position, or after `ms`. */
   writesSettled(ms: number): Promise<void> {
-    if (this.generation % 2 === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.writesDone.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    return this.reads.writesSettled(ms);
+  }
+
+  /** A read of the store's figures begins (fromStore): returns its end. Rounds wait for it to write (read-gate.ts). */
+  readBegun(): () => void {
+    return this.reads.begun();
   }
 
   /**
@@ -171,11 +169,12 @@ export class AnalyticsService {
 
   /**
    * Resolves once the store has applied the outbox's batch `seq` (at once when it has), or after `ms`, or when stopped:
-   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers.
+   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers,
+   * unless the applier is behind by more than a round (a rule's past matches being fed), which no wait would see through.
    */
   async holding(seq: number, ms: number): Promise<void> {
     const holds = () => this.stopped || (this.position !== null && this.position.seq >= seq);
-    if (holds() || ms <= 0) return;
+    if (holds() || ms <= 0 || this.waits.behind) return;
     this.wake();
     const until = performance.now() + ms;
     // A round's end, a reconciliation or a rebuild may each bring the position there: looked at every few ms.
@@ -271,13 +270,14 @@ export class AnalyticsService {
       pool: this.options.pool,
       store,
       at: this.options.at,
+      readsDrained: () => this.reads.drained(),
       writing: (phase, position) => {
         this.generation += 1;
+        this.reads.writing(phase);
         // A round under way: not caught up until it is recorded in PostgreSQL and the outbox has no more.
         if (phase === 'begin') this.caughtUp = false;
         if (phase === 'end') {
           this.position = position;
-          for (const done of this.writesDone.splice(0)) done();
           for (const listener of this.appliedListeners) listener();
         }
       },
@@ -293,6 +293,7 @@ export class AnalyticsService {
         // A round that failed half-way left the generation odd: the store is reconciled (or rebuilt) before it is
         // read again, and its readers compare generations from here on.
         if (this.generation % 2 === 1) this.generation += 1;
+        this.reads.writing('end');
         await this.makeCurrent(deps);
         this.phase = 'applying';
         retryMs = 1_000;

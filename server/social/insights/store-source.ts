@@ -109,6 +109,8 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
+    // Rounds wait for this read to end before they write (read-gate.ts).
+    const readEnded = service.readBegun();
     let rows: R;
     // A long query's matches found once (match-sets.ts): written by the figures that send several statements over
     // the query (`shareMatches`), and kept for any read while the embedded store is unchanged.
@@ -130,6 +132,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
         throw figuresWait({ ...service.state(), phase: 'opening' });
       throw error;
     } finally {
+      readEnded();
       void sets?.drop();
     }
     if (!service.unchangedSince(reading)) continue;

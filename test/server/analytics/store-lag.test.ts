@@ -2,17 +2,21 @@
 // readWaitMs to catch up (a round that ends within it is read at the new version); a store still behind then answers
 // as it is (the corpus before that batch), says up to when it is complete (data_as_of: when the batch was written) and
 // is not kept under PostgreSQL's version. While a round keeps writing to the store, the read is 503 figures_preparing.
+// A round about to write waits for the reads under way, and a read begun meanwhile waits for the round (read-gate.ts).
 // The store is held behind by holding the change feed's round at a point.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApplyPoint } from '@server/analytics/applier';
+import { STORE_DATABASE } from '@server/analytics/layout';
 import { AnalyticsService } from '@server/analytics/service';
+import type { AnalyticsStore } from '@server/analytics/store';
 import { insertPosts, insertProfiles } from '@server/social/corpus/changes';
 import { generateCorpus } from '@server/social/corpus/generate/load';
 import { overview } from '@server/social/insights/overview';
 import { ReadRouter } from '@server/social/reads';
+import { fromStore } from '@server/social/insights/store-source';
 import { createTestServer, type TestServer } from '@test/support/server-harness';
 import { contextOf, RANGES, type Case } from './dashboards.fixtures';
 
@@ -156,5 +160,55 @@ describe('a dashboard on a store behind PostgreSQL', () => {
     } finally {
       await release();
     }
+  });
+
+  it('has a round about to write wait for the reads under way, and a read begun meanwhile wait for the round', async () => {
+    const context = await contextOf(server, everyPost);
+    const count = async (store: AnalyticsStore) =>
+      Number((await store.query<{ n: string }>(`SELECT count() AS n FROM ${STORE_DATABASE}.posts`))[0]!.n);
+    const before = await fromStore(server.db, context, service, count, async (_tx, n) => n);
+    let letRead = () => {};
+    const gate = new Promise<void>((resolve) => (letRead = resolve));
+    let reading = () => {};
+    const begun = new Promise<void>((resolve) => (reading = resolve));
+    const generations: number[] = [];
+    const first = fromStore(
+      server.db,
+      context,
+      service,
+      async (store) => {
+        generations.push(service.reading()!.generation);
+        reading();
+        await gate;
+        return count(store);
+      },
+      async (_tx, n) => n,
+    );
+    await begun;
+    await writeHeldAt('read');
+    const generation = service.reading()!.generation;
+    held!.release();
+    held = null;
+    // The round has read PostgreSQL and waits for the read under way: it has not begun to write.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(service.reading()!.generation).toBe(generation);
+    // A read begun now waits for the round, and reads what it wrote.
+    const second = fromStore(
+      server.db,
+      context,
+      service,
+      async (store) => {
+        generations.push(service.reading()!.generation);
+        return count(store);
+      },
+      async (_tx, n) => n,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(generations).toHaveLength(1);
+    letRead();
+    // The first read is answered at once, at the version it began at: not read again.
+    expect(await first).toBe(before);
+    expect(await second).toBe(before + 1);
+    expect(generations).toEqual([generation, generation + 2]);
   });
 });
