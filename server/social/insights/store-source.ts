@@ -105,7 +105,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
     await service.writesSettled(WRITES_WAIT_MS);
     // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
     const newest = await newestBatch(db);
-    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs);
+    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs, { reader: true });
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
