@@ -1,4 +1,4 @@
-// `npm run bench:rules [-- --posts 1000000 --batch 50000 --writers 2]`: a tag rule's past matches from the analytics
+// `npm run bench:rules [-- --posts 1000000 --batch 50000 --writers 2 --reads]`: a tag rule's past matches from the analytics
 // store (server/social/insights/rule-past.ts) on a bench corpus (bench-corpus.ts): for a few rules, the store's
 // statement alone (every matching id and the store's newest post, through fromStore as the rule's route reads it),
 // then the whole of applyPastFromStore as the route runs it (the read again, and the rule's rows written in
@@ -6,7 +6,10 @@
 // end with its rows (the store is fed their tags and then their removal, as for any rule). Prints, per rule, its
 // matches, the read's and the whole pass's time, when the store's figures had its tags, how long after the deletion
 // they no longer had them, and the corpus's posts per second (the posts the store holds over the whole pass), and the
-// time 10M posts would take at that rate.
+// time 10M posts would take at that rate. `--reads`: meanwhile, from the rule's creation until the store's figures have
+// its tags, an overview of 'nova' over the corpus's last 30 days is read every 200 ms (as a dashboard reads it: the
+// store's figures and the posts looked up in PostgreSQL), and the reads answered, refused (503) and their times are
+// printed: what every other workspace's dashboards meet while a large rule is applied.
 import { parseArgs } from 'node:util';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
@@ -18,6 +21,8 @@ import { storeRulePosts } from '@server/analytics/figures/rule-posts';
 import { parseQuery } from '@server/query/index';
 import { fromStore } from '@server/social/insights/store-source';
 import { applyPastFromStore, WRITE_BATCH, WRITERS } from '@server/social/insights/rule-past';
+import { overview } from '@server/social/insights/overview';
+import { resolveInsightScope } from '@server/social/insights/request';
 import { DEFAULT_POSTS, openCorpus, startCorpusStore, storeFed } from './bench-corpus';
 
 const { values } = parseArgs({
@@ -25,6 +30,7 @@ const { values } = parseArgs({
     posts: { type: 'string', default: String(DEFAULT_POSTS) },
     batch: { type: 'string', default: String(WRITE_BATCH) },
     writers: { type: 'string', default: String(WRITERS) },
+    reads: { type: 'boolean', default: false },
   },
 });
 const [size, batch, writers] = [Number(values.posts), Number(values.batch), Number(values.writers)];
@@ -42,6 +48,37 @@ const { url, server, dataDir } = await openCorpus(size);
 const database = await connect(url);
 const config = loadServerConfig({ APP_ENV: 'qa', DEV_OIDC: 'false' });
 const service = await startCorpusStore(dataDir, database, config);
+
+/** Overview reads every 200 ms until `until` resolves: how many were answered, refused with 503, and their times. */
+async function readsMeanwhile(until: Promise<unknown>) {
+  const [{ to } = { to: '' }] = (
+    await database.pool.query<{ to: string }>(`SELECT max(posted_at)::text AS to FROM posts`)
+  ).rows;
+  const end = new Date(to);
+  const from = new Date(end.getTime() - 30 * 86_400_000).toISOString();
+  const request = { workspace_id: 'w', query: 'nova', filters: { from, to: end.toISOString() }, refine: [] };
+  const context = await resolveInsightScope(database.db, { timeZone: 'UTC' }, request);
+  let done = false;
+  const stop = () => (done = true);
+  void until.then(stop, stop);
+  const times: number[] = [];
+  let refused = 0;
+  while (!done) {
+    const started = performance.now();
+    try {
+      await overview(database.db, context, service);
+      times.push(performance.now() - started);
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 503) throw error;
+      refused += 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(0);
+  return `overview reads: ${times.length} answered (p50 ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)} ms), ${refused} 503`;
+}
+
 try {
   const [{ n } = { n: '0' }] = await service
     .reading()!
@@ -67,6 +104,7 @@ try {
     let whole = 0;
     let fed = 0;
     let removed = 0;
+    let reads = '';
     try {
       const [category] = await database.db
         .insert(tagCategories)
@@ -81,11 +119,15 @@ try {
         .values({ workspaceId: workspace!.id, tagId: tag!.id, query })
         .returning();
       const began = performance.now();
-      const from = await applyPastFromStore(database.db, service, rule!.id, { batchSize: batch, writers });
-      whole = performance.now() - began;
-      if (from !== 'store') throw new Error(`${label}: the store did not answer (${from})`);
-      await storeFed(database.db, service, 600_000);
-      fed = performance.now() - began;
+      const applied = (async () => {
+        const from = await applyPastFromStore(database.db, service, rule!.id, { batchSize: batch, writers });
+        whole = performance.now() - began;
+        if (from !== 'store') throw new Error(`${label}: the store did not answer (${from})`);
+        await storeFed(database.db, service, 600_000);
+        fed = performance.now() - began;
+      })();
+      if (values.reads) reads = await readsMeanwhile(applied);
+      await applied;
     } finally {
       const deleting = performance.now();
       await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
@@ -99,7 +141,7 @@ try {
         `${(read / 1000).toFixed(2)} s · whole ${seconds.toFixed(2)} s (in the store's figures ` +
         `${(fed / 1000).toFixed(2)} s; deleted, out of them ${(removed / 1000).toFixed(2)} s later) · ` +
         `${Math.round(posts / seconds).toLocaleString('en-US')} posts/s · 10M posts ≈ ` +
-        `${((seconds * 10_000_000) / posts).toFixed(1)} s`,
+        `${((seconds * 10_000_000) / posts).toFixed(1)} s${reads ? ` · ${reads}` : ''}`,
     );
   }
 } finally {
