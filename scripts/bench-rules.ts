@@ -7,9 +7,9 @@
 // matches, the read's and the whole pass's time, when the store's figures had its tags, how long after the deletion
 // they no longer had them, and the corpus's posts per second (the posts the store holds over the whole pass), and the
 // time 10M posts would take at that rate. `--reads`: meanwhile, from the rule's creation until the store's figures have
-// its tags, an overview of 'nova' over the corpus's last 30 days is read every 200 ms (as a dashboard reads it: the
-// store's figures and the posts looked up in PostgreSQL), and the reads answered, refused (503) and their times are
-// printed: what every other workspace's dashboards meet while a large rule is applied.
+// its tags, and from its deletion until they are gone, an overview of 'nova' over the corpus's last 30 days is read
+// every 200 ms (as a dashboard reads it: the store's figures and the posts looked up in PostgreSQL), and the reads
+// answered, refused (503) and their times are printed: what other workspaces' dashboards meet meanwhile.
 import { parseArgs } from 'node:util';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
@@ -130,10 +130,14 @@ try {
       await applied;
     } finally {
       const deleting = performance.now();
-      await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
-      // The store takes the removal in before the next rule is timed.
-      await storeFed(database.db, service, 600_000);
-      removed = performance.now() - deleting;
+      const gone = (async () => {
+        await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
+        // The store takes the removal in before the next rule is timed.
+        await storeFed(database.db, service, 600_000);
+        removed = performance.now() - deleting;
+      })();
+      if (values.reads) reads += `; deleted: ${await readsMeanwhile(gone)}`;
+      await gone;
     }
     const seconds = whole / 1000;
     console.log(
