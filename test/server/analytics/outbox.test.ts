@@ -103,6 +103,28 @@ describe('with a consumer', () => {
     expect(batches[1]!.seq).toBeGreaterThan(batches[0]!.seq);
   });
 
+  it("names a statement's tagged posts in batches of 50,000, each at a version of its own (migration 0056)", async () => {
+    await applyAll();
+    const before = await version();
+    // Unordered and repeated, as a statement's rows come: each post once, in order, across the batches.
+    await server.pool.query(
+      `SELECT corpus_tags_changed(ARRAY(SELECT 900000000 + (g * 7919) % 120001 FROM generate_series(0, 130000) g))`,
+    );
+    const batches = await pending();
+    expect(batches.map((batch) => batch.tagPostIds.length)).toEqual([50_000, 50_000, 20_001]);
+    expect(batches.map((batch) => batch.corpusVersion)).toEqual([before + 1, before + 2, before + 3]);
+    expect(await version()).toBe(before + 3);
+    const named = batches.flatMap((batch) => batch.tagPostIds);
+    expect(named).toEqual(Array.from({ length: 120_001 }, (_, i) => 900_000_000 + i));
+    expect(batches.every((batch) => batch.postIds.length === 0 && batch.profileIds.length === 0)).toBe(true);
+    // A few posts: one batch, one version.
+    await applyAll();
+    await server.pool.query(`SELECT corpus_tags_changed(ARRAY[900000005, 900000003]::bigint[])`);
+    expect((await pending()).map((batch) => [batch.tagPostIds, batch.corpusVersion])).toEqual([
+      [[900_000_003, 900_000_005], before + 4],
+    ]);
+  });
+
   it('records updates and deletes of posts, once per batch', async () => {
     const ids = await insertPosts(server.db, [post(), post()]);
     await applyAll();

@@ -206,17 +206,16 @@ describe('the analytics service', () => {
   it("starts a full round's next round at once, whatever coalesceMs", async () => {
     const { service, counted } = await pacedService('backlog');
     try {
-      // Two batches of 210,000 posts' tags each, committed together (as a rule's past matches are written; posts that
-      // do not exist carry none): a round takes the first alone (ROUND_IDS, a tagged post's id a quarter of one), and
-      // the second is not held for coalesceMs after it.
+      // 420,000 posts' tags (a rule's past matches, or its deletion; posts that do not exist carry none): 9 batches of
+      // at most 50,000 (migration 0056). A round takes 4 (ROUND_IDS, a tagged post's id a quarter of one), the next 4
+      // are not held for coalesceMs after it, nor the last after them.
       await server.pool.query(
-        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(1000000::bigint, 1209999))),
-          corpus_tags_changed(ARRAY(SELECT generate_series(2000000::bigint, 2209999)))`,
+        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(1000000::bigint, 1419999)))`,
       );
       await appliedUpTo(service, await corpusVersion());
-      expect(counted.rounds).toBe(2);
-      // The second round took every batch it read: not full, so the pace holds the next one.
-      await postHeld(counted, 2);
+      expect(counted.rounds).toBe(3);
+      // The third round took every batch it read: not full, so the pace holds the next one.
+      await postHeld(counted, 3);
     } finally {
       await service.stop();
     }
