@@ -1,15 +1,16 @@
-// `npm run bench:rules [-- --posts 1000000 --batch 50000 --writers 2 --reads]`: a tag rule's past matches from the analytics
-// store (server/social/insights/rule-past.ts) on a bench corpus (bench-corpus.ts): for a few rules, the store's
-// statement alone (every matching id and the store's newest post, through fromStore as the rule's route reads it),
-// then the whole of applyPastFromStore as the route runs it (the read again, and the rule's rows written in
-// PostgreSQL in batches of `--batch`, `--writers` at once). Each rule is made in a workspace of its own, deleted at the
-// end with its rows (the store is fed their tags and then their removal, as for any rule). Prints, per rule, its
-// matches, the read's and the whole pass's time, when the store's figures had its tags, how long after the deletion
-// they no longer had them, and the corpus's posts per second (the posts the store holds over the whole pass), and the
-// time 10M posts would take at that rate. `--reads`: meanwhile, from the rule's creation until the store's figures have
-// its tags, and from its deletion until they are gone, an overview of 'nova' over the corpus's last 30 days is read
-// every 200 ms (as a dashboard reads it: the store's figures and the posts looked up in PostgreSQL), and the reads
-// answered, refused (503) and their times are printed: what other workspaces' dashboards meet meanwhile.
+// `npm run bench:rules [-- --posts 1000000 --batch 50000 --writers 2 --reads --only "field filter"]`: a tag rule's past
+// matches from the analytics store (server/social/insights/rule-past.ts) on a bench corpus (bench-corpus.ts): for a few
+// rules (`--only`: those labels, comma-separated), the store's statement alone (every matching id and the store's
+// newest post, through fromStore as the rule's route reads it), then the whole of applyPastFromStore as the route runs
+// it (the read again, and the rule's rows written in PostgreSQL in batches of `--batch`, `--writers` at once). Each
+// rule is made in a workspace of its own, deleted at the end with its rows (the store is fed their tags and then their
+// removal, as for any rule). Prints, per rule, its matches, the read's and the whole pass's time, when the store's
+// figures had its tags, how long after the deletion they no longer had them, and the corpus's posts per second (the
+// posts the store holds over the whole pass), and the time 10M posts would take at that rate. `--reads`: meanwhile,
+// from the rule's creation until the store's figures have its tags, and from its deletion until they are gone, an
+// overview of 'nova' over the corpus's last 30 days is read every 200 ms (as a dashboard reads it: the store's figures
+// and the posts looked up in PostgreSQL), and the reads answered, refused (503) and their times are printed: what other
+// workspaces' dashboards meet meanwhile.
 import { parseArgs } from 'node:util';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: String(WRITE_BATCH) },
     writers: { type: 'string', default: String(WRITERS) },
     reads: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const [size, batch, writers] = [Number(values.posts), Number(values.batch), Number(values.writers)];
@@ -88,7 +90,8 @@ try {
     `${posts.toLocaleString('en-US')} posts in the store; rows written ${batch.toLocaleString('en-US')} a batch, ` +
       `${writers} at once.`,
   );
-  for (const [label, query] of RULES) {
+  const only = values.only?.split(',').map((label) => label.trim());
+  for (const [label, query] of RULES.filter(([label]) => !only || only.includes(label))) {
     const parsed = parseQuery(query);
     if (!parsed.ok) throw new Error(`${label}: ${query} does not parse`);
     const started = performance.now();
