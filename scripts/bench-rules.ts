@@ -12,6 +12,7 @@
 // and the posts looked up in PostgreSQL), and the reads answered, refused (503) and their times are printed: what other
 // workspaces' dashboards meet meanwhile.
 import { parseArgs } from 'node:util';
+import type { ApiError } from '@server/errors';
 import { loadServerConfig } from '@server/config';
 import { connect } from '@server/db/database';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
@@ -64,21 +65,24 @@ async function readsMeanwhile(until: Promise<unknown>) {
   const stop = () => (done = true);
   void until.then(stop, stop);
   const times: number[] = [];
-  let refused = 0;
+  const refused: string[] = [];
   while (!done) {
     const started = performance.now();
     try {
       await overview(database.db, context, service);
       times.push(performance.now() - started);
     } catch (error) {
-      if ((error as { statusCode?: number }).statusCode !== 503) throw error;
-      refused += 1;
+      const { statusCode, options } = error as ApiError;
+      if (statusCode !== 503) throw error;
+      const { phase } = (options?.body?.progress ?? {}) as { phase?: string };
+      refused.push(phase ?? (error as ApiError).code);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(0);
-  return `overview reads: ${times.length} answered (p50 ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)} ms), ${refused} 503`;
+  const why = refused.length ? ` (${refused.join(', ')})` : '';
+  return `overview reads: ${times.length} answered (p50 ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)} ms), ${refused.length} 503${why}`;
 }
 
 try {

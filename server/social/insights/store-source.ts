@@ -31,8 +31,11 @@ import { figuresUnavailable, figuresWait, storeOff } from '@server/analytics/fig
 import type { InsightScope } from './request';
 import { readOnly, type Tx } from './transactions';
 
-/** How long a reader waits for a round writing to the store to finish before it reads again. */
-const WRITES_WAIT_MS = 2_000;
+/**
+ * How long a reader waits for a round writing to the store to finish before it reads again: a round of a rule's tags
+ * at 10M posts writes for up to about 4 s (2 s left three reads in a row waiting in vain, and the dashboard got 503).
+ */
+const WRITES_WAIT_MS = 5_000;
 const TRIES = 3;
 
 const corpusVersion = async (db: Db | Tx) =>
@@ -102,10 +105,12 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   if (!service) throw storeOff();
   const match = storeMatch();
   for (let attempt = 0; attempt < tries; attempt += 1) {
-    await service.writesSettled(WRITES_WAIT_MS);
     // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
     const newest = await newestBatch(db);
     if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs, { reader: true });
+    // Then a round writing (or about to) is waited for, and the read begins at once after it (read-gate.ts): waited
+    // for before the catch-up, a round could begin to write during it, and the read was wasted.
+    await service.writesSettled(WRITES_WAIT_MS);
     const reading = service.reading();
     if (!reading) throw figuresWait(service.state());
     if (reading.generation % 2 === 1) continue;
