@@ -169,12 +169,11 @@ export class AnalyticsService {
 
   /**
    * Resolves once the store has applied the outbox's batch `seq` (at once when it has), or after `ms`, or when stopped:
-   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers,
-   * unless (`reader`) the applier is a round or more behind (a rule's past matches being fed): no wait would do then.
+   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers.
    */
-  async holding(seq: number, ms: number, { reader = false } = {}): Promise<void> {
+  async holding(seq: number, ms: number): Promise<void> {
     const holds = () => this.stopped || (this.position !== null && this.position.seq >= seq);
-    if (holds() || ms <= 0 || (reader && this.waits.behind)) return;
+    if (holds() || ms <= 0) return;
     this.wake();
     const until = performance.now() + ms;
     // A round's end, a reconciliation or a rebuild may each bring the position there: looked at every few ms.

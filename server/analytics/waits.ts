@@ -52,11 +52,6 @@ export class Waits {
     this.backlog = more;
   };
 
-  /** The last round was full: the applier is working through more batches than one round takes. */
-  get behind(): boolean {
-    return this.backlog;
-  }
-
   /** How long the next round must still wait for the pace, in ms (≤ 0: none). */
   early(): number {
     return this.lastRoundAt + this.coalesceMs - performance.now();

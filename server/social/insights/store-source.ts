@@ -107,7 +107,7 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   for (let attempt = 0; attempt < tries; attempt += 1) {
     // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
     const newest = await newestBatch(db);
-    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs, { reader: true });
+    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs);
     // Then a round writing (or about to) is waited for, and the read begins at once after it (read-gate.ts): waited
     // for before the catch-up, a round could begin to write during it, and the read was wasted.
     await service.writesSettled(WRITES_WAIT_MS);

@@ -221,55 +221,6 @@ describe('the analytics service', () => {
     }
   });
 
-  it("has a dashboard's read not wait for an applier a round or more behind, and every other caller wait", async () => {
-    let release = () => {};
-    let reached = () => {};
-    const atRead = new Promise<void>((resolve) => (reached = resolve));
-    const counted = { rounds: 0 };
-    const service = AnalyticsService.start({
-      db: server.db,
-      pool: server.pool,
-      dataDir: join(root, 'behind'),
-      pollMs: 600_000,
-      coalesceMs: 600_000,
-      log: () => {},
-      // The second round is held once it has read PostgreSQL: the first, full, has been recorded.
-      at: async (point) => {
-        if (point !== 'read' || counted.rounds !== 1) return;
-        reached();
-        await new Promise<void>((resolve) => (release = resolve));
-      },
-    });
-    service.onApplied(() => counted.rounds++);
-    try {
-      await service.caughtUpOnce();
-      await server.pool.query(
-        `SELECT corpus_tags_changed(ARRAY(SELECT generate_series(5000000::bigint, 5419999)))`,
-      );
-      await atRead;
-      const { rows } = await server.pool.query<{ seq: string }>(
-        'SELECT max(seq) AS seq FROM analytics_outbox',
-      );
-      const newest = Number(rows[0]!.seq);
-      const settled = (promise: Promise<void>) =>
-        Promise.race([
-          promise.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1_000)),
-        ]);
-      // The applier is held: a reader is not, and answers as the store is; the harness and the benches wait.
-      expect(await settled(service.holding(newest, 600_000, { reader: true }))).toBe(true);
-      expect(service.state().appliedSeq).toBeLessThan(newest);
-      const other = service.holding(newest, 600_000);
-      expect(await settled(other)).toBe(false);
-      release();
-      await other;
-      expect(service.state().appliedSeq).toBeGreaterThanOrEqual(newest);
-    } finally {
-      release();
-      await service.stop();
-    }
-  });
-
   it('applies batches of tags alone at once, whatever coalesceMs; a post written then waits for the pace', async () => {
     const { service, counted } = await pacedService('tags-unpaced');
     try {
