@@ -1,7 +1,7 @@
 // `bench:insights -- --category`: a category of 20 tags set by rules, made in the bench's workspace (removed with it),
 // so that the dashboard broken down by it (POST /social/insights/categories) is timed with the others (issue 55,
 // item 4: "a dashboard broken down by a category of 20 tags at 10M stays within its targets"). Each rule's past
-// matches are written as its route writes them (applyPastFromStore: the store's statement, then the rows in
+// matches are written as its route writes them (applyPastFromStore: the store's statement, then its ranges in
 // PostgreSQL), one rule after the other, and the timing starts once the store's figures have every rule's tags.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/database';
@@ -67,7 +67,7 @@ export async function makeBenchCategory(
   const written = seconds(began);
   await storeFed(db, service, 1_800_000);
   const { rows } = await db.execute<{ rows: string; posts: string }>(
-    sql`SELECT count(*)::text AS rows, count(DISTINCT post_id)::text AS posts FROM post_tags
+    sql`SELECT count(*)::text AS rows, count(DISTINCT post_id)::text AS posts FROM post_tag_rows
       WHERE rule_id = ANY(${`{${ruleIds.join(',')}}`}::uuid[])`,
   );
   const counted = rows[0];

@@ -1,8 +1,8 @@
-// `npm run bench:rules [-- --posts 1000000 --batch 50000 --writers 2 --reads --only "field filter"]`: a tag rule's past
+// `npm run bench:rules [-- --posts 1000000 --reads --only "field filter"]`: a tag rule's past
 // matches from the analytics store (server/social/insights/rule-past.ts) on a bench corpus (bench-corpus.ts): for a few
 // rules (`--only`: those labels, comma-separated), the store's statement alone (every matching id and the store's
 // newest post, through fromStore as the rule's route reads it), then the whole of applyPastFromStore as the route runs
-// it (the read again, and the rule's rows written in PostgreSQL in batches of `--batch`, `--writers` at once). Each
+// it (the read again, and the rule's ranges written in PostgreSQL in one transaction: migration 0057). Each
 // rule is made in a workspace of its own, deleted at the end with its rows (the store is fed their tags and then their
 // removal, as for any rule). Prints, per rule, its matches, the read's and the whole pass's time, when the store's
 // figures had its tags, how long after the deletion they no longer had them, and the corpus's posts per second (the
@@ -22,7 +22,7 @@ import { STORE_DATABASE } from '@server/analytics/layout';
 import { storeRulePosts } from '@server/analytics/figures/rule-posts';
 import { parseQuery } from '@server/query/index';
 import { fromStore } from '@server/social/insights/store-source';
-import { applyPastFromStore, WRITE_BATCH, WRITERS } from '@server/social/insights/rule-past';
+import { applyPastFromStore } from '@server/social/insights/rule-past';
 import { overview } from '@server/social/insights/overview';
 import { resolveInsightScope } from '@server/social/insights/request';
 import { DEFAULT_POSTS, openCorpus, startCorpusStore, storeFed } from './bench-corpus';
@@ -30,13 +30,11 @@ import { DEFAULT_POSTS, openCorpus, startCorpusStore, storeFed } from './bench-c
 const { values } = parseArgs({
   options: {
     posts: { type: 'string', default: String(DEFAULT_POSTS) },
-    batch: { type: 'string', default: String(WRITE_BATCH) },
-    writers: { type: 'string', default: String(WRITERS) },
     reads: { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
-const [size, batch, writers] = [Number(values.posts), Number(values.batch), Number(values.writers)];
+const size = Number(values.posts);
 
 /** Rules of the bench's insights queries (scripts/bench-insights.ts), few to many matches. */
 const RULES: Array<[string, string]> = [
@@ -90,10 +88,7 @@ try {
     .reading()!
     .store.query<{ n: string }>(`SELECT count() AS n FROM ${STORE_DATABASE}.posts`);
   const posts = Number(n);
-  console.log(
-    `${posts.toLocaleString('en-US')} posts in the store; rows written ${batch.toLocaleString('en-US')} a batch, ` +
-      `${writers} at once.`,
-  );
+  console.log(`${posts.toLocaleString('en-US')} posts in the store.`);
   const only = values.only?.split(',').map((label) => label.trim());
   for (const [label, query] of RULES.filter(([label]) => !only || only.includes(label))) {
     const parsed = parseQuery(query);
@@ -127,7 +122,7 @@ try {
         .returning();
       const began = performance.now();
       const applied = (async () => {
-        const from = await applyPastFromStore(database.db, service, rule!.id, { batchSize: batch, writers });
+        const from = await applyPastFromStore(database.db, service, rule!.id);
         whole = performance.now() - began;
         if (from !== 'store') throw new Error(`${label}: the store did not answer (${from})`);
         await storeFed(database.db, service, 600_000);

@@ -142,12 +142,13 @@ export async function insertProfiles(store: AnalyticsStore, db: string, rows: ob
 }
 
 /**
- * The tags the posts that match `condition` (over `post_tags pt`, or the rows `from`: ofPosts) carry, each (tag, post)
+ * The tags the posts that match `condition` (over every tag row, `post_tag_rows pt`: post_tags's and the rules' ranges'
+ * (migration 0057); or the rows `from`: ofPosts) carry, each (tag, post)
  * once, or with `repeats` as many times as rows carry it (a manual row and rules of one tag), for a reader that keeps
  * one itself: the sort of the DISTINCT spilled to disk and took about a third of the feed's read of a rule's 200,000
  * posts at 10M. A removed post has no rows (they go in the transaction that removes it: migration 0052).
  */
-export const tagRowsSql = (condition: string, { repeats = false, from = 'post_tags pt' } = {}) =>
+export const tagRowsSql = (condition: string, { repeats = false, from = 'post_tag_rows pt' } = {}) =>
   `SELECT ${repeats ? '' : 'DISTINCT '}pt.tag_id::text AS tag, pt.post_id::text AS post FROM ${from}
   WHERE (${condition}) AND ${CARRIED_WHERE}`;
 

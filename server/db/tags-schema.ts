@@ -6,10 +6,12 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bit,
   boolean,
   check,
   index,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -87,6 +89,28 @@ export const tagRules = pgTable(
     index('tag_rules_workspace_idx').on(t.workspaceId),
     /** What a rule row's one foreign key names: its rule and that rule's tag (migration 0049). */
     uniqueIndex('tag_rules_id_tag_idx').on(t.id, t.tagId),
+  ],
+);
+
+/**
+ * A rule's past matches (server/social/insights/rule-past.ts) by range of 4,096 post ids (migration 0057): bit o of
+ * `bits` (0 the leftmost) set when the rule matches post `start + o`. 1.33 million matches are 2,442 rows. Read with
+ * post_tags's rule rows (server/tags/carried.ts; the view `post_tag_rows`); named to the analytics store's feed by
+ * their triggers; a removed post's bits cleared with its rows (`rule_post_ranges_forget`).
+ */
+export const rulePostRanges = pgTable(
+  'rule_post_ranges',
+  {
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => tagRules.id, { onDelete: 'cascade' }),
+    start: bigint('start', { mode: 'number' }).notNull(),
+    bits: bit('bits', { dimensions: 4096 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'rule_post_ranges_pkey', columns: [t.ruleId, t.start] }),
+    index('rule_post_ranges_start_idx').on(t.start),
+    check('rule_post_ranges_start_check', sql`${t.start} >= 0 AND ${t.start} % 4096 = 0`),
   ],
 );
 

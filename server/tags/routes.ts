@@ -352,6 +352,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
         if (!current) throw ruleNotFound();
         const query = await checkedQuery(tx, workspace.id, request.body.query);
         await tx.execute(sql`DELETE FROM post_tags WHERE rule_id = ${current.id}`);
+        await tx.execute(sql`DELETE FROM rule_post_ranges WHERE rule_id = ${current.id}`);
         const [row] = await tx
           .update(tagRules)
           .set({ query, cursor: 0, pastFrom: null, pastNote: null, updatedAt: sql`now()` })
@@ -378,7 +379,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
     },
     async (request, reply) => {
       const { workspace } = workspaceAccessOf(request);
-      // Its rows go with it (post_tags.rule_id ON DELETE CASCADE), in the one statement.
+      // Its rows go with it (post_tags's by a trigger, its ranges by their key), in the one statement.
       const [deleted] = await db
         .delete(tagRules)
         .where(and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.id, request.params.ruleId)))

@@ -19,89 +19,104 @@ import { storeRulePosts, type StoreRulePosts } from '@server/analytics/figures/r
 import type { AnalyticsService } from '@server/analytics/service';
 import { fromStore } from './store-source';
 
-/** Rule rows written a transaction (each one outbox batch of the tag feed: migration 0044). */
-export const WRITE_BATCH = 50_000;
-/**
- * Batches written at once, each on its own connection: PostgreSQL writes a statement on one core, and the batches
- * touch the same tag and rule only (their outbox lock is held from the batch's end to its commit).
- */
-export const WRITERS = 2;
 /**
  * How the pass reads the store, which no person waits on: at once after a round of the change feed has written (the
  * store's figures count only when no round wrote while they were read), without giving the applier time to apply
- * more first (the live path carries the rule over the posts the store has not applied), and up to 20 times before
+ * more first (the live path carries the rule on over the posts the store has not applied), and up to 20 times before
  * the pass is left to the live path. At 10M posts, rules made one after another while the store was fed the tags of
  * those before met a round writing in each of a dashboard's 3 reads, and went to the live path, one post at a time.
  */
 const PAST_READ = { tries: 20, catchUpMs: 0 };
-/** A batch waiting this long for a lock (a tag or category being deleted, which waits for the held rule) gives up. */
-const LOCK_TIMEOUT = '5s';
+/** Posts a range of a rule's past matches covers (migration 0057): its bitmap is `bit(RANGE)`. */
+export const RANGE = 4096;
 /**
- * A batch's rows are held once more for its statement triggers (the feed's and the check's transition table): 50,000
- * rows take about 6 MB, which the default 4 MB of work_mem spilled to a temporary file (25–50 of 550 ms a batch).
+ * The pass waits this long for the corpus lock (writers of the corpus hold it to their commit), then gives up. It
+ * holds its rule's row meanwhile, which a deletion of the rule, its tag, category or workspace waits for, maybe
+ * holding the corpus lock already: so the lock is tried, not waited for, and the pass is the one to give way (waiting,
+ * PostgreSQL would find the deadlock and could end the deletion instead).
  */
-const WORK_MEM = '32MB';
+const CORPUS_LOCK_MS = 5_000;
+/**
+ * A statement's ranges are held again for their triggers (the feed's transition table), and their posts named to
+ * the feed (1.33 million at 10M, sorted): the default 4 MB of work_mem spilled to a temporary file.
+ */
+const WORK_MEM = '64MB';
 
-/**
- * The rule's rows of the posts `ids` that PostgreSQL holds (a post deleted since the store named it left out). No
- * `ON CONFLICT`: the rule has no rows when its batches begin (applyPastFromStore), and each post is in one batch; the
- * speculative insertion of `ON CONFLICT DO NOTHING` took 6.4 s for a million rows, against 4.0 without. The ids are
- * read behind a sub-select: planning with 50,000 of them as constants took 55-70 ms a batch, their look-up 25.
- */
-async function writeRuleRows(
-  tx: Executor,
-  rule: { id: string; workspaceId: string; tagId: string },
-  ids: readonly number[],
-): Promise<void> {
-  await tx.execute(
-    sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
-      SELECT ${rule.workspaceId}, k.id, ${rule.tagId}::uuid, 'rule', ${rule.id}::uuid
-      FROM (SELECT DISTINCT id FROM post_keys
-        WHERE id = ANY((SELECT ${`{${ids.join(',')}}`}::bigint[])::bigint[])) k`,
-  );
+/** The ranges of ascending `ids`: each one's start and its bitmap in hex, bit o (the leftmost first) post start + o. */
+export function rangesOf(ids: readonly number[]): { starts: number[]; bits: string[] } {
+  const starts: number[] = [];
+  const bits: string[] = [];
+  let bytes: Buffer | undefined;
+  for (const id of ids) {
+    const start = id - (id % RANGE);
+    if (starts.at(-1) !== start) {
+      if (bytes) bits.push(bytes.toString('hex'));
+      starts.push(start);
+      bytes = Buffer.alloc(RANGE / 8);
+    }
+    const offset = id - start;
+    bytes![offset >> 3]! |= 0x80 >> (offset & 7);
+  }
+  if (bytes) bits.push(bytes.toString('hex'));
+  return { starts, bits };
 }
 
-/** Ascending ids without repeats: each post in one batch, since writeRuleRows has no `ON CONFLICT`. */
+/**
+ * Takes the corpus lock for the transaction, trying every 10 ms for CORPUS_LOCK_MS (which says why): false when it
+ * could not.
+ */
+async function corpusLocked(tx: Executor): Promise<boolean> {
+  const until = Date.now() + CORPUS_LOCK_MS;
+  for (;;) {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`SELECT pg_try_advisory_xact_lock(hashtext('murmur:corpus')) AS locked`,
+    );
+    if (rows[0]?.locked) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Which of `ids` (ascending, distinct) PostgreSQL no longer holds: counted first, by the posts' id index in one pass
+ * (0.7-2.5 s for 1.33 million at 10M posts), and only when some are missing looked for one by one (3.6 s).
+ */
+async function goneOf(tx: Executor, ids: readonly number[]): Promise<Set<number>> {
+  const posts = sql`(SELECT ${`{${ids.join(',')}}`}::bigint[])::bigint[]`;
+  const { rows } = await tx.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM post_keys WHERE id = ANY (${posts})`,
+  );
+  if (rows[0]!.n === ids.length) return new Set();
+  const { rows: gone } = await tx.execute<{ id: string }>(
+    sql`SELECT u.id::text AS id FROM unnest(${posts}) u(id) WHERE NOT EXISTS (SELECT FROM post_keys k WHERE k.id = u.id)`,
+  );
+  return new Set(gone.map((row) => Number(row.id)));
+}
+
+/**
+ * The rule's past matches `ids` (ascending, distinct), as ranges, of the posts PostgreSQL holds: under the corpus
+ * lock, so no post is removed between the look-up and the commit (a removed post's bits are cleared by the
+ * transaction that removes it, which could not see these), the posts deleted since the store named them left out.
+ * 1.33 million matches at 10M posts are 2,442 rows; as rows of post_tags they took 6-9 s to write.
+ */
+async function writeRanges(tx: Executor, ruleId: string, ids: readonly number[]): Promise<boolean> {
+  await tx.execute(sql.raw(`SET LOCAL work_mem = '${WORK_MEM}'`));
+  if (!(await corpusLocked(tx))) return false;
+  const removed = await goneOf(tx, ids);
+  const { starts, bits } = rangesOf(removed.size ? ids.filter((id) => !removed.has(id)) : ids);
+  if (!starts.length) return true;
+  await tx.execute(
+    sql`INSERT INTO rule_post_ranges (rule_id, start, bits)
+      SELECT ${ruleId}::uuid, u.start, ('x' || u.hex)::bit(${sql.raw(String(RANGE))})
+      FROM unnest(${`{${starts.join(',')}}`}::bigint[], ${`{${bits.join(',')}}`}::text[]) u(start, hex)`,
+  );
+  return true;
+}
+
+/** Ascending ids without repeats. */
 const distinctAscending = (ids: readonly number[]) => ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
 
 export type PastFrom = 'store' | 'matcher';
-
-export interface PastOptions {
-  batchSize?: number;
-  writers?: number;
-}
-
-/**
- * Writes `batches` with `writers` transactions at a time, each batch its own; the first failure stops the writers
- * taking more and is thrown once every batch begun has ended (none is left running).
- */
-async function writeBatches(
-  db: Db,
-  rule: { id: string; workspaceId: string; tagId: string },
-  batches: ReadonlyArray<readonly number[]>,
-  writers: number,
-): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const writer = async () => {
-    while (!failed && next < batches.length) {
-      const ids = batches[next++]!;
-      try {
-        await db.transaction(async (tx) => {
-          await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
-          await tx.execute(sql.raw(`SET LOCAL work_mem = '${WORK_MEM}'`));
-          await writeRuleRows(tx, rule, ids);
-        });
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const ended = await Promise.allSettled(Array.from({ length: Math.min(writers, batches.length) }, writer));
-  const failure = ended.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
-}
 
 /**
  * The past matches of the rule `ruleId`, from the store, when the rule is at cursor 0 (created or changed, not yet
@@ -113,7 +128,6 @@ export async function applyPastFromStore(
   db: Db,
   service: AnalyticsService | undefined,
   ruleId: string,
-  { batchSize = WRITE_BATCH, writers = WRITERS }: PastOptions = {},
 ): Promise<PastFrom | null> {
   return db.transaction(async (hold) => {
     const mine = and(eq(tagRules.id, ruleId), eq(tagRules.cursor, 0));
@@ -121,6 +135,10 @@ export async function applyPastFromStore(
     if (!rule) return null;
     const parsed = parseWithLists(rule.query, await listsFor(hold, rule.workspaceId, rule.query));
     if (!parsed.ok) return null;
+    const toMatcher = async (pastNote: string) => {
+      await hold.update(tagRules).set({ pastFrom: 'matcher', pastNote }).where(eq(tagRules.id, rule.id));
+      return 'matcher' as const;
+    };
     let found: StoreRulePosts;
     try {
       found = await fromStore(
@@ -133,20 +151,14 @@ export async function applyPastFromStore(
       );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      await hold
-        .update(tagRules)
-        .set({ pastFrom: 'matcher', pastNote: `The analytics store could not answer: ${why}` })
-        .where(eq(tagRules.id, rule.id));
-      return 'matcher';
+      return toMatcher(`The analytics store could not answer: ${why}`);
     }
-    const ids = distinctAscending(found.ids);
-    const batches = [];
-    for (let start = 0; start < ids.length; start += batchSize)
-      batches.push(ids.slice(start, start + batchSize));
-    // The rows of an earlier pass that ended before the cursor was set (the process stopped): the rule at cursor 0
-    // has no others (the live path writes a rule's rows with its cursor, and a change of query deletes them).
-    await db.execute(sql`DELETE FROM post_tags WHERE rule_id = ${rule.id}`);
-    await writeBatches(db, rule, batches, writers);
+    // Rows of the rule left by a pass of before migration 0057 that ended before its cursor was set (the process
+    // stopped): a rule at cursor 0 has no others (the live path writes a rule's rows with its cursor, and a change of
+    // query deletes them). Its ranges are written with its cursor, in this transaction.
+    await hold.execute(sql`DELETE FROM post_tags WHERE rule_id = ${rule.id}`);
+    if (!(await writeRanges(hold, rule.id, distinctAscending(found.ids))))
+      return toMatcher(`The corpus was being written to for more than ${CORPUS_LOCK_MS / 1000} s.`);
     await hold
       .update(tagRules)
       .set({ cursor: found.newest, pastFrom: 'store', pastNote: null })

@@ -12,7 +12,7 @@ import { as, createWorkspace, type Person } from '@test/support/workspaces.fixtu
 import { insertCorpus } from '@test/support/insights.fixtures';
 import { scanned, statementsOf } from '@test/support/pruning';
 import { profiles } from '@server/db/social-schema';
-import { tagCategories, tags } from '@server/db/tags-schema';
+import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { loadCatalogue } from '@server/billing/plans';
 import { maintainPartitions, retentionProblem } from '@server/social/corpus/partitions';
 
@@ -280,6 +280,14 @@ describe('retention', () => {
     await server.db.execute(sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by)
       SELECT ${workspaceId}, id, ${tag!.id}::uuid, 'manual' FROM post_keys
       WHERE external_id IN ('outside-0', 'outside-1')`);
+    // And by a rule's past matches, kept as bits by range of posts (migration 0057).
+    const [rule] = await server.db
+      .insert(tagRules)
+      .values({ workspaceId, tagId: tag!.id, query: 'outside' })
+      .returning({ id: tagRules.id });
+    await server.db.execute(sql`INSERT INTO rule_post_ranges (rule_id, start, bits)
+      SELECT ${rule!.id}::uuid, id - id % 4096, bit_or(set_bit(B'0'::bit(4096), (id % 4096)::int, 1)) FROM post_keys
+      WHERE external_id IN ('outside-0', 'outside-1') GROUP BY 2`);
     // 2026-03-20 is inside March: March stays whole, December 2025 and earlier go.
     const { rows } = await server.db.execute<{ posts_partitions_drop_before: string }>(
       sql`SELECT posts_partitions_drop_before('2026-03-20T00:00:00Z')`,
@@ -296,8 +304,11 @@ describe('retention', () => {
     const tagged = await server.db.execute<{ external_id: string }>(sql`
       SELECT k.external_id FROM post_tags t JOIN post_keys k ON k.id = t.post_id WHERE t.tag_id = ${tag!.id}`);
     expect(tagged.rows).toEqual([{ external_id: 'outside-1' }]);
+    const ruled = await server.db.execute<{ external_id: string }>(sql`
+      SELECT k.external_id FROM post_tag_rows t JOIN post_keys k ON k.id = t.post_id WHERE t.rule_id = ${rule!.id}`);
+    expect(ruled.rows).toEqual([{ external_id: 'outside-1' }]);
     const orphans = await server.db.execute<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM post_tags t WHERE NOT EXISTS (SELECT FROM post_keys k WHERE k.id = t.post_id)`);
+      SELECT count(*)::int AS n FROM post_tag_rows t WHERE NOT EXISTS (SELECT FROM post_keys k WHERE k.id = t.post_id)`);
     expect(orphans.rows[0]!.n).toBe(0);
   });
 });

@@ -81,12 +81,26 @@ async function ruleOf(id: string) {
   return row!;
 }
 
-/** The posts of the rule's rows, ascending. */
+/** The posts of the rule's rows (post_tags's and its ranges': migration 0057), ascending. */
 async function rowsOf(ruleId: string): Promise<number[]> {
   const { rows } = await server.db.execute<{ post_id: string }>(
-    sql`SELECT post_id::text FROM post_tags WHERE rule_id = ${ruleId} ORDER BY post_id`,
+    sql`SELECT post_id::text FROM post_tag_rows WHERE rule_id = ${ruleId} ORDER BY post_id`,
   );
   return rows.map((row) => Number(row.post_id));
+}
+
+/** Runs `body` while the store's applier is held before reading the batch that `write` appends: the store behind. */
+async function whileHeld(write: () => Promise<unknown>, body: () => Promise<void>) {
+  holdAt = 'read';
+  const reached = new Promise<void>((resolve) => (reachedHold = resolve));
+  await write();
+  await reached;
+  try {
+    await body();
+  } finally {
+    held?.release();
+    held = null;
+  }
 }
 
 /** The rows the matcher path alone writes for `query` (a rule of its own, deleted after). */
@@ -146,9 +160,7 @@ describe("a rule's past matches from the analytics store", () => {
     let matched = 0;
     for (const query of queries) {
       const id = await newRule(query);
-      expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 37, writers: 3 })).toBe(
-        'store',
-      );
+      expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
       const rule = await ruleOf(id);
       expect({ query, cursor: rule.cursor, from: rule.pastFrom }).toEqual({
         query,
@@ -171,42 +183,54 @@ describe("a rule's past matches from the analytics store", () => {
     const want = await matcherRows(query);
     expect(want.length).toBeGreaterThan(2);
     const id = await newRule(query);
-    // A pass that stopped after two of its batches: some of its rows, the rule still at cursor 0.
+    // A pass of before migration 0057 that stopped after two of its batches: some of its rows in post_tags, the rule
+    // still at cursor 0.
     const { rows: written } = await server.db.execute<{ id: string }>(
       sql`INSERT INTO post_tags (workspace_id, post_id, tag_id, set_by, rule_id)
         SELECT ${team.workspaceId}, unnest(${`{${want.slice(0, 2).join(',')}}`}::bigint[]), ${coffee.id}::uuid,
           'rule', ${id}::uuid RETURNING post_id::text AS id`,
     );
     expect(written).toHaveLength(2);
-    expect(await applyPastFromStore(server.db, running.service, id, { batchSize: 2, writers: 2 })).toBe(
-      'store',
-    );
+    expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
     expect(await rowsOf(id)).toEqual(want);
     await server.db.delete(tagRules).where(eq(tagRules.id, id));
   });
 
   it('carries a rule on over the posts the store has not applied yet, by the live path', async () => {
     const before = await newestPostId(server.db);
-    holdAt = 'read';
-    const reached = new Promise<void>((resolve) => (reachedHold = resolve));
-    await writeCorpus(server, generatedCorpus(7312, 120), 'later');
-    await reached;
-    try {
-      const query = 'coffee OR tea';
-      const id = await newRule(query);
-      expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
-      // The store's newest post: the new posts are above it, left to the live path.
-      expect((await ruleOf(id)).cursor).toBe(before);
-      expect((await rowsOf(id)).every((post) => post <= before)).toBe(true);
-      await applyTagRules(server.db, { ruleIds: [id] });
-      const rows = await rowsOf(id);
-      expect(rows.some((post) => post > before)).toBe(true);
-      expect(rows).toEqual(await matcherRows(query));
-      await server.db.delete(tagRules).where(eq(tagRules.id, id));
-    } finally {
-      held?.release();
-      held = null;
-    }
+    await whileHeld(
+      () => writeCorpus(server, generatedCorpus(7312, 120), 'later'),
+      async () => {
+        const query = 'coffee OR tea';
+        const id = await newRule(query);
+        expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
+        // The store's newest post: the new posts are above it, left to the live path.
+        expect((await ruleOf(id)).cursor).toBe(before);
+        expect((await rowsOf(id)).every((post) => post <= before)).toBe(true);
+        await applyTagRules(server.db, { ruleIds: [id] });
+        const rows = await rowsOf(id);
+        expect(rows.some((post) => post > before)).toBe(true);
+        expect(rows).toEqual(await matcherRows(query));
+        await server.db.delete(tagRules).where(eq(tagRules.id, id));
+      },
+    );
+  }, 60_000);
+
+  it('leaves out a post PostgreSQL deleted after the store named it', async () => {
+    const query = 'coffee OR tea';
+    const [victim] = await matcherRows(query);
+    // The store holds the post: the deletion's batch waits to be applied.
+    await whileHeld(
+      () => server.pool.query(`SELECT corpus_delete_posts('id = ${victim}')`),
+      async () => {
+        const id = await newRule(query);
+        expect(await applyPastFromStore(server.db, running.service, id)).toBe('store');
+        const rows = await rowsOf(id);
+        expect(rows).not.toContain(victim);
+        expect(rows).toEqual(await matcherRows(query));
+        await server.db.delete(tagRules).where(eq(tagRules.id, id));
+      },
+    );
   }, 60_000);
 
   it('reads the store after a round that writes for longer than a dashboard would wait', async () => {

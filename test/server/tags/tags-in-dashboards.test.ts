@@ -415,8 +415,9 @@ describe('tags in the dashboards', () => {
       payload: { post_ids: [kept, removed], tagged: true },
     });
     expect(tagged.statusCode, tagged.body).toBe(200);
-    // A rule's rows go too: they are found by their rule's index, the posts' holding manual rows only (0055). Its
-    // past posts are tagged in the background: until it says it has looked at every stored post.
+    // A rule's rows go too: its past matches' bits (ranges: 0057), and rows found by their rule's index, the posts'
+    // holding manual rows only (0055). Its past posts are tagged in the background: until it says it has looked at
+    // every stored post.
     await created(mine, `/tags/${ruled.id}/rules`, { query: '"fleeting remark"' });
     await expect
       .poll(
@@ -446,7 +447,8 @@ describe('tags in the dashboards', () => {
     );
     expect(held).toEqual([{ post: String(kept) }, { post: String(kept) }]);
     const left = await server.db.execute<{ post: string; set_by: string }>(
-      sql`SELECT post_id::text AS post, set_by FROM post_tags WHERE post_id IN (${kept}, ${removed}) ORDER BY set_by`,
+      sql`SELECT post_id::text AS post, set_by FROM post_tag_rows WHERE post_id IN (${kept}, ${removed})
+        ORDER BY set_by`,
     );
     expect(left.rows).toEqual([
       { post: String(kept), set_by: 'manual' },
@@ -476,7 +478,9 @@ describe('tags in the dashboards', () => {
   it('goes with the corpus when it is emptied (post ids start again at 1)', async () => {
     await server.db.execute(sql`SELECT corpus_truncate()`);
     await server.storeCaughtUp();
-    const { rows } = await server.db.execute<{ n: string }>(sql`SELECT count(*)::text AS n FROM post_tags`);
+    const { rows } = await server.db.execute<{ n: string }>(
+      sql`SELECT count(*)::text AS n FROM post_tag_rows`,
+    );
     expect(rows[0]!.n).toBe('0');
     const held = await server.analytics!.store!.query<{ n: string }>(
       `SELECT count() AS n FROM ${STORE_DATABASE}.post_tags`,

@@ -337,7 +337,7 @@ describe('categories and tags', () => {
     expect(deleted.statusCode).toBe(204);
     expect((await caughtUp(team)).categories).toEqual([]);
     const { rows } = await server.db.execute<{ n: string }>(
-      sql`SELECT count(*)::text AS n FROM post_tags WHERE workspace_id = ${team.workspaceId}`,
+      sql`SELECT count(*)::text AS n FROM post_tag_rows WHERE workspace_id = ${team.workspaceId}`,
     );
     expect(rows[0]!.n).toBe('0');
   });
