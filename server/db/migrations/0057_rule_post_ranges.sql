@@ -14,9 +14,16 @@ CREATE TABLE "rule_post_ranges" (
 );--> statement-breakpoint
 CREATE INDEX "rule_post_ranges_start_idx" ON "rule_post_ranges" USING btree ("start");--> statement-breakpoint
 
--- The posts a range's bits name, ascending.
+-- The posts a range's bits name: by words of 128 bits, a word without a bit set skipped whole, so a rule of few
+-- matches spread over every range costs its words, not 4,096 bits a range. Expanding 2,442 ranges (10M posts) took
+-- 0.18 s with 0.1 % of their bits set (1.0-1.2 s bit by bit), and 0.97-0.99 s with 13 % set (0.77 s bit by bit).
 CREATE FUNCTION "rule_range_posts"(start bigint, bits bit) RETURNS SETOF bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT start + o FROM generate_series(0, length(bits) - 1) o WHERE get_bit(bits, o) = 1 $$;
+AS $$
+  SELECT start + w.o + b.o
+  FROM generate_series(0, length(bits) - 1, 128) w(o)
+  CROSS JOIN LATERAL generate_series(0, least(128, length(bits) - w.o) - 1) b(o)
+  WHERE position(B'1' IN substring(bits FROM w.o + 1 FOR 128)) > 0 AND get_bit(bits, w.o + b.o) = 1
+$$;
 --> statement-breakpoint
 
 -- A range's rows name their posts to the analytics store's feed (corpus_tags_changed), as post_tags's do: every post

@@ -84,7 +84,7 @@ async function corpusLocked(tx: Executor): Promise<boolean> {
 async function goneOf(tx: Executor, ids: readonly number[]): Promise<Set<number>> {
   const posts = sql`(SELECT ${`{${ids.join(',')}}`}::bigint[])::bigint[]`;
   const { rows } = await tx.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM post_keys WHERE id = ANY (${posts})`,
+    sql`SELECT count(DISTINCT id)::int AS n FROM post_keys WHERE id = ANY (${posts})`,
   );
   if (rows[0]!.n === ids.length) return new Set();
   const { rows: gone } = await tx.execute<{ id: string }>(
@@ -94,7 +94,8 @@ async function goneOf(tx: Executor, ids: readonly number[]): Promise<Set<number>
 }
 
 /**
- * The rule's past matches `ids` (ascending, distinct), as ranges, of the posts PostgreSQL holds: under the corpus
+ * The rule's past matches `ids` (ascending, distinct), as ranges, of the posts PostgreSQL holds (false when the corpus
+ * lock could not be had, and nothing written): under the corpus
  * lock, so no post is removed between the look-up and the commit (a removed post's bits are cleared by the
  * transaction that removes it, which could not see these), the posts deleted since the store named them left out.
  * 1.33 million matches at 10M posts are 2,442 rows; as rows of post_tags they took 6-9 s to write.
@@ -102,6 +103,10 @@ async function goneOf(tx: Executor, ids: readonly number[]): Promise<Set<number>
 async function writeRanges(tx: Executor, ruleId: string, ids: readonly number[]): Promise<boolean> {
   await tx.execute(sql.raw(`SET LOCAL work_mem = '${WORK_MEM}'`));
   if (!(await corpusLocked(tx))) return false;
+  // Rows of the rule left by a pass of before migration 0057 that ended before its cursor was set (the process
+  // stopped): a rule at cursor 0 has no others (the live path writes a rule's rows with its cursor, and a change of
+  // query deletes them). Under the corpus lock: their deletion names their posts to the feed, which takes it.
+  await tx.execute(sql`DELETE FROM post_tags WHERE rule_id = ${ruleId}`);
   const removed = await goneOf(tx, ids);
   const { starts, bits } = rangesOf(removed.size ? ids.filter((id) => !removed.has(id)) : ids);
   if (!starts.length) return true;
@@ -153,10 +158,7 @@ export async function applyPastFromStore(
       const why = error instanceof Error ? error.message : String(error);
       return toMatcher(`The analytics store could not answer: ${why}`);
     }
-    // Rows of the rule left by a pass of before migration 0057 that ended before its cursor was set (the process
-    // stopped): a rule at cursor 0 has no others (the live path writes a rule's rows with its cursor, and a change of
-    // query deletes them). Its ranges are written with its cursor, in this transaction.
-    await hold.execute(sql`DELETE FROM post_tags WHERE rule_id = ${rule.id}`);
+    // Its ranges are written with its cursor, in this transaction: a pass that stops leaves none.
     if (!(await writeRanges(hold, rule.id, distinctAscending(found.ids))))
       return toMatcher(`The corpus was being written to for more than ${CORPUS_LOCK_MS / 1000} s.`);
     await hold
