@@ -180,6 +180,11 @@ export class AnalyticsService {
     while (!holds() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
+  /** The primary's database, whose outbox feeds the store: a reader's catch-up reads it (a replica may lag). */
+  get primary(): AnalyticsServiceOptions['db'] {
+    return this.options.db;
+  }
+
   /** How long a reader behind PostgreSQL waits for the applier (AnalyticsServiceOptions.readWaitMs). */
   get readWaitMs(): number {
     return this.options.readWaitMs ?? 0;

@@ -105,8 +105,10 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   if (!service) throw storeOff();
   const match = storeMatch();
   for (let attempt = 0; attempt < tries; attempt += 1) {
-    // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first.
-    const newest = await newestBatch(db);
+    // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first. Read on
+    // the primary, which feeds the store: `db` may be a read replica, whose outbox lags (a read right after a write
+    // then did not wait for it, and counted without it).
+    const newest = await newestBatch(service.primary);
     if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs);
     // Then a round writing (or about to) is waited for, and the read begins at once after it (read-gate.ts): waited
     // for before the catch-up, a round could begin to write during it, and the read was wasted.
