@@ -8,7 +8,6 @@ import type { Db } from '@server/db/database';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import type { AnalyticsService } from '@server/analytics/service';
 import { applyPastFromStore } from '@server/social/insights/rule-past';
-import { storeFed } from './bench-corpus';
 
 /**
  * A "Topics" category as an analyst would set one up over the generated corpus (its English topics: a phone launch, a
@@ -65,7 +64,7 @@ export async function makeBenchCategory(
     ruleIds.push(rule!.id);
   }
   const written = seconds(began);
-  await storeFed(db, service, 1_800_000);
+  await service.catchUp(1_800_000);
   const { rows } = await db.execute<{ rows: string; posts: string }>(
     sql`SELECT count(*)::text AS rows, count(DISTINCT post_id)::text AS posts FROM post_tag_rows
       WHERE rule_id = ANY(${`{${ruleIds.join(',')}}`}::uuid[])`,

@@ -21,7 +21,6 @@ import {
 import { AnalyticsService } from '@server/analytics/service';
 import { startAnalytics } from '@server/analytics/start';
 import type { AnalyticsStore } from '@server/analytics/store';
-import { newestBatch } from '@server/social/insights/store-source';
 
 export const DEFAULT_POSTS = 1_000_000;
 
@@ -170,10 +169,4 @@ export interface StoreReads {
   readonly statements: number;
   readonly busyMs: number;
   readonly answered: number;
-}
-
-/** Resolves once the store has applied every batch of the outbox written so far (its figures have every change). */
-export async function storeFed(db: Db, service: AnalyticsService, ms: number): Promise<void> {
-  const newest = await newestBatch(db);
-  if (newest !== null) await service.holding(newest, ms);
 }

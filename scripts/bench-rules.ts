@@ -25,7 +25,7 @@ import { fromStore } from '@server/social/insights/store-source';
 import { applyPastFromStore } from '@server/social/insights/rule-past';
 import { overview } from '@server/social/insights/overview';
 import { resolveInsightScope } from '@server/social/insights/request';
-import { DEFAULT_POSTS, openCorpus, startCorpusStore, storeFed } from './bench-corpus';
+import { DEFAULT_POSTS, openCorpus, startCorpusStore } from './bench-corpus';
 
 const { values } = parseArgs({
   options: {
@@ -125,7 +125,7 @@ try {
         const from = await applyPastFromStore(database.db, service, rule!.id);
         whole = performance.now() - began;
         if (from !== 'store') throw new Error(`${label}: the store did not answer (${from})`);
-        await storeFed(database.db, service, 600_000);
+        await service.catchUp(600_000);
         fed = performance.now() - began;
       })();
       if (values.reads) reads = await readsMeanwhile(applied);
@@ -135,7 +135,7 @@ try {
       const gone = (async () => {
         await database.db.delete(workspaces).where(eq(workspaces.id, workspace!.id));
         // The store takes the removal in before the next rule is timed.
-        await storeFed(database.db, service, 600_000);
+        await service.catchUp(600_000);
         removed = performance.now() - deleting;
       })();
       if (values.reads) reads += `; deleted: ${await readsMeanwhile(gone)}`;

@@ -166,6 +166,14 @@ export async function readOutbox(db: Db, afterSeq: number, limit: number): Promi
   }));
 }
 
+/** The outbox's newest batch (null when it has none). */
+export async function newestBatch(db: Db): Promise<number | null> {
+  const [row] = (
+    await db.execute<{ seq: string | null }>(sql`SELECT max(seq)::text AS seq FROM analytics_outbox`)
+  ).rows;
+  return row?.seq ? Number(row.seq) : null;
+}
+
 /**
  * Whether the outbox has a batch after `afterSeq` that names posts or profiles, or empties the store (its ids not
  * read): what the applier's pace holds for. A batch of tags alone (a rule's rows, a person's tagging) is a few short

@@ -14,7 +14,7 @@ import { followKeptSets } from './figures/kept-sets';
 import { missingTables } from './layout';
 import { listenForBatches } from './listen';
 import { standByForLock, type StoreLock } from './lock';
-import { ConsumerTakenOver, hasRowBatchesAfter } from './outbox';
+import { ConsumerTakenOver, hasRowBatchesAfter, newestBatch } from './outbox';
 import type { StorePosition } from './position';
 import { progressLines, rebuildStore, type RebuildProgress } from './rebuild';
 import { removeOrphanScratch } from './scratch';
@@ -168,21 +168,17 @@ export class AnalyticsService {
   }
 
   /**
-   * Resolves once the store has applied the outbox's batch `seq` (at once when it has), or after `ms`, or when stopped:
-   * a reader that finds batches the store has not applied gives the applier that long to catch up before it answers.
+   * Resolves once the store has applied the outbox's newest batch (read on the primary, which feeds the store: a
+   * replica's outbox may lag), or after `ms`, or when stopped: a reader gives the applier that long to catch up.
    */
-  async holding(seq: number, ms: number): Promise<void> {
-    const holds = () => this.stopped || (this.position !== null && this.position.seq >= seq);
-    if (holds() || ms <= 0) return;
+  async catchUp(ms: number): Promise<void> {
+    const seq = ms > 0 && !this.stopped ? await newestBatch(this.options.db) : null;
+    const holds = () => seq === null || this.stopped || (this.position !== null && this.position.seq >= seq);
+    if (holds()) return;
     this.wake();
     const until = performance.now() + ms;
     // A round's end, a reconciliation or a rebuild may each bring the position there: looked at every few ms.
     while (!holds() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-
-  /** The primary's database, whose outbox feeds the store: a reader's catch-up reads it (a replica may lag). */
-  get primary(): AnalyticsServiceOptions['db'] {
-    return this.options.db;
   }
 
   /** How long a reader behind PostgreSQL waits for the applier (AnalyticsServiceOptions.readWaitMs). */

@@ -119,10 +119,7 @@ export async function createTestServer(env: Record<string, string> = {}, options
     analytics: analytics?.service,
     /** Resolves once the store has applied every batch written so far (at once without a store). */
     async storeCaughtUp() {
-      const { rows } = await database.pool.query<{ seq: string | null }>(
-        'SELECT max(seq)::text AS seq FROM analytics_outbox',
-      );
-      if (analytics && rows[0]?.seq) await analytics.service.holding(Number(rows[0].seq), 60_000);
+      await analytics?.service.catchUp(60_000);
     },
     async close() {
       await app.close();

@@ -44,14 +44,6 @@ const corpusVersion = async (db: Db | Tx) =>
       ?.version,
   );
 
-/** The outbox's newest batch (null when it has none). */
-export async function newestBatch(db: Db): Promise<number | null> {
-  const [row] = (
-    await db.execute<{ seq: string | null }>(sql`SELECT max(seq)::text AS seq FROM analytics_outbox`)
-  ).rows;
-  return row?.seq ? Number(row.seq) : null;
-}
-
 /** When the oldest batch the store has not applied was written (null when it has applied every batch there is). */
 async function unappliedSince(db: Db | Tx, appliedSeq: number): Promise<Date | null> {
   const [row] = (
@@ -105,11 +97,9 @@ export async function fromStore<R, T, C extends StoreRead = InsightScope>(
   if (!service) throw storeOff();
   const match = storeMatch();
   for (let attempt = 0; attempt < tries; attempt += 1) {
-    // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first. Read on
-    // the primary, which feeds the store: `db` may be a read replica, whose outbox lags (a read right after a write
-    // then did not wait for it, and counted without it).
-    const newest = await newestBatch(service.primary);
-    if (newest !== null) await service.holding(newest, catchUpMs ?? service.readWaitMs);
+    // Batches the store has not applied: the applier is given readWaitMs (or catchUpMs) to apply them first (their
+    // newest read on the primary: `db` may be a read replica, whose outbox lags).
+    await service.catchUp(catchUpMs ?? service.readWaitMs);
     // Then a round writing (or about to) is waited for, and the read begins at once after it (read-gate.ts): waited
     // for before the catch-up, a round could begin to write during it, and the read was wasted.
     await service.writesSettled(WRITES_WAIT_MS);

@@ -198,10 +198,7 @@ describe('the post lists beyond the reference', () => {
       `posted_at = posted_at + CASE id ${shift} END`,
     ]);
     // The store fed those writes before the pages are read (a read does not wait for it here).
-    const { rows: newest } = await server.pool.query<{ seq: string }>(
-      'SELECT max(seq)::text AS seq FROM analytics_outbox',
-    );
-    await running.service.holding(Number(newest[0]!.seq), 60_000);
+    await running.service.catchUp(60_000);
     const { rows: expected } = await server.pool.query<{ id: string }>(
       `SELECT id FROM posts WHERE id = ANY ($1::bigint[]) ORDER BY posted_at DESC, id DESC`,
       [ids],
