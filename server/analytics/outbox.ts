@@ -5,6 +5,7 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { analyticsConsumer, analyticsOutbox } from '@server/db/analytics-schema';
+import { CORPUS_LOCK } from '@server/db/corpus-lock';
 import type { Db } from '@server/db/database';
 
 /** The largest batch a reader may ask for at once (a row may carry tens of thousands of ids). */
@@ -28,8 +29,6 @@ export interface OutboxBatch {
   reset: boolean;
 }
 
-/** The corpus's writers' lock (corpus_changes_begin() takes it), held to the end of the transaction. */
-const CORPUS_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('murmur:corpus'))`;
 /**
  * The outbox takes no plain write (the corpus guard, migration 0033): its consumer trims what it applied, and empties
  * it when unregistered, on the change path (the mark corpus_changes_begin() sets, for this transaction).

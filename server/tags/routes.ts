@@ -3,7 +3,7 @@
 // applied to past posts at once (in the background, from this process and the periodic job: apply.ts) and to new posts
 // as they arrive. Changing a rule's query takes back what it set and applies it anew; deleting a rule, a tag or a
 // category removes only what their rules set and the hand-set rows of their tags. Registered under /api.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -32,8 +32,9 @@ import {
 import type { Executor } from '@server/workspaces/access';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
-import { isUniqueViolation } from '@server/invites/secrets';
+import { CORPUS_LOCK } from '@server/db/corpus-lock';
 import { applyTagRules, newestPostId } from './apply';
+import { holdRules } from './hold';
 import {
   categoriesOf,
   categoryNotFound,
@@ -43,22 +44,13 @@ import {
   ruleResponse,
   tagNotFound,
   tagsDenied,
+  uniqueName,
 } from './store';
 
 const tags = ['tags'];
 const anyMember: WorkspaceRequirement = { from: 'params', minimum: 'viewer' };
 const editors: WorkspaceRequirement = { from: 'params', minimum: 'manager', denied: tagsDenied };
 const badRequest = z.union([invalidQueryErrorSchema, errorResponseSchema]);
-
-/** A rename's statement, a name another category (or tag of the category) has answered 409 name_taken. */
-async function uniqueName<T>(name: string, where: string, rename: () => Promise<T>): Promise<T> {
-  try {
-    return await rename();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(name, where);
-    throw error;
-  }
-}
 
 export interface TagRoutesOptions {
   /**
@@ -219,12 +211,18 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
     },
     async (request, reply) => {
       const { workspace } = workspaceAccessOf(request);
-      const [deleted] = await db
-        .delete(tagCategories)
-        .where(
-          and(eq(tagCategories.workspaceId, workspace.id), eq(tagCategories.id, request.params.categoryId)),
-        )
-        .returning({ id: tagCategories.id });
+      const { categoryId } = request.params;
+      const [deleted] = await db.transaction(async (tx) => {
+        const ofCategory = tx
+          .select({ id: tagsTable.id })
+          .from(tagsTable)
+          .where(eq(tagsTable.categoryId, categoryId));
+        await holdRules(tx, and(eq(tagRules.workspaceId, workspace.id), inArray(tagRules.tagId, ofCategory)));
+        return tx
+          .delete(tagCategories)
+          .where(and(eq(tagCategories.workspaceId, workspace.id), eq(tagCategories.id, categoryId)))
+          .returning({ id: tagCategories.id });
+      });
       if (!deleted) throw categoryNotFound();
       return reply.status(204).send(null);
     },
@@ -286,10 +284,14 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
     },
     async (request, reply) => {
       const { workspace } = workspaceAccessOf(request);
-      const [deleted] = await db
-        .delete(tagsTable)
-        .where(and(eq(tagsTable.workspaceId, workspace.id), eq(tagsTable.id, request.params.tagId)))
-        .returning({ id: tagsTable.id });
+      const { tagId } = request.params;
+      const [deleted] = await db.transaction(async (tx) => {
+        await holdRules(tx, and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.tagId, tagId)));
+        return tx
+          .delete(tagsTable)
+          .where(and(eq(tagsTable.workspaceId, workspace.id), eq(tagsTable.id, tagId)))
+          .returning({ id: tagsTable.id });
+      });
       if (!deleted) throw tagNotFound();
       return reply.status(204).send(null);
     },
@@ -350,6 +352,7 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
         const where = and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.id, request.params.ruleId));
         const [current] = await tx.select().from(tagRules).where(where).for('update');
         if (!current) throw ruleNotFound();
+        await tx.execute(CORPUS_LOCK); // before its rows and ranges: the order of hold.ts
         const query = await checkedQuery(tx, workspace.id, request.body.query);
         await tx.execute(sql`DELETE FROM post_tags WHERE rule_id = ${current.id}`);
         await tx.execute(sql`DELETE FROM rule_post_ranges WHERE rule_id = ${current.id}`);
@@ -380,10 +383,11 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
     async (request, reply) => {
       const { workspace } = workspaceAccessOf(request);
       // Its rows go with it (post_tags's by a trigger, its ranges by their key), in the one statement.
-      const [deleted] = await db
-        .delete(tagRules)
-        .where(and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.id, request.params.ruleId)))
-        .returning({ id: tagRules.id });
+      const where = and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.id, request.params.ruleId));
+      const [deleted] = await db.transaction(async (tx) => {
+        await holdRules(tx, where);
+        return tx.delete(tagRules).where(where).returning({ id: tagRules.id });
+      });
       if (!deleted) throw ruleNotFound();
       return reply.status(204).send(null);
     },

@@ -8,6 +8,7 @@ import type { PostTag } from '@contract/social-posts';
 import type { TagCategoryResponse, TagRuleResponse } from '@contract/tags';
 import { tagCategories, tagRules, tags } from '@server/db/tags-schema';
 import { ApiError } from '@server/errors';
+import { isUniqueViolation } from '@server/invites/secrets';
 import type { Executor } from '@server/workspaces/access';
 import { CARRIED_WHERE, ofPosts } from './carried';
 
@@ -167,4 +168,14 @@ export async function setManualTag(
       RETURNING post_id::text`,
   );
   return rows.length;
+}
+
+/** A rename's statement, a name another category (or tag of the category) has answered 409 name_taken. */
+export async function uniqueName<T>(name: string, where: string, rename: () => Promise<T>): Promise<T> {
+  try {
+    return await rename();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(name, where);
+    throw error;
+  }
 }

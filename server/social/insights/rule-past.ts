@@ -17,6 +17,7 @@ import { listsFor } from '@server/lists/store';
 import { parseWithLists } from '@server/query/index';
 import { storeRulePosts, type StoreRulePosts } from '@server/analytics/figures/rule-posts';
 import type { AnalyticsService } from '@server/analytics/service';
+import { CORPUS_LOCK } from '@server/db/corpus-lock';
 import { fromStore } from './store-source';
 
 /**
@@ -30,12 +31,13 @@ const PAST_READ = { tries: 20, catchUpMs: 0 };
 /** Posts a range of a rule's past matches covers (migration 0057): its bitmap is `bit(RANGE)`. */
 export const RANGE = 4096;
 /**
- * The pass waits this long for the corpus lock (writers of the corpus hold it to their commit), then gives up. It
- * holds its rule's row meanwhile, which a deletion of the rule, its tag, category or workspace waits for, maybe
- * holding the corpus lock already: so the lock is tried, not waited for, and the pass is the one to give way (waiting,
- * PostgreSQL would find the deadlock and could end the deletion instead).
+ * The pass waits its turn this long for the corpus lock (writers of the corpus hold it to their commit), then gives the
+ * rule to the live path. It holds its rule's row meanwhile; every writer of a rule's rows takes the rules' rows before
+ * the corpus lock (server/tags/hold.ts), so none holds the lock while waiting for this row.
  */
-const CORPUS_LOCK_MS = 5_000;
+const CORPUS_LOCK_WAIT = '30s';
+/** PostgreSQL's lock_not_available: a lock waited for longer than lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 /**
  * A statement's ranges are held again for their triggers (the feed's transition table), and their posts named to
  * the feed (1.33 million at 10M, sorted): the default 4 MB of work_mem spilled to a temporary file.
@@ -62,19 +64,23 @@ export function rangesOf(ids: readonly number[]): { starts: number[]; bits: stri
 }
 
 /**
- * Takes the corpus lock for the transaction, trying every 10 ms for CORPUS_LOCK_MS (which says why): false when it
- * could not.
+ * Takes the corpus lock for the transaction, in its turn behind the writers already waiting (a try would lose it to
+ * each of them, and could fail for as long as they keep coming): false after CORPUS_LOCK_WAIT.
  */
 async function corpusLocked(tx: Executor): Promise<boolean> {
-  const until = Date.now() + CORPUS_LOCK_MS;
-  for (;;) {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`SELECT pg_try_advisory_xact_lock(hashtext('murmur:corpus')) AS locked`,
-    );
-    if (rows[0]?.locked) return true;
-    if (Date.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  try {
+    await tx.transaction(async (wait) => {
+      await wait.execute(sql`SELECT set_config('lock_timeout', ${CORPUS_LOCK_WAIT}, true)`);
+      await wait.execute(CORPUS_LOCK);
+    });
+  } catch (error) {
+    const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+    if (code === LOCK_NOT_AVAILABLE || cause?.code === LOCK_NOT_AVAILABLE) return false;
+    throw error;
   }
+  // Its other statements take no lock but its own rows': the default again.
+  await tx.execute(sql`SET LOCAL lock_timeout TO DEFAULT`);
+  return true;
 }
 
 /**
@@ -160,7 +166,7 @@ export async function applyPastFromStore(
     }
     // Its ranges are written with its cursor, in this transaction: a pass that stops leaves none.
     if (!(await writeRanges(hold, rule.id, distinctAscending(found.ids))))
-      return toMatcher(`The corpus was being written to for more than ${CORPUS_LOCK_MS / 1000} s.`);
+      return toMatcher(`The corpus was being written to for more than ${CORPUS_LOCK_WAIT}.`);
     await hold
       .update(tagRules)
       .set({ cursor: found.newest, pastFrom: 'store', pastNote: null })

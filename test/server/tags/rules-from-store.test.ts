@@ -7,36 +7,29 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import type {
-  PostTagsResponse,
-  TagCategoriesResponse,
-  TagCategoryResponse,
-  TagCountsResponse,
-  TagResponse,
-} from '@contract/tags';
+import type { PostTagsResponse, TagCategoriesResponse, TagCountsResponse, TagResponse } from '@contract/tags';
 import type { ApplyPoint } from '@server/analytics/applier';
 import { tagRules } from '@server/db/tags-schema';
 import { applyTagRules, newestPostId } from '@server/tags/apply';
 import { applyPastFromStore } from '@server/social/insights/rule-past';
 import { generatedCorpus, queryArb, writeCorpus } from '@test/support/reference/corpus';
 import { withUrls } from '@test/support/reference/links';
-import { createTestServer, type TestServer } from '@test/support/server-harness';
-import { as, createTeam, type Team } from '@test/support/workspaces.fixtures';
-import { runningService } from '../analytics/dashboards.fixtures';
+import type { TestServer } from '@test/support/server-harness';
+import { as, type Team } from '@test/support/workspaces.fixtures';
+import type { runningService } from '../analytics/dashboards.fixtures';
+import { coffeeWithStore } from './store-rules.fixtures';
 
 let server: TestServer;
 let running: Awaited<ReturnType<typeof runningService>>;
 let team: Team;
-let topic: TagCategoryResponse;
 let coffee: TagResponse;
 let holdAt: ApplyPoint | null = null;
 let held: { release: () => void } | null = null;
 let reachedHold: (() => void) | null = null;
 
+let fixture: Awaited<ReturnType<typeof coffeeWithStore>>;
 beforeAll(async () => {
-  server = await createTestServer({}, { store: false });
-  await writeCorpus(server, withUrls(generatedCorpus(7310, 500), 7313));
-  running = await runningService(server, 'rules-from-store', {
+  fixture = await coffeeWithStore(withUrls(generatedCorpus(7310, 500), 7313), 'rules-from-store', {
     // A reader does not wait for the applier (readWaitMs 0): a store held behind answers as it is.
     at: async (point) => {
       if (point !== holdAt) return;
@@ -47,11 +40,7 @@ beforeAll(async () => {
       });
     },
   });
-  // The routes read the store this test runs (the harness's is off: one store a database).
-  server.app.deps.analytics = running.service;
-  team = await createTeam(server);
-  topic = await created<TagCategoryResponse>('/tag-categories', { name: 'Topic' });
-  coffee = await created<TagResponse>(`/tag-categories/${topic.id}/tags`, { name: 'Coffee' });
+  ({ server, running, team, coffee } = fixture);
 }, 240_000);
 afterAll(async () => {
   held?.release();
@@ -59,22 +48,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const base = () => `/api/workspaces/${team.workspaceId}`;
-
-async function created<T>(url: string, payload: object): Promise<T> {
-  const res = await as(server, team.manager, { method: 'POST', url: `${base()}${url}`, payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<T>();
-}
-
-/** A rule of the Coffee tag written directly (no route applies it): cursor 0, as a rule created or changed. */
-async function newRule(query: string): Promise<string> {
-  const [row] = await server.db
-    .insert(tagRules)
-    .values({ workspaceId: team.workspaceId, tagId: coffee.id, query })
-    .returning({ id: tagRules.id });
-  return row!.id;
-}
+const base = () => fixture.base;
+const created = <T>(url: string, payload: object) => fixture.created<T>(url, payload);
+const newRule = (query: string) => fixture.newRule(query);
 
 async function ruleOf(id: string) {
   const [row] = await server.db.select().from(tagRules).where(eq(tagRules.id, id));
@@ -91,6 +67,9 @@ async function rowsOf(ruleId: string): Promise<number[]> {
 
 /** Runs `body` while the store's applier is held before reading the batch that `write` appends: the store behind. */
 async function whileHeld(write: () => Promise<unknown>, body: () => Promise<void>) {
+  // Every batch before it applied first (an earlier test's posts, or tags): held at one of them, the store would be
+  // behind by more than `write` (a pass then found fewer posts than the matcher under load).
+  await running.service.catchUp(60_000);
   holdAt = 'read';
   const reached = new Promise<void>((resolve) => (reachedHold = resolve));
   await write();
