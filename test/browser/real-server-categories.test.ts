@@ -6,8 +6,10 @@
 // keyboard, opens filtered posts with the chip "Tag: only Topic › Outage"; there, "Tag several posts" removes the tag
 // from all of the page's posts in one call, and the server and the list count them untagged; then every post of the
 // list of "outage" (beyond its page) is tagged at once, after a confirmation naming their count, and the server counts
-// each tagged, their cards showing the tag. Last, he tags one quiet post Calm by hand from its card: the card shows
-// it, and the server says it is set by hand. Set MURMUR_KEEP_SCREENS to a directory to keep a screenshot of the card.
+// each tagged, their cards showing the tag. Then he tags one quiet post Calm by hand from its card: the card shows
+// it, and the server says it is set by hand. Last, he deletes the category after a confirmation: the page and the API
+// list none, and the post carries no tag. Set MURMUR_KEEP_SCREENS to a directory to keep screenshots of the card and
+// of the deletion.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -277,5 +279,24 @@ describe('By category (real server)', () => {
     expect(carried.tags).toEqual([
       expect.objectContaining({ name: 'Calm', category: 'Topic', set_by: 'manual' }),
     ]);
+
+    // Ben deletes the category: its tags, its rule and every post's tags of it go (the rules' rows, then the corpus
+    // lock, then the rows: server/tags/hold.ts).
+    await page.goto('/workspace/demo/settings/categories');
+    await waitForHeading(page, 'Categories');
+    await page.getByRole('button', { name: 'Delete Topic' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete the category Topic?' });
+    if (process.env.MURMUR_KEEP_SCREENS)
+      await page.screenshot({ path: path.join(process.env.MURMUR_KEEP_SCREENS, 'delete-category.png') });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'Tags of Topic' }).waitFor({ state: 'detached' });
+    if (process.env.MURMUR_KEEP_SCREENS)
+      await page.screenshot({ path: path.join(process.env.MURMUR_KEEP_SCREENS, 'category-deleted.png') });
+    expect(
+      (await api<TagCategoriesResponse>('GET', '/api/workspaces/demo/tag-categories')).categories,
+    ).toEqual([]);
+    const left = await api<PostTagsResponse>('GET', `/api/workspaces/demo/posts/${postId}/tags`);
+    expect(left.tags).toEqual([]);
   });
 });
