@@ -36,7 +36,9 @@ afterAll(async () => {
 async function waitingForCorpus(n: number): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt += 1) {
     const { rows } = await server.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      // This test's database only: pg_locks is the whole server's, whose other databases other tests use.
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     if (rows[0]!.n === n) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -58,21 +60,22 @@ describe("a tag rule's locks", () => {
     const first = await holdingCorpus();
     const later = await server.pool.connect();
     try {
-      const order: string[] = [];
-      const pass = applyPastFromStore(server.db, running.service, id).then((from) => {
-        order.push('pass');
-        return from;
-      });
+      const pass = applyPastFromStore(server.db, running.service, id);
       await waitingForCorpus(1);
       await later.query('BEGIN');
-      const laterLocked = later.query(CORPUS_LOCK).then(() => order.push('later writer'));
+      const laterLocked = later.query(CORPUS_LOCK);
       await waitingForCorpus(2);
       await first.query('COMMIT');
-      // The later writer holds the lock from when the pass commits until this test ends its transaction: a pass that
-      // only tried the lock would have lost it to that writer and given the rule to the live path.
+      // The later writer holds the lock from when it gets it until this test ends its transaction: a pass that only
+      // tried the lock would have lost it to that writer and given the rule to the live path.
       expect(await pass).toBe('store');
       await laterLocked;
-      expect(order).toEqual(['pass', 'later writer']);
+      // When the later writer got the lock, the pass had committed (each statement reads what is committed).
+      const { rows: seen } = await later.query<{ past_from: string | null }>(
+        'SELECT past_from FROM tag_rules WHERE id = $1',
+        [id],
+      );
+      expect(seen).toEqual([{ past_from: 'store' }]);
       const [rule] = await server.db.select().from(tagRules).where(eq(tagRules.id, id));
       expect([rule!.pastFrom, rule!.pastNote]).toEqual(['store', null]);
     } finally {
