@@ -24,8 +24,11 @@ export function newJoinCode(): string {
   return code;
 }
 
-/** PostgreSQL's unique_violation, also when Drizzle wraps the driver's error. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether `error` is PostgreSQL's error `code` (SQLSTATE), also when Drizzle wraps the driver's error. */
+export function isPgError(error: unknown, code: string): boolean {
   const candidate = error as { code?: unknown; cause?: { code?: unknown } };
-  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
+  return candidate?.code === code || candidate?.cause?.code === code;
 }
+
+/** PostgreSQL's unique_violation. */
+export const isUniqueViolation = (error: unknown): boolean => isPgError(error, '23505');

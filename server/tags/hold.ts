@@ -13,8 +13,12 @@ import { CORPUS_LOCK } from '@server/db/corpus-lock';
 import { tagRules } from '@server/db/tags-schema';
 import type { Executor } from '@server/workspaces/access';
 
-/** Locks the rules `which` selects, then the corpus (waiting its turn): before a change or deletion of rules' rows. */
-export async function holdRules(tx: Executor, which: SQL | undefined): Promise<void> {
-  await tx.select({ id: tagRules.id }).from(tagRules).where(which).orderBy(asc(tagRules.id)).for('update');
+/**
+ * Locks the rules `which` selects, then the corpus (waiting its turn): before a change or deletion of rules' rows.
+ * Returns the rules held.
+ */
+export async function holdRules(tx: Executor, which: SQL | undefined) {
+  const held = await tx.select().from(tagRules).where(which).orderBy(asc(tagRules.id)).for('update');
   await tx.execute(CORPUS_LOCK);
+  return held;
 }

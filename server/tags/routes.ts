@@ -32,7 +32,6 @@ import {
 import type { Executor } from '@server/workspaces/access';
 import type { AnalyticsService } from '@server/analytics/service';
 import type { Db } from '@server/db/database';
-import { CORPUS_LOCK } from '@server/db/corpus-lock';
 import { applyTagRules, newestPostId } from './apply';
 import { holdRules } from './hold';
 import {
@@ -350,9 +349,8 @@ export const tagRoutes: FastifyPluginAsyncZod<TagRoutesOptions> = async (app, op
       const { workspace } = workspaceAccessOf(request);
       const rule = await db.transaction(async (tx) => {
         const where = and(eq(tagRules.workspaceId, workspace.id), eq(tagRules.id, request.params.ruleId));
-        const [current] = await tx.select().from(tagRules).where(where).for('update');
+        const [current] = await holdRules(tx, where);
         if (!current) throw ruleNotFound();
-        await tx.execute(CORPUS_LOCK); // before its rows and ranges: the order of hold.ts
         const query = await checkedQuery(tx, workspace.id, request.body.query);
         await tx.execute(sql`DELETE FROM post_tags WHERE rule_id = ${current.id}`);
         await tx.execute(sql`DELETE FROM rule_post_ranges WHERE rule_id = ${current.id}`);

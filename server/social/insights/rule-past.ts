@@ -18,6 +18,7 @@ import { parseWithLists } from '@server/query/index';
 import { storeRulePosts, type StoreRulePosts } from '@server/analytics/figures/rule-posts';
 import type { AnalyticsService } from '@server/analytics/service';
 import { CORPUS_LOCK } from '@server/db/corpus-lock';
+import { isPgError } from '@server/invites/secrets';
 import { fromStore } from './store-source';
 
 /**
@@ -74,11 +75,10 @@ async function corpusLocked(tx: Executor): Promise<boolean> {
       await wait.execute(CORPUS_LOCK);
     });
   } catch (error) {
-    const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
-    if (code === LOCK_NOT_AVAILABLE || cause?.code === LOCK_NOT_AVAILABLE) return false;
+    if (isPgError(error, LOCK_NOT_AVAILABLE)) return false;
     throw error;
   }
-  // Its other statements take no lock but its own rows': the default again.
+  // The rest of the pass waits for its locks as any statement does.
   await tx.execute(sql`SET LOCAL lock_timeout TO DEFAULT`);
   return true;
 }
