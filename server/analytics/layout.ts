@@ -52,6 +52,17 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
+ * The posts' columns a long query's set of matches carries for each post (figures/kept-sets.ts, rowsOf): the token
+ * rows' and their post's id, time and quarter, but `tags`, which there is the post's hashtags, mentions and domains.
+ */
+export const SET_ROW_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'UInt64'],
+  ['ts', 'Int64'],
+  ['q', 'UInt32'],
+  ...TOKEN_POST_COLUMNS.filter(([name]) => name !== 'tags'),
+];
+
+/**
  * The post's fields that have a token each in the token table, sipHash64(mark, value): a field filter
  * (`platform:tiktok lang:es`) reads its slice rather than every post of the range.
  */

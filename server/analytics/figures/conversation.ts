@@ -41,7 +41,7 @@ export async function storeConversationTags(
   };
   const first = read(['tags']);
   const query = context.scope.query;
-  if (first.candidates || (query && scope.match.foundOnce?.(query, context.scope))) {
+  if (first.candidates || (query && scope.match.setRows?.(query, context.scope))) {
     // A text query, or a filter's slices (filterCandidates), or a long query's set of matches (match-sets.ts): its
     // posts are found once, and their three lists counted in one pass over each post's `tags` (the lists in one, each
     // element once, marked by its list: TAG_MARKS), read from the token slices where the scope allows (storeFrom), from

@@ -2,7 +2,8 @@
 // them again: at 10M posts the bench's 300-term query matches 3.6 million posts over 90 days, from 11.5 million token
 // rows, about 0.5 s a statement, and the overview sends three. Here the first statement that needs the query over a
 // range has its matches written once into a `Set` table of the store's scratch database (in memory, gone with the
-// process), and every statement tests `p.id IN` that table.
+// process), with their rows beside it (kept-sets.ts, rowsOf): every statement reads the rows when they hold every
+// column it reads, and otherwise tests `p.id IN` the set.
 //
 // A set is kept after its read for the next reads of the query, and follows the change feed (kept-sets.ts).
 //
@@ -16,16 +17,18 @@ import type { QueryNode } from '@server/query/index';
 import { absorbed } from '../matching/absorb';
 import type { StoreRange } from '../matching/compile';
 import type { AnalyticsStore } from '../store';
-import { STORE_DATABASE } from '../layout';
 import { StoreParams } from '../params';
 import type { StoreMatch } from './scope';
 import {
+  addRows,
+  createSetTables,
   dropTable,
   endKept,
   endStale,
   EXTEND_MS,
   keepSet,
   keptOf,
+  rowsOf,
   SCRATCH_DATABASE,
   type MatchSet,
 } from './kept-sets';
@@ -62,10 +65,10 @@ export interface SetsOptions {
   write: boolean;
 }
 
-/** Adds to the set `table` the posts within `range` that match `query`. */
+/** Adds to `set` (its ids, then its rows) the posts within `range` that match `query`. */
 async function addMatches(
   store: AnalyticsStore,
-  table: string,
+  set: MatchSet,
   query: QueryNode,
   match: StoreMatch,
   range: StoreRange,
@@ -73,9 +76,15 @@ async function addMatches(
   const params = new StoreParams();
   const from = params.add(range.from.getTime(), 'Int64');
   const to = params.add(range.to.getTime(), 'Int64');
+  await addRows(
+    store,
+    set,
+    `p.ts >= ${from} AND p.ts < ${to} AND (${match(query, params, range)})`,
+    params.values,
+  );
+  // The ids from the rows just added: the range is new to the set.
   await store.exec(
-    `INSERT INTO ${table} SELECT p.id FROM ${STORE_DATABASE}.posts p
-      WHERE p.ts >= ${from} AND p.ts < ${to} AND (${match(query, params, range)})`,
+    `INSERT INTO ${set.table} SELECT id FROM ${rowsOf(set)} WHERE ts >= ${from} AND ts < ${to}`,
     params.values,
   );
 }
@@ -114,7 +123,10 @@ export class MatchSets {
         // The query's posts come from its set, tested by id: no token slices are read for it.
         candidates: (...[node, params, range]: Parameters<StoreMatch>) =>
           setOf(node, range, undefined) ? null : base.candidates(node, params, range),
-        foundOnce: (node: QueryNode, range: StoreRange) => setOf(node, range, undefined) !== null,
+        setRows: (node: QueryNode, range: StoreRange) => {
+          const set = setOf(node, range, undefined);
+          return set && rowsOf(set);
+        },
       },
     );
     const written = (sql: string) => this.written(sql);
@@ -194,9 +206,8 @@ export class MatchSets {
         { key: this.key, query: this.query, match: this.base },
         this.options.generation,
       );
-    await this.inner.exec(`CREATE DATABASE IF NOT EXISTS ${SCRATCH_DATABASE} ENGINE = Memory`);
-    await this.inner.exec(`CREATE TABLE ${set.table} (post UInt64) ENGINE = Set SETTINGS persistent = 0`);
-    await addMatches(this.inner, set.table, this.query, this.base, set.range);
+    await createSetTables(this.inner, set);
+    await addMatches(this.inner, set, this.query, this.base, set.range);
   }
 
   /**
@@ -206,7 +217,7 @@ export class MatchSets {
   private extend(set: MatchSet, to: Date) {
     const added = { from: set.range.to, to };
     set.range = { from: set.range.from, to };
-    set.written = set.written!.then(() => addMatches(this.inner, set.table, this.query, this.base, added));
+    set.written = set.written!.then(() => addMatches(this.inner, set, this.query, this.base, added));
     set.written.catch(() => endKept(this.inner, set));
   }
 

@@ -55,8 +55,12 @@ const scratchTables = async () =>
     )
   ).map((row) => row.name);
 
-/** Waits for the scratch tables to be `expected` (a read drops its sets as it ends, without waiting). */
-async function scratchTablesAre(expected: string[]) {
+/**
+ * Waits for the scratch tables to be those of the sets `names` (each set's ids and its rows; a read drops its sets as
+ * it ends, without waiting).
+ */
+async function scratchTablesAre(names: string[]) {
+  const expected = names.flatMap((name) => [name, `${name}_rows`]).sort();
   for (let i = 0; i < 50 && (await scratchTables()).join() !== expected.join(); i += 1)
     await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await scratchTables()).toEqual(expected);
@@ -65,10 +69,16 @@ async function scratchTablesAre(expected: string[]) {
 const longCase = (query: string, range = RANGES['30 days of days']!) =>
   contextOf(server, { name: 'long', zone: 'America/New_York', range, query });
 
-/** The overview of `query` over `range`, the sets its statements named; its figures are those read without a set. */
-async function overviewRead(query = longQuery, range = RANGES['30 days of days']!) {
+/**
+ * The overview of `query` over `range`, the sets its statements named (the statements noted in `statements`); its
+ * figures are those read without a set.
+ */
+async function overviewRead(
+  query = longQuery,
+  range = RANGES['30 days of days']!,
+  statements: string[] = [],
+) {
   const context = await longCase(query, range);
-  const statements: string[] = [];
   const answer = await overview(server.db, context, watchedService(running.service, statements));
   const direct = await storeOverview(
     store,
@@ -76,20 +86,23 @@ async function overviewRead(query = longQuery, range = RANGES['30 days of days']
     bucketFor(context.scope.from, context.scope.to),
     5,
   );
-  expect(answer.totals.mentions.value).toBe(direct.periods.find((period) => period.cur)?.mentions);
+  const current = direct.periods.find((period) => period.cur);
+  expect(answer.totals.mentions.value).toBe(current?.mentions);
+  expect(answer.totals.engagement.value).toBe(current?.engagement);
   expect(answer.top_posts.map((post) => post.id)).toEqual(direct.top_posts.map((post) => post.id));
   return { mentions: answer.totals.mentions.value, sets: [...setsNamed(statements)] };
 }
 
-/** The author of a post that `set` holds within the cases' range. */
-async function heldAuthor(set: string): Promise<string> {
+/** A post that `set` holds within the cases' range, and its author. */
+async function heldPost(set: string): Promise<{ id: string; author: string }> {
   const [from, to] = RANGES['30 days of days']!.map((at) => Date.parse(at));
-  const [held] = await store.query<{ author: string }>(
-    `SELECT toString(p.author_id) AS author FROM murmur.posts p
-      WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} LIMIT 1`,
+  const [held] = await store.query<{ id: string; author: string }>(
+    `SELECT toString(p.id) AS id, toString(p.author_id) AS author FROM murmur.posts p
+      WHERE p.id IN ${set} AND p.ts >= ${from} AND p.ts < ${to} ORDER BY p.id LIMIT 1`,
   );
-  return held!.author;
+  return held!;
 }
+const heldAuthor = async (set: string) => (await heldPost(set)).author;
 
 /** `write`'s change applied to the store: a round of the change feed. */
 async function applyRound(write: () => Promise<unknown>) {
@@ -172,6 +185,27 @@ describe("a long query's matches found once", () => {
     expect(after.sets).toHaveLength(1);
     expect(after.sets[0]).not.toBe(set);
     await scratchTablesAre([after.sets[0]!.split('.')[1]!]);
+  });
+
+  it("reads the overview from its set's rows, which follow a post's change and deletion", async () => {
+    const statements: string[] = [];
+    const first = await overviewRead(longQuery, undefined, statements);
+    const [set] = first.sets;
+    // The three statements read the set's rows, not the posts table.
+    const fromRows = statements.filter((sql) => sql.includes(`${set}_rows p`));
+    expect(fromRows).toHaveLength(3);
+    expect(fromRows.some((sql) => sql.includes('murmur.posts'))).toBe(false);
+    // A post it holds gains engagement enough to be the top post, then is deleted: the same set, the figures as read
+    // without it (overviewRead), the top post then gone.
+    const held = await heldPost(set!);
+    await applyRound(() =>
+      server.pool.query(`SELECT corpus_update_posts('id = ${held.id}', 'likes = likes + 1000000')`),
+    );
+    const raised: string[] = [];
+    expect(await overviewRead(longQuery, undefined, raised)).toEqual(first);
+    expect(raised.some((sql) => sql.includes(`${set}_rows p`))).toBe(true);
+    await applyRound(() => server.pool.query(`SELECT corpus_delete_posts('id = ${held.id}')`));
+    expect(await overviewRead()).toEqual({ mentions: first.mentions - 1, sets: [set] });
   });
 
   it("keeps a set through profiles' changes its query does not read, and ends it at one it reads", async () => {
