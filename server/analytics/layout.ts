@@ -52,14 +52,14 @@ export const TOKEN_POST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * The posts' columns a long query's set of matches carries for each post (figures/kept-sets.ts, rowsOf): the token
- * rows' and their post's id, time and quarter, but `tags`, which there is the post's hashtags, mentions and domains.
+ * The token rows' post columns with their post's id, time and quarter: what a long query's set of matches carries for
+ * each post (figures/kept-sets.ts, rowsOf) and what storeFrom reads from the token rows or a set's rows.
  */
 export const SET_ROW_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['id', 'UInt64'],
   ['ts', 'Int64'],
   ['q', 'UInt32'],
-  ...TOKEN_POST_COLUMNS.filter(([name]) => name !== 'tags'),
+  ...TOKEN_POST_COLUMNS,
 ];
 
 /**

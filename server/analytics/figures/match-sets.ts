@@ -159,17 +159,16 @@ export class MatchSets {
     const ours = keptOf(this.inner).filter(
       (set) => set.kept!.key === this.key && set.kept!.generation === this.options.generation,
     );
-    // One that holds the range, or one to carry to the range's later end.
-    const kept =
-      ours.find(holds) ??
-      ours.find(
-        (set) =>
-          set.range.from <= range.from &&
-          set.range.to < range.to &&
-          range.to.getTime() - set.range.to.getTime() <= EXTEND_MS,
-      );
+    // One that holds the range, or one to carry to its later end and, by as little, its earlier start: a view asked
+    // again later whose start stays (a bucket's bound) compares itself with a previous period that starts earlier.
+    const carried = (set: MatchSet) =>
+      set.range.from.getTime() - range.from.getTime() <= EXTEND_MS &&
+      range.to.getTime() - set.range.to.getTime() <= EXTEND_MS &&
+      range.from < set.range.to &&
+      set.range.from < range.to;
+    const kept = ours.find(holds) ?? ours.find(carried);
     if (kept) {
-      if (!holds(kept)) this.extend(kept, range.to);
+      if (!holds(kept)) this.extend(kept, range);
       kept.kept!.users += 1;
       kept.kept!.usedAt = performance.now();
       this.sets.push(kept);
@@ -211,13 +210,20 @@ export class MatchSets {
   }
 
   /**
-   * Carries a kept set to a later end: its matches between its end and `to` are added once the set is written. Its
-   * range says so at once (a read taking it meanwhile waits for the addition); a failed addition ends the set.
+   * Carries a kept set to hold `range` too: its matches before its start and after its end are added once the set is
+   * written. Its range says so at once (a read taking it meanwhile waits for the additions); a failed addition ends
+   * the set.
    */
-  private extend(set: MatchSet, to: Date) {
-    const added = { from: set.range.to, to };
-    set.range = { from: set.range.from, to };
-    set.written = set.written!.then(() => addMatches(this.inner, set, this.query, this.base, added));
+  private extend(set: MatchSet, range: StoreRange) {
+    const { from, to } = set.range;
+    const added = [
+      ...(range.from < from ? [{ from: range.from, to: from }] : []),
+      ...(range.to > to ? [{ from: to, to: range.to }] : []),
+    ];
+    set.range = { from: range.from < from ? range.from : from, to: range.to > to ? range.to : to };
+    set.written = set.written!.then(async () => {
+      for (const part of added) await addMatches(this.inner, set, this.query, this.base, part);
+    });
     set.written.catch(() => endKept(this.inner, set));
   }
 

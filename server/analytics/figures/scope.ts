@@ -7,14 +7,7 @@ import type { QueryNode } from '@server/query/index';
 import { CORRECTED_SCORE } from '@contract/sentiment-corrections';
 import type { Corrections, SentimentLabel } from '@server/social/corrections';
 import type { InsightScope } from '@server/social/insights/request';
-import {
-  FIELD_TOKEN_MARKS,
-  NOT_RATED_LABEL,
-  SET_ROW_COLUMNS,
-  STORE_DATABASE,
-  TAG_MARKS,
-  TOKEN_POST_COLUMNS,
-} from '../layout';
+import { FIELD_TOKEN_MARKS, NOT_RATED_LABEL, SET_ROW_COLUMNS, STORE_DATABASE, TAG_MARKS } from '../layout';
 import type { StoreParams } from '../params';
 import { absorbed } from '../matching/absorb';
 import { candidateIds, candidateRows, type StoreCandidates } from '../matching/candidates';
@@ -282,10 +275,11 @@ const refinesListed = (context: InsightScope) =>
   context.refines.every((refine) => !UNLISTED.has(refine.field));
 /** The columns of p a condition reads. */
 const columnsOf = (where: string) => [...where.matchAll(/\bp\.([a-z_]+)/g)].map((m) => m[1]!);
-/** The columns of p a long query's set of matches gives (SET_ROW_COLUMNS). */
-const SET_ROWS: ReadonlySet<string> = new Set(SET_ROW_COLUMNS.map(([name]) => name));
-/** The columns of p the token rows give: their post's id, time, quarter and TOKEN_POST_COLUMNS. */
-const LISTED: ReadonlySet<string> = new Set(['id', 'ts', 'q', ...TOKEN_POST_COLUMNS.map(([name]) => name)]);
+/**
+ * The columns of p the token rows give: their post's id, time, quarter and TOKEN_POST_COLUMNS; a long query's set's
+ * rows the same (SET_ROW_COLUMNS).
+ */
+const LISTED: ReadonlySet<string> = new Set(SET_ROW_COLUMNS.map(([name]) => name));
 
 /**
  * The most values of a platforms or languages filter whose slices are read (filterCandidates). Measured at 10M posts
@@ -332,8 +326,8 @@ function filterCandidates({ scope }: InsightScope, params: StoreParams): StoreCa
  * test a post, not three). The whole condition is evaluated over p either way (but for the set's own terms, which its
  * every post matches), so every form gives the same rows. Without the query's set, a platforms or languages filter's
  * slices are read when the statement reads the token rows' columns alone (filterCandidates). A long query's set of
- * matches (StoreMatch.setRows) is read as its rows when they hold every column read, else p is the posts table tested
- * against the set's ids. `candidates`: whether p is a candidate set's posts; `slices`: whether p is read from the token
+ * matches (StoreMatch.setRows) is read as its rows, which carry the same columns, when the statement reads only those,
+ * else p is the posts table tested against the set's ids. `candidates`: whether p is a candidate set's posts; `slices`: whether p is read from the token
  * slices or a set's rows rather than the posts table.
  */
 export function storeFrom(
@@ -346,17 +340,23 @@ export function storeFrom(
   const { context, match, db = STORE_DATABASE } = scope;
   const query = context.scope.query;
   const table = `${db}.posts p`;
-  const rows = query ? match.setRows?.(query, range) : null;
+  const listed = columns.every((column) => LISTED.has(column)) && refinesListed(context);
+  // The condition's own columns (p.ts, p.platform…) are read too.
+  const readBy = (where: string) => {
+    const read = new Set([...columns, ...columnsOf(where)]);
+    const unknown = [...read].filter((column) => !LISTED.has(column));
+    if (unknown.length) throw new Error(`Not in the token rows: ${unknown.join(', ')}`);
+    return read;
+  };
+  // A long query's set: its rows (which carry the token rows' columns), else the posts tested against it (match).
+  const rows = listed && query ? match.setRows?.(query, range) : null;
   if (query && rows) {
-    // A long query's set: its rows when they hold every column read, else the posts tested against it (match).
-    const where = storeWhere(scope, params, zone, range, new Set([query, absorbed(query)]));
-    const read = [...columns, ...columnsOf(where)];
-    if (read.every((column) => SET_ROWS.has(column)) && refinesListed(context))
-      return { from: `${rows} p`, where, candidates: true, slices: true };
+    const where = storeWhere(scope, params, zone, range, new Set([query, absorbed(query)]), { tags: true });
+    readBy(where);
+    return { from: `${rows} p`, where, candidates: true, slices: true };
   }
   const byQuery = query ? match.candidates(query, params, range) : null;
   const candidates = byQuery ?? filterCandidates(context, params);
-  const listed = columns.every((column) => LISTED.has(column)) && refinesListed(context);
   // A filter's posts are a large share of the range: their ids tested against the posts table would cost more than
   // the filter's own condition does there.
   if (candidates === null || (byQuery === null && !listed))
@@ -369,10 +369,7 @@ export function storeFrom(
       candidates: true,
       slices: false,
     };
-  // The condition's own columns (p.ts, p.platform…) are read too.
-  const read = new Set([...columns, ...columnsOf(where)]);
-  const unknown = [...read].filter((column) => !LISTED.has(column));
-  if (unknown.length) throw new Error(`Not in the token rows: ${unknown.join(', ')}`);
+  const read = readBy(where);
   return {
     from: `(${candidateRows(candidates, read, params, range)}) p`,
     where,

@@ -275,7 +275,7 @@ describe("a long query's matches found once", () => {
     expect(fresh).not.toBe(held);
   });
 
-  it('carries a kept set to a later end, within EXTEND_MS: a view asked again later', async () => {
+  it('carries a kept set to a later end or an earlier start, within EXTEND_MS: a view asked again later', async () => {
     const [from, to] = RANGES['30 days of days']!;
     const slid = (ms: number): [string, string] => [
       new Date(Date.parse(from) + ms).toISOString(),
@@ -285,6 +285,9 @@ describe("a long query's matches found once", () => {
     // Two hours later, then a day later: the same set, its figures those read without one.
     expect((await overviewRead(longQuery, slid(2 * 3_600_000))).sets).toEqual(sets);
     expect((await overviewRead(longQuery, slid(EXTEND_MS))).sets).toEqual(sets);
+    // A view starting earlier (its previous period too) and ending as the last: the same set, carried back.
+    const earlier: [string, string] = [slid(-3 * 3_600_000)[0], slid(2 * 3_600_000)[1]];
+    expect((await overviewRead(longQuery, earlier)).sets).toEqual(sets);
     // Further than EXTEND_MS past its end: the previous period still reads it, the current one another set.
     const further = (await overviewRead(longQuery, slid(3 * EXTEND_MS))).sets;
     expect(further.filter((name) => name !== sets[0])).toHaveLength(1);
