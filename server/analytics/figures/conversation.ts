@@ -44,13 +44,13 @@ export async function storeConversationTags(
   if (first.candidates || (query && scope.match.setRows?.(query, context.scope))) {
     // A text query, or a filter's slices (filterCandidates), or a long query's set of matches (match-sets.ts): its
     // posts are found once, and their three lists counted in one pass over each post's `tags` (the lists in one, each
-    // element once, marked by its list: TAG_MARKS), read from the token slices or the set's rows where the scope
-    // allows (storeFrom), from the posts tested against the candidates' ids or the set otherwise (with a set at 10M over
-    // 90 days, 641–747 ms p50 against 964–983 for a statement a list, side by side). Grouped by the element alone (one String key; by its mark
-    // and value, two keys, the grouping took twice as long), then each list's first `limit` kept by groupArraySorted,
-    // smallest (−posts, element) first: most posts, then the element's bytes, which within a list are its value's.
-    // Sorting every distinct element (412,000 at 10M for a filter of half the posts over 90 days) for LIMIT BY cost a
-    // third of the statement.
+    // element once, marked by its list: TAG_MARKS), read from the token slices or the set's rows where the scope allows
+    // (storeFrom), from the posts tested against the candidates' ids or the set otherwise (with a set at 10M over 90
+    // days, 641–747 ms p50 against 964–983 for a statement a list, side by side). Grouped by the element alone (one
+    // String key; by its mark and value, two keys, the grouping took twice as long), then each list's first `limit`
+    // kept by groupArraySorted, smallest (−posts, element) first: most posts, then the element's bytes, which within a
+    // list are its value's. Sorting every distinct element (412,000 at 10M for a filter of half the posts over 90 days)
+    // for LIMIT BY cost a third of the statement.
     const rows = await store.query<{ mark: string; value: string; posts: string }>(
       `SELECT mark, substring(e.2, 2) AS value, -e.1 AS posts
       FROM (

@@ -327,8 +327,8 @@ function filterCandidates({ scope }: InsightScope, params: StoreParams): StoreCa
  * every post matches), so every form gives the same rows. Without the query's set, a platforms or languages filter's
  * slices are read when the statement reads the token rows' columns alone (filterCandidates). A long query's set of
  * matches (StoreMatch.setRows) is read as its rows, which carry the same columns, when the statement reads only those,
- * else p is the posts table tested against the set's ids. `candidates`: whether p is a candidate set's posts; `slices`: whether p is read from the token
- * slices or a set's rows rather than the posts table.
+ * else p is the posts table tested against the set's ids. `candidates`: whether p is a candidate set's posts;
+ * `slices`: whether p is read from the token slices or a set's rows rather than the posts table.
  */
 export function storeFrom(
   scope: StoreScope,
