@@ -4,10 +4,9 @@
 // puts back its rows of the round's posts as they are now (followKeptSets), and ends the set when it cannot follow
 // (see there). A view asked again a little later (the SPA's presets end at the minute they are asked) reads it carried
 // to the later end, and to the earlier start of the previous period it is compared with: only the posts added are
-// matched then (EXTEND_MS). At most KEPT_SETS are kept a
-// store, the least recently used dropped first. Only the embedded store keeps sets: its scratch database lives
-// exactly as long as its process, which is the store's; a remote store's server may restart under a kept set, so
-// there a read drops its sets at its end.
+// matched then (EXTEND_MS). At most KEPT_SETS are kept a store, the least recently used dropped first. Only the
+// embedded store keeps sets: its scratch database lives exactly as long as its process, which is the store's; a remote
+// store's server may restart under a kept set, so there a read drops its sets at its end.
 import type { QueryField, QueryNode } from '@server/query/index';
 import { fieldRange } from '@server/query/terms';
 import { SET_ROW_COLUMNS, STORE_DATABASE } from '../layout';
@@ -222,9 +221,10 @@ async function followRound(store: AnalyticsStore, set: MatchSet, ids: readonly n
     await store.exec(`INSERT INTO ${set.table} SELECT arrayJoin({ids:Array(UInt64)})`, {
       ids: `[${differing.map((row) => row.id).join(',')}]`,
     });
+  // The set now holds exactly the round's posts within its range that match: their rows, without matching again.
   const rows = new StoreParams();
   const where = `p.id IN (SELECT arrayJoin(${rows.add(ids, 'Array(UInt64)')})) AND p.ts >= ${rows.add(first, 'Int64')}
-    AND p.ts <= ${rows.add(last, 'Int64')} AND (${match(query, rows, range)})`;
+    AND p.ts <= ${rows.add(last, 'Int64')} AND p.id IN ${set.table}`;
   await addRows(store, set, where, rows.values);
   return true;
 }

@@ -285,7 +285,7 @@ describe("a long query's matches found once", () => {
     // Two hours later, then a day later: the same set, its figures those read without one.
     expect((await overviewRead(longQuery, slid(2 * 3_600_000))).sets).toEqual(sets);
     expect((await overviewRead(longQuery, slid(EXTEND_MS))).sets).toEqual(sets);
-    // A view starting earlier (its previous period too) and ending as the last: the same set, carried back.
+    // A view starting earlier (its previous period too) and ending within the set: the same set, carried back.
     const earlier: [string, string] = [slid(-3 * 3_600_000)[0], slid(2 * 3_600_000)[1]];
     expect((await overviewRead(longQuery, earlier)).sets).toEqual(sets);
     // Further than EXTEND_MS past its end: the previous period still reads it, the current one another set.
